@@ -1,0 +1,133 @@
+//! What the rules know: editions, expansions and modules, and turning a
+//! command line's `--edition` and `--with` into a [`Config`].
+
+use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span, suggestion};
+use carcassonne_rules_compiler::Rules;
+use serde::Serialize;
+
+use crate::turn::Config;
+
+/// An expansion as the generated tables describe it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExpansionInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub editions: &'static [&'static str],
+    /// Indices into the module table.
+    pub modules: &'static [usize],
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Catalog {
+    #[serde(skip)]
+    pub editions: Vec<String>,
+    pub expansions: Vec<CatalogExpansion>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CatalogExpansion {
+    pub id: String,
+    pub name: String,
+    pub editions: Vec<String>,
+    pub modules: Vec<CatalogModule>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CatalogModule {
+    pub id: String,
+    pub name: String,
+    /// The module's bit in a module set.
+    #[serde(skip)]
+    pub bit: usize,
+}
+
+impl Catalog {
+    /// From the tables of the generated code.
+    pub fn from_tables(editions: &[(&str, &str)], expansions: &[ExpansionInfo], modules: &[(&str, &str)]) -> Self {
+        Catalog {
+            editions: editions.iter().map(|(id, _)| id.to_string()).collect(),
+            expansions: expansions
+                .iter()
+                .map(|x| CatalogExpansion {
+                    id: x.id.to_string(),
+                    name: x.name.to_string(),
+                    editions: x.editions.iter().map(|e| e.to_string()).collect(),
+                    modules: x
+                        .modules
+                        .iter()
+                        .map(|&m| CatalogModule { id: modules[m].0.to_string(), name: modules[m].1.to_string(), bit: m })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// From a checked rules model.
+    pub fn from_rules(rules: &Rules) -> Self {
+        Catalog {
+            editions: rules.editions.iter().map(|e| e.id.clone()).collect(),
+            expansions: rules
+                .expansions
+                .iter()
+                .map(|x| CatalogExpansion {
+                    id: x.id.clone(),
+                    name: x.name.clone(),
+                    editions: x.editions.iter().map(|&e| rules.editions[e].id.clone()).collect(),
+                    modules: x
+                        .modules
+                        .iter()
+                        .map(|&m| CatalogModule { id: rules.modules[m].id.clone(), name: rules.modules[m].name.clone(), bit: m })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    pub fn modules(&self) -> impl Iterator<Item = &CatalogModule> {
+        self.expansions.iter().flat_map(|x| &x.modules)
+    }
+
+    /// The selection an edition and a comma-separated list of module and
+    /// expansion ids make. Every unknown id is reported, with a suggestion.
+    pub fn config(&self, edition: &str, with: &str) -> Result<Config, Vec<Diagnostic>> {
+        let mut sources = Sources::default();
+        let mut problems = Vec::new();
+        let edition_ix = self.editions.iter().position(|e| e == edition);
+        if edition_ix.is_none() {
+            let file = sources.add("--edition", edition.to_string());
+            let help = suggestion(edition, self.editions.iter().map(String::as_str))
+                .unwrap_or_else(|| format!("editions: {}", self.editions.join(", ")));
+            problems.push(
+                Diagnostic::at(&sources, Span { file, start: 0, len: edition.len().max(1) }, format!("unknown edition `{edition}`"), "not an edition")
+                    .with_help(help),
+            );
+        }
+        let file = sources.add("--with", with.to_string());
+        let mut modules = 0u128;
+        let mut start = 0;
+        for part in with.split(',') {
+            let id = part.trim();
+            let at = start + (part.len() - part.trim_start().len());
+            start += part.len() + 1;
+            if id.is_empty() {
+                continue;
+            }
+            if let Some(x) = self.expansions.iter().find(|x| x.id == id) {
+                modules |= x.modules.iter().fold(0, |set, m| set | 1 << m.bit);
+            } else if let Some(m) = self.modules().find(|m| m.id == id) {
+                modules |= 1 << m.bit;
+            } else {
+                let names = self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules().map(|m| m.id.as_str()));
+                let help = suggestion(id, names).unwrap_or_else(|| "`carcassonne-rules modules` lists the ids".to_string());
+                problems.push(
+                    Diagnostic::at(&sources, Span { file, start: at, len: id.len() }, format!("unknown module or expansion `{id}`"), "not a module or expansion id")
+                        .with_help(help),
+                );
+            }
+        }
+        match edition_ix {
+            Some(edition) if problems.is_empty() => Ok(Config { edition, modules }),
+            _ => Err(problems),
+        }
+    }
+}
