@@ -159,14 +159,20 @@ impl miette::Diagnostic for Diagnostic {
     }
 }
 
-/// The closest of `candidates` to `wanted`, if it is close enough to suggest.
+/// The closest of `candidates` to `wanted`, if it is close enough to suggest:
+/// case is ignored, and one edit is always close enough.
 pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let wanted = wanted.to_lowercase();
     candidates
         .into_iter()
-        .map(|c| (strsim::normalized_damerau_levenshtein(wanted, c), c))
-        .filter(|(score, _)| *score >= 0.6)
-        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(a.1)))
-        .map(|(_, c)| c)
+        .map(|c| {
+            let lower = c.to_lowercase();
+            let close = strsim::damerau_levenshtein(&wanted, &lower) <= 1;
+            (strsim::normalized_damerau_levenshtein(&wanted, &lower), close, c)
+        })
+        .filter(|(score, close, _)| *close || *score >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.2.cmp(a.2)))
+        .map(|(_, _, c)| c)
 }
 
 /// "did you mean `x`?" help for an unknown name, if one is close.
