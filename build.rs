@@ -11,7 +11,8 @@ use std::path::Path;
 fn main() {
     println!("cargo::rerun-if-changed=rules");
     println!("cargo::rerun-if-changed=generated/turn_order.rs");
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("turn_order.rs");
+    let out =
+        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("turn_order.rs");
     let compiled = carcassonne_rules_compiler::compile_dir(Path::new("rules"));
     let code = match compiled.result {
         Ok(rules) => carcassonne_rules_compiler::codegen::generate(&rules),
@@ -22,8 +23,9 @@ fn main() {
             );
             // Without a checked-in copy (a fresh checkout with broken rules), an
             // empty rule set still lets the command line build and report.
-            std::fs::read_to_string("generated/turn_order.rs")
-                .unwrap_or_else(|_| carcassonne_rules_compiler::codegen::generate(&Default::default()))
+            std::fs::read_to_string("generated/turn_order.rs").unwrap_or_else(|_| {
+                carcassonne_rules_compiler::codegen::generate(&Default::default())
+            })
         }
     };
     // Write only on change, so dependants are not rebuilt needlessly.

@@ -1,8 +1,8 @@
 //! What the rules know: editions, expansions and modules, and turning a
 //! command line's `--edition` and `--with` into a [`Config`].
 
-use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span, suggestion};
 use carcassonne_rules_compiler::Rules;
+use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span, suggestion};
 use serde::Serialize;
 
 use crate::turn::Config;
@@ -43,7 +43,11 @@ pub struct CatalogModule {
 
 impl Catalog {
     /// From the tables of the generated code.
-    pub fn from_tables(editions: &[(&str, &str)], expansions: &[ExpansionInfo], modules: &[(&str, &str)]) -> Self {
+    pub fn from_tables(
+        editions: &[(&str, &str)],
+        expansions: &[ExpansionInfo],
+        modules: &[(&str, &str)],
+    ) -> Self {
         Catalog {
             editions: editions.iter().map(|(id, _)| id.to_string()).collect(),
             expansions: expansions
@@ -55,7 +59,11 @@ impl Catalog {
                     modules: x
                         .modules
                         .iter()
-                        .map(|&m| CatalogModule { id: modules[m].0.to_string(), name: modules[m].1.to_string(), bit: m })
+                        .map(|&m| CatalogModule {
+                            id: modules[m].0.to_string(),
+                            name: modules[m].1.to_string(),
+                            bit: m,
+                        })
                         .collect(),
                 })
                 .collect(),
@@ -72,11 +80,19 @@ impl Catalog {
                 .map(|x| CatalogExpansion {
                     id: x.id.clone(),
                     name: x.name.clone(),
-                    editions: x.editions.iter().map(|&e| rules.editions[e].id.clone()).collect(),
+                    editions: x
+                        .editions
+                        .iter()
+                        .map(|&e| rules.editions[e].id.clone())
+                        .collect(),
                     modules: x
                         .modules
                         .iter()
-                        .map(|&m| CatalogModule { id: rules.modules[m].id.clone(), name: rules.modules[m].name.clone(), bit: m })
+                        .map(|&m| CatalogModule {
+                            id: rules.modules[m].id.clone(),
+                            name: rules.modules[m].name.clone(),
+                            bit: m,
+                        })
                         .collect(),
                 })
                 .collect(),
@@ -98,8 +114,17 @@ impl Catalog {
             let help = suggestion(edition, self.editions.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("editions: {}", self.editions.join(", ")));
             problems.push(
-                Diagnostic::at(&sources, Span { file, start: 0, len: edition.len().max(1) }, format!("unknown edition `{edition}`"), "not an edition")
-                    .with_help(help),
+                Diagnostic::at(
+                    &sources,
+                    Span {
+                        file,
+                        start: 0,
+                        len: edition.len().max(1),
+                    },
+                    format!("unknown edition `{edition}`"),
+                    "not an edition",
+                )
+                .with_help(help),
             );
         }
         let file = sources.add("--with", with.to_string());
@@ -117,11 +142,25 @@ impl Catalog {
             } else if let Some(m) = self.modules().find(|m| m.id == id) {
                 modules |= 1 << m.bit;
             } else {
-                let names = self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules().map(|m| m.id.as_str()));
-                let help = suggestion(id, names).unwrap_or_else(|| "`carcassonne-rules modules` lists the ids".to_string());
+                let names = self
+                    .expansions
+                    .iter()
+                    .map(|x| x.id.as_str())
+                    .chain(self.modules().map(|m| m.id.as_str()));
+                let help = suggestion(id, names)
+                    .unwrap_or_else(|| "`carcassonne-rules modules` lists the ids".to_string());
                 problems.push(
-                    Diagnostic::at(&sources, Span { file, start: at, len: id.len() }, format!("unknown module or expansion `{id}`"), "not a module or expansion id")
-                        .with_help(help),
+                    Diagnostic::at(
+                        &sources,
+                        Span {
+                            file,
+                            start: at,
+                            len: id.len(),
+                        },
+                        format!("unknown module or expansion `{id}`"),
+                        "not a module or expansion id",
+                    )
+                    .with_help(help),
                 );
             }
         }

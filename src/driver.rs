@@ -24,13 +24,23 @@ pub enum Event {
     /// A part of the turn begins (a double turn has two).
     Part(usize),
     /// A step begins; `feature` is `(n, of)` for per-feature steps.
-    Step { id: String, feature: Option<(usize, usize)> },
-    Item { id: String, applied: bool },
+    Step {
+        id: String,
+        feature: Option<(usize, usize)>,
+    },
+    /// An item was carried out; `depth` is 0 for a step's own items.
+    Item {
+        id: String,
+        depth: usize,
+        applied: bool,
+    },
     /// A step left out by an earlier effect.
     Skipped(String),
     /// A per-feature step with no completed feature.
     NoFeatures(String),
-    GoBack { to: String },
+    GoBack {
+        to: String,
+    },
     End,
 }
 
@@ -44,9 +54,18 @@ impl fmt::Display for Trace {
             match event {
                 Event::Part(n) => writeln!(f, "part {n}")?,
                 Event::Step { id, feature: None } => writeln!(f, "  step {id}")?,
-                Event::Step { id, feature: Some((n, of)) } => writeln!(f, "  step {id} (feature {n} of {of})")?,
-                Event::Item { id, applied: true } => writeln!(f, "    {id} (applies)")?,
-                Event::Item { id, applied: false } => writeln!(f, "    {id}")?,
+                Event::Step {
+                    id,
+                    feature: Some((n, of)),
+                } => writeln!(f, "  step {id} (feature {n} of {of})")?,
+                Event::Item { id, depth, applied } => {
+                    let indent = "  ".repeat(depth + 2);
+                    writeln!(
+                        f,
+                        "{indent}{id}{}",
+                        if *applied { " (applies)" } else { "" }
+                    )?
+                }
                 Event::Skipped(id) => writeln!(f, "  step {id} skipped")?,
                 Event::NoFeatures(id) => writeln!(f, "  step {id}: no completed feature")?,
                 Event::GoBack { to } => writeln!(f, "  go back to {to}")?,
@@ -69,7 +88,10 @@ impl fmt::Display for TurnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TurnError::TooManyGoBacks(n) => write!(f, "the turn went back {n} times; giving up"),
-            TurnError::NoSuchStep(id) => write!(f, "an effect names step {id}, which this selection does not have"),
+            TurnError::NoSuchStep(id) => write!(
+                f,
+                "an effect names step {id}, which this selection does not have"
+            ),
         }
     }
 }
@@ -82,8 +104,19 @@ pub const MAX_GO_BACKS: usize = 100;
 /// Plays one turn of `order` through `handler`.
 pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, TurnError> {
     let steps: Vec<&StepOrder> = order.steps().collect();
-    let index = |id: &str| steps.iter().position(|s| s.id == id).ok_or_else(|| TurnError::NoSuchStep(id.to_string()));
-    let mut turn = Turn { trace: Trace::default(), skipped: Vec::new(), go_back: None, double_turn: false };
+    let index = |id: &str| {
+        steps
+            .iter()
+            .position(|s| s.id == id)
+            .ok_or_else(|| TurnError::NoSuchStep(id.to_string()))
+    };
+    let mut turn = Turn {
+        trace: Trace::default(),
+        skipped: Vec::new(),
+        go_back: None,
+        double_turn: false,
+        second_part: false,
+    };
     let mut part = 1;
     let mut go_backs = 0;
     let mut i = 0;
@@ -101,12 +134,18 @@ pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, 
                 turn.trace.0.push(Event::NoFeatures(step.id.clone()));
             }
             for n in 1..=features {
-                turn.trace.0.push(Event::Step { id: step.id.clone(), feature: Some((n, features)) });
-                turn.items(&step.id, &step.items, handler);
+                turn.trace.0.push(Event::Step {
+                    id: step.id.clone(),
+                    feature: Some((n, features)),
+                });
+                turn.items(&step.id, &step.items, 0, handler);
             }
         } else {
-            turn.trace.0.push(Event::Step { id: step.id.clone(), feature: None });
-            turn.items(&step.id, &step.items, handler);
+            turn.trace.0.push(Event::Step {
+                id: step.id.clone(),
+                feature: None,
+            });
+            turn.items(&step.id, &step.items, 0, handler);
         }
         if let Some(to) = turn.go_back.take() {
             go_backs += 1;
@@ -118,12 +157,16 @@ pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, 
             i = index(&to)?;
             continue;
         }
-        if i == steps.len() && turn.double_turn && part == 1 {
+        if i == steps.len() && turn.double_turn && !turn.second_part {
             // The builder's second part: the double-turn block once more.
             part = 2;
+            turn.second_part = true;
             turn.skipped.clear();
             turn.trace.0.push(Event::Part(part));
-            i = steps.iter().position(|s| s.repeat == Some(Repeat::DoubleTurn)).unwrap_or(steps.len());
+            i = steps
+                .iter()
+                .position(|s| s.repeat == Some(Repeat::DoubleTurn))
+                .unwrap_or(steps.len());
         }
     }
     turn.trace.0.push(Event::End);
@@ -135,16 +178,27 @@ struct Turn {
     skipped: Vec<String>,
     go_back: Option<String>,
     double_turn: bool,
+    /// In the second part a double turn can no longer be earned.
+    second_part: bool,
 }
 
 impl Turn {
-    fn items(&mut self, step: &str, items: &[Entry], handler: &mut dyn Handler) {
+    fn items(&mut self, step: &str, items: &[Entry], depth: usize, handler: &mut dyn Handler) {
         for item in items {
             if self.go_back.is_some() {
                 return;
             }
-            let applied = handler.perform(step, item) && item.effect.is_some();
-            self.trace.0.push(Event::Item { id: item.id.clone(), applied });
+            let possible = match item.effect {
+                None => false,
+                Some(Effect::DoubleTurn) => !self.second_part,
+                Some(_) => true,
+            };
+            let applied = handler.perform(step, item) && possible;
+            self.trace.0.push(Event::Item {
+                id: item.id.clone(),
+                depth,
+                applied,
+            });
             if applied {
                 match item.effect.as_ref().expect("checked above") {
                     Effect::Skip(steps) => self.skipped.extend(steps.iter().cloned()),
@@ -152,7 +206,7 @@ impl Turn {
                     Effect::DoubleTurn => self.double_turn = true,
                 }
             }
-            self.items(step, &item.children, handler);
+            self.items(step, &item.children, depth + 1, handler);
         }
     }
 }

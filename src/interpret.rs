@@ -36,10 +36,12 @@ pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
                     .map(|step| StepOrder {
                         id: step.id.clone(),
                         title: step.title.clone(),
-                        repeat: step.repeat.as_ref().filter(|(_, when)| holds(when)).map(|(kind, _)| match kind {
-                            model::Repeat::DoubleTurn => Repeat::DoubleTurn,
-                            model::Repeat::PerFeature => Repeat::PerFeature,
-                        }),
+                        repeat: step.repeat.as_ref().filter(|(_, when)| holds(when)).map(
+                            |(kind, _)| match kind {
+                                model::Repeat::DoubleTurn => Repeat::DoubleTurn,
+                                model::Repeat::PerFeature => Repeat::PerFeature,
+                            },
+                        ),
                         items: entries(&step.items),
                     })
                     .collect(),

@@ -13,9 +13,21 @@ pub fn json(order: &TurnOrder) -> String {
 
 pub fn text(order: &TurnOrder) -> String {
     let mut out = String::new();
-    let modules = if order.modules.is_empty() { "none".to_string() } else { order.modules.join(", ") };
-    let _ = writeln!(out, "Order of play: edition {}, modules: {modules}", order.edition);
-    for (title, items) in [("Notes", &order.notes), ("Setup", &order.setup), ("At any time during your turn", &order.any_time)] {
+    let modules = if order.modules.is_empty() {
+        "none".to_string()
+    } else {
+        order.modules.join(", ")
+    };
+    let _ = writeln!(
+        out,
+        "Order of play: edition {}, modules: {modules}",
+        order.edition
+    );
+    for (title, items) in [
+        ("Notes", &order.notes),
+        ("Setup", &order.setup),
+        ("At any time during your turn", &order.any_time),
+    ] {
         if !items.is_empty() {
             let _ = writeln!(out, "\n{title}");
             text_items(&mut out, items, 1, false);
@@ -24,7 +36,13 @@ pub fn text(order: &TurnOrder) -> String {
     for phase in &order.phases {
         let _ = writeln!(out, "\n{}. {}", phase.id, phase.title);
         for step in &phase.steps {
-            let _ = writeln!(out, "  Step {}: {}{}", step.id, step.title, repeat_note(step));
+            let _ = writeln!(
+                out,
+                "  Step {}: {}{}",
+                step.id,
+                step.title,
+                repeat_note(step)
+            );
             if step.items.is_empty() {
                 let _ = writeln!(out, "    {NO_ACTIONS}");
             }
@@ -49,8 +67,17 @@ fn repeat_note(step: &StepOrder) -> &'static str {
 fn text_items(out: &mut String, items: &[Entry], depth: usize, numbered: bool) {
     for (n, item) in items.iter().enumerate() {
         let indent = "  ".repeat(depth);
-        let bullet = if numbered { format!("{}.", n + 1) } else { "-".to_string() };
-        let _ = writeln!(out, "{indent}{bullet} {}{}", describe(item), origin_note(item));
+        let bullet = if numbered {
+            format!("{}.", n + 1)
+        } else {
+            "-".to_string()
+        };
+        let _ = writeln!(
+            out,
+            "{indent}{bullet} {}{}",
+            describe(item),
+            origin_note(item)
+        );
         text_items(out, &item.children, depth + 1, false);
     }
 }
@@ -68,14 +95,35 @@ fn describe(item: &Entry) -> String {
 }
 
 fn origin_note(item: &Entry) -> String {
-    if item.origin == "base" { String::new() } else { format!("  ({})", item.origin) }
+    if item.origin == "base" {
+        String::new()
+    } else {
+        format!("  ({})", item.origin)
+    }
 }
 
 pub fn markdown(order: &TurnOrder) -> String {
     let mut out = String::new();
-    let modules = if order.modules.is_empty() { "none".to_string() } else { order.modules.iter().map(|m| format!("`{m}`")).collect::<Vec<_>>().join(", ") };
-    let _ = writeln!(out, "# Order of play\n\nEdition **{}**, modules: {modules}.", order.edition);
-    for (title, items) in [("Notes", &order.notes), ("Setup", &order.setup), ("At any time during your turn", &order.any_time)] {
+    let modules = if order.modules.is_empty() {
+        "none".to_string()
+    } else {
+        order
+            .modules
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = writeln!(
+        out,
+        "# Order of play\n\nEdition **{}**, modules: {modules}.",
+        order.edition
+    );
+    for (title, items) in [
+        ("Notes", &order.notes),
+        ("Setup", &order.setup),
+        ("At any time during your turn", &order.any_time),
+    ] {
         if !items.is_empty() {
             let _ = writeln!(out, "\n## {title}\n");
             markdown_items(&mut out, items, 0, false);
@@ -84,7 +132,13 @@ pub fn markdown(order: &TurnOrder) -> String {
     for phase in &order.phases {
         let _ = writeln!(out, "\n## {}. {}", phase.id, phase.title);
         for step in &phase.steps {
-            let _ = writeln!(out, "\n### Step {}: {}{}\n", step.id, step.title, repeat_note(step));
+            let _ = writeln!(
+                out,
+                "\n### Step {}: {}{}\n",
+                step.id,
+                step.title,
+                repeat_note(step)
+            );
             if step.items.is_empty() {
                 let _ = writeln!(out, "*{NO_ACTIONS}*");
             }

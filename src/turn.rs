@@ -34,7 +34,11 @@ pub fn has(m: u128, module: u128) -> bool {
 
 /// The labels of the markers whose condition holds.
 pub fn markers(candidates: &[(bool, &str)]) -> Vec<String> {
-    candidates.iter().filter(|(shown, _)| *shown).map(|(_, label)| label.to_string()).collect()
+    candidates
+        .iter()
+        .filter(|(shown, _)| *shown)
+        .map(|(_, label)| label.to_string())
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

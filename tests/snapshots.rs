@@ -5,12 +5,21 @@ use carcassonne_rules::catalog::Catalog;
 use carcassonne_rules::{generated, render};
 
 /// The expansions of the first milestone, in box order.
-const EXPANSIONS: [&str; 4] = ["traders_and_builders", "princess_and_dragon", "abbey_and_mayor", "count_king_and_robber"];
+const EXPANSIONS: [&str; 4] = [
+    "traders_and_builders",
+    "princess_and_dragon",
+    "abbey_and_mayor",
+    "count_king_and_robber",
+];
 
 fn snapshot(catalog: &Catalog, edition: &str, with: &str) {
     let config = catalog.config(edition, with).expect("a valid selection");
     let text = render::text(&generated::turn_order(&config));
-    let name = if with.is_empty() { format!("order_{edition}_base") } else { format!("order_{edition}_{}", with.replace(',', "+")) };
+    let name = if with.is_empty() {
+        format!("order_{edition}_base")
+    } else {
+        format!("order_{edition}_{}", with.replace(',', "+"))
+    };
     insta::assert_snapshot!(name, text);
 }
 
@@ -26,7 +35,11 @@ fn base_game_per_edition() {
 fn each_expansion_and_each_of_its_modules_alone() {
     let catalog = generated::catalog();
     for id in EXPANSIONS {
-        let expansion = catalog.expansions.iter().find(|x| x.id == id).expect("expansion in the registry");
+        let expansion = catalog
+            .expansions
+            .iter()
+            .find(|x| x.id == id)
+            .expect("expansion in the registry");
         for edition in &expansion.editions {
             snapshot(&catalog, edition, id);
             for module in &expansion.modules {

@@ -33,7 +33,11 @@ pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) 
     checker.derived_flags(raw);
     let phases = checker.phases(raw);
     let rules = checker.items(raw, editions, expansions, modules, phases);
-    if problems.len() > before { None } else { Some(rules) }
+    if problems.len() > before {
+        None
+    } else {
+        Some(rules)
+    }
 }
 
 /// What a name in a condition or `--with` stands for.
@@ -77,7 +81,13 @@ struct Node<'r> {
 }
 
 impl Checker<'_> {
-    fn report(&mut self, span: Span, message: impl Into<String>, label: impl Into<String>, help: Option<String>) {
+    fn report(
+        &mut self,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: Option<String>,
+    ) {
         let mut d = Diagnostic::at(self.sources, span, message, label);
         if let Some(help) = help {
             d = d.with_help(help);
@@ -86,8 +96,13 @@ impl Checker<'_> {
     }
 
     fn duplicate(&mut self, what: &str, name: &Spanned<String>, first: Span) {
-        let d = Diagnostic::at(self.sources, name.span, format!("duplicate {what} `{}`", name.value), "defined again here")
-            .also(self.sources, first, "first defined here");
+        let d = Diagnostic::at(
+            self.sources,
+            name.span,
+            format!("duplicate {what} `{}`", name.value),
+            "defined again here",
+        )
+        .also(self.sources, first, "first defined here");
         self.problems.push(d);
     }
 
@@ -101,7 +116,10 @@ impl Checker<'_> {
                 continue;
             }
             self.editions.insert(e.id.value.clone(), e.id.span);
-            out.push(model::Edition { id: e.id.value.clone(), name: e.name.value.clone() });
+            out.push(model::Edition {
+                id: e.id.value.clone(),
+                name: e.name.value.clone(),
+            });
         }
         out
     }
@@ -111,7 +129,12 @@ impl Checker<'_> {
             return Some(ix);
         }
         let help = suggestion(name, self.editions.keys().map(String::as_str));
-        self.report(span, format!("unknown edition `{name}`"), "not an edition of editions.yaml", help);
+        self.report(
+            span,
+            format!("unknown edition `{name}`"),
+            "not an edition of editions.yaml",
+            help,
+        );
         None
     }
 
@@ -121,13 +144,20 @@ impl Checker<'_> {
         for x in &raw.expansions {
             self.check_snake_case(&x.id, "expansion");
             self.claim_name(&x.id, Named::Expansion(expansions.len()));
-            let editions = x.editions.iter().filter_map(|e| self.edition(&e.value, e.span)).collect();
+            let editions = x
+                .editions
+                .iter()
+                .filter_map(|e| self.edition(&e.value, e.span))
+                .collect();
             let mut members = Vec::new();
             for (id, name) in &x.modules {
                 self.check_snake_case(id, "module");
                 if self.claim_name(id, Named::Module(modules.len())) {
                     members.push(modules.len());
-                    modules.push(model::Module { id: id.value.clone(), name: name.value.clone() });
+                    modules.push(model::Module {
+                        id: id.value.clone(),
+                        name: name.value.clone(),
+                    });
                 }
             }
             expansions.push(model::Expansion {
@@ -138,7 +168,10 @@ impl Checker<'_> {
             });
         }
         if modules.len() > MAX_MODULES {
-            let message = format!("{} modules, but a module set holds at most {MAX_MODULES}", modules.len());
+            let message = format!(
+                "{} modules, but a module set holds at most {MAX_MODULES}",
+                modules.len()
+            );
             match raw.expansions.last() {
                 Some(x) => self.report(x.id.span, message, "one expansion too many", None),
                 None => self.problems.push(Diagnostic::global(message)),
@@ -160,7 +193,10 @@ impl Checker<'_> {
 
     fn check_snake_case(&mut self, id: &Spanned<String>, what: &str) {
         let ok = !id.value.is_empty()
-            && id.value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+            && id
+                .value
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
         if !ok {
             let fixed = id.value.to_lowercase().replace(['-', ' '], "_");
             self.report(
@@ -176,7 +212,8 @@ impl Checker<'_> {
         for (name, definition) in &raw.derived {
             self.check_snake_case(name, "derived flag");
             if self.claim_name(name, Named::Derived) {
-                self.derived_source.insert(name.value.clone(), definition.clone());
+                self.derived_source
+                    .insert(name.value.clone(), definition.clone());
             }
         }
         let names: Vec<String> = self.derived_source.keys().cloned().collect();
@@ -193,21 +230,34 @@ impl Checker<'_> {
         let source = self.derived_source.get(name)?.clone();
         if self.resolving.iter().any(|n| n == name) {
             let path = format!("{} → {name}", self.resolving.join(" → "));
-            self.report(source.span, format!("derived flag `{name}` is defined in terms of itself"), path, None);
+            self.report(
+                source.span,
+                format!("derived flag `{name}` is defined in terms of itself"),
+                path,
+                None,
+            );
             self.derived.insert(name.to_string(), None);
             return None;
         }
         self.resolving.push(name.to_string());
         let resolved = self.condition(&source);
         self.resolving.pop();
-        self.derived.entry(name.to_string()).or_insert(resolved).clone()
+        self.derived
+            .entry(name.to_string())
+            .or_insert(resolved)
+            .clone()
     }
 
     // ---- the DSL ---------------------------------------------------------------
 
     fn syntax_error(&mut self, source: &Spanned<String>, what: &str, err: dsl::SyntaxError) {
         let span = source.sub_span(err.at.0, err.at.1);
-        self.report(span, format!("invalid {what}: {}", err.message), err.message.clone(), None);
+        self.report(
+            span,
+            format!("invalid {what}: {}", err.message),
+            err.message.clone(),
+            None,
+        );
     }
 
     /// Parses and resolves a condition string.
@@ -225,7 +275,8 @@ impl Checker<'_> {
     /// every unknown name, not just the first.
     fn resolve(&mut self, source: &Spanned<String>, ast: &dsl::Condition) -> Option<Cond> {
         match ast {
-            dsl::Condition::Name(name) => match self.names.get(&name.text).map(|(named, _)| *named) {
+            dsl::Condition::Name(name) => match self.names.get(&name.text).map(|(named, _)| *named)
+            {
                 Some(Named::Module(m)) => Some(Cond::Module(m)),
                 Some(Named::Derived) => self.derived_flag(&name.text),
                 Some(Named::Expansion(_)) => {
@@ -258,14 +309,23 @@ impl Checker<'_> {
             dsl::Condition::Edition { equal, edition } => {
                 let span = source.sub_span(edition.at.0, edition.at.1);
                 let e = self.edition(&edition.text, span)?;
-                Some(if *equal { Cond::Edition(e) } else { Cond::Not(Box::new(Cond::Edition(e))) })
+                Some(if *equal {
+                    Cond::Edition(e)
+                } else {
+                    Cond::Not(Box::new(Cond::Edition(e)))
+                })
             }
             dsl::Condition::Not(inner) => Some(Cond::Not(Box::new(self.resolve(source, inner)?))),
             dsl::Condition::And(parts) | dsl::Condition::Or(parts) => {
-                let resolved: Vec<Option<Cond>> = parts.iter().map(|p| self.resolve(source, p)).collect();
+                let resolved: Vec<Option<Cond>> =
+                    parts.iter().map(|p| self.resolve(source, p)).collect();
                 let parts: Option<Vec<Cond>> = resolved.into_iter().collect();
                 let parts = parts?;
-                Some(if matches!(ast, dsl::Condition::And(_)) { Cond::All(parts) } else { Cond::Any(parts) })
+                Some(if matches!(ast, dsl::Condition::And(_)) {
+                    Cond::All(parts)
+                } else {
+                    Cond::Any(parts)
+                })
             }
         }
     }
@@ -297,7 +357,10 @@ impl Checker<'_> {
                             if seen.iter().any(|(x, _)| *x == e) {
                                 self.report(
                                     span,
-                                    format!("edition `{}` is named twice in these variants", name.text),
+                                    format!(
+                                        "edition `{}` is named twice in these variants",
+                                        name.text
+                                    ),
                                     "named again here",
                                     None,
                                 );
@@ -325,8 +388,14 @@ impl Checker<'_> {
         };
         if !model::MARKERS.contains(&marker.name.text.as_str()) {
             let span = source.sub_span(marker.name.at.0, marker.name.at.1);
-            let help = suggestion(&marker.name.text, model::MARKERS).or_else(|| Some(format!("known markers: {}", model::MARKERS.join(", "))));
-            self.report(span, format!("unknown marker `{}`", marker.name.text), "not a marker", help);
+            let help = suggestion(&marker.name.text, model::MARKERS)
+                .or_else(|| Some(format!("known markers: {}", model::MARKERS.join(", "))));
+            self.report(
+                span,
+                format!("unknown marker `{}`", marker.name.text),
+                "not a marker",
+                help,
+            );
             return None;
         }
         let when = match &marker.when {
@@ -355,19 +424,35 @@ impl Checker<'_> {
                 }
                 step_ids.insert(s.id.value.clone(), s.id.span);
                 if dsl::effect(&format!("go back to {}", s.id.value)).is_err() {
-                    self.report(s.id.span, format!("step id `{}` is not of the form 1B or 2B-1", s.id.value), "bad step id", None);
+                    self.report(
+                        s.id.span,
+                        format!("step id `{}` is not of the form 1B or 2B-1", s.id.value),
+                        "bad step id",
+                        None,
+                    );
                 }
                 let when = match &s.when {
                     Some(w) => self.condition(w).unwrap_or(Cond::True),
                     None => Cond::True,
                 };
                 let repeat = s.repeat.as_ref().and_then(|r| self.repeat(r));
-                steps.push(model::Step { id: s.id.value.clone(), title: s.title.value.clone(), when, repeat, items: Vec::new() });
+                steps.push(model::Step {
+                    id: s.id.value.clone(),
+                    title: s.title.value.clone(),
+                    when,
+                    repeat,
+                    items: Vec::new(),
+                });
             }
-            phases.push(model::Phase { id: p.id.value.clone(), title: p.title.value.clone(), steps });
+            phases.push(model::Phase {
+                id: p.id.value.clone(),
+                title: p.title.value.clone(),
+                steps,
+            });
         }
         if raw.base_file.is_some() && phases.iter().all(|p| p.steps.is_empty()) {
-            self.problems.push(Diagnostic::global("base.yaml declares no steps"));
+            self.problems
+                .push(Diagnostic::global("base.yaml declares no steps"));
         }
         phases
     }
@@ -380,7 +465,11 @@ impl Checker<'_> {
                 return None;
             }
         };
-        let kind = if repeat.kind.text == "double_turn" { model::Repeat::DoubleTurn } else { model::Repeat::PerFeature };
+        let kind = if repeat.kind.text == "double_turn" {
+            model::Repeat::DoubleTurn
+        } else {
+            model::Repeat::PerFeature
+        };
         let when = match &repeat.when {
             Some(c) => self.resolve(source, c)?,
             None => Cond::True,
@@ -401,13 +490,22 @@ impl Checker<'_> {
         // Sections in turn-order order.
         let mut sections: Vec<Section> = Vec::new();
         for id in model::SECTIONS_BEFORE_STEPS {
-            sections.push(Section { id: id.to_string(), exists: Cond::True });
+            sections.push(Section {
+                id: id.to_string(),
+                exists: Cond::True,
+            });
         }
         for step in phases.iter().flat_map(|p| &p.steps) {
-            sections.push(Section { id: step.id.clone(), exists: step.when.clone() });
+            sections.push(Section {
+                id: step.id.clone(),
+                exists: step.when.clone(),
+            });
         }
         for id in model::SECTIONS_AFTER_STEPS {
-            sections.push(Section { id: id.to_string(), exists: Cond::True });
+            sections.push(Section {
+                id: id.to_string(),
+                exists: Cond::True,
+            });
         }
 
         // Every file's items, with the expansion rank that breaks ties.
@@ -431,7 +529,12 @@ impl Checker<'_> {
                         .filter(|(_, (n, _))| matches!(n, Named::Expansion(_)))
                         .map(|(n, _)| n.as_str());
                     let help = suggestion(&name.value, candidates);
-                    self.report(name.span, format!("unknown expansion `{}`", name.value), "not an expansion of modules.yaml", help);
+                    self.report(
+                        name.span,
+                        format!("unknown expansion `{}`", name.value),
+                        "not an expansion of modules.yaml",
+                        help,
+                    );
                 }
             }
         }
@@ -443,7 +546,12 @@ impl Checker<'_> {
             for (key, list) in file_sections {
                 let Some(section) = sections.iter().position(|s| s.id == key.value) else {
                     let help = suggestion(&key.value, sections.iter().map(|s| s.id.as_str()));
-                    self.report(key.span, format!("unknown step or section `{}`", key.value), "not a step of base.yaml", help);
+                    self.report(
+                        key.span,
+                        format!("unknown step or section `{}`", key.value),
+                        "not a step of base.yaml",
+                        help,
+                    );
                     continue;
                 };
                 flatten(list, section, None, rank, &mut position, &mut nodes);
@@ -454,10 +562,19 @@ impl Checker<'_> {
         let mut by_id: HashMap<&str, usize> = HashMap::new();
         for (i, node) in nodes.iter().enumerate() {
             let id = &node.raw.id;
-            let ok = id.value.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
+            let ok = id.value.split('-').all(|p| {
+                !p.is_empty()
+                    && p.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            });
             if !ok {
                 let fixed = id.value.to_lowercase().replace(['_', ' '], "-");
-                self.report(id.span, format!("item id `{}` is not kebab-case", id.value), "item ids are kebab-case", Some(format!("write `{fixed}`")));
+                self.report(
+                    id.span,
+                    format!("item id `{}` is not kebab-case", id.value),
+                    "item ids are kebab-case",
+                    Some(format!("write `{fixed}`")),
+                );
             }
             if let Some(&first) = by_id.get(id.value.as_str()) {
                 self.duplicate("item id", id, nodes[first].raw.id.span);
@@ -466,19 +583,36 @@ impl Checker<'_> {
             }
         }
 
-        let placements: Vec<Placement> = (0..nodes.len()).map(|i| self.placement(i, &nodes, &by_id, &sections)).collect();
+        let placements: Vec<Placement> = (0..nodes.len())
+            .map(|i| self.placement(i, &nodes, &by_id, &sections))
+            .collect();
         let ordered = order::place(&placements);
         for &i in &ordered.unplaced {
             // Report each cycle once, at its first item in file order.
             let raw = nodes[i].raw;
-            let via = raw.after.as_ref().or(raw.before.as_ref()).or(raw.under.as_ref());
+            let via = raw
+                .after
+                .as_ref()
+                .or(raw.before.as_ref())
+                .or(raw.under.as_ref());
             if let Some(via) = via {
-                self.report(via.span, format!("item `{}` is part of an ordering cycle", raw.id.value), "this reference leads back to the item", None);
+                self.report(
+                    via.span,
+                    format!("item `{}` is part of an ordering cycle", raw.id.value),
+                    "this reference leads back to the item",
+                    None,
+                );
             }
         }
         self.check_before_constraints(&nodes, &by_id, &ordered);
 
-        let mut build = Build { nodes: &nodes, ordered: &ordered, editions: editions.len(), modules: &modules, sections: &sections };
+        let mut build = Build {
+            nodes: &nodes,
+            ordered: &ordered,
+            editions: editions.len(),
+            modules: &modules,
+            sections: &sections,
+        };
         let mut section_items: Vec<Vec<Item>> = Vec::new();
         for (s, section) in sections.iter().enumerate() {
             let top = ordered.sections.get(&s).cloned().unwrap_or_default();
@@ -497,16 +631,33 @@ impl Checker<'_> {
             step.items = take();
         }
         let final_scoring = take();
-        Rules { editions, expansions, modules, phases, notes, setup, any_time, final_scoring }
+        Rules {
+            editions,
+            expansions,
+            modules,
+            phases,
+            notes,
+            setup,
+            any_time,
+            final_scoring,
+        }
     }
 
     /// Resolves an item's `under`, `after` and `before` into a placement,
     /// reporting references that do not fit (and placing the item at the end).
-    fn placement(&mut self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>, sections: &[Section]) -> Placement {
+    fn placement(
+        &mut self,
+        i: usize,
+        nodes: &[Node],
+        by_id: &HashMap<&str, usize>,
+        sections: &[Section],
+    ) -> Placement {
         let node = &nodes[i];
         let mut parent = node.inline_parent;
         if let Some(under) = &node.raw.under {
-            parent = self.reference(under, i, nodes, by_id, sections, "under").or(parent);
+            parent = self
+                .reference(under, i, nodes, by_id, sections, "under")
+                .or(parent);
         }
         let sibling = |this: &mut Self, source: &Spanned<String>, what: &str| -> Option<usize> {
             let target = this.reference(source, i, nodes, by_id, sections, what)?;
@@ -535,18 +686,24 @@ impl Checker<'_> {
                 .filter(|&p| self.parent_of(p, nodes, by_id) == parent)
                 .map(Anchor::FollowPrevious)
         };
-        if node.raw.before.is_some() && node.raw.after.is_some() {
+        if let (Some(_), Some(before)) = (&node.raw.after, &node.raw.before) {
             // `before` is verified after placement; still resolve it for its diagnostics.
-            let before = node.raw.before.as_ref().expect("checked");
             let _ = sibling(self, before, "before");
         }
-        Placement { section: node.section, parent, anchor: anchor.unwrap_or(Anchor::End), key: node.key }
+        Placement {
+            section: node.section,
+            parent,
+            anchor: anchor.unwrap_or(Anchor::End),
+            key: node.key,
+        }
     }
 
     /// The parent an item ends up with (from `under`, or from nesting).
     fn parent_of(&self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>) -> Option<usize> {
         match &nodes[i].raw.under {
-            Some(under) => dsl::reference(&under.value).ok().and_then(|r| by_id.get(r.text.as_str()).copied()),
+            Some(under) => dsl::reference(&under.value)
+                .ok()
+                .and_then(|r| by_id.get(r.text.as_str()).copied()),
             None => nodes[i].inline_parent,
         }
     }
@@ -570,16 +727,35 @@ impl Checker<'_> {
         };
         let Some(&target) = by_id.get(name.text.as_str()) else {
             let here = nodes[i].section;
-            let help = suggestion(&name.text, nodes.iter().filter(|n| n.section == here).map(|n| n.raw.id.value.as_str()));
-            self.report(source.span, format!("unknown item `{}`", name.text), format!("no item has this id ({what})"), help);
+            let help = suggestion(
+                &name.text,
+                nodes
+                    .iter()
+                    .filter(|n| n.section == here)
+                    .map(|n| n.raw.id.value.as_str()),
+            );
+            self.report(
+                source.span,
+                format!("unknown item `{}`", name.text),
+                format!("no item has this id ({what})"),
+                help,
+            );
             return None;
         };
         if target == i {
-            self.report(source.span, format!("item `{}` refers to itself", name.text), format!("`{what}` names the item itself"), None);
+            self.report(
+                source.span,
+                format!("item `{}` refers to itself", name.text),
+                format!("`{what}` names the item itself"),
+                None,
+            );
             return None;
         }
         if nodes[target].section != nodes[i].section {
-            let (theirs, ours) = (&sections[nodes[target].section].id, &sections[nodes[i].section].id);
+            let (theirs, ours) = (
+                &sections[nodes[target].section].id,
+                &sections[nodes[i].section].id,
+            );
             self.report(
                 source.span,
                 format!("`{}` is in `{theirs}`, not in `{ours}`", name.text),
@@ -593,10 +769,20 @@ impl Checker<'_> {
 
     /// An item with both `after` and `before` is placed by `after`; here we
     /// check that `before` still holds.
-    fn check_before_constraints(&mut self, nodes: &[Node], by_id: &HashMap<&str, usize>, ordered: &order::Ordered) {
+    fn check_before_constraints(
+        &mut self,
+        nodes: &[Node],
+        by_id: &HashMap<&str, usize>,
+        ordered: &order::Ordered,
+    ) {
         for node in nodes {
-            let (Some(after), Some(before)) = (&node.raw.after, &node.raw.before) else { continue };
-            let (Some(&me), Some(&target)) = (by_id.get(node.raw.id.value.as_str()), by_id.get(before.value.as_str())) else {
+            let (Some(after), Some(before)) = (&node.raw.after, &node.raw.before) else {
+                continue;
+            };
+            let (Some(&me), Some(&target)) = (
+                by_id.get(node.raw.id.value.as_str()),
+                by_id.get(before.value.as_str()),
+            ) else {
                 continue;
             };
             let list = match self.parent_of(me, nodes, by_id) {
@@ -613,7 +799,10 @@ impl Checker<'_> {
                 let d = Diagnostic::at(
                     self.sources,
                     before.span,
-                    format!("`{}` cannot be both after `{}` and before `{}`", node.raw.id.value, after.value, before.value),
+                    format!(
+                        "`{}` cannot be both after `{}` and before `{}`",
+                        node.raw.id.value, after.value, before.value
+                    ),
                     format!("`{}` comes before `{}`", before.value, after.value),
                 )
                 .also(self.sources, after.span, "placed here by this `after`");
@@ -623,13 +812,20 @@ impl Checker<'_> {
     }
 
     /// Builds one checked item (and its children) from its node.
-    fn item(&mut self, build: &mut Build, i: usize, context: &Cond, parent_origin: &str, parent_foreign: &[EditionIx]) -> Option<Item> {
+    fn item(
+        &mut self,
+        build: &mut Build,
+        i: usize,
+        context: &Cond,
+        parent_origin: &str,
+        parent_foreign: &[EditionIx],
+    ) -> Option<Item> {
         let node = &build.nodes[i];
         let raw = node.raw;
         let when = match &raw.when {
             Some(w) => self.condition(w),
             None => {
-                if node.needs_condition && raw.under.is_none() {
+                if node.needs_condition {
                     self.report(
                         raw.id.span,
                         format!("item `{}` of an expansion has no condition", raw.id.value),
@@ -643,7 +839,8 @@ impl Checker<'_> {
             }
         };
         let text = self.text(&raw.text);
-        let markers: Vec<Option<model::Marker>> = raw.markers.iter().map(|m| self.marker(m)).collect();
+        let markers: Vec<Option<model::Marker>> =
+            raw.markers.iter().map(|m| self.marker(m)).collect();
         let mut foreign = parent_foreign.to_vec();
         for f in &raw.foreign {
             if let Some(e) = self.edition(&f.value, f.span)
@@ -653,20 +850,32 @@ impl Checker<'_> {
             }
         }
         foreign.sort_unstable();
-        let effect = raw.effect.as_ref().and_then(|e| self.effect(e, build.sections));
+        let effect = raw
+            .effect
+            .as_ref()
+            .and_then(|e| self.effect(e, build.sections));
 
         let when = when?;
         let in_context = context.clone().and(when.clone());
         if !satisfiable(&in_context, build.editions) {
             let span = raw.when.as_ref().map_or(raw.id.span, |w| w.span);
             let (message, label) = if satisfiable(&when, build.editions) {
-                (format!("item `{}` can never be shown", raw.id.value), "this condition contradicts its parent's or its step's")
+                (
+                    format!("item `{}` can never be shown", raw.id.value),
+                    "this condition contradicts its parent's or its step's",
+                )
             } else {
-                (format!("the condition of `{}` can never hold", raw.id.value), "no edition and selection of modules satisfies this")
+                (
+                    format!("the condition of `{}` can never hold", raw.id.value),
+                    "no edition and selection of modules satisfies this",
+                )
             };
             self.report(span, message, label, None);
         }
-        let origin = when.modules().first().map_or(parent_origin.to_string(), |&m| build.modules[m].id.clone());
+        let origin = when
+            .modules()
+            .first()
+            .map_or(parent_origin.to_string(), |&m| build.modules[m].id.clone());
         let children = build.ordered.children[i].clone();
         let children = children
             .into_iter()
@@ -698,9 +907,17 @@ impl Checker<'_> {
                 return Some(name.text.clone());
             }
             let span = source.sub_span(name.at.0, name.at.1);
-            let steps = sections.iter().map(|s| s.id.as_str()).filter(|s| !s.contains('_'));
+            let steps = sections
+                .iter()
+                .map(|s| s.id.as_str())
+                .filter(|s| !s.contains('_'));
             let help = suggestion(&name.text, steps);
-            this.report(span, format!("unknown step `{}`", name.text), "not a step of base.yaml", help);
+            this.report(
+                span,
+                format!("unknown step `{}`", name.text),
+                "not a step of base.yaml",
+                help,
+            );
             None
         };
         Some(match effect {
@@ -723,7 +940,14 @@ struct Build<'a, 'r> {
 }
 
 /// Turns a YAML list of items (and their children) into nodes.
-fn flatten<'r>(list: &'r [RawItem], section: usize, parent: Option<usize>, rank: usize, position: &mut usize, nodes: &mut Vec<Node<'r>>) {
+fn flatten<'r>(
+    list: &'r [RawItem],
+    section: usize,
+    parent: Option<usize>,
+    rank: usize,
+    position: &mut usize,
+    nodes: &mut Vec<Node<'r>>,
+) {
     let mut previous = None;
     for raw in list {
         let me = nodes.len();
@@ -773,6 +997,9 @@ mod tests {
         let two_editions = Cond::All(vec![Cond::Edition(0), Cond::Edition(1)]);
         assert!(!satisfiable(&two_editions, 3));
         assert!(satisfiable(&Cond::Edition(2), 3));
-        assert!(!satisfiable(&Cond::Edition(2), 2), "edition 2 does not exist");
+        assert!(
+            !satisfiable(&Cond::Edition(2), 2),
+            "edition 2 does not exist"
+        );
     }
 }

@@ -36,7 +36,11 @@ pub fn generate(rules: &Rules) -> String {
         ("notes", "Notes that depend on the selection.", &rules.notes),
         ("setup", "Preparing the game.", &rules.setup),
         ("any_time", "At any time during your turn.", &rules.any_time),
-        ("final_scoring", "Scoring at the end of the game.", &rules.final_scoring),
+        (
+            "final_scoring",
+            "Scoring at the end of the game.",
+            &rules.final_scoring,
+        ),
     ];
     for (name, doc, items) in sections {
         scope.push_fn(items_fn(name, doc, items, &names));
@@ -58,10 +62,18 @@ impl Names {
     fn new(rules: &Rules) -> Self {
         let constant = |id: &str| {
             let upper = id.to_uppercase().replace('-', "_");
-            if upper.starts_with(|c: char| c.is_ascii_digit()) { format!("M_{upper}") } else { upper }
+            if upper.starts_with(|c: char| c.is_ascii_digit()) {
+                format!("M_{upper}")
+            } else {
+                upper
+            }
         };
         Names {
-            editions: rules.editions.iter().map(|e| format!("ED_{}", constant(&e.id))).collect(),
+            editions: rules
+                .editions
+                .iter()
+                .map(|e| format!("ED_{}", constant(&e.id)))
+                .collect(),
             modules: rules.modules.iter().map(|m| constant(&m.id)).collect(),
         }
     }
@@ -82,7 +94,11 @@ fn tables(rules: &Rules, names: &Names) -> String {
     out.push_str("];\n\n/// Expansions (products) and the modules they group.\n");
     out.push_str("pub const EXPANSIONS: &[ExpansionInfo] = &[\n");
     for x in &rules.expansions {
-        let editions: Vec<String> = x.editions.iter().map(|&e| format!("{:?}", rules.editions[e].id)).collect();
+        let editions: Vec<String> = x
+            .editions
+            .iter()
+            .map(|&e| format!("{:?}", rules.editions[e].id))
+            .collect();
         let modules: Vec<String> = x.modules.iter().map(|m| m.to_string()).collect();
         out.push_str(&format!(
             "    ExpansionInfo {{ id: {:?}, name: {:?}, editions: &[{}], modules: &[{}] }},\n",
@@ -109,7 +125,11 @@ fn turn_order(rules: &Rules) -> Function {
         .doc("The turn order for an edition and a selection of modules.")
         .arg("cfg", "&Config")
         .ret("TurnOrder");
-    let phases: Vec<String> = rules.phases.iter().map(|p| format!("phase_{}(cfg)", fn_suffix(&p.id))).collect();
+    let phases: Vec<String> = rules
+        .phases
+        .iter()
+        .map(|p| format!("phase_{}(cfg)", fn_suffix(&p.id)))
+        .collect();
     let mut body = Block::new("TurnOrder");
     body.line("edition: EDITIONS[cfg.edition].0.to_string(),")
         .line("modules: cfg.module_ids(MODULES),")
@@ -133,7 +153,9 @@ fn catalog() -> Function {
 
 fn phase_fn(phase: &crate::model::Phase, names: &Names) -> Function {
     let mut f = Function::new(format!("phase_{}", fn_suffix(&phase.id)));
-    f.doc(format!("Phase {}: {}.", phase.id, phase.title)).arg("cfg", "&Config").ret("PhaseOrder");
+    f.doc(format!("Phase {}: {}.", phase.id, phase.title))
+        .arg("cfg", "&Config")
+        .ret("PhaseOrder");
     f.line("let (e, m) = (cfg.edition, cfg.modules);");
     f.line("let _ = (e, m);");
     f.line("let mut steps = Vec::new();");
@@ -245,7 +267,8 @@ fn text(text: &Text, names: &Names) -> String {
                             .iter()
                             .filter(|(eds, _)| !eds.is_empty())
                             .map(|(eds, s)| {
-                                let pattern: Vec<&str> = eds.iter().map(|&e| names.editions[e].as_str()).collect();
+                                let pattern: Vec<&str> =
+                                    eds.iter().map(|&e| names.editions[e].as_str()).collect();
                                 format!("{} => {s:?}", pattern.join(" | "))
                             })
                             .collect();

@@ -65,7 +65,12 @@ impl Diagnostic {
     }
 
     /// A diagnostic labelling `span` with `label`.
-    pub fn at(sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+    pub fn at(
+        sources: &Sources,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             message: message.into(),
             source: Some(sources.named(span.file)),
@@ -86,8 +91,10 @@ impl Diagnostic {
             .as_ref()
             .is_some_and(|s| s.name() == sources.name(span.file));
         if same_file {
-            self.labels
-                .push(LabeledSpan::new_with_span(Some(label), (span.start, span.len)));
+            self.labels.push(LabeledSpan::new_with_span(
+                Some(label),
+                (span.start, span.len),
+            ));
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);
             let note = format!("{label}: {}:{line}:{col}", sources.name(span.file));
@@ -155,20 +162,29 @@ impl miette::Diagnostic for Diagnostic {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 }
 
 /// The closest of `candidates` to `wanted`, if it is close enough to suggest:
 /// case is ignored, and one edit is always close enough.
-pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let wanted = wanted.to_lowercase();
     candidates
         .into_iter()
         .map(|c| {
             let lower = c.to_lowercase();
             let close = strsim::damerau_levenshtein(&wanted, &lower) <= 1;
-            (strsim::normalized_damerau_levenshtein(&wanted, &lower), close, c)
+            (
+                strsim::normalized_damerau_levenshtein(&wanted, &lower),
+                close,
+                c,
+            )
         })
         .filter(|(score, close, _)| *close || *score >= 0.6)
         .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.2.cmp(a.2)))
@@ -176,6 +192,9 @@ pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a s
 }
 
 /// "did you mean `x`?" help for an unknown name, if one is close.
-pub fn suggestion<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn suggestion<'a>(
+    wanted: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     did_you_mean(wanted, candidates).map(|c| format!("did you mean `{c}`?"))
 }
