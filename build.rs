@@ -3,29 +3,27 @@
 //! checked-in `generated/` is refreshed by `carcassonne-rules gen`, and a test
 //! fails while the two differ.
 //!
-//! When the rules do not check, the build falls back to the checked-in code so
-//! that `carcassonne-rules check` can still be built to show the diagnostics.
+//! When the rules do not check, the build compiles in an empty rule set, so
+//! that `carcassonne-rules check` can still be built to show the diagnostics
+//! (the tests then fail, as they should).
 
 use std::path::Path;
 
 fn main() {
     println!("cargo::rerun-if-changed=rules");
-    println!("cargo::rerun-if-changed=generated/turn_order.rs");
     let out =
         Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("turn_order.rs");
     let compiled = carcassonne_rules_compiler::compile_dir(Path::new("rules"));
     let code = match compiled.result {
         Ok(rules) => carcassonne_rules_compiler::codegen::generate(&rules),
         Err(problems) => {
+            // No rules compiled in, but a crate that builds, so that
+            // `carcassonne-rules check` can show the problems.
             println!(
-                "cargo::warning=rules/ has {} problem(s); building with the checked-in generated/turn_order.rs. Run `cargo run -- check` to see them.",
+                "cargo::warning=rules/ has {} problem(s); building without compiled-in rules. Run `cargo run -- check` to see them.",
                 problems.len()
             );
-            // Without a checked-in copy (a fresh checkout with broken rules), an
-            // empty rule set still lets the command line build and report.
-            std::fs::read_to_string("generated/turn_order.rs").unwrap_or_else(|_| {
-                carcassonne_rules_compiler::codegen::generate(&Default::default())
-            })
+            carcassonne_rules_compiler::codegen::generate(&Default::default())
         }
     };
     // Write only on change, so dependants are not rebuilt needlessly.

@@ -22,7 +22,7 @@ fn turn_order(c: &mut Criterion) {
         ),
     ];
     for (name, edition, with) in selections {
-        let config = catalog.config(edition, with).expect("valid selection");
+        let config = catalog.config(edition, None, with).expect("valid selection");
         let mut group = c.benchmark_group(format!("turn_order/{name}"));
         group.bench_function("generated", |b| {
             b.iter(|| generated::turn_order(black_box(&config)))

@@ -21,6 +21,11 @@ pub struct ExpansionInfo {
 pub struct Catalog {
     #[serde(skip)]
     pub editions: Vec<String>,
+    /// Each edition's default rule variant.
+    #[serde(skip)]
+    pub default_variants: Vec<usize>,
+    #[serde(skip)]
+    pub variants: Vec<String>,
     pub expansions: Vec<CatalogExpansion>,
 }
 
@@ -44,12 +49,15 @@ pub struct CatalogModule {
 impl Catalog {
     /// From the tables of the generated code.
     pub fn from_tables(
-        editions: &[(&str, &str)],
+        editions: &[(&str, &str, usize)],
+        variants: &[(&str, &str)],
         expansions: &[ExpansionInfo],
         modules: &[(&str, &str)],
     ) -> Self {
         Catalog {
-            editions: editions.iter().map(|(id, _)| id.to_string()).collect(),
+            editions: editions.iter().map(|(id, _, _)| id.to_string()).collect(),
+            default_variants: editions.iter().map(|(_, _, v)| *v).collect(),
+            variants: variants.iter().map(|(id, _)| id.to_string()).collect(),
             expansions: expansions
                 .iter()
                 .map(|x| CatalogExpansion {
@@ -74,6 +82,8 @@ impl Catalog {
     pub fn from_rules(rules: &Rules) -> Self {
         Catalog {
             editions: rules.editions.iter().map(|e| e.id.clone()).collect(),
+            default_variants: rules.editions.iter().map(|e| e.default_variant).collect(),
+            variants: rules.variants.iter().map(|v| v.id.clone()).collect(),
             expansions: rules
                 .expansions
                 .iter()
@@ -103,30 +113,17 @@ impl Catalog {
         self.expansions.iter().flat_map(|x| &x.modules)
     }
 
-    /// The selection an edition and a comma-separated list of module and
-    /// expansion ids make. Every unknown id is reported, with a suggestion.
-    pub fn config(&self, edition: &str, with: &str) -> Result<Config, Vec<Diagnostic>> {
+    /// The selection an edition, an optional rule variant (else the edition's
+    /// default) and a comma-separated list of module and expansion ids make.
+    /// Every unknown id is reported, with a suggestion.
+    pub fn config(&self, edition: &str, variant: Option<&str>, with: &str) -> Result<Config, Vec<Diagnostic>> {
         let mut sources = Sources::default();
         let mut problems = Vec::new();
-        let edition_ix = self.editions.iter().position(|e| e == edition);
-        if edition_ix.is_none() {
-            let file = sources.add("--edition", edition.to_string());
-            let help = suggestion(edition, self.editions.iter().map(String::as_str))
-                .unwrap_or_else(|| format!("editions: {}", self.editions.join(", ")));
-            problems.push(
-                Diagnostic::at(
-                    &sources,
-                    Span {
-                        file,
-                        start: 0,
-                        len: edition.len().max(1),
-                    },
-                    format!("unknown edition `{edition}`"),
-                    "not an edition",
-                )
-                .with_help(help),
-            );
-        }
+        let edition = lookup(&mut sources, "--edition", edition, &self.editions, "edition").map_err(|d| problems.push(d)).ok();
+        let variant = match variant {
+            Some(v) => lookup(&mut sources, "--variant", v, &self.variants, "rule variant").map_err(|d| problems.push(d)).ok(),
+            None => edition.map(|e| self.default_variants[e]),
+        };
         let file = sources.add("--with", with.to_string());
         let mut modules = 0u128;
         let mut start = 0;
@@ -142,31 +139,29 @@ impl Catalog {
             } else if let Some(m) = self.modules().find(|m| m.id == id) {
                 modules |= 1 << m.bit;
             } else {
-                let names = self
-                    .expansions
-                    .iter()
-                    .map(|x| x.id.as_str())
-                    .chain(self.modules().map(|m| m.id.as_str()));
-                let help = suggestion(id, names)
-                    .unwrap_or_else(|| "`carcassonne-rules modules` lists the ids".to_string());
+                let names = self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules().map(|m| m.id.as_str()));
+                let help = suggestion(id, names).unwrap_or_else(|| "`carcassonne-rules modules` lists the ids".to_string());
+                let span = Span { file, start: at, len: id.len() };
                 problems.push(
-                    Diagnostic::at(
-                        &sources,
-                        Span {
-                            file,
-                            start: at,
-                            len: id.len(),
-                        },
-                        format!("unknown module or expansion `{id}`"),
-                        "not a module or expansion id",
-                    )
-                    .with_help(help),
+                    Diagnostic::at(&sources, span, format!("unknown module or expansion `{id}`"), "not a module or expansion id")
+                        .with_help(help),
                 );
             }
         }
-        match edition_ix {
-            Some(edition) if problems.is_empty() => Ok(Config { edition, modules }),
+        match (edition, variant) {
+            (Some(edition), Some(variant)) if problems.is_empty() => Ok(Config { edition, variant, modules }),
             _ => Err(problems),
         }
     }
+}
+
+/// The index of `value` among `known`, or a diagnostic on the option's value.
+fn lookup(sources: &mut Sources, option: &str, value: &str, known: &[String], what: &str) -> Result<usize, Diagnostic> {
+    if let Some(ix) = known.iter().position(|k| k == value) {
+        return Ok(ix);
+    }
+    let file = sources.add(option, value.to_string());
+    let help = suggestion(value, known.iter().map(String::as_str)).unwrap_or_else(|| format!("{what}s: {}", known.join(", ")));
+    let span = Span { file, start: 0, len: value.len().max(1) };
+    Err(Diagnostic::at(sources, span, format!("unknown {what} `{value}`"), format!("not a {what}")).with_help(help))
 }

@@ -7,7 +7,7 @@ use carcassonne_rules_compiler::model::{self, Cond, Item, Rules};
 use crate::turn::{Config, Effect, Entry, PhaseOrder, Repeat, StepOrder, TurnOrder};
 
 pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
-    let holds = |c: &Cond| c.eval(cfg.edition, cfg.modules);
+    let holds = |c: &Cond| c.eval(cfg.edition, cfg.variant, cfg.modules);
     let entries = |items: &[Item]| entries(items, cfg);
     let mut modules: Vec<String> = rules
         .modules
@@ -19,6 +19,7 @@ pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
     modules.sort();
     TurnOrder {
         edition: rules.editions[cfg.edition].id.clone(),
+        variant: rules.variants.get(cfg.variant).map_or_else(String::new, |v| v.id.clone()),
         modules,
         notes: entries(&rules.notes),
         setup: entries(&rules.setup),
@@ -54,7 +55,7 @@ pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
 fn entries(items: &[Item], cfg: &Config) -> Vec<Entry> {
     items
         .iter()
-        .filter(|item| item.when.eval(cfg.edition, cfg.modules))
+        .filter(|item| item.when.eval(cfg.edition, cfg.variant, cfg.modules))
         .map(|item| Entry {
             id: item.id.clone(),
             origin: item.origin.clone(),
@@ -62,7 +63,7 @@ fn entries(items: &[Item], cfg: &Config) -> Vec<Entry> {
             markers: item
                 .markers
                 .iter()
-                .filter(|m| m.when.eval(cfg.edition, cfg.modules))
+                .filter(|m| m.when.eval(cfg.edition, cfg.variant, cfg.modules))
                 .map(|m| m.label.clone())
                 .collect(),
             foreign: item.foreign.contains(&cfg.edition),

@@ -5,6 +5,7 @@
 //! - [`interpret`]: the same turn order computed from a freshly checked model.
 //! - [`driver`]: plays a turn through a [`driver::Handler`], recording a trace.
 //! - [`render`]: text, Markdown and JSON output.
+//! - [`wiki`]: reads the wiki page's class conditions, to check the rules against it.
 //!
 //! The compiler itself (load → check → order → codegen) is the
 //! `carcassonne-rules-compiler` crate, re-exported as [`compiler`].
@@ -15,6 +16,7 @@ pub mod generated;
 pub mod interpret;
 pub mod render;
 pub mod turn;
+pub mod wiki;
 
 pub use carcassonne_rules_compiler as compiler;
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use carcassonne_rules::catalog::Catalog;
 use carcassonne_rules::compiler::{self, Diagnostic, Rules};
-use carcassonne_rules::{interpret, render, render_diagnostics};
+use carcassonne_rules::{interpret, render, render_diagnostics, wiki};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -41,11 +41,37 @@ enum Command {
         /// C1 (1st edition), C2 (new edition) or WE (Winter edition).
         #[arg(long)]
         edition: String,
+        /// A publisher's rule variant (hig, zmg, rgg); each edition has a default.
+        #[arg(long, value_name = "ID")]
+        variant: Option<String>,
         /// Module and expansion ids, comma-separated.
         #[arg(long, default_value = "", value_name = "IDS")]
         with: String,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Compare the rules with the wiki page, step by step: the number and origins
+    /// of visible top-level items. Without --edition: the base game and every
+    /// module alone in every edition, plus --random selections. Exit 1 when a
+    /// difference is not explained by rules/errata.yaml.
+    Conformance {
+        /// The wiki source of the Order of Play page.
+        #[arg(long, default_value = "../shared/seeds/order-of-play.nl.wikitext", value_name = "FILE")]
+        page: PathBuf,
+        #[arg(long)]
+        edition: Option<String>,
+        #[arg(long, value_name = "ID")]
+        variant: Option<String>,
+        #[arg(long, default_value = "", value_name = "IDS")]
+        with: String,
+        /// Also print the sections that agree.
+        #[arg(long)]
+        all: bool,
+        /// How many random selections to add (without --edition).
+        #[arg(long, default_value_t = 0)]
+        random: usize,
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
     },
     /// List the expansions, their modules and editions.
     Modules {
@@ -127,11 +153,12 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
         }
         Command::Order {
             edition,
+            variant,
             with,
             format,
         } => {
             let rules = load(&cli.rules)?;
-            let config = Catalog::from_rules(&rules).config(edition, with)?;
+            let config = Catalog::from_rules(&rules).config(edition, variant.as_deref(), with)?;
             let order = interpret::turn_order(&rules, &config);
             let text = match format {
                 Format::Text => render::text(&order),
@@ -140,6 +167,39 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             };
             print_out(&text);
             Ok(())
+        }
+        Command::Conformance { page, edition, variant, with, all, random, seed } => {
+            let rules = load(&cli.rules)?;
+            let source = std::fs::read_to_string(page)
+                .map_err(|e| vec![Diagnostic::global(format!("cannot read {}: {e}", page.display()))])?;
+            let page = wiki::Page::parse(&source, &rules);
+            let catalog = Catalog::from_rules(&rules);
+            let selections = match edition {
+                Some(edition) => vec![(edition.clone(), with.clone())],
+                None => wiki::selections(&catalog, *random, *seed),
+            };
+            let mut tally = wiki::Tally::default();
+            let mut out = String::new();
+            for class in &page.unreadable {
+                out.push_str(&format!("unreadable page class (add it to errata.yaml): {class}\n"));
+            }
+            for (edition, with) in &selections {
+                let config = catalog.config(edition, variant.as_deref(), with)?;
+                let comparisons = wiki::compare(&page, &rules, &config, &interpret::turn_order(&rules, &config));
+                let selection = format!("{edition} [{with}]");
+                for c in comparisons.iter().filter(|c| *all || !c.agrees()) {
+                    out.push_str(&format!("{selection} {}\n", wiki::describe(c)));
+                }
+                tally.add(&selection, comparisons);
+            }
+            out.push_str(&tally.summary());
+            out.push('\n');
+            print_out(&out);
+            if tally.unexplained.is_empty() {
+                Ok(())
+            } else {
+                Err(vec![Diagnostic::global(format!("{} differences from the page are not explained by errata.yaml", tally.unexplained.len()))])
+            }
         }
         Command::Modules { format } => {
             let rules = load(&cli.rules)?;

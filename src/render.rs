@@ -7,6 +7,11 @@ use crate::turn::{Entry, Repeat, StepOrder, TurnOrder};
 
 pub const NO_ACTIONS: &str = "There are no actions in this step.";
 
+/// ", HiG rules" style note for headers, when the rules have variants.
+fn variant_note(order: &TurnOrder) -> String {
+    if order.variant.is_empty() { String::new() } else { format!(" ({} rules)", order.variant.to_uppercase()) }
+}
+
 pub fn json(order: &TurnOrder) -> String {
     serde_json::to_string_pretty(order).expect("a turn order always serializes")
 }
@@ -20,8 +25,9 @@ pub fn text(order: &TurnOrder) -> String {
     };
     let _ = writeln!(
         out,
-        "Order of play: edition {}, modules: {modules}",
-        order.edition
+        "Order of play: edition {}{}, modules: {modules}",
+        order.edition,
+        variant_note(order)
     );
     for (title, items) in [
         ("Notes", &order.notes),
@@ -116,8 +122,9 @@ pub fn markdown(order: &TurnOrder) -> String {
     };
     let _ = writeln!(
         out,
-        "# Order of play\n\nEdition **{}**, modules: {modules}.",
-        order.edition
+        "# Order of play\n\nEdition **{}**{}, modules: {modules}.",
+        order.edition,
+        variant_note(order)
     );
     for (title, items) in [
         ("Notes", &order.notes),

@@ -8,11 +8,19 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Config {
     pub edition: usize,
+    /// The publisher's rule variant (HiG, ZMG, RGG).
+    pub variant: usize,
     /// Bit `i` set = module `i` selected.
     pub modules: u128,
 }
 
 impl Config {
+    /// Whether the module with bit mask `module` is selected.
+    #[inline]
+    pub fn has(&self, module: u128) -> bool {
+        self.modules & module != 0
+    }
+
     /// The ids of the selected modules, sorted.
     pub fn module_ids(&self, modules: &[(&str, &str)]) -> Vec<String> {
         let mut ids: Vec<String> = modules
@@ -24,12 +32,6 @@ impl Config {
         ids.sort();
         ids
     }
-}
-
-/// Whether the module with bit `module` is in the set `m`.
-#[inline]
-pub fn has(m: u128, module: u128) -> bool {
-    m & module != 0
 }
 
 /// The labels of the markers whose condition holds.
@@ -44,6 +46,9 @@ pub fn markers(candidates: &[(bool, &str)]) -> Vec<String> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TurnOrder {
     pub edition: String,
+    /// The publisher's rule variant; not part of the JSON contract.
+    #[serde(skip)]
+    pub variant: String,
     pub modules: Vec<String>,
     pub notes: Vec<Entry>,
     pub setup: Vec<Entry>,

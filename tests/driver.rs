@@ -25,8 +25,7 @@ impl<F: FnMut(&Entry) -> bool> Handler for Scripted<F> {
 
 fn order(edition: &str, with: &str) -> TurnOrder {
     let config = generated::catalog()
-        .config(edition, with)
-        .expect("a valid selection");
+        .config(edition, None, with).expect("a valid selection");
     generated::turn_order(&config)
 }
 

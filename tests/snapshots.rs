@@ -13,7 +13,7 @@ const EXPANSIONS: [&str; 4] = [
 ];
 
 fn snapshot(catalog: &Catalog, edition: &str, with: &str) {
-    let config = catalog.config(edition, with).expect("a valid selection");
+    let config = catalog.config(edition, None, with).expect("a valid selection");
     let text = render::text(&generated::turn_order(&config));
     let name = if with.is_empty() {
         format!("order_{edition}_base")

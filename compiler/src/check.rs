@@ -23,16 +23,20 @@ pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) 
         sources,
         problems,
         editions: IndexMap::new(),
+        variants: IndexMap::new(),
         names: HashMap::new(),
         derived_source: IndexMap::new(),
         derived: HashMap::new(),
         resolving: Vec::new(),
     };
+    let variants = checker.variants(raw);
     let editions = checker.editions(raw);
     let (expansions, modules) = checker.registry(raw);
     checker.derived_flags(raw);
     let phases = checker.phases(raw);
-    let rules = checker.items(raw, editions, expansions, modules, phases);
+    let mut rules = checker.items(raw, editions, variants, expansions, modules, phases);
+    rules.derived = checker.derived_by_name();
+    rules.errata = checker.errata(raw, &rules);
     if problems.len() > before {
         None
     } else {
@@ -52,6 +56,7 @@ struct Checker<'a> {
     sources: &'a Sources,
     problems: &'a mut Vec<Diagnostic>,
     editions: IndexMap<String, Span>,
+    variants: IndexMap<String, Span>,
     names: HashMap<String, (Named, Span)>,
     derived_source: IndexMap<String, Spanned<String>>,
     /// Resolved derived flags (`None` when their definition has an error).
@@ -116,12 +121,32 @@ impl Checker<'_> {
                 continue;
             }
             self.editions.insert(e.id.value.clone(), e.id.span);
-            out.push(model::Edition {
-                id: e.id.value.clone(),
-                name: e.name.value.clone(),
-            });
+            let default_variant = e.variant.as_ref().and_then(|v| self.variant(&v.value, v.span)).unwrap_or(0);
+            out.push(model::Edition { id: e.id.value.clone(), name: e.name.value.clone(), default_variant });
         }
         out
+    }
+
+    fn variants(&mut self, raw: &RawRules) -> Vec<model::Variant> {
+        let mut out = Vec::new();
+        for v in &raw.variants {
+            if let Some(first) = self.variants.get(&v.id.value).copied() {
+                self.duplicate("variant", &v.id, first);
+                continue;
+            }
+            self.variants.insert(v.id.value.clone(), v.id.span);
+            out.push(model::Variant { id: v.id.value.clone(), name: v.name.value.clone() });
+        }
+        out
+    }
+
+    fn variant(&mut self, name: &str, span: Span) -> Option<usize> {
+        if let Some(ix) = self.variants.get_index_of(name) {
+            return Some(ix);
+        }
+        let help = suggestion(name, self.variants.keys().map(String::as_str));
+        self.report(span, format!("unknown rule variant `{name}`"), "not a variant of editions.yaml", help);
+        None
     }
 
     fn edition(&mut self, name: &str, span: Span) -> Option<EditionIx> {
@@ -248,6 +273,67 @@ impl Checker<'_> {
             .clone()
     }
 
+    /// The derived flags that resolved, in definition order.
+    fn derived_by_name(&self) -> Vec<(String, Cond)> {
+        self.derived_source
+            .keys()
+            .filter_map(|name| Some((name.clone(), self.derived.get(name)?.clone()?)))
+            .collect()
+    }
+
+    // ---- errata --------------------------------------------------------------------
+
+    fn errata(&mut self, raw: &RawRules, rules: &Rules) -> model::Errata {
+        let mut errata = model::Errata::default();
+        for reading in &raw.class_readings {
+            if !reading.class.value.starts_with("show") {
+                self.report(reading.class.span, format!("`{}` is not a show class", reading.class.value), "class readings are for `show…` classes", None);
+            }
+            if let Some(means) = self.condition(&reading.means) {
+                errata.classes.push(model::ClassReading { class: reading.class.value.clone(), means });
+            }
+        }
+        let steps: Vec<&str> = model::SECTIONS_BEFORE_STEPS
+            .into_iter()
+            .chain(rules.phases.iter().flat_map(|p| p.steps.iter().map(|s| s.id.as_str())))
+            .collect();
+        let mut ids: HashMap<String, Span> = HashMap::new();
+        for d in &raw.differences {
+            if let Some(&first) = ids.get(&d.id.value) {
+                self.duplicate("erratum", &d.id, first);
+            }
+            ids.insert(d.id.value.clone(), d.id.span);
+            for step in &d.steps {
+                if !steps.contains(&step.value.as_str()) {
+                    let help = suggestion(&step.value, steps.iter().copied());
+                    self.report(step.span, format!("unknown step `{}`", step.value), "not a step of base.yaml", help);
+                }
+            }
+            let when = match &d.when {
+                Some(w) => self.condition(w),
+                None => Some(Cond::True),
+            };
+            for item in &d.items {
+                if !item_exists(rules, &item.value) {
+                    self.report(item.span, format!("unknown item `{}`", item.value), "no item has this id", None);
+                }
+            }
+            if let Some(when) = when {
+                errata.differences.push(model::Difference {
+                    id: d.id.value.clone(),
+                    page_lines: d.page_lines.clone(),
+                    items: d.items.iter().map(|i| i.value.clone()).collect(),
+                    steps: d.steps.iter().map(|s| s.value.clone()).collect(),
+                    when,
+                    page: d.page.value.clone(),
+                    rules: d.rules.value.clone(),
+                    why: d.why.value.clone(),
+                });
+            }
+        }
+        errata
+    }
+
     // ---- the DSL ---------------------------------------------------------------
 
     fn syntax_error(&mut self, source: &Spanned<String>, what: &str, err: dsl::SyntaxError) {
@@ -275,6 +361,7 @@ impl Checker<'_> {
     /// every unknown name, not just the first.
     fn resolve(&mut self, source: &Spanned<String>, ast: &dsl::Condition) -> Option<Cond> {
         match ast {
+            dsl::Condition::Bool(b) => Some(if *b { Cond::True } else { Cond::False }),
             dsl::Condition::Name(name) => match self.names.get(&name.text).map(|(named, _)| *named)
             {
                 Some(Named::Module(m)) => Some(Cond::Module(m)),
@@ -314,6 +401,11 @@ impl Checker<'_> {
                 } else {
                     Cond::Not(Box::new(Cond::Edition(e)))
                 })
+            }
+            dsl::Condition::Variant { equal, variant } => {
+                let span = source.sub_span(variant.at.0, variant.at.1);
+                let v = self.variant(&variant.text, span)?;
+                Some(if *equal { Cond::Variant(v) } else { Cond::Not(Box::new(Cond::Variant(v))) })
             }
             dsl::Condition::Not(inner) => Some(Cond::Not(Box::new(self.resolve(source, inner)?))),
             dsl::Condition::And(parts) | dsl::Condition::Or(parts) => {
@@ -483,6 +575,7 @@ impl Checker<'_> {
         &mut self,
         raw: &RawRules,
         editions: Vec<model::Edition>,
+        variants: Vec<model::Variant>,
         expansions: Vec<model::Expansion>,
         modules: Vec<model::Module>,
         mut phases: Vec<model::Phase>,
@@ -606,10 +699,10 @@ impl Checker<'_> {
         }
         self.check_before_constraints(&nodes, &by_id, &ordered);
 
-        let mut build = Build {
+        let build = Build {
             nodes: &nodes,
             ordered: &ordered,
-            editions: editions.len(),
+            settings: Settings { editions: editions.len(), variants: variants.len() },
             modules: &modules,
             sections: &sections,
         };
@@ -618,7 +711,7 @@ impl Checker<'_> {
             let top = ordered.sections.get(&s).cloned().unwrap_or_default();
             let items = top
                 .iter()
-                .filter_map(|&i| self.item(&mut build, i, &section.exists, "base", &[]))
+                .filter_map(|&i| self.item(&build, i, &section.exists, "base", &[]))
                 .collect();
             section_items.push(items);
         }
@@ -633,6 +726,7 @@ impl Checker<'_> {
         let final_scoring = take();
         Rules {
             editions,
+            variants,
             expansions,
             modules,
             phases,
@@ -640,6 +734,8 @@ impl Checker<'_> {
             setup,
             any_time,
             final_scoring,
+            derived: Vec::new(),
+            errata: model::Errata::default(),
         }
     }
 
@@ -814,7 +910,7 @@ impl Checker<'_> {
     /// Builds one checked item (and its children) from its node.
     fn item(
         &mut self,
-        build: &mut Build,
+        build: &Build,
         i: usize,
         context: &Cond,
         parent_origin: &str,
@@ -857,9 +953,9 @@ impl Checker<'_> {
 
         let when = when?;
         let in_context = context.clone().and(when.clone());
-        if !satisfiable(&in_context, build.editions) {
+        if !satisfiable(&in_context, build.settings) {
             let span = raw.when.as_ref().map_or(raw.id.span, |w| w.span);
-            let (message, label) = if satisfiable(&when, build.editions) {
+            let (message, label) = if satisfiable(&when, build.settings) {
                 (
                     format!("item `{}` can never be shown", raw.id.value),
                     "this condition contradicts its parent's or its step's",
@@ -873,9 +969,8 @@ impl Checker<'_> {
             self.report(span, message, label, None);
         }
         let origin = when
-            .modules()
-            .first()
-            .map_or(parent_origin.to_string(), |&m| build.modules[m].id.clone());
+            .origin()
+            .map_or(parent_origin.to_string(), |m| build.modules[m].id.clone());
         let children = build.ordered.children[i].clone();
         let children = children
             .into_iter()
@@ -934,9 +1029,19 @@ impl Checker<'_> {
 struct Build<'a, 'r> {
     nodes: &'a [Node<'r>],
     ordered: &'a order::Ordered,
-    editions: usize,
+    settings: Settings,
     modules: &'a [model::Module],
     sections: &'a [Section],
+}
+
+fn item_exists(rules: &Rules, id: &str) -> bool {
+    fn any(items: &[Item], id: &str) -> bool {
+        items.iter().any(|i| i.id == id || any(&i.children, id))
+    }
+    [&rules.notes, &rules.setup, &rules.any_time, &rules.final_scoring]
+        .into_iter()
+        .chain(rules.phases.iter().flat_map(|p| p.steps.iter().map(|s| &s.items)))
+        .any(|items| any(items, id))
 }
 
 /// Turns a YAML list of items (and their children) into nodes.
@@ -965,21 +1070,30 @@ fn flatten<'r>(
     }
 }
 
-/// Whether some edition and some selection of modules satisfies `cond`.
+/// How many editions and rule variants there are.
+#[derive(Clone, Copy)]
+pub struct Settings {
+    pub editions: usize,
+    pub variants: usize,
+}
+
+/// Whether some edition, variant and selection of modules satisfies `cond`.
 /// Conditions naming very many modules are assumed satisfiable.
-pub fn satisfiable(cond: &Cond, editions: usize) -> bool {
+pub fn satisfiable(cond: &Cond, settings: Settings) -> bool {
     let modules = cond.modules();
     if modules.len() > MAX_EXHAUSTIVE_MODULES {
         return true;
     }
-    (0..editions.max(1)).any(|edition| {
-        (0u32..1 << modules.len()).any(|assignment| {
-            let set = modules
-                .iter()
-                .enumerate()
-                .filter(|(bit, _)| assignment & (1 << bit) != 0)
-                .fold(0u128, |set, (_, &m)| set | 1 << m);
-            cond.eval(edition, set)
+    (0..settings.editions.max(1)).any(|edition| {
+        (0..settings.variants.max(1)).any(|variant| {
+            (0u32..1 << modules.len()).any(|assignment| {
+                let set = modules
+                    .iter()
+                    .enumerate()
+                    .filter(|(bit, _)| assignment & (1 << bit) != 0)
+                    .fold(0u128, |set, (_, &m)| set | 1 << m);
+                cond.eval(edition, variant, set)
+            })
         })
     })
 }

@@ -23,7 +23,6 @@ pub fn generate(rules: &Rules) -> String {
     scope.import("crate::turn", "Repeat");
     scope.import("crate::turn", "StepOrder");
     scope.import("crate::turn", "TurnOrder");
-    scope.import("crate::turn", "has");
     scope.import("crate::turn", "markers");
 
     scope.raw(tables(rules, &names));
@@ -55,6 +54,7 @@ pub fn generate(rules: &Rules) -> String {
 /// Constant names for editions and modules.
 struct Names {
     editions: Vec<String>,
+    variants: Vec<String>,
     modules: Vec<String>,
 }
 
@@ -74,6 +74,7 @@ impl Names {
                 .iter()
                 .map(|e| format!("ED_{}", constant(&e.id)))
                 .collect(),
+            variants: rules.variants.iter().map(|v| format!("V_{}", constant(&v.id))).collect(),
             modules: rules.modules.iter().map(|m| constant(&m.id)).collect(),
         }
     }
@@ -81,10 +82,15 @@ impl Names {
 
 fn tables(rules: &Rules, names: &Names) -> String {
     let mut out = String::new();
-    out.push_str("/// Editions: id and name; an edition's index is its number in `Config`.\n");
-    out.push_str("pub const EDITIONS: &[(&str, &str)] = &[\n");
+    out.push_str("/// Editions: id, name and default rule variant; an edition's index is its number in `Config`.\n");
+    out.push_str("pub const EDITIONS: &[(&str, &str, usize)] = &[\n");
     for e in &rules.editions {
-        out.push_str(&format!("    ({:?}, {:?}),\n", e.id, e.name));
+        out.push_str(&format!("    ({:?}, {:?}, {}),\n", e.id, e.name, e.default_variant));
+    }
+    out.push_str("];\n\n/// Publishers' rule variants: id and name.\n");
+    out.push_str("pub const VARIANTS: &[(&str, &str)] = &[\n");
+    for v in &rules.variants {
+        out.push_str(&format!("    ({:?}, {:?}),\n", v.id, v.name));
     }
     out.push_str("];\n\n/// Modules: id and name; a module's index is its bit in a module set.\n");
     out.push_str("pub const MODULES: &[(&str, &str)] = &[\n");
@@ -109,8 +115,10 @@ fn tables(rules: &Rules, names: &Names) -> String {
         ));
     }
     out.push_str("];\n\n");
-    for (i, name) in names.editions.iter().enumerate() {
-        out.push_str(&format!("const {name}: usize = {i};\n"));
+    for names in [&names.editions, &names.variants] {
+        for (i, name) in names.iter().enumerate() {
+            out.push_str(&format!("const {name}: usize = {i};\n"));
+        }
     }
     out.push('\n');
     for (i, name) in names.modules.iter().enumerate() {
@@ -132,6 +140,7 @@ fn turn_order(rules: &Rules) -> Function {
         .collect();
     let mut body = Block::new("TurnOrder");
     body.line("edition: EDITIONS[cfg.edition].0.to_string(),")
+        .line("variant: VARIANTS.get(cfg.variant).map_or_else(String::new, |v| v.0.to_string()),")
         .line("modules: cfg.module_ids(MODULES),")
         .line("notes: notes(cfg),")
         .line("setup: setup(cfg),")
@@ -147,7 +156,7 @@ fn catalog() -> Function {
     f.vis("pub")
         .doc("The editions, expansions and modules these rules know.")
         .ret("Catalog")
-        .line("Catalog::from_tables(EDITIONS, EXPANSIONS, MODULES)");
+        .line("Catalog::from_tables(EDITIONS, VARIANTS, EXPANSIONS, MODULES)");
     f
 }
 
@@ -156,8 +165,6 @@ fn phase_fn(phase: &crate::model::Phase, names: &Names) -> Function {
     f.doc(format!("Phase {}: {}.", phase.id, phase.title))
         .arg("cfg", "&Config")
         .ret("PhaseOrder");
-    f.line("let (e, m) = (cfg.edition, cfg.modules);");
-    f.line("let _ = (e, m);");
     f.line("let mut steps = Vec::new();");
     for step in &phase.steps {
         let push = step_order(step, names);
@@ -208,11 +215,9 @@ fn items_fn(name: &str, doc: &str, items: &[Item], names: &Names) -> Function {
     let mut f = Function::new(name);
     f.doc(doc).arg("cfg", "&Config").ret("Vec<Entry>");
     if items.is_empty() {
-        f.line("let _ = cfg;").line("Vec::new()");
+        f.line("Vec::new()");
         return f;
     }
-    f.line("let (e, m) = (cfg.edition, cfg.modules);");
-    f.line("let _ = (e, m);");
     f.line("let mut items = Vec::new();");
     for item in items {
         f.push_block(item_block(item, names));
@@ -273,7 +278,7 @@ fn text(text: &Text, names: &Names) -> String {
                             })
                             .collect();
                         arms.push("_ => \"\"".to_string());
-                        format!("match e {{ {} }}", arms.join(", "))
+                        format!("match cfg.edition {{ {} }}", arms.join(", "))
                     }
                 })
                 .collect();
@@ -297,10 +302,10 @@ fn marker_list(item: &Item, names: &Names) -> String {
 fn foreign(editions: &[usize], names: &Names) -> String {
     match editions {
         [] => "false".to_string(),
-        [e] => format!("e == {}", names.editions[*e]),
+        [e] => format!("cfg.edition == {}", names.editions[*e]),
         many => {
             let pattern: Vec<&str> = many.iter().map(|&e| names.editions[e].as_str()).collect();
-            format!("matches!(e, {})", pattern.join(" | "))
+            format!("matches!(cfg.edition, {})", pattern.join(" | "))
         }
     }
 }
@@ -329,10 +334,13 @@ enum Prec {
 fn cond(c: &Cond, names: &Names, outer: Prec) -> String {
     let (text, prec) = match c {
         Cond::True => ("true".to_string(), Prec::Unary),
-        Cond::Module(m) => (format!("has(m, {})", names.modules[*m]), Prec::Unary),
-        Cond::Edition(e) => (format!("e == {}", names.editions[*e]), Prec::And),
+        Cond::False => ("false".to_string(), Prec::Unary),
+        Cond::Module(m) => (format!("cfg.has({})", names.modules[*m]), Prec::Unary),
+        Cond::Edition(e) => (format!("cfg.edition == {}", names.editions[*e]), Prec::And),
+        Cond::Variant(v) => (format!("cfg.variant == {}", names.variants[*v]), Prec::And),
         Cond::Not(inner) => match inner.as_ref() {
-            Cond::Edition(e) => (format!("e != {}", names.editions[*e]), Prec::And),
+            Cond::Edition(e) => (format!("cfg.edition != {}", names.editions[*e]), Prec::And),
+            Cond::Variant(v) => (format!("cfg.variant != {}", names.variants[*v]), Prec::And),
             inner => (format!("!{}", cond(inner, names, Prec::Unary)), Prec::Unary),
         },
         Cond::All(parts) => {

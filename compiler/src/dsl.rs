@@ -23,8 +23,10 @@ pub struct Name {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {
+    Bool(bool),
     Name(Name),
     Edition { equal: bool, edition: Name },
+    Variant { equal: bool, variant: Name },
     Not(Box<Condition>),
     And(Vec<Condition>),
     Or(Vec<Condition>),
@@ -41,7 +43,7 @@ impl Condition {
     fn collect_names<'a>(&'a self, out: &mut Vec<&'a Name>) {
         match self {
             Condition::Name(n) => out.push(n),
-            Condition::Edition { .. } => {}
+            Condition::Bool(_) | Condition::Edition { .. } | Condition::Variant { .. } => {}
             Condition::Not(c) => c.collect_names(out),
             Condition::And(cs) | Condition::Or(cs) => cs.iter().for_each(|c| c.collect_names(out)),
         }
@@ -95,7 +97,7 @@ pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
     for pair in top.into_inner() {
         match pair.as_rule() {
             Rule::literal => parts.push(TextPart::Literal(pair.as_str().to_string())),
-            Rule::variants => parts.push(TextPart::Variants(
+            Rule::alternatives => parts.push(TextPart::Variants(
                 pair.into_inner()
                     .map(|variant| {
                         let mut inner = variant.into_inner();
@@ -224,7 +226,8 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::EOI => "end of input",
         Rule::condition | Rule::disjunction | Rule::conjunction | Rule::negation => "a condition",
         Rule::not_op => "`not`",
-        Rule::variants | Rule::variant => "`{`",
+        Rule::alternatives | Rule::alternative => "`{`",
+        Rule::variant_id => "a rule variant",
         Rule::literal => "text",
         Rule::marker_arg => "a quoted argument",
         _ => "something else",
@@ -273,15 +276,19 @@ fn build_condition(pair: Pair<'_, Rule>) -> Condition {
             }
             c
         }
-        Rule::edition_test => {
+        Rule::edition_test | Rule::variant_test => {
+            let is_edition = pair.as_rule() == Rule::edition_test;
             let mut inner = pair.into_inner();
             let equal = inner.next().expect("grammar: op").as_str() == "==";
-            Condition::Edition {
-                equal,
-                edition: name(inner.next().expect("grammar: edition")),
+            let value = name(inner.next().expect("grammar: value"));
+            if is_edition {
+                Condition::Edition { equal, edition: value }
+            } else {
+                Condition::Variant { equal, variant: value }
             }
         }
         Rule::name => Condition::Name(name(pair)),
+        Rule::boolean => Condition::Bool(pair.as_str() == "true"),
         rule => unreachable!("grammar: unexpected {rule:?} in a condition"),
     }
 }
@@ -331,6 +338,13 @@ mod tests {
                 edition: n("C1", (37, 39))
             }
         );
+    }
+
+    #[test]
+    fn variant_tests() {
+        let c = condition("dragon and variant == rgg").unwrap();
+        let Condition::And(parts) = c else { panic!("not an and") };
+        assert_eq!(parts[1], Condition::Variant { equal: true, variant: n("rgg", (22, 25)) });
     }
 
     #[test]

@@ -7,10 +7,14 @@
 pub type EditionIx = usize;
 /// Index into [`Rules::modules`]; also the module's bit in a module set.
 pub type ModuleIx = usize;
+/// Index into [`Rules::variants`].
+pub type VariantIx = usize;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Rules {
     pub editions: Vec<Edition>,
+    /// Publishers' rule variants (HiG, ZMG, RGG).
+    pub variants: Vec<Variant>,
     pub expansions: Vec<Expansion>,
     pub modules: Vec<Module>,
     pub phases: Vec<Phase>,
@@ -18,10 +22,50 @@ pub struct Rules {
     pub setup: Vec<Item>,
     pub any_time: Vec<Item>,
     pub final_scoring: Vec<Item>,
+    /// Derived flags by name, for readers of the wiki's class names.
+    pub derived: Vec<(String, Cond)>,
+    pub errata: Errata,
+}
+
+/// Where the rules read or differ from the wiki page on purpose (`errata.yaml`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Errata {
+    /// Page class names that cannot be read mechanically, with their meaning.
+    pub classes: Vec<ClassReading>,
+    pub differences: Vec<Difference>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClassReading {
+    pub class: String,
+    pub means: Cond,
+}
+
+/// A deliberate difference from the page. Either precise — page items (by
+/// source line) the rules leave out, rule items the page does not show at the
+/// top level — or, for selections where `when` holds, whole steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Difference {
+    pub id: String,
+    pub page_lines: Vec<usize>,
+    pub items: Vec<String>,
+    pub steps: Vec<String>,
+    pub when: Cond,
+    pub page: String,
+    pub rules: String,
+    pub why: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Edition {
+    pub id: String,
+    pub name: String,
+    /// The rule variant played when none is chosen.
+    pub default_variant: VariantIx,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
     pub id: String,
     pub name: String,
 }
@@ -83,22 +127,26 @@ pub struct Item {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cond {
     True,
+    False,
     Module(ModuleIx),
     Edition(EditionIx),
+    Variant(VariantIx),
     Not(Box<Cond>),
     All(Vec<Cond>),
     Any(Vec<Cond>),
 }
 
 impl Cond {
-    pub fn eval(&self, edition: EditionIx, modules: u128) -> bool {
+    pub fn eval(&self, edition: EditionIx, variant: VariantIx, modules: u128) -> bool {
         match self {
             Cond::True => true,
+            Cond::False => false,
             Cond::Module(m) => modules & (1 << m) != 0,
             Cond::Edition(e) => *e == edition,
-            Cond::Not(c) => !c.eval(edition, modules),
-            Cond::All(cs) => cs.iter().all(|c| c.eval(edition, modules)),
-            Cond::Any(cs) => cs.iter().any(|c| c.eval(edition, modules)),
+            Cond::Variant(v) => *v == variant,
+            Cond::Not(c) => !c.eval(edition, variant, modules),
+            Cond::All(cs) => cs.iter().all(|c| c.eval(edition, variant, modules)),
+            Cond::Any(cs) => cs.iter().any(|c| c.eval(edition, variant, modules)),
         }
     }
 
@@ -115,6 +163,17 @@ impl Cond {
         let mut out = Vec::new();
         walk(self, &mut out);
         out
+    }
+
+    /// The module an item with this condition comes from: the first module
+    /// the condition names other than under a `not` (an item shown *without*
+    /// the builder is not the builder's).
+    pub fn origin(&self) -> Option<ModuleIx> {
+        match self {
+            Cond::Module(m) => Some(*m),
+            Cond::All(cs) | Cond::Any(cs) => cs.iter().find_map(Cond::origin),
+            _ => None,
+        }
     }
 
     /// `self and other`, flattening trivial cases.

@@ -45,11 +45,21 @@ type S = serde_saphyr::Spanned<String>;
 #[serde(deny_unknown_fields)]
 struct EditionsYaml {
     editions: Vec<EditionYaml>,
+    #[serde(default)]
+    variants: Vec<VariantYaml>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EditionYaml {
+    id: S,
+    name: S,
+    variant: Option<S>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VariantYaml {
     id: S,
     name: S,
 }
@@ -113,6 +123,39 @@ struct ExpansionFileYaml {
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
+struct ErrataYaml {
+    #[serde(default)]
+    classes: Vec<ClassReadingYaml>,
+    #[serde(default)]
+    differences: Vec<DifferenceYaml>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassReadingYaml {
+    class: S,
+    means: S,
+    why: S,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DifferenceYaml {
+    id: S,
+    page: S,
+    rules: S,
+    why: S,
+    #[serde(default)]
+    steps: Vec<S>,
+    when: Option<S>,
+    #[serde(default)]
+    page_lines: Vec<usize>,
+    #[serde(default)]
+    items: Vec<S>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ItemYaml {
     id: S,
     text: S,
@@ -133,6 +176,14 @@ struct ItemYaml {
 
 #[derive(Debug)]
 pub struct RawEdition {
+    pub id: Spanned<String>,
+    pub name: Spanned<String>,
+    /// The default rule variant.
+    pub variant: Option<Spanned<String>>,
+}
+
+#[derive(Debug)]
+pub struct RawVariant {
     pub id: Spanned<String>,
     pub name: Spanned<String>,
 }
@@ -174,6 +225,27 @@ pub struct RawItem {
     pub children: Vec<RawItem>,
 }
 
+#[derive(Debug)]
+pub struct RawClassReading {
+    pub class: Spanned<String>,
+    pub means: Spanned<String>,
+    pub why: Spanned<String>,
+}
+
+#[derive(Debug)]
+pub struct RawDifference {
+    pub id: Spanned<String>,
+    pub page: Spanned<String>,
+    pub rules: Spanned<String>,
+    pub why: Spanned<String>,
+    pub steps: Vec<Spanned<String>>,
+    pub when: Option<Spanned<String>>,
+    /// Top-level items of the page (by source line) that the rules leave out.
+    pub page_lines: Vec<usize>,
+    /// Items of the rules that the page does not have at the top level.
+    pub items: Vec<Spanned<String>>,
+}
+
 /// The items of one file, by section key (`1B`, `setup`, …).
 pub type RawSections = Vec<(Spanned<String>, Vec<RawItem>)>;
 
@@ -189,18 +261,23 @@ pub struct RawExpansionFile {
 #[derive(Debug, Default)]
 pub struct RawRules {
     pub editions: Vec<RawEdition>,
+    pub variants: Vec<RawVariant>,
     pub expansions: Vec<RawExpansion>,
     pub derived: Vec<(Spanned<String>, Spanned<String>)>,
     pub phases: Vec<RawPhase>,
     pub base_file: Option<FileId>,
     pub base_sections: RawSections,
     pub expansion_files: Vec<RawExpansionFile>,
+    pub class_readings: Vec<RawClassReading>,
+    pub differences: Vec<RawDifference>,
 }
 
 pub const EDITIONS_FILE: &str = "editions.yaml";
 pub const MODULES_FILE: &str = "modules.yaml";
 pub const BASE_FILE: &str = "base.yaml";
 pub const EXPANSIONS_DIR: &str = "expansions";
+/// Optional: where the rules read or differ from the wiki page on purpose.
+pub const ERRATA_FILE: &str = "errata.yaml";
 
 /// Reads every rules file under `dir`. Files are visited in name order so the
 /// outcome never depends on the file system's listing order.
@@ -226,7 +303,13 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
             .map(|e| RawEdition {
                 id: loader.spanned(file, e.id),
                 name: loader.spanned(file, e.name),
+                variant: e.variant.map(|v| loader.spanned(file, v)),
             })
+            .collect();
+        raw.variants = yaml
+            .variants
+            .into_iter()
+            .map(|v| RawVariant { id: loader.spanned(file, v.id), name: loader.spanned(file, v.name) })
             .collect();
     }
     if let Some((file, yaml)) = loader.read::<ModulesYaml>(Path::new(MODULES_FILE)) {
@@ -275,6 +358,34 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
             })
             .collect();
         raw.base_sections = loader.sections(file, yaml.items);
+    }
+
+    if dir.join(ERRATA_FILE).exists()
+        && let Some((file, yaml)) = loader.read::<ErrataYaml>(Path::new(ERRATA_FILE))
+    {
+        raw.class_readings = yaml
+            .classes
+            .into_iter()
+            .map(|c| RawClassReading {
+                class: loader.spanned(file, c.class),
+                means: loader.spanned(file, c.means),
+                why: loader.spanned(file, c.why),
+            })
+            .collect();
+        raw.differences = yaml
+            .differences
+            .into_iter()
+            .map(|d| RawDifference {
+                id: loader.spanned(file, d.id),
+                page: loader.spanned(file, d.page),
+                rules: loader.spanned(file, d.rules),
+                why: loader.spanned(file, d.why),
+                steps: d.steps.into_iter().map(|s| loader.spanned(file, s)).collect(),
+                when: d.when.map(|w| loader.spanned(file, w)),
+                page_lines: d.page_lines,
+                items: d.items.into_iter().map(|i| loader.spanned(file, i)).collect(),
+            })
+            .collect();
     }
 
     let expansions_dir = dir.join(EXPANSIONS_DIR);

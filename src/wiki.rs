@@ -1,0 +1,576 @@
+//! Reading the wiki's "Order of Play" source the way a browser shows it, to
+//! check the rules against the page: for a selection, which top-level items
+//! each step shows, and which module brings each.
+//!
+//! The page decides visibility with CSS classes (`showDragonAndNotPlague`,
+//! `showMessages_ForC1`, `data-dynamic-selector`). Class names are read against
+//! the rules' own module and derived-flag ids; names that cannot be read that
+//! way are listed, with their meaning, in `rules/errata.yaml`.
+
+use std::collections::HashMap;
+
+use carcassonne_rules_compiler::model::{Cond, Rules};
+use regex::Regex;
+
+use crate::catalog::Catalog;
+use crate::turn::{Config, Entry, TurnOrder};
+
+/// One element of the page: a `div`, `span`, `ul`, `ol` or `li`.
+#[derive(Debug)]
+struct Element {
+    tag: String,
+    parent: Option<usize>,
+    /// The show condition of the element's own classes; `None` = always.
+    show: Option<Cond>,
+}
+
+/// A step header on the page and the element it stands in.
+#[derive(Debug)]
+struct Header {
+    section: String,
+    parent: Option<usize>,
+}
+
+/// A list item that is not inside another list item: a candidate top-level
+/// item of the section whose header precedes it.
+#[derive(Debug)]
+struct TopItem {
+    element: usize,
+    header: usize,
+    /// 1-based line of the item in the page source.
+    line: usize,
+}
+
+/// The page, parsed once, read against one set of rules.
+#[derive(Debug)]
+pub struct Page {
+    elements: Vec<Element>,
+    headers: Vec<Header>,
+    items: Vec<TopItem>,
+    /// Class names that could not be read (they count as never shown).
+    pub unreadable: Vec<String>,
+}
+
+/// Sections compared, in page order; `1A` and `4B` appear twice on the page.
+const NOTES_HEADER: &str = "'''Inleiding'''";
+const ANY_TIME_HEADER: &str = "'''Op ieder moment tijdens je beurt:'''";
+
+impl Page {
+    pub fn parse(source: &str, rules: &Rules) -> Page {
+        let reader = ClassReader::new(rules);
+        let tag = Regex::new(r"(?s)<(/?)([a-zA-Z]+)([^>]*)>").expect("valid regex");
+        let step = Regex::new(r"'''Stap ([0-9][A-D](?:-[0-9])?):").expect("valid regex");
+        let class = Regex::new(r#"class="([^"]*)""#).expect("valid regex");
+        let dynamic = Regex::new(r#"data-dynamic-selector="\[([^\]]*)\]""#).expect("valid regex");
+        let template_start = Regex::new(r"\{\{Rules[A-Za-z]*\|").expect("valid regex");
+        let template_end = Regex::new(r"(?m)^\}\}[ \t]*$").expect("valid regex");
+
+        // Page events in source order: tags and section headers.
+        let mut events: Vec<(usize, Event)> = Vec::new();
+        for c in tag.captures_iter(source) {
+            let name = c[2].to_lowercase();
+            if !matches!(name.as_str(), "div" | "span" | "ul" | "ol" | "li") {
+                continue;
+            }
+            let at = c.get(0).expect("whole match").start();
+            if &c[1] == "/" {
+                events.push((at, Event::Close(name)));
+            } else {
+                events.push((at, Event::Open(name, c[3].to_string())));
+            }
+        }
+        for c in step.captures_iter(source) {
+            events.push((c.get(0).expect("whole match").start(), Event::Header(c[1].to_string())));
+        }
+        for m in template_start.find_iter(source) {
+            events.push((m.start(), Event::TemplateStart));
+        }
+        for m in template_end.find_iter(source) {
+            events.push((m.start(), Event::TemplateEnd));
+        }
+        for (header, section) in [(NOTES_HEADER, "notes"), (ANY_TIME_HEADER, "any_time")] {
+            if let Some(at) = source.find(header) {
+                events.push((at, Event::Header(section.to_string())));
+            }
+        }
+        events.sort_by_key(|(at, _)| *at);
+
+        let mut page = Page { elements: Vec::new(), headers: Vec::new(), items: Vec::new(), unreadable: Vec::new() };
+        let mut open: Vec<usize> = Vec::new();
+        let mut templates: Vec<usize> = Vec::new();
+        for (at, event) in events {
+            let line = source[..at].matches('\n').count() + 1;
+            match event {
+                Event::Header(section) => page.headers.push(Header { section, parent: open.last().copied() }),
+                // Each rules box is a template: what it leaves open ends with it.
+                Event::TemplateStart => templates.push(open.len()),
+                Event::TemplateEnd => {
+                    if let Some(depth) = templates.pop() {
+                        open.truncate(depth);
+                    }
+                }
+                Event::Close(name) => {
+                    // An end tag closes the innermost open element of its kind, and
+                    // everything opened inside it; a stray one is ignored.
+                    if let Some(pos) = open.iter().rposition(|&e| page.elements[e].tag == name) {
+                        open.truncate(pos);
+                    }
+                }
+                Event::Open(name, attributes) => {
+                    if name == "li" {
+                        // A new item closes the previous one of the same list.
+                        for pos in (0..open.len()).rev() {
+                            match page.elements[open[pos]].tag.as_str() {
+                                "li" => {
+                                    open.truncate(pos);
+                                    break;
+                                }
+                                "ul" | "ol" => break,
+                                _ => {}
+                            }
+                        }
+                    }
+                    let mut conditions = Vec::new();
+                    if let Some(c) = class.captures(&attributes) {
+                        for class in c[1].split_whitespace() {
+                            match reader.read(class) {
+                                Reading::Ignored => {}
+                                Reading::Cond(cond) => conditions.push(cond),
+                                Reading::Unreadable => {
+                                    page.unreadable.push(class.to_string());
+                                    conditions.push(Cond::False);
+                                }
+                            }
+                        }
+                    }
+                    if let Some(c) = dynamic.captures(&attributes) {
+                        let mut parts = c[1].split(',').map(|p| p.trim().trim_matches('\'').trim_matches('"'));
+                        let op = parts.next().unwrap_or_default().to_string();
+                        let classes: Vec<Cond> = parts
+                            .map(|class| match reader.read(class) {
+                                Reading::Cond(cond) => cond,
+                                Reading::Ignored => Cond::True,
+                                Reading::Unreadable => {
+                                    page.unreadable.push(class.to_string());
+                                    Cond::False
+                                }
+                            })
+                            .collect();
+                        conditions.push(if op == "AND" { Cond::All(classes) } else { Cond::Any(classes) });
+                    }
+                    let show = match conditions.len() {
+                        0 => None,
+                        1 => conditions.pop(),
+                        _ => Some(Cond::All(conditions)),
+                    };
+                    let element = page.elements.len();
+                    page.elements.push(Element { tag: name.clone(), parent: open.last().copied(), show });
+                    if name == "li" && !open.iter().any(|&e| page.elements[e].tag == "li") && !page.headers.is_empty() {
+                        page.items.push(TopItem { element, header: page.headers.len() - 1, line });
+                    }
+                    open.push(element);
+                }
+            }
+        }
+        page.unreadable.sort();
+        page.unreadable.dedup();
+        page
+    }
+
+    fn visible(&self, element: Option<usize>, cfg: &Config) -> bool {
+        let mut at = element;
+        while let Some(e) = at {
+            let element = &self.elements[e];
+            if let Some(show) = &element.show
+                && !show.eval(cfg.edition, cfg.variant, cfg.modules)
+            {
+                return false;
+            }
+            at = element.parent;
+        }
+        true
+    }
+
+    /// The first module named on the way up from an element, or "base".
+    fn origin(&self, element: usize, rules: &Rules) -> String {
+        let mut at = Some(element);
+        while let Some(e) = at {
+            if let Some(m) = self.elements[e].show.as_ref().and_then(|c| c.origin()) {
+                return rules.modules[m].id.clone();
+            }
+            at = self.elements[e].parent;
+        }
+        "base".to_string()
+    }
+
+    /// For each section the page shows for `cfg`: the origins of its visible
+    /// top-level items, in page order, with their source lines.
+    pub fn sections(&self, rules: &Rules, cfg: &Config) -> Vec<(String, Vec<(String, usize)>)> {
+        let mut out: Vec<(String, Vec<(String, usize)>)> = Vec::new();
+        for (h, header) in self.headers.iter().enumerate() {
+            if !self.visible(header.parent, cfg) {
+                continue;
+            }
+            let origins: Vec<(String, usize)> = self
+                .items
+                .iter()
+                .filter(|item| item.header == h && self.visible(Some(item.element), cfg))
+                .map(|item| (self.origin(item.element, rules), item.line))
+                .collect();
+            match out.iter_mut().find(|(section, _)| *section == header.section) {
+                Some((_, existing)) => existing.extend(origins),
+                None => out.push((header.section.clone(), origins)),
+            }
+        }
+        out
+    }
+}
+
+enum Event {
+    Open(String, String),
+    Close(String),
+    Header(String),
+    TemplateStart,
+    TemplateEnd,
+}
+
+enum Reading {
+    /// Not about visibility (`markC1`, `wica-list`, `showAll`).
+    Ignored,
+    Cond(Cond),
+    Unreadable,
+}
+
+/// Reads `show…` class names against the rules' ids.
+struct ClassReader {
+    names: HashMap<String, Cond>,
+    editions: Vec<String>,
+    /// What each edition's class means (`showC2` may include WE).
+    edition_conds: Vec<Cond>,
+    overrides: HashMap<String, Cond>,
+}
+
+impl ClassReader {
+    fn new(rules: &Rules) -> Self {
+        let mut names: HashMap<String, Cond> =
+            rules.modules.iter().enumerate().map(|(i, m)| (m.id.clone(), Cond::Module(i))).collect();
+        names.extend(rules.derived.iter().cloned());
+        // `showDragonAndC1`: an edition may stand among the flags.
+        let overrides: HashMap<String, Cond> =
+            rules.errata.classes.iter().map(|r| (r.class.clone(), r.means.clone())).collect();
+        // An edition inside a composite reads like its own class (`showC2`),
+        // so a reading of `showC2` in the errata applies there too.
+        let editions: Vec<Cond> = rules
+            .editions
+            .iter()
+            .enumerate()
+            .map(|(i, e)| overrides.get(&format!("show{}", e.id)).cloned().unwrap_or(Cond::Edition(i)))
+            .collect();
+        for (e, cond) in rules.editions.iter().zip(&editions) {
+            names.insert(e.id.to_lowercase(), cond.clone());
+        }
+        ClassReader { names, editions: rules.editions.iter().map(|e| e.id.clone()).collect(), edition_conds: editions, overrides }
+    }
+
+    fn read(&self, class: &str) -> Reading {
+        if let Some(cond) = self.overrides.get(class) {
+            return Reading::Cond(cond.clone());
+        }
+        if class.starts_with("hide") {
+            return Reading::Cond(Cond::False);
+        }
+        let Some(rest) = class.strip_prefix("show") else { return Reading::Ignored };
+        if matches!(rest, "All" | "WhenDone") {
+            return Reading::Ignored;
+        }
+        if let Some(e) = self.editions.iter().position(|e| e == rest) {
+            return Reading::Cond(self.edition_conds[e].clone());
+        }
+        // `…_ForC1`: the rest holds in that edition only.
+        let (flags, edition) = match rest.rsplit_once("_For") {
+            Some((flags, e)) => match self.editions.iter().position(|x| x == e) {
+                Some(e) => (flags, Some(e)),
+                None => (rest, None),
+            },
+            None => (rest, None),
+        };
+        let Some(cond) = self.expression(flags) else { return Reading::Unreadable };
+        Reading::Cond(match edition {
+            Some(e) => Cond::All(vec![cond, self.edition_conds[e].clone()]),
+            None => cond,
+        })
+    }
+
+    /// `DragonAndNotPlagueOrFairy`: flags joined by `And`, `Or` and `Not`;
+    /// `Not` binds tightest, then `And`, then `Or`. A flag is the longest run of
+    /// words whose snake_case is a module or derived flag, so `KingAndRobber`
+    /// stays one flag.
+    fn expression(&self, text: &str) -> Option<Cond> {
+        let words = camel_words(text);
+        let mut alternatives = Vec::new();
+        let mut conjunction = Vec::new();
+        let mut negate = false;
+        let mut i = 0;
+        let mut expect_flag = true;
+        while i < words.len() {
+            if expect_flag {
+                if words[i] == "Not" && !self.is_flag_start(&words[i..]) {
+                    negate = !negate;
+                    i += 1;
+                    continue;
+                }
+                let (len, cond) = (1..=words.len() - i)
+                    .rev()
+                    .find_map(|len| self.names.get(&snake_case(&words[i..i + len].concat())).map(|c| (len, c.clone())))?;
+                conjunction.push(if negate { Cond::Not(Box::new(cond)) } else { cond });
+                negate = false;
+                i += len;
+                expect_flag = false;
+            } else {
+                match words[i].as_str() {
+                    "And" => {}
+                    "Or" => alternatives.push(Cond::All(std::mem::take(&mut conjunction))),
+                    _ => return None,
+                }
+                i += 1;
+                expect_flag = true;
+            }
+        }
+        if expect_flag {
+            return None;
+        }
+        alternatives.push(Cond::All(conjunction));
+        Some(if alternatives.len() == 1 { alternatives.pop()? } else { Cond::Any(alternatives) })
+    }
+
+    fn is_flag_start(&self, words: &[String]) -> bool {
+        (1..=words.len()).any(|len| self.names.contains_key(&snake_case(&words[..len].concat())))
+    }
+}
+
+/// `SpecialFiguresEatenByDragon_Bullet` → `Special`, `Figures`, …, `_Bullet`;
+/// digits stay with the word before them (`Step5`), or start one (`20th`).
+fn camel_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let previous = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1).copied();
+        let starts_word = match previous {
+            None => true,
+            Some('_') => false,
+            Some(p) => {
+                c == '_'
+                    || (c.is_ascii_uppercase()
+                        && (p.is_ascii_lowercase()
+                            || p.is_ascii_digit()
+                            || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))))
+            }
+        };
+        // `…And20thAnniversary…`: an operator word ends where a number begins.
+        let after_operator = c.is_ascii_digit() && words.last().is_some_and(|w| matches!(w.as_str(), "And" | "Or" | "Not"));
+        if starts_word || after_operator || words.is_empty() {
+            words.push(String::new());
+        }
+        words.last_mut().expect("a word").push(c);
+    }
+    words
+}
+
+/// `RiverII` → `river_ii`, `20thAnniversaryExpansion` → `20th_anniversary_expansion`.
+pub fn snake_case(camel: &str) -> String {
+    camel_words(camel)
+        .iter()
+        .map(|w| w.trim_start_matches('_').to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// One section's comparison for one selection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionComparison {
+    pub section: String,
+    /// The page's visible top-level items: origin and source line (None: the
+    /// page does not show the step).
+    pub page: Option<Vec<(String, usize)>>,
+    /// The rules' top-level items: origin and id.
+    pub rules: Option<Vec<(String, String)>>,
+    pub verdict: Verdict,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Agrees,
+    /// Differs, as these errata say it should.
+    Explained(Vec<String>),
+    Differs,
+}
+
+impl SectionComparison {
+    pub fn agrees(&self) -> bool {
+        self.verdict == Verdict::Agrees
+    }
+}
+
+/// Compares the page and the turn order section by section, taking the
+/// errata's deliberate differences into account.
+pub fn compare(page: &Page, rules: &Rules, cfg: &Config, order: &TurnOrder) -> Vec<SectionComparison> {
+    let top = |items: &[Entry]| items.iter().map(|i| (i.origin.clone(), i.id.clone())).collect::<Vec<_>>();
+    let mut ours: Vec<(String, Vec<(String, String)>)> =
+        vec![("notes".to_string(), top(&order.notes)), ("any_time".to_string(), top(&order.any_time))];
+    ours.extend(order.steps().map(|s| (s.id.clone(), top(&s.items))));
+    let theirs = page.sections(rules, cfg);
+    let errata: Vec<_> =
+        rules.errata.differences.iter().filter(|d| d.when.eval(cfg.edition, cfg.variant, cfg.modules)).collect();
+
+    let mut sections: Vec<String> = ours.iter().map(|(s, _)| s.clone()).collect();
+    for (s, _) in &theirs {
+        if !sections.contains(s) {
+            sections.push(s.clone());
+        }
+    }
+    sections
+        .into_iter()
+        .map(|section| {
+            let page_items = theirs.iter().find(|(s, _)| *s == section).map(|(_, items)| items.clone());
+            let rule_items = ours.iter().find(|(s, _)| *s == section).map(|(_, items)| items.clone());
+            let mut used: Vec<String> = Vec::new();
+            let mut note = |id: &str| {
+                if !used.iter().any(|u| u == id) {
+                    used.push(id.to_string());
+                }
+            };
+            let page_origins: Vec<&str> = page_items
+                .iter()
+                .flatten()
+                .filter(|(_, line)| match errata.iter().find(|d| d.page_lines.contains(line)) {
+                    Some(d) => {
+                        note(&d.id);
+                        false
+                    }
+                    None => true,
+                })
+                .map(|(origin, _)| origin.as_str())
+                .collect();
+            let rule_origins: Vec<&str> = rule_items
+                .iter()
+                .flatten()
+                .filter(|(_, id)| match errata.iter().find(|d| d.items.contains(id)) {
+                    Some(d) => {
+                        note(&d.id);
+                        false
+                    }
+                    None => true,
+                })
+                .map(|(origin, _)| origin.as_str())
+                .collect();
+            let verdict = if page_origins == rule_origins {
+                if used.is_empty() { Verdict::Agrees } else { Verdict::Explained(used) }
+            } else if let Some(d) = errata.iter().find(|d| d.steps.contains(&section)) {
+                used.push(d.id.clone());
+                Verdict::Explained(used)
+            } else {
+                Verdict::Differs
+            };
+            SectionComparison { section, page: page_items, rules: rule_items, verdict }
+        })
+        .collect()
+}
+
+/// Selections to compare: the base game and every module alone, in every
+/// edition, then `random` selections drawn from `seed` (each module chosen
+/// with probability 1/10, the edition uniformly). As `(edition, with)`.
+pub fn selections(catalog: &Catalog, random: usize, seed: u64) -> Vec<(String, String)> {
+    let modules: Vec<&str> = catalog.modules().map(|m| m.id.as_str()).collect();
+    let mut out = Vec::new();
+    for edition in &catalog.editions {
+        out.push((edition.clone(), String::new()));
+        out.extend(modules.iter().map(|m| (edition.clone(), m.to_string())));
+    }
+    let mut rng = fastrand::Rng::with_seed(seed);
+    for _ in 0..random {
+        let edition = catalog.editions[rng.usize(..catalog.editions.len())].clone();
+        let with: Vec<&str> = modules.iter().copied().filter(|_| rng.u8(..10) == 0).collect();
+        out.push((edition, with.join(",")));
+    }
+    out
+}
+
+/// Agreement over many selections.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub compared: usize,
+    pub agreeing: usize,
+    /// Differences the errata explain, by erratum id.
+    pub explained: std::collections::BTreeMap<String, usize>,
+    /// Differences nothing explains: the selection and the comparison.
+    pub unexplained: Vec<(String, SectionComparison)>,
+}
+
+impl Tally {
+    pub fn add(&mut self, selection: &str, comparisons: Vec<SectionComparison>) {
+        for c in comparisons {
+            self.compared += 1;
+            match &c.verdict {
+                Verdict::Agrees => self.agreeing += 1,
+                Verdict::Explained(ids) => {
+                    for id in ids {
+                        *self.explained.entry(id.clone()).or_default() += 1;
+                    }
+                }
+                Verdict::Differs => self.unexplained.push((selection.to_string(), c)),
+            }
+        }
+    }
+
+    pub fn summary(&self) -> String {
+        let explained = self.compared - self.agreeing - self.unexplained.len();
+        let share = |n: usize| 100.0 * n as f64 / self.compared.max(1) as f64;
+        let mut out = format!(
+            "steps compared: {}, agreeing: {} ({:.2}%), explained by errata: {explained} ({:.2}%), unexplained: {} ({:.2}%)",
+            self.compared,
+            self.agreeing,
+            share(self.agreeing),
+            share(explained),
+            self.unexplained.len(),
+            share(self.unexplained.len()),
+        );
+        for (id, n) in &self.explained {
+            out.push_str(&format!("\n  erratum {id}: {n} steps"));
+        }
+        out
+    }
+}
+
+/// `1B: page [base@144, abbey@166], rules [abbey:abbey-play, base:draw-tile]`
+pub fn describe(c: &SectionComparison) -> String {
+    let page = match &c.page {
+        None => "(no such step)".to_string(),
+        Some(items) => format!("[{}]", items.iter().map(|(o, line)| format!("{o}@{line}")).collect::<Vec<_>>().join(", ")),
+    };
+    let rules = match &c.rules {
+        None => "(no such step)".to_string(),
+        Some(items) => format!("[{}]", items.iter().map(|(o, id)| format!("{o}:{id}")).collect::<Vec<_>>().join(", ")),
+    };
+    let verdict = match &c.verdict {
+        Verdict::Agrees => String::new(),
+        Verdict::Explained(ids) => format!("  explained by {}", ids.join(", ")),
+        Verdict::Differs => "  DIFFERS".to_string(),
+    };
+    format!("{}: page {page}, rules {rules}{verdict}", c.section)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_follows_the_id_contract() {
+        assert_eq!(snake_case("WondersOfHumanity"), "wonders_of_humanity");
+        assert_eq!(snake_case("20thAnniversaryExpansion"), "20th_anniversary_expansion");
+        assert_eq!(snake_case("RiverII"), "river_ii");
+        assert_eq!(snake_case("SpecialFiguresEatenByDragon_Bullet"), "special_figures_eaten_by_dragon_bullet");
+        assert_eq!(snake_case("EntriesStep5"), "entries_step5");
+    }
+}
