@@ -43,6 +43,7 @@ pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
                                 model::Repeat::PerFeature => Repeat::PerFeature,
                             },
                         ),
+                        choose_one: step.choose_one,
                         items: entries(&step.items),
                     })
                     .collect(),

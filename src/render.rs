@@ -6,6 +6,7 @@ use crate::catalog::Catalog;
 use crate::turn::{Entry, Repeat, StepOrder, TurnOrder};
 
 pub const NO_ACTIONS: &str = "There are no actions in this step.";
+pub const CHOOSE_ONE: &str = "You may do exactly one of the following:";
 
 /// ", HiG rules" style note for headers, when the rules have variants.
 fn variant_note(order: &TurnOrder) -> String {
@@ -51,6 +52,8 @@ pub fn text(order: &TurnOrder) -> String {
             );
             if step.items.is_empty() {
                 let _ = writeln!(out, "    {NO_ACTIONS}");
+            } else if step.choose_one {
+                let _ = writeln!(out, "    {CHOOSE_ONE}");
             }
             text_items(&mut out, &step.items, 2, true);
         }
@@ -148,6 +151,8 @@ pub fn markdown(order: &TurnOrder) -> String {
             );
             if step.items.is_empty() {
                 let _ = writeln!(out, "*{NO_ACTIONS}*");
+            } else if step.choose_one {
+                let _ = writeln!(out, "{CHOOSE_ONE}\n");
             }
             markdown_items(&mut out, &step.items, 0, true);
         }

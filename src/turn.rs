@@ -76,6 +76,9 @@ pub struct StepOrder {
     pub id: String,
     pub title: String,
     pub repeat: Option<Repeat>,
+    /// The player does exactly one of the items; not part of the JSON contract.
+    #[serde(skip)]
+    pub choose_one: bool,
     pub items: Vec<Entry>,
 }
 

@@ -533,6 +533,7 @@ impl Checker<'_> {
                     title: s.title.value.clone(),
                     when,
                     repeat,
+                    choose_one: s.choose_one,
                     items: Vec::new(),
                 });
             }

@@ -206,6 +206,7 @@ fn step_order(step: &Step, names: &Names) -> Block {
     b.line(format!("id: {:?}.to_string(),", step.id))
         .line(format!("title: {:?}.to_string(),", step.title))
         .line(format!("repeat: {repeat},"))
+        .line(format!("choose_one: {},", step.choose_one))
         .line(format!("items: {}(cfg),", step_fn_name(step)))
         .after(");");
     b

@@ -98,6 +98,8 @@ pub struct Step {
     /// The step exists only where this holds (2D needs the dragon).
     pub when: Cond,
     pub repeat: Option<(Repeat, Cond)>,
+    /// The player does exactly one of the items (2B-1: deploy one figure).
+    pub choose_one: bool,
     pub items: Vec<Item>,
 }
 

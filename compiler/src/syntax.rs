@@ -111,6 +111,8 @@ struct StepYaml {
     title: S,
     when: Option<S>,
     repeat: Option<S>,
+    #[serde(default)]
+    choose_one: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -209,6 +211,8 @@ pub struct RawStep {
     pub title: Spanned<String>,
     pub when: Option<Spanned<String>>,
     pub repeat: Option<Spanned<String>>,
+    /// The player does exactly one of the step's items.
+    pub choose_one: bool,
 }
 
 #[derive(Debug)]
@@ -353,6 +357,7 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
                         title: loader.spanned(file, s.title),
                         when: s.when.map(|w| loader.spanned(file, w)),
                         repeat: s.repeat.map(|r| loader.spanned(file, r)),
+                        choose_one: s.choose_one,
                     })
                     .collect(),
             })
