@@ -18,49 +18,61 @@ pub fn json(order: &TurnOrder) -> String {
 }
 
 pub fn text(order: &TurnOrder) -> String {
-    let mut out = String::new();
-    let modules = if order.modules.is_empty() {
-        "none".to_string()
-    } else {
-        order.modules.join(", ")
-    };
-    let _ = writeln!(
-        out,
-        "Order of play: edition {}{}, modules: {modules}",
-        order.edition,
-        variant_note(order)
-    );
-    for (title, items) in [
-        ("Notes", &order.notes),
-        ("Setup", &order.setup),
-        ("At any time during your turn", &order.any_time),
-    ] {
-        if !items.is_empty() {
-            let _ = writeln!(out, "\n{title}");
-            text_items(&mut out, items, 1, false);
+    render(order, &Text)
+}
+
+pub fn markdown(order: &TurnOrder) -> String {
+    // Headings need a blank line before them whatever precedes; one is enough.
+    let mut out = render(order, &Markdown);
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out
+}
+
+/// What differs between the text and Markdown layouts; `render` does the rest.
+trait Style {
+    fn title(&self, order: &TurnOrder) -> String;
+    fn section(&self, title: &str) -> String;
+    fn step(&self, step: &StepOrder) -> String;
+    /// A line about the step as a whole (no actions, choose one).
+    fn lead(&self, text: &str) -> String;
+    /// How deep a section's own items sit (steps nest one level deeper in text).
+    fn depth(&self, in_step: bool) -> usize;
+    /// One item; `number` is set for a step's own items.
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String;
+}
+
+fn items(out: &mut String, style: &dyn Style, items: &[Entry], depth: usize, numbered: bool) {
+    for (n, item) in items.iter().enumerate() {
+        out.push_str(&style.item(item, depth, numbered.then_some(n + 1)));
+        self::items(out, style, &item.children, depth + 1, false);
+    }
+}
+
+fn render(order: &TurnOrder, style: &dyn Style) -> String {
+    let mut out = style.title(order);
+    for (title, list) in [("Notes", &order.notes), ("Setup", &order.setup), ("At any time during your turn", &order.any_time)] {
+        if !list.is_empty() {
+            out.push_str(&style.section(title));
+            items(&mut out, style, list, style.depth(false), false);
         }
     }
     for phase in &order.phases {
-        let _ = writeln!(out, "\n{}. {}", phase.id, phase.title);
+        out.push_str(&style.section(&format!("{}. {}", phase.id, phase.title)));
         for step in &phase.steps {
-            let _ = writeln!(
-                out,
-                "  Step {}: {}{}",
-                step.id,
-                step.title,
-                repeat_note(step)
-            );
+            out.push_str(&style.step(step));
             if step.items.is_empty() {
-                let _ = writeln!(out, "    {NO_ACTIONS}");
+                out.push_str(&style.lead(NO_ACTIONS));
             } else if step.choose_one {
-                let _ = writeln!(out, "    {CHOOSE_ONE}");
+                out.push_str(&style.lead(CHOOSE_ONE));
             }
-            text_items(&mut out, &step.items, 2, true);
+            items(&mut out, style, &step.items, style.depth(true), true);
         }
     }
     if !order.final_scoring.is_empty() {
-        let _ = writeln!(out, "\nFinal scoring");
-        text_items(&mut out, &order.final_scoring, 1, false);
+        out.push_str(&style.section("Final scoring"));
+        items(&mut out, style, &order.final_scoring, style.depth(false), false);
     }
     out
 }
@@ -73,102 +85,70 @@ fn repeat_note(step: &StepOrder) -> &'static str {
     }
 }
 
-fn text_items(out: &mut String, items: &[Entry], depth: usize, numbered: bool) {
-    for (n, item) in items.iter().enumerate() {
+fn module_list(order: &TurnOrder, quote: &str) -> String {
+    if order.modules.is_empty() {
+        return "none".to_string();
+    }
+    order.modules.iter().map(|m| format!("{quote}{m}{quote}")).collect::<Vec<_>>().join(", ")
+}
+
+struct Text;
+
+impl Style for Text {
+    fn title(&self, order: &TurnOrder) -> String {
+        format!("Order of play: edition {}{}, modules: {}\n", order.edition, variant_note(order), module_list(order, ""))
+    }
+    fn section(&self, title: &str) -> String {
+        format!("\n{title}\n")
+    }
+    fn step(&self, step: &StepOrder) -> String {
+        format!("  Step {}: {}{}\n", step.id, step.title, repeat_note(step))
+    }
+    fn lead(&self, text: &str) -> String {
+        format!("    {text}\n")
+    }
+    fn depth(&self, in_step: bool) -> usize {
+        if in_step { 2 } else { 1 }
+    }
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
         let indent = "  ".repeat(depth);
-        let bullet = if numbered {
-            format!("{}.", n + 1)
-        } else {
-            "-".to_string()
-        };
-        let _ = writeln!(
-            out,
-            "{indent}{bullet} {}{}",
-            describe(item),
-            origin_note(item)
-        );
-        text_items(out, &item.children, depth + 1, false);
-    }
-}
-
-/// The item's text with its markers and, when foreign, a note saying so.
-fn describe(item: &Entry) -> String {
-    let mut s = item.text.trim().to_string();
-    for marker in &item.markers {
-        s.push_str(&format!(" [{marker}]"));
-    }
-    if item.foreign {
-        s.push_str(" (from another edition)");
-    }
-    s
-}
-
-fn origin_note(item: &Entry) -> String {
-    if item.origin == "base" {
-        String::new()
-    } else {
-        format!("  ({})", item.origin)
-    }
-}
-
-pub fn markdown(order: &TurnOrder) -> String {
-    let mut out = String::new();
-    let modules = if order.modules.is_empty() {
-        "none".to_string()
-    } else {
-        order
-            .modules
-            .iter()
-            .map(|m| format!("`{m}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let _ = writeln!(
-        out,
-        "# Order of play\n\nEdition **{}**{}, modules: {modules}.",
-        order.edition,
-        variant_note(order)
-    );
-    for (title, items) in [
-        ("Notes", &order.notes),
-        ("Setup", &order.setup),
-        ("At any time during your turn", &order.any_time),
-    ] {
-        if !items.is_empty() {
-            let _ = writeln!(out, "\n## {title}\n");
-            markdown_items(&mut out, items, 0, false);
+        let bullet = number.map_or("-".to_string(), |n| format!("{n}."));
+        let mut line = format!("{indent}{bullet} {}", item.text.trim());
+        for marker in &item.markers {
+            line.push_str(&format!(" [{marker}]"));
         }
-    }
-    for phase in &order.phases {
-        let _ = writeln!(out, "\n## {}. {}", phase.id, phase.title);
-        for step in &phase.steps {
-            let _ = writeln!(
-                out,
-                "\n### Step {}: {}{}\n",
-                step.id,
-                step.title,
-                repeat_note(step)
-            );
-            if step.items.is_empty() {
-                let _ = writeln!(out, "*{NO_ACTIONS}*");
-            } else if step.choose_one {
-                let _ = writeln!(out, "{CHOOSE_ONE}\n");
-            }
-            markdown_items(&mut out, &step.items, 0, true);
+        if item.foreign {
+            line.push_str(" (from another edition)");
         }
+        if item.origin != "base" {
+            line.push_str(&format!("  ({})", item.origin));
+        }
+        line + "\n"
     }
-    if !order.final_scoring.is_empty() {
-        let _ = writeln!(out, "\n## Final scoring\n");
-        markdown_items(&mut out, &order.final_scoring, 0, false);
-    }
-    out
 }
 
-fn markdown_items(out: &mut String, items: &[Entry], depth: usize, numbered: bool) {
-    for item in items {
+struct Markdown;
+
+impl Style for Markdown {
+    fn title(&self, order: &TurnOrder) -> String {
+        format!("# Order of play\n\nEdition **{}**{}, modules: {}.\n", order.edition, variant_note(order), module_list(order, "`"))
+    }
+    fn section(&self, title: &str) -> String {
+        format!("\n## {title}\n\n")
+    }
+    fn step(&self, step: &StepOrder) -> String {
+        format!("\n### Step {}: {}{}\n\n", step.id, step.title, repeat_note(step))
+    }
+    fn lead(&self, text: &str) -> String {
+        format!("*{text}*\n\n")
+    }
+    fn depth(&self, _in_step: bool) -> usize {
+        0
+    }
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
         let indent = "   ".repeat(depth);
-        let bullet = if numbered { "1." } else { "-" };
-        let mut line = item.text.trim().to_string();
+        let bullet = if number.is_some() { "1." } else { "-" };
+        let mut line = format!("{indent}{bullet} {}", item.text.trim());
         for marker in &item.markers {
             line.push_str(&format!(" **{marker}**"));
         }
@@ -178,8 +158,7 @@ fn markdown_items(out: &mut String, items: &[Entry], depth: usize, numbered: boo
         if item.origin != "base" {
             line.push_str(&format!(" — *{}*", item.origin));
         }
-        let _ = writeln!(out, "{indent}{bullet} {line}");
-        markdown_items(out, &item.children, depth + 1, false);
+        line + "\n"
     }
 }
 

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use carcassonne_rules_compiler::model::{Cond, Rules};
+use carcassonne_rules_compiler::model::{Cond, Difference, Rules};
 use regex::Regex;
 
 use crate::catalog::Catalog;
@@ -436,35 +436,8 @@ pub fn compare(page: &Page, rules: &Rules, cfg: &Config, order: &TurnOrder) -> V
             let page_items = theirs.iter().find(|(s, _)| *s == section).map(|(_, items)| items.clone());
             let rule_items = ours.iter().find(|(s, _)| *s == section).map(|(_, items)| items.clone());
             let mut used: Vec<String> = Vec::new();
-            let mut note = |id: &str| {
-                if !used.iter().any(|u| u == id) {
-                    used.push(id.to_string());
-                }
-            };
-            let page_origins: Vec<&str> = page_items
-                .iter()
-                .flatten()
-                .filter(|(_, line)| match errata.iter().find(|d| d.page_lines.contains(line)) {
-                    Some(d) => {
-                        note(&d.id);
-                        false
-                    }
-                    None => true,
-                })
-                .map(|(origin, _)| origin.as_str())
-                .collect();
-            let rule_origins: Vec<&str> = rule_items
-                .iter()
-                .flatten()
-                .filter(|(_, id)| match errata.iter().find(|d| d.items.contains(id)) {
-                    Some(d) => {
-                        note(&d.id);
-                        false
-                    }
-                    None => true,
-                })
-                .map(|(origin, _)| origin.as_str())
-                .collect();
+            let page_origins = kept(page_items.as_deref(), |line| errata.iter().find(|d| d.page_lines.contains(line)), &mut used);
+            let rule_origins = kept(rule_items.as_deref(), |id| errata.iter().find(|d| d.items.contains(id)), &mut used);
             let verdict = if page_origins == rule_origins {
                 if used.is_empty() { Verdict::Agrees } else { Verdict::Explained(used) }
             } else if let Some(d) = errata.iter().find(|d| d.steps.contains(&section)) {
@@ -476,6 +449,24 @@ pub fn compare(page: &Page, rules: &Rules, cfg: &Config, order: &TurnOrder) -> V
             SectionComparison { section, page: page_items, rules: rule_items, verdict }
         })
         .collect()
+}
+
+/// The origins of `items` that no erratum takes out of the comparison; the
+/// errata that take some out are added to `used`.
+fn kept<'a, K>(
+    items: Option<&'a [(String, K)]>,
+    erratum: impl Fn(&K) -> Option<&'a &'a Difference>,
+    used: &mut Vec<String>,
+) -> Vec<&'a str> {
+    let mut origins = Vec::new();
+    for (origin, key) in items.unwrap_or_default() {
+        match erratum(key) {
+            Some(d) if !used.contains(&d.id) => used.push(d.id.clone()),
+            Some(_) => {}
+            None => origins.push(origin.as_str()),
+        }
+    }
+    origins
 }
 
 /// Selections to compare: the base game and every module alone, in every

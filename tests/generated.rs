@@ -85,18 +85,23 @@ fn interpreter_and_generated_code_agree() {
     }
     selections.push(modules.iter().fold(0, |set, m| set | 1 << m));
 
+    // And random selections over every module, from a fixed seed.
+    let every: Vec<usize> = catalog.modules().map(|m| m.bit).collect();
+    let mut rng = fastrand::Rng::with_seed(7);
+    for _ in 0..300 {
+        selections.push(every.iter().filter(|_| rng.u8(..8) == 0).fold(0, |set, m| set | 1 << m));
+    }
+
     let mut compared = 0;
     for edition in 0..rules.editions.len() {
-        for &modules in &selections {
-            let config = Config { edition, modules };
-            let expected = interpret::turn_order(&rules, &config);
-            let actual = generated::turn_order(&config);
-            assert_eq!(
-                actual, expected,
-                "edition {edition}, modules {:?}",
-                expected.modules
-            );
-            compared += 1;
+        for variant in 0..rules.variants.len() {
+            for &modules in &selections {
+                let config = Config { edition, variant, modules };
+                let expected = interpret::turn_order(&rules, &config);
+                let actual = generated::turn_order(&config);
+                assert_eq!(actual, expected, "edition {edition}, variant {variant}, modules {:?}", expected.modules);
+                compared += 1;
+            }
         }
     }
     println!("interpreter and generated code agree on {compared} selections");
