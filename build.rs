@@ -11,8 +11,7 @@ use std::path::Path;
 
 fn main() {
     println!("cargo::rerun-if-changed=rules");
-    let out =
-        Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("turn_order.rs");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("turn_order.rs");
     let compiled = carcassonne_rules_compiler::compile_dir(Path::new("rules"));
     let code = match compiled.result {
         Ok(rules) => carcassonne_rules_compiler::codegen::generate(&rules),

@@ -2,13 +2,20 @@
 // edit the YAML under rules/ and run `cargo run -- gen`.
 
 use crate::catalog::{Catalog, ExpansionInfo};
-use crate::turn::{Config, Effect, Entry, PhaseOrder, Repeat, StepOrder, TurnOrder, has, markers};
+use crate::turn::{Config, Effect, Entry, PhaseOrder, Repeat, StepOrder, TurnOrder, markers};
 
-/// Editions: id and name; an edition's index is its number in `Config`.
-pub const EDITIONS: &[(&str, &str)] = &[
-    ("C1", "1st edition"),
-    ("C2", "New edition"),
-    ("WE", "Winter edition"),
+/// Editions: id, name and default rule variant; an edition's index is its number in `Config`.
+pub const EDITIONS: &[(&str, &str, usize)] = &[
+    ("C1", "1st edition", 0),
+    ("C2", "New edition", 0),
+    ("WE", "Winter edition", 0),
+];
+
+/// Publishers' rule variants: id and name.
+pub const VARIANTS: &[(&str, &str)] = &[
+    ("hig", "Hans im Glück"),
+    ("zmg", "Z-Man Games"),
+    ("rgg", "Rio Grande Games"),
 ];
 
 /// Modules: id and name; a module's index is its bit in a module set.
@@ -163,6 +170,9 @@ pub const EXPANSIONS: &[ExpansionInfo] = &[
 const ED_C1: usize = 0;
 const ED_C2: usize = 1;
 const ED_WE: usize = 2;
+const V_HIG: usize = 0;
+const V_ZMG: usize = 1;
+const V_RGG: usize = 2;
 
 const INNS: u128 = 1 << 0;
 const CATHEDRALS: u128 = 1 << 1;
@@ -253,6 +263,7 @@ const HANS_STATUE: u128 = 1 << 82;
 pub fn turn_order(cfg: &Config) -> TurnOrder {
     TurnOrder {
         edition: EDITIONS[cfg.edition].0.to_string(),
+        variant: VARIANTS.get(cfg.variant).map_or_else(String::new, |v| v.0.to_string()),
         modules: cfg.module_ids(MODULES),
         notes: notes(cfg),
         setup: setup(cfg),
@@ -264,30 +275,31 @@ pub fn turn_order(cfg: &Config) -> TurnOrder {
 
 /// The editions, expansions and modules these rules know.
 pub fn catalog() -> Catalog {
-    Catalog::from_tables(EDITIONS, EXPANSIONS, MODULES)
+    Catalog::from_tables(EDITIONS, VARIANTS, EXPANSIONS, MODULES)
 }
 
 /// Phase 1: Place a tile.
 fn phase_1(cfg: &Config) -> PhaseOrder {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut steps = Vec::new();
     steps.push(StepOrder {
         id: "1A".to_string(),
         title: "Start of the turn".to_string(),
         repeat: None,
+        choose_one: false,
         items: step_1a(cfg),
     });
     steps.push(StepOrder {
         id: "1B".to_string(),
         title: "Draw a tile".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: false,
         items: step_1b(cfg),
     });
     steps.push(StepOrder {
         id: "1C".to_string(),
         title: "Place the tile".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: false,
         items: step_1c(cfg),
     });
     PhaseOrder {
@@ -299,38 +311,41 @@ fn phase_1(cfg: &Config) -> PhaseOrder {
 
 /// Phase 2: Deploy a meeple.
 fn phase_2(cfg: &Config) -> PhaseOrder {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut steps = Vec::new();
     steps.push(StepOrder {
         id: "2A".to_string(),
         title: "Move wood (prologue)".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: false,
         items: step_2a(cfg),
     });
     steps.push(StepOrder {
         id: "2B-1".to_string(),
         title: "Move wood (phase 1)".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: true,
         items: step_2b_1(cfg),
     });
     steps.push(StepOrder {
         id: "2B-2".to_string(),
         title: "Move wood (phase 2)".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: true,
         items: step_2b_2(cfg),
     });
     steps.push(StepOrder {
         id: "2C".to_string(),
         title: "Resolve moving wood".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: false,
         items: step_2c(cfg),
     });
-    if has(m, DRAGON) {
+    if cfg.has(DRAGON) && !(cfg.edition == ED_C1 && cfg.variant == V_RGG) {
         steps.push(StepOrder {
             id: "2D".to_string(),
             title: "The dragon moves".to_string(),
-            repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+            repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+            choose_one: false,
             items: step_2d(cfg),
         });
     }
@@ -343,32 +358,34 @@ fn phase_2(cfg: &Config) -> PhaseOrder {
 
 /// Phase 3: Resolve scoring.
 fn phase_3(cfg: &Config) -> PhaseOrder {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut steps = Vec::new();
     steps.push(StepOrder {
         id: "3A".to_string(),
         title: "Determine completed features".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: false,
         items: step_3a(cfg),
     });
     steps.push(StepOrder {
         id: "3B".to_string(),
         title: "Resolve completed features".to_string(),
         repeat: Some(Repeat::PerFeature),
+        choose_one: false,
         items: step_3b(cfg),
     });
     steps.push(StepOrder {
         id: "3C".to_string(),
         title: "Resolve tile scoring".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: false,
         items: step_3c(cfg),
     });
-    if has(m, DRAGON) && e == ED_C1 {
+    if cfg.has(DRAGON) && cfg.edition == ED_C1 && cfg.variant == V_RGG {
         steps.push(StepOrder {
             id: "3D".to_string(),
             title: "The dragon moves".to_string(),
-            repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+            repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+            choose_one: false,
             items: step_3d(cfg),
         });
     }
@@ -381,19 +398,19 @@ fn phase_3(cfg: &Config) -> PhaseOrder {
 
 /// Phase 4: Additional actions.
 fn phase_4(cfg: &Config) -> PhaseOrder {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut steps = Vec::new();
     steps.push(StepOrder {
         id: "4A".to_string(),
         title: "Finish tile actions".to_string(),
-        repeat: (has(m, BUILDER)).then_some(Repeat::DoubleTurn),
+        repeat: (cfg.has(BUILDER)).then_some(Repeat::DoubleTurn),
+        choose_one: false,
         items: step_4a(cfg),
     });
     steps.push(StepOrder {
         id: "4B".to_string(),
         title: "Finish the turn".to_string(),
         repeat: None,
+        choose_one: false,
         items: step_4b(cfg),
     });
     PhaseOrder {
@@ -405,8 +422,6 @@ fn phase_4(cfg: &Config) -> PhaseOrder {
 
 /// Notes that depend on the selection.
 fn notes(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
     items.push(Entry {
         id: "active-player-note".to_string(),
@@ -417,15 +432,316 @@ fn notes(cfg: &Config) -> Vec<Entry> {
         effect: None,
         children: Vec::new(),
     });
+    if cfg.has(MESSAGES) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-note-c1".to_string(),
+            origin: "messages".to_string(),
+            text: "With The Messages, a player who scores chooses for each award of points which of their two scoring figures moves. Wherever MESSAGES (#ROUND) appears, once the scoring of that round is over you may draw a message if one of your scoring figures has just stopped on a dark space. (#ROUND) tells which scoring round of the turn it is. At most one message is drawn per scoring round, even when both figures stop on dark spaces; carrying out a message can itself lead to drawing another one.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && cfg.edition != ED_C1 {
+        items.push(Entry {
+            id: "messages-note-c2".to_string(),
+            origin: "messages".to_string(),
+            text: "With The Messages, a player who scores chooses for each award of points which of their two scoring figures moves. Wherever MESSAGES appears, once the scoring of that round is over you may draw a message if one of your scoring figures has just stopped on a dark space. At most one message is drawn per scoring round, even when both figures stop on dark spaces; carrying out a message can itself lead to drawing another one.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.variant == V_ZMG {
+                    items.push(Entry {
+                        id: "messages-note-zmg-space-free".to_string(),
+                        origin: "messages".to_string(),
+                        text: "Z-Man Games rules only: this holds only when no other player's scoring figure stands on that space.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(ROBBERS) {
+        items.push(Entry {
+            id: "robbers-note".to_string(),
+            origin: "robbers".to_string(),
+            text: ["With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS appears, robbers steal points if they can (ignoring points that were stolen and negative points). Wherever ROBBER CHOICE appears, robbers steal too, but may have to choose whose ", match cfg.edition { ED_C1 => "scoring marker", ED_C2 | ED_WE => "scoring figure", _ => "" }, " to steal from: this happens when a robber shares a space with several ", match cfg.edition { ED_C1 => "scoring markers", ED_C2 | ED_WE => "scoring figures", _ => "" }, " moved by the scoring of step 3B."].concat(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(WONDERS_OF_HUMANITY) {
+        items.push(Entry {
+            id: "wonders-note".to_string(),
+            origin: "wonders_of_humanity".to_string(),
+            text: ["With The Wonders of Humanity, scoring during the game can win a player a wonder tile and two more ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, ". Wherever WONDER appears, check whether a player who has just scored has two figures standing beside a space of the scoring track (10, 15, 20 or 25) and whether a scoring figure reached or passed that space. If so, that player (or, when several players qualify, the one you agree on) takes a wonder tile and those two figures. Then move any figures still standing beside the track 5 spaces on, but never past 25, and repeat while a player still qualifies."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(RUSSIAN_PROMOS) {
+        items.push(Entry {
+            id: "russian-promos-traps-note".to_string(),
+            origin: "russian_promos".to_string(),
+            text: ["With the Russian promos, two tiles can trap ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, ":"].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                items.push(Entry {
+                    id: "russian-promos-solovei-note".to_string(),
+                    origin: "russian_promos".to_string(),
+                    text: ["Solovei Razboynik traps the nearest ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " on a road section connected to its tile. Placing a tile or deploying on that road sets the trap off; the trapped figures go to the tree on the Solovei Razboynik tile. Wherever you see TREE TRAP, check whether this happens."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(BUILDER) {
+                            items.push(Entry {
+                                id: "russian-promos-solovei-builder".to_string(),
+                                origin: "builder".to_string(),
+                                text: "Builders on such a road are trapped as well.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(FERRIES) {
+                            items.push(Entry {
+                                id: "russian-promos-solovei-ferries".to_string(),
+                                origin: "ferries".to_string(),
+                                text: "Roads joined by ferries count as connected, but only once the newly joined road section is occupied.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(TUNNEL) {
+                            items.push(Entry {
+                                id: "russian-promos-solovei-tunnel".to_string(),
+                                origin: "tunnel".to_string(),
+                                text: "Roads joined by tunnel tokens count as connected, but only once the newly joined road section is occupied.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+                items.push(Entry {
+                    id: "russian-promos-vodyanoy-note".to_string(),
+                    origin: "russian_promos".to_string(),
+                    text: ["Vodyanoy traps the ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " on its own tile and on the neighbouring tiles; they go to the lake on the Vodyanoy tile. Wherever you see LAKE TRAP, check whether this happens."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(BUILDER) || cfg.has(PIG) || cfg.has(MAYOR) || cfg.has(WAGON) || cfg.has(SHEEP) {
+                            items.push(Entry {
+                                id: "russian-promos-vodyanoy-special-figures".to_string(),
+                                origin: "builder".to_string(),
+                                text: "Special figures are trapped as well.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: {
+                                    let mut items = Vec::new();
+                                    if cfg.has(BARN) {
+                                        items.push(Entry {
+                                            id: "russian-promos-vodyanoy-not-barns".to_string(),
+                                            origin: "barn".to_string(),
+                                            text: "Barns are never trapped.".to_string(),
+                                            markers: Vec::new(),
+                                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                            effect: None,
+                                            children: Vec::new(),
+                                        });
+                                    }
+                                    items
+                                },
+                            });
+                        }
+                        items
+                    },
+                });
+                items.push(Entry {
+                    id: "russian-promos-conflict-note".to_string(),
+                    origin: "russian_promos".to_string(),
+                    text: "When both could apply, Vodyanoy takes precedence over Solovei Razboynik.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items
+            },
+        });
+    }
+    if cfg.has(FORTUNE_TELLER) {
+        items.push(Entry {
+            id: "fortune-teller-clarifications".to_string(),
+            origin: "fortune_teller".to_string(),
+            text: "With the fortune teller, the published clarifications lead to these options:".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(ABBEY) || cfg.has(HALFLINGS) || cfg.has(GERMAN_CASTLES) {
+                    items.push(Entry {
+                        id: "fortune-teller-note-supply-instead".to_string(),
+                        origin: "abbey".to_string(),
+                        text: "If you hold tiles in your supply, you may play one of them, placed legally, instead of drawing tiles.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items.push(Entry {
+                    id: "fortune-teller-note-place-one".to_string(),
+                    origin: "fortune_teller".to_string(),
+                    text: "When you draw tiles, you may place just one of them, and only in a legal spot.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+                if cfg.has(BUILDER) {
+                    items.push(Entry {
+                        id: "fortune-teller-note-none-fits-builder".to_string(),
+                        origin: "builder".to_string(),
+                        text: "If none of the drawn tiles fits, put one tile from your hand back into the box and draw a replacement, until a tile fits.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            if cfg.has(ABBEY) || cfg.has(HALFLINGS) || cfg.has(GERMAN_CASTLES) {
+                                items.push(Entry {
+                                    id: "fortune-teller-note-none-fits-builder-no-supply".to_string(),
+                                    origin: "abbey".to_string(),
+                                    text: "Once that has happened, you can no longer fall back on a tile from your supply.".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: cfg.edition == ED_WE,
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            items
+                        },
+                    });
+                }
+                if !cfg.has(BUILDER) {
+                    items.push(Entry {
+                        id: "fortune-teller-note-none-fits".to_string(),
+                        origin: "fortune_teller".to_string(),
+                        text: "If none of the drawn tiles fits, put them all back into the box and draw a replacement, until a tile fits.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            if cfg.has(ABBEY) || cfg.has(HALFLINGS) || cfg.has(GERMAN_CASTLES) {
+                                items.push(Entry {
+                                    id: "fortune-teller-note-none-fits-no-supply".to_string(),
+                                    origin: "abbey".to_string(),
+                                    text: "Once that has happened, you can no longer fall back on a tile from your supply.".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: cfg.edition == ED_WE,
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            items
+                        },
+                    });
+                }
+                if cfg.has(BUILDER) {
+                    items.push(Entry {
+                        id: "fortune-teller-note-double-turn".to_string(),
+                        origin: "builder".to_string(),
+                        text: "If you earn a double turn, keep the spare tiles your fortune teller(s) gave you until the builder's turn and then place one of them that fits; the others go back into the box.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(BUILDER) {
+                    items.push(Entry {
+                        id: "fortune-teller-note-builder-turn".to_string(),
+                        origin: "builder".to_string(),
+                        text: "In the builder's turn:".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            if cfg.has(ABBEY) || cfg.has(HALFLINGS) || cfg.has(GERMAN_CASTLES) {
+                                items.push(Entry {
+                                    id: "fortune-teller-note-builder-turn-no-supply".to_string(),
+                                    origin: "abbey".to_string(),
+                                    text: "You may not swap the tiles in your hand for a tile from your supply, not even when none of them fits.".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: cfg.edition == ED_WE,
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            items.push(Entry {
+                                id: "fortune-teller-note-builder-turn-none-fits".to_string(),
+                                origin: "builder".to_string(),
+                                text: "If none of the tiles in your hand fits, put them all back into the box and draw single tiles until one fits.".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                            items
+                        },
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(HANS_STATUE) {
+        items.push(Entry {
+            id: "hans-statue-note".to_string(),
+            origin: "hans_statue".to_string(),
+            text: "With the Hans statue: points scored for the tile the statue stands on, or for a feature with a part on that tile, are doubled where you see HANS STATUE (2×); negative points there are halved instead, shown as HANS STATUE (1/2).".to_string(),
+            markers: Vec::new(),
+            foreign: false,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
     items
 }
 
 /// Preparing the game.
 fn setup(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, ABBEY) || has(m, MAYOR) || has(m, WAGON) || has(m, BARN) {
+    if cfg.has(ABBEY) || cfg.has(MAYOR) || cfg.has(WAGON) || cfg.has(BARN) {
         items.push(Entry {
             id: "abbey-and-mayor-new-tiles".to_string(),
             origin: "abbey".to_string(),
@@ -436,7 +752,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, ABBEY) {
+    if cfg.has(ABBEY) {
         items.push(Entry {
             id: "abbey-take-tile".to_string(),
             origin: "abbey".to_string(),
@@ -447,7 +763,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, MAYOR) {
+    if cfg.has(MAYOR) {
         items.push(Entry {
             id: "mayor-take-figure".to_string(),
             origin: "mayor".to_string(),
@@ -458,7 +774,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, WAGON) {
+    if cfg.has(WAGON) {
         items.push(Entry {
             id: "wagon-take-figure".to_string(),
             origin: "wagon".to_string(),
@@ -469,7 +785,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, BARN) {
+    if cfg.has(BARN) {
         items.push(Entry {
             id: "barn-take-figure".to_string(),
             origin: "barn".to_string(),
@@ -480,7 +796,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, RIVER_II) {
+    if cfg.has(RIVER_II) {
         items.push(Entry {
             id: "river-ii-start".to_string(),
             origin: "river_ii".to_string(),
@@ -491,7 +807,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, RIVER_II) && has(m, COUNT_OF_CARCASSONNE) {
+    if cfg.has(RIVER_II) && cfg.has(COUNT_OF_CARCASSONNE) {
         items.push(Entry {
             id: "river-ii-not-with-count".to_string(),
             origin: "river_ii".to_string(),
@@ -502,7 +818,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, COUNT_OF_CARCASSONNE) {
+    if cfg.has(COUNT_OF_CARCASSONNE) {
         items.push(Entry {
             id: "count-city-boards".to_string(),
             origin: "count_of_carcassonne".to_string(),
@@ -513,7 +829,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, COUNT_OF_CARCASSONNE) {
+    if cfg.has(COUNT_OF_CARCASSONNE) {
         items.push(Entry {
             id: "count-on-castle".to_string(),
             origin: "count_of_carcassonne".to_string(),
@@ -524,7 +840,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, KING_AND_ROBBER) {
+    if cfg.has(KING_AND_ROBBER) {
         items.push(Entry {
             id: "king-and-robber-lay-out".to_string(),
             origin: "king_and_robber".to_string(),
@@ -535,7 +851,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, SHRINES) {
+    if cfg.has(SHRINES) {
         items.push(Entry {
             id: "shrines-shuffle".to_string(),
             origin: "shrines".to_string(),
@@ -546,7 +862,7 @@ fn setup(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, COUNT_OF_CARCASSONNE) || has(m, KING_AND_ROBBER) || has(m, SHRINES) {
+    if cfg.has(COUNT_OF_CARCASSONNE) || cfg.has(KING_AND_ROBBER) || cfg.has(SHRINES) {
         items.push(Entry {
             id: "count-king-and-robber-new-tiles".to_string(),
             origin: "count_of_carcassonne".to_string(),
@@ -562,8 +878,6 @@ fn setup(cfg: &Config) -> Vec<Entry> {
 
 /// At any time during your turn.
 fn any_time(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
     items.push(Entry {
         id: "any-time-as-often".to_string(),
@@ -592,6 +906,17 @@ fn any_time(cfg: &Config) -> Vec<Entry> {
                 effect: None,
                 children: Vec::new(),
             });
+            if cfg.has(BETS) {
+                items.push(Entry {
+                    id: "bets-look-at-own-tokens".to_string(),
+                    origin: "bets".to_string(),
+                    text: "You may check which betting tokens remain in your supply (never the ones already on the board).".to_string(),
+                    markers: Vec::new(),
+                    foreign: false,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
             items
         },
     });
@@ -604,13 +929,85 @@ fn any_time(cfg: &Config) -> Vec<Entry> {
         effect: None,
         children: {
             let mut items = Vec::new();
-            if has(m, BUILDER) {
+            if cfg.has(BUILDER) {
                 items.push(Entry {
                     id: "builder-once-per-double-turn".to_string(),
                     origin: "builder".to_string(),
                     text: "Even when your builder gives you a double turn, each of these is allowed only once.".to_string(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(TOWER) {
+                items.push(Entry {
+                    id: "tower-ransom".to_string(),
+                    origin: "tower".to_string(),
+                    text: ["You may free one of your captured ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " by paying 3 points to the player who holds it."].concat(),
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(TUNNEL) {
+                items.push(Entry {
+                    id: "tunnel-claim-opening".to_string(),
+                    origin: "tunnel".to_string(),
+                    text: "You may claim a tunnel entrance nobody has claimed yet by laying one of your tunnel tokens on it.".to_string(),
+                    markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP")]),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(PLAGUE) {
+                items.push(Entry {
+                    id: "plague-flee".to_string(),
+                    origin: "plague".to_string(),
+                    text: ["Once the plague is active, you may let one of your ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " flee from it."].concat(),
+                    markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(BUILDER) || cfg.has(PIG) || cfg.has(MAYOR) || cfg.has(WAGON) || cfg.has(SHEEP) {
+                            items.push(Entry {
+                                id: "plague-flee-special-figure".to_string(),
+                                origin: "builder".to_string(),
+                                text: "A special figure of yours may flee instead.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: {
+                                    let mut items = Vec::new();
+                                    if cfg.has(BARN) {
+                                        items.push(Entry {
+                                            id: "plague-flee-not-barn".to_string(),
+                                            origin: "barn".to_string(),
+                                            text: "A barn never flees.".to_string(),
+                                            markers: Vec::new(),
+                                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                            effect: None,
+                                            children: Vec::new(),
+                                        });
+                                    }
+                                    items
+                                },
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(PLAGUE) {
+                items.push(Entry {
+                    id: "plague-spread".to_string(),
+                    origin: "plague".to_string(),
+                    text: "Once the plague is active, you must spread it by placing a flea token, unless the tile you placed is a new plague source.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
                     effect: None,
                     children: Vec::new(),
                 });
@@ -623,10 +1020,8 @@ fn any_time(cfg: &Config) -> Vec<Entry> {
 
 /// Scoring at the end of the game.
 fn final_scoring(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, ABBEY) {
+    if cfg.has(ABBEY) {
         items.push(Entry {
             id: "abbey-no-late-placement".to_string(),
             origin: "abbey".to_string(),
@@ -637,73 +1032,73 @@ fn final_scoring(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, ABBEY) {
+    if cfg.has(ABBEY) {
         items.push(Entry {
             id: "abbey-final-score".to_string(),
             origin: "abbey".to_string(),
-            text: ["An incomplete abbey scores like an incomplete ", match e { ED_C1 => "cloister", ED_C2 | ED_WE => "monastery", _ => "" }, "."].concat(),
+            text: ["An incomplete abbey scores like an incomplete ", match cfg.edition { ED_C1 => "cloister", ED_C2 | ED_WE => "monastery", _ => "" }, "."].concat(),
             markers: Vec::new(),
             foreign: false,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, MAYOR) {
+    if cfg.has(MAYOR) {
         items.push(Entry {
             id: "mayor-final-strength".to_string(),
             origin: "mayor".to_string(),
-            text: ["In incomplete cities too, a mayor's ", match e { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " equals the number of ", match e { ED_C1 => "pennants", ED_C2 | ED_WE => "coats of arms", _ => "" }, " in its city."].concat(),
+            text: ["In incomplete cities too, a mayor's ", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " equals the number of ", match cfg.edition { ED_C1 => "pennants", ED_C2 | ED_WE => "coats of arms", _ => "" }, " in its city."].concat(),
             markers: Vec::new(),
             foreign: false,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, BARN) {
+    if cfg.has(BARN) {
         items.push(Entry {
             id: "barn-final-score".to_string(),
             origin: "barn".to_string(),
-            text: ["Each barn scores 4 points for every completed city its ", match e { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " supplies; when several barns share a ", match e { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, ", every one of them scores in full."].concat(),
+            text: ["Each barn scores 4 points for every completed city its ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " supplies; when several barns share a ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, ", every one of them scores in full."].concat(),
             markers: Vec::new(),
             foreign: false,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, COUNT_OF_CARCASSONNE) {
+    if cfg.has(COUNT_OF_CARCASSONNE) {
         items.push(Entry {
             id: "count-market-to-fields".to_string(),
             origin: "count_of_carcassonne".to_string(),
-            text: ["After the last tile, starting with the player left of the one who placed it, players in turn each move one ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " from the market onto a ", match e { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, ", until the market is empty. If the Count stands on the market, nobody moves."].concat(),
+            text: ["After the last tile, starting with the player left of the one who placed it, players in turn each move one ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " from the market onto a ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, ", until the market is empty. If the Count stands on the market, nobody moves."].concat(),
             markers: Vec::new(),
             foreign: false,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, COUNT_OF_CARCASSONNE) {
+    if cfg.has(COUNT_OF_CARCASSONNE) {
         items.push(Entry {
             id: "count-other-quarters-score-nothing".to_string(),
             origin: "count_of_carcassonne".to_string(),
-            text: [match e { ED_C1 => "Followers", ED_C2 | ED_WE => "Meeples", _ => "" }, " left in the other quarters score nothing."].concat(),
+            text: [match cfg.edition { ED_C1 => "Followers", ED_C2 | ED_WE => "Meeples", _ => "" }, " left in the other quarters score nothing."].concat(),
             markers: Vec::new(),
             foreign: false,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, COUNT_OF_CARCASSONNE) {
+    if cfg.has(COUNT_OF_CARCASSONNE) {
         items.push(Entry {
             id: "count-city-for-fields".to_string(),
             origin: "count_of_carcassonne".to_string(),
-            text: ["For ", match e { ED_C1 => "farms", ED_C2 | ED_WE => "fields", _ => "" }, ", the City of Carcassonne counts as a completed city worth 3 points."].concat(),
+            text: ["For ", match cfg.edition { ED_C1 => "farms", ED_C2 | ED_WE => "fields", _ => "" }, ", the City of Carcassonne counts as a completed city worth 3 points."].concat(),
             markers: Vec::new(),
             foreign: false,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, KING_AND_ROBBER) {
+    if cfg.has(KING_AND_ROBBER) {
         items.push(Entry {
             id: "king-and-robber-king-final".to_string(),
             origin: "king_and_robber".to_string(),
@@ -714,7 +1109,7 @@ fn final_scoring(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, KING_AND_ROBBER) {
+    if cfg.has(KING_AND_ROBBER) {
         items.push(Entry {
             id: "king-and-robber-robber-final".to_string(),
             origin: "king_and_robber".to_string(),
@@ -725,11 +1120,11 @@ fn final_scoring(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if has(m, SHRINES) {
+    if cfg.has(SHRINES) {
         items.push(Entry {
             id: "shrines-final-challenges".to_string(),
             origin: "shrines".to_string(),
-            text: ["Challenges still open are ignored; incomplete ", match e { ED_C1 => "cloisters", ED_C2 | ED_WE => "monasteries", _ => "" }, " and shrines score the usual points."].concat(),
+            text: ["Challenges still open are ignored; incomplete ", match cfg.edition { ED_C1 => "cloisters", ED_C2 | ED_WE => "monasteries", _ => "" }, " and shrines score the usual points."].concat(),
             markers: Vec::new(),
             foreign: false,
             effect: None,
@@ -741,32 +1136,41 @@ fn final_scoring(cfg: &Config) -> Vec<Entry> {
 
 /// Step 1A: Start of the turn.
 fn step_1a(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, FAIRY) {
+    if cfg.has(FAIRY) {
         items.push(Entry {
             id: "fairy-start-of-turn-point".to_string(),
             origin: "fairy".to_string(),
-            text: ["You score 1 point when the fairy stands beside one of your ", match e { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, "."].concat(),
-            markers: markers(&[(has(m, HANS_STATUE), "HANS STATUE (2×)"), (has(m, MESSAGES) && e == ED_C1, "MESSAGES (#1A)"), (has(m, ROBBERS), "ROBBERS"), (has(m, WONDERS_OF_HUMANITY), "WONDER")]),
-            foreign: e == ED_WE,
+            text: ["You score 1 point when the fairy stands beside one of your ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, "."].concat(),
+            markers: markers(&[(cfg.has(HANS_STATUE), "HANS STATUE (2×)"), (cfg.has(MESSAGES) && cfg.edition == ED_C1, "MESSAGES (#1A)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: {
                 let mut items = Vec::new();
-                if has(m, ACROBATS) {
+                if cfg.has(ACROBATS) {
                     items.push(Entry {
                         id: "fairy-start-of-turn-acrobats".to_string(),
                         origin: "acrobats".to_string(),
                         text: "With the fairy beside an acrobat, the point is scored once per acrobat of yours in that pyramid.".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
                 }
                 items
             },
+        });
+    }
+    if cfg.has(PLAGUE) {
+        items.push(Entry {
+            id: "plague-remove-oldest-outbreak".to_string(),
+            origin: "plague".to_string(),
+            text: "When no fleas are left in the supply, remove the oldest outbreak; keep doing so until at least one flea on the board is no longer active, or until only one outbreak is left.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
         });
     }
     items
@@ -774,70 +1178,233 @@ fn step_1a(cfg: &Config) -> Vec<Entry> {
 
 /// Step 1B: Draw a tile.
 fn step_1b(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, ABBEY) || has(m, HALFLINGS) || has(m, GERMAN_CASTLES) || has(m, WETLANDS) {
+    if cfg.has(BAZAARS) || cfg.has(WONDERS_OF_HUMANITY) || cfg.has(FORTUNE_TELLER) && cfg.has(BUILDER) {
+        items.push(Entry {
+            id: "mandatory-tiles".to_string(),
+            origin: "bazaars".to_string(),
+            text: "If you hold tiles you are obliged to play, you must play one of them instead of drawing.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(BAZAARS) {
+                    items.push(Entry {
+                        id: "bazaar-play-bought-tile".to_string(),
+                        origin: "bazaars".to_string(),
+                        text: "A tile you bought at an earlier bazaar auction must be played.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(WONDERS_OF_HUMANITY) {
+                    items.push(Entry {
+                        id: "wonders-play-wonder-tile".to_string(),
+                        origin: "wonders_of_humanity".to_string(),
+                        text: "If you hold a wonder tile in your supply, you must play it.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            items.push(Entry {
+                                id: "wonders-extra-tile".to_string(),
+                                origin: "wonders_of_humanity".to_string(),
+                                text: "If the wonder tile has no legal spot, draw an extra tile to be placed just before it. Put aside every drawn tile that cannot be placed and keep drawing one at a time until the drawn tile and the wonder tile can both be placed legally.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                            items
+                        },
+                    });
+                }
+                if cfg.has(FORTUNE_TELLER) && cfg.has(BUILDER) {
+                    items.push(Entry {
+                        id: "fortune-teller-double-turn-leftover".to_string(),
+                        origin: "fortune_teller".to_string(),
+                        text: "If you drew extra tiles for your fortune teller(s) in the first part of a double turn, you must take a tile that fits from the ones left over, if there is one; shuffle the others back into the stacks.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            items.push(Entry {
+                                id: "fortune-teller-double-turn-leftover-none-fits".to_string(),
+                                origin: "fortune_teller".to_string(),
+                                text: "If none of them fits, set the leftovers aside and draw single tiles until one fits.".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                            items
+                        },
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(ABBEY) || cfg.has(HALFLINGS) || cfg.has(GERMAN_CASTLES) || cfg.has(WETLANDS) {
         items.push(Entry {
             id: "abbey-play-from-supply".to_string(),
             origin: "abbey".to_string(),
             text: "If you hold one or more tiles in your supply, you may play one of them instead of drawing, provided it has a legal spot:".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: {
                 let mut items = Vec::new();
-                if has(m, BAZAARS) || has(m, WONDERS_OF_HUMANITY) || has(m, FORTUNE_TELLER) && has(m, BUILDER) {
+                if cfg.has(BAZAARS) || cfg.has(WONDERS_OF_HUMANITY) || cfg.has(FORTUNE_TELLER) && cfg.has(BUILDER) {
                     items.push(Entry {
                         id: "abbey-supply-no-mandatory-tile".to_string(),
                         origin: "bazaars".to_string(),
                         text: "This is allowed only when you have no tile you are obliged to play.".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
                 }
-                if has(m, ABBEY) {
+                if cfg.has(ABBEY) {
                     items.push(Entry {
                         id: "abbey-supply-abbey-tile".to_string(),
                         origin: "abbey".to_string(),
                         text: "An abbey tile".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
                 }
-                if has(m, HALFLINGS) {
+                if cfg.has(HALFLINGS) {
                     items.push(Entry {
                         id: "abbey-supply-halfling-tile".to_string(),
                         origin: "halflings".to_string(),
                         text: "A halfling tile".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
                 }
-                if has(m, GERMAN_CASTLES) {
+                if cfg.has(GERMAN_CASTLES) {
                     items.push(Entry {
                         id: "abbey-supply-german-castle-tile".to_string(),
                         origin: "german_castles".to_string(),
                         text: "A tile with a German castle".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
                 }
-                if has(m, WETLANDS) {
+                if cfg.has(WETLANDS) {
                     items.push(Entry {
                         id: "abbey-supply-wetlands-tile".to_string(),
                         origin: "wetlands".to_string(),
                         text: "A wetlands tile".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(BAZAARS) || cfg.has(WONDERS_OF_HUMANITY) || cfg.has(FORTUNE_TELLER) && cfg.has(BUILDER) || cfg.has(ABBEY) || cfg.has(HALFLINGS) || cfg.has(GERMAN_CASTLES) || cfg.has(WETLANDS) {
+        items.push(Entry {
+            id: "draw-tile-if-nothing-else".to_string(),
+            origin: "bazaars".to_string(),
+            text: "If you have done none of the above in this step, draw a tile at random.".to_string(),
+            markers: Vec::new(),
+            foreign: false,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(FORTUNE_TELLER) {
+                    items.push(Entry {
+                        id: "fortune-teller-draw-extra-if-nothing-else".to_string(),
+                        origin: "fortune_teller".to_string(),
+                        text: "Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, pick one that can be placed legally.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(FORTUNE_TELLER) {
+                    items.push(Entry {
+                        id: "fortune-teller-extra-none-fits-if-nothing-else".to_string(),
+                        origin: "fortune_teller".to_string(),
+                        text: "If you drew extra tiles for your fortune teller(s) and not one of them fits, set them all aside and draw single tiles until one fits; shuffle the set-aside tiles back into the stacks.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(DRAGON) && !cfg.has(RIVER_II) {
+                    items.push(Entry {
+                        id: "dragon-set-aside-if-nothing-else".to_string(),
+                        origin: "dragon".to_string(),
+                        text: "Drew a tile with a dragon symbol before the dragon figure has entered play? Set it aside and draw a replacement at random; set-aside tiles are shuffled back in after the first volcano tile has been drawn and placed.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if !(cfg.has(BAZAARS) || cfg.has(WONDERS_OF_HUMANITY) || cfg.has(FORTUNE_TELLER) && cfg.has(BUILDER) || cfg.has(ABBEY) || cfg.has(HALFLINGS) || cfg.has(GERMAN_CASTLES) || cfg.has(WETLANDS)) {
+        items.push(Entry {
+            id: "draw-tile".to_string(),
+            origin: "base".to_string(),
+            text: "Draw a tile at random.".to_string(),
+            markers: Vec::new(),
+            foreign: false,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(FORTUNE_TELLER) {
+                    items.push(Entry {
+                        id: "fortune-teller-draw-extra".to_string(),
+                        origin: "fortune_teller".to_string(),
+                        text: "Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, pick one that can be placed legally.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(FORTUNE_TELLER) {
+                    items.push(Entry {
+                        id: "fortune-teller-extra-none-fits".to_string(),
+                        origin: "fortune_teller".to_string(),
+                        text: "If you drew extra tiles for your fortune teller(s) and not one of them fits, set them all aside and draw single tiles until one fits; shuffle the set-aside tiles back into the stacks.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(DRAGON) && !cfg.has(RIVER_II) {
+                    items.push(Entry {
+                        id: "dragon-set-aside-dragon-tile".to_string(),
+                        origin: "dragon".to_string(),
+                        text: "Drew a tile with a dragon symbol before the dragon figure has entered play? Set it aside and draw a replacement at random; set-aside tiles are shuffled back in after the first volcano tile has been drawn and placed.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
@@ -847,21 +1414,43 @@ fn step_1b(cfg: &Config) -> Vec<Entry> {
         });
     }
     items.push(Entry {
-        id: "draw-tile".to_string(),
+        id: "show-tile".to_string(),
         origin: "base".to_string(),
-        text: "Draw a tile at random.".to_string(),
+        text: "Let every player see the tile.".to_string(),
         markers: Vec::new(),
         foreign: false,
         effect: None,
         children: {
             let mut items = Vec::new();
-            if has(m, DRAGON) && !has(m, RIVER_II) {
+            if cfg.has(WHEEL_OF_FORTUNE) && cfg.has(PEASANT_REVOLTS) {
                 items.push(Entry {
-                    id: "dragon-set-aside-dragon-tile".to_string(),
-                    origin: "dragon".to_string(),
-                    text: "Drew a tile with a dragon symbol before the dragon figure has entered play? Set it aside and draw a replacement at random; set-aside tiles are shuffled back in after the first volcano tile has been drawn and placed.".to_string(),
+                    id: "wheel-of-fortune-tile-in-front-both".to_string(),
+                    origin: "wheel_of_fortune".to_string(),
+                    text: "Keep the tile in front of you while you carry out the actions it brings.".to_string(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(WHEEL_OF_FORTUNE) && !cfg.has(PEASANT_REVOLTS) {
+                items.push(Entry {
+                    id: "wheel-of-fortune-tile-in-front-wof-only".to_string(),
+                    origin: "wheel_of_fortune".to_string(),
+                    text: "Keep the tile in front of you while you carry out the actions it brings.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if !cfg.has(WHEEL_OF_FORTUNE) && cfg.has(PEASANT_REVOLTS) {
+                items.push(Entry {
+                    id: "wheel-of-fortune-tile-in-front-revolts-only".to_string(),
+                    origin: "peasant_revolts".to_string(),
+                    text: "Keep the tile in front of you while you carry out the actions it brings.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
                     effect: None,
                     children: Vec::new(),
                 });
@@ -869,22 +1458,88 @@ fn step_1b(cfg: &Config) -> Vec<Entry> {
             items
         },
     });
-    items.push(Entry {
-        id: "show-tile".to_string(),
-        origin: "base".to_string(),
-        text: "Let every player see the tile.".to_string(),
-        markers: Vec::new(),
-        foreign: false,
-        effect: None,
-        children: Vec::new(),
-    });
+    if cfg.has(HILLS) {
+        items.push(Entry {
+            id: "hills-draw-hidden-tile".to_string(),
+            origin: "hills".to_string(),
+            text: "If the tile shows a hill, draw one more tile straight away (if any are left) and slide it face down under the hill tile.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(WHEEL_OF_FORTUNE) {
+        items.push(Entry {
+            id: "wheel-of-fortune-spin".to_string(),
+            origin: "wheel_of_fortune".to_string(),
+            text: "If the tile shows a Wheel of Fortune symbol, resolve the Wheel of Fortune before anything else.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(PEASANT_REVOLTS) {
+        items.push(Entry {
+            id: "peasant-revolt-resolve".to_string(),
+            origin: "peasant_revolts".to_string(),
+            text: "If the tile shows a peasant revolt symbol, first carry out the revolt against the type of feature the symbol names.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(GIFTS) {
+        items.push(Entry {
+            id: "gifts-open-card".to_string(),
+            origin: "gifts".to_string(),
+            text: "Once you know the tile can be placed, you may play a gift card from your supply: reveal it, do what it says and put it on the discard pile.".to_string(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP"), (cfg.has(RUSSIAN_PROMOS), "LAKE TRAP"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && cfg.has(WHEEL_OF_FORTUNE) && cfg.has(PEASANT_REVOLTS) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-1b-wheel-and-revolts".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#1B)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && cfg.has(WHEEL_OF_FORTUNE) && !cfg.has(PEASANT_REVOLTS) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-1b-wheel".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#1B)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && !cfg.has(WHEEL_OF_FORTUNE) && cfg.has(PEASANT_REVOLTS) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-1b-revolts".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#1B)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
     items
 }
 
 /// Step 1C: Place the tile.
 fn step_1c(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
     items.push(Entry {
         id: "place-tile".to_string(),
@@ -893,8 +1548,116 @@ fn step_1c(cfg: &Config) -> Vec<Entry> {
         markers: Vec::new(),
         foreign: false,
         effect: Some(Effect::GoBack("1B".to_string())),
-        children: Vec::new(),
+        children: {
+            let mut items = Vec::new();
+            if cfg.has(HILLS) {
+                items.push(Entry {
+                    id: "hills-set-aside-hidden-tile".to_string(),
+                    origin: "hills".to_string(),
+                    text: "A tile drawn to lie under a hill is set aside together with it.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(BRIDGES) {
+                items.push(Entry {
+                    id: "bridges-build".to_string(),
+                    origin: "bridges".to_string(),
+                    text: ["If you still have a bridge in your supply, you may build it on the tile you just placed, running either way. The bridge may be what makes the placement legal", match cfg.edition { ED_C1 => "; in any other case you may build one too, within the limits that completing features and deploying figures impose", _ => "" }, ". If the tile cannot be placed legally without a bridge, you may choose to set it aside instead."].concat(),
+                    markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP")]),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(TOWER) {
+                            items.push(Entry {
+                                id: "tower-bridge-shift-tower".to_string(),
+                                origin: "tower".to_string(),
+                                text: "On a tile with a tower, you may have to push the tower aside a little to make room for the bridge.".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(ACROBATS) {
+                            items.push(Entry {
+                                id: "acrobats-no-bridge-on-occupied-tile".to_string(),
+                                origin: "acrobats".to_string(),
+                                text: "No bridge may be built on an acrobat tile where one or more acrobats stand.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(CIRCUS) {
+                            items.push(Entry {
+                                id: "circus-bridge-on-big-top-tile".to_string(),
+                                origin: "circus".to_string(),
+                                text: "A bridge may be built on a big top tile, whether or not the big top stands on it.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(WONDERS_OF_HUMANITY) {
+                items.push(Entry {
+                    id: "wonders-place-extra-tile-first".to_string(),
+                    origin: "wonders_of_humanity".to_string(),
+                    text: "If you drew an extra tile so that a wonder tile could be placed, place the extra tile first and the wonder tile after it.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(WONDERS_OF_HUMANITY) {
+                items.push(Entry {
+                    id: "wonders-mark-wonder".to_string(),
+                    origin: "wonders_of_humanity".to_string(),
+                    text: ["Once you have placed a wonder tile, stand one of your normal ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " upside down in the middle of the wonder to mark it as yours."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            items
+        },
     });
+    if cfg.has(FORTUNE_TELLER) {
+        items.push(Entry {
+            id: "fortune-teller-return-extra-tiles".to_string(),
+            origin: "fortune_teller".to_string(),
+            text: "Shuffle the spare tiles your fortune teller(s) gave you back into the stacks.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(BUILDER) {
+                    items.push(Entry {
+                        id: "fortune-teller-keep-extra-for-builder".to_string(),
+                        origin: "builder".to_string(),
+                        text: "Not when your builder has earned you a double turn; then you keep them.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
     items.push(Entry {
         id: "feature-complete-note".to_string(),
         origin: "base".to_string(),
@@ -904,224 +1667,89 @@ fn step_1c(cfg: &Config) -> Vec<Entry> {
         effect: None,
         children: Vec::new(),
     });
-    if has(m, DRAGON) {
+    if cfg.has(DRAGON) {
         items.push(Entry {
             id: "dragon-volcano".to_string(),
             origin: "dragon".to_string(),
             text: "When the tile has a volcano, the dragon is set on that tile.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, PRINCESS) {
+    if cfg.has(PRINCESS) {
         items.push(Entry {
             id: "princess-remove-knight".to_string(),
             origin: "princess".to_string(),
             text: "A princess tile that extends a city occupied by knights lets you send one of those knights (anyone's) back to its owner; if you do, skip steps 2B-1 and 2B-2.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: Some(Effect::Skip(vec!["2B-1".to_string(), "2B-2".to_string()])),
             children: Vec::new(),
         });
     }
-    items
-}
-
-/// Step 2A: Move wood (prologue).
-fn step_2a(cfg: &Config) -> Vec<Entry> {
-    let _ = cfg;
-    Vec::new()
-}
-
-/// Step 2B-1: Move wood (phase 1).
-fn step_2b_1(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
-    let mut items = Vec::new();
-    if has(m, PRINCESS) {
+    if cfg.has(PLAGUE) {
         items.push(Entry {
-            id: "princess-skip-deploy".to_string(),
-            origin: "princess".to_string(),
-            text: "Skip this step if a princess symbol made you remove a knight this turn.".to_string(),
+            id: "plague-outbreak-token".to_string(),
+            origin: "plague".to_string(),
+            text: "When the tile shows a plague source, you must put on it the outbreak token with the lowest number that is not yet in play.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
             effect: None,
             children: Vec::new(),
         });
     }
-    items.push(Entry {
-        id: "deploy-choose-one".to_string(),
-        origin: "base".to_string(),
-        text: "You may do exactly one of these things:".to_string(),
-        markers: Vec::new(),
-        foreign: false,
-        effect: None,
-        children: Vec::new(),
-    });
-    items.push(Entry {
-        id: "deploy-meeple".to_string(),
-        origin: "base".to_string(),
-        text: ["Deploy a ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, "."].concat(),
-        markers: Vec::new(),
-        foreign: false,
-        effect: None,
-        children: {
-            let mut items = Vec::new();
-            if has(m, DRAGON) && has(m, PLAGUE) {
-                items.push(Entry {
-                    id: "dragon-no-deploy-volcano-or-plague".to_string(),
-                    origin: "dragon".to_string(),
-                    text: "Not allowed if the tile you placed has a volcano or a plague source.".to_string(),
-                    markers: Vec::new(),
-                    foreign: e == ED_WE,
-                    effect: None,
-                    children: Vec::new(),
-                });
-            }
-            if !has(m, DRAGON) && has(m, PLAGUE) {
-                items.push(Entry {
-                    id: "dragon-no-deploy-plague-source".to_string(),
-                    origin: "dragon".to_string(),
-                    text: "Not allowed if the tile you placed has a plague source.".to_string(),
-                    markers: Vec::new(),
-                    foreign: matches!(e, ED_C2 | ED_WE),
-                    effect: None,
-                    children: Vec::new(),
-                });
-            }
-            if has(m, DRAGON) && !has(m, PLAGUE) {
-                items.push(Entry {
-                    id: "dragon-no-deploy-volcano".to_string(),
-                    origin: "dragon".to_string(),
-                    text: "Not allowed if the tile you placed has a volcano.".to_string(),
-                    markers: Vec::new(),
-                    foreign: e == ED_WE,
-                    effect: None,
-                    children: Vec::new(),
-                });
-            }
-            items.push(Entry {
-                id: "deploy-normal-meeple".to_string(),
-                origin: "base".to_string(),
-                text: ["A normal ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " onto a feature"].concat(),
-                markers: Vec::new(),
-                foreign: false,
-                effect: None,
-                children: Vec::new(),
-            });
-            if has(m, MAYOR) {
-                items.push(Entry {
-                    id: "mayor-deploy".to_string(),
-                    origin: "mayor".to_string(),
-                    text: "Mayor into a city".to_string(),
-                    markers: Vec::new(),
-                    foreign: e == ED_WE,
-                    effect: None,
-                    children: Vec::new(),
-                });
-            }
-            if has(m, WAGON) {
-                items.push(Entry {
-                    id: "wagon-deploy".to_string(),
-                    origin: "wagon".to_string(),
-                    text: ["Wagon onto a feature (never a ", match e { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, ")"].concat(),
-                    markers: Vec::new(),
-                    foreign: e == ED_WE,
-                    effect: None,
-                    children: {
-                        let mut items = Vec::new();
-                        if has(m, BRIDGES) {
-                            items.push(Entry {
-                                id: "wagon-deploy-bridge".to_string(),
-                                origin: "bridges".to_string(),
-                                text: "or onto a wooden bridge".to_string(),
-                                markers: Vec::new(),
-                                foreign: e == ED_WE,
-                                effect: None,
-                                children: Vec::new(),
-                            });
-                        }
-                        items
-                    },
-                });
-            }
-            if has(m, MAGIC_PORTAL) && has(m, WONDERS_OF_HUMANITY) {
-                items.push(Entry {
-                    id: "magic-portal-not-on-extra-tile".to_string(),
-                    origin: "magic_portal".to_string(),
-                    text: "A magic portal on a tile drawn extra so that a wonder tile could be placed cannot be used.".to_string(),
-                    markers: Vec::new(),
-                    foreign: e == ED_WE,
-                    effect: None,
-                    children: Vec::new(),
-                });
-            }
-            items
-        },
-    });
-    if has(m, MAGIC_PORTAL) && has(m, ACROBATS) {
+    if cfg.has(GOLDMINES) {
         items.push(Entry {
-            id: "magic-portal-acrobat-pyramid".to_string(),
-            origin: "magic_portal".to_string(),
-            text: ["Acrobat action: through a magic portal on the placed tile, if it has not been used yet, add a normal ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " to an unfinished acrobat pyramid."].concat(),
+            id: "goldmines-place-gold".to_string(),
+            origin: "goldmines".to_string(),
+            text: "If the tile shows a gold symbol, you must put one gold bar on it and one on a neighbouring tile.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, PIG) || has(m, BUILDER) || has(m, SHEEP) {
+    if cfg.has(MAGE) || cfg.has(WITCH) {
         items.push(Entry {
-            id: "deploy-other-figures".to_string(),
-            origin: "pig".to_string(),
-            text: "Deploy one of your other figures.".to_string(),
+            id: "mage-witch-move".to_string(),
+            origin: "mage".to_string(),
+            text: "If the tile shows a magic symbol, you must move a magic figure:".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: {
                 let mut items = Vec::new();
-                if has(m, DRAGON) {
+                if cfg.has(MAGE) && cfg.has(WITCH) {
                     items.push(Entry {
-                        id: "pig-other-figures-volcano".to_string(),
-                        origin: "dragon".to_string(),
-                        text: "Not allowed if the tile you placed has a volcano.".to_string(),
+                        id: "mage-witch-move-either".to_string(),
+                        origin: "mage".to_string(),
+                        text: "the mage or the witch; you must also move one of them when the tile joins the feature holding the mage to the feature holding the witch".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
                 }
-                if has(m, PLAGUE) {
+                if cfg.has(MAGE) && !cfg.has(WITCH) {
                     items.push(Entry {
-                        id: "pig-other-figures-plague-source".to_string(),
-                        origin: "plague".to_string(),
-                        text: "Not allowed after you have placed a plague source tile.".to_string(),
+                        id: "mage-witch-move-mage".to_string(),
+                        origin: "mage".to_string(),
+                        text: "the mage".to_string(),
                         markers: Vec::new(),
-                        foreign: matches!(e, ED_C2 | ED_WE),
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
                 }
-                if has(m, PIG) {
+                if !cfg.has(MAGE) && cfg.has(WITCH) {
                     items.push(Entry {
-                        id: "pig-deploy".to_string(),
-                        origin: "pig".to_string(),
-                        text: ["Pig onto a ", match e { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " where you already have a ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }].concat(),
+                        id: "mage-witch-move-witch".to_string(),
+                        origin: "witch".to_string(),
+                        text: "the witch".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
-                        effect: None,
-                        children: Vec::new(),
-                    });
-                }
-                if has(m, BUILDER) {
-                    items.push(Entry {
-                        id: "builder-deploy".to_string(),
-                        origin: "builder".to_string(),
-                        text: ["Builder onto a city or road where you already have a ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }].concat(),
-                        markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: cfg.edition == ED_WE,
                         effect: None,
                         children: Vec::new(),
                     });
@@ -1130,34 +1758,1242 @@ fn step_2b_1(cfg: &Config) -> Vec<Entry> {
             },
         });
     }
-    if has(m, BARN) {
+    if cfg.has(ROBBERS) {
         items.push(Entry {
-            id: "barn-place".to_string(),
-            origin: "barn".to_string(),
-            text: ["Place the barn. Its ", match e { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " is scored like an ordinary feature in step 3B."].concat(),
+            id: "robbers-place-on-track".to_string(),
+            origin: "robbers".to_string(),
+            text: "If the tile shows a robber symbol, you and then the next player who still has a robber in their supply may each put that robber on the scoring track; if your robber is already in play, you may move it instead.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, FAIRY) {
+    if cfg.has(WIND_ROSES) {
         items.push(Entry {
-            id: "fairy-deploy".to_string(),
-            origin: "fairy".to_string(),
-            text: ["Move a neutral figure: put the fairy next to one of your own ", match e { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, "."].concat(),
+            id: "wind-roses-quadrant-points".to_string(),
+            origin: "wind_roses".to_string(),
+            text: "When the tile shows a quarter wind rose and you place it in the matching quadrant of the playing area, you score 3 points.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(HILLS) {
+        items.push(Entry {
+            id: "hills-place-with-hidden-tile".to_string(),
+            origin: "hills".to_string(),
+            text: "A tile with a hill is placed with the face-down tile still underneath it.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(RUSSIAN_PROMOS) {
+        items.push(Entry {
+            id: "russian-promos-solovei-placed".to_string(),
+            origin: "russian_promos".to_string(),
+            text: ["When the Solovei Razboynik tile is placed against a road, or a road is joined to it, every ", match cfg.edition { ED_C1 => "thief", ED_C2 | ED_WE => "highwayman", _ => "" }, " on that road is subject to the tile."].concat(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(RUSSIAN_PROMOS) {
+        items.push(Entry {
+            id: "russian-promos-vodyanoy-placed".to_string(),
+            origin: "russian_promos".to_string(),
+            text: ["When the Vodyanoy tile is placed, every ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " on the neighbouring tiles is subject to the tile."].concat(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(PORXADA) {
+        items.push(Entry {
+            id: "porxada-choose-action".to_string(),
+            origin: "porxada".to_string(),
+            text: "If the tile you placed shows La Porxada, you may choose one of two actions:".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
             effect: None,
             children: {
                 let mut items = Vec::new();
-                if has(m, CASTLES) && e == ED_C1 {
+                items.push(Entry {
+                    id: "porxada-swap-meeples".to_string(),
+                    origin: "porxada".to_string(),
+                    text: ["Swap ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " in play: exchange one ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " with one of another player's. If that player refuses, they must put one of their own ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " aside until the end of the game."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(PEASANT_REVOLTS) {
+                            items.push(Entry {
+                                id: "porxada-swap-revolt-protection".to_string(),
+                                origin: "peasant_revolts".to_string(),
+                                text: ["You may pay points to protect the swapped ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " against peasant revolts; swapped ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " keep their protection."].concat(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+                items.push(Entry {
+                    id: "porxada-final-bonus".to_string(),
+                    origin: "porxada".to_string(),
+                    text: "Take the final scoring bonus.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items
+            },
+        });
+    }
+    if cfg.has(EASTER_IN_CARCASSONNE) {
+        items.push(Entry {
+            id: "easter-bunny-place".to_string(),
+            origin: "easter_in_carcassonne".to_string(),
+            text: "If you place a tile with an Easter bunny, stand the Easter bunny figure on it.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(CIRCUS) {
+        items.push(Entry {
+            id: "circus-first-big-top".to_string(),
+            origin: "circus".to_string(),
+            text: "When the first big top tile comes into play, lay a face-down animal token on its big top space and stand the big top on that token.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(FRUIT_BEARING_TREES) {
+        items.push(Entry {
+            id: "fruit-tree-place-tokens".to_string(),
+            origin: "fruit_bearing_trees".to_string(),
+            text: "If the tile shows a fruit-bearing tree, put a face-down stack of 4 identical fruit tokens on it; their fruit need not match the tree.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(SPIEL_DOCH2018) {
+        items.push(Entry {
+            id: "spiel-doch-second-tile".to_string(),
+            origin: "spiel_doch2018".to_string(),
+            text: "Variant rule: you score 5 points when you place the second Spiel Doch! 2/2018 tile and the two tiles lie in the right order.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(BATHHOUSES) {
+        items.push(Entry {
+            id: "bathhouse-surrounded-release".to_string(),
+            origin: "bathhouses".to_string(),
+            text: ["If the tile you placed is the last one to surround a bathhouse that holds a captured ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, ", its owner may take it back for free; an owner who forgets has to buy it back."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(M_20TH_ANNIVERSARY_EXPANSION) {
+        items.push(Entry {
+            id: "20th-anniversary-tile-points".to_string(),
+            origin: "20th_anniversary_expansion".to_string(),
+            text: "You score 2 points for placing a 20th Anniversary tile without activating its arrow symbol (activating an arrow on a neighbouring tile does not change this).".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(WONDERS_OF_HUMANITY) {
                     items.push(Entry {
-                        id: "fairy-not-beside-castle".to_string(),
-                        origin: "castles".to_string(),
-                        text: "Not allowed if that follower stands on a castle.".to_string(),
+                        id: "20th-anniversary-one-arrow-with-wonder".to_string(),
+                        origin: "wonders_of_humanity".to_string(),
+                        text: "Only one arrow may be activated, even when you placed an extra tile to make room for a wonder tile.".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(M_20TH_ANNIVERSARY_EXPANSION) {
+        items.push(Entry {
+            id: "20th-anniversary-extra-turn".to_string(),
+            origin: "20th_anniversary_expansion".to_string(),
+            text: "If you activate an 'extra turn' arrow symbol on the 20th Anniversary tile you just placed or on a tile next to it, you play an extra turn once this one is over. An extra turn can never earn a second one straight after it.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(BUILDER) {
+                    items.push(Entry {
+                        id: "20th-anniversary-extra-turn-double-turn".to_string(),
+                        origin: "builder".to_string(),
+                        text: "This holds even when the current turn is a double turn.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(GIFTS) {
+        items.push(Entry {
+            id: "gifts-draw-card".to_string(),
+            origin: "gifts".to_string(),
+            text: "Did your tile enlarge at least one occupied road or city in which, with the tile placed, you lack the majority? Then take a gift card, look at it without showing anyone and keep it face down in your supply.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(SPELL_CIRCLES) && cfg.has(GHOSTS) {
+        items.push(Entry {
+            id: "spell-circles-ghosts-for-own-meeples".to_string(),
+            origin: "spell_circles".to_string(),
+            text: ["If you placed a tile with spell circles so that it limits its mist, take one ghost from the supply for each spell circle on the tile and put them beside one or more of your own ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, ". A ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " of yours that now has three ghosts leaves the board together with them."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(WONDERS_OF_HUMANITY) {
+        items.push(Entry {
+            id: "wonders-stonehenge-roads".to_string(),
+            origin: "wonders_of_humanity".to_string(),
+            text: "If you placed the Stonehenge wonder tile in an earlier turn, score 3 points for each occupied road you have just completed.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && cfg.has(WIND_ROSES) && !(cfg.has(M_20TH_ANNIVERSARY_EXPANSION) || cfg.has(SPIEL_DOCH2018) || cfg.has(WONDERS_OF_HUMANITY)) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-1c-wind-roses".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#1C)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && !cfg.has(WIND_ROSES) && (cfg.has(M_20TH_ANNIVERSARY_EXPANSION) || cfg.has(SPIEL_DOCH2018) || cfg.has(WONDERS_OF_HUMANITY)) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-1c-new-tiles".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#1C)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && cfg.has(WIND_ROSES) && (cfg.has(M_20TH_ANNIVERSARY_EXPANSION) || cfg.has(SPIEL_DOCH2018) || cfg.has(WONDERS_OF_HUMANITY)) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-1c-both".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#1C)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    items
+}
+
+/// Step 2A: Move wood (prologue).
+fn step_2a(cfg: &Config) -> Vec<Entry> {
+    let mut items = Vec::new();
+    if cfg.has(SPELL_CIRCLES) && cfg.has(GHOSTS) {
+        items.push(Entry {
+            id: "spell-circles-gather-ghosts".to_string(),
+            origin: "spell_circles".to_string(),
+            text: "If the tile you placed has spell circles, move ghosts from the eight tiles around it onto those spell circles; if there are too few, make up the rest from the supply as far as it allows.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(GHOSTS) {
+        items.push(Entry {
+            id: "ghosts-mist-extended".to_string(),
+            origin: "ghosts".to_string(),
+            text: ["If the tile you placed extends the mist, put a ghost from the supply beside an opponent's ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, ", if you can. Should that be its third ghost, remove the ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " and its ghosts from the board."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(SPELL_CIRCLES) && cfg.has(GHOSTS) {
+                    items.push(Entry {
+                        id: "spell-circles-mist-extended".to_string(),
+                        origin: "spell_circles".to_string(),
+                        text: ["Next, ghosts standing on spell circles in that mist (not counting the tile just placed) go beside opponents' ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " where possible, otherwise back to the supply. A ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " that receives its third ghost leaves the board at once together with its ghosts. How many ghosts move:"].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            items.push(Entry {
+                                id: "spell-circles-mist-extended-incomplete".to_string(),
+                                origin: "spell_circles".to_string(),
+                                text: "Mist not completed: one ghost from a spell circle in it, the tile just placed left out.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                            items.push(Entry {
+                                id: "spell-circles-mist-extended-complete".to_string(),
+                                origin: "spell_circles".to_string(),
+                                text: "Mist completed: every ghost on its spell circles, the tile just placed included.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                            items
+                        },
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(GHOSTS) {
+        items.push(Entry {
+            id: "ghosts-mist-limited".to_string(),
+            origin: "ghosts".to_string(),
+            text: ["If the tile you placed limits the mist, put one ghost from the supply beside one of your own ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, ", if you can. Should that be its third ghost, remove the ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " and its ghosts from the board."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(SPELL_CIRCLES) && cfg.has(GHOSTS) {
+                    items.push(Entry {
+                        id: "spell-circles-mist-limited".to_string(),
+                        origin: "spell_circles".to_string(),
+                        text: ["Next, all ghosts standing on spell circles in that mist (not counting the tile just placed) go beside one or more of your own ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " where possible, otherwise back to the supply. A ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " that receives its third ghost leaves the board at once together with its ghosts."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(BATHHOUSES) {
+        items.push(Entry {
+            id: "bathhouse-buy-back".to_string(),
+            origin: "bathhouses".to_string(),
+            text: ["If you have a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " on a bathhouse, you may buy it back by paying the points shown on the bathhouse tile; you may deploy it again this same turn."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    items
+}
+
+/// Step 2B-1: Move wood (phase 1).
+fn step_2b_1(cfg: &Config) -> Vec<Entry> {
+    let mut items = Vec::new();
+    items.push(Entry {
+        id: "deploy-meeple".to_string(),
+        origin: "base".to_string(),
+        text: ["Deploy a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, "."].concat(),
+        markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP"), (cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+        foreign: false,
+        effect: None,
+        children: {
+            let mut items = Vec::new();
+            if cfg.has(WONDERS_OF_HUMANITY) {
+                items.push(Entry {
+                    id: "wonders-deploy-two".to_string(),
+                    origin: "wonders_of_humanity".to_string(),
+                    text: ["If you placed a wonder tile, you may deploy up to two ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " instead of one."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(FLIER) && cfg.has(MAGIC_PORTAL) {
+                items.push(Entry {
+                    id: "flier-or-portal-use".to_string(),
+                    origin: "flier".to_string(),
+                    text: "If the placed tile has a magic portal or a flier, you may use one of them, once.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if !cfg.has(FLIER) && cfg.has(MAGIC_PORTAL) {
+                items.push(Entry {
+                    id: "flier-absent-portal-use".to_string(),
+                    origin: "magic_portal".to_string(),
+                    text: "If the placed tile has a magic portal, you may use it.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(FLIER) && !cfg.has(MAGIC_PORTAL) {
+                items.push(Entry {
+                    id: "flier-use".to_string(),
+                    origin: "flier".to_string(),
+                    text: "If the placed tile has a flier, you may use it.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(M_20TH_ANNIVERSARY_EXPANSION) {
+                items.push(Entry {
+                    id: "20th-anniversary-deploy-arrow".to_string(),
+                    origin: "20th_anniversary_expansion".to_string(),
+                    text: ["If placing the tile activated a 'place meeple' arrow symbol, you may use it to place a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " elsewhere or to add one."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(PEASANT_REVOLTS) {
+                items.push(Entry {
+                    id: "peasant-revolt-protect-deployed".to_string(),
+                    origin: "peasant_revolts".to_string(),
+                    text: ["A ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " deployed on a feature that peasant revolts can strike may be protected by paying points."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(DRAGON) && cfg.has(PLAGUE) {
+                items.push(Entry {
+                    id: "dragon-no-deploy-volcano-or-plague".to_string(),
+                    origin: "dragon".to_string(),
+                    text: "Not allowed if the tile you placed has a volcano or a plague source.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if !cfg.has(DRAGON) && cfg.has(PLAGUE) {
+                items.push(Entry {
+                    id: "dragon-no-deploy-plague-source".to_string(),
+                    origin: "plague".to_string(),
+                    text: "Not allowed if the tile you placed has a plague source.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(DRAGON) && !cfg.has(PLAGUE) {
+                items.push(Entry {
+                    id: "dragon-no-deploy-volcano".to_string(),
+                    origin: "dragon".to_string(),
+                    text: "Not allowed if the tile you placed has a volcano.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            items.push(Entry {
+                id: "deploy-normal-meeple".to_string(),
+                origin: "base".to_string(),
+                text: ["A normal ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " onto a feature"].concat(),
+                markers: Vec::new(),
+                foreign: false,
+                effect: None,
+                children: {
+                    let mut items = Vec::new();
+                    if cfg.has(BRIDGES) {
+                        items.push(Entry {
+                            id: "bridges-deploy-normal-meeple".to_string(),
+                            origin: "bridges".to_string(),
+                            text: "or onto a wooden bridge".to_string(),
+                            markers: Vec::new(),
+                            foreign: false,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    items
+                },
+            });
+            if cfg.has(BIG_FOLLOWER) {
+                items.push(Entry {
+                    id: "big-follower-deploy".to_string(),
+                    origin: "big_follower".to_string(),
+                    text: [match cfg.edition { ED_C1 => "Large follower", ED_C2 | ED_WE => "Big meeple", _ => "" }, " onto a feature"].concat(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(BRIDGES) {
+                            items.push(Entry {
+                                id: "big-follower-deploy-bridge".to_string(),
+                                origin: "bridges".to_string(),
+                                text: "or onto a wooden bridge".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(MAYOR) {
+                items.push(Entry {
+                    id: "mayor-deploy".to_string(),
+                    origin: "mayor".to_string(),
+                    text: "Mayor into a city".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(WAGON) {
+                items.push(Entry {
+                    id: "wagon-deploy".to_string(),
+                    origin: "wagon".to_string(),
+                    text: ["Wagon onto a feature (never a ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, ")"].concat(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(BRIDGES) {
+                            items.push(Entry {
+                                id: "wagon-deploy-bridge".to_string(),
+                                origin: "bridges".to_string(),
+                                text: "or onto a wooden bridge".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(ABBOT) {
+                items.push(Entry {
+                    id: "abbot-deploy".to_string(),
+                    origin: "abbot".to_string(),
+                    text: ["Abbot onto a monastic building: a ", match cfg.edition { ED_C1 => "cloister", ED_C2 | ED_WE => "monastery", _ => "" }].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(ABBEY) {
+                            items.push(Entry {
+                                id: "abbot-deploy-abbey".to_string(),
+                                origin: "abbey".to_string(),
+                                text: "or an abbey".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(SHRINES) {
+                            items.push(Entry {
+                                id: "abbot-deploy-shrine".to_string(),
+                                origin: "shrines".to_string(),
+                                text: "or a shrine".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(MONASTERIES) {
+                            items.push(Entry {
+                                id: "abbot-deploy-german-monastery".to_string(),
+                                origin: "monasteries".to_string(),
+                                text: "or a German monastery".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(MONASTERIES) {
+                            items.push(Entry {
+                                id: "abbot-deploy-dutch-belgian-monastery".to_string(),
+                                origin: "monasteries".to_string(),
+                                text: "or a Dutch or Belgian monastery".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(MONASTERIES) {
+                            items.push(Entry {
+                                id: "abbot-deploy-japanese-building".to_string(),
+                                origin: "monasteries".to_string(),
+                                text: "or a Japanese building".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(DARMSTADT) {
+                            items.push(Entry {
+                                id: "abbot-deploy-darmstadt-church".to_string(),
+                                origin: "darmstadt".to_string(),
+                                text: "or a Darmstadt church".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(GARDENS) {
+                            items.push(Entry {
+                                id: "abbot-deploy-garden".to_string(),
+                                origin: "gardens".to_string(),
+                                text: "or onto a garden".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(RINGMASTER) {
+                items.push(Entry {
+                    id: "ringmaster-deploy".to_string(),
+                    origin: "ringmaster".to_string(),
+                    text: "Ringmaster onto a feature".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(BRIDGES) {
+                            items.push(Entry {
+                                id: "ringmaster-deploy-bridge".to_string(),
+                                origin: "bridges".to_string(),
+                                text: "or onto a wooden bridge".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(GUARD_MEEPLES) {
+                items.push(Entry {
+                    id: "guard-meeple-deploy".to_string(),
+                    origin: "guard_meeples".to_string(),
+                    text: ["Guard ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " onto a feature"].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(BRIDGES) {
+                            items.push(Entry {
+                                id: "guard-meeple-deploy-bridge".to_string(),
+                                origin: "bridges".to_string(),
+                                text: "or onto a wooden bridge".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(WONDERS_OF_HUMANITY) {
+                items.push(Entry {
+                    id: "wonders-note-same-feature".to_string(),
+                    origin: "wonders_of_humanity".to_string(),
+                    text: ["Note: two ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " deployed on a wonder tile may share the tile, but each must go onto a different feature."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(WONDERS_OF_HUMANITY) {
+                items.push(Entry {
+                    id: "wonders-note-not-on-extra-tile".to_string(),
+                    origin: "wonders_of_humanity".to_string(),
+                    text: ["Note: you may not deploy a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " directly onto a tile that was drawn extra so that the wonder tile could be placed."].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(FLIER) {
+                            items.push(Entry {
+                                id: "flier-not-on-extra-tile".to_string(),
+                                origin: "flier".to_string(),
+                                text: "A flier on such an extra tile cannot be used.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(MAGIC_PORTAL) {
+                            items.push(Entry {
+                                id: "magic-portal-not-on-extra-tile".to_string(),
+                                origin: "magic_portal".to_string(),
+                                text: "A magic portal on such an extra tile cannot be used.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(FORTUNE_TELLER) {
+                items.push(Entry {
+                    id: "fortune-teller-tent-limit".to_string(),
+                    origin: "fortune_teller".to_string(),
+                    text: ["Note: no player may ever have more than 2 ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " on one fortune-teller tent."].concat(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            items
+        },
+    });
+    if cfg.has(TOWER) {
+        items.push(Entry {
+            id: "tower-deploy".to_string(),
+            origin: "tower".to_string(),
+            text: ["Deploy a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " on top of a tower:"].concat(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(BLACK_TOWER) {
+                    items.push(Entry {
+                        id: "tower-deploy-black-tower".to_string(),
+                        origin: "black_tower".to_string(),
+                        text: "or on top of a black tower".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items.push(Entry {
+                    id: "tower-deploy-normal-meeple".to_string(),
+                    origin: "tower".to_string(),
+                    text: ["A normal ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }].concat(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+                if cfg.has(BIG_FOLLOWER) {
+                    items.push(Entry {
+                        id: "big-follower-tower-deploy".to_string(),
+                        origin: "big_follower".to_string(),
+                        text: [match cfg.edition { ED_C1 => "Large follower", ED_C2 | ED_WE => "Big meeple", _ => "" }].concat(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(RINGMASTER) {
+                    items.push(Entry {
+                        id: "ringmaster-tower-deploy".to_string(),
+                        origin: "ringmaster".to_string(),
+                        text: "Ringmaster".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(GUARD_MEEPLES) {
+                    items.push(Entry {
+                        id: "guard-meeple-tower-deploy".to_string(),
+                        origin: "guard_meeples".to_string(),
+                        text: ["Guard ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(ACROBATS) {
+        items.push(Entry {
+            id: "acrobats-action".to_string(),
+            origin: "acrobats".to_string(),
+            text: "Take an acrobat action:".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                items.push(Entry {
+                    id: "acrobats-add-to-pyramid".to_string(),
+                    origin: "acrobats".to_string(),
+                    text: ["Add a normal ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " to an unfinished acrobat pyramid; a pyramid that now holds three of them counts as completed from this moment. Ways to add one:"].concat(),
+                    markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(BRIDGES) {
+                            items.push(Entry {
+                                id: "acrobats-pyramid-no-bridge".to_string(),
+                                origin: "bridges".to_string(),
+                                text: "Only to a pyramid on a tile without a wooden bridge.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items.push(Entry {
+                            id: "acrobats-add-directly".to_string(),
+                            origin: "acrobats".to_string(),
+                            text: "Directly, when the tile you placed is an acrobat tile or lies next to one.".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                        if cfg.has(MAGIC_PORTAL) {
+                            items.push(Entry {
+                                id: "magic-portal-acrobat-pyramid".to_string(),
+                                origin: "magic_portal".to_string(),
+                                text: "Through a magic portal on the tile you placed, if it has not been used yet.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(FLIER) {
+                            items.push(Entry {
+                                id: "acrobats-add-via-flier".to_string(),
+                                origin: "flier".to_string(),
+                                text: "Through a flying machine on the tile you placed, if it has not been used yet.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(M_20TH_ANNIVERSARY_EXPANSION) {
+                            items.push(Entry {
+                                id: "20th-anniversary-acrobat-arrow".to_string(),
+                                origin: "20th_anniversary_expansion".to_string(),
+                                text: "Through a 'place meeple' arrow symbol on a 20th Anniversary tile, if placing the tile activated it.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+                items.push(Entry {
+                    id: "acrobats-score-pyramid".to_string(),
+                    origin: "acrobats".to_string(),
+                    text: "Score a pyramid that was completed in an earlier turn and take its acrobats off the board, so that a new pyramid can be built in a later turn.".to_string(),
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(GHOSTS) {
+                            items.push(Entry {
+                                id: "ghosts-leave-with-acrobats".to_string(),
+                                origin: "ghosts".to_string(),
+                                text: "Any ghosts beside those acrobats come off the board with them.".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+                items
+            },
+        });
+    }
+    if cfg.has(PIG) || cfg.has(BUILDER) || cfg.has(SHEEP) {
+        items.push(Entry {
+            id: "deploy-other-figures".to_string(),
+            origin: "pig".to_string(),
+            text: "Deploy one of your other figures.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(DRAGON) {
+                    items.push(Entry {
+                        id: "pig-other-figures-volcano".to_string(),
+                        origin: "dragon".to_string(),
+                        text: "Not allowed if the tile you placed has a volcano.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(PLAGUE) {
+                    items.push(Entry {
+                        id: "pig-other-figures-plague-source".to_string(),
+                        origin: "plague".to_string(),
+                        text: "Not allowed after you have placed a plague source tile.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(PIG) {
+                    items.push(Entry {
+                        id: "pig-deploy".to_string(),
+                        origin: "pig".to_string(),
+                        text: ["Pig onto a ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " where you already have a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }].concat(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(BUILDER) {
+                    items.push(Entry {
+                        id: "builder-deploy".to_string(),
+                        origin: "builder".to_string(),
+                        text: ["Builder onto a city or road where you already have a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }].concat(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(SHEEP) {
+                    items.push(Entry {
+                        id: "sheep-deploy".to_string(),
+                        origin: "sheep".to_string(),
+                        text: ["Shepherd onto a ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " that has no shepherd yet; you must then:"].concat(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            items.push(Entry {
+                                id: "sheep-deploy-grow-flock".to_string(),
+                                origin: "sheep".to_string(),
+                                text: "Grow the flock (draw a sheep token).".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                            items
+                        },
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(BARN) {
+        items.push(Entry {
+            id: "barn-place".to_string(),
+            origin: "barn".to_string(),
+            text: ["Place the barn. Its ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " is scored like an ordinary feature in step 3B."].concat(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(WHEEL_OF_FORTUNE) || cfg.has(FESTIVAL) || cfg.has(ABBOT) || cfg.has(RUSSIAN_PROMOS) {
+        items.push(Entry {
+            id: "wheel-of-fortune-special-action".to_string(),
+            origin: "wheel_of_fortune".to_string(),
+            text: "Take a special action:".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(WHEEL_OF_FORTUNE) {
+                    items.push(Entry {
+                        id: "wheel-of-fortune-place-meeple".to_string(),
+                        origin: "wheel_of_fortune".to_string(),
+                        text: ["Put a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " on the Wheel of Fortune."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(FESTIVAL) {
+                    items.push(Entry {
+                        id: "festival-take-back-figure".to_string(),
+                        origin: "festival".to_string(),
+                        text: "If the tile you placed shows a festival symbol, take one of your own figures back from the board.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(RUSSIAN_PROMOS) {
+                    items.push(Entry {
+                        id: "wheel-of-fortune-special-russian-trap".to_string(),
+                        origin: "russian_promos".to_string(),
+                        text: ["Take back one ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " trapped by Vodyanoy or Solovei Razboynik."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            if cfg.has(BUILDER) || cfg.has(PIG) || cfg.has(MAYOR) || cfg.has(WAGON) || cfg.has(SHEEP) {
+                                items.push(Entry {
+                                    id: "wheel-of-fortune-special-russian-trap-figure".to_string(),
+                                    origin: "builder".to_string(),
+                                    text: "or one trapped special figure".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            items
+                        },
+                    });
+                }
+                if cfg.has(ABBOT) {
+                    items.push(Entry {
+                        id: "abbot-return-and-score".to_string(),
+                        origin: "abbot".to_string(),
+                        text: "Take your abbot back from the board and score the points it has earned there.".to_string(),
+                        markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            if cfg.has(GHOSTS) {
+                                items.push(Entry {
+                                    id: "ghosts-leave-with-abbot".to_string(),
+                                    origin: "ghosts".to_string(),
+                                    text: "Any ghosts beside your abbot come off the board with it.".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            items
+                        },
+                    });
+                }
+                if cfg.has(PEASANT_REVOLTS) {
+                    items.push(Entry {
+                        id: "wheel-of-fortune-special-peasant-revolts".to_string(),
+                        origin: "peasant_revolts".to_string(),
+                        text: ["Pay points to protect one ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " against peasant revolts."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(TOWER) || cfg.has(LITTLE_BUILDINGS) || cfg.has(FAIRY) || cfg.has(TOLLKEEPERS) {
+        items.push(Entry {
+            id: "tower-neutral-figure".to_string(),
+            origin: "tower".to_string(),
+            text: "Place or move a neutral figure:".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(LITTLE_BUILDINGS) || cfg.has(TOLLKEEPERS) {
+                    items.push(Entry {
+                        id: "tower-neutral-figure-or-token".to_string(),
+                        origin: "little_buildings".to_string(),
+                        text: "or a token".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(TOWER) {
+                    items.push(Entry {
+                        id: "tower-build-piece".to_string(),
+                        origin: "tower".to_string(),
+                        text: "Add a tower piece to any empty tower foundation or to any tower already standing.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            if cfg.has(BLACK_TOWER) {
+                                items.push(Entry {
+                                    id: "tower-build-black-tower".to_string(),
+                                    origin: "black_tower".to_string(),
+                                    text: "With the black tower: a foundation takes a normal or a black piece, an existing tower a normal, black or white piece; the white tower itself cannot be chosen.".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: cfg.edition == ED_WE,
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            items.push(Entry {
+                                id: "tower-capture".to_string(),
+                                origin: "tower".to_string(),
+                                text: ["You may then take a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " prisoner, if the tower allows it."].concat(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                            items.push(Entry {
+                                id: "tower-exchange-prisoners".to_string(),
+                                origin: "tower".to_string(),
+                                text: "When two players each hold a prisoner of the other, the two prisoners must be exchanged at once.".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                            items
+                        },
+                    });
+                }
+                if cfg.has(LITTLE_BUILDINGS) {
+                    items.push(Entry {
+                        id: "little-buildings-place".to_string(),
+                        origin: "little_buildings".to_string(),
+                        text: "Put a little building on the tile you just placed.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(FAIRY) {
+                    items.push(Entry {
+                        id: "fairy-deploy".to_string(),
+                        origin: "fairy".to_string(),
+                        text: ["Put the fairy next to one of your own ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, "."].concat(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: {
+                            let mut items = Vec::new();
+                            if cfg.has(CASTLES) && cfg.edition == ED_C1 {
+                                items.push(Entry {
+                                    id: "fairy-not-beside-castle".to_string(),
+                                    origin: "castles".to_string(),
+                                    text: "Not allowed if that follower stands on a castle.".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: cfg.edition == ED_WE,
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            items
+                        },
+                    });
+                }
+                if cfg.has(TOLLKEEPERS) {
+                    items.push(Entry {
+                        id: "tollkeepers-place-tollhouse".to_string(),
+                        origin: "tollkeepers".to_string(),
+                        text: "Put your tollhouse on a free crossroads, or move it from its crossroads to another free one.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
                         effect: None,
                         children: Vec::new(),
                     });
@@ -1171,18 +3007,177 @@ fn step_2b_1(cfg: &Config) -> Vec<Entry> {
 
 /// Step 2B-2: Move wood (phase 2).
 fn step_2b_2(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, PRINCESS) && has(m, PHANTOM) {
+    if cfg.has(PHANTOM) {
         items.push(Entry {
-            id: "princess-skip-phantom-step".to_string(),
-            origin: "princess".to_string(),
-            text: "Skip this step if a princess symbol made you remove a knight this turn.".to_string(),
-            markers: Vec::new(),
-            foreign: e == ED_WE,
+            id: "phantom-deploy".to_string(),
+            origin: "phantom".to_string(),
+            text: ["Deploy the phantom onto a feature, just as you would a normal ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, "."].concat(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP"), (cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
             effect: None,
-            children: Vec::new(),
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(BRIDGES) {
+                    items.push(Entry {
+                        id: "phantom-deploy-bridge".to_string(),
+                        origin: "bridges".to_string(),
+                        text: "or onto a wooden bridge".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(FLIER) && cfg.has(MAGIC_PORTAL) {
+                    items.push(Entry {
+                        id: "phantom-deploy-flier-or-portal".to_string(),
+                        origin: "flier".to_string(),
+                        text: "A flier or magic portal on the placed tile may be used, unless it was already used in step 2B-1.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if !cfg.has(FLIER) && cfg.has(MAGIC_PORTAL) {
+                    items.push(Entry {
+                        id: "phantom-deploy-portal".to_string(),
+                        origin: "magic_portal".to_string(),
+                        text: "A magic portal on the placed tile may be used, unless it was already used in step 2B-1.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(FLIER) && !cfg.has(MAGIC_PORTAL) {
+                    items.push(Entry {
+                        id: "phantom-deploy-flier".to_string(),
+                        origin: "flier".to_string(),
+                        text: "A flier on the placed tile may be used, unless it was already used in step 2B-1.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(M_20TH_ANNIVERSARY_EXPANSION) {
+                    items.push(Entry {
+                        id: "phantom-deploy-anniversary-symbol".to_string(),
+                        origin: "20th_anniversary_expansion".to_string(),
+                        text: "A 20th-anniversary symbol activated by placing the tile may be used to place or add a meeple elsewhere, unless it was already used in step 2B-1.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(PEASANT_REVOLTS) {
+                    items.push(Entry {
+                        id: "phantom-deploy-revolt-protection".to_string(),
+                        origin: "peasant_revolts".to_string(),
+                        text: "If the phantom goes onto a feature that peasant revolts can hit, you may pay points to protect it.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(DRAGON) && cfg.has(PLAGUE) {
+                    items.push(Entry {
+                        id: "phantom-no-deploy-volcano-or-plague".to_string(),
+                        origin: "dragon".to_string(),
+                        text: "Not allowed if the tile you placed has a volcano or a plague source.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(DRAGON) && !cfg.has(PLAGUE) {
+                    items.push(Entry {
+                        id: "phantom-no-deploy-volcano".to_string(),
+                        origin: "dragon".to_string(),
+                        text: "Not allowed if the tile you placed has a volcano.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if !cfg.has(DRAGON) && cfg.has(PLAGUE) {
+                    items.push(Entry {
+                        id: "phantom-no-deploy-plague-source".to_string(),
+                        origin: "plague".to_string(),
+                        text: "Not allowed if the tile you placed has a plague source.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(FORTUNE_TELLER) {
+                    items.push(Entry {
+                        id: "fortune-teller-tent-limit-phantom".to_string(),
+                        origin: "fortune_teller".to_string(),
+                        text: ["Note: no player may ever have more than 2 ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " on one fortune-teller tent."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(TOWER) && cfg.has(PHANTOM) {
+        items.push(Entry {
+            id: "tower-phantom-deploy".to_string(),
+            origin: "tower".to_string(),
+            text: "Put the phantom on top of a tower.".to_string(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(BLACK_TOWER) {
+                    items.push(Entry {
+                        id: "tower-phantom-black-tower".to_string(),
+                        origin: "black_tower".to_string(),
+                        text: "or on top of a black tower".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(WHEEL_OF_FORTUNE) && cfg.has(PHANTOM) {
+        items.push(Entry {
+            id: "wheel-of-fortune-phantom-special-action".to_string(),
+            origin: "wheel_of_fortune".to_string(),
+            text: "Take a special action:".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                items.push(Entry {
+                    id: "wheel-of-fortune-phantom-on-wheel".to_string(),
+                    origin: "wheel_of_fortune".to_string(),
+                    text: "Put the phantom on the Wheel of Fortune.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items
+            },
         });
     }
     items
@@ -1190,33 +3185,242 @@ fn step_2b_2(cfg: &Config) -> Vec<Entry> {
 
 /// Step 2C: Resolve moving wood.
 fn step_2c(cfg: &Config) -> Vec<Entry> {
-    let _ = cfg;
-    Vec::new()
+    let mut items = Vec::new();
+    if cfg.has(FERRIES) {
+        items.push(Entry {
+            id: "ferries-place-ferry".to_string(),
+            origin: "ferries".to_string(),
+            text: "If the placed tile shows a ferry lake, put a ferry on it.".to_string(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(FERRIES) {
+        items.push(Entry {
+            id: "ferries-move-ferry".to_string(),
+            origin: "ferries".to_string(),
+            text: "If the tile extends a road that ends at a ferry, you may move that ferry. No ferry may be moved more than once per turn.".to_string(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(SHEEP) {
+        items.push(Entry {
+            id: "sheep-field-extended".to_string(),
+            origin: "sheep".to_string(),
+            text: ["If the tile enlarged the ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " your shepherd stands on, you must choose one of these two:"].concat(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                items.push(Entry {
+                    id: "sheep-grow-flock".to_string(),
+                    origin: "sheep".to_string(),
+                    text: "Grow the flock (draw a sheep token).".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items.push(Entry {
+                    id: "sheep-drive-flock-home".to_string(),
+                    origin: "sheep".to_string(),
+                    text: "Drive the flock to the stable (1 point for each sheep).".to_string(),
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items
+            },
+        });
+    }
+    if cfg.has(SHEEP) {
+        items.push(Entry {
+            id: "sheep-field-closed".to_string(),
+            origin: "sheep".to_string(),
+            text: ["Besides, a tile that closes off a ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " with one or more shepherds on every side (with roads or city walls) sets off the following by itself:"].concat(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                items.push(Entry {
+                    id: "sheep-field-closed-drive-home".to_string(),
+                    origin: "sheep".to_string(),
+                    text: "The flocks are driven to the stable (1 point for each sheep).".to_string(),
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items
+            },
+        });
+    }
+    if cfg.has(FRUIT_BEARING_TREES) {
+        items.push(Entry {
+            id: "fruit-tree-harvest-or-sell".to_string(),
+            origin: "fruit_bearing_trees".to_string(),
+            text: ["If the tile you placed holds one or more ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " and a fruit-bearing tree stands on it or on a neighbouring tile, you may take one of these actions for each tree and each ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, ":"].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                items.push(Entry {
+                    id: "fruit-tree-harvest".to_string(),
+                    origin: "fruit_bearing_trees".to_string(),
+                    text: "Harvest: take the top fruit token of the tree, if there is one, and score its fruit points.".to_string(),
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items.push(Entry {
+                    id: "fruit-tree-sell".to_string(),
+                    origin: "fruit_bearing_trees".to_string(),
+                    text: "Sell: sell 1 to 4 of your fruit tokens and score the points they are worth.".to_string(),
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items
+            },
+        });
+    }
+    if cfg.has(WONDERS_OF_HUMANITY) {
+        items.push(Entry {
+            id: "wonders-notre-dame".to_string(),
+            origin: "wonders_of_humanity".to_string(),
+            text: ["If you placed the Notre-Dame wonder tile in an earlier turn and have just deployed a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " on a tile next to at least one ", match cfg.edition { ED_C1 => "cloister", ED_C2 | ED_WE => "monastery", _ => "" }, " or other monastic building, score 3 points."].concat(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(ABBEY) {
+                    items.push(Entry {
+                        id: "wonders-notre-dame-abbey".to_string(),
+                        origin: "abbey".to_string(),
+                        text: "An abbey counts as a monastic building for this.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(SHRINES) {
+                    items.push(Entry {
+                        id: "wonders-notre-dame-shrine".to_string(),
+                        origin: "shrines".to_string(),
+                        text: "A shrine counts as a monastic building for this.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(MONASTERIES) {
+                    items.push(Entry {
+                        id: "wonders-notre-dame-german-monastery".to_string(),
+                        origin: "monasteries".to_string(),
+                        text: "A German monastery counts as a monastic building for this.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(MONASTERIES) {
+                    items.push(Entry {
+                        id: "wonders-notre-dame-dutch-belgian-monastery".to_string(),
+                        origin: "monasteries".to_string(),
+                        text: "A Dutch or Belgian monastery counts as a monastic building for this.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(MONASTERIES) {
+                    items.push(Entry {
+                        id: "wonders-notre-dame-japanese-building".to_string(),
+                        origin: "monasteries".to_string(),
+                        text: "A Japanese building counts as a monastic building for this.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(DARMSTADT) {
+                    items.push(Entry {
+                        id: "wonders-notre-dame-darmstadt-church".to_string(),
+                        origin: "darmstadt".to_string(),
+                        text: "A Darmstadt church counts as a monastic building for this.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(MESSAGES) && cfg.has(SHEEP) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-2c-shepherd".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#2)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && !cfg.has(SHEEP) && (cfg.has(FRUIT_BEARING_TREES) || cfg.has(WONDERS_OF_HUMANITY)) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-2c-new-scoring".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#2)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    items
 }
 
 /// Step 2D: The dragon moves.
 fn step_2d(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, DRAGON) && e == ED_C1 {
+    if cfg.has(DRAGON) && cfg.edition == ED_C1 {
         items.push(Entry {
             id: "dragon-move-hig-zmg".to_string(),
             origin: "dragon".to_string(),
             text: "Hans im Glück and Z-Man Games rules: move the dragon when the placed tile bears a dragon symbol.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, DRAGON) && e != ED_C1 {
+    if cfg.has(DRAGON) && cfg.edition != ED_C1 {
         items.push(Entry {
             id: "dragon-move".to_string(),
             origin: "dragon".to_string(),
             text: "Move the dragon when the placed tile bears a dragon symbol.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: Vec::new(),
         });
@@ -1226,8 +3430,6 @@ fn step_2d(cfg: &Config) -> Vec<Entry> {
 
 /// Step 3A: Determine completed features.
 fn step_3a(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
     items.push(Entry {
         id: "determine-completed".to_string(),
@@ -1247,13 +3449,46 @@ fn step_3a(cfg: &Config) -> Vec<Entry> {
                 effect: None,
                 children: {
                     let mut items = Vec::new();
-                    if has(m, ABBEY) {
+                    if cfg.has(ABBEY) {
                         items.push(Entry {
                             id: "abbey-completes-features".to_string(),
                             origin: "abbey".to_string(),
                             text: "Also those completed by placing an abbey".to_string(),
                             markers: Vec::new(),
-                            foreign: e == ED_WE,
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(HALFLINGS) {
+                        items.push(Entry {
+                            id: "halflings-completes-features".to_string(),
+                            origin: "halflings".to_string(),
+                            text: "Also those completed by placing a halfling tile".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(GERMAN_CASTLES) {
+                        items.push(Entry {
+                            id: "german-castles-completes-features".to_string(),
+                            origin: "german_castles".to_string(),
+                            text: "Also those completed by placing a German castle".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(WONDERS_OF_HUMANITY) {
+                        items.push(Entry {
+                            id: "wonders-completes-features".to_string(),
+                            origin: "wonders_of_humanity".to_string(),
+                            text: "Also those completed by placing a wonder tile".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
                             effect: None,
                             children: Vec::new(),
                         });
@@ -1288,30 +3523,74 @@ fn step_3a(cfg: &Config) -> Vec<Entry> {
                             items.push(Entry {
                                 id: "completed-monastery".to_string(),
                                 origin: "base".to_string(),
-                                text: [match e { ED_C1 => "Cloister", ED_C2 | ED_WE => "Monastery", _ => "" }].concat(),
+                                text: [match cfg.edition { ED_C1 => "Cloister", ED_C2 | ED_WE => "Monastery", _ => "" }].concat(),
                                 markers: Vec::new(),
                                 foreign: false,
                                 effect: None,
                                 children: Vec::new(),
                             });
-                            if has(m, ABBEY) {
+                            if cfg.has(ABBEY) {
                                 items.push(Entry {
                                     id: "abbey-completed".to_string(),
                                     origin: "abbey".to_string(),
                                     text: "Abbey".to_string(),
                                     markers: Vec::new(),
-                                    foreign: e == ED_WE,
+                                    foreign: cfg.edition == ED_WE,
                                     effect: None,
                                     children: Vec::new(),
                                 });
                             }
-                            if has(m, SHRINES) {
+                            if cfg.has(SHRINES) {
                                 items.push(Entry {
                                     id: "shrines-completed".to_string(),
                                     origin: "shrines".to_string(),
                                     text: "Shrine".to_string(),
                                     markers: Vec::new(),
-                                    foreign: e == ED_WE,
+                                    foreign: cfg.edition == ED_WE,
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            if cfg.has(MONASTERIES) {
+                                items.push(Entry {
+                                    id: "monasteries-german-completed".to_string(),
+                                    origin: "monasteries".to_string(),
+                                    text: "German monastery (with monk)".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: cfg.edition == ED_WE,
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            if cfg.has(MONASTERIES) {
+                                items.push(Entry {
+                                    id: "monasteries-dutch-belgian-completed".to_string(),
+                                    origin: "monasteries".to_string(),
+                                    text: "Dutch or Belgian monastery (with monk)".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            if cfg.has(MONASTERIES) {
+                                items.push(Entry {
+                                    id: "monasteries-japanese-completed".to_string(),
+                                    origin: "monasteries".to_string(),
+                                    text: "Japanese building (with monk)".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                    effect: None,
+                                    children: Vec::new(),
+                                });
+                            }
+                            if cfg.has(DARMSTADT) {
+                                items.push(Entry {
+                                    id: "darmstadt-church-completed".to_string(),
+                                    origin: "darmstadt".to_string(),
+                                    text: "Darmstadt church".to_string(),
+                                    markers: Vec::new(),
+                                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
                                     effect: None,
                                     children: Vec::new(),
                                 });
@@ -1319,16 +3598,201 @@ fn step_3a(cfg: &Config) -> Vec<Entry> {
                             items
                         },
                     });
+                    if cfg.has(RUSSIAN_PROMOS) {
+                        items.push(Entry {
+                            id: "russian-promos-baba-yaga-completed".to_string(),
+                            origin: "russian_promos".to_string(),
+                            text: "Baba Yaga's hut".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(ABBOT) && cfg.has(GARDENS) {
+                        items.push(Entry {
+                            id: "gardens-completed".to_string(),
+                            origin: "abbot".to_string(),
+                            text: "Gardens".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(GERMAN_CASTLES) {
+                        items.push(Entry {
+                            id: "german-castles-completed".to_string(),
+                            origin: "german_castles".to_string(),
+                            text: "German castles (unless it was another German castle that completed them)".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(GERMAN_CATHEDRALS) {
+                        items.push(Entry {
+                            id: "german-cathedrals-completed".to_string(),
+                            origin: "german_cathedrals".to_string(),
+                            text: "German cathedrals".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(HAUNTED_CASTLES) {
+                        items.push(Entry {
+                            id: "haunted-castles-completed".to_string(),
+                            origin: "haunted_castles".to_string(),
+                            text: "Haunted castles".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(CEMETERIES) {
+                        items.push(Entry {
+                            id: "cemeteries-completed".to_string(),
+                            origin: "cemeteries".to_string(),
+                            text: "Cemeteries".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(EASTER_IN_CARCASSONNE) {
+                        items.push(Entry {
+                            id: "easter-nest-completed".to_string(),
+                            origin: "easter_in_carcassonne".to_string(),
+                            text: "Easter nest".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(FORTUNE_TELLER) {
+                        items.push(Entry {
+                            id: "fortune-teller-tent-completed".to_string(),
+                            origin: "fortune_teller".to_string(),
+                            text: "Fortune-teller tents".to_string(),
+                            markers: Vec::new(),
+                            foreign: false,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
                     items
                 },
             });
-            if has(m, BARN) {
+            if cfg.has(BRIDGES) {
+                items.push(Entry {
+                    id: "bridges-completed-roads".to_string(),
+                    origin: "bridges".to_string(),
+                    text: "Roads completed by building a bridge".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(GERMAN_CATHEDRALS) {
+                            items.push(Entry {
+                                id: "bridges-completed-german-cathedrals".to_string(),
+                                origin: "german_cathedrals".to_string(),
+                                text: "and German cathedrals completed the same way".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(TUNNEL) {
+                items.push(Entry {
+                    id: "tunnel-completed-roads".to_string(),
+                    origin: "tunnel".to_string(),
+                    text: "Roads completed by laying a tunnel token".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(GERMAN_CATHEDRALS) {
+                            items.push(Entry {
+                                id: "tunnel-completed-german-cathedrals".to_string(),
+                                origin: "german_cathedrals".to_string(),
+                                text: "and German cathedrals completed the same way".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(FERRIES) {
+                items.push(Entry {
+                    id: "ferries-completed-roads".to_string(),
+                    origin: "ferries".to_string(),
+                    text: "Roads completed by placing the tile or by moving a ferry".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(GERMAN_CATHEDRALS) {
+                            items.push(Entry {
+                                id: "ferries-completed-german-cathedrals".to_string(),
+                                origin: "german_cathedrals".to_string(),
+                                text: "and German cathedrals completed in the same way".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(BARN) {
                 items.push(Entry {
                     id: "barn-fields-to-score".to_string(),
                     origin: "barn".to_string(),
-                    text: [match e { ED_C1 => "Farms", ED_C2 | ED_WE => "Fields", _ => "" }, " to be scored because a barn was placed on them, or because a ", match e { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " with a farmer was joined to one with a barn"].concat(),
+                    text: [match cfg.edition { ED_C1 => "Farms", ED_C2 | ED_WE => "Fields", _ => "" }, " to be scored because a barn was placed on them, or because a ", match cfg.edition { ED_C1 => "farm", ED_C2 | ED_WE => "field", _ => "" }, " with a farmer was joined to one with a barn"].concat(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(CASTLES) {
+                items.push(Entry {
+                    id: "castles-completed".to_string(),
+                    origin: "castles".to_string(),
+                    text: "Castles completed because a feature next to them was completed (never in the turn the castle itself was built)".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(PORXADA) {
+                items.push(Entry {
+                    id: "porxada-knight-tokens".to_string(),
+                    origin: "porxada".to_string(),
+                    text: "If the tile completed the city with La Porxada, every player with a knight in it, whatever the majority, takes a token to record being there. This is only needed when the player who placed La Porxada chose the final scoring bonus.".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
                     effect: None,
                     children: Vec::new(),
                 });
@@ -1348,30 +3812,107 @@ fn step_3a(cfg: &Config) -> Vec<Entry> {
             items.push(Entry {
                 id: "control-normal-meeple".to_string(),
                 origin: "base".to_string(),
-                text: ["Normal ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " (1 vote)"].concat(),
+                text: ["Normal ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " (1 vote)"].concat(),
                 markers: Vec::new(),
                 foreign: false,
                 effect: None,
                 children: Vec::new(),
             });
-            if has(m, WAGON) {
+            if cfg.has(BIG_FOLLOWER) {
+                items.push(Entry {
+                    id: "big-follower-control-vote".to_string(),
+                    origin: "big_follower".to_string(),
+                    text: [match cfg.edition { ED_C1 => "Large follower", ED_C2 | ED_WE => "Big meeple", _ => "" }, " (2 votes)"].concat(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(WAGON) {
                 items.push(Entry {
                     id: "wagon-control-vote".to_string(),
                     origin: "wagon".to_string(),
                     text: "Wagon (1 vote)".to_string(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: Vec::new(),
                 });
             }
-            if has(m, MAYOR) {
+            if cfg.has(MAYOR) {
                 items.push(Entry {
                     id: "mayor-control-vote".to_string(),
                     origin: "mayor".to_string(),
-                    text: ["Mayor (1 vote for each ", match e { ED_C1 => "pennant", ED_C2 | ED_WE => "coat of arms", _ => "" }, " in the city)"].concat(),
+                    text: ["Mayor (1 vote for each ", match cfg.edition { ED_C1 => "pennant", ED_C2 | ED_WE => "coat of arms", _ => "" }, " in the city)"].concat(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(PHANTOM) {
+                items.push(Entry {
+                    id: "phantom-control-vote".to_string(),
+                    origin: "phantom".to_string(),
+                    text: "Phantom (1 vote)".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(ABBOT) {
+                items.push(Entry {
+                    id: "abbot-control-vote".to_string(),
+                    origin: "abbot".to_string(),
+                    text: "Abbot (1 vote)".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(RINGMASTER) {
+                items.push(Entry {
+                    id: "ringmaster-control-vote".to_string(),
+                    origin: "ringmaster".to_string(),
+                    text: "Ringmaster (1 vote)".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(GUARD_MEEPLES) {
+                items.push(Entry {
+                    id: "guard-meeple-control-vote".to_string(),
+                    origin: "guard_meeples".to_string(),
+                    text: ["Guard ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " (1 vote)"].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(HILLS) {
+                items.push(Entry {
+                    id: "hills-control-tie".to_string(),
+                    origin: "hills".to_string(),
+                    text: ["Hill (when the votes are tied, the tied players with at least one ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " on a hill count as having the majority)"].concat(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(LAND_SURVEYORS) {
+                items.push(Entry {
+                    id: "land-surveyors-citizens-jury-vote".to_string(),
+                    origin: "land_surveyors".to_string(),
+                    text: "With the Citizens' Jury scoring tile active, everyone present in a city counts as holding the majority, votes regardless".to_string(),
+                    markers: Vec::new(),
+                    foreign: false,
                     effect: None,
                     children: Vec::new(),
                 });
@@ -1379,6 +3920,17 @@ fn step_3a(cfg: &Config) -> Vec<Entry> {
             items
         },
     });
+    if cfg.has(MARKETS_OF_LEIPZIG) {
+        items.push(Entry {
+            id: "leipzig-move-to-quarter".to_string(),
+            origin: "markets_of_leipzig".to_string(),
+            text: ["Players holding the majority on a completed road that leads, directly or indirectly, to the city of Leipzig may move a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " to a city quarter where they have none yet."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
     items.push(Entry {
         id: "choose-scoring-order".to_string(),
         origin: "base".to_string(),
@@ -1386,7 +3938,54 @@ fn step_3a(cfg: &Config) -> Vec<Entry> {
         markers: Vec::new(),
         foreign: false,
         effect: None,
-        children: Vec::new(),
+        children: {
+            let mut items = Vec::new();
+            if cfg.has(ROBBERS) || cfg.has(WATCHTOWERS) {
+                items.push(Entry {
+                    id: "robbers-scoring-order-exception".to_string(),
+                    origin: "robbers".to_string(),
+                    text: "Exception: when several features are scored whose majorities belong to different players, so that their order has to be settled, you decide the order.".to_string(),
+                    markers: Vec::new(),
+                    foreign: false,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(BATHHOUSES) {
+                items.push(Entry {
+                    id: "bathhouse-scoring-order".to_string(),
+                    origin: "bathhouses".to_string(),
+                    text: ["Exception: when there are free bathhouses and several features with a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " are scored, you decide the order."].concat(),
+                    markers: Vec::new(),
+                    foreign: false,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(CASTLES) {
+                items.push(Entry {
+                    id: "castles-score-at-once".to_string(),
+                    origin: "castles".to_string(),
+                    text: "Exception: a castle is scored right after the feature whose completion completed it; if the tile completed several features in its fief, the castle's owner picks the feature.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(CASTLES) {
+                items.push(Entry {
+                    id: "castles-overlapping-fiefs".to_string(),
+                    origin: "castles".to_string(),
+                    text: "Exception: completed castles whose fiefs overlap those of other completed castles are scored together.".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            items
+        },
     });
     items.push(Entry {
         id: "perform-3b-each".to_string(),
@@ -1402,37 +4001,35 @@ fn step_3a(cfg: &Config) -> Vec<Entry> {
 
 /// Step 3B: Resolve completed features.
 fn step_3b(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, TRADERS) || has(m, KING_AND_ROBBER) || has(m, FORTUNE_TELLER) {
+    if cfg.has(CASTLES) {
         items.push(Entry {
-            id: "rewards-for-completion".to_string(),
-            origin: "traders".to_string(),
-            text: "Hand out the rewards for completing the feature:".to_string(),
+            id: "castles-build".to_string(),
+            origin: "castles".to_string(),
+            text: "If placing the tile completed a small city, its owner may turn it into a castle. That settles this feature; go on to the next one.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(GINGERBREAD_MAN) {
+        items.push(Entry {
+            id: "gingerbread-score-city".to_string(),
+            origin: "gingerbread_man".to_string(),
+            text: "If the gingerbread man stands in the completed city, every player with a knight in that city scores its points. You then move the gingerbread man to an incomplete city of your choice, or set it aside if there is none.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_C2),
             effect: None,
             children: {
                 let mut items = Vec::new();
-                if has(m, TRADERS) {
+                if cfg.has(CASTLES) {
                     items.push(Entry {
-                        id: "traders-collect-goods".to_string(),
-                        origin: "traders".to_string(),
-                        text: "Collect the trade goods tokens for the goods symbols in the feature.".to_string(),
+                        id: "gingerbread-castle-unclear".to_string(),
+                        origin: "castles".to_string(),
+                        text: "How this works with a castle built just now is not settled; as a castle is no longer a city, the gingerbread man is most likely removed without scoring.".to_string(),
                         markers: Vec::new(),
-                        foreign: e == ED_WE,
-                        effect: None,
-                        children: Vec::new(),
-                    });
-                }
-                if has(m, KING_AND_ROBBER) {
-                    items.push(Entry {
-                        id: "king-and-robber-take-tile".to_string(),
-                        origin: "king_and_robber".to_string(),
-                        text: ["If the completed feature is a city or a road, check whether it is now the largest city or the longest road; if it is, take the King or the Robber tile. ", match e { ED_C2 | ED_WE => "Put the matching token on that feature.", _ => "" }].concat(),
-                        markers: Vec::new(),
-                        foreign: e == ED_WE,
+                        foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
                         effect: None,
                         children: Vec::new(),
                     });
@@ -1441,13 +4038,60 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
             },
         });
     }
-    if has(m, COUNT_OF_CARCASSONNE) {
+    if cfg.has(TRADERS) || cfg.has(KING_AND_ROBBER) || cfg.has(FORTUNE_TELLER) {
+        items.push(Entry {
+            id: "rewards-for-completion".to_string(),
+            origin: "traders".to_string(),
+            text: "Hand out the rewards for completing the feature:".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(TRADERS) {
+                    items.push(Entry {
+                        id: "traders-collect-goods".to_string(),
+                        origin: "traders".to_string(),
+                        text: "Collect the trade goods tokens for the goods symbols in the feature.".to_string(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(KING_AND_ROBBER) {
+                    items.push(Entry {
+                        id: "king-and-robber-take-tile".to_string(),
+                        origin: "king_and_robber".to_string(),
+                        text: ["If the completed feature is a city or a road, check whether it is now the largest city or the longest road; if it is, take the King or the Robber tile. ", match cfg.edition { ED_C2 | ED_WE => "Put the matching token on that feature.", _ => "" }].concat(),
+                        markers: Vec::new(),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(FORTUNE_TELLER) {
+                    items.push(Entry {
+                        id: "fortune-teller-tent-reward".to_string(),
+                        origin: "fortune_teller".to_string(),
+                        text: "If the completed feature is a fortune-teller tent, you score its points.".to_string(),
+                        markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                        foreign: cfg.edition == ED_WE,
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(COUNT_OF_CARCASSONNE) {
         items.push(Entry {
             id: "count-move-from-city".to_string(),
             origin: "count_of_carcassonne".to_string(),
-            text: ["The player on your left may move any number of their ", match e { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " from the City of Carcassonne onto this feature; then each other player may do so in clockwise order, you last."].concat(),
-            markers: markers(&[(has(m, RUSSIAN_PROMOS), "TREE TRAP"), (has(m, RUSSIAN_PROMOS), "LAKE TRAP")]),
-            foreign: e == ED_WE,
+            text: ["The player on your left may move any number of their ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " from the City of Carcassonne onto this feature; then each other player may do so in clockwise order, you last."].concat(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP"), (cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: Vec::new(),
         });
@@ -1461,7 +4105,7 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
         effect: None,
         children: {
             let mut items = Vec::new();
-            if has(m, COUNT_OF_CARCASSONNE) || has(m, MARKETS_OF_LEIPZIG) {
+            if cfg.has(COUNT_OF_CARCASSONNE) || cfg.has(MARKETS_OF_LEIPZIG) {
                 items.push(Entry {
                     id: "count-redetermine-majority".to_string(),
                     origin: "count_of_carcassonne".to_string(),
@@ -1475,30 +4119,107 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
             items.push(Entry {
                 id: "majority-normal-meeple".to_string(),
                 origin: "base".to_string(),
-                text: ["Normal ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " (", match e { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1)"].concat(),
+                text: ["Normal ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " (", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1)"].concat(),
                 markers: Vec::new(),
                 foreign: false,
                 effect: None,
                 children: Vec::new(),
             });
-            if has(m, WAGON) {
+            if cfg.has(BIG_FOLLOWER) {
                 items.push(Entry {
-                    id: "wagon-majority-strength".to_string(),
-                    origin: "wagon".to_string(),
-                    text: ["Wagon (", match e { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1)"].concat(),
+                    id: "big-follower-majority-strength".to_string(),
+                    origin: "big_follower".to_string(),
+                    text: [match cfg.edition { ED_C1 => "Large follower", ED_C2 | ED_WE => "Big meeple", _ => "" }, " (", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 2)"].concat(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: Vec::new(),
                 });
             }
-            if has(m, MAYOR) {
+            if cfg.has(WAGON) {
+                items.push(Entry {
+                    id: "wagon-majority-strength".to_string(),
+                    origin: "wagon".to_string(),
+                    text: ["Wagon (", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1)"].concat(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(MAYOR) {
                 items.push(Entry {
                     id: "mayor-majority-strength".to_string(),
                     origin: "mayor".to_string(),
-                    text: ["Mayor (", match e { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1 for each ", match e { ED_C1 => "pennant", ED_C2 | ED_WE => "coat of arms", _ => "" }, " in the city)"].concat(),
+                    text: ["Mayor (", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1 for each ", match cfg.edition { ED_C1 => "pennant", ED_C2 | ED_WE => "coat of arms", _ => "" }, " in the city)"].concat(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(PHANTOM) {
+                items.push(Entry {
+                    id: "phantom-majority-strength".to_string(),
+                    origin: "phantom".to_string(),
+                    text: ["Phantom (", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1)"].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(ABBOT) {
+                items.push(Entry {
+                    id: "abbot-majority-strength".to_string(),
+                    origin: "abbot".to_string(),
+                    text: ["Abbot (", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1)"].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(RINGMASTER) {
+                items.push(Entry {
+                    id: "ringmaster-majority-strength".to_string(),
+                    origin: "ringmaster".to_string(),
+                    text: ["Ringmaster (", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1)"].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(GUARD_MEEPLES) {
+                items.push(Entry {
+                    id: "guard-meeple-majority-strength".to_string(),
+                    origin: "guard_meeples".to_string(),
+                    text: ["Guard ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " (", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " 1)"].concat(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(HILLS) {
+                items.push(Entry {
+                    id: "hills-majority-tie".to_string(),
+                    origin: "hills".to_string(),
+                    text: ["Hill (on a tie, the tied players with at least one ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " on a hill have the majority)"].concat(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: Vec::new(),
+                });
+            }
+            if cfg.has(LAND_SURVEYORS) {
+                items.push(Entry {
+                    id: "land-surveyors-citizens-jury-strength".to_string(),
+                    origin: "land_surveyors".to_string(),
+                    text: ["With the Citizens' Jury scoring tile active, everyone present in a city counts as holding the majority, ", match cfg.edition { ED_C1 => "value", ED_C2 | ED_WE => "strength", _ => "" }, " regardless"].concat(),
+                    markers: Vec::new(),
+                    foreign: false,
                     effect: None,
                     children: Vec::new(),
                 });
@@ -1506,11 +4227,33 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
             items
         },
     });
+    if cfg.has(WATCHTOWERS) {
+        items.push(Entry {
+            id: "watchtowers-bonus".to_string(),
+            origin: "watchtowers".to_string(),
+            text: ["Scoring a city or road that has a watchtower: every player with ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " on a watchtower gets the watchtower bonus, whether or not they hold the majority."].concat(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(TOLLKEEPERS) {
+        items.push(Entry {
+            id: "tollkeepers-toll".to_string(),
+            origin: "tollkeepers".to_string(),
+            text: "Scoring a road with an end at a crossroads where a tollhouse stands: each owner of such a tollhouse collects their toll.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
     items.push(Entry {
         id: "score-feature".to_string(),
         origin: "base".to_string(),
         text: "Add up the points and give them to the player or players with the majority:".to_string(),
-        markers: markers(&[(has(m, ROBBERS), "ROBBER CHOICE"), (has(m, WONDERS_OF_HUMANITY), "WONDER")]),
+        markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
         foreign: false,
         effect: None,
         children: {
@@ -1522,7 +4265,131 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
                 markers: Vec::new(),
                 foreign: false,
                 effect: None,
-                children: Vec::new(),
+                children: {
+                    let mut items = Vec::new();
+                    if cfg.has(GERMAN_CATHEDRALS) {
+                        items.push(Entry {
+                            id: "german-cathedrals-score-road".to_string(),
+                            origin: "german_cathedrals".to_string(),
+                            text: "plus German cathedral".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(INNS) {
+                        items.push(Entry {
+                            id: "inns-score-road".to_string(),
+                            origin: "inns".to_string(),
+                            text: "plus the inns on the road".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(MAGE) {
+                        items.push(Entry {
+                            id: "mage-score-road".to_string(),
+                            origin: "mage".to_string(),
+                            text: "plus the mage: 1 more point per tile".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(WITCH) {
+                        items.push(Entry {
+                            id: "witch-score-road".to_string(),
+                            origin: "witch".to_string(),
+                            text: "plus the witch: the points are halved, rounded up".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(LITTLE_BUILDINGS) {
+                        items.push(Entry {
+                            id: "little-buildings-score-road".to_string(),
+                            origin: "little_buildings".to_string(),
+                            text: "plus little buildings".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(GERMAN_CASTLES) {
+                        items.push(Entry {
+                            id: "german-castles-score-road".to_string(),
+                            origin: "german_castles".to_string(),
+                            text: "plus German castles".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(BATHHOUSES) {
+                        items.push(Entry {
+                            id: "bathhouse-score-road".to_string(),
+                            origin: "bathhouses".to_string(),
+                            text: "plus bathhouses".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(LABYRINTH) {
+                        items.push(Entry {
+                            id: "labyrinth-score-road".to_string(),
+                            origin: "labyrinth".to_string(),
+                            text: "plus labyrinths".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(SIGNPOSTS) {
+                        items.push(Entry {
+                            id: "signposts-score-road".to_string(),
+                            origin: "signposts".to_string(),
+                            text: "plus signposts".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(GHOSTS) {
+                        items.push(Entry {
+                            id: "ghosts-score-road".to_string(),
+                            origin: "ghosts".to_string(),
+                            text: "plus ghosts".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(LAND_SURVEYORS) {
+                        items.push(Entry {
+                            id: "land-surveyors-score-road".to_string(),
+                            origin: "land_surveyors".to_string(),
+                            text: "adjusted by the active scoring tile".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    items
+                },
             });
             items.push(Entry {
                 id: "score-city".to_string(),
@@ -1531,7 +4398,120 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
                 markers: Vec::new(),
                 foreign: false,
                 effect: None,
-                children: Vec::new(),
+                children: {
+                    let mut items = Vec::new();
+                    if cfg.has(CATHARS) {
+                        items.push(Entry {
+                            id: "cathars-score-city".to_string(),
+                            origin: "cathars".to_string(),
+                            text: "plus Cathars, sieges and besiegers".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(CATHEDRALS) {
+                        items.push(Entry {
+                            id: "cathedrals-score-city".to_string(),
+                            origin: "cathedrals".to_string(),
+                            text: "plus the cathedrals in the city".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(MAGE) {
+                        items.push(Entry {
+                            id: "mage-score-city".to_string(),
+                            origin: "mage".to_string(),
+                            text: "plus the mage: 1 more point per tile".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(WITCH) {
+                        items.push(Entry {
+                            id: "witch-score-city".to_string(),
+                            origin: "witch".to_string(),
+                            text: "plus the witch: the points are halved, rounded up".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(LITTLE_BUILDINGS) {
+                        items.push(Entry {
+                            id: "little-buildings-score-city".to_string(),
+                            origin: "little_buildings".to_string(),
+                            text: "plus little buildings".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(GERMAN_CASTLES) {
+                        items.push(Entry {
+                            id: "german-castles-score-city".to_string(),
+                            origin: "german_castles".to_string(),
+                            text: "plus German castles".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(BATHHOUSES) {
+                        items.push(Entry {
+                            id: "bathhouse-score-city".to_string(),
+                            origin: "bathhouses".to_string(),
+                            text: "plus bathhouses".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(DARMSTADT) {
+                        items.push(Entry {
+                            id: "darmstadt-score-city".to_string(),
+                            origin: "darmstadt".to_string(),
+                            text: "plus Darmstadtium".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(GHOSTS) {
+                        items.push(Entry {
+                            id: "ghosts-score-city".to_string(),
+                            origin: "ghosts".to_string(),
+                            text: "plus ghosts".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(LAND_SURVEYORS) {
+                        items.push(Entry {
+                            id: "land-surveyors-score-city".to_string(),
+                            origin: "land_surveyors".to_string(),
+                            text: "adjusted by the active scoring tile".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    items
+                },
             });
             items.push(Entry {
                 id: "score-monastic".to_string(),
@@ -1542,33 +4522,121 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
                 effect: None,
                 children: {
                     let mut items = Vec::new();
+                    if cfg.has(VINEYARDS) {
+                        items.push(Entry {
+                            id: "vineyards-score-monastery".to_string(),
+                            origin: "vineyards".to_string(),
+                            text: "plus the vineyards around it".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(LITTLE_BUILDINGS) {
+                        items.push(Entry {
+                            id: "little-buildings-score-monastic".to_string(),
+                            origin: "little_buildings".to_string(),
+                            text: "plus little buildings".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(GHOSTS) {
+                        items.push(Entry {
+                            id: "ghosts-score-monastic".to_string(),
+                            origin: "ghosts".to_string(),
+                            text: "plus ghosts".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(LAND_SURVEYORS) {
+                        items.push(Entry {
+                            id: "land-surveyors-score-monastic".to_string(),
+                            origin: "land_surveyors".to_string(),
+                            text: "adjusted by the active scoring tile".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
                     items.push(Entry {
                         id: "score-monastery".to_string(),
                         origin: "base".to_string(),
-                        text: [match e { ED_C1 => "Cloister", ED_C2 | ED_WE => "Monastery", _ => "" }].concat(),
+                        text: [match cfg.edition { ED_C1 => "Cloister", ED_C2 | ED_WE => "Monastery", _ => "" }].concat(),
                         markers: Vec::new(),
                         foreign: false,
                         effect: None,
                         children: Vec::new(),
                     });
-                    if has(m, ABBEY) {
+                    if cfg.has(ABBEY) {
                         items.push(Entry {
                             id: "abbey-score".to_string(),
                             origin: "abbey".to_string(),
                             text: "Abbey".to_string(),
                             markers: Vec::new(),
-                            foreign: e == ED_WE,
+                            foreign: cfg.edition == ED_WE,
                             effect: None,
                             children: Vec::new(),
                         });
                     }
-                    if has(m, SHRINES) {
+                    if cfg.has(SHRINES) {
                         items.push(Entry {
                             id: "shrines-score".to_string(),
                             origin: "shrines".to_string(),
                             text: "Shrine".to_string(),
                             markers: Vec::new(),
-                            foreign: e == ED_WE,
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(MONASTERIES) {
+                        items.push(Entry {
+                            id: "monasteries-german-score".to_string(),
+                            origin: "monasteries".to_string(),
+                            text: "German monastery (with monk)".to_string(),
+                            markers: Vec::new(),
+                            foreign: cfg.edition == ED_WE,
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(MONASTERIES) {
+                        items.push(Entry {
+                            id: "monasteries-dutch-belgian-score".to_string(),
+                            origin: "monasteries".to_string(),
+                            text: "Dutch or Belgian monastery (with monk)".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(MONASTERIES) {
+                        items.push(Entry {
+                            id: "monasteries-japanese-score".to_string(),
+                            origin: "monasteries".to_string(),
+                            text: "Japanese building (with monk)".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                            effect: None,
+                            children: Vec::new(),
+                        });
+                    }
+                    if cfg.has(DARMSTADT) {
+                        items.push(Entry {
+                            id: "darmstadt-church-score".to_string(),
+                            origin: "darmstadt".to_string(),
+                            text: "Darmstadt church".to_string(),
+                            markers: Vec::new(),
+                            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
                             effect: None,
                             children: Vec::new(),
                         });
@@ -1576,78 +4644,352 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
                     items
                 },
             });
-            if has(m, BARN) {
+            if cfg.has(BARN) {
                 items.push(Entry {
                     id: "barn-score-fields".to_string(),
                     origin: "barn".to_string(),
-                    text: [match e { ED_C1 => "Farms", ED_C2 | ED_WE => "Fields", _ => "" }, " with one or more barns: the completed cities they supply"].concat(),
+                    text: [match cfg.edition { ED_C1 => "Farms", ED_C2 | ED_WE => "Fields", _ => "" }, " with one or more barns: the completed cities they supply"].concat(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: {
                         let mut items = Vec::new();
-                        if has(m, CASTLES) {
+                        if cfg.has(CASTLES) {
                             items.push(Entry {
                                 id: "barn-score-castles".to_string(),
                                 origin: "castles".to_string(),
                                 text: "Castles count as well as completed cities".to_string(),
                                 markers: Vec::new(),
-                                foreign: e == ED_WE,
+                                foreign: cfg.edition == ED_WE,
                                 effect: None,
                                 children: Vec::new(),
                             });
                         }
-                        if has(m, PIG) {
+                        if cfg.has(PIG) {
                             items.push(Entry {
                                 id: "barn-score-pig".to_string(),
                                 origin: "pig".to_string(),
                                 text: "plus the pig".to_string(),
                                 markers: Vec::new(),
-                                foreign: e == ED_WE,
+                                foreign: cfg.edition == ED_WE,
                                 effect: None,
                                 children: Vec::new(),
                             });
                         }
-                        if has(m, PIG_HERD) {
+                        if cfg.has(PIG_HERD) {
                             items.push(Entry {
                                 id: "barn-score-pig-herd".to_string(),
                                 origin: "pig_herd".to_string(),
                                 text: "plus the pig herd".to_string(),
                                 markers: Vec::new(),
-                                foreign: e == ED_WE,
+                                foreign: cfg.edition == ED_WE,
                                 effect: None,
                                 children: Vec::new(),
                             });
                         }
-                        if has(m, CATHARS) {
+                        if cfg.has(CATHARS) {
                             items.push(Entry {
                                 id: "barn-score-cathars".to_string(),
                                 origin: "cathars".to_string(),
                                 text: "plus Cathars, sieges and besiegers".to_string(),
                                 markers: Vec::new(),
-                                foreign: matches!(e, ED_C2 | ED_WE),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
                                 effect: None,
                                 children: Vec::new(),
                             });
                         }
-                        if has(m, LITTLE_BUILDINGS) {
+                        if cfg.has(LITTLE_BUILDINGS) {
                             items.push(Entry {
                                 id: "barn-score-little-buildings".to_string(),
                                 origin: "little_buildings".to_string(),
                                 text: "plus little buildings".to_string(),
                                 markers: Vec::new(),
-                                foreign: matches!(e, ED_C2 | ED_WE),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
                                 effect: None,
                                 children: Vec::new(),
                             });
                         }
-                        if has(m, GHOSTS) {
+                        if cfg.has(GHOSTS) {
                             items.push(Entry {
                                 id: "barn-score-ghosts".to_string(),
                                 origin: "ghosts".to_string(),
                                 text: "plus ghosts".to_string(),
                                 markers: Vec::new(),
-                                foreign: matches!(e, ED_C1 | ED_WE),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(RUSSIAN_PROMOS) {
+                items.push(Entry {
+                    id: "russian-promos-baba-yaga-score".to_string(),
+                    origin: "russian_promos".to_string(),
+                    text: "Baba Yaga's hut: points for the hut's tile".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(LITTLE_BUILDINGS) {
+                            items.push(Entry {
+                                id: "russian-promos-baba-yaga-little-buildings".to_string(),
+                                origin: "little_buildings".to_string(),
+                                text: "plus little buildings".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(GHOSTS) {
+                            items.push(Entry {
+                                id: "russian-promos-baba-yaga-ghosts".to_string(),
+                                origin: "ghosts".to_string(),
+                                text: "plus ghosts".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(ABBOT) && cfg.has(GARDENS) {
+                items.push(Entry {
+                    id: "gardens-score".to_string(),
+                    origin: "abbot".to_string(),
+                    text: "Garden: points for its own tile and the tiles around it".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(LITTLE_BUILDINGS) {
+                            items.push(Entry {
+                                id: "gardens-score-little-buildings".to_string(),
+                                origin: "little_buildings".to_string(),
+                                text: "plus little buildings".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(GHOSTS) {
+                            items.push(Entry {
+                                id: "ghosts-score-gardens".to_string(),
+                                origin: "ghosts".to_string(),
+                                text: "plus ghosts".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(GERMAN_CASTLES) {
+                items.push(Entry {
+                    id: "german-castles-score".to_string(),
+                    origin: "german_castles".to_string(),
+                    text: "German castle: points for the castle's own tile and the tiles around it".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(LITTLE_BUILDINGS) {
+                            items.push(Entry {
+                                id: "german-castles-score-little-buildings".to_string(),
+                                origin: "little_buildings".to_string(),
+                                text: "plus little buildings".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(GHOSTS) {
+                            items.push(Entry {
+                                id: "german-castles-score-ghosts".to_string(),
+                                origin: "ghosts".to_string(),
+                                text: "plus ghosts".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(GERMAN_CATHEDRALS) {
+                items.push(Entry {
+                    id: "german-cathedrals-score".to_string(),
+                    origin: "german_cathedrals".to_string(),
+                    text: "German cathedral: points for the tiles holding its roads, counting the road segments on the cathedral's own tile".to_string(),
+                    markers: Vec::new(),
+                    foreign: cfg.edition == ED_WE,
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(INNS) {
+                            items.push(Entry {
+                                id: "german-cathedrals-score-inns".to_string(),
+                                origin: "inns".to_string(),
+                                text: "plus inns".to_string(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(LITTLE_BUILDINGS) {
+                            items.push(Entry {
+                                id: "german-cathedrals-score-little-buildings".to_string(),
+                                origin: "little_buildings".to_string(),
+                                text: "plus little buildings".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(GHOSTS) {
+                            items.push(Entry {
+                                id: "german-cathedrals-score-ghosts".to_string(),
+                                origin: "ghosts".to_string(),
+                                text: "plus ghosts".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(HAUNTED_CASTLES) {
+                items.push(Entry {
+                    id: "haunted-castles-score".to_string(),
+                    origin: "haunted_castles".to_string(),
+                    text: "Haunted castle: points for its own tile and the tiles around it that show mist".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(LITTLE_BUILDINGS) {
+                            items.push(Entry {
+                                id: "haunted-castles-score-little-buildings".to_string(),
+                                origin: "little_buildings".to_string(),
+                                text: "plus little buildings".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(GHOSTS) {
+                            items.push(Entry {
+                                id: "haunted-castles-score-ghosts".to_string(),
+                                origin: "ghosts".to_string(),
+                                text: "plus ghosts".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(CEMETERIES) {
+                items.push(Entry {
+                    id: "cemeteries-score".to_string(),
+                    origin: "cemeteries".to_string(),
+                    text: "Cemetery: the feature itself is worth no points".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(LITTLE_BUILDINGS) {
+                            items.push(Entry {
+                                id: "cemeteries-score-little-buildings".to_string(),
+                                origin: "little_buildings".to_string(),
+                                text: "plus little buildings".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(GHOSTS) {
+                            items.push(Entry {
+                                id: "cemeteries-score-ghosts".to_string(),
+                                origin: "ghosts".to_string(),
+                                text: "plus ghosts".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(GHOSTS) {
+                            items.push(Entry {
+                                id: "cemeteries-extra-guard-meeple".to_string(),
+                                origin: "ghosts".to_string(),
+                                text: ["Also add one more guard ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " to your supply, if any is left."].concat(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        items
+                    },
+                });
+            }
+            if cfg.has(CASTLES) || cfg.has(TEACHER) {
+                items.push(Entry {
+                    id: "castles-scored-points-note".to_string(),
+                    origin: "castles".to_string(),
+                    text: "Note: the points added up here (the feature's own points, without any bonus) are also the ones used, where it applies, for:".to_string(),
+                    markers: Vec::new(),
+                    foreign: false,
+                    effect: None,
+                    children: {
+                        let mut items = Vec::new();
+                        if cfg.has(CASTLES) {
+                            items.push(Entry {
+                                id: "castles-scored-points-castle".to_string(),
+                                origin: "castles".to_string(),
+                                text: ["a castle scoring that this feature sets off (but not for ", match cfg.edition { ED_C1 => "farms", ED_C2 | ED_WE => "fields", _ => "" }, " with barns)"].concat(),
+                                markers: Vec::new(),
+                                foreign: cfg.edition == ED_WE,
+                                effect: None,
+                                children: Vec::new(),
+                            });
+                        }
+                        if cfg.has(TEACHER) {
+                            items.push(Entry {
+                                id: "teacher-feature-points-note".to_string(),
+                                origin: "teacher".to_string(),
+                                text: "the teacher bonus that this feature sets off".to_string(),
+                                markers: Vec::new(),
+                                foreign: matches!(cfg.edition, ED_C2 | ED_WE),
                                 effect: None,
                                 children: Vec::new(),
                             });
@@ -1659,23 +5001,34 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
             items
         },
     });
-    if has(m, FAIRY) {
+    if cfg.has(TEACHER) {
+        items.push(Entry {
+            id: "teacher-copy-points".to_string(),
+            origin: "teacher".to_string(),
+            text: "If a player holds the teacher, that player scores as many points as the player who scored this feature (when several players score at once, the teacher's holder picks whose points to copy). The teacher then goes back to the school.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(FAIRY) {
         items.push(Entry {
             id: "fairy-completed-feature-bonus".to_string(),
             origin: "fairy".to_string(),
-            text: ["The owner of the ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " the fairy stands beside in the completed feature scores 3 points."].concat(),
-            markers: markers(&[(has(m, ROBBERS), "ROBBER CHOICE"), (has(m, WONDERS_OF_HUMANITY), "WONDER")]),
-            foreign: e == ED_WE,
+            text: ["The owner of the ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " the fairy stands beside in the completed feature scores 3 points."].concat(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: {
                 let mut items = Vec::new();
-                if has(m, ACROBATS) {
+                if cfg.has(ACROBATS) {
                     items.push(Entry {
                         id: "fairy-bonus-not-acrobats".to_string(),
                         origin: "acrobats".to_string(),
                         text: "Acrobats in a pyramid do not get this bonus.".to_string(),
                         markers: Vec::new(),
-                        foreign: matches!(e, ED_C1 | ED_WE),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
                         effect: None,
                         children: Vec::new(),
                     });
@@ -1684,45 +5037,172 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
             },
         });
     }
-    if has(m, SHRINES) {
+    if cfg.has(RINGMASTER) && (cfg.has(CIRCUS) || cfg.has(ACROBATS)) {
         items.push(Entry {
-            id: "shrines-challenge".to_string(),
-            origin: "shrines".to_string(),
-            text: ["When a heretic or a monk completes its feature, check whether it has won a challenge; if it has, the losing ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " goes back to its owner."].concat(),
-            markers: Vec::new(),
-            foreign: e == ED_WE,
+            id: "ringmaster-scoring".to_string(),
+            origin: "ringmaster".to_string(),
+            text: "Every player whose ringmaster stands on the completed feature scores the ringmaster bonus, whether or not they hold the majority there.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(ABBEY) || cfg.has(SHRINES) || cfg.has(MONASTERIES) || cfg.has(DARMSTADT) || cfg.has(GARDENS) || cfg.has(GERMAN_CASTLES) || cfg.has(GERMAN_CATHEDRALS) || cfg.has(HAUNTED_CASTLES) || cfg.has(CEMETERIES) || cfg.has(EASTER_IN_CARCASSONNE) || cfg.has(FORTUNE_TELLER) || cfg.has(RUSSIAN_PROMOS) || cfg.has(CASTLES) {
+                    items.push(Entry {
+                        id: "ringmaster-scoring-basic-features".to_string(),
+                        origin: "abbey".to_string(),
+                        text: ["Only the features of the basic game trigger the bonus: roads, cities, ", match cfg.edition { ED_C1 => "cloisters", ED_C2 | ED_WE => "monasteries", _ => "" }, " and ", match cfg.edition { ED_C1 => "farms", ED_C2 | ED_WE => "fields", _ => "" }, "."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(MARKETS_OF_LEIPZIG) {
+        items.push(Entry {
+            id: "leipzig-bonus".to_string(),
+            origin: "markets_of_leipzig".to_string(),
+            text: "Every player who meets a Markets of Leipzig requirement for the completed feature scores the matching bonus.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
             effect: None,
             children: Vec::new(),
         });
     }
-    if has(m, WAGON) {
+    if cfg.has(DARMSTADT) {
         items.push(Entry {
-            id: "wagon-move-after-scoring".to_string(),
-            origin: "wagon".to_string(),
-            text: ["Any wagon on the completed feature may move on to an unoccupied, incomplete ", match e { ED_C1 => "feature adjoining it", ED_C2 | ED_WE => "feature on the same tile or on a neighbouring tile", _ => "" }, ", if there is one. When several wagons may move, you go first and the others follow clockwise."].concat(),
-            markers: markers(&[(has(m, RUSSIAN_PROMOS), "TREE TRAP"), (has(m, RUSSIAN_PROMOS), "LAKE TRAP")]),
-            foreign: e == ED_WE,
+            id: "darmstadt-church-bonus".to_string(),
+            origin: "darmstadt".to_string(),
+            text: "If the completed feature is a Darmstadt church, the player or players holding the majority around the church score 3 bonus points.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBER CHOICE"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(BATHHOUSES) {
+        items.push(Entry {
+            id: "bathhouse-send-to-bathhouse".to_string(),
+            origin: "bathhouses".to_string(),
+            text: ["If at least one bathhouse is free, every ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " that takes part in this scoring on its own must, if possible, move to an unoccupied bathhouse its owner chooses. When several are involved, you decide the order of these scorings."].concat(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MAGE) && cfg.has(WITCH) {
+        items.push(Entry {
+            id: "mage-witch-remove-either".to_string(),
+            origin: "mage".to_string(),
+            text: "If the mage or the witch took part in scoring this feature, take it off the board.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MAGE) && !cfg.has(WITCH) {
+        items.push(Entry {
+            id: "mage-witch-remove-mage".to_string(),
+            origin: "mage".to_string(),
+            text: "If the mage took part in scoring this feature, take it off the board.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if !cfg.has(MAGE) && cfg.has(WITCH) {
+        items.push(Entry {
+            id: "mage-witch-remove-witch".to_string(),
+            origin: "witch".to_string(),
+            text: "If the witch took part in scoring this feature, take it off the board.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(SHRINES) {
+        items.push(Entry {
+            id: "shrines-challenge".to_string(),
+            origin: "shrines".to_string(),
+            text: ["When a heretic or a monk completes its feature, check whether it has won a challenge; if it has, the losing ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " goes back to its owner."].concat(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(DRAWBRIDGES) {
+        items.push(Entry {
+            id: "drawbridge-move-into-city".to_string(),
+            origin: "drawbridges".to_string(),
+            text: ["If the completed feature is a road leading to a city whose drawbridge is down, the player who alone holds the majority on that road may move any number of their ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " from the road into those cities."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
             effect: None,
             children: {
                 let mut items = Vec::new();
-                if has(m, PEASANT_REVOLTS) {
+                if cfg.has(PEASANT_REVOLTS) {
+                    items.push(Entry {
+                        id: "drawbridge-protect-against-revolts".to_string(),
+                        origin: "peasant_revolts".to_string(),
+                        text: ["While they are being moved, you may pay points to protect any of these ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " against peasant revolts."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(PEASANT_REVOLTS) {
+                    items.push(Entry {
+                        id: "drawbridge-keeps-revolt-protection".to_string(),
+                        origin: "peasant_revolts".to_string(),
+                        text: ["Moved ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " keep their protection against peasant revolts."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(WAGON) {
+        items.push(Entry {
+            id: "wagon-move-after-scoring".to_string(),
+            origin: "wagon".to_string(),
+            text: ["Any wagon on the completed feature may move on to an unoccupied, incomplete ", match cfg.edition { ED_C1 => "feature adjoining it", ED_C2 | ED_WE => "feature on the same tile or on a neighbouring tile", _ => "" }, ", if there is one. When several wagons may move, you go first and the others follow clockwise."].concat(),
+            markers: markers(&[(cfg.has(RUSSIAN_PROMOS), "TREE TRAP"), (cfg.has(RUSSIAN_PROMOS), "LAKE TRAP")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(PEASANT_REVOLTS) {
                     items.push(Entry {
                         id: "wagon-protect-against-revolts".to_string(),
                         origin: "peasant_revolts".to_string(),
                         text: "If you moved your wagon, you may pay points to protect it against peasant revolts.".to_string(),
                         markers: Vec::new(),
-                        foreign: matches!(e, ED_C1 | ED_WE),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
                         effect: None,
                         children: Vec::new(),
                     });
                 }
-                if has(m, PEASANT_REVOLTS) {
+                if cfg.has(PEASANT_REVOLTS) {
                     items.push(Entry {
                         id: "wagon-keeps-revolt-protection".to_string(),
                         origin: "peasant_revolts".to_string(),
                         text: "A wagon that moves keeps its protection against peasant revolts.".to_string(),
                         markers: Vec::new(),
-                        foreign: matches!(e, ED_C1 | ED_WE),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
                         effect: None,
                         children: Vec::new(),
                     });
@@ -1734,27 +5214,138 @@ fn step_3b(cfg: &Config) -> Vec<Entry> {
     items.push(Entry {
         id: "return-meeples".to_string(),
         origin: "base".to_string(),
-        text: ["Every ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " still on the completed feature goes back to its owner."].concat(),
+        text: ["Every ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " still on the completed feature goes back to its owner."].concat(),
         markers: Vec::new(),
         foreign: false,
         effect: None,
         children: Vec::new(),
     });
+    if cfg.has(GHOSTS) {
+        items.push(Entry {
+            id: "ghosts-return-to-supply".to_string(),
+            origin: "ghosts".to_string(),
+            text: "Every ghost on the completed feature goes back to the general supply.".to_string(),
+            markers: Vec::new(),
+            foreign: false,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(TEACHER) {
+        items.push(Entry {
+            id: "teacher-take-from-school".to_string(),
+            origin: "teacher".to_string(),
+            text: "If one or more roads leading to the school were completed, you take the teacher from the school tiles.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
     items
 }
 
 /// Step 3C: Resolve tile scoring.
 fn step_3c(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, COUNT_OF_CARCASSONNE) {
+    if cfg.has(GOLDMINES) {
+        items.push(Entry {
+            id: "goldmines-share-gold".to_string(),
+            origin: "goldmines".to_string(),
+            text: "If at least one gold bar lies on a tile of a completed feature, the gold bars are shared out among the players with the majority there.".to_string(),
+            markers: Vec::new(),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(TOLLKEEPERS) {
+        items.push(Entry {
+            id: "tollkeepers-turn-token".to_string(),
+            origin: "tollkeepers".to_string(),
+            text: "Flip every tollhouse that has just taken toll from one or more groups of travellers, a single time however many completed roads it collected from.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(LAND_SURVEYORS) {
+        items.push(Entry {
+            id: "land-surveyors-change-scoring-tiles".to_string(),
+            origin: "land_surveyors".to_string(),
+            text: "Did you score a road, a city or a monastic building of any kind this turn? Then change the active scoring tiles of all three of these feature types.".to_string(),
+            markers: Vec::new(),
+            foreign: false,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(CIRCUS) {
+        items.push(Entry {
+            id: "circus-new-big-top".to_string(),
+            origin: "circus".to_string(),
+            text: "If a new big top tile was placed, award the points of the animal token under the big top; then lay a fresh face-down animal token on the new big top tile and move the big top onto it.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(BETS) {
+        items.push(Entry {
+            id: "bets-settle".to_string(),
+            origin: "bets".to_string(),
+            text: "When a completed city or road holds one or more betting offices, resolve the bets office by office; if several completed features qualify, you decide which is dealt with first.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(GINGERBREAD_MAN) {
+        items.push(Entry {
+            id: "gingerbread-move-after-tile".to_string(),
+            origin: "gingerbread_man".to_string(),
+            text: "If you placed a gingerbread man tile this turn and the gingerbread man has not moved this turn, move it to another incomplete city, if there is one. Whenever it moves, every player with knights in the city it leaves scores for them.".to_string(),
+            markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C1 | ED_C2),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(COUNT_OF_CARCASSONNE) {
+                    items.push(Entry {
+                        id: "gingerbread-before-count".to_string(),
+                        origin: "count_of_carcassonne".to_string(),
+                        text: ["This comes before the chance to put a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " into the City of Carcassonne: the gingerbread points you may score here can take that chance away."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_C2),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(COUNT_OF_CARCASSONNE) {
         items.push(Entry {
             id: "count-place-in-city".to_string(),
             origin: "count_of_carcassonne".to_string(),
-            text: ["If placing your tile this turn gave points to one or more opponents but none to you, you may put a ", match e { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " into the City of Carcassonne. If you did, you may then move the Count to any quarter."].concat(),
+            text: ["If placing your tile this turn gave points to one or more opponents but none to you, you may put a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " into the City of Carcassonne. If you did, you may then move the Count to any quarter."].concat(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(MESSAGES) && cfg.edition == ED_C1 {
+        items.push(Entry {
+            id: "messages-check-3c".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES (#3)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: Vec::new(),
         });
@@ -1764,16 +5355,14 @@ fn step_3c(cfg: &Config) -> Vec<Entry> {
 
 /// Step 3D: The dragon moves.
 fn step_3d(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, DRAGON) && e == ED_C1 {
+    if cfg.has(DRAGON) && cfg.edition == ED_C1 && cfg.variant == V_RGG {
         items.push(Entry {
             id: "dragon-move-rgg".to_string(),
             origin: "dragon".to_string(),
-            text: "Rio Grande Games rules only: the dragon moves now when the placed tile bears a dragon symbol.".to_string(),
+            text: "Rio Grande Games rules: the dragon moves now, when the placed tile bears a dragon symbol.".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: Vec::new(),
         });
@@ -1783,34 +5372,216 @@ fn step_3d(cfg: &Config) -> Vec<Entry> {
 
 /// Step 4A: Finish tile actions.
 fn step_4a(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if !has(m, BUILDER) && has(m, BAZAARS) {
+    if cfg.has(CATAPULT) {
+        items.push(Entry {
+            id: "catapult-fair".to_string(),
+            origin: "catapult".to_string(),
+            text: "When the tile you placed shows a fair, use the catapult.".to_string(),
+            markers: markers(&[(cfg.has(MESSAGES) && cfg.edition == ED_C1, "MESSAGES (#4)"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(PEASANT_REVOLTS) {
+                    items.push(Entry {
+                        id: "catapult-seduction-protect".to_string(),
+                        origin: "peasant_revolts".to_string(),
+                        text: ["Seduction token: you may pay points to protect the ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " you swapped against peasant revolts."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(MESSAGES) && cfg.edition != ED_C1 {
+        items.push(Entry {
+            id: "messages-check-4a".to_string(),
+            origin: "messages".to_string(),
+            text: "With every score of these actions done, look at how far your scoring figures moved in total:".to_string(),
+            markers: markers(&[(true, "MESSAGES"), (cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+            foreign: cfg.edition == ED_WE,
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(EASTER_IN_CARCASSONNE) {
+        items.push(Entry {
+            id: "easter-nest-eggs".to_string(),
+            origin: "easter_in_carcassonne".to_string(),
+            text: ["If an Easter nest was completed, you and every other player with ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " on the neighbouring tiles receive Easter eggs."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(EASTER_IN_CARCASSONNE) {
+        items.push(Entry {
+            id: "easter-bunny-phase".to_string(),
+            origin: "easter_in_carcassonne".to_string(),
+            text: ["If an Easter bunny tile was placed, the Easter bunny phase follows: the players move the Easter bunny figure, and each receives an Easter egg for every one of their ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " the bunny meets on its way."].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(DRAGON) {
+                    items.push(Entry {
+                        id: "easter-bunny-phase-dragon".to_string(),
+                        origin: "dragon".to_string(),
+                        text: "The phase also takes place when a dragon tile completed an Easter nest.".to_string(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(BETS) {
+        items.push(Entry {
+            id: "bets-place-token".to_string(),
+            origin: "bets".to_string(),
+            text: "A betting office on the placed tile lets each player put one of their betting tokens on it face down, except when this was the last tile of the game.".to_string(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+            effect: None,
+            children: Vec::new(),
+        });
+    }
+    if cfg.has(CROP_CIRCLES) {
+        items.push(Entry {
+            id: "crop-circles-all-players".to_string(),
+            origin: "crop_circles".to_string(),
+            text: ["If the tile you placed shows a crop circle, you choose for all players at once: either A) everyone may deploy a ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " beside one of their own already on the board, or B) everyone must take back one of their ", match cfg.edition { ED_C1 => "followers", ED_C2 | ED_WE => "meeples", _ => "" }, " from the board. The kind of crop circle decides which kind of ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " is meant."].concat(),
+            markers: Vec::new(),
+            foreign: false,
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                if cfg.has(PEASANT_REVOLTS) {
+                    items.push(Entry {
+                        id: "crop-circles-peasant-revolts".to_string(),
+                        origin: "peasant_revolts".to_string(),
+                        text: ["You may pay points to protect the ", match cfg.edition { ED_C1 => "follower", ED_C2 | ED_WE => "meeple", _ => "" }, " you deployed this way against peasant revolts."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C1 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if cfg.has(CATHARS) {
+        items.push(Entry {
+            id: "cathars-remove-knight".to_string(),
+            origin: "cathars".to_string(),
+            text: ["You may take one knight out of a besieged city if a ", match cfg.edition { ED_C1 => "cloister", ED_C2 | ED_WE => "monastery", _ => "" }, " lies directly next to one of these:"].concat(),
+            markers: Vec::new(),
+            foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+            effect: None,
+            children: {
+                let mut items = Vec::new();
+                items.push(Entry {
+                    id: "cathars-next-to-city-tile".to_string(),
+                    origin: "cathars".to_string(),
+                    text: "any tile of that city (siege)".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+                items.push(Entry {
+                    id: "cathars-next-to-cathar-tile".to_string(),
+                    origin: "cathars".to_string(),
+                    text: "a Cathars tile (Cathars) or a Besiegers tile (besiegers)".to_string(),
+                    markers: Vec::new(),
+                    foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                    effect: None,
+                    children: Vec::new(),
+                });
+                if cfg.has(SHRINES) {
+                    items.push(Entry {
+                        id: "cathars-shrine-counts".to_string(),
+                        origin: "shrines".to_string(),
+                        text: ["A shrine counts as a ", match cfg.edition { ED_C1 => "cloister", ED_C2 | ED_WE => "monastery", _ => "" }, " for this."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(ABBEY) {
+                    items.push(Entry {
+                        id: "cathars-abbey-counts".to_string(),
+                        origin: "abbey".to_string(),
+                        text: ["An abbey counts as a ", match cfg.edition { ED_C1 => "cloister", ED_C2 | ED_WE => "monastery", _ => "" }, " for this."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(MONASTERIES) {
+                    items.push(Entry {
+                        id: "cathars-monasteries-count".to_string(),
+                        origin: "monasteries".to_string(),
+                        text: ["German, Dutch and Belgian monasteries and Japanese buildings count as ", match cfg.edition { ED_C1 => "cloisters", ED_C2 | ED_WE => "monasteries", _ => "" }, " for this."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                if cfg.has(DARMSTADT) {
+                    items.push(Entry {
+                        id: "cathars-darmstadt-counts".to_string(),
+                        origin: "darmstadt".to_string(),
+                        text: ["A Darmstadt church counts as a ", match cfg.edition { ED_C1 => "cloister", ED_C2 | ED_WE => "monastery", _ => "" }, " for this."].concat(),
+                        markers: Vec::new(),
+                        foreign: matches!(cfg.edition, ED_C2 | ED_WE),
+                        effect: None,
+                        children: Vec::new(),
+                    });
+                }
+                items
+            },
+        });
+    }
+    if !cfg.has(BUILDER) && cfg.has(BAZAARS) {
         items.push(Entry {
             id: "builder-absent-bazaar".to_string(),
-            origin: "builder".to_string(),
+            origin: "bazaars".to_string(),
             text: "If the tile shows a bazaar (and was not itself bought at an auction) and enough tiles remain:".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: {
                 let mut items = Vec::new();
                 items.push(Entry {
                     id: "builder-absent-bazaar-auction".to_string(),
-                    origin: "builder".to_string(),
+                    origin: "bazaars".to_string(),
                     text: "Hold an auction.".to_string(),
-                    markers: markers(&[(has(m, ROBBERS), "ROBBERS"), (has(m, WONDERS_OF_HUMANITY), "WONDER")]),
-                    foreign: e == ED_WE,
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: Vec::new(),
                 });
                 items.push(Entry {
                     id: "builder-absent-bazaar-round".to_string(),
-                    origin: "builder".to_string(),
+                    origin: "bazaars".to_string(),
                     text: "Play a bazaar round: beginning with the player on your left and going clockwise, you last, each player places the tile they bought, following the order of play but using that tile instead of drawing one.".to_string(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: Vec::new(),
                 });
@@ -1818,13 +5589,13 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
             },
         });
     }
-    if has(m, BUILDER) && has(m, BAZAARS) && e == ED_C1 {
+    if cfg.has(BUILDER) && cfg.has(BAZAARS) && cfg.edition == ED_C1 {
         items.push(Entry {
             id: "builder-bazaar-c1".to_string(),
             origin: "builder".to_string(),
             text: "If the tile shows a bazaar (and was not itself bought at an auction) and enough tiles remain, repeat the two actions below until no player still has a postponed auction:".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: {
                 let mut items = Vec::new();
@@ -1832,8 +5603,8 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
                     id: "builder-bazaar-c1-auction".to_string(),
                     origin: "builder".to_string(),
                     text: "Hold an auction.".to_string(),
-                    markers: markers(&[(has(m, ROBBERS), "ROBBERS"), (has(m, WONDERS_OF_HUMANITY), "WONDER")]),
-                    foreign: e == ED_WE,
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: Vec::new(),
                 });
@@ -1842,7 +5613,7 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
                     origin: "builder".to_string(),
                     text: "Play a bazaar round: beginning with the player on your left and going clockwise, you last, each player places the tile they bought, following the order of play but using that tile instead of drawing one. Two special cases can arise:".to_string(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: {
                         let mut items = Vec::new();
@@ -1851,7 +5622,7 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
                             origin: "builder".to_string(),
                             text: "A player earns a double turn: they play both parts of it before the next player takes their bazaar turn.".to_string(),
                             markers: Vec::new(),
-                            foreign: e == ED_WE,
+                            foreign: cfg.edition == ED_WE,
                             effect: None,
                             children: Vec::new(),
                         });
@@ -1860,7 +5631,7 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
                             origin: "builder".to_string(),
                             text: "A player draws and places another bazaar tile in the second part of a double turn: carry on as usual, but hold its auction only after the current bazaar is over (a new bazaar round follows).".to_string(),
                             markers: Vec::new(),
-                            foreign: e == ED_WE,
+                            foreign: cfg.edition == ED_WE,
                             effect: None,
                             children: Vec::new(),
                         });
@@ -1871,13 +5642,13 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
             },
         });
     }
-    if has(m, BUILDER) && has(m, BAZAARS) && e != ED_C1 {
+    if cfg.has(BUILDER) && cfg.has(BAZAARS) && cfg.edition != ED_C1 {
         items.push(Entry {
             id: "builder-bazaar-c2".to_string(),
             origin: "builder".to_string(),
             text: "If the tile shows a bazaar (and was not itself bought at an auction) and enough tiles remain:".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: None,
             children: {
                 let mut items = Vec::new();
@@ -1885,8 +5656,8 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
                     id: "builder-bazaar-c2-auction".to_string(),
                     origin: "builder".to_string(),
                     text: "Hold an auction.".to_string(),
-                    markers: markers(&[(has(m, ROBBERS), "ROBBERS"), (has(m, WONDERS_OF_HUMANITY), "WONDER")]),
-                    foreign: e == ED_WE,
+                    markers: markers(&[(cfg.has(ROBBERS), "ROBBERS"), (cfg.has(WONDERS_OF_HUMANITY), "WONDER")]),
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: Vec::new(),
                 });
@@ -1895,7 +5666,7 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
                     origin: "builder".to_string(),
                     text: "Play a bazaar round: beginning with the player on your left and going clockwise, each player places the tile they bought, following the order of play but using that tile instead of drawing one. Two special cases can arise:".to_string(),
                     markers: Vec::new(),
-                    foreign: e == ED_WE,
+                    foreign: cfg.edition == ED_WE,
                     effect: None,
                     children: {
                         let mut items = Vec::new();
@@ -1904,7 +5675,7 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
                             origin: "builder".to_string(),
                             text: "A player earns a double turn: they play both parts of it before the next player takes their bazaar turn.".to_string(),
                             markers: Vec::new(),
-                            foreign: e == ED_WE,
+                            foreign: cfg.edition == ED_WE,
                             effect: None,
                             children: Vec::new(),
                         });
@@ -1913,7 +5684,7 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
                             origin: "builder".to_string(),
                             text: "A player draws another bazaar tile in the second part of a double turn: carry on as usual and skip that tile's auction.".to_string(),
                             markers: Vec::new(),
-                            foreign: e == ED_WE,
+                            foreign: cfg.edition == ED_WE,
                             effect: None,
                             children: Vec::new(),
                         });
@@ -1929,16 +5700,14 @@ fn step_4a(cfg: &Config) -> Vec<Entry> {
 
 /// Step 4B: Finish the turn.
 fn step_4b(cfg: &Config) -> Vec<Entry> {
-    let (e, m) = (cfg.edition, cfg.modules);
-    let _ = (e, m);
     let mut items = Vec::new();
-    if has(m, BUILDER) {
+    if cfg.has(BUILDER) {
         items.push(Entry {
             id: "builder-double-turn".to_string(),
             origin: "builder".to_string(),
             text: "If the tile extended a road or city where your builder stands, play steps 1B to 4A one more time (a second time only, never a third).".to_string(),
             markers: Vec::new(),
-            foreign: e == ED_WE,
+            foreign: cfg.edition == ED_WE,
             effect: Some(Effect::DoubleTurn),
             children: Vec::new(),
         });

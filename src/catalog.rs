@@ -90,11 +90,7 @@ impl Catalog {
                 .map(|x| CatalogExpansion {
                     id: x.id.clone(),
                     name: x.name.clone(),
-                    editions: x
-                        .editions
-                        .iter()
-                        .map(|&e| rules.editions[e].id.clone())
-                        .collect(),
+                    editions: x.editions.iter().map(|&e| rules.editions[e].id.clone()).collect(),
                     modules: x
                         .modules
                         .iter()
@@ -119,9 +115,9 @@ impl Catalog {
     pub fn config(&self, edition: &str, variant: Option<&str>, with: &str) -> Result<Config, Vec<Diagnostic>> {
         let mut sources = Sources::default();
         let mut problems = Vec::new();
-        let edition = lookup(&mut sources, "--edition", edition, &self.editions, "edition").map_err(|d| problems.push(d)).ok();
+        let edition = lookup(&mut sources, &mut problems, "--edition", edition, &self.editions, "edition");
         let variant = match variant {
-            Some(v) => lookup(&mut sources, "--variant", v, &self.variants, "rule variant").map_err(|d| problems.push(d)).ok(),
+            Some(v) => lookup(&mut sources, &mut problems, "--variant", v, &self.variants, "rule variant"),
             None => edition.map(|e| self.default_variants[e]),
         };
         let file = sources.add("--with", with.to_string());
@@ -140,11 +136,17 @@ impl Catalog {
                 modules |= 1 << m.bit;
             } else {
                 let names = self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules().map(|m| m.id.as_str()));
-                let help = suggestion(id, names).unwrap_or_else(|| "`carcassonne-rules modules` lists the ids".to_string());
+                let help =
+                    suggestion(id, names).unwrap_or_else(|| "`carcassonne-rules modules` lists the ids".to_string());
                 let span = Span { file, start: at, len: id.len() };
                 problems.push(
-                    Diagnostic::at(&sources, span, format!("unknown module or expansion `{id}`"), "not a module or expansion id")
-                        .with_help(help),
+                    Diagnostic::at(
+                        &sources,
+                        span,
+                        format!("unknown module or expansion `{id}`"),
+                        "not a module or expansion id",
+                    )
+                    .with_help(help),
                 );
             }
         }
@@ -155,13 +157,24 @@ impl Catalog {
     }
 }
 
-/// The index of `value` among `known`, or a diagnostic on the option's value.
-fn lookup(sources: &mut Sources, option: &str, value: &str, known: &[String], what: &str) -> Result<usize, Diagnostic> {
+/// The index of `value` among `known`; otherwise a diagnostic on the option's value.
+fn lookup(
+    sources: &mut Sources,
+    problems: &mut Vec<Diagnostic>,
+    option: &str,
+    value: &str,
+    known: &[String],
+    what: &str,
+) -> Option<usize> {
     if let Some(ix) = known.iter().position(|k| k == value) {
-        return Ok(ix);
+        return Some(ix);
     }
     let file = sources.add(option, value.to_string());
-    let help = suggestion(value, known.iter().map(String::as_str)).unwrap_or_else(|| format!("{what}s: {}", known.join(", ")));
+    let help =
+        suggestion(value, known.iter().map(String::as_str)).unwrap_or_else(|| format!("{what}s: {}", known.join(", ")));
     let span = Span { file, start: 0, len: value.len().max(1) };
-    Err(Diagnostic::at(sources, span, format!("unknown {what} `{value}`"), format!("not a {what}")).with_help(help))
+    problems.push(
+        Diagnostic::at(sources, span, format!("unknown {what} `{value}`"), format!("not a {what}")).with_help(help),
+    );
+    None
 }

@@ -54,17 +54,10 @@ impl fmt::Display for Trace {
             match event {
                 Event::Part(n) => writeln!(f, "part {n}")?,
                 Event::Step { id, feature: None } => writeln!(f, "  step {id}")?,
-                Event::Step {
-                    id,
-                    feature: Some((n, of)),
-                } => writeln!(f, "  step {id} (feature {n} of {of})")?,
+                Event::Step { id, feature: Some((n, of)) } => writeln!(f, "  step {id} (feature {n} of {of})")?,
                 Event::Item { id, depth, applied } => {
                     let indent = "  ".repeat(depth + 2);
-                    writeln!(
-                        f,
-                        "{indent}{id}{}",
-                        if *applied { " (applies)" } else { "" }
-                    )?
+                    writeln!(f, "{indent}{id}{}", if *applied { " (applies)" } else { "" })?
                 }
                 Event::Skipped(id) => writeln!(f, "  step {id} skipped")?,
                 Event::NoFeatures(id) => writeln!(f, "  step {id}: no completed feature")?,
@@ -88,10 +81,7 @@ impl fmt::Display for TurnError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TurnError::TooManyGoBacks(n) => write!(f, "the turn went back {n} times; giving up"),
-            TurnError::NoSuchStep(id) => write!(
-                f,
-                "an effect names step {id}, which this selection does not have"
-            ),
+            TurnError::NoSuchStep(id) => write!(f, "an effect names step {id}, which this selection does not have"),
         }
     }
 }
@@ -104,19 +94,9 @@ pub const MAX_GO_BACKS: usize = 100;
 /// Plays one turn of `order` through `handler`.
 pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, TurnError> {
     let steps: Vec<&StepOrder> = order.steps().collect();
-    let index = |id: &str| {
-        steps
-            .iter()
-            .position(|s| s.id == id)
-            .ok_or_else(|| TurnError::NoSuchStep(id.to_string()))
-    };
-    let mut turn = Turn {
-        trace: Trace::default(),
-        skipped: Vec::new(),
-        go_back: None,
-        double_turn: false,
-        second_part: false,
-    };
+    let index = |id: &str| steps.iter().position(|s| s.id == id).ok_or_else(|| TurnError::NoSuchStep(id.to_string()));
+    let mut turn =
+        Turn { trace: Trace::default(), skipped: Vec::new(), go_back: None, double_turn: false, second_part: false };
     let mut part = 1;
     let mut go_backs = 0;
     let mut i = 0;
@@ -134,17 +114,11 @@ pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, 
                 turn.trace.0.push(Event::NoFeatures(step.id.clone()));
             }
             for n in 1..=features {
-                turn.trace.0.push(Event::Step {
-                    id: step.id.clone(),
-                    feature: Some((n, features)),
-                });
+                turn.trace.0.push(Event::Step { id: step.id.clone(), feature: Some((n, features)) });
                 turn.items(&step.id, &step.items, 0, handler);
             }
         } else {
-            turn.trace.0.push(Event::Step {
-                id: step.id.clone(),
-                feature: None,
-            });
+            turn.trace.0.push(Event::Step { id: step.id.clone(), feature: None });
             turn.items(&step.id, &step.items, 0, handler);
         }
         if let Some(to) = turn.go_back.take() {
@@ -163,10 +137,7 @@ pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, 
             turn.second_part = true;
             turn.skipped.clear();
             turn.trace.0.push(Event::Part(part));
-            i = steps
-                .iter()
-                .position(|s| s.repeat == Some(Repeat::DoubleTurn))
-                .unwrap_or(steps.len());
+            i = steps.iter().position(|s| s.repeat == Some(Repeat::DoubleTurn)).unwrap_or(steps.len());
         }
     }
     turn.trace.0.push(Event::End);
@@ -194,11 +165,7 @@ impl Turn {
                 Some(_) => true,
             };
             let applied = handler.perform(step, item) && possible;
-            self.trace.0.push(Event::Item {
-                id: item.id.clone(),
-                depth,
-                applied,
-            });
+            self.trace.0.push(Event::Item { id: item.id.clone(), depth, applied });
             if applied {
                 match item.effect.as_ref().expect("checked above") {
                     Effect::Skip(steps) => self.skipped.extend(steps.iter().cloned()),

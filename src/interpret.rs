@@ -37,12 +37,10 @@ pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
                     .map(|step| StepOrder {
                         id: step.id.clone(),
                         title: step.title.clone(),
-                        repeat: step.repeat.as_ref().filter(|(_, when)| holds(when)).map(
-                            |(kind, _)| match kind {
-                                model::Repeat::DoubleTurn => Repeat::DoubleTurn,
-                                model::Repeat::PerFeature => Repeat::PerFeature,
-                            },
-                        ),
+                        repeat: step.repeat.as_ref().filter(|(_, when)| holds(when)).map(|(kind, _)| match kind {
+                            model::Repeat::DoubleTurn => Repeat::DoubleTurn,
+                            model::Repeat::PerFeature => Repeat::PerFeature,
+                        }),
                         choose_one: step.choose_one,
                         items: entries(&step.items),
                     })

@@ -24,11 +24,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme};
 
 /// Renders diagnostics the way the command line prints them.
 pub fn render_diagnostics(problems: &[compiler::Diagnostic], color: bool) -> String {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_context_lines(1);
     let mut out = String::new();
     for problem in problems {

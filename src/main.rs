@@ -10,11 +10,7 @@ use carcassonne_rules::{interpret, render, render_diagnostics, wiki};
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
-#[command(
-    name = "carcassonne-rules",
-    version,
-    about = "Carcassonne's order of play, compiled from YAML rules"
-)]
+#[command(name = "carcassonne-rules", version, about = "Carcassonne's order of play, compiled from YAML rules")]
 struct Cli {
     /// The rules folder.
     #[arg(long, global = true, default_value = "rules", value_name = "DIR")]
@@ -101,10 +97,7 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(problems) => {
-            eprint!(
-                "{}",
-                render_diagnostics(&problems, std::io::stderr().is_terminal())
-            );
+            eprint!("{}", render_diagnostics(&problems, std::io::stderr().is_terminal()));
             let n = problems.len();
             eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
             ExitCode::FAILURE
@@ -142,21 +135,12 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
                         .with_help("run `cargo run -- gen` and commit the result"),
                 ]);
             }
-            write_atomically(&path, &code).map_err(|e| {
-                vec![Diagnostic::global(format!(
-                    "cannot write {}: {e}",
-                    path.display()
-                ))]
-            })?;
+            write_atomically(&path, &code)
+                .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", path.display()))])?;
             println!("wrote {}", path.display());
             Ok(())
         }
-        Command::Order {
-            edition,
-            variant,
-            with,
-            format,
-        } => {
+        Command::Order { edition, variant, with, format } => {
             let rules = load(&cli.rules)?;
             let config = Catalog::from_rules(&rules).config(edition, variant.as_deref(), with)?;
             let order = interpret::turn_order(&rules, &config);
@@ -198,7 +182,10 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             if tally.unexplained.is_empty() {
                 Ok(())
             } else {
-                Err(vec![Diagnostic::global(format!("{} differences from the page are not explained by errata.yaml", tally.unexplained.len()))])
+                Err(vec![Diagnostic::global(format!(
+                    "{} differences from the page are not explained by errata.yaml",
+                    tally.unexplained.len()
+                ))])
             }
         }
         Command::Modules { format } => {
@@ -222,26 +209,14 @@ fn count_items(rules: &Rules) -> usize {
     fn count(items: &[compiler::model::Item]) -> usize {
         items.iter().map(|i| 1 + count(&i.children)).sum()
     }
-    let steps: usize = rules
-        .phases
-        .iter()
-        .flat_map(|p| &p.steps)
-        .map(|s| count(&s.items))
-        .sum();
-    steps
-        + count(&rules.notes)
-        + count(&rules.setup)
-        + count(&rules.any_time)
-        + count(&rules.final_scoring)
+    let steps: usize = rules.phases.iter().flat_map(|p| &p.steps).map(|s| count(&s.items)).sum();
+    steps + count(&rules.notes) + count(&rules.setup) + count(&rules.any_time) + count(&rules.final_scoring)
 }
 
 /// Writes through a temporary file in the same folder, so a reader never
 /// sees half a file.
 fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(contents.as_bytes())?;

@@ -8,9 +8,9 @@ use crate::turn::{Entry, Repeat, StepOrder, TurnOrder};
 pub const NO_ACTIONS: &str = "There are no actions in this step.";
 pub const CHOOSE_ONE: &str = "You may do exactly one of the following:";
 
-/// ", HiG rules" style note for headers, when the rules have variants.
+/// ", variant hig" for headers, when the rules have variants.
 fn variant_note(order: &TurnOrder) -> String {
-    if order.variant.is_empty() { String::new() } else { format!(" ({} rules)", order.variant.to_uppercase()) }
+    if order.variant.is_empty() { String::new() } else { format!(", variant {}", order.variant) }
 }
 
 pub fn json(order: &TurnOrder) -> String {
@@ -52,7 +52,9 @@ fn items(out: &mut String, style: &dyn Style, items: &[Entry], depth: usize, num
 
 fn render(order: &TurnOrder, style: &dyn Style) -> String {
     let mut out = style.title(order);
-    for (title, list) in [("Notes", &order.notes), ("Setup", &order.setup), ("At any time during your turn", &order.any_time)] {
+    for (title, list) in
+        [("Notes", &order.notes), ("Setup", &order.setup), ("At any time during your turn", &order.any_time)]
+    {
         if !list.is_empty() {
             out.push_str(&style.section(title));
             items(&mut out, style, list, style.depth(false), false);
@@ -96,7 +98,12 @@ struct Text;
 
 impl Style for Text {
     fn title(&self, order: &TurnOrder) -> String {
-        format!("Order of play: edition {}{}, modules: {}\n", order.edition, variant_note(order), module_list(order, ""))
+        format!(
+            "Order of play: edition {}{}, modules: {}\n",
+            order.edition,
+            variant_note(order),
+            module_list(order, "")
+        )
     }
     fn section(&self, title: &str) -> String {
         format!("\n{title}\n")
@@ -131,7 +138,12 @@ struct Markdown;
 
 impl Style for Markdown {
     fn title(&self, order: &TurnOrder) -> String {
-        format!("# Order of play\n\nEdition **{}**{}, modules: {}.\n", order.edition, variant_note(order), module_list(order, "`"))
+        format!(
+            "# Order of play\n\nEdition **{}**{}, modules: {}.\n",
+            order.edition,
+            variant_note(order),
+            module_list(order, "`")
+        )
     }
     fn section(&self, title: &str) -> String {
         format!("\n## {title}\n\n")

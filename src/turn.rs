@@ -36,11 +36,7 @@ impl Config {
 
 /// The labels of the markers whose condition holds.
 pub fn markers(candidates: &[(bool, &str)]) -> Vec<String> {
-    candidates
-        .iter()
-        .filter(|(shown, _)| *shown)
-        .map(|(_, label)| label.to_string())
-        .collect()
+    candidates.iter().filter(|(shown, _)| *shown).map(|(_, label)| label.to_string()).collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

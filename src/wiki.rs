@@ -269,7 +269,12 @@ impl ClassReader {
         for (e, cond) in rules.editions.iter().zip(&editions) {
             names.insert(e.id.to_lowercase(), cond.clone());
         }
-        ClassReader { names, editions: rules.editions.iter().map(|e| e.id.clone()).collect(), edition_conds: editions, overrides }
+        ClassReader {
+            names,
+            editions: rules.editions.iter().map(|e| e.id.clone()).collect(),
+            edition_conds: editions,
+            overrides,
+        }
     }
 
     fn read(&self, class: &str) -> Reading {
@@ -319,9 +324,9 @@ impl ClassReader {
                     i += 1;
                     continue;
                 }
-                let (len, cond) = (1..=words.len() - i)
-                    .rev()
-                    .find_map(|len| self.names.get(&snake_case(&words[i..i + len].concat())).map(|c| (len, c.clone())))?;
+                let (len, cond) = (1..=words.len() - i).rev().find_map(|len| {
+                    self.names.get(&snake_case(&words[i..i + len].concat())).map(|c| (len, c.clone()))
+                })?;
                 conjunction.push(if negate { Cond::Not(Box::new(cond)) } else { cond });
                 negate = false;
                 i += len;
@@ -368,7 +373,8 @@ fn camel_words(text: &str) -> Vec<String> {
             }
         };
         // `…And20thAnniversary…`: an operator word ends where a number begins.
-        let after_operator = c.is_ascii_digit() && words.last().is_some_and(|w| matches!(w.as_str(), "And" | "Or" | "Not"));
+        let after_operator =
+            c.is_ascii_digit() && words.last().is_some_and(|w| matches!(w.as_str(), "And" | "Or" | "Not"));
         if starts_word || after_operator || words.is_empty() {
             words.push(String::new());
         }
@@ -436,8 +442,10 @@ pub fn compare(page: &Page, rules: &Rules, cfg: &Config, order: &TurnOrder) -> V
             let page_items = theirs.iter().find(|(s, _)| *s == section).map(|(_, items)| items.clone());
             let rule_items = ours.iter().find(|(s, _)| *s == section).map(|(_, items)| items.clone());
             let mut used: Vec<String> = Vec::new();
-            let page_origins = kept(page_items.as_deref(), |line| errata.iter().find(|d| d.page_lines.contains(line)), &mut used);
-            let rule_origins = kept(rule_items.as_deref(), |id| errata.iter().find(|d| d.items.contains(id)), &mut used);
+            let page_origins =
+                kept(page_items.as_deref(), |line| errata.iter().find(|d| d.page_lines.contains(line)), &mut used);
+            let rule_origins =
+                kept(rule_items.as_deref(), |id| errata.iter().find(|d| d.items.contains(id)), &mut used);
             let verdict = if page_origins == rule_origins {
                 if used.is_empty() { Verdict::Agrees } else { Verdict::Explained(used) }
             } else if let Some(d) = errata.iter().find(|d| d.steps.contains(&section)) {
@@ -538,7 +546,9 @@ impl Tally {
 pub fn describe(c: &SectionComparison) -> String {
     let page = match &c.page {
         None => "(no such step)".to_string(),
-        Some(items) => format!("[{}]", items.iter().map(|(o, line)| format!("{o}@{line}")).collect::<Vec<_>>().join(", ")),
+        Some(items) => {
+            format!("[{}]", items.iter().map(|(o, line)| format!("{o}@{line}")).collect::<Vec<_>>().join(", "))
+        }
     };
     let rules = match &c.rules {
         None => "(no such step)".to_string(),

@@ -43,24 +43,15 @@ fn problems(dir: &Path) -> Vec<Diagnostic> {
 /// The single problem of a rules folder that should have exactly one.
 fn only_problem(dir: &Path) -> Diagnostic {
     let mut all = problems(dir);
-    assert_eq!(
-        all.len(),
-        1,
-        "{}",
-        carcassonne_rules::render_diagnostics(&all, false)
-    );
+    assert_eq!(all.len(), 1, "{}", carcassonne_rules::render_diagnostics(&all, false));
     all.remove(0)
 }
 
 fn location_in(d: &Diagnostic, file: &str) -> (usize, usize) {
-    let location = d
-        .location()
-        .unwrap_or_else(|| panic!("no location in {d:?}"));
+    let location = d.location().unwrap_or_else(|| panic!("no location in {d:?}"));
     let (path, line_col) = location.split_at(location.find(".yaml:").expect("a yaml file") + 5);
     assert!(path.ends_with(file), "{location} is not in {file}");
-    let mut parts = line_col[1..]
-        .split(':')
-        .map(|n| n.parse::<usize>().expect("number"));
+    let mut parts = line_col[1..].split(':').map(|n| n.parse::<usize>().expect("number"));
     (parts.next().expect("line"), parts.next().expect("column"))
 }
 
@@ -73,10 +64,7 @@ fn fixture_checks_clean() {
 #[test]
 fn typo_in_a_module_name_points_at_the_name_and_suggests_the_right_one() {
     let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| {
-        t.replace(
-            "ROBBERS when peasant_revolts",
-            "ROBBERS when peasant_refolts",
-        )
+        t.replace("ROBBERS when peasant_revolts", "ROBBERS when peasant_refolts")
     });
     let d = only_problem(dir.path());
     assert_eq!(d.message(), "unknown module or flag `peasant_refolts`");
@@ -101,11 +89,7 @@ fn dsl_syntax_errors_point_at_the_column() {
         t.replace("when: dragon", "when: dragon and and princess")
     });
     let d = only_problem(dir.path());
-    assert!(
-        d.message().starts_with("invalid condition"),
-        "{}",
-        d.message()
-    );
+    assert!(d.message().starts_with("invalid condition"), "{}", d.message());
     // `dragon and ` is 11 characters after `when: ` at column 13.
     assert_eq!(location_in(&d, "princess-and-dragon.yaml"), (10, 24));
 }
@@ -149,32 +133,21 @@ fn ordering_cycles_are_reported() {
     });
     let all = problems(dir.path());
     assert!(!all.is_empty());
-    assert!(
-        all.iter().all(|d| d.message().contains("ordering cycle")),
-        "{all:?}"
-    );
+    assert!(all.iter().all(|d| d.message().contains("ordering cycle")), "{all:?}");
 }
 
 #[test]
 fn contradictory_constraints_are_reported() {
     let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| {
-        t.replace(
-            "before: draw-tile",
-            "after: show-tile\n      before: draw-tile",
-        )
+        t.replace("before: draw-tile", "after: show-tile\n      before: draw-tile")
     });
     let d = only_problem(dir.path());
-    assert_eq!(
-        d.message(),
-        "`abbey-play-from-supply` cannot be both after `show-tile` and before `draw-tile`"
-    );
+    assert_eq!(d.message(), "`abbey-play-from-supply` cannot be both after `show-tile` and before `draw-tile`");
 }
 
 #[test]
 fn references_must_stay_in_the_step() {
-    let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| {
-        t.replace("before: draw-tile", "before: place-tile")
-    });
+    let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| t.replace("before: draw-tile", "before: place-tile"));
     let d = only_problem(dir.path());
     assert_eq!(d.message(), "`place-tile` is in `1C`, not in `1B`");
 }
@@ -184,73 +157,40 @@ fn conditions_that_can_never_hold() {
     let dir = rules_with("expansions/princess-and-dragon.yaml", |t| {
         t.replace("when: princess", "when: princess and not princess")
     });
-    assert_eq!(
-        only_problem(dir.path()).message(),
-        "the condition of `princess-remove-knight` can never hold"
-    );
+    assert_eq!(only_problem(dir.path()).message(), "the condition of `princess-remove-knight` can never hold");
 
     // 2D exists only with the dragon: an item there without it is never shown.
-    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| {
-        t.replace("when: dragon", "when: not dragon")
-    });
-    assert_eq!(
-        only_problem(dir.path()).message(),
-        "item `dragon-move` can never be shown"
-    );
+    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| t.replace("when: dragon", "when: not dragon"));
+    assert_eq!(only_problem(dir.path()).message(), "item `dragon-move` can never be shown");
 }
 
 #[test]
 fn text_variants_must_name_known_editions_once() {
-    let dir = rules_with("base.yaml", |t| {
-        t.replace(
-            "{C1: follower | C2, WE: meeple}",
-            "{C1: follower | C3: meeple}",
-        )
-    });
+    let dir = rules_with("base.yaml", |t| t.replace("{C1: follower | C2, WE: meeple}", "{C1: follower | C3: meeple}"));
     let d = only_problem(dir.path());
     assert_eq!(d.message(), "unknown edition `C3`");
     assert_eq!(d.help_text(), Some("did you mean `C1`?"));
 
-    let dir = rules_with("base.yaml", |t| {
-        t.replace(
-            "{C1: follower | C2, WE: meeple}",
-            "{C1: follower | C1, WE: meeple}",
-        )
-    });
-    assert_eq!(
-        only_problem(dir.path()).message(),
-        "edition `C1` is named twice in these variants"
-    );
+    let dir =
+        rules_with("base.yaml", |t| t.replace("{C1: follower | C2, WE: meeple}", "{C1: follower | C1, WE: meeple}"));
+    assert_eq!(only_problem(dir.path()).message(), "edition `C1` is named twice in these variants");
 
-    let dir = rules_with("base.yaml", |t| {
-        t.replace("{C1: follower | C2, WE: meeple}", "{: follower}")
-    });
-    assert!(
-        only_problem(dir.path())
-            .message()
-            .starts_with("invalid text")
-    );
+    let dir = rules_with("base.yaml", |t| t.replace("{C1: follower | C2, WE: meeple}", "{: follower}"));
+    assert!(only_problem(dir.path()).message().starts_with("invalid text"));
 }
 
 #[test]
 fn unknown_steps_and_expansions() {
-    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| {
-        t.replace("  2D:", "  2E:")
-    });
+    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| t.replace("  2D:", "  2E:"));
     let d = only_problem(dir.path());
     assert_eq!(d.message(), "unknown step or section `2E`");
     assert_eq!(d.help_text(), Some("did you mean `2D`?"));
 
-    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| {
-        t.replace("skip 2B-1, 2B-2", "skip 2B-1, 2B-3")
-    });
+    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| t.replace("skip 2B-1, 2B-2", "skip 2B-1, 2B-3"));
     assert_eq!(only_problem(dir.path()).message(), "unknown step `2B-3`");
 
     let dir = rules_with("expansions/princess-and-dragon.yaml", |t| {
-        t.replace(
-            "expansion: princess_and_dragon",
-            "expansion: princess_and_dragons",
-        )
+        t.replace("expansion: princess_and_dragon", "expansion: princess_and_dragons")
     });
     let d = only_problem(dir.path());
     assert_eq!(d.help_text(), Some("did you mean `princess_and_dragon`?"));
@@ -258,13 +198,8 @@ fn unknown_steps_and_expansions() {
 
 #[test]
 fn expansion_items_need_a_condition() {
-    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| {
-        t.replace("      when: princess\n", "")
-    });
-    assert_eq!(
-        only_problem(dir.path()).message(),
-        "item `princess-remove-knight` of an expansion has no condition"
-    );
+    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| t.replace("      when: princess\n", ""));
+    assert_eq!(only_problem(dir.path()).message(), "item `princess-remove-knight` of an expansion has no condition");
 }
 
 #[test]
@@ -286,17 +221,10 @@ fn yaml_type_errors_are_located() {
 #[test]
 fn derived_flags_may_not_loop() {
     let dir = rules_with("modules.yaml", |t| {
-        t.replace(
-            "tiles_in_supply: abbey",
-            "tiles_in_supply: abbey or more_tiles\n  more_tiles: tiles_in_supply",
-        )
+        t.replace("tiles_in_supply: abbey", "tiles_in_supply: abbey or more_tiles\n  more_tiles: tiles_in_supply")
     });
     let all = problems(dir.path());
-    assert!(
-        all.iter()
-            .any(|d| d.message().contains("defined in terms of itself")),
-        "{all:?}"
-    );
+    assert!(all.iter().any(|d| d.message().contains("defined in terms of itself")), "{all:?}");
 }
 
 #[test]
@@ -308,47 +236,26 @@ fn missing_folder_is_a_diagnostic_not_a_panic() {
 // ---- through the command line ---------------------------------------------------
 
 fn cli(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
-        .args(args)
-        .output()
-        .expect("run the binary")
+    Command::new(env!("CARGO_BIN_EXE_carcassonne-rules")).args(args).output().expect("run the binary")
 }
 
 #[test]
 fn check_exits_1_with_file_line_col_and_generates_nothing() {
     let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| {
-        t.replace(
-            "ROBBERS when peasant_revolts",
-            "ROBBERS when peasant_refolts",
-        )
+        t.replace("ROBBERS when peasant_revolts", "ROBBERS when peasant_refolts")
     });
     let rules = dir.path().to_str().expect("utf-8 path");
     let out = cli(&["--rules", rules, "check"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("abbey-and-mayor.yaml:8:30"), "{stderr}");
-    assert!(
-        stderr.contains("did you mean `peasant_revolts`?"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("ROBBERS when peasant_refolts"),
-        "the source line is shown: {stderr}"
-    );
+    assert!(stderr.contains("did you mean `peasant_revolts`?"), "{stderr}");
+    assert!(stderr.contains("ROBBERS when peasant_refolts"), "the source line is shown: {stderr}");
 
     let generated: PathBuf = dir.path().join("out");
-    let out = cli(&[
-        "--rules",
-        rules,
-        "gen",
-        "--out",
-        generated.to_str().expect("utf-8"),
-    ]);
+    let out = cli(&["--rules", rules, "gen", "--out", generated.to_str().expect("utf-8")]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(
-        !generated.exists(),
-        "gen wrote something although the rules have problems"
-    );
+    assert!(!generated.exists(), "gen wrote something although the rules have problems");
 }
 
 #[test]
@@ -357,39 +264,37 @@ fn gen_writes_then_check_passes_and_staleness_is_detected() {
     let out_dir = dir.path().join("generated");
     let out = out_dir.to_str().expect("utf-8");
     assert_eq!(
-        cli(&["--rules", FIXTURE, "gen", "--check", "--out", out])
-            .status
-            .code(),
+        cli(&["--rules", FIXTURE, "gen", "--check", "--out", out]).status.code(),
         Some(1),
         "missing counts as stale"
     );
-    assert_eq!(
-        cli(&["--rules", FIXTURE, "gen", "--out", out])
-            .status
-            .code(),
-        Some(0)
-    );
-    assert_eq!(
-        cli(&["--rules", FIXTURE, "gen", "--check", "--out", out])
-            .status
-            .code(),
-        Some(0)
-    );
-    let leftovers: Vec<_> = std::fs::read_dir(&out_dir)
-        .expect("out dir")
-        .map(|e| e.expect("entry").file_name())
-        .collect();
-    assert_eq!(
-        leftovers,
-        ["turn_order.rs"],
-        "no temporary files are left behind"
-    );
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out]).status.code(), Some(0));
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--check", "--out", out]).status.code(), Some(0));
+    let leftovers: Vec<_> =
+        std::fs::read_dir(&out_dir).expect("out dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(leftovers, ["turn_order.rs"], "no temporary files are left behind");
 
-    let edited = rules_with("base.yaml", |t| {
-        t.replace("Show the tile.", "Show the tile to everyone.")
-    });
+    let edited = rules_with("base.yaml", |t| t.replace("Show the tile.", "Show the tile to everyone."));
     let rules = edited.path().to_str().expect("utf-8");
     let stale = cli(&["--rules", rules, "gen", "--check", "--out", out]);
     assert_eq!(stale.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&stale.stderr).contains("stale"));
+}
+
+#[test]
+fn the_model_does_not_depend_on_file_names_or_order() {
+    let original = compiler::compile_dir(Path::new("rules")).result.expect("bundled rules check");
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(Path::new("rules"), dir.path());
+    // Rename the expansion files so that they list in reverse order.
+    let expansions = dir.path().join("expansions");
+    let mut names: Vec<_> =
+        std::fs::read_dir(&expansions).expect("expansions").map(|e| e.expect("entry").file_name()).collect();
+    names.sort();
+    for (i, name) in names.iter().enumerate() {
+        let renamed = format!("{:03}-{}", names.len() - i, name.to_string_lossy());
+        std::fs::rename(expansions.join(name), expansions.join(renamed)).expect("rename");
+    }
+    let shuffled = compiler::compile_dir(dir.path()).result.expect("renamed rules check");
+    assert_eq!(original, shuffled);
 }

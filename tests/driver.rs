@@ -24,39 +24,24 @@ impl<F: FnMut(&Entry) -> bool> Handler for Scripted<F> {
 }
 
 fn order(edition: &str, with: &str) -> TurnOrder {
-    let config = generated::catalog()
-        .config(edition, None, with).expect("a valid selection");
+    let config = generated::catalog().config(edition, None, with).expect("a valid selection");
     generated::turn_order(&config)
 }
 
 fn steps_started(trace: &Trace, id: &str) -> usize {
-    trace
-        .0
-        .iter()
-        .filter(|e| matches!(e, Event::Step { id: s, .. } if s == id))
-        .count()
+    trace.0.iter().filter(|e| matches!(e, Event::Step { id: s, .. } if s == id)).count()
 }
 
 #[test]
 fn builder_double_turn_with_two_completed_features() {
     let order = order("C2", "builder");
-    let mut handler = Scripted {
-        applies: |e: &Entry| e.effect == Some(Effect::DoubleTurn),
-        features: VecDeque::from([2, 1]),
-    };
+    let mut handler =
+        Scripted { applies: |e: &Entry| e.effect == Some(Effect::DoubleTurn), features: VecDeque::from([2, 1]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
-    assert_eq!(
-        steps_started(&trace, "1A"),
-        1,
-        "1A stands outside the builder's block"
-    );
+    assert_eq!(steps_started(&trace, "1A"), 1, "1A stands outside the builder's block");
     assert_eq!(steps_started(&trace, "1B"), 2, "1B–4A are played twice");
     assert_eq!(steps_started(&trace, "4A"), 2);
-    assert_eq!(
-        steps_started(&trace, "3B"),
-        3,
-        "two features in the first part, one in the second"
-    );
+    assert_eq!(steps_started(&trace, "3B"), 3, "two features in the first part, one in the second");
     assert!(trace.0.contains(&Event::Part(2)));
     insta::assert_snapshot!("trace_builder_double_turn", trace.to_string());
 }
@@ -65,10 +50,8 @@ fn builder_double_turn_with_two_completed_features() {
 fn without_the_builder_there_is_no_second_part() {
     let order = order("C2", "abbey_and_mayor");
     // Everything applies, except that the tile always fits.
-    let mut handler = Scripted {
-        applies: |e: &Entry| !matches!(e.effect, Some(Effect::GoBack(_))),
-        features: VecDeque::from([1]),
-    };
+    let mut handler =
+        Scripted { applies: |e: &Entry| !matches!(e.effect, Some(Effect::GoBack(_))), features: VecDeque::from([1]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
     assert!(!trace.0.contains(&Event::Part(2)));
 }
@@ -76,19 +59,13 @@ fn without_the_builder_there_is_no_second_part() {
 #[test]
 fn princess_skips_deploying() {
     let order = order("C2", "princess");
-    let mut handler = Scripted {
-        applies: |e: &Entry| matches!(e.effect, Some(Effect::Skip(_))),
-        features: VecDeque::from([0]),
-    };
+    let mut handler =
+        Scripted { applies: |e: &Entry| matches!(e.effect, Some(Effect::Skip(_))), features: VecDeque::from([0]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
     assert!(trace.0.contains(&Event::Skipped("2B-1".into())));
     assert!(trace.0.contains(&Event::Skipped("2B-2".into())));
     assert_eq!(steps_started(&trace, "2B-1"), 0);
-    assert_eq!(
-        steps_started(&trace, "2C"),
-        1,
-        "only the skipped steps are left out"
-    );
+    assert_eq!(steps_started(&trace, "2C"), 1, "only the skipped steps are left out");
     insta::assert_snapshot!("trace_princess_used", trace.to_string());
 }
 
@@ -96,12 +73,8 @@ fn princess_skips_deploying() {
 fn unplaceable_tile_goes_back_to_1b() {
     let order = order("C2", "");
     let mut first = true;
-    let applies =
-        |e: &Entry| matches!(e.effect, Some(Effect::GoBack(_))) && std::mem::take(&mut first);
-    let mut handler = Scripted {
-        applies,
-        features: VecDeque::new(),
-    };
+    let applies = |e: &Entry| matches!(e.effect, Some(Effect::GoBack(_))) && std::mem::take(&mut first);
+    let mut handler = Scripted { applies, features: VecDeque::new() };
     let trace = play_turn(&order, &mut handler).expect("a turn");
     assert!(trace.0.contains(&Event::GoBack { to: "1B".into() }));
     assert_eq!(steps_started(&trace, "1B"), 2);
@@ -112,12 +85,7 @@ fn unplaceable_tile_goes_back_to_1b() {
 #[test]
 fn a_handler_that_always_goes_back_gets_an_error_not_a_hang() {
     let order = order("C2", "");
-    let mut handler = Scripted {
-        applies: |e: &Entry| matches!(e.effect, Some(Effect::GoBack(_))),
-        features: VecDeque::new(),
-    };
-    assert_eq!(
-        play_turn(&order, &mut handler),
-        Err(TurnError::TooManyGoBacks(MAX_GO_BACKS))
-    );
+    let mut handler =
+        Scripted { applies: |e: &Entry| matches!(e.effect, Some(Effect::GoBack(_))), features: VecDeque::new() };
+    assert_eq!(play_turn(&order, &mut handler), Err(TurnError::TooManyGoBacks(MAX_GO_BACKS)));
 }

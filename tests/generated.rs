@@ -10,10 +10,7 @@ use carcassonne_rules::{generated, interpret};
 fn bundled_rules() -> Rules {
     match compiler::compile_dir(Path::new("rules")).result {
         Ok(rules) => rules,
-        Err(problems) => panic!(
-            "{}",
-            carcassonne_rules::render_diagnostics(&problems, false)
-        ),
+        Err(problems) => panic!("{}", carcassonne_rules::render_diagnostics(&problems, false)),
     }
 }
 
@@ -30,9 +27,7 @@ fn checked_in_code_is_fresh() {
     }
     if std::env::var_os("CI").is_none() {
         std::fs::write(path, &fresh).expect("update generated/turn_order.rs");
-        panic!(
-            "generated/turn_order.rs was stale and has been updated: review and commit it, then re-run"
-        );
+        panic!("generated/turn_order.rs was stale and has been updated: review and commit it, then re-run");
     }
     panic!("generated/turn_order.rs is stale: run `cargo run -- gen` and commit the result");
 }
@@ -40,29 +35,18 @@ fn checked_in_code_is_fresh() {
 #[test]
 fn generation_is_deterministic() {
     let rules = bundled_rules();
-    assert_eq!(
-        compiler::codegen::generate(&rules),
-        compiler::codegen::generate(&rules)
-    );
+    assert_eq!(compiler::codegen::generate(&rules), compiler::codegen::generate(&rules));
 }
 
 /// The four expansions of the first milestone.
-const EXPANSIONS: [&str; 4] = [
-    "abbey_and_mayor",
-    "count_king_and_robber",
-    "traders_and_builders",
-    "princess_and_dragon",
-];
+const EXPANSIONS: [&str; 4] =
+    ["abbey_and_mayor", "count_king_and_robber", "traders_and_builders", "princess_and_dragon"];
 
 #[test]
 fn interpreter_and_generated_code_agree() {
     let rules = bundled_rules();
     let catalog = Catalog::from_rules(&rules);
-    assert_eq!(
-        catalog,
-        generated::catalog(),
-        "the generated tables differ from the rules"
-    );
+    assert_eq!(catalog, generated::catalog(), "the generated tables differ from the rules");
 
     let modules: Vec<usize> = catalog
         .expansions
@@ -70,11 +54,7 @@ fn interpreter_and_generated_code_agree() {
         .filter(|x| EXPANSIONS.contains(&x.id.as_str()))
         .flat_map(|x| x.modules.iter().map(|m| m.bit))
         .collect();
-    assert!(
-        modules.len() >= 14,
-        "the four expansions have at least 14 modules, found {}",
-        modules.len()
-    );
+    assert!(modules.len() >= 14, "the four expansions have at least 14 modules, found {}", modules.len());
 
     let mut selections = vec![0u128];
     for (i, &a) in modules.iter().enumerate() {

@@ -5,7 +5,8 @@ use carcassonne_rules::catalog::Catalog;
 use carcassonne_rules::{generated, render};
 
 /// The expansions of the first milestone, in box order.
-const FIRST_FOUR: [&str; 4] = ["traders_and_builders", "princess_and_dragon", "abbey_and_mayor", "count_king_and_robber"];
+const FIRST_FOUR: [&str; 4] =
+    ["traders_and_builders", "princess_and_dragon", "abbey_and_mayor", "count_king_and_robber"];
 
 fn snapshot(catalog: &Catalog, edition: &str, with: &str, name: &str) {
     let config = catalog.config(edition, None, with).expect("a valid selection");

@@ -37,11 +37,7 @@ pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) 
     let mut rules = checker.items(raw, editions, variants, expansions, modules, phases);
     rules.derived = checker.derived_by_name();
     rules.errata = checker.errata(raw, &rules);
-    if problems.len() > before {
-        None
-    } else {
-        Some(rules)
-    }
+    if problems.len() > before { None } else { Some(rules) }
 }
 
 /// What a name in a condition or `--with` stands for.
@@ -86,13 +82,7 @@ struct Node<'r> {
 }
 
 impl Checker<'_> {
-    fn report(
-        &mut self,
-        span: Span,
-        message: impl Into<String>,
-        label: impl Into<String>,
-        help: Option<String>,
-    ) {
+    fn report(&mut self, span: Span, message: impl Into<String>, label: impl Into<String>, help: Option<String>) {
         let mut d = Diagnostic::at(self.sources, span, message, label);
         if let Some(help) = help {
             d = d.with_help(help);
@@ -101,13 +91,9 @@ impl Checker<'_> {
     }
 
     fn duplicate(&mut self, what: &str, name: &Spanned<String>, first: Span) {
-        let d = Diagnostic::at(
-            self.sources,
-            name.span,
-            format!("duplicate {what} `{}`", name.value),
-            "defined again here",
-        )
-        .also(self.sources, first, "first defined here");
+        let d =
+            Diagnostic::at(self.sources, name.span, format!("duplicate {what} `{}`", name.value), "defined again here")
+                .also(self.sources, first, "first defined here");
         self.problems.push(d);
     }
 
@@ -154,12 +140,7 @@ impl Checker<'_> {
             return Some(ix);
         }
         let help = suggestion(name, self.editions.keys().map(String::as_str));
-        self.report(
-            span,
-            format!("unknown edition `{name}`"),
-            "not an edition of editions.yaml",
-            help,
-        );
+        self.report(span, format!("unknown edition `{name}`"), "not an edition of editions.yaml", help);
         None
     }
 
@@ -169,20 +150,13 @@ impl Checker<'_> {
         for x in &raw.expansions {
             self.check_snake_case(&x.id, "expansion");
             self.claim_name(&x.id, Named::Expansion(expansions.len()));
-            let editions = x
-                .editions
-                .iter()
-                .filter_map(|e| self.edition(&e.value, e.span))
-                .collect();
+            let editions = x.editions.iter().filter_map(|e| self.edition(&e.value, e.span)).collect();
             let mut members = Vec::new();
             for (id, name) in &x.modules {
                 self.check_snake_case(id, "module");
                 if self.claim_name(id, Named::Module(modules.len())) {
                     members.push(modules.len());
-                    modules.push(model::Module {
-                        id: id.value.clone(),
-                        name: name.value.clone(),
-                    });
+                    modules.push(model::Module { id: id.value.clone(), name: name.value.clone() });
                 }
             }
             expansions.push(model::Expansion {
@@ -193,10 +167,7 @@ impl Checker<'_> {
             });
         }
         if modules.len() > MAX_MODULES {
-            let message = format!(
-                "{} modules, but a module set holds at most {MAX_MODULES}",
-                modules.len()
-            );
+            let message = format!("{} modules, but a module set holds at most {MAX_MODULES}", modules.len());
             match raw.expansions.last() {
                 Some(x) => self.report(x.id.span, message, "one expansion too many", None),
                 None => self.problems.push(Diagnostic::global(message)),
@@ -217,11 +188,8 @@ impl Checker<'_> {
     }
 
     fn check_snake_case(&mut self, id: &Spanned<String>, what: &str) {
-        let ok = !id.value.is_empty()
-            && id
-                .value
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        let ok =
+            !id.value.is_empty() && id.value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
         if !ok {
             let fixed = id.value.to_lowercase().replace(['-', ' '], "_");
             self.report(
@@ -237,8 +205,7 @@ impl Checker<'_> {
         for (name, definition) in &raw.derived {
             self.check_snake_case(name, "derived flag");
             if self.claim_name(name, Named::Derived) {
-                self.derived_source
-                    .insert(name.value.clone(), definition.clone());
+                self.derived_source.insert(name.value.clone(), definition.clone());
             }
         }
         let names: Vec<String> = self.derived_source.keys().cloned().collect();
@@ -255,30 +222,19 @@ impl Checker<'_> {
         let source = self.derived_source.get(name)?.clone();
         if self.resolving.iter().any(|n| n == name) {
             let path = format!("{} → {name}", self.resolving.join(" → "));
-            self.report(
-                source.span,
-                format!("derived flag `{name}` is defined in terms of itself"),
-                path,
-                None,
-            );
+            self.report(source.span, format!("derived flag `{name}` is defined in terms of itself"), path, None);
             self.derived.insert(name.to_string(), None);
             return None;
         }
         self.resolving.push(name.to_string());
         let resolved = self.condition(&source);
         self.resolving.pop();
-        self.derived
-            .entry(name.to_string())
-            .or_insert(resolved)
-            .clone()
+        self.derived.entry(name.to_string()).or_insert(resolved).clone()
     }
 
     /// The derived flags that resolved, in definition order.
     fn derived_by_name(&self) -> Vec<(String, Cond)> {
-        self.derived_source
-            .keys()
-            .filter_map(|name| Some((name.clone(), self.derived.get(name)?.clone()?)))
-            .collect()
+        self.derived_source.keys().filter_map(|name| Some((name.clone(), self.derived.get(name)?.clone()?))).collect()
     }
 
     // ---- errata --------------------------------------------------------------------
@@ -287,7 +243,12 @@ impl Checker<'_> {
         let mut errata = model::Errata::default();
         for reading in &raw.class_readings {
             if !reading.class.value.starts_with("show") {
-                self.report(reading.class.span, format!("`{}` is not a show class", reading.class.value), "class readings are for `show…` classes", None);
+                self.report(
+                    reading.class.span,
+                    format!("`{}` is not a show class", reading.class.value),
+                    "class readings are for `show…` classes",
+                    None,
+                );
             }
             if let Some(means) = self.condition(&reading.means) {
                 errata.classes.push(model::ClassReading { class: reading.class.value.clone(), means });
@@ -338,12 +299,7 @@ impl Checker<'_> {
 
     fn syntax_error(&mut self, source: &Spanned<String>, what: &str, err: dsl::SyntaxError) {
         let span = source.sub_span(err.at.0, err.at.1);
-        self.report(
-            span,
-            format!("invalid {what}: {}", err.message),
-            err.message.clone(),
-            None,
-        );
+        self.report(span, format!("invalid {what}: {}", err.message), err.message.clone(), None);
     }
 
     /// Parses and resolves a condition string.
@@ -362,8 +318,7 @@ impl Checker<'_> {
     fn resolve(&mut self, source: &Spanned<String>, ast: &dsl::Condition) -> Option<Cond> {
         match ast {
             dsl::Condition::Bool(b) => Some(if *b { Cond::True } else { Cond::False }),
-            dsl::Condition::Name(name) => match self.names.get(&name.text).map(|(named, _)| *named)
-            {
+            dsl::Condition::Name(name) => match self.names.get(&name.text).map(|(named, _)| *named) {
                 Some(Named::Module(m)) => Some(Cond::Module(m)),
                 Some(Named::Derived) => self.derived_flag(&name.text),
                 Some(Named::Expansion(_)) => {
@@ -384,23 +339,14 @@ impl Checker<'_> {
                         .filter(|(_, (named, _))| !matches!(named, Named::Expansion(_)))
                         .map(|(n, _)| n.as_str());
                     let help = suggestion(&name.text, candidates);
-                    self.report(
-                        span,
-                        format!("unknown module or flag `{}`", name.text),
-                        "not in modules.yaml",
-                        help,
-                    );
+                    self.report(span, format!("unknown module or flag `{}`", name.text), "not in modules.yaml", help);
                     None
                 }
             },
             dsl::Condition::Edition { equal, edition } => {
                 let span = source.sub_span(edition.at.0, edition.at.1);
                 let e = self.edition(&edition.text, span)?;
-                Some(if *equal {
-                    Cond::Edition(e)
-                } else {
-                    Cond::Not(Box::new(Cond::Edition(e)))
-                })
+                Some(if *equal { Cond::Edition(e) } else { Cond::Not(Box::new(Cond::Edition(e))) })
             }
             dsl::Condition::Variant { equal, variant } => {
                 let span = source.sub_span(variant.at.0, variant.at.1);
@@ -409,15 +355,10 @@ impl Checker<'_> {
             }
             dsl::Condition::Not(inner) => Some(Cond::Not(Box::new(self.resolve(source, inner)?))),
             dsl::Condition::And(parts) | dsl::Condition::Or(parts) => {
-                let resolved: Vec<Option<Cond>> =
-                    parts.iter().map(|p| self.resolve(source, p)).collect();
+                let resolved: Vec<Option<Cond>> = parts.iter().map(|p| self.resolve(source, p)).collect();
                 let parts: Option<Vec<Cond>> = resolved.into_iter().collect();
                 let parts = parts?;
-                Some(if matches!(ast, dsl::Condition::And(_)) {
-                    Cond::All(parts)
-                } else {
-                    Cond::Any(parts)
-                })
+                Some(if matches!(ast, dsl::Condition::And(_)) { Cond::All(parts) } else { Cond::Any(parts) })
             }
         }
     }
@@ -449,10 +390,7 @@ impl Checker<'_> {
                             if seen.iter().any(|(x, _)| *x == e) {
                                 self.report(
                                     span,
-                                    format!(
-                                        "edition `{}` is named twice in these variants",
-                                        name.text
-                                    ),
+                                    format!("edition `{}` is named twice in these variants", name.text),
                                     "named again here",
                                     None,
                                 );
@@ -482,12 +420,7 @@ impl Checker<'_> {
             let span = source.sub_span(marker.name.at.0, marker.name.at.1);
             let help = suggestion(&marker.name.text, model::MARKERS)
                 .or_else(|| Some(format!("known markers: {}", model::MARKERS.join(", "))));
-            self.report(
-                span,
-                format!("unknown marker `{}`", marker.name.text),
-                "not a marker",
-                help,
-            );
+            self.report(span, format!("unknown marker `{}`", marker.name.text), "not a marker", help);
             return None;
         }
         let when = match &marker.when {
@@ -537,15 +470,10 @@ impl Checker<'_> {
                     items: Vec::new(),
                 });
             }
-            phases.push(model::Phase {
-                id: p.id.value.clone(),
-                title: p.title.value.clone(),
-                steps,
-            });
+            phases.push(model::Phase { id: p.id.value.clone(), title: p.title.value.clone(), steps });
         }
         if raw.base_file.is_some() && phases.iter().all(|p| p.steps.is_empty()) {
-            self.problems
-                .push(Diagnostic::global("base.yaml declares no steps"));
+            self.problems.push(Diagnostic::global("base.yaml declares no steps"));
         }
         phases
     }
@@ -558,11 +486,8 @@ impl Checker<'_> {
                 return None;
             }
         };
-        let kind = if repeat.kind.text == "double_turn" {
-            model::Repeat::DoubleTurn
-        } else {
-            model::Repeat::PerFeature
-        };
+        let kind =
+            if repeat.kind.text == "double_turn" { model::Repeat::DoubleTurn } else { model::Repeat::PerFeature };
         let when = match &repeat.when {
             Some(c) => self.resolve(source, c)?,
             None => Cond::True,
@@ -584,22 +509,13 @@ impl Checker<'_> {
         // Sections in turn-order order.
         let mut sections: Vec<Section> = Vec::new();
         for id in model::SECTIONS_BEFORE_STEPS {
-            sections.push(Section {
-                id: id.to_string(),
-                exists: Cond::True,
-            });
+            sections.push(Section { id: id.to_string(), exists: Cond::True });
         }
         for step in phases.iter().flat_map(|p| &p.steps) {
-            sections.push(Section {
-                id: step.id.clone(),
-                exists: step.when.clone(),
-            });
+            sections.push(Section { id: step.id.clone(), exists: step.when.clone() });
         }
         for id in model::SECTIONS_AFTER_STEPS {
-            sections.push(Section {
-                id: id.to_string(),
-                exists: Cond::True,
-            });
+            sections.push(Section { id: id.to_string(), exists: Cond::True });
         }
 
         // Every file's items, with the expansion rank that breaks ties.
@@ -656,11 +572,10 @@ impl Checker<'_> {
         let mut by_id: HashMap<&str, usize> = HashMap::new();
         for (i, node) in nodes.iter().enumerate() {
             let id = &node.raw.id;
-            let ok = id.value.split('-').all(|p| {
-                !p.is_empty()
-                    && p.chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
-            });
+            let ok = id
+                .value
+                .split('-')
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
             if !ok {
                 let fixed = id.value.to_lowercase().replace(['_', ' '], "-");
                 self.report(
@@ -677,18 +592,13 @@ impl Checker<'_> {
             }
         }
 
-        let placements: Vec<Placement> = (0..nodes.len())
-            .map(|i| self.placement(i, &nodes, &by_id, &sections))
-            .collect();
+        let placements: Vec<Placement> =
+            (0..nodes.len()).map(|i| self.placement(i, &nodes, &by_id, &sections)).collect();
         let ordered = order::place(&placements);
         for &i in &ordered.unplaced {
             // Report each cycle once, at its first item in file order.
             let raw = nodes[i].raw;
-            let via = raw
-                .after
-                .as_ref()
-                .or(raw.before.as_ref())
-                .or(raw.under.as_ref());
+            let via = raw.after.as_ref().or(raw.before.as_ref()).or(raw.under.as_ref());
             if let Some(via) = via {
                 self.report(
                     via.span,
@@ -710,10 +620,7 @@ impl Checker<'_> {
         let mut section_items: Vec<Vec<Item>> = Vec::new();
         for (s, section) in sections.iter().enumerate() {
             let top = ordered.sections.get(&s).cloned().unwrap_or_default();
-            let items = top
-                .iter()
-                .filter_map(|&i| self.item(&build, i, &section.exists, "base", &[]))
-                .collect();
+            let items = top.iter().filter_map(|&i| self.item(&build, i, &section.exists, "base", &[])).collect();
             section_items.push(items);
         }
         let mut section_items = section_items.into_iter();
@@ -742,19 +649,11 @@ impl Checker<'_> {
 
     /// Resolves an item's `under`, `after` and `before` into a placement,
     /// reporting references that do not fit (and placing the item at the end).
-    fn placement(
-        &mut self,
-        i: usize,
-        nodes: &[Node],
-        by_id: &HashMap<&str, usize>,
-        sections: &[Section],
-    ) -> Placement {
+    fn placement(&mut self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>, sections: &[Section]) -> Placement {
         let node = &nodes[i];
         let mut parent = node.inline_parent;
         if let Some(under) = &node.raw.under {
-            parent = self
-                .reference(under, i, nodes, by_id, sections, "under")
-                .or(parent);
+            parent = self.reference(under, i, nodes, by_id, sections, "under").or(parent);
         }
         let sibling = |this: &mut Self, source: &Spanned<String>, what: &str| -> Option<usize> {
             let target = this.reference(source, i, nodes, by_id, sections, what)?;
@@ -768,7 +667,10 @@ impl Checker<'_> {
                     source.span,
                     format!("`{}` is not a sibling of `{}`", source.value, node.raw.id.value),
                     format!("`{}` is {}, this item is {}", source.value, describe(target_parent), describe(parent)),
-                    Some("`after` and `before` name items of the same list; use `under` to change the parent".to_string()),
+                    Some(
+                        "`after` and `before` name items of the same list; use `under` to change the parent"
+                            .to_string(),
+                    ),
                 );
                 return None;
             }
@@ -779,28 +681,19 @@ impl Checker<'_> {
         } else if let Some(before) = &node.raw.before {
             sibling(self, before, "before").map(Anchor::Before)
         } else {
-            node.previous
-                .filter(|&p| self.parent_of(p, nodes, by_id) == parent)
-                .map(Anchor::FollowPrevious)
+            node.previous.filter(|&p| self.parent_of(p, nodes, by_id) == parent).map(Anchor::FollowPrevious)
         };
         if let (Some(_), Some(before)) = (&node.raw.after, &node.raw.before) {
             // `before` is verified after placement; still resolve it for its diagnostics.
             let _ = sibling(self, before, "before");
         }
-        Placement {
-            section: node.section,
-            parent,
-            anchor: anchor.unwrap_or(Anchor::End),
-            key: node.key,
-        }
+        Placement { section: node.section, parent, anchor: anchor.unwrap_or(Anchor::End), key: node.key }
     }
 
     /// The parent an item ends up with (from `under`, or from nesting).
     fn parent_of(&self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>) -> Option<usize> {
         match &nodes[i].raw.under {
-            Some(under) => dsl::reference(&under.value)
-                .ok()
-                .and_then(|r| by_id.get(r.text.as_str()).copied()),
+            Some(under) => dsl::reference(&under.value).ok().and_then(|r| by_id.get(r.text.as_str()).copied()),
             None => nodes[i].inline_parent,
         }
     }
@@ -824,13 +717,8 @@ impl Checker<'_> {
         };
         let Some(&target) = by_id.get(name.text.as_str()) else {
             let here = nodes[i].section;
-            let help = suggestion(
-                &name.text,
-                nodes
-                    .iter()
-                    .filter(|n| n.section == here)
-                    .map(|n| n.raw.id.value.as_str()),
-            );
+            let help =
+                suggestion(&name.text, nodes.iter().filter(|n| n.section == here).map(|n| n.raw.id.value.as_str()));
             self.report(
                 source.span,
                 format!("unknown item `{}`", name.text),
@@ -849,10 +737,7 @@ impl Checker<'_> {
             return None;
         }
         if nodes[target].section != nodes[i].section {
-            let (theirs, ours) = (
-                &sections[nodes[target].section].id,
-                &sections[nodes[i].section].id,
-            );
+            let (theirs, ours) = (&sections[nodes[target].section].id, &sections[nodes[i].section].id);
             self.report(
                 source.span,
                 format!("`{}` is in `{theirs}`, not in `{ours}`", name.text),
@@ -866,20 +751,13 @@ impl Checker<'_> {
 
     /// An item with both `after` and `before` is placed by `after`; here we
     /// check that `before` still holds.
-    fn check_before_constraints(
-        &mut self,
-        nodes: &[Node],
-        by_id: &HashMap<&str, usize>,
-        ordered: &order::Ordered,
-    ) {
+    fn check_before_constraints(&mut self, nodes: &[Node], by_id: &HashMap<&str, usize>, ordered: &order::Ordered) {
         for node in nodes {
             let (Some(after), Some(before)) = (&node.raw.after, &node.raw.before) else {
                 continue;
             };
-            let (Some(&me), Some(&target)) = (
-                by_id.get(node.raw.id.value.as_str()),
-                by_id.get(before.value.as_str()),
-            ) else {
+            let (Some(&me), Some(&target)) = (by_id.get(node.raw.id.value.as_str()), by_id.get(before.value.as_str()))
+            else {
                 continue;
             };
             let list = match self.parent_of(me, nodes, by_id) {
@@ -936,8 +814,7 @@ impl Checker<'_> {
             }
         };
         let text = self.text(&raw.text);
-        let markers: Vec<Option<model::Marker>> =
-            raw.markers.iter().map(|m| self.marker(m)).collect();
+        let markers: Vec<Option<model::Marker>> = raw.markers.iter().map(|m| self.marker(m)).collect();
         let mut foreign = parent_foreign.to_vec();
         for f in &raw.foreign {
             if let Some(e) = self.edition(&f.value, f.span)
@@ -947,10 +824,7 @@ impl Checker<'_> {
             }
         }
         foreign.sort_unstable();
-        let effect = raw
-            .effect
-            .as_ref()
-            .and_then(|e| self.effect(e, build.sections));
+        let effect = raw.effect.as_ref().and_then(|e| self.effect(e, build.sections));
 
         let when = when?;
         let in_context = context.clone().and(when.clone());
@@ -969,14 +843,10 @@ impl Checker<'_> {
             };
             self.report(span, message, label, None);
         }
-        let origin = when
-            .origin()
-            .map_or(parent_origin.to_string(), |m| build.modules[m].id.clone());
+        let origin = when.origin().map_or(parent_origin.to_string(), |m| build.modules[m].id.clone());
         let children = build.ordered.children[i].clone();
-        let children = children
-            .into_iter()
-            .filter_map(|c| self.item(build, c, &in_context, &origin, &foreign))
-            .collect();
+        let children =
+            children.into_iter().filter_map(|c| self.item(build, c, &in_context, &origin, &foreign)).collect();
         Some(Item {
             id: raw.id.value.clone(),
             origin,
@@ -1003,17 +873,9 @@ impl Checker<'_> {
                 return Some(name.text.clone());
             }
             let span = source.sub_span(name.at.0, name.at.1);
-            let steps = sections
-                .iter()
-                .map(|s| s.id.as_str())
-                .filter(|s| !s.contains('_'));
+            let steps = sections.iter().map(|s| s.id.as_str()).filter(|s| !s.contains('_'));
             let help = suggestion(&name.text, steps);
-            this.report(
-                span,
-                format!("unknown step `{}`", name.text),
-                "not a step of base.yaml",
-                help,
-            );
+            this.report(span, format!("unknown step `{}`", name.text), "not a step of base.yaml", help);
             None
         };
         Some(match effect {
@@ -1105,16 +967,18 @@ mod tests {
 
     #[test]
     fn satisfiability() {
+        let three = Settings { editions: 3, variants: 3 };
         let dragon = Cond::Module(0);
-        assert!(satisfiable(&dragon, 3));
+        assert!(satisfiable(&dragon, three));
         let never = Cond::All(vec![dragon.clone(), Cond::Not(Box::new(dragon.clone()))]);
-        assert!(!satisfiable(&never, 3));
+        assert!(!satisfiable(&never, three));
         let two_editions = Cond::All(vec![Cond::Edition(0), Cond::Edition(1)]);
-        assert!(!satisfiable(&two_editions, 3));
-        assert!(satisfiable(&Cond::Edition(2), 3));
-        assert!(
-            !satisfiable(&Cond::Edition(2), 2),
-            "edition 2 does not exist"
-        );
+        assert!(!satisfiable(&two_editions, three));
+        assert!(satisfiable(&Cond::Edition(2), three));
+        assert!(!satisfiable(&Cond::Edition(2), Settings { editions: 2, variants: 3 }), "edition 2 does not exist");
+        let rgg = Cond::All(vec![Cond::Variant(2), Cond::Edition(0)]);
+        assert!(satisfiable(&rgg, three));
+        assert!(!satisfiable(&rgg, Settings { editions: 3, variants: 2 }));
+        assert!(!satisfiable(&Cond::False, three));
     }
 }

@@ -35,11 +35,7 @@ pub fn generate(rules: &Rules) -> String {
         ("notes", "Notes that depend on the selection.", &rules.notes),
         ("setup", "Preparing the game.", &rules.setup),
         ("any_time", "At any time during your turn.", &rules.any_time),
-        (
-            "final_scoring",
-            "Scoring at the end of the game.",
-            &rules.final_scoring,
-        ),
+        ("final_scoring", "Scoring at the end of the game.", &rules.final_scoring),
     ];
     for (name, doc, items) in sections {
         scope.push_fn(items_fn(name, doc, items, &names));
@@ -62,18 +58,10 @@ impl Names {
     fn new(rules: &Rules) -> Self {
         let constant = |id: &str| {
             let upper = id.to_uppercase().replace('-', "_");
-            if upper.starts_with(|c: char| c.is_ascii_digit()) {
-                format!("M_{upper}")
-            } else {
-                upper
-            }
+            if upper.starts_with(|c: char| c.is_ascii_digit()) { format!("M_{upper}") } else { upper }
         };
         Names {
-            editions: rules
-                .editions
-                .iter()
-                .map(|e| format!("ED_{}", constant(&e.id)))
-                .collect(),
+            editions: rules.editions.iter().map(|e| format!("ED_{}", constant(&e.id))).collect(),
             variants: rules.variants.iter().map(|v| format!("V_{}", constant(&v.id))).collect(),
             modules: rules.modules.iter().map(|m| constant(&m.id)).collect(),
         }
@@ -100,11 +88,7 @@ fn tables(rules: &Rules, names: &Names) -> String {
     out.push_str("];\n\n/// Expansions (products) and the modules they group.\n");
     out.push_str("pub const EXPANSIONS: &[ExpansionInfo] = &[\n");
     for x in &rules.expansions {
-        let editions: Vec<String> = x
-            .editions
-            .iter()
-            .map(|&e| format!("{:?}", rules.editions[e].id))
-            .collect();
+        let editions: Vec<String> = x.editions.iter().map(|&e| format!("{:?}", rules.editions[e].id)).collect();
         let modules: Vec<String> = x.modules.iter().map(|m| m.to_string()).collect();
         out.push_str(&format!(
             "    ExpansionInfo {{ id: {:?}, name: {:?}, editions: &[{}], modules: &[{}] }},\n",
@@ -133,11 +117,7 @@ fn turn_order(rules: &Rules) -> Function {
         .doc("The turn order for an edition and a selection of modules.")
         .arg("cfg", "&Config")
         .ret("TurnOrder");
-    let phases: Vec<String> = rules
-        .phases
-        .iter()
-        .map(|p| format!("phase_{}(cfg)", fn_suffix(&p.id)))
-        .collect();
+    let phases: Vec<String> = rules.phases.iter().map(|p| format!("phase_{}(cfg)", fn_suffix(&p.id))).collect();
     let mut body = Block::new("TurnOrder");
     body.line("edition: EDITIONS[cfg.edition].0.to_string(),")
         .line("variant: VARIANTS.get(cfg.variant).map_or_else(String::new, |v| v.0.to_string()),")
@@ -162,9 +142,7 @@ fn catalog() -> Function {
 
 fn phase_fn(phase: &crate::model::Phase, names: &Names) -> Function {
     let mut f = Function::new(format!("phase_{}", fn_suffix(&phase.id)));
-    f.doc(format!("Phase {}: {}.", phase.id, phase.title))
-        .arg("cfg", "&Config")
-        .ret("PhaseOrder");
+    f.doc(format!("Phase {}: {}.", phase.id, phase.title)).arg("cfg", "&Config").ret("PhaseOrder");
     f.line("let mut steps = Vec::new();");
     for step in &phase.steps {
         let push = step_order(step, names);
@@ -273,8 +251,7 @@ fn text(text: &Text, names: &Names) -> String {
                             .iter()
                             .filter(|(eds, _)| !eds.is_empty())
                             .map(|(eds, s)| {
-                                let pattern: Vec<&str> =
-                                    eds.iter().map(|&e| names.editions[e].as_str()).collect();
+                                let pattern: Vec<&str> = eds.iter().map(|&e| names.editions[e].as_str()).collect();
                                 format!("{} => {s:?}", pattern.join(" | "))
                             })
                             .collect();
@@ -292,11 +269,8 @@ fn marker_list(item: &Item, names: &Names) -> String {
     if item.markers.is_empty() {
         return "Vec::new()".to_string();
     }
-    let pairs: Vec<String> = item
-        .markers
-        .iter()
-        .map(|m| format!("({}, {:?})", cond(&m.when, names, Prec::Top), m.label))
-        .collect();
+    let pairs: Vec<String> =
+        item.markers.iter().map(|m| format!("({}, {:?})", cond(&m.when, names, Prec::Top), m.label)).collect();
     format!("markers(&[{}])", pairs.join(", "))
 }
 
@@ -353,11 +327,7 @@ fn cond(c: &Cond, names: &Names, outer: Prec) -> String {
             (parts.join(" || "), Prec::Or)
         }
     };
-    if prec < outer {
-        format!("({text})")
-    } else {
-        text
-    }
+    if prec < outer { format!("({text})") } else { text }
 }
 
 fn step_fn_name(step: &Step) -> String {

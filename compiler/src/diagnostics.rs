@@ -25,8 +25,7 @@ pub struct Sources {
 
 impl Sources {
     pub fn add(&mut self, name: impl AsRef<str>, text: String) -> FileId {
-        self.files
-            .push(NamedSource::new(name, Arc::new(text)).with_language("yaml"));
+        self.files.push(NamedSource::new(name, Arc::new(text)).with_language("yaml"));
         FileId(self.files.len() - 1)
     }
 
@@ -56,28 +55,15 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic that concerns no particular place (a missing folder, say).
     pub fn global(message: impl Into<String>) -> Self {
-        Diagnostic {
-            message: message.into(),
-            source: None,
-            labels: Vec::new(),
-            help: None,
-        }
+        Diagnostic { message: message.into(), source: None, labels: Vec::new(), help: None }
     }
 
     /// A diagnostic labelling `span` with `label`.
-    pub fn at(
-        sources: &Sources,
-        span: Span,
-        message: impl Into<String>,
-        label: impl Into<String>,
-    ) -> Self {
+    pub fn at(sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
         Diagnostic {
             message: message.into(),
             source: Some(sources.named(span.file)),
-            labels: vec![LabeledSpan::new_primary_with_span(
-                Some(label.into()),
-                (span.start, span.len),
-            )],
+            labels: vec![LabeledSpan::new_primary_with_span(Some(label.into()), (span.start, span.len))],
             help: None,
         }
     }
@@ -86,15 +72,9 @@ impl Diagnostic {
     /// the help text, since miette shows one source per diagnostic).
     pub fn also(mut self, sources: &Sources, span: Span, label: impl Into<String>) -> Self {
         let label = label.into();
-        let same_file = self
-            .source
-            .as_ref()
-            .is_some_and(|s| s.name() == sources.name(span.file));
+        let same_file = self.source.as_ref().is_some_and(|s| s.name() == sources.name(span.file));
         if same_file {
-            self.labels.push(LabeledSpan::new_with_span(
-                Some(label),
-                (span.start, span.len),
-            ));
+            self.labels.push(LabeledSpan::new_with_span(Some(label), (span.start, span.len)));
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);
             let note = format!("{label}: {}:{line}:{col}", sources.name(span.file));
@@ -154,37 +134,24 @@ impl miette::Diagnostic for Diagnostic {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        if self.labels.is_empty() {
-            None
-        } else {
-            Some(Box::new(self.labels.iter().cloned()))
-        }
+        if self.labels.is_empty() { None } else { Some(Box::new(self.labels.iter().cloned())) }
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 }
 
 /// The closest of `candidates` to `wanted`, if it is close enough to suggest:
 /// case is ignored, and one edit is always close enough.
-pub fn did_you_mean<'a>(
-    wanted: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let wanted = wanted.to_lowercase();
     candidates
         .into_iter()
         .map(|c| {
             let lower = c.to_lowercase();
             let close = strsim::damerau_levenshtein(&wanted, &lower) <= 1;
-            (
-                strsim::normalized_damerau_levenshtein(&wanted, &lower),
-                close,
-                c,
-            )
+            (strsim::normalized_damerau_levenshtein(&wanted, &lower), close, c)
         })
         .filter(|(score, close, _)| *close || *score >= 0.6)
         .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.2.cmp(a.2)))
@@ -192,9 +159,6 @@ pub fn did_you_mean<'a>(
 }
 
 /// "did you mean `x`?" help for an unknown name, if one is close.
-pub fn suggestion<'a>(
-    wanted: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<String> {
+pub fn suggestion<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
     did_you_mean(wanted, candidates).map(|c| format!("did you mean `{c}`?"))
 }

@@ -90,9 +90,7 @@ pub fn condition(input: &str) -> Result<Condition, SyntaxError> {
 }
 
 pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
-    let top = parse(Rule::text_input, input)?
-        .next()
-        .expect("grammar: text");
+    let top = parse(Rule::text_input, input)?.next().expect("grammar: text");
     let mut parts = Vec::new();
     for pair in top.into_inner() {
         match pair.as_rule() {
@@ -101,18 +99,8 @@ pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
                 pair.into_inner()
                     .map(|variant| {
                         let mut inner = variant.into_inner();
-                        let editions = inner
-                            .next()
-                            .expect("grammar: editions")
-                            .into_inner()
-                            .map(name)
-                            .collect();
-                        let text = inner
-                            .next()
-                            .expect("grammar: variant text")
-                            .as_str()
-                            .trim()
-                            .to_string();
+                        let editions = inner.next().expect("grammar: editions").into_inner().map(name).collect();
+                        let text = inner.next().expect("grammar: variant text").as_str().trim().to_string();
                         (editions, text)
                     })
                     .collect(),
@@ -124,20 +112,11 @@ pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
 }
 
 pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
-    let mut marker = Marker {
-        name: Name {
-            text: String::new(),
-            at: (0, 0),
-        },
-        arg: None,
-        when: None,
-    };
+    let mut marker = Marker { name: Name { text: String::new(), at: (0, 0) }, arg: None, when: None };
     for pair in parse(Rule::marker_input, input)? {
         match pair.as_rule() {
             Rule::marker_name => marker.name = name(pair),
-            Rule::marker_arg => {
-                marker.arg = pair.into_inner().next().map(|p| p.as_str().to_string())
-            }
+            Rule::marker_arg => marker.arg = pair.into_inner().next().map(|p| p.as_str().to_string()),
             Rule::condition => marker.when = Some(build_condition(pair)),
             Rule::when_kw => {}
             _ => {}
@@ -147,13 +126,7 @@ pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
 }
 
 pub fn repeat(input: &str) -> Result<Repeat, SyntaxError> {
-    let mut repeat = Repeat {
-        kind: Name {
-            text: String::new(),
-            at: (0, 0),
-        },
-        when: None,
-    };
+    let mut repeat = Repeat { kind: Name { text: String::new(), at: (0, 0) }, when: None };
     for pair in parse(Rule::repeat_input, input)? {
         match pair.as_rule() {
             Rule::repeat_kind => repeat.kind = name(pair),
@@ -165,9 +138,7 @@ pub fn repeat(input: &str) -> Result<Repeat, SyntaxError> {
 }
 
 pub fn effect(input: &str) -> Result<Effect, SyntaxError> {
-    let pair = parse(Rule::effect_input, input)?
-        .next()
-        .expect("grammar: effect");
+    let pair = parse(Rule::effect_input, input)?.next().expect("grammar: effect");
     Ok(match pair.as_rule() {
         Rule::skip => Effect::Skip(pair.into_inner().map(name).collect()),
         Rule::go_back => Effect::GoBack(name(pair.into_inner().next().expect("grammar: step"))),
@@ -177,9 +148,7 @@ pub fn effect(input: &str) -> Result<Effect, SyntaxError> {
 
 /// An item reference (`after`, `before`, `under`).
 pub fn reference(input: &str) -> Result<Name, SyntaxError> {
-    let pair = parse(Rule::reference_input, input)?
-        .next()
-        .expect("grammar: item id");
+    let pair = parse(Rule::reference_input, input)?.next().expect("grammar: item id");
     Ok(name(pair))
 }
 
@@ -190,10 +159,7 @@ fn parse(rule: Rule, input: &str) -> Result<pest::iterators::Pairs<'_, Rule>, Sy
             pest::error::InputLocation::Span((s, e)) => (s, e.max(s + 1)),
         };
         let at = (at.0.min(input.len()), at.1.min(input.len().max(at.0 + 1)));
-        SyntaxError {
-            message: describe(&err.variant),
-            at,
-        }
+        SyntaxError { message: describe(&err.variant), at }
     })
 }
 
@@ -220,9 +186,7 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::item_id => "an item id (kebab-case)",
         Rule::marker_name => "a marker name in capitals",
         Rule::repeat_kind => "`double_turn` or `per_feature`",
-        Rule::skip | Rule::go_back | Rule::double_turn => {
-            "`skip STEP`, `go back to STEP` or `double turn`"
-        }
+        Rule::skip | Rule::go_back | Rule::double_turn => "`skip STEP`, `go back to STEP` or `double turn`",
         Rule::EOI => "end of input",
         Rule::condition | Rule::disjunction | Rule::conjunction | Rule::negation => "a condition",
         Rule::not_op => "`not`",
@@ -236,10 +200,7 @@ fn rule_name(rule: Rule) -> &'static str {
 
 fn name(pair: Pair<'_, Rule>) -> Name {
     let span = pair.as_span();
-    Name {
-        text: pair.as_str().to_string(),
-        at: (span.start(), span.end()),
-    }
+    Name { text: pair.as_str().to_string(), at: (span.start(), span.end()) }
 }
 
 fn build_condition(pair: Pair<'_, Rule>) -> Condition {
@@ -298,10 +259,7 @@ mod tests {
     use super::*;
 
     fn n(text: &str, at: Range) -> Name {
-        Name {
-            text: text.to_string(),
-            at,
-        }
+        Name { text: text.to_string(), at }
     }
 
     #[test]
@@ -322,22 +280,10 @@ mod tests {
     #[test]
     fn parentheses_and_edition_tests() {
         let c = condition("dragon and not (plague or edition == C1)").unwrap();
-        let Condition::And(parts) = c else {
-            panic!("not an and")
-        };
-        let Condition::Not(inner) = &parts[1] else {
-            panic!("not a not")
-        };
-        let Condition::Or(alts) = inner.as_ref() else {
-            panic!("not an or")
-        };
-        assert_eq!(
-            alts[1],
-            Condition::Edition {
-                equal: true,
-                edition: n("C1", (37, 39))
-            }
-        );
+        let Condition::And(parts) = c else { panic!("not an and") };
+        let Condition::Not(inner) = &parts[1] else { panic!("not a not") };
+        let Condition::Or(alts) = inner.as_ref() else { panic!("not an or") };
+        assert_eq!(alts[1], Condition::Edition { equal: true, edition: n("C1", (37, 39)) });
     }
 
     #[test]
@@ -350,17 +296,10 @@ mod tests {
     #[test]
     fn names_may_start_with_digits_but_not_be_keywords() {
         assert!(condition("20th_anniversary_expansion").is_ok());
-        assert!(
-            condition("android").is_ok(),
-            "a name that starts with a keyword"
-        );
+        assert!(condition("android").is_ok(), "a name that starts with a keyword");
         let err = condition("abbey and").unwrap_err();
         assert_eq!(err.at.0, 9);
-        assert!(
-            err.message.contains("condition") || err.message.contains("name"),
-            "{}",
-            err.message
-        );
+        assert!(err.message.contains("condition") || err.message.contains("name"), "{}", err.message);
     }
 
     #[test]
@@ -374,20 +313,12 @@ mod tests {
         let parts = text("Place a {C1: follower | C2, WE: meeple} here.").unwrap();
         assert_eq!(parts.len(), 3);
         assert_eq!(parts[0], TextPart::Literal("Place a ".into()));
-        let TextPart::Variants(vs) = &parts[1] else {
-            panic!("no variants")
-        };
+        let TextPart::Variants(vs) = &parts[1] else { panic!("no variants") };
         assert_eq!(vs[0].1, "follower");
-        assert_eq!(
-            vs[1].0.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(),
-            ["C2", "WE"]
-        );
+        assert_eq!(vs[1].0.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["C2", "WE"]);
         assert_eq!(vs[1].0[1].at, (28, 30));
         assert!(text("unbalanced { brace").is_err());
-        assert!(
-            text("{: nothing}").is_err(),
-            "a variant must name an edition"
-        );
+        assert!(text("{: nothing}").is_err(), "a variant must name an edition");
     }
 
     #[test]
@@ -402,14 +333,8 @@ mod tests {
 
     #[test]
     fn effects_and_references() {
-        assert_eq!(
-            effect("skip 2B-1, 2B-2").unwrap(),
-            Effect::Skip(vec![n("2B-1", (5, 9)), n("2B-2", (11, 15))])
-        );
-        assert_eq!(
-            effect("go back to 1B").unwrap(),
-            Effect::GoBack(n("1B", (11, 13)))
-        );
+        assert_eq!(effect("skip 2B-1, 2B-2").unwrap(), Effect::Skip(vec![n("2B-1", (5, 9)), n("2B-2", (11, 15))]));
+        assert_eq!(effect("go back to 1B").unwrap(), Effect::GoBack(n("1B", (11, 13))));
         assert_eq!(effect("double turn").unwrap(), Effect::DoubleTurn);
         assert!(effect("jump to 1B").is_err());
         assert_eq!(reference("place-tile").unwrap().text, "place-tile");

@@ -215,10 +215,9 @@ impl Text {
             .iter()
             .map(|part| match part {
                 TextPart::Literal(s) => s.as_str(),
-                TextPart::ByEdition(alts) => alts
-                    .iter()
-                    .find(|(eds, _)| eds.contains(&edition))
-                    .map_or("", |(_, s)| s.as_str()),
+                TextPart::ByEdition(alts) => {
+                    alts.iter().find(|(eds, _)| eds.contains(&edition)).map_or("", |(_, s)| s.as_str())
+                }
             })
             .collect()
     }
@@ -243,12 +242,5 @@ pub const SECTIONS_BEFORE_STEPS: [&str; 3] = ["notes", "setup", "any_time"];
 pub const SECTIONS_AFTER_STEPS: [&str; 1] = ["final_scoring"];
 
 /// Markers the rules may use, as written in the DSL.
-pub const MARKERS: [&str; 7] = [
-    "MESSAGES",
-    "ROBBERS",
-    "ROBBER_CHOICE",
-    "WONDER",
-    "TREE_TRAP",
-    "LAKE_TRAP",
-    "HANS_STATUE",
-];
+pub const MARKERS: [&str; 7] =
+    ["MESSAGES", "ROBBERS", "ROBBER_CHOICE", "WONDER", "TREE_TRAP", "LAKE_TRAP", "HANS_STATUE"];

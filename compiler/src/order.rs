@@ -60,13 +60,7 @@ pub fn place(items: &[Placement]) -> Ordered {
     follow.iter_mut().for_each(by_key);
     ends.values_mut().for_each(by_key);
 
-    fn unfold(
-        i: usize,
-        after: &[Vec<usize>],
-        before: &[Vec<usize>],
-        follow: &[Vec<usize>],
-        out: &mut Vec<usize>,
-    ) {
+    fn unfold(i: usize, after: &[Vec<usize>], before: &[Vec<usize>], follow: &[Vec<usize>], out: &mut Vec<usize>) {
         for &b in &before[i] {
             unfold(b, after, before, follow, out);
         }
@@ -76,10 +70,7 @@ pub fn place(items: &[Placement]) -> Ordered {
         }
     }
 
-    let mut ordered = Ordered {
-        children: vec![Vec::new(); n],
-        ..Ordered::default()
-    };
+    let mut ordered = Ordered { children: vec![Vec::new(); n], ..Ordered::default() };
     for ((section, parent), roots) in &ends {
         let mut list = Vec::new();
         for &r in roots {
@@ -110,12 +101,7 @@ mod tests {
     use super::*;
 
     fn p(parent: Option<usize>, anchor: Anchor, key: (usize, usize)) -> Placement {
-        Placement {
-            section: 0,
-            parent,
-            anchor,
-            key,
-        }
+        Placement { section: 0, parent, anchor, key }
     }
 
     #[test]

@@ -25,11 +25,7 @@ impl Spanned<String> {
     /// the file, the whole scalar otherwise.
     pub fn sub_span(&self, start: usize, end: usize) -> Span {
         match self.verbatim_start {
-            Some(base) => Span {
-                file: self.span.file,
-                start: base + start,
-                len: end.saturating_sub(start).max(1),
-            },
+            Some(base) => Span { file: self.span.file, start: base + start, len: end.saturating_sub(start).max(1) },
             None => self.span,
         }
     }
@@ -294,11 +290,7 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
         );
         return raw;
     }
-    let mut loader = Loader {
-        dir,
-        sources,
-        problems,
-    };
+    let mut loader = Loader { dir, sources, problems };
 
     if let Some((file, yaml)) = loader.read::<EditionsYaml>(Path::new(EDITIONS_FILE)) {
         raw.editions = yaml
@@ -323,11 +315,7 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
             .map(|x| RawExpansion {
                 id: loader.spanned(file, x.id),
                 name: loader.spanned(file, x.name),
-                editions: x
-                    .editions
-                    .into_iter()
-                    .map(|e| loader.spanned(file, e))
-                    .collect(),
+                editions: x.editions.into_iter().map(|e| loader.spanned(file, e)).collect(),
                 modules: x
                     .modules
                     .into_iter()
@@ -335,11 +323,8 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
                     .collect(),
             })
             .collect();
-        raw.derived = yaml
-            .derived
-            .into_iter()
-            .map(|(k, v)| (loader.spanned(file, k), loader.spanned(file, v)))
-            .collect();
+        raw.derived =
+            yaml.derived.into_iter().map(|(k, v)| (loader.spanned(file, k), loader.spanned(file, v))).collect();
     }
     if let Some((file, yaml)) = loader.read::<BaseYaml>(Path::new(BASE_FILE)) {
         raw.base_file = Some(file);
@@ -429,10 +414,7 @@ impl Loader<'_> {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) => {
-                self.problems.push(Diagnostic::global(format!(
-                    "cannot read `{}`: {err}",
-                    path.display()
-                )));
+                self.problems.push(Diagnostic::global(format!("cannot read `{}`: {err}", path.display())));
                 return None;
             }
         };
@@ -440,28 +422,19 @@ impl Loader<'_> {
         match serde_saphyr::from_str::<T>(self.sources.text(file)) {
             Ok(value) => Some((file, value)),
             Err(err) => {
-                let message = DefaultMessageFormatter
-                    .format_message(err.without_snippet())
-                    .into_owned();
+                let message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
                 let diagnostic = match err.location().map(|l| l.span()) {
                     Some(span) if span.byte_offset().is_some() => {
                         let start = span.byte_offset().unwrap_or(0) as usize;
                         let len = span.byte_len().unwrap_or(0) as usize;
                         Diagnostic::at(
                             self.sources,
-                            Span {
-                                file,
-                                start,
-                                len: len.max(1),
-                            },
+                            Span { file, start, len: len.max(1) },
                             format!("invalid YAML in {}", rel.display()),
                             message,
                         )
                     }
-                    _ => Diagnostic::global(format!(
-                        "invalid YAML in `{}`: {message}",
-                        path.display()
-                    )),
+                    _ => Diagnostic::global(format!("invalid YAML in `{}`: {message}", path.display())),
                 };
                 self.problems.push(diagnostic);
                 None
@@ -475,30 +448,16 @@ impl Loader<'_> {
         let len = span.byte_len().unwrap_or(0) as usize;
         let text = self.sources.text(file);
         // A plain scalar starts right at its span; a quoted one one character later.
-        let verbatim_start = [start, start + 1].into_iter().find(|&at| {
-            text.get(at..)
-                .is_some_and(|rest| rest.starts_with(s.value.as_str()))
-        });
-        Spanned {
-            value: s.value,
-            span: Span {
-                file,
-                start,
-                len: len.max(1),
-            },
-            verbatim_start,
-        }
+        let verbatim_start = [start, start + 1]
+            .into_iter()
+            .find(|&at| text.get(at..).is_some_and(|rest| rest.starts_with(s.value.as_str())));
+        Spanned { value: s.value, span: Span { file, start, len: len.max(1) }, verbatim_start }
     }
 
     fn sections(&self, file: FileId, items: IndexMap<S, Vec<ItemYaml>>) -> RawSections {
         items
             .into_iter()
-            .map(|(key, list)| {
-                (
-                    self.spanned(file, key),
-                    list.into_iter().map(|i| self.item(file, i)).collect(),
-                )
-            })
+            .map(|(key, list)| (self.spanned(file, key), list.into_iter().map(|i| self.item(file, i)).collect()))
             .collect()
     }
 
@@ -515,11 +474,7 @@ impl Loader<'_> {
             before: opt(item.before),
             under: opt(item.under),
             effect: opt(item.effect),
-            children: item
-                .children
-                .into_iter()
-                .map(|c| self.item(file, c))
-                .collect(),
+            children: item.children.into_iter().map(|c| self.item(file, c)).collect(),
         }
     }
 }
