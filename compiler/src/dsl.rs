@@ -146,6 +146,12 @@ pub fn effect(input: &str) -> Result<Effect, SyntaxError> {
     })
 }
 
+/// A step id of `base.yaml` (`1B`, `2B-1`).
+pub fn step(input: &str) -> Result<Name, SyntaxError> {
+    let pair = parse(Rule::step_input, input)?.next().expect("grammar: step id");
+    Ok(name(pair))
+}
+
 /// An item reference (`after`, `before`, `under`).
 pub fn reference(input: &str) -> Result<Name, SyntaxError> {
     let pair = parse(Rule::reference_input, input)?.next().expect("grammar: item id");
