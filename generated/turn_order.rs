@@ -2790,7 +2790,7 @@ fn step_2b_1(cfg: &Config) -> Vec<Entry> {
             children: Vec::new(),
         });
     }
-    if cfg.has(WHEEL_OF_FORTUNE) || cfg.has(FESTIVAL) || cfg.has(ABBOT) || cfg.has(RUSSIAN_PROMOS) {
+    if cfg.has(WHEEL_OF_FORTUNE) || cfg.has(FESTIVAL) || cfg.has(ABBOT) || cfg.has(RUSSIAN_PROMOS) || cfg.has(PEASANT_REVOLTS) {
         items.push(Entry {
             id: "wheel-of-fortune-special-action".to_string(),
             origin: "wheel_of_fortune".to_string(),
