@@ -51,55 +51,54 @@ pub struct Page {
     pub unreadable: Vec<String>,
 }
 
-/// Sections compared, in page order; `1A` and `4B` appear twice on the page.
+/// Headers of the two sections that come before the steps.
 const NOTES_HEADER: &str = "'''Inleiding'''";
 const ANY_TIME_HEADER: &str = "'''Op ieder moment tijdens je beurt:'''";
+
+enum Event {
+    Open(String, String),
+    Close(String),
+    Header(String),
+    TemplateStart,
+    TemplateEnd,
+}
+
+/// The page's tags, section headers and rules boxes, in source order.
+fn events(source: &str) -> Vec<(usize, Event)> {
+    let tag = Regex::new(r"(?s)<(/?)([a-zA-Z]+)([^>]*)>").expect("valid regex");
+    let step = Regex::new(r"'''Stap ([0-9][A-D](?:-[0-9])?):").expect("valid regex");
+    let template_start = Regex::new(r"\{\{Rules[A-Za-z]*\|").expect("valid regex");
+    let template_end = Regex::new(r"(?m)^\}\}[ \t]*$").expect("valid regex");
+
+    let mut events: Vec<(usize, Event)> = Vec::new();
+    for c in tag.captures_iter(source) {
+        let name = c[2].to_lowercase();
+        if matches!(name.as_str(), "div" | "span" | "ul" | "ol" | "li") {
+            let at = c.get(0).expect("whole match").start();
+            events.push((at, if &c[1] == "/" { Event::Close(name) } else { Event::Open(name, c[3].to_string()) }));
+        }
+    }
+    for c in step.captures_iter(source) {
+        events.push((c.get(0).expect("whole match").start(), Event::Header(c[1].to_string())));
+    }
+    events.extend(template_start.find_iter(source).map(|m| (m.start(), Event::TemplateStart)));
+    events.extend(template_end.find_iter(source).map(|m| (m.start(), Event::TemplateEnd)));
+    for (header, section) in [(NOTES_HEADER, "notes"), (ANY_TIME_HEADER, "any_time")] {
+        if let Some(at) = source.find(header) {
+            events.push((at, Event::Header(section.to_string())));
+        }
+    }
+    events.sort_by_key(|(at, _)| *at);
+    events
+}
 
 impl Page {
     pub fn parse(source: &str, rules: &Rules) -> Page {
         let reader = ClassReader::new(rules);
-        let tag = Regex::new(r"(?s)<(/?)([a-zA-Z]+)([^>]*)>").expect("valid regex");
-        let step = Regex::new(r"'''Stap ([0-9][A-D](?:-[0-9])?):").expect("valid regex");
-        let class = Regex::new(r#"class="([^"]*)""#).expect("valid regex");
-        let dynamic = Regex::new(r#"data-dynamic-selector="\[([^\]]*)\]""#).expect("valid regex");
-        let template_start = Regex::new(r"\{\{Rules[A-Za-z]*\|").expect("valid regex");
-        let template_end = Regex::new(r"(?m)^\}\}[ \t]*$").expect("valid regex");
-
-        // Page events in source order: tags and section headers.
-        let mut events: Vec<(usize, Event)> = Vec::new();
-        for c in tag.captures_iter(source) {
-            let name = c[2].to_lowercase();
-            if !matches!(name.as_str(), "div" | "span" | "ul" | "ol" | "li") {
-                continue;
-            }
-            let at = c.get(0).expect("whole match").start();
-            if &c[1] == "/" {
-                events.push((at, Event::Close(name)));
-            } else {
-                events.push((at, Event::Open(name, c[3].to_string())));
-            }
-        }
-        for c in step.captures_iter(source) {
-            events.push((c.get(0).expect("whole match").start(), Event::Header(c[1].to_string())));
-        }
-        for m in template_start.find_iter(source) {
-            events.push((m.start(), Event::TemplateStart));
-        }
-        for m in template_end.find_iter(source) {
-            events.push((m.start(), Event::TemplateEnd));
-        }
-        for (header, section) in [(NOTES_HEADER, "notes"), (ANY_TIME_HEADER, "any_time")] {
-            if let Some(at) = source.find(header) {
-                events.push((at, Event::Header(section.to_string())));
-            }
-        }
-        events.sort_by_key(|(at, _)| *at);
-
         let mut page = Page { elements: Vec::new(), headers: Vec::new(), items: Vec::new(), unreadable: Vec::new() };
         let mut open: Vec<usize> = Vec::new();
         let mut templates: Vec<usize> = Vec::new();
-        for (at, event) in events {
-            let line = source[..at].matches('\n').count() + 1;
+        for (at, event) in events(source) {
             match event {
                 Event::Header(section) => page.headers.push(Header { section, parent: open.last().copied() }),
                 // Each rules box is a template: what it leaves open ends with it.
@@ -130,42 +129,12 @@ impl Page {
                             }
                         }
                     }
-                    let mut conditions = Vec::new();
-                    if let Some(c) = class.captures(&attributes) {
-                        for class in c[1].split_whitespace() {
-                            match reader.read(class) {
-                                Reading::Ignored => {}
-                                Reading::Cond(cond) => conditions.push(cond),
-                                Reading::Unreadable => {
-                                    page.unreadable.push(class.to_string());
-                                    conditions.push(Cond::False);
-                                }
-                            }
-                        }
-                    }
-                    if let Some(c) = dynamic.captures(&attributes) {
-                        let mut parts = c[1].split(',').map(|p| p.trim().trim_matches('\'').trim_matches('"'));
-                        let op = parts.next().unwrap_or_default().to_string();
-                        let classes: Vec<Cond> = parts
-                            .map(|class| match reader.read(class) {
-                                Reading::Cond(cond) => cond,
-                                Reading::Ignored => Cond::True,
-                                Reading::Unreadable => {
-                                    page.unreadable.push(class.to_string());
-                                    Cond::False
-                                }
-                            })
-                            .collect();
-                        conditions.push(if op == "AND" { Cond::All(classes) } else { Cond::Any(classes) });
-                    }
-                    let show = match conditions.len() {
-                        0 => None,
-                        1 => conditions.pop(),
-                        _ => Some(Cond::All(conditions)),
-                    };
+                    let show = reader.attributes(&attributes, &mut page.unreadable);
                     let element = page.elements.len();
-                    page.elements.push(Element { tag: name.clone(), parent: open.last().copied(), show });
-                    if name == "li" && !open.iter().any(|&e| page.elements[e].tag == "li") && !page.headers.is_empty() {
+                    let top_level = name == "li" && !open.iter().any(|&e| page.elements[e].tag == "li");
+                    page.elements.push(Element { tag: name, parent: open.last().copied(), show });
+                    if top_level && !page.headers.is_empty() {
+                        let line = source[..at].matches('\n').count() + 1;
                         page.items.push(TopItem { element, header: page.headers.len() - 1, line });
                     }
                     open.push(element);
@@ -226,14 +195,6 @@ impl Page {
     }
 }
 
-enum Event {
-    Open(String, String),
-    Close(String),
-    Header(String),
-    TemplateStart,
-    TemplateEnd,
-}
-
 enum Reading {
     /// Not about visibility (`markC1`, `wica-list`, `showAll`).
     Ignored,
@@ -243,6 +204,8 @@ enum Reading {
 
 /// Reads `show…` class names against the rules' ids.
 struct ClassReader {
+    class: Regex,
+    dynamic: Regex,
     names: HashMap<String, Cond>,
     editions: Vec<String>,
     /// What each edition's class means (`showC2` may include WE).
@@ -255,10 +218,10 @@ impl ClassReader {
         let mut names: HashMap<String, Cond> =
             rules.modules.iter().enumerate().map(|(i, m)| (m.id.clone(), Cond::Module(i))).collect();
         names.extend(rules.derived.iter().cloned());
-        // `showDragonAndC1`: an edition may stand among the flags.
         let overrides: HashMap<String, Cond> =
             rules.errata.classes.iter().map(|r| (r.class.clone(), r.means.clone())).collect();
-        // An edition inside a composite reads like its own class (`showC2`),
+        // `showDragonAndC1`: an edition may stand among the flags, and reads
+        // like its own class (`showC2`),
         // so a reading of `showC2` in the errata applies there too.
         let editions: Vec<Cond> = rules
             .editions
@@ -270,10 +233,41 @@ impl ClassReader {
             names.insert(e.id.to_lowercase(), cond.clone());
         }
         ClassReader {
+            class: Regex::new(r#"class="([^"]*)""#).expect("valid regex"),
+            dynamic: Regex::new(r#"data-dynamic-selector="\[([^\]]*)\]""#).expect("valid regex"),
             names,
             editions: rules.editions.iter().map(|e| e.id.clone()).collect(),
             edition_conds: editions,
             overrides,
+        }
+    }
+
+    /// The show condition of an element's attributes (`class`, and
+    /// `data-dynamic-selector`); `None` = always shown. Names that cannot be
+    /// read count as never shown and are added to `unreadable`.
+    fn attributes(&self, attributes: &str, unreadable: &mut Vec<String>) -> Option<Cond> {
+        let mut read = |class: &str| match self.read(class) {
+            Reading::Ignored => None,
+            Reading::Cond(cond) => Some(cond),
+            Reading::Unreadable => {
+                unreadable.push(class.to_string());
+                Some(Cond::False)
+            }
+        };
+        let mut conditions: Vec<Cond> = Vec::new();
+        if let Some(c) = self.class.captures(attributes) {
+            conditions.extend(c[1].split_whitespace().filter_map(&mut read));
+        }
+        if let Some(c) = self.dynamic.captures(attributes) {
+            let mut parts = c[1].split(',').map(|p| p.trim().trim_matches('\'').trim_matches('"'));
+            let all = parts.next() == Some("AND");
+            let classes: Vec<Cond> = parts.map(|class| read(class).unwrap_or(Cond::True)).collect();
+            conditions.push(if all { Cond::All(classes) } else { Cond::Any(classes) });
+        }
+        match conditions.len() {
+            0 => None,
+            1 => conditions.pop(),
+            _ => Some(Cond::All(conditions)),
         }
     }
 
