@@ -298,3 +298,17 @@ fn the_model_does_not_depend_on_file_names_or_order() {
     let shuffled = compiler::compile_dir(dir.path()).result.expect("renamed rules check");
     assert_eq!(original, shuffled);
 }
+
+#[test]
+fn ids_must_have_the_right_case() {
+    let dir = rules_with("expansions/princess-and-dragon.yaml", |t| t.replace("id: dragon-move", "id: Dragon_Move"));
+    let d = only_problem(dir.path());
+    assert_eq!(d.message(), "item id `Dragon_Move` is not kebab-case");
+    assert_eq!(d.help_text(), Some("write `dragon-move`"));
+
+    let dir = rules_with("modules.yaml", |t| {
+        t.replace("{ id: dragon, name: Dragon }", "{ id: Dragon-Figure, name: Dragon }")
+    });
+    let all = problems(dir.path());
+    assert!(all.iter().any(|d| d.message() == "module id `Dragon-Figure` is not snake_case"), "{all:?}");
+}

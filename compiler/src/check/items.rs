@@ -78,19 +78,7 @@ impl Checker<'_> {
         let mut by_id: HashMap<&str, usize> = HashMap::new();
         for (i, node) in nodes.iter().enumerate() {
             let id = &node.raw.id;
-            let ok = id
-                .value
-                .split('-')
-                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
-            if !ok {
-                let fixed = id.value.to_lowercase().replace(['_', ' '], "-");
-                self.report(
-                    id.span,
-                    format!("item id `{}` is not kebab-case", id.value),
-                    "item ids are kebab-case",
-                    Some(format!("write `{fixed}`")),
-                );
-            }
+            self.check_case(id, "item", '-');
             if let Some(&first) = by_id.get(id.value.as_str()) {
                 self.duplicate("item id", id, nodes[first].raw.id.span);
             } else {

@@ -87,6 +87,22 @@ impl Checker<'_> {
         self.problems.push(d);
     }
 
+    /// Ids are lower-case words joined by `separator`: snake_case for modules,
+    /// expansions and flags (`_`), kebab-case for items (`-`).
+    fn check_case(&mut self, id: &Spanned<String>, what: &str, separator: char) {
+        let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        if !id.value.split(separator).all(word) {
+            let case = if separator == '_' { "snake_case" } else { "kebab-case" };
+            let fixed: String = id.value.to_lowercase().replace(['_', '-', ' '], &separator.to_string());
+            self.report(
+                id.span,
+                format!("{what} id `{}` is not {case}", id.value),
+                format!("{what} ids are {case}"),
+                Some(format!("write `{fixed}`")),
+            );
+        }
+    }
+
     fn duplicate(&mut self, what: &str, name: &Spanned<String>, first: Span) {
         let d =
             Diagnostic::at(self.sources, name.span, format!("duplicate {what} `{}`", name.value), "defined again here")

@@ -49,12 +49,12 @@ impl Checker<'_> {
         let mut expansions = Vec::new();
         let mut modules = Vec::new();
         for x in &raw.expansions {
-            self.check_snake_case(&x.id, "expansion");
+            self.check_case(&x.id, "expansion", '_');
             self.claim_name(&x.id, Named::Expansion(expansions.len()));
             let editions = x.editions.iter().filter_map(|e| self.edition(&e.value, e.span)).collect();
             let mut members = Vec::new();
             for (id, name) in &x.modules {
-                self.check_snake_case(id, "module");
+                self.check_case(id, "module", '_');
                 if self.claim_name(id, Named::Module(modules.len())) {
                     members.push(modules.len());
                     modules.push(model::Module { id: id.value.clone(), name: name.value.clone() });
@@ -88,23 +88,9 @@ impl Checker<'_> {
         true
     }
 
-    fn check_snake_case(&mut self, id: &Spanned<String>, what: &str) {
-        let ok =
-            !id.value.is_empty() && id.value.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-        if !ok {
-            let fixed = id.value.to_lowercase().replace(['-', ' '], "_");
-            self.report(
-                id.span,
-                format!("{what} id `{}` is not snake_case", id.value),
-                "ids of modules, expansions and flags are snake_case",
-                Some(format!("write `{fixed}`")),
-            );
-        }
-    }
-
     pub(super) fn derived_flags(&mut self, raw: &RawRules) {
         for (name, definition) in &raw.derived {
-            self.check_snake_case(name, "derived flag");
+            self.check_case(name, "derived flag", '_');
             if self.claim_name(name, Named::Derived) {
                 self.derived_source.insert(name.value.clone(), definition.clone());
             }
