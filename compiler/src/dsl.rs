@@ -90,6 +90,7 @@ pub fn condition(input: &str) -> Result<Condition, SyntaxError> {
 }
 
 pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
+    check_braces(input)?;
     let top = parse(Rule::text_input, input)?.next().expect("grammar: text");
     let mut parts = Vec::new();
     for pair in top.into_inner() {
@@ -109,6 +110,28 @@ pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
         }
     }
     Ok(parts)
+}
+
+/// Unbalanced braces get a clearer message than the grammar's.
+fn check_braces(input: &str) -> Result<(), SyntaxError> {
+    let mut open: Option<usize> = None;
+    for (at, c) in input.char_indices() {
+        match (c, open) {
+            ('{', Some(_)) => {
+                return Err(SyntaxError {
+                    message: "`{` inside `{…}`: variants do not nest".into(), at: (at, at + 1)
+                });
+            }
+            ('{', None) => open = Some(at),
+            ('}', None) => return Err(SyntaxError { message: "`}` without a `{`".into(), at: (at, at + 1) }),
+            ('}', Some(_)) => open = None,
+            _ => {}
+        }
+    }
+    match open {
+        Some(at) => Err(SyntaxError { message: "this `{` is never closed".into(), at: (at, at + 1) }),
+        None => Ok(()),
+    }
 }
 
 pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
@@ -185,22 +208,38 @@ fn describe(variant: &pest::error::ErrorVariant<Rule>) -> String {
 
 fn rule_name(rule: Rule) -> &'static str {
     match rule {
-        Rule::name | Rule::atom => "a module or flag name",
+        Rule::name | Rule::keyword | Rule::name_char | Rule::atom => "a module or flag name",
         Rule::edition_id | Rule::edition_list => "an edition",
+        Rule::variant_id => "a rule variant",
         Rule::edition_op => "`==` or `!=`",
         Rule::step_id => "a step id such as 1B or 2B-1",
         Rule::item_id => "an item id (kebab-case)",
         Rule::marker_name => "a marker name in capitals",
+        Rule::marker_arg | Rule::marker_arg_text => "a quoted argument",
         Rule::repeat_kind => "`double_turn` or `per_feature`",
         Rule::skip | Rule::go_back | Rule::double_turn => "`skip STEP`, `go back to STEP` or `double turn`",
-        Rule::EOI => "end of input",
-        Rule::condition | Rule::disjunction | Rule::conjunction | Rule::negation => "a condition",
+        Rule::condition
+        | Rule::disjunction
+        | Rule::conjunction
+        | Rule::negation
+        | Rule::edition_test
+        | Rule::variant_test
+        | Rule::boolean => "a condition",
+        Rule::or_op | Rule::and_op => "`and` or `or`",
         Rule::not_op => "`not`",
+        Rule::when_kw => "`when`",
+        Rule::text_input | Rule::literal => "text",
         Rule::alternatives | Rule::alternative => "`{`",
-        Rule::variant_id => "a rule variant",
-        Rule::literal => "text",
-        Rule::marker_arg => "a quoted argument",
-        _ => "something else",
+        // Inside `{…}`, after an alternative's text comes `|` or the closing `}`.
+        Rule::alternative_text => "`|` or `}`",
+        Rule::EOI => "end of input",
+        Rule::WHITESPACE => "a space",
+        Rule::condition_input
+        | Rule::marker_input
+        | Rule::repeat_input
+        | Rule::effect_input
+        | Rule::reference_input
+        | Rule::step_input => "the start of the string",
     }
 }
 
@@ -324,6 +363,11 @@ mod tests {
         assert_eq!(vs[1].0.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["C2", "WE"]);
         assert_eq!(vs[1].0[1].at, (28, 30));
         assert!(text("unbalanced { brace").is_err());
+        assert_eq!(
+            text("x {C1: a").unwrap_err(),
+            SyntaxError { message: "this `{` is never closed".into(), at: (2, 3) }
+        );
+        assert_eq!(text("a } b").unwrap_err().at, (2, 3));
         assert!(text("{: nothing}").is_err(), "a variant must name an edition");
     }
 
