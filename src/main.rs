@@ -167,14 +167,11 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             for class in &page.unreadable {
                 out.push_str(&format!("unreadable page class (add it to errata.yaml): {class}\n"));
             }
-            for (edition, with) in &selections {
-                let config = catalog.config(edition, variant.as_deref(), with)?;
-                let comparisons = wiki::compare(&page, &rules, &config, &interpret::turn_order(&rules, &config));
-                let selection = format!("{edition} [{with}]");
+            for (selection, comparisons) in wiki::compare_selections(&page, &rules, &selections, variant.as_deref())? {
                 for c in comparisons.iter().filter(|c| *all || !c.agrees()) {
                     out.push_str(&format!("{selection} {}\n", wiki::describe(c)));
                 }
-                tally.add(&selection, comparisons);
+                tally.add(&selection, &comparisons);
             }
             out.push_str(&tally.summary());
             out.push('\n');

@@ -94,6 +94,27 @@ fn module_list(order: &TurnOrder, quote: &str) -> String {
     order.modules.iter().map(|m| format!("{quote}{m}{quote}")).collect::<Vec<_>>().join(", ")
 }
 
+/// One item on a line: prefix, text, markers, foreign note, origin.
+fn item_line(
+    item: &Entry,
+    prefix: String,
+    marker: impl Fn(&str) -> String,
+    foreign: &str,
+    origin: impl Fn(&str) -> String,
+) -> String {
+    let mut line = prefix + item.text.trim();
+    for m in &item.markers {
+        line.push_str(&marker(m));
+    }
+    if item.foreign {
+        line.push_str(foreign);
+    }
+    if item.origin != "base" {
+        line.push_str(&origin(&item.origin));
+    }
+    line + "\n"
+}
+
 struct Text;
 
 impl Style for Text {
@@ -118,19 +139,9 @@ impl Style for Text {
         if in_step { 2 } else { 1 }
     }
     fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
-        let indent = "  ".repeat(depth);
         let bullet = number.map_or("-".to_string(), |n| format!("{n}."));
-        let mut line = format!("{indent}{bullet} {}", item.text.trim());
-        for marker in &item.markers {
-            line.push_str(&format!(" [{marker}]"));
-        }
-        if item.foreign {
-            line.push_str(" (from another edition)");
-        }
-        if item.origin != "base" {
-            line.push_str(&format!("  ({})", item.origin));
-        }
-        line + "\n"
+        let prefix = format!("{}{bullet} ", "  ".repeat(depth));
+        item_line(item, prefix, |m| format!(" [{m}]"), " (from another edition)", |o| format!("  ({o})"))
     }
 }
 
@@ -158,19 +169,8 @@ impl Style for Markdown {
         0
     }
     fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
-        let indent = "   ".repeat(depth);
-        let bullet = if number.is_some() { "1." } else { "-" };
-        let mut line = format!("{indent}{bullet} {}", item.text.trim());
-        for marker in &item.markers {
-            line.push_str(&format!(" **{marker}**"));
-        }
-        if item.foreign {
-            line.push_str(" *(from another edition)*");
-        }
-        if item.origin != "base" {
-            line.push_str(&format!(" — *{}*", item.origin));
-        }
-        line + "\n"
+        let prefix = format!("{}{} ", "   ".repeat(depth), if number.is_some() { "1." } else { "-" });
+        item_line(item, prefix, |m| format!(" **{m}**"), " *(from another edition)*", |o| format!(" — *{o}*"))
     }
 }
 

@@ -98,7 +98,11 @@ impl Page {
         let mut page = Page { elements: Vec::new(), headers: Vec::new(), items: Vec::new(), unreadable: Vec::new() };
         let mut open: Vec<usize> = Vec::new();
         let mut templates: Vec<usize> = Vec::new();
+        // Source line of the current event, counted as the events go by.
+        let (mut line, mut scanned) = (1, 0);
         for (at, event) in events(source) {
+            line += source[scanned..at].matches('\n').count();
+            scanned = at;
             match event {
                 Event::Header(section) => page.headers.push(Header { section, parent: open.last().copied() }),
                 // Each rules box is a template: what it leaves open ends with it.
@@ -134,7 +138,6 @@ impl Page {
                     let top_level = name == "li" && !open.iter().any(|&e| page.elements[e].tag == "li");
                     page.elements.push(Element { tag: name, parent: open.last().copied(), show });
                     if top_level && !page.headers.is_empty() {
-                        let line = source[..at].matches('\n').count() + 1;
                         page.items.push(TopItem { element, header: page.headers.len() - 1, line });
                     }
                     open.push(element);
@@ -490,6 +493,25 @@ pub fn selections(catalog: &Catalog, random: usize, seed: u64) -> Vec<(String, S
     out
 }
 
+/// Compares the page and the rules (interpreted) for each `(edition, with)`
+/// selection, in the given rule variant or each edition's default.
+pub fn compare_selections(
+    page: &Page,
+    rules: &Rules,
+    selections: &[(String, String)],
+    variant: Option<&str>,
+) -> Result<Vec<(String, Vec<SectionComparison>)>, Vec<carcassonne_rules_compiler::Diagnostic>> {
+    let catalog = Catalog::from_rules(rules);
+    selections
+        .iter()
+        .map(|(edition, with)| {
+            let config = catalog.config(edition, variant, with)?;
+            let order = crate::interpret::turn_order(rules, &config);
+            Ok((format!("{edition} [{with}]"), compare(page, rules, &config, &order)))
+        })
+        .collect()
+}
+
 /// Agreement over many selections.
 #[derive(Debug, Default)]
 pub struct Tally {
@@ -502,8 +524,8 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn add(&mut self, selection: &str, comparisons: Vec<SectionComparison>) {
-        for c in comparisons {
+    pub fn add(&mut self, selection: &str, comparisons: &[SectionComparison]) {
+        for c in comparisons.iter().cloned() {
             self.compared += 1;
             match &c.verdict {
                 Verdict::Agrees => self.agreeing += 1,

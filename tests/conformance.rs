@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use carcassonne_rules::catalog::Catalog;
-use carcassonne_rules::{compiler, interpret, wiki};
+use carcassonne_rules::{compiler, wiki};
 
 const PAGE: &str = "../shared/seeds/order-of-play.nl.wikitext";
 const RANDOM_SELECTIONS: usize = 500;
@@ -21,11 +21,12 @@ fn rules_agree_with_the_wiki_page() {
     assert!(page.unreadable.is_empty(), "page classes the errata do not explain: {:?}", page.unreadable);
 
     let catalog = Catalog::from_rules(&rules);
+    let selections = wiki::selections(&catalog, RANDOM_SELECTIONS, SEED);
     let mut tally = wiki::Tally::default();
-    for (edition, with) in wiki::selections(&catalog, RANDOM_SELECTIONS, SEED) {
-        let config = catalog.config(&edition, None, &with).expect("a valid selection");
-        let order = interpret::turn_order(&rules, &config);
-        tally.add(&format!("{edition} [{with}]"), wiki::compare(&page, &rules, &config, &order));
+    for (selection, comparisons) in
+        wiki::compare_selections(&page, &rules, &selections, None).expect("valid selections")
+    {
+        tally.add(&selection, &comparisons);
     }
     println!("{}", tally.summary());
     let unexplained: Vec<String> =

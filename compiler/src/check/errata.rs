@@ -22,12 +22,11 @@ impl Checker<'_> {
             .into_iter()
             .chain(rules.phases.iter().flat_map(|p| p.steps.iter().map(|s| s.id.as_str())))
             .collect();
-        let mut ids: HashMap<String, Span> = HashMap::new();
+        let mut ids = IndexMap::new();
         for d in &raw.differences {
-            if let Some(&first) = ids.get(&d.id.value) {
+            if let Some(first) = first_definition(&mut ids, &d.id) {
                 self.duplicate("erratum", &d.id, first);
             }
-            ids.insert(d.id.value.clone(), d.id.span);
             for step in &d.steps {
                 if !steps.contains(&step.value.as_str()) {
                     let help = suggestion(&step.value, steps.iter().copied());

@@ -202,13 +202,7 @@ impl Checker<'_> {
         sections: &[Section],
         what: &str,
     ) -> Option<usize> {
-        let name = match dsl::reference(&source.value) {
-            Ok(name) => name,
-            Err(err) => {
-                self.syntax_error(source, &format!("`{what}` reference"), err);
-                return None;
-            }
-        };
+        let name = self.parse(source, &format!("`{what}` reference"), dsl::reference)?;
         let Some(&target) = by_id.get(name.text.as_str()) else {
             let here = nodes[i].section;
             let help =

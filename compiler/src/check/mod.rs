@@ -111,6 +111,17 @@ impl Checker<'_> {
     }
 }
 
+/// Records `id` as defined; if it already was, returns where it was first.
+fn first_definition(known: &mut IndexMap<String, Span>, id: &Spanned<String>) -> Option<Span> {
+    match known.get(&id.value) {
+        Some(&first) => Some(first),
+        None => {
+            known.insert(id.value.clone(), id.span);
+            None
+        }
+    }
+}
+
 /// The index of `name`, or a "did you mean" for it.
 fn index_or_help(known: &IndexMap<String, Span>, name: &str) -> Result<usize, Option<String>> {
     known.get_index_of(name).ok_or_else(|| suggestion(name, known.keys().map(String::as_str)))

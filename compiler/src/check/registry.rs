@@ -6,11 +6,10 @@ impl Checker<'_> {
     pub(super) fn editions(&mut self, raw: &RawRules) -> Vec<model::Edition> {
         let mut out = Vec::new();
         for e in &raw.editions {
-            if let Some(first) = self.editions.get(&e.id.value).copied() {
+            if let Some(first) = first_definition(&mut self.editions, &e.id) {
                 self.duplicate("edition", &e.id, first);
                 continue;
             }
-            self.editions.insert(e.id.value.clone(), e.id.span);
             let default_variant = e.variant.as_ref().and_then(|v| self.variant(&v.value, v.span)).unwrap_or(0);
             out.push(model::Edition { id: e.id.value.clone(), name: e.name.value.clone(), default_variant });
         }
@@ -20,11 +19,10 @@ impl Checker<'_> {
     pub(super) fn variants(&mut self, raw: &RawRules) -> Vec<model::Variant> {
         let mut out = Vec::new();
         for v in &raw.variants {
-            if let Some(first) = self.variants.get(&v.id.value).copied() {
+            if let Some(first) = first_definition(&mut self.variants, &v.id) {
                 self.duplicate("variant", &v.id, first);
                 continue;
             }
-            self.variants.insert(v.id.value.clone(), v.id.span);
             out.push(model::Variant { id: v.id.value.clone(), name: v.name.value.clone() });
         }
         out

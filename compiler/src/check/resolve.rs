@@ -3,20 +3,25 @@
 use super::*;
 
 impl Checker<'_> {
-    pub(super) fn syntax_error(&mut self, source: &Spanned<String>, what: &str, err: dsl::SyntaxError) {
-        let span = source.sub_span(err.at.0, err.at.1);
-        self.report(span, format!("invalid {what}: {}", err.message), err.message.clone(), None);
+    /// Parses a DSL string with `parser`, reporting a syntax error at its column.
+    pub(super) fn parse<T>(
+        &mut self,
+        source: &Spanned<String>,
+        what: &str,
+        parser: impl FnOnce(&str) -> Result<T, dsl::SyntaxError>,
+    ) -> Option<T> {
+        parser(&source.value)
+            .map_err(|err| {
+                let span = source.sub_span(err.at.0, err.at.1);
+                self.report(span, format!("invalid {what}: {}", err.message), err.message.clone(), None);
+            })
+            .ok()
     }
 
     /// Parses and resolves a condition string.
     pub(super) fn condition(&mut self, source: &Spanned<String>) -> Option<Cond> {
-        match dsl::condition(&source.value) {
-            Ok(ast) => self.resolve(source, &ast),
-            Err(err) => {
-                self.syntax_error(source, "condition", err);
-                None
-            }
-        }
+        let ast = self.parse(source, "condition", dsl::condition)?;
+        self.resolve(source, &ast)
     }
 
     /// Resolves names to modules, editions and inlined derived flags. Reports
@@ -70,13 +75,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn text(&mut self, source: &Spanned<String>) -> Option<model::Text> {
-        let parts = match dsl::text(&source.value) {
-            Ok(parts) => parts,
-            Err(err) => {
-                self.syntax_error(source, "text", err);
-                return None;
-            }
-        };
+        let parts = self.parse(source, "text", dsl::text)?;
         let mut out = Vec::new();
         let mut ok = true;
         for part in parts {
@@ -115,13 +114,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn marker(&mut self, source: &Spanned<String>) -> Option<model::Marker> {
-        let marker = match dsl::marker(&source.value) {
-            Ok(m) => m,
-            Err(err) => {
-                self.syntax_error(source, "marker", err);
-                return None;
-            }
-        };
+        let marker = self.parse(source, "marker", dsl::marker)?;
         if !model::MARKERS.contains(&marker.name.text.as_str()) {
             let span = source.sub_span(marker.name.at.0, marker.name.at.1);
             let help = suggestion(&marker.name.text, model::MARKERS)
@@ -142,13 +135,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn effect(&mut self, source: &Spanned<String>, sections: &[Section]) -> Option<model::Effect> {
-        let effect = match dsl::effect(&source.value) {
-            Ok(e) => e,
-            Err(err) => {
-                self.syntax_error(source, "effect", err);
-                return None;
-            }
-        };
+        let effect = self.parse(source, "effect", dsl::effect)?;
         let step = |this: &mut Self, name: &dsl::Name| -> Option<String> {
             let is_step = sections.iter().any(|s| s.id == name.text) && !name.text.contains('_');
             if is_step {

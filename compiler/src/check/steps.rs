@@ -4,19 +4,16 @@ use super::*;
 
 impl Checker<'_> {
     pub(super) fn phases(&mut self, raw: &RawRules) -> Vec<model::Phase> {
-        let mut step_ids: HashMap<String, Span> = HashMap::new();
+        let mut step_ids = IndexMap::new();
         let mut phases = Vec::new();
         for p in &raw.phases {
             let mut steps = Vec::new();
             for s in &p.steps {
-                if let Some(&first) = step_ids.get(&s.id.value) {
+                if let Some(first) = first_definition(&mut step_ids, &s.id) {
                     self.duplicate("step", &s.id, first);
                     continue;
                 }
-                step_ids.insert(s.id.value.clone(), s.id.span);
-                if let Err(err) = dsl::step(&s.id.value) {
-                    self.syntax_error(&s.id, "step id", err);
-                }
+                self.parse(&s.id, "step id", dsl::step);
                 let when = match &s.when {
                     Some(w) => self.condition(w).unwrap_or(Cond::True),
                     None => Cond::True,
@@ -40,13 +37,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn repeat(&mut self, source: &Spanned<String>) -> Option<(model::Repeat, Cond)> {
-        let repeat = match dsl::repeat(&source.value) {
-            Ok(r) => r,
-            Err(err) => {
-                self.syntax_error(source, "repeat", err);
-                return None;
-            }
-        };
+        let repeat = self.parse(source, "repeat", dsl::repeat)?;
         let kind =
             if repeat.kind.text == "double_turn" { model::Repeat::DoubleTurn } else { model::Repeat::PerFeature };
         let when = match &repeat.when {
