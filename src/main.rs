@@ -1,20 +1,29 @@
 //! The `carcassonne-rules` command line.
+//!
+//! `order` and `modules` run the bundled rules compiled into the binary (the
+//! runtime crate), so an installed binary needs no rules folder. With
+//! `--rules DIR` they compile that folder and interpret it instead. `check`
+//! and `gen` are the rule author's tools and read `rules/` (or `--rules`).
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use carcassonne_rules::catalog::Catalog;
-use carcassonne_rules::compiler::{self, Diagnostic, Rules};
-use carcassonne_rules::{interpret, render, render_diagnostics, wiki};
+use carcassonne_rules_compiler::diagnostics::{self, Span};
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, codegen, compile_dir, interpret};
+use carcassonne_rules_runtime::core::catalog::SelectionError;
+use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
+use carcassonne_rules_runtime::render;
 use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
 #[command(name = "carcassonne-rules", version, about = "Carcassonne's order of play, compiled from YAML rules")]
 struct Cli {
-    /// The rules folder.
-    #[arg(long, global = true, default_value = "rules", value_name = "DIR")]
-    rules: PathBuf,
+    /// A rules folder. `check` and `gen` read `rules/` without it; `order` and
+    /// `modules` use the rules compiled into this binary without it, and
+    /// compile and interpret DIR with it.
+    #[arg(long, global = true, value_name = "DIR")]
+    rules: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -46,29 +55,6 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
-    /// Compare the rules with the wiki page, step by step: the number and origins
-    /// of visible top-level items. Without --edition: the base game and every
-    /// module alone in every edition, plus --random selections. Exit 1 when a
-    /// difference is not explained by rules/errata.yaml.
-    Conformance {
-        /// The wiki source of the Order of Play page.
-        #[arg(long, default_value = "../shared/seeds/order-of-play.nl.wikitext", value_name = "FILE")]
-        page: PathBuf,
-        #[arg(long)]
-        edition: Option<String>,
-        #[arg(long, value_name = "ID")]
-        variant: Option<String>,
-        #[arg(long, default_value = "", value_name = "IDS")]
-        with: String,
-        /// Also print the sections that agree.
-        #[arg(long)]
-        all: bool,
-        /// How many random selections to add (without --edition).
-        #[arg(long, default_value_t = 0)]
-        random: usize,
-        #[arg(long, default_value_t = 2026)]
-        seed: u64,
-    },
     /// List the expansions, their modules and editions.
     Modules {
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
@@ -89,6 +75,8 @@ enum ListFormat {
     Json,
 }
 
+/// The rules folder `check` and `gen` read by default.
+const RULES_DIR: &str = "rules";
 /// The generated file inside the output folder.
 const GENERATED_FILE: &str = "turn_order.rs";
 
@@ -97,9 +85,11 @@ fn main() -> ExitCode {
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(problems) => {
-            eprint!("{}", render_diagnostics(&problems, std::io::stderr().is_terminal()));
+            let mut stderr = std::io::stderr().lock();
             let n = problems.len();
-            eprintln!("error: {n} problem{} found", if n == 1 { "" } else { "s" });
+            // A closed stderr leaves nothing to tell; the exit code still says it.
+            let _ = write!(stderr, "{}", diagnostics::render(&problems, std::io::stderr().is_terminal()));
+            let _ = writeln!(stderr, "error: {n} problem{} found", if n == 1 { "" } else { "s" });
             ExitCode::FAILURE
         }
     }
@@ -108,31 +98,30 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
     match &cli.command {
         Command::Check => {
-            let rules = load(&cli.rules)?;
-            let items: usize = count_items(&rules);
+            let dir = rules_dir(cli);
+            let rules = load(dir)?;
+            let steps = rules.steps().count();
             println!(
-                "{}: {} editions, {} expansions, {} modules, {} steps, {items} items: ok",
-                cli.rules.display(),
-                rules.editions.len(),
-                rules.expansions.len(),
-                rules.modules.len(),
-                rules.phases.iter().map(|p| p.steps.len()).sum::<usize>(),
+                "{}: {} editions, {} expansions, {} modules, {steps} steps, {} items: ok",
+                dir.display(),
+                rules.catalog.editions.len(),
+                rules.catalog.expansions.len(),
+                rules.catalog.modules.len(),
+                rules.items().len(),
             );
             Ok(())
         }
         Command::Gen { check, out } => {
-            let rules = load(&cli.rules)?;
-            let code = compiler::codegen::generate(&rules);
+            let code = codegen::generate(&load(rules_dir(cli))?);
             let path = out.join(GENERATED_FILE);
-            let current = std::fs::read_to_string(&path).ok();
-            if current.as_deref() == Some(code.as_str()) {
+            if std::fs::read_to_string(&path).ok().as_deref() == Some(code.as_str()) {
                 println!("{} is up to date", path.display());
                 return Ok(());
             }
             if *check {
                 return Err(vec![
-                    Diagnostic::global(format!("{} is stale", path.display()))
-                        .with_help("run `cargo run -- gen` and commit the result"),
+                    Diagnostic::global(format!("{} is stale: the rules generate different code", path.display()))
+                        .with_help("run `cargo run -- gen`, review the diff and commit it"),
                 ]);
             }
             write_atomically(&path, &code)
@@ -141,83 +130,95 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             Ok(())
         }
         Command::Order { edition, variant, with, format } => {
-            let rules = load(&cli.rules)?;
-            let config = Catalog::from_rules(&rules).config(edition, variant.as_deref(), with)?;
-            let order = interpret::turn_order(&rules, &config);
-            let text = match format {
-                Format::Text => render::text(&order),
-                Format::Markdown => render::markdown(&order),
-                Format::Json => render::json(&order) + "\n",
+            let order = match &cli.rules {
+                None => {
+                    let cfg = selection(carcassonne_rules_runtime::catalog(), edition, variant.as_deref(), with)?;
+                    carcassonne_rules_runtime::turn_order(&cfg)
+                }
+                Some(dir) => {
+                    let rules = load(dir)?;
+                    let cfg = selection(&rules.catalog, edition, variant.as_deref(), with)?;
+                    interpret::turn_order(&rules, &cfg)
+                }
             };
-            print_out(&text);
+            print_out(&render_order(&order, *format)?);
             Ok(())
         }
-        Command::Conformance { page, edition, variant, with, all, random, seed } => {
-            let rules = load(&cli.rules)?;
-            let source = std::fs::read_to_string(page)
-                .map_err(|e| vec![Diagnostic::global(format!("cannot read {}: {e}", page.display()))])?;
-            let page = wiki::Page::parse(&source, &rules);
-            let catalog = Catalog::from_rules(&rules);
-            let selections = match edition {
-                Some(edition) => vec![(edition.clone(), with.clone())],
-                None => wiki::selections(&catalog, *random, *seed),
-            };
-            let mut tally = wiki::Tally::default();
-            let mut out = String::new();
-            for class in &page.unreadable {
-                out.push_str(&format!("unreadable page class (add it to errata.yaml): {class}\n"));
-            }
-            for (selection, comparisons) in wiki::compare_selections(&page, &rules, &selections, variant.as_deref())? {
-                for c in comparisons.iter().filter(|c| *all || !c.agrees()) {
-                    out.push_str(&format!("{selection} {}\n", wiki::describe(c)));
-                }
-                tally.add(&selection, &comparisons);
-            }
-            out.push_str(&tally.summary());
-            out.push('\n');
-            print_out(&out);
-            if tally.unexplained.is_empty() {
-                Ok(())
-            } else {
-                Err(vec![Diagnostic::global(format!(
-                    "{} differences from the page are not explained by errata.yaml",
-                    tally.unexplained.len()
-                ))])
-            }
-        }
         Command::Modules { format } => {
-            let rules = load(&cli.rules)?;
-            let catalog = Catalog::from_rules(&rules);
-            let text = match format {
-                ListFormat::Text => render::catalog_text(&catalog),
-                ListFormat::Json => render::catalog_json(&catalog) + "\n",
+            let text = match &cli.rules {
+                None => list(carcassonne_rules_runtime::catalog(), *format)?,
+                Some(dir) => list(&load(dir)?.catalog, *format)?,
             };
             print_out(&text);
             Ok(())
         }
     }
+}
+
+fn rules_dir(cli: &Cli) -> &Path {
+    cli.rules.as_deref().unwrap_or(Path::new(RULES_DIR))
 }
 
 fn load(dir: &Path) -> Result<Rules, Vec<Diagnostic>> {
-    compiler::compile_dir(dir).result
+    compile_dir(dir).result
 }
 
-fn count_items(rules: &Rules) -> usize {
-    fn count(items: &[compiler::model::Item]) -> usize {
-        items.iter().map(|i| 1 + count(&i.children)).sum()
-    }
-    let steps: usize = rules.phases.iter().flat_map(|p| &p.steps).map(|s| count(&s.items)).sum();
-    steps + count(&rules.notes) + count(&rules.setup) + count(&rules.any_time) + count(&rules.final_scoring)
+/// The selection the command line names, or a diagnostic for each unknown id.
+fn selection(catalog: &Catalog, edition: &str, variant: Option<&str>, with: &str) -> Result<Config, Vec<Diagnostic>> {
+    catalog.config(edition, variant, with).map_err(|errors| errors.iter().map(diagnostic).collect())
+}
+
+/// A diagnostic that shows the command-line value with the bad id underlined.
+fn diagnostic(error: &SelectionError) -> Diagnostic {
+    let mut sources = Sources::default();
+    let file = sources.add(error.option, error.value.clone());
+    let span = Span { file, start: error.at.start, len: error.at.len().max(1) };
+    Diagnostic::at(&sources, span, error.message.clone(), error.label.clone()).with_help(error.help.clone())
+}
+
+fn render_order(order: &TurnOrder, format: Format) -> Result<String, Vec<Diagnostic>> {
+    Ok(match format {
+        Format::Text => render::text(order),
+        Format::Markdown => render::markdown(order),
+        Format::Json => render::json(order).map_err(json_error)? + "\n",
+    })
+}
+
+fn list(catalog: &Catalog, format: ListFormat) -> Result<String, Vec<Diagnostic>> {
+    Ok(match format {
+        ListFormat::Text => render::catalog_text(catalog),
+        ListFormat::Json => render::catalog_json(catalog).map_err(json_error)? + "\n",
+    })
+}
+
+fn json_error(err: serde_json::Error) -> Vec<Diagnostic> {
+    vec![Diagnostic::global(format!("cannot write JSON: {err}"))]
 }
 
 /// Writes through a temporary file in the same folder, so a reader never
-/// sees half a file.
+/// sees half a file; the file gets the usual permissions, not the temporary's.
 fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(contents.as_bytes())?;
-    tmp.persist(path).map_err(|e| e.error)?;
+    let permissions = std::fs::metadata(path).map(|m| m.permissions()).ok();
+    let file = tmp.persist(path).map_err(|e| e.error)?;
+    match permissions {
+        Some(p) => file.set_permissions(p)?,
+        None => set_default_mode(&file)?,
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_default_mode(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_default_mode(_: &std::fs::File) -> std::io::Result<()> {
     Ok(())
 }
 

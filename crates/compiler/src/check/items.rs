@@ -1,0 +1,412 @@
+//! Items: ids, placement, conditions, and the checked items themselves.
+
+use carcassonne_rules_core::Catalog;
+use carcassonne_rules_core::tables::{ItemId, MarkerId};
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn items(&mut self, raw: &RawRules, catalog: Catalog, mut phases: Vec<model::Phase>) -> Rules {
+        // Sections in turn-order order.
+        let mut sections: Vec<Section> = Vec::new();
+        for id in model::SECTIONS_BEFORE_STEPS {
+            sections.push(Section { id: id.to_string(), exists: Cond::True });
+        }
+        for step in phases.iter().flat_map(|p| &p.steps) {
+            sections.push(Section { id: step.id.clone(), exists: step.when.clone() });
+        }
+        for id in model::SECTIONS_AFTER_STEPS {
+            sections.push(Section { id: id.to_string(), exists: Cond::True });
+        }
+
+        // Every file's items, with the expansion rank that breaks ties.
+        let mut files: Vec<(usize, &RawSections)> = vec![(0, &raw.base_sections)];
+        let mut claimed: HashMap<usize, Span> = HashMap::new();
+        for file in &raw.expansion_files {
+            let name = &file.expansion;
+            match self.names.get(&name.value).map(|(n, _)| *n) {
+                Some(Named::Expansion(x)) => {
+                    if let Some(&first) = claimed.get(&x) {
+                        self.duplicate("rules file for expansion", name, first);
+                        continue;
+                    }
+                    claimed.insert(x, name.span);
+                    files.push((x + 1, &file.sections));
+                }
+                _ => {
+                    let candidates = self
+                        .names
+                        .iter()
+                        .filter(|(_, (n, _))| matches!(n, Named::Expansion(_)))
+                        .map(|(n, _)| n.as_str());
+                    let help = suggestion(&name.value, candidates);
+                    self.report(
+                        name.span,
+                        format!("unknown expansion `{}`", name.value),
+                        "not an expansion of modules.yaml",
+                        help,
+                    );
+                }
+            }
+        }
+        files.sort_by_key(|(rank, _)| *rank);
+
+        let mut nodes: Vec<Node> = Vec::new();
+        for (rank, file_sections) in files {
+            let mut position = 0;
+            for (key, list) in file_sections {
+                let Some(section) = sections.iter().position(|s| s.id == key.value) else {
+                    let help = suggestion(&key.value, sections.iter().map(|s| s.id.as_str()));
+                    self.report(
+                        key.span,
+                        format!("unknown step or section `{}`", key.value),
+                        "not a step of base.yaml",
+                        help,
+                    );
+                    continue;
+                };
+                flatten(list, section, None, rank, &mut position, &mut nodes);
+            }
+        }
+
+        // Ids are unique across all files.
+        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let id = &node.raw.id;
+            self.check_case(id, "item", '-');
+            if let Some(&first) = by_id.get(id.value.as_str()) {
+                self.duplicate("item id", id, nodes[first].raw.id.span);
+            } else {
+                by_id.insert(&id.value, i);
+            }
+        }
+
+        let placements: Vec<Placement> =
+            (0..nodes.len()).map(|i| self.placement(i, &nodes, &by_id, &sections)).collect();
+        let ordered = order::place(&placements);
+        for &i in &ordered.unplaced {
+            // Report each cycle once, at its first item in file order.
+            let raw = nodes[i].raw;
+            let via = raw.after.as_ref().or(raw.before.as_ref()).or(raw.under.as_ref());
+            if let Some(via) = via {
+                self.report(
+                    via.span,
+                    format!("item `{}` is part of an ordering cycle", raw.id.value),
+                    "this reference leads back to the item",
+                    None,
+                );
+            }
+        }
+        self.check_before_constraints(&nodes, &by_id, &ordered);
+
+        let flags = self.flags();
+        let build = Build {
+            nodes: &nodes,
+            ordered: &ordered,
+            settings: Settings { editions: catalog.editions.len(), variants: catalog.variants.len() },
+            flags: &flags,
+            sections: &sections,
+        };
+        let mut section_items: Vec<Vec<Item>> = Vec::new();
+        for (s, section) in sections.iter().enumerate() {
+            let top = ordered.sections.get(&s).cloned().unwrap_or_default();
+            let items = top.iter().filter_map(|&i| self.item(&build, i, &section.exists, &[])).collect();
+            section_items.push(items);
+        }
+        let mut section_items = section_items.into_iter();
+        let mut take = || section_items.next().unwrap_or_default();
+        let notes = take();
+        let setup = take();
+        let any_time = take();
+        for step in phases.iter_mut().flat_map(|p| &mut p.steps) {
+            step.items = take();
+        }
+        let final_scoring = take();
+        let mut rules =
+            Rules { catalog, flags, phases, notes, setup, any_time, final_scoring, inputs: Vec::new() };
+        self.number(&mut rules);
+        rules
+    }
+
+    /// Numbers items and markers in the order of [`Rules::items`], which the
+    /// generated tables and the interpreter share.
+    fn number(&mut self, rules: &mut Rules) {
+        fn walk(items: &mut [Item], next_item: &mut usize, next_marker: &mut usize) {
+            for item in items {
+                item.number = ItemId(*next_item as u16);
+                *next_item += 1;
+                for marker in &mut item.markers {
+                    marker.number = MarkerId(*next_marker as u16);
+                    *next_marker += 1;
+                }
+                walk(&mut item.children, next_item, next_marker);
+            }
+        }
+        let (mut items, mut markers) = (0, 0);
+        walk(&mut rules.notes, &mut items, &mut markers);
+        walk(&mut rules.setup, &mut items, &mut markers);
+        walk(&mut rules.any_time, &mut items, &mut markers);
+        for step in rules.phases.iter_mut().flat_map(|p| &mut p.steps) {
+            walk(&mut step.items, &mut items, &mut markers);
+        }
+        walk(&mut rules.final_scoring, &mut items, &mut markers);
+        if items > usize::from(u16::MAX) || markers > usize::from(u16::MAX) {
+            self.problems.push(Diagnostic::global(format!(
+                "{items} items and {markers} markers, but at most {} of each are supported",
+                u16::MAX
+            )));
+        }
+    }
+
+    /// Resolves an item's `under`, `after` and `before` into a placement,
+    /// reporting references that do not fit (and placing the item at the end).
+    fn placement(&mut self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>, sections: &[Section]) -> Placement {
+        let node = &nodes[i];
+        let mut parent = node.inline_parent;
+        if let Some(under) = &node.raw.under {
+            parent = self.reference(under, i, nodes, by_id, sections, "under").or(parent);
+        }
+        let sibling = |this: &mut Self, source: &Spanned<String>, what: &str| -> Option<usize> {
+            let target = this.reference(source, i, nodes, by_id, sections, what)?;
+            let target_parent = this.parent_of(target, nodes, by_id);
+            if target_parent != parent {
+                let describe = |p: Option<usize>| match p {
+                    Some(p) => format!("a child of `{}`", nodes[p].raw.id.value),
+                    None => "at the top of the step".to_string(),
+                };
+                this.report(
+                    source.span,
+                    format!("`{}` is not a sibling of `{}`", source.value, node.raw.id.value),
+                    format!("`{}` is {}, this item is {}", source.value, describe(target_parent), describe(parent)),
+                    Some(
+                        "`after` and `before` name items of the same list; use `under` to change the parent"
+                            .to_string(),
+                    ),
+                );
+                return None;
+            }
+            Some(target)
+        };
+        let anchor = if let Some(after) = &node.raw.after {
+            sibling(self, after, "after").map(Anchor::After)
+        } else if let Some(before) = &node.raw.before {
+            sibling(self, before, "before").map(Anchor::Before)
+        } else {
+            node.previous.filter(|&p| self.parent_of(p, nodes, by_id) == parent).map(Anchor::FollowPrevious)
+        };
+        if let (Some(_), Some(before)) = (&node.raw.after, &node.raw.before) {
+            // `before` is verified after placement; still resolve it for its diagnostics.
+            let _ = sibling(self, before, "before");
+        }
+        Placement { section: node.section, parent, anchor: anchor.unwrap_or(Anchor::End), key: node.key }
+    }
+
+    /// The parent an item ends up with (from `under`, or from nesting).
+    fn parent_of(&self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>) -> Option<usize> {
+        match &nodes[i].raw.under {
+            Some(under) => dsl::reference(&under.value).ok().and_then(|r| by_id.get(r.text.as_str()).copied()),
+            None => nodes[i].inline_parent,
+        }
+    }
+
+    /// Resolves a reference to an item of the same section.
+    fn reference(
+        &mut self,
+        source: &Spanned<String>,
+        i: usize,
+        nodes: &[Node],
+        by_id: &HashMap<&str, usize>,
+        sections: &[Section],
+        what: &str,
+    ) -> Option<usize> {
+        let name = self.parse(source, &format!("`{what}` reference"), dsl::reference)?;
+        let Some(&target) = by_id.get(name.text.as_str()) else {
+            let here = nodes[i].section;
+            let help =
+                suggestion(&name.text, nodes.iter().filter(|n| n.section == here).map(|n| n.raw.id.value.as_str()));
+            self.report(
+                source.span,
+                format!("unknown item `{}`", name.text),
+                format!("no item has this id ({what})"),
+                help,
+            );
+            return None;
+        };
+        if target == i {
+            self.report(
+                source.span,
+                format!("item `{}` refers to itself", name.text),
+                format!("`{what}` names the item itself"),
+                None,
+            );
+            return None;
+        }
+        if nodes[target].section != nodes[i].section {
+            let (theirs, ours) = (&sections[nodes[target].section].id, &sections[nodes[i].section].id);
+            self.report(
+                source.span,
+                format!("`{}` is in `{theirs}`, not in `{ours}`", name.text),
+                format!("`{what}` must name an item of the same step"),
+                None,
+            );
+            return None;
+        }
+        Some(target)
+    }
+
+    /// An item with both `after` and `before` is placed by `after`; here we
+    /// check that `before` still holds.
+    fn check_before_constraints(&mut self, nodes: &[Node], by_id: &HashMap<&str, usize>, ordered: &order::Ordered) {
+        for node in nodes {
+            let (Some(after), Some(before)) = (&node.raw.after, &node.raw.before) else {
+                continue;
+            };
+            let (Some(&me), Some(&target)) = (by_id.get(node.raw.id.value.as_str()), by_id.get(before.value.as_str()))
+            else {
+                continue;
+            };
+            let list = match self.parent_of(me, nodes, by_id) {
+                Some(p) => &ordered.children[p],
+                None => match ordered.sections.get(&node.section) {
+                    Some(list) => list,
+                    None => continue,
+                },
+            };
+            let position = |x: usize| list.iter().position(|&y| y == x);
+            if let (Some(a), Some(b)) = (position(me), position(target))
+                && a > b
+            {
+                let d = Diagnostic::at(
+                    self.sources,
+                    before.span,
+                    format!(
+                        "`{}` cannot be both after `{}` and before `{}`",
+                        node.raw.id.value, after.value, before.value
+                    ),
+                    format!("`{}` comes before `{}`", before.value, after.value),
+                )
+                .also(self.sources, after.span, "placed here by this `after`");
+                self.problems.push(d);
+            }
+        }
+    }
+
+    /// Builds one checked item (and its children) from its node.
+    fn item(
+        &mut self,
+        build: &Build,
+        i: usize,
+        context: &Cond,
+        parent_foreign: &[EditionId],
+    ) -> Option<Item> {
+        let node = &build.nodes[i];
+        let raw = node.raw;
+        let when = match &raw.when {
+            Some(w) => self.condition(w),
+            None => {
+                if node.needs_condition {
+                    self.report(
+                        raw.id.span,
+                        format!("item `{}` of an expansion has no condition", raw.id.value),
+                        "add `when:` naming its module",
+                        Some("without a condition the item would show in every game".to_string()),
+                    );
+                    None
+                } else {
+                    Some(Cond::True)
+                }
+            }
+        };
+        let text = self.text(&raw.text);
+        let markers: Vec<Option<model::Marker>> = raw.markers.iter().map(|m| self.marker(m)).collect();
+        let mut foreign = parent_foreign.to_vec();
+        for f in &raw.foreign {
+            if let Some(e) = self.edition(&f.value, f.span)
+                && !foreign.contains(&e)
+            {
+                foreign.push(e);
+            }
+        }
+        foreign.sort_unstable();
+        let effect = raw.effect.as_ref().and_then(|e| self.effect(e, build.sections));
+
+        let when = when?;
+        let in_context = context.clone().and(when.clone());
+        if !satisfiable(&in_context, build.flags, build.settings) {
+            let span = raw.when.as_ref().map_or(raw.id.span, |w| w.span);
+            let (message, label) = if satisfiable(&when, build.flags, build.settings) {
+                (
+                    format!("item `{}` can never be shown", raw.id.value),
+                    "this condition contradicts its parent's or its step's",
+                )
+            } else {
+                (
+                    format!("the condition of `{}` can never hold", raw.id.value),
+                    "no edition and selection of modules satisfies this",
+                )
+            };
+            self.report(span, message, label, None);
+        }
+        let children = build.ordered.children[i].clone();
+        let children = children.into_iter().filter_map(|c| self.item(build, c, &in_context, &foreign)).collect();
+        Some(Item {
+            id: raw.id.value.clone(),
+            number: ItemId(0),
+            origins: when.origins(build.flags),
+            when,
+            text: text?,
+            markers: markers.into_iter().collect::<Option<Vec<_>>>()?,
+            foreign,
+            effect,
+            children,
+        })
+    }
+}
+
+/// An item while it is being placed.
+struct Node<'r> {
+    raw: &'r RawItem,
+    section: usize,
+    /// Parent from nesting in `children`.
+    inline_parent: Option<usize>,
+    /// Previous item of the same YAML list.
+    previous: Option<usize>,
+    /// Expansion rank (0 = base) and position in the file.
+    key: (usize, usize),
+    /// Top-level item of an expansion file: it needs its own condition.
+    needs_condition: bool,
+}
+
+struct Build<'a, 'r> {
+    nodes: &'a [Node<'r>],
+    ordered: &'a order::Ordered,
+    settings: Settings,
+    flags: &'a [Flag],
+    sections: &'a [Section],
+}
+
+/// Turns a YAML list of items (and their children) into nodes.
+fn flatten<'r>(
+    list: &'r [RawItem],
+    section: usize,
+    parent: Option<usize>,
+    rank: usize,
+    position: &mut usize,
+    nodes: &mut Vec<Node<'r>>,
+) {
+    let mut previous = None;
+    for raw in list {
+        let me = nodes.len();
+        nodes.push(Node {
+            raw,
+            section,
+            inline_parent: parent,
+            previous,
+            key: (rank, *position),
+            needs_condition: rank > 0 && parent.is_none(),
+        });
+        *position += 1;
+        flatten(&raw.children, section, Some(me), rank, position, nodes);
+        previous = Some(me);
+    }
+}

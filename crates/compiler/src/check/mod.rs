@@ -1,0 +1,233 @@
+//! Checking: resolves every name, parses every DSL string, places every item
+//! and reports each problem as a diagnostic. Produces the model only when
+//! nothing is wrong.
+//!
+//! One `Checker` walks the raw rules in order: [`registry`] (editions, variants,
+//! modules, expansions, derived flags), [`steps`], [`items`] (placement and the
+//! items themselves); [`resolve`] turns DSL strings into model values for all
+//! of them.
+
+mod items;
+mod registry;
+mod resolve;
+mod steps;
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+
+use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, VariantId};
+
+use crate::diagnostics::{Diagnostic, Sources, Span, suggestion};
+use crate::dsl;
+use crate::model::{self, Cond, Flag, FlagIx, Item, Rules};
+use crate::order::{self, Anchor, Placement};
+use crate::syntax::{RawItem, RawRules, RawSections, Spanned};
+
+/// Satisfiability is checked by trying every assignment of up to this many modules.
+const MAX_EXHAUSTIVE_MODULES: usize = 16;
+
+/// Checks the raw rules; the model, if nothing was wrong.
+pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) -> Option<Rules> {
+    let before = problems.len();
+    let mut checker = Checker::new(sources, problems);
+    let variants = checker.variants(raw);
+    let editions = checker.editions(raw);
+    let catalog = checker.registry(raw, editions, variants);
+    checker.derived_flags(raw);
+    let phases = checker.phases(raw);
+    let mut rules = checker.items(raw, catalog, phases);
+    rules.flags = checker.flags();
+    rules.inputs = raw.inputs.clone();
+    if problems.len() > before { None } else { Some(rules) }
+}
+
+/// Resolves a condition written against checked rules (for tools that keep
+/// their own YAML beside the rules, such as the wiki conformance check).
+pub fn condition(rules: &Rules, source: &Spanned<String>, sources: &Sources) -> Result<Cond, Vec<Diagnostic>> {
+    let mut problems = Vec::new();
+    let mut checker = Checker::new(sources, &mut problems);
+    for e in &rules.catalog.editions {
+        checker.editions.insert(e.id.clone(), NOWHERE);
+    }
+    for v in &rules.catalog.variants {
+        checker.variants.insert(v.id.clone(), NOWHERE);
+    }
+    for (i, x) in rules.catalog.expansions.iter().enumerate() {
+        checker.names.insert(x.id.clone(), (Named::Expansion(i), NOWHERE));
+    }
+    for m in &rules.catalog.modules {
+        checker.names.insert(m.id.clone(), (Named::Module(m.bit), NOWHERE));
+    }
+    for (i, flag) in rules.flags.iter().enumerate() {
+        checker.names.insert(flag.id.clone(), (Named::Derived(i), NOWHERE));
+        checker.flags.push(Some(Some(flag.when.clone())));
+    }
+    let cond = checker.condition(source);
+    match cond {
+        Some(cond) if problems.is_empty() => Ok(cond),
+        _ => Err(problems),
+    }
+}
+
+/// The span of names that come from checked rules rather than from a file.
+const NOWHERE: Span = Span { file: crate::diagnostics::FileId(usize::MAX), start: 0, len: 0 };
+
+/// What a name in a condition or `--with` stands for.
+#[derive(Clone, Copy)]
+enum Named {
+    Module(ModuleId),
+    Expansion(usize),
+    Derived(FlagIx),
+}
+
+struct Checker<'a> {
+    sources: &'a Sources,
+    problems: &'a mut Vec<Diagnostic>,
+    editions: IndexMap<String, Span>,
+    variants: IndexMap<String, Span>,
+    names: HashMap<String, (Named, Span)>,
+    /// Derived flags' names and definitions, by [`FlagIx`].
+    derived_source: IndexMap<String, Spanned<String>>,
+    /// Derived flags by [`FlagIx`]: `None` until resolved, then the definition
+    /// or `Some(None)` after an error.
+    flags: Vec<Option<Option<Cond>>>,
+    /// Derived flags being resolved, to report definitions that loop.
+    resolving: Vec<FlagIx>,
+}
+
+/// A section (notes, a step, …) and the condition under which it exists.
+struct Section {
+    id: String,
+    exists: Cond,
+}
+
+impl<'a> Checker<'a> {
+    fn new(sources: &'a Sources, problems: &'a mut Vec<Diagnostic>) -> Self {
+        Checker {
+            sources,
+            problems,
+            editions: IndexMap::new(),
+            variants: IndexMap::new(),
+            names: HashMap::new(),
+            derived_source: IndexMap::new(),
+            flags: Vec::new(),
+            resolving: Vec::new(),
+        }
+    }
+
+    /// The derived flags as the model holds them.
+    fn flags(&self) -> Vec<Flag> {
+        self.derived_source
+            .keys()
+            .zip(&self.flags)
+            .map(|(id, when)| Flag { id: id.clone(), when: when.clone().flatten().unwrap_or(Cond::False) })
+            .collect()
+    }
+
+    fn report(&mut self, span: Span, message: impl Into<String>, label: impl Into<String>, help: Option<String>) {
+        let mut d = Diagnostic::at(self.sources, span, message, label);
+        if let Some(help) = help {
+            d = d.with_help(help);
+        }
+        self.problems.push(d);
+    }
+
+    /// Ids are lower-case words joined by `separator`: snake_case for modules,
+    /// expansions and flags (`_`), kebab-case for items (`-`).
+    fn check_case(&mut self, id: &Spanned<String>, what: &str, separator: char) {
+        let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
+        if !id.value.split(separator).all(word) {
+            let case = if separator == '_' { "snake_case" } else { "kebab-case" };
+            let fixed: String = id.value.to_lowercase().replace(['_', '-', ' '], &separator.to_string());
+            self.report(
+                id.span,
+                format!("{what} id `{}` is not {case}", id.value),
+                format!("{what} ids are {case}"),
+                Some(format!("write `{fixed}`")),
+            );
+        }
+    }
+
+    fn duplicate(&mut self, what: &str, name: &Spanned<String>, first: Span) {
+        let d =
+            Diagnostic::at(self.sources, name.span, format!("duplicate {what} `{}`", name.value), "defined again here")
+                .also(self.sources, first, "first defined here");
+        self.problems.push(d);
+    }
+}
+
+/// Records `id` as defined; if it already was, returns where it was first.
+fn first_definition(known: &mut IndexMap<String, Span>, id: &Spanned<String>) -> Option<Span> {
+    match known.get(&id.value) {
+        Some(&first) => Some(first),
+        None => {
+            known.insert(id.value.clone(), id.span);
+            None
+        }
+    }
+}
+
+/// The index of `name`, or a "did you mean" for it.
+fn index_or_help(known: &IndexMap<String, Span>, name: &str) -> Result<usize, Option<String>> {
+    known.get_index_of(name).ok_or_else(|| suggestion(name, known.keys().map(String::as_str)))
+}
+
+/// How many editions and rule variants there are.
+#[derive(Clone, Copy)]
+pub struct Settings {
+    pub editions: usize,
+    pub variants: usize,
+}
+
+/// Whether some edition, variant and selection of modules satisfies `cond`.
+/// Conditions naming very many modules are assumed satisfiable.
+pub fn satisfiable(cond: &Cond, flags: &[Flag], settings: Settings) -> bool {
+    let modules = cond.modules(flags);
+    if modules.len() > MAX_EXHAUSTIVE_MODULES {
+        return true;
+    }
+    (0..settings.editions.max(1)).any(|edition| {
+        (0..settings.variants.max(1)).any(|variant| {
+            (0u32..1 << modules.len()).any(|assignment| {
+                let modules = modules
+                    .iter()
+                    .enumerate()
+                    .filter(|(bit, _)| assignment & (1 << bit) != 0)
+                    .map(|(_, &m)| m)
+                    .collect::<ModuleSet>();
+                let cfg = carcassonne_rules_core::Config {
+                    edition: EditionId(edition as u8),
+                    variant: VariantId(variant as u8),
+                    modules,
+                };
+                cond.eval(flags, &cfg)
+            })
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn satisfiability() {
+        let three = Settings { editions: 3, variants: 3 };
+        let dragon = Cond::Module(ModuleId(0));
+        assert!(satisfiable(&dragon, &[], three));
+        let never = Cond::All(vec![dragon.clone(), Cond::Not(Box::new(dragon.clone()))]);
+        assert!(!satisfiable(&never, &[], three));
+        let two_editions = Cond::All(vec![Cond::Edition(EditionId(0)), Cond::Edition(EditionId(1))]);
+        assert!(!satisfiable(&two_editions, &[], three));
+        let we = Cond::Edition(EditionId(2));
+        assert!(satisfiable(&we, &[], three));
+        assert!(!satisfiable(&we, &[], Settings { editions: 2, variants: 3 }), "edition 2 does not exist");
+        let rgg = Cond::All(vec![Cond::Variant(VariantId(2)), Cond::Edition(EditionId(0))]);
+        assert!(satisfiable(&rgg, &[], three));
+        assert!(!satisfiable(&rgg, &[], Settings { editions: 3, variants: 2 }));
+        assert!(!satisfiable(&Cond::False, &[], three));
+        let flags = [Flag { id: "no_dragon".into(), when: Cond::Not(Box::new(dragon.clone())) }];
+        assert!(!satisfiable(&Cond::All(vec![dragon, Cond::Flag(0)]), &flags, three), "flags are expanded");
+    }
+}

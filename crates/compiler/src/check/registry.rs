@@ -1,0 +1,183 @@
+//! Editions, rule variants, the module registry and derived flags.
+
+use carcassonne_rules_core::Catalog;
+use carcassonne_rules_core::catalog::{EditionInfo, ExpansionParts, VariantInfo};
+
+use super::*;
+
+/// At most this many editions and rule variants: ids are bytes.
+const MAX_EDITIONS: usize = u8::MAX as usize;
+
+impl Checker<'_> {
+    pub(super) fn editions(&mut self, raw: &RawRules) -> Vec<EditionInfo> {
+        let mut out = Vec::new();
+        for e in &raw.editions {
+            if let Some(first) = first_definition(&mut self.editions, &e.id) {
+                self.duplicate("edition", &e.id, first);
+                continue;
+            }
+            let default_variant =
+                e.variant.as_ref().and_then(|v| self.variant(&v.value, v.span)).unwrap_or(VariantId(0));
+            out.push(EditionInfo { id: e.id.value.clone(), name: e.name.value.clone(), default_variant });
+        }
+        self.at_most(out.len(), MAX_EDITIONS, "editions", raw.editions.last().map(|e| e.id.span));
+        out
+    }
+
+    pub(super) fn variants(&mut self, raw: &RawRules) -> Vec<VariantInfo> {
+        let mut out = Vec::new();
+        for v in &raw.variants {
+            if let Some(first) = first_definition(&mut self.variants, &v.id) {
+                self.duplicate("variant", &v.id, first);
+                continue;
+            }
+            out.push(VariantInfo { id: v.id.value.clone(), name: v.name.value.clone() });
+        }
+        self.at_most(out.len(), MAX_EDITIONS, "rule variants", raw.variants.last().map(|v| v.id.span));
+        out
+    }
+
+    /// Reports a table with more entries than its ids can number.
+    fn at_most(&mut self, count: usize, max: usize, what: &str, last: Option<Span>) {
+        if count > max {
+            let message = format!("{count} {what}, but at most {max} are supported");
+            match last {
+                Some(span) => self.report(span, message, "one too many", None),
+                None => self.problems.push(Diagnostic::global(message)),
+            }
+        }
+    }
+
+    pub(super) fn variant(&mut self, name: &str, span: Span) -> Option<VariantId> {
+        let found = index_or_help(&self.variants, name);
+        self.found(found, name, span, "rule variant").map(|i| VariantId(i as u8))
+    }
+
+    pub(super) fn edition(&mut self, name: &str, span: Span) -> Option<EditionId> {
+        let found = index_or_help(&self.editions, name);
+        self.found(found, name, span, "edition").map(|i| EditionId(i as u8))
+    }
+
+    /// Reports a name that `index_or_help` did not find.
+    fn found(&mut self, found: Result<usize, Option<String>>, name: &str, span: Span, what: &str) -> Option<usize> {
+        found.map_err(|help| self.report(span, format!("unknown {what} `{name}`"), "not in editions.yaml", help)).ok()
+    }
+
+    /// The expansions and their modules. Modules are numbered in the order of
+    /// their ids, so that a module's bit does not depend on where it stands in
+    /// `modules.yaml`, and adding one moves only the modules sorting after it.
+    pub(super) fn registry(
+        &mut self,
+        raw: &RawRules,
+        editions: Vec<EditionInfo>,
+        variants: Vec<VariantInfo>,
+    ) -> Catalog {
+        let mut declared: Vec<(&Spanned<String>, &str, bool)> = Vec::new();
+        let mut members: Vec<Vec<usize>> = Vec::new();
+        for x in &raw.expansions {
+            self.check_case(&x.id, "expansion", '_');
+            self.claim_name(&x.id, Named::Expansion(members.len()));
+            let mut mine = Vec::new();
+            for m in &x.modules {
+                self.check_case(&m.id, "module", '_');
+                // Bits are assigned below, once every module is known.
+                if self.claim_name(&m.id, Named::Module(ModuleId(0))) {
+                    mine.push(declared.len());
+                    declared.push((&m.id, &m.name.value, m.on_wiki_page));
+                }
+            }
+            members.push(mine);
+        }
+        if declared.len() > ModuleSet::CAPACITY {
+            let message = format!("{} modules, but a module set holds at most {}", declared.len(), ModuleSet::CAPACITY);
+            match raw.expansions.last() {
+                Some(x) => self.report(x.id.span, message, "one expansion too many", None),
+                None => self.problems.push(Diagnostic::global(message)),
+            }
+            declared.truncate(ModuleSet::CAPACITY);
+        }
+        let mut by_id: Vec<usize> = (0..declared.len()).collect();
+        by_id.sort_by(|&a, &b| declared[a].0.value.cmp(&declared[b].0.value));
+        let mut bits = vec![ModuleId(0); declared.len()];
+        for (bit, &d) in by_id.iter().enumerate() {
+            bits[d] = ModuleId(bit as u8);
+            self.names.insert(declared[d].0.value.clone(), (Named::Module(bits[d]), declared[d].0.span));
+        }
+        let expansion_editions: Vec<Vec<&str>> = raw
+            .expansions
+            .iter()
+            .map(|x| {
+                x.editions.iter().filter_map(|e| self.edition(&e.value, e.span).map(|_| e.value.as_str())).collect()
+            })
+            .collect();
+        let expansion_modules: Vec<Vec<ModuleId>> =
+            members.iter().map(|mine| mine.iter().filter_map(|&d| bits.get(d).copied()).collect()).collect();
+        let expansions: Vec<ExpansionParts> = raw
+            .expansions
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                (x.id.value.as_str(), x.name.value.as_str(), &expansion_editions[i][..], &expansion_modules[i][..])
+            })
+            .collect();
+        let editions: Vec<(&str, &str, VariantId)> =
+            editions.iter().map(|e| (e.id.as_str(), e.name.as_str(), e.default_variant)).collect();
+        let variants: Vec<(&str, &str)> = variants.iter().map(|v| (v.id.as_str(), v.name.as_str())).collect();
+        let modules: Vec<(&str, &str, bool)> =
+            by_id.iter().map(|&d| (declared[d].0.value.as_str(), declared[d].1, declared[d].2)).collect();
+        Catalog::new(&editions, &variants, &modules, &expansions)
+    }
+
+    /// Registers a module, expansion or derived-flag name. They share one
+    /// namespace because conditions and `--with` accept them side by side.
+    fn claim_name(&mut self, id: &Spanned<String>, named: Named) -> bool {
+        if let Some(&(_, first)) = self.names.get(&id.value) {
+            self.duplicate("name", id, first);
+            return false;
+        }
+        self.names.insert(id.value.clone(), (named, id.span));
+        true
+    }
+
+    pub(super) fn derived_flags(&mut self, raw: &RawRules) {
+        for (name, definition) in &raw.derived {
+            self.check_case(name, "derived flag", '_');
+            if self.claim_name(name, Named::Derived(self.derived_source.len())) {
+                self.derived_source.insert(name.value.clone(), definition.clone());
+            }
+        }
+        self.flags = vec![None; self.derived_source.len()];
+        for flag in 0..self.derived_source.len() {
+            self.derived_flag(flag);
+        }
+    }
+
+    /// A reference to derived flag `flag`, resolving its definition on first
+    /// use; `None` if the definition has an error or loops.
+    pub(super) fn derived_flag(&mut self, flag: FlagIx) -> Option<Cond> {
+        match self.flags.get(flag)? {
+            Some(Some(_)) => return Some(Cond::Flag(flag)),
+            Some(None) => return None,
+            None => {}
+        }
+        let (name, source) = self.derived_source.get_index(flag).map(|(n, s)| (n.clone(), s.clone()))?;
+        if self.resolving.contains(&flag) {
+            let mut path: Vec<&str> =
+                self.resolving.iter().filter_map(|&f| self.derived_source.get_index(f).map(|(n, _)| n.as_str())).collect();
+            path.push(&name);
+            let path = path.join(" → ");
+            self.report(source.span, format!("derived flag `{name}` is defined in terms of itself"), path, None);
+            if let Some(slot) = self.flags.get_mut(flag) {
+                *slot = Some(None);
+            }
+            return None;
+        }
+        self.resolving.push(flag);
+        let resolved = self.condition(&source);
+        self.resolving.pop();
+        if let Some(slot) = self.flags.get_mut(flag) {
+            slot.get_or_insert(resolved.clone());
+        }
+        resolved.map(|_| Cond::Flag(flag))
+    }
+}

@@ -1,0 +1,163 @@
+//! DSL strings (conditions, text, markers, repetition, effects) into model values.
+
+use carcassonne_rules_core::order::StepName;
+use carcassonne_rules_core::tables::MarkerId;
+use carcassonne_rules_core::Effect;
+
+use super::*;
+
+impl Checker<'_> {
+    /// Parses a DSL string with `parser`, reporting a syntax error at its column.
+    pub(super) fn parse<T>(
+        &mut self,
+        source: &Spanned<String>,
+        what: &str,
+        parser: impl FnOnce(&str) -> Result<T, dsl::SyntaxError>,
+    ) -> Option<T> {
+        parser(&source.value)
+            .map_err(|err| {
+                let span = source.sub_span(err.at.0, err.at.1);
+                self.report(span, format!("invalid {what}: {}", err.message), err.message.clone(), None);
+            })
+            .ok()
+    }
+
+    /// Parses and resolves a condition string.
+    pub(super) fn condition(&mut self, source: &Spanned<String>) -> Option<Cond> {
+        let ast = self.parse(source, "condition", dsl::condition)?;
+        self.resolve(source, &ast)
+    }
+
+    /// Resolves names to modules, editions and inlined derived flags. Reports
+    /// every unknown name, not just the first.
+    pub(super) fn resolve(&mut self, source: &Spanned<String>, ast: &dsl::Condition) -> Option<Cond> {
+        match ast {
+            dsl::Condition::Bool(b) => Some(if *b { Cond::True } else { Cond::False }),
+            dsl::Condition::Name(name) => match self.names.get(&name.text).map(|(named, _)| *named) {
+                Some(Named::Module(m)) => Some(Cond::Module(m)),
+                Some(Named::Derived(flag)) => self.derived_flag(flag),
+                Some(Named::Expansion(_)) => {
+                    let span = source.sub_span(name.at.0, name.at.1);
+                    self.report(
+                        span,
+                        format!("`{}` is an expansion, not a module", name.text),
+                        "conditions test modules",
+                        Some("name one of its modules, or join them with `or`".to_string()),
+                    );
+                    None
+                }
+                None => {
+                    let span = source.sub_span(name.at.0, name.at.1);
+                    let candidates = self
+                        .names
+                        .iter()
+                        .filter(|(_, (named, _))| !matches!(named, Named::Expansion(_)))
+                        .map(|(n, _)| n.as_str());
+                    let help = suggestion(&name.text, candidates);
+                    self.report(span, format!("unknown module or flag `{}`", name.text), "not in modules.yaml", help);
+                    None
+                }
+            },
+            dsl::Condition::Edition { equal, edition } => {
+                let span = source.sub_span(edition.at.0, edition.at.1);
+                let e = self.edition(&edition.text, span)?;
+                Some(if *equal { Cond::Edition(e) } else { Cond::Not(Box::new(Cond::Edition(e))) })
+            }
+            dsl::Condition::Variant { equal, variant } => {
+                let span = source.sub_span(variant.at.0, variant.at.1);
+                let v = self.variant(&variant.text, span)?;
+                Some(if *equal { Cond::Variant(v) } else { Cond::Not(Box::new(Cond::Variant(v))) })
+            }
+            dsl::Condition::Not(inner) => Some(Cond::Not(Box::new(self.resolve(source, inner)?))),
+            dsl::Condition::And(parts) | dsl::Condition::Or(parts) => {
+                let resolved: Vec<Option<Cond>> = parts.iter().map(|p| self.resolve(source, p)).collect();
+                let parts: Option<Vec<Cond>> = resolved.into_iter().collect();
+                let parts = parts?;
+                Some(if matches!(ast, dsl::Condition::And(_)) { Cond::All(parts) } else { Cond::Any(parts) })
+            }
+        }
+    }
+
+    pub(super) fn text(&mut self, source: &Spanned<String>) -> Option<model::Text> {
+        let parts = self.parse(source, "text", dsl::text)?;
+        let mut out = Vec::new();
+        let mut ok = true;
+        for part in parts {
+            match part {
+                dsl::TextPart::Literal(s) => out.push(model::TextPart::Literal(s)),
+                dsl::TextPart::Variants(alternatives) => {
+                    let mut seen: Vec<(EditionId, (usize, usize))> = Vec::new();
+                    let mut resolved = Vec::new();
+                    for (names, text) in alternatives {
+                        let mut editions = Vec::new();
+                        for name in names {
+                            let span = source.sub_span(name.at.0, name.at.1);
+                            let Some(e) = self.edition(&name.text, span) else {
+                                ok = false;
+                                continue;
+                            };
+                            if seen.iter().any(|(x, _)| *x == e) {
+                                self.report(
+                                    span,
+                                    format!("edition `{}` is named twice in these variants", name.text),
+                                    "named again here",
+                                    None,
+                                );
+                                ok = false;
+                            }
+                            seen.push((e, name.at));
+                            editions.push(e);
+                        }
+                        resolved.push((editions, text));
+                    }
+                    out.push(model::TextPart::ByEdition(resolved));
+                }
+            }
+        }
+        ok.then_some(model::Text(out))
+    }
+
+    pub(super) fn marker(&mut self, source: &Spanned<String>) -> Option<model::Marker> {
+        let marker = self.parse(source, "marker", dsl::marker)?;
+        if !model::MARKERS.contains(&marker.name.text.as_str()) {
+            let span = source.sub_span(marker.name.at.0, marker.name.at.1);
+            let help = suggestion(&marker.name.text, model::MARKERS)
+                .or_else(|| Some(format!("known markers: {}", model::MARKERS.join(", "))));
+            self.report(span, format!("unknown marker `{}`", marker.name.text), "not a marker", help);
+            return None;
+        }
+        let when = match &marker.when {
+            Some(c) => self.resolve(source, c)?,
+            None => Cond::True,
+        };
+        let name = marker.name.text.replace('_', " ");
+        let label = match marker.arg {
+            Some(arg) => format!("{name} ({arg})"),
+            None => name,
+        };
+        Some(model::Marker { number: MarkerId(0), label, when })
+    }
+
+    pub(super) fn effect(&mut self, source: &Spanned<String>, sections: &[Section]) -> Option<Effect> {
+        let effect = self.parse(source, "effect", dsl::effect)?;
+        let step = |this: &mut Self, name: &dsl::Name| -> Option<StepName> {
+            let is_step = sections.iter().any(|s| s.id == name.text) && !name.text.contains('_');
+            if is_step {
+                return Some(name.text.clone().into());
+            }
+            let span = source.sub_span(name.at.0, name.at.1);
+            let steps = sections.iter().map(|s| s.id.as_str()).filter(|s| !s.contains('_'));
+            let help = suggestion(&name.text, steps);
+            this.report(span, format!("unknown step `{}`", name.text), "not a step of base.yaml", help);
+            None
+        };
+        Some(match effect {
+            dsl::Effect::Skip(names) => {
+                let steps: Vec<Option<StepName>> = names.iter().map(|n| step(self, n)).collect();
+                Effect::Skip(steps.into_iter().collect::<Option<Vec<_>>>()?.into())
+            }
+            dsl::Effect::GoBack(name) => Effect::GoBack(step(self, &name)?),
+            dsl::Effect::DoubleTurn => Effect::DoubleTurn,
+        })
+    }
+}

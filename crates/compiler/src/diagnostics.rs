@@ -1,0 +1,161 @@
+//! Source files and the diagnostics that point into them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{LabeledSpan, NamedSource, SourceCode};
+
+/// Index of a loaded file in [`Sources`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub usize);
+
+/// A byte range inside one loaded file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub file: FileId,
+    pub start: usize,
+    pub len: usize,
+}
+
+/// Every file a compilation read, so diagnostics can show their lines.
+#[derive(Debug, Default)]
+pub struct Sources {
+    files: Vec<NamedSource<Arc<String>>>,
+}
+
+impl Sources {
+    pub fn add(&mut self, name: impl AsRef<str>, text: String) -> FileId {
+        self.files.push(NamedSource::new(name, Arc::new(text)).with_language("yaml"));
+        FileId(self.files.len() - 1)
+    }
+
+    pub fn text(&self, file: FileId) -> &str {
+        self.files[file.0].inner()
+    }
+
+    pub fn name(&self, file: FileId) -> &str {
+        self.files[file.0].name()
+    }
+
+    fn named(&self, file: FileId) -> NamedSource<Arc<String>> {
+        self.files[file.0].clone()
+    }
+}
+
+/// One problem in the rules: a message, the places it concerns and, where we
+/// can tell, how to fix it.
+#[derive(Debug)]
+pub struct Diagnostic {
+    message: String,
+    source: Option<NamedSource<Arc<String>>>,
+    labels: Vec<LabeledSpan>,
+    help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A diagnostic that concerns no particular place (a missing folder, say).
+    pub fn global(message: impl Into<String>) -> Self {
+        Diagnostic { message: message.into(), source: None, labels: Vec::new(), help: None }
+    }
+
+    /// A diagnostic labelling `span` with `label`.
+    pub fn at(sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+        Diagnostic {
+            message: message.into(),
+            source: Some(sources.named(span.file)),
+            labels: vec![LabeledSpan::new_primary_with_span(Some(label.into()), (span.start, span.len))],
+            help: None,
+        }
+    }
+
+    /// A further label in the same file (labels in other files are dropped into
+    /// the help text, since miette shows one source per diagnostic).
+    pub fn also(mut self, sources: &Sources, span: Span, label: impl Into<String>) -> Self {
+        let label = label.into();
+        let same_file = self.source.as_ref().is_some_and(|s| s.name() == sources.name(span.file));
+        if same_file {
+            self.labels.push(LabeledSpan::new_with_span(Some(label), (span.start, span.len)));
+        } else {
+            let (line, col) = line_col(sources.text(span.file), span.start);
+            let note = format!("{label}: {}:{line}:{col}", sources.name(span.file));
+            self.help = Some(match self.help.take() {
+                Some(help) => format!("{help}\n{note}"),
+                None => note,
+            });
+        }
+        self
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        let help = help.into();
+        self.help = Some(match self.help.take() {
+            Some(other) => format!("{help}\n{other}"),
+            None => help,
+        });
+        self
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    pub fn help_text(&self) -> Option<&str> {
+        self.help.as_deref()
+    }
+
+    /// `file:line:col` of the primary label, if the diagnostic has one.
+    pub fn location(&self) -> Option<String> {
+        let source = self.source.as_ref()?;
+        let label = self.labels.first()?;
+        let (line, col) = line_col(source.inner(), label.offset());
+        Some(format!("{}:{line}:{col}", source.name()))
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
+impl miette::Diagnostic for Diagnostic {
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() { None } else { Some(Box::new(self.labels.iter().cloned())) }
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+}
+
+pub use carcassonne_rules_core::suggest::{did_you_mean, suggestion};
+
+/// Renders diagnostics as the command line and the build script print them:
+/// message, `file:line:col`, the source line with the label, and help.
+pub fn render(problems: &[Diagnostic], color: bool) -> String {
+    use miette::{GraphicalReportHandler, GraphicalTheme};
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_context_lines(1);
+    let mut out = String::new();
+    for problem in problems {
+        if handler.render_report(&mut out, problem).is_err() {
+            out.push_str(&format!("error: {problem}\n"));
+        }
+        out.push('\n');
+    }
+    out
+}

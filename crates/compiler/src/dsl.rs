@@ -1,0 +1,401 @@
+//! The DSL inside YAML strings (grammar in `grammar/dsl.pest`): conditions,
+//! text with edition variants, markers, step repetition, effects and item
+//! references. Parsing yields syntax trees whose names carry their byte range
+//! inside the string, so `check` can point at the exact column.
+
+use pest::Parser;
+use pest::iterators::Pair;
+use pest_derive::Parser;
+
+#[derive(Parser)]
+#[grammar = "../../../grammar/dsl.pest"]
+struct DslParser;
+
+/// A byte range inside the parsed string.
+pub type Range = (usize, usize);
+
+/// A name as written, with its place in the string.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub at: Range,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Condition {
+    Bool(bool),
+    Name(Name),
+    Edition { equal: bool, edition: Name },
+    Variant { equal: bool, variant: Name },
+    Not(Box<Condition>),
+    And(Vec<Condition>),
+    Or(Vec<Condition>),
+}
+
+impl Condition {
+    /// Every name the condition mentions, in written order.
+    pub fn names(&self) -> Vec<&Name> {
+        let mut out = Vec::new();
+        self.collect_names(&mut out);
+        out
+    }
+
+    fn collect_names<'a>(&'a self, out: &mut Vec<&'a Name>) {
+        match self {
+            Condition::Name(n) => out.push(n),
+            Condition::Bool(_) | Condition::Edition { .. } | Condition::Variant { .. } => {}
+            Condition::Not(c) => c.collect_names(out),
+            Condition::And(cs) | Condition::Or(cs) => cs.iter().for_each(|c| c.collect_names(out)),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextPart {
+    Literal(String),
+    /// `{C1: follower | C2, WE: meeple}`: each alternative with its editions.
+    Variants(Vec<(Vec<Name>, String)>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marker {
+    pub name: Name,
+    pub arg: Option<String>,
+    pub when: Option<Condition>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repeat {
+    pub kind: Name,
+    pub when: Option<Condition>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    Skip(Vec<Name>),
+    GoBack(Name),
+    DoubleTurn,
+}
+
+/// Why a string did not parse: a message and where in the string.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyntaxError {
+    pub message: String,
+    pub at: Range,
+}
+
+pub fn condition(input: &str) -> Result<Condition, SyntaxError> {
+    let mut pairs = parse(Rule::condition_input, input)?;
+    Ok(build_condition(pairs.next().expect("grammar: condition")))
+}
+
+pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
+    check_braces(input)?;
+    let top = parse(Rule::text_input, input)?.next().expect("grammar: text");
+    let mut parts = Vec::new();
+    for pair in top.into_inner() {
+        match pair.as_rule() {
+            Rule::literal => parts.push(TextPart::Literal(pair.as_str().to_string())),
+            Rule::alternatives => parts.push(TextPart::Variants(
+                pair.into_inner()
+                    .map(|variant| {
+                        let mut inner = variant.into_inner();
+                        let editions = inner.next().expect("grammar: editions").into_inner().map(name).collect();
+                        let text = inner.next().expect("grammar: variant text").as_str().trim().to_string();
+                        (editions, text)
+                    })
+                    .collect(),
+            )),
+            _ => {}
+        }
+    }
+    Ok(parts)
+}
+
+/// Unbalanced braces get a clearer message than the grammar's.
+fn check_braces(input: &str) -> Result<(), SyntaxError> {
+    let mut open: Option<usize> = None;
+    for (at, c) in input.char_indices() {
+        match (c, open) {
+            ('{', Some(_)) => {
+                return Err(SyntaxError {
+                    message: "`{` inside `{…}`: variants do not nest".into(), at: (at, at + 1)
+                });
+            }
+            ('{', None) => open = Some(at),
+            ('}', None) => return Err(SyntaxError { message: "`}` without a `{`".into(), at: (at, at + 1) }),
+            ('}', Some(_)) => open = None,
+            _ => {}
+        }
+    }
+    match open {
+        Some(at) => Err(SyntaxError { message: "this `{` is never closed".into(), at: (at, at + 1) }),
+        None => Ok(()),
+    }
+}
+
+pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
+    let mut marker = Marker { name: Name { text: String::new(), at: (0, 0) }, arg: None, when: None };
+    for pair in parse(Rule::marker_input, input)? {
+        match pair.as_rule() {
+            Rule::marker_name => marker.name = name(pair),
+            Rule::marker_arg => marker.arg = pair.into_inner().next().map(|p| p.as_str().to_string()),
+            Rule::condition => marker.when = Some(build_condition(pair)),
+            Rule::when_kw => {}
+            _ => {}
+        }
+    }
+    Ok(marker)
+}
+
+pub fn repeat(input: &str) -> Result<Repeat, SyntaxError> {
+    let mut repeat = Repeat { kind: Name { text: String::new(), at: (0, 0) }, when: None };
+    for pair in parse(Rule::repeat_input, input)? {
+        match pair.as_rule() {
+            Rule::repeat_kind => repeat.kind = name(pair),
+            Rule::condition => repeat.when = Some(build_condition(pair)),
+            _ => {}
+        }
+    }
+    Ok(repeat)
+}
+
+pub fn effect(input: &str) -> Result<Effect, SyntaxError> {
+    let pair = parse(Rule::effect_input, input)?.next().expect("grammar: effect");
+    Ok(match pair.as_rule() {
+        Rule::skip => Effect::Skip(pair.into_inner().map(name).collect()),
+        Rule::go_back => Effect::GoBack(name(pair.into_inner().next().expect("grammar: step"))),
+        _ => Effect::DoubleTurn,
+    })
+}
+
+/// A step id of `base.yaml` (`1B`, `2B-1`).
+pub fn step(input: &str) -> Result<Name, SyntaxError> {
+    let pair = parse(Rule::step_input, input)?.next().expect("grammar: step id");
+    Ok(name(pair))
+}
+
+/// An item reference (`after`, `before`, `under`).
+pub fn reference(input: &str) -> Result<Name, SyntaxError> {
+    let pair = parse(Rule::reference_input, input)?.next().expect("grammar: item id");
+    Ok(name(pair))
+}
+
+fn parse(rule: Rule, input: &str) -> Result<pest::iterators::Pairs<'_, Rule>, SyntaxError> {
+    DslParser::parse(rule, input).map_err(|err| {
+        let at = match err.location {
+            pest::error::InputLocation::Pos(p) => (p, p + 1),
+            pest::error::InputLocation::Span((s, e)) => (s, e.max(s + 1)),
+        };
+        let at = (at.0.min(input.len()), at.1.min(input.len().max(at.0 + 1)));
+        SyntaxError { message: describe(&err.variant), at }
+    })
+}
+
+/// pest's error, in the words of our grammar.
+fn describe(variant: &pest::error::ErrorVariant<Rule>) -> String {
+    match variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } if !positives.is_empty() => {
+            let mut wanted: Vec<&str> = positives.iter().map(|r| rule_name(*r)).collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            format!("expected {}", wanted.join(" or "))
+        }
+        pest::error::ErrorVariant::ParsingError { .. } => "unexpected input".to_string(),
+        pest::error::ErrorVariant::CustomError { message } => message.clone(),
+    }
+}
+
+fn rule_name(rule: Rule) -> &'static str {
+    match rule {
+        Rule::name | Rule::keyword | Rule::name_char | Rule::atom => "a module or flag name",
+        Rule::edition_id | Rule::edition_list => "an edition",
+        Rule::variant_id => "a rule variant",
+        Rule::edition_op => "`==` or `!=`",
+        Rule::step_id => "a step id such as 1B or 2B-1",
+        Rule::item_id => "an item id (kebab-case)",
+        Rule::marker_name => "a marker name in capitals",
+        Rule::marker_arg | Rule::marker_arg_text => "a quoted argument",
+        Rule::repeat_kind => "`double_turn` or `per_feature`",
+        Rule::skip | Rule::go_back | Rule::double_turn => "`skip STEP`, `go back to STEP` or `double turn`",
+        Rule::condition
+        | Rule::disjunction
+        | Rule::conjunction
+        | Rule::negation
+        | Rule::edition_test
+        | Rule::variant_test
+        | Rule::boolean => "a condition",
+        Rule::or_op | Rule::and_op => "`and` or `or`",
+        Rule::not_op => "`not`",
+        Rule::when_kw => "`when`",
+        Rule::text_input | Rule::literal => "text",
+        Rule::alternatives | Rule::alternative => "`{`",
+        // Inside `{…}`, after an alternative's text comes `|` or the closing `}`.
+        Rule::alternative_text => "`|` or `}`",
+        Rule::EOI => "end of input",
+        Rule::WHITESPACE => "a space",
+        Rule::condition_input
+        | Rule::marker_input
+        | Rule::repeat_input
+        | Rule::effect_input
+        | Rule::reference_input
+        | Rule::step_input => "the start of the string",
+    }
+}
+
+fn name(pair: Pair<'_, Rule>) -> Name {
+    let span = pair.as_span();
+    Name { text: pair.as_str().to_string(), at: (span.start(), span.end()) }
+}
+
+fn build_condition(pair: Pair<'_, Rule>) -> Condition {
+    match pair.as_rule() {
+        Rule::condition => build_condition(pair.into_inner().next().expect("grammar: disjunction")),
+        Rule::disjunction | Rule::conjunction => {
+            let is_or = pair.as_rule() == Rule::disjunction;
+            let mut parts: Vec<Condition> = pair
+                .into_inner()
+                .filter(|p| !matches!(p.as_rule(), Rule::or_op | Rule::and_op))
+                .map(build_condition)
+                .collect();
+            if parts.len() == 1 {
+                parts.pop().expect("one part")
+            } else if is_or {
+                Condition::Or(parts)
+            } else {
+                Condition::And(parts)
+            }
+        }
+        Rule::negation => {
+            let mut nots = 0;
+            let mut atom = None;
+            for p in pair.into_inner() {
+                if p.as_rule() == Rule::not_op {
+                    nots += 1;
+                } else {
+                    atom = Some(build_condition(p));
+                }
+            }
+            let mut c = atom.expect("grammar: atom");
+            for _ in 0..nots {
+                c = Condition::Not(Box::new(c));
+            }
+            c
+        }
+        Rule::edition_test | Rule::variant_test => {
+            let is_edition = pair.as_rule() == Rule::edition_test;
+            let mut inner = pair.into_inner();
+            let equal = inner.next().expect("grammar: op").as_str() == "==";
+            let value = name(inner.next().expect("grammar: value"));
+            if is_edition {
+                Condition::Edition { equal, edition: value }
+            } else {
+                Condition::Variant { equal, variant: value }
+            }
+        }
+        Rule::name => Condition::Name(name(pair)),
+        Rule::boolean => Condition::Bool(pair.as_str() == "true"),
+        rule => unreachable!("grammar: unexpected {rule:?} in a condition"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(text: &str, at: Range) -> Name {
+        Name { text: text.to_string(), at }
+    }
+
+    #[test]
+    fn precedence_not_and_or() {
+        let c = condition("a or not b and c").unwrap();
+        assert_eq!(
+            c,
+            Condition::Or(vec![
+                Condition::Name(n("a", (0, 1))),
+                Condition::And(vec![
+                    Condition::Not(Box::new(Condition::Name(n("b", (9, 10))))),
+                    Condition::Name(n("c", (15, 16))),
+                ]),
+            ])
+        );
+    }
+
+    #[test]
+    fn parentheses_and_edition_tests() {
+        let c = condition("dragon and not (plague or edition == C1)").unwrap();
+        let Condition::And(parts) = c else { panic!("not an and") };
+        let Condition::Not(inner) = &parts[1] else { panic!("not a not") };
+        let Condition::Or(alts) = inner.as_ref() else { panic!("not an or") };
+        assert_eq!(alts[1], Condition::Edition { equal: true, edition: n("C1", (37, 39)) });
+    }
+
+    #[test]
+    fn variant_tests() {
+        let c = condition("dragon and variant == rgg").unwrap();
+        let Condition::And(parts) = c else { panic!("not an and") };
+        assert_eq!(parts[1], Condition::Variant { equal: true, variant: n("rgg", (22, 25)) });
+    }
+
+    #[test]
+    fn names_may_start_with_digits_but_not_be_keywords() {
+        assert!(condition("20th_anniversary_expansion").is_ok());
+        assert!(condition("android").is_ok(), "a name that starts with a keyword");
+        let err = condition("abbey and").unwrap_err();
+        assert_eq!(err.at.0, 9);
+        assert!(err.message.contains("condition") || err.message.contains("name"), "{}", err.message);
+    }
+
+    #[test]
+    fn error_points_at_offending_column() {
+        let err = condition("abbey or or mayor").unwrap_err();
+        assert_eq!(err.at.0, 9);
+    }
+
+    #[test]
+    fn text_variants() {
+        let parts = text("Place a {C1: follower | C2, WE: meeple} here.").unwrap();
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts[0], TextPart::Literal("Place a ".into()));
+        let TextPart::Variants(vs) = &parts[1] else { panic!("no variants") };
+        assert_eq!(vs[0].1, "follower");
+        assert_eq!(vs[1].0.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["C2", "WE"]);
+        assert_eq!(vs[1].0[1].at, (28, 30));
+        assert!(text("unbalanced { brace").is_err());
+        assert_eq!(
+            text("x {C1: a").unwrap_err(),
+            SyntaxError { message: "this `{` is never closed".into(), at: (2, 3) }
+        );
+        assert_eq!(text("a } b").unwrap_err().at, (2, 3));
+        assert!(text("{: nothing}").is_err(), "a variant must name an edition");
+    }
+
+    #[test]
+    fn markers_with_argument_and_condition() {
+        let m = marker(r##"MESSAGES "#1B" when messages and edition == C1"##).unwrap();
+        assert_eq!(m.name.text, "MESSAGES");
+        assert_eq!(m.arg.as_deref(), Some("#1B"));
+        assert!(matches!(m.when, Some(Condition::And(_))));
+        let m = marker("TREE_TRAP").unwrap();
+        assert_eq!((m.arg, m.when), (None, None));
+    }
+
+    #[test]
+    fn effects_and_references() {
+        assert_eq!(effect("skip 2B-1, 2B-2").unwrap(), Effect::Skip(vec![n("2B-1", (5, 9)), n("2B-2", (11, 15))]));
+        assert_eq!(effect("go back to 1B").unwrap(), Effect::GoBack(n("1B", (11, 13))));
+        assert_eq!(effect("double turn").unwrap(), Effect::DoubleTurn);
+        assert!(effect("jump to 1B").is_err());
+        assert_eq!(reference("place-tile").unwrap().text, "place-tile");
+        assert!(reference("place tile").is_err());
+    }
+
+    #[test]
+    fn repeat_with_condition() {
+        let r = repeat("double_turn when builder").unwrap();
+        assert_eq!(r.kind.text, "double_turn");
+        assert!(r.when.is_some());
+        assert!(repeat("triple_turn").is_err());
+    }
+}

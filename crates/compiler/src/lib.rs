@@ -1,0 +1,43 @@
+//! The carcassonne-rules compiler: YAML rules → checked model → Rust source.
+//!
+//! Data flows one way, each phase returning its product: [`syntax`] reads the
+//! files into spanned raw records, [`dsl`] parses the strings inside them,
+//! [`check`] resolves and validates everything (using [`order`] to place
+//! items) into the [`model`], and [`codegen`] turns the model into Rust.
+//! [`interpret`] computes a turn order straight from the model: for rules that
+//! were not compiled in, and as the oracle for the generated code.
+
+pub mod check;
+pub mod codegen;
+pub mod diagnostics;
+pub mod dsl;
+pub mod interpret;
+pub mod model;
+pub mod order;
+pub mod syntax;
+
+use std::path::Path;
+
+pub use diagnostics::{Diagnostic, Sources};
+pub use model::Rules;
+
+/// The outcome of compiling a rules folder: the model, or every problem found.
+pub struct Compiled {
+    /// Every file read, for rendering the diagnostics.
+    pub sources: Sources,
+    /// The checked rules, or every problem found.
+    pub result: Result<Rules, Vec<Diagnostic>>,
+}
+
+/// Loads and checks the rules under `dir`.
+pub fn compile_dir(dir: &Path) -> Compiled {
+    let mut sources = Sources::default();
+    let mut problems = Vec::new();
+    let raw = syntax::load_dir(dir, &mut sources, &mut problems);
+    let rules = check::check(&raw, &sources, &mut problems);
+    let result = match rules {
+        Some(rules) if problems.is_empty() => Ok(rules),
+        _ => Err(problems),
+    };
+    Compiled { sources, result }
+}

@@ -1,0 +1,289 @@
+//! The checked, ordered rules: what `codegen` and the interpreter consume.
+//!
+//! Names are resolved to ids, items are in their final order and numbered,
+//! and every condition is known to be satisfiable. Derived flags stay named
+//! ([`Cond::Flag`]), so the generated code can call them by name and an item's
+//! origin can be read off the author's own condition.
+
+use carcassonne_rules_core::tables::{ItemId, MarkerId, StepId};
+use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, VariantId};
+
+/// Index into [`Rules::flags`].
+pub type FlagIx = usize;
+
+/// A checked rule set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rules {
+    /// Editions, variants, expansions and modules.
+    pub catalog: Catalog,
+    /// Derived flags, in definition order.
+    pub flags: Vec<Flag>,
+    /// The four phases and their steps.
+    pub phases: Vec<Phase>,
+    /// Notes that depend on the selection.
+    pub notes: Vec<Item>,
+    /// Preparing the game.
+    pub setup: Vec<Item>,
+    /// At any time during your turn.
+    pub any_time: Vec<Item>,
+    /// Scoring at the end of the game.
+    pub final_scoring: Vec<Item>,
+    /// The files read, relative to the rules folder, in reading order.
+    pub inputs: Vec<String>,
+}
+
+/// A derived flag: a named condition (`tiles_in_supply := abbey or halflings`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flag {
+    /// snake_case name.
+    pub id: String,
+    /// What it stands for.
+    pub when: Cond,
+}
+
+/// A phase and its steps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Phase {
+    /// `1` to `4`.
+    pub id: String,
+    /// What the phase is about.
+    pub title: String,
+    /// Its steps, in order.
+    pub steps: Vec<Step>,
+}
+
+/// A step and its items.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Step {
+    /// `1A` … `4B`.
+    pub id: String,
+    /// Its position among all steps.
+    pub number: StepId,
+    /// What the step is about.
+    pub title: String,
+    /// The step exists only where this holds (2D needs the dragon).
+    pub when: Cond,
+    /// How the step repeats, and where.
+    pub repeat: Option<(Repeat, Cond)>,
+    /// The player does exactly one of the items (2B-1: deploy one figure).
+    pub choose_one: bool,
+    /// Top-level items, in order.
+    pub items: Vec<Item>,
+}
+
+/// One item of a step or section.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// Unique among the rules' items.
+    pub id: String,
+    /// Its position in a pre-order walk of all sections' items.
+    pub number: ItemId,
+    /// The modules the author's condition names outside a `not` (derived flags
+    /// count as the modules they name), in order: the item's origin is the
+    /// first of them that is selected, else its parent's, else the base game.
+    pub origins: Vec<ModuleId>,
+    /// The item's own condition; it is shown when this and its parent's hold.
+    pub when: Cond,
+    /// Its text, with edition variants.
+    pub text: Text,
+    /// Markers, each with its own condition.
+    pub markers: Vec<Marker>,
+    /// Editions in which the item (or its parent) comes from another edition.
+    pub foreign: Vec<EditionId>,
+    /// What carrying the item out does to the turn.
+    pub effect: Option<Effect>,
+    /// Sub-items, in order.
+    pub children: Vec<Item>,
+}
+
+/// A condition on the selection.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cond {
+    /// Always.
+    True,
+    /// Never.
+    False,
+    /// The module is selected.
+    Module(ModuleId),
+    /// The derived flag holds.
+    Flag(FlagIx),
+    /// The edition is played.
+    Edition(EditionId),
+    /// The rule variant is in force.
+    Variant(VariantId),
+    /// The condition does not hold.
+    Not(Box<Cond>),
+    /// Every condition holds.
+    All(Vec<Cond>),
+    /// Some condition holds.
+    Any(Vec<Cond>),
+}
+
+impl Cond {
+    /// Whether the condition holds for `cfg`; `flags` gives derived flags their meaning.
+    pub fn eval(&self, flags: &[Flag], cfg: &Config) -> bool {
+        match self {
+            Cond::True => true,
+            Cond::False => false,
+            Cond::Module(m) => cfg.has(*m),
+            Cond::Flag(f) => flags.get(*f).is_some_and(|flag| flag.when.eval(flags, cfg)),
+            Cond::Edition(e) => *e == cfg.edition,
+            Cond::Variant(v) => *v == cfg.variant,
+            Cond::Not(c) => !c.eval(flags, cfg),
+            Cond::All(cs) => cs.iter().all(|c| c.eval(flags, cfg)),
+            Cond::Any(cs) => cs.iter().any(|c| c.eval(flags, cfg)),
+        }
+    }
+
+    /// The condition with every derived flag replaced by its definition.
+    pub fn expanded(&self, flags: &[Flag]) -> Cond {
+        match self {
+            Cond::Flag(f) => flags.get(*f).map_or(Cond::False, |flag| flag.when.expanded(flags)),
+            Cond::Not(c) => Cond::Not(Box::new(c.expanded(flags))),
+            Cond::All(cs) => Cond::All(cs.iter().map(|c| c.expanded(flags)).collect()),
+            Cond::Any(cs) => Cond::Any(cs.iter().map(|c| c.expanded(flags)).collect()),
+            other => other.clone(),
+        }
+    }
+
+    /// Modules the condition tests (flags expanded), first mention first, without repeats.
+    pub fn modules(&self, flags: &[Flag]) -> Vec<ModuleId> {
+        let mut out = Vec::new();
+        self.walk_modules(flags, true, &mut out);
+        out
+    }
+
+    /// The modules the condition names other than under a `not` (flags
+    /// expanded), first mention first: the candidates for an item's origin (an
+    /// item shown *without* the builder is not the builder's).
+    pub fn origins(&self, flags: &[Flag]) -> Vec<ModuleId> {
+        let mut out = Vec::new();
+        self.walk_modules(flags, false, &mut out);
+        out
+    }
+
+    fn walk_modules(&self, flags: &[Flag], negated_too: bool, out: &mut Vec<ModuleId>) {
+        match self {
+            Cond::Module(m) if !out.contains(m) => out.push(*m),
+            Cond::Flag(f) => {
+                if let Some(flag) = flags.get(*f) {
+                    flag.when.walk_modules(flags, negated_too, out);
+                }
+            }
+            Cond::Not(c) if negated_too => c.walk_modules(flags, negated_too, out),
+            Cond::All(cs) | Cond::Any(cs) => cs.iter().for_each(|c| c.walk_modules(flags, negated_too, out)),
+            _ => {}
+        }
+    }
+
+    /// `self and other`, flattening trivial cases.
+    pub fn and(self, other: Cond) -> Cond {
+        match (self, other) {
+            (Cond::True, c) | (c, Cond::True) => c,
+            (Cond::All(mut a), Cond::All(b)) => {
+                a.extend(b);
+                Cond::All(a)
+            }
+            (Cond::All(mut a), c) => {
+                a.push(c);
+                Cond::All(a)
+            }
+            (c, Cond::All(mut b)) => {
+                b.insert(0, c);
+                Cond::All(b)
+            }
+            (a, b) => Cond::All(vec![a, b]),
+        }
+    }
+}
+
+/// An item's text: literal parts and parts that differ by edition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Text(pub Vec<TextPart>);
+
+/// One part of a [`Text`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextPart {
+    /// The same in every edition.
+    Literal(String),
+    /// Alternatives by edition; an edition no alternative names gets nothing.
+    ByEdition(Vec<(Vec<EditionId>, String)>),
+}
+
+impl Text {
+    /// The text as `edition` reads it.
+    pub fn render(&self, edition: EditionId) -> String {
+        self.0
+            .iter()
+            .map(|part| match part {
+                TextPart::Literal(s) => s.as_str(),
+                TextPart::ByEdition(alts) => {
+                    alts.iter().find(|(eds, _)| eds.contains(&edition)).map_or("", |(_, s)| s.as_str())
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the text reads the same in every edition.
+    pub fn is_uniform(&self) -> bool {
+        self.0.iter().all(|part| matches!(part, TextPart::Literal(_)))
+    }
+}
+
+/// A marker on an item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marker {
+    /// Its position among all items' markers, in item order.
+    pub number: MarkerId,
+    /// As shown: `ROBBER CHOICE`, `MESSAGES (#1B)`.
+    pub label: String,
+    /// Where it shows (on a visible item).
+    pub when: Cond,
+}
+
+impl Rules {
+    /// Every step, in order.
+    pub fn steps(&self) -> impl Iterator<Item = &Step> {
+        self.phases.iter().flat_map(|p| &p.steps)
+    }
+
+    /// The sections outside the steps, with their names, in turn-order order
+    /// (final scoring last).
+    pub fn sections(&self) -> [(&'static str, &[Item]); 4] {
+        [
+            ("notes", &self.notes),
+            ("setup", &self.setup),
+            ("any_time", &self.any_time),
+            ("final_scoring", &self.final_scoring),
+        ]
+    }
+
+    /// Every item with its descendants, in numbering order.
+    pub fn items(&self) -> Vec<&Item> {
+        fn walk<'a>(items: &'a [Item], out: &mut Vec<&'a Item>) {
+            for item in items {
+                out.push(item);
+                walk(&item.children, out);
+            }
+        }
+        let mut out = Vec::new();
+        let [notes, setup, any_time, final_scoring] = self.sections();
+        for (_, items) in [notes, setup, any_time] {
+            walk(items, &mut out);
+        }
+        for step in self.steps() {
+            walk(&step.items, &mut out);
+        }
+        walk(final_scoring.1, &mut out);
+        out
+    }
+}
+
+/// The sections that hold items, in the order a turn order lists them.
+pub const SECTIONS_BEFORE_STEPS: [&str; 3] = ["notes", "setup", "any_time"];
+/// See [`SECTIONS_BEFORE_STEPS`].
+pub const SECTIONS_AFTER_STEPS: [&str; 1] = ["final_scoring"];
+
+/// Markers the rules may use, as written in the DSL.
+pub const MARKERS: [&str; 7] =
+    ["MESSAGES", "ROBBERS", "ROBBER_CHOICE", "WONDER", "TREE_TRAP", "LAKE_TRAP", "HANS_STATUE"];

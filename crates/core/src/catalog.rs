@@ -1,0 +1,264 @@
+//! What a rule set knows: its editions, rule variants, expansions and modules,
+//! and turning a command line's `--edition`, `--variant` and `--with` into a
+//! [`Config`].
+
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::select::{Config, EditionId, ModuleId, ModuleSet, VariantId};
+use crate::suggest::suggestion;
+
+/// The editions, variants, expansions and modules of one rule set. Serializes
+/// as the `modules --format json` contract: `{"expansions": [...]}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Catalog {
+    /// By [`EditionId`].
+    #[serde(skip)]
+    pub editions: Vec<EditionInfo>,
+    /// By [`VariantId`].
+    #[serde(skip)]
+    pub variants: Vec<VariantInfo>,
+    /// In the registry's order.
+    pub expansions: Vec<ExpansionInfo>,
+    /// By [`ModuleId`], that is sorted by id.
+    #[serde(skip)]
+    pub modules: Vec<ModuleInfo>,
+}
+
+/// An edition of the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EditionInfo {
+    /// `C1`, `C2`, `WE`.
+    pub id: String,
+    /// As a player names it.
+    pub name: String,
+    /// The rule variant played when none is chosen.
+    #[serde(skip)]
+    pub default_variant: VariantId,
+}
+
+/// A publisher's rule variant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VariantInfo {
+    /// `hig`, `zmg`, `rgg`.
+    pub id: String,
+    /// The publisher.
+    pub name: String,
+}
+
+/// An expansion: a product that groups modules.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExpansionInfo {
+    /// snake_case id, accepted by `--with`.
+    pub id: String,
+    /// As printed on the box.
+    pub name: String,
+    /// The ids of the editions the expansion exists in.
+    pub editions: Vec<String>,
+    /// Its modules, in the registry's order.
+    pub modules: Vec<ModuleInfo>,
+}
+
+/// A module: one selector flag of the wiki page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModuleInfo {
+    /// The snake_case of the wiki's selector key.
+    pub id: String,
+    /// What the module is.
+    pub name: String,
+    /// The module's bit in a [`ModuleSet`].
+    #[serde(skip)]
+    pub bit: ModuleId,
+    /// Whether the wiki's Order of Play page has a selector for the module.
+    #[serde(skip)]
+    pub on_wiki_page: bool,
+}
+
+/// An id on the command line that names nothing: where it is and what might
+/// have been meant. The command line turns it into a diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SelectionError {
+    /// `--edition`, `--variant` or `--with`.
+    pub option: &'static str,
+    /// The option's whole value.
+    pub value: String,
+    /// The bad id's byte range in `value`.
+    pub at: Range<usize>,
+    /// What is wrong.
+    pub message: String,
+    /// A label for the bad id.
+    pub label: String,
+    /// A suggestion, or where to find the valid ids.
+    pub help: String,
+}
+
+/// An expansion as [`Catalog::new`] takes it: id, name, edition ids, modules.
+pub type ExpansionParts<'a> = (&'a str, &'a str, &'a [&'a str], &'a [ModuleId]);
+
+impl Catalog {
+    /// A catalog from its parts: editions (id, name, default variant),
+    /// variants (id, name), modules by bit (id, name, on the wiki page) and
+    /// expansions. The compiler builds its catalog this way, and the generated
+    /// code rebuilds the same one.
+    pub fn new(
+        editions: &[(&str, &str, VariantId)],
+        variants: &[(&str, &str)],
+        modules: &[(&str, &str, bool)],
+        expansions: &[ExpansionParts<'_>],
+    ) -> Catalog {
+        let modules: Vec<ModuleInfo> = modules
+            .iter()
+            .enumerate()
+            .map(|(bit, &(id, name, on_wiki_page))| ModuleInfo {
+                id: id.to_string(),
+                name: name.to_string(),
+                bit: ModuleId(bit as u8),
+                on_wiki_page,
+            })
+            .collect();
+        Catalog {
+            editions: editions
+                .iter()
+                .map(|&(id, name, default_variant)| EditionInfo {
+                    id: id.to_string(),
+                    name: name.to_string(),
+                    default_variant,
+                })
+                .collect(),
+            variants: variants.iter().map(|&(id, name)| VariantInfo { id: id.to_string(), name: name.to_string() }).collect(),
+            expansions: expansions
+                .iter()
+                .map(|&(id, name, editions, members)| ExpansionInfo {
+                    id: id.to_string(),
+                    name: name.to_string(),
+                    editions: editions.iter().map(|e| e.to_string()).collect(),
+                    modules: members.iter().filter_map(|m| modules.get(usize::from(m.0))).cloned().collect(),
+                })
+                .collect(),
+            modules,
+        }
+    }
+
+    /// The edition with this id.
+    pub fn edition(&self, id: &str) -> Option<EditionId> {
+        self.editions.iter().position(|e| e.id == id).map(|i| EditionId(i as u8))
+    }
+
+    /// The module with this id.
+    pub fn module(&self, id: &str) -> Option<&ModuleInfo> {
+        self.modules.iter().find(|m| m.id == id)
+    }
+
+    /// The expansion with this id.
+    pub fn expansion(&self, id: &str) -> Option<&ExpansionInfo> {
+        self.expansions.iter().find(|x| x.id == id)
+    }
+
+    /// The ids of the modules in `set`, sorted.
+    pub fn module_ids(&self, set: ModuleSet) -> Vec<String> {
+        // Modules are numbered in id order, so bit order is sorted order.
+        set.iter().filter_map(|m| self.modules.get(usize::from(m.0))).map(|m| m.id.clone()).collect()
+    }
+
+    /// The selection an edition, an optional rule variant (else the edition's
+    /// default) and a comma-separated list of module and expansion ids make.
+    /// Every unknown id is reported, with a suggestion.
+    pub fn config(&self, edition: &str, variant: Option<&str>, with: &str) -> Result<Config, Vec<SelectionError>> {
+        let mut errors = Vec::new();
+        let edition_ids = || self.editions.iter().map(|e| e.id.as_str());
+        let edition = self.edition(edition).or_else(|| {
+            errors.push(unknown("--edition", edition, 0..edition.len(), "edition", edition_ids()));
+            None
+        });
+        let variant = match variant {
+            Some(v) => match self.variants.iter().position(|x| x.id == v) {
+                Some(i) => Some(VariantId(i as u8)),
+                None => {
+                    let ids = self.variants.iter().map(|x| x.id.as_str());
+                    errors.push(unknown("--variant", v, 0..v.len(), "rule variant", ids));
+                    None
+                }
+            },
+            None => edition.map(|e| self.editions[usize::from(e.0)].default_variant),
+        };
+        let mut modules = ModuleSet::EMPTY;
+        let mut start = 0;
+        for part in with.split(',') {
+            let id = part.trim();
+            let at = start + (part.len() - part.trim_start().len());
+            start += part.len() + 1;
+            if id.is_empty() {
+                continue;
+            }
+            if let Some(x) = self.expansion(id) {
+                x.modules.iter().for_each(|m| modules.insert(m.bit));
+            } else if let Some(m) = self.module(id) {
+                modules.insert(m.bit);
+            } else {
+                let ids = self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules.iter().map(|m| m.id.as_str()));
+                let mut error = unknown("--with", with, at..at + id.len(), "module or expansion", ids);
+                if !error.help.starts_with("did you mean") {
+                    error.help = "`carcassonne-rules modules` lists the ids".to_string();
+                }
+                errors.push(error);
+            }
+        }
+        match (edition, variant) {
+            (Some(edition), Some(variant)) if errors.is_empty() => Ok(Config { edition, variant, modules }),
+            _ => Err(errors),
+        }
+    }
+}
+
+fn unknown<'a>(
+    option: &'static str,
+    value: &str,
+    at: Range<usize>,
+    what: &str,
+    known: impl Iterator<Item = &'a str> + Clone,
+) -> SelectionError {
+    let id = &value[at.clone()];
+    let help = suggestion(id, known.clone()).unwrap_or_else(|| format!("{what}s: {}", known.collect::<Vec<_>>().join(", ")));
+    SelectionError {
+        option,
+        value: value.to_string(),
+        at,
+        message: format!("unknown {what} `{id}`"),
+        label: format!("not a {what} id"),
+        help,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> Catalog {
+        Catalog::new(
+            &[("C1", "1st", VariantId(0)), ("C2", "new", VariantId(1))],
+            &[("hig", "HiG"), ("rgg", "RGG")],
+            &[("abbey", "Abbey", true), ("mayor", "Mayor", true)],
+            &[("abbey_and_mayor", "Abbey & Mayor", &["C1"], &[ModuleId(0), ModuleId(1)])],
+        )
+    }
+
+    #[test]
+    fn expansions_select_their_modules_and_editions_their_default_variant() {
+        let config = catalog().config("C2", None, " abbey_and_mayor ,").expect("valid");
+        assert_eq!(config.modules.iter().map(|m| m.0).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(config.variant, VariantId(1));
+        assert_eq!(catalog().config("C2", Some("hig"), "").expect("valid").variant, VariantId(0));
+    }
+
+    #[test]
+    fn every_unknown_id_is_reported_where_it_stands() {
+        let errors = catalog().config("c1", None, "abey,mayor, zz").expect_err("unknown ids");
+        let found: Vec<(&str, &str, Range<usize>)> =
+            errors.iter().map(|e| (e.option, &e.value[e.at.clone()], e.at.clone())).collect();
+        assert_eq!(found, [("--edition", "c1", 0..2), ("--with", "abey", 0..4), ("--with", "zz", 12..14)]);
+        assert_eq!(errors[0].help, "did you mean `C1`?");
+        assert_eq!(errors[1].help, "did you mean `abbey`?");
+        assert_eq!(errors[2].help, "`carcassonne-rules modules` lists the ids");
+    }
+}

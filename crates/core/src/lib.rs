@@ -1,0 +1,25 @@
+//! The types shared by the carcassonne-rules compiler, the Rust code it
+//! generates, and the runtime that executes that code.
+//!
+//! - [`select`]: a selection of edition, rule variant and modules ([`Config`]).
+//! - [`catalog`]: the editions, variants, expansions and modules a rule set knows,
+//!   and turning a command line's `--edition`/`--with` into a [`Config`].
+//! - [`tables`]: the static description of compiled rules (steps, items, texts).
+//! - [`visible`]: what one selection shows, as bit sets over those tables.
+//! - [`order`]: a selection's turn order, resolved into owned, printable values.
+//!
+//! Nothing here knows any particular rules: ids and names come from the rules
+//! the compiler reads.
+
+pub mod catalog;
+pub mod order;
+pub mod select;
+pub mod suggest;
+pub mod tables;
+pub mod visible;
+
+pub use catalog::Catalog;
+pub use order::{Effect, Entry, PhaseOrder, Repeat, StepOrder, TurnOrder};
+pub use select::{Config, EditionId, ModuleId, ModuleSet, VariantId};
+pub use tables::Tables;
+pub use visible::{BitSet, Visible};

@@ -1,0 +1,110 @@
+//! A selection: the edition, the publisher's rule variant and the modules in play.
+
+use std::fmt;
+
+/// An edition, by its position in the rules' `editions.yaml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EditionId(pub u8);
+
+/// A publisher's rule variant, by its position in the rules' `editions.yaml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VariantId(pub u8);
+
+/// A module, by its bit in a [`ModuleSet`]. The compiler numbers modules in the
+/// order of their ids, so adding a module never moves the bits of the modules
+/// that sort before it, whatever its place in `modules.yaml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModuleId(pub u8);
+
+/// A set of modules: one bit per [`ModuleId`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ModuleSet(u128);
+
+impl ModuleSet {
+    /// How many modules a set can hold.
+    pub const CAPACITY: usize = 128;
+
+    /// The empty set.
+    pub const EMPTY: ModuleSet = ModuleSet(0);
+
+    /// The set holding only `module`.
+    pub const fn of(module: ModuleId) -> ModuleSet {
+        ModuleSet(1 << module.0)
+    }
+
+    /// Whether `module` is in the set.
+    #[inline]
+    pub const fn contains(self, module: ModuleId) -> bool {
+        self.0 & (1 << module.0) != 0
+    }
+
+    /// Adds `module` to the set.
+    pub fn insert(&mut self, module: ModuleId) {
+        self.0 |= 1 << module.0;
+    }
+
+    /// The modules of both sets.
+    #[must_use]
+    pub const fn union(self, other: ModuleSet) -> ModuleSet {
+        ModuleSet(self.0 | other.0)
+    }
+
+    /// Whether the set holds no module.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The modules in the set, lowest bit first.
+    pub fn iter(self) -> impl Iterator<Item = ModuleId> {
+        (0..Self::CAPACITY as u8).map(ModuleId).filter(move |&m| self.contains(m))
+    }
+}
+
+impl FromIterator<ModuleId> for ModuleSet {
+    fn from_iter<I: IntoIterator<Item = ModuleId>>(iter: I) -> Self {
+        let mut set = ModuleSet::EMPTY;
+        iter.into_iter().for_each(|m| set.insert(m));
+        set
+    }
+}
+
+impl fmt::Debug for ModuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter().map(|m| m.0)).finish()
+    }
+}
+
+/// What a turn order is computed for: an edition, a rule variant and the
+/// selected modules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Config {
+    /// The edition played.
+    pub edition: EditionId,
+    /// The publisher's rule variant in force (HiG, ZMG, RGG).
+    pub variant: VariantId,
+    /// The selected modules.
+    pub modules: ModuleSet,
+}
+
+impl Config {
+    /// Whether `module` is selected.
+    #[inline]
+    pub const fn has(&self, module: ModuleId) -> bool {
+        self.modules.contains(module)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn module_sets_hold_what_was_inserted() {
+        let set: ModuleSet = [ModuleId(0), ModuleId(5), ModuleId(127)].into_iter().collect();
+        assert!(set.contains(ModuleId(5)) && set.contains(ModuleId(127)));
+        assert!(!set.contains(ModuleId(6)));
+        assert_eq!(set.iter().map(|m| m.0).collect::<Vec<_>>(), [0, 5, 127]);
+        assert_eq!(set.union(ModuleSet::of(ModuleId(6))).iter().count(), 4);
+        assert!(ModuleSet::EMPTY.is_empty() && !set.is_empty());
+    }
+}

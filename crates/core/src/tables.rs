@@ -1,0 +1,107 @@
+//! The static description of compiled rules: phases, steps, items and their
+//! texts. The generated code holds one [`Tables`]; what a selection shows is a
+//! [`Visible`](crate::Visible) over its indices.
+
+use crate::order::{Effect, Repeat};
+use crate::select::{EditionId, ModuleId};
+
+/// A step, by its position among all steps of all phases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StepId(pub u8);
+
+/// An item, by its position in a pre-order walk of every section's items
+/// (notes, setup, any time, the steps in order, final scoring).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ItemId(pub u16);
+
+/// A marker of an item, by its position among all items' markers in item order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MarkerId(pub u16);
+
+/// Everything about compiled rules that does not depend on the selection.
+#[derive(Debug)]
+pub struct Tables {
+    /// The phases, in order.
+    pub phases: &'static [PhaseInfo],
+    /// Every step, by [`StepId`].
+    pub steps: &'static [StepInfo],
+    /// Every item, by [`ItemId`].
+    pub items: &'static [ItemInfo],
+    /// Every marker's label, by [`MarkerId`].
+    pub markers: &'static [&'static str],
+    /// Top-level items of the sections outside the steps.
+    pub notes: &'static [ItemId],
+    /// See [`Tables::notes`].
+    pub setup: &'static [ItemId],
+    /// See [`Tables::notes`].
+    pub any_time: &'static [ItemId],
+    /// See [`Tables::notes`].
+    pub final_scoring: &'static [ItemId],
+}
+
+/// A phase and its steps.
+#[derive(Debug)]
+pub struct PhaseInfo {
+    /// `1` to `4`.
+    pub id: &'static str,
+    /// What the phase is about.
+    pub title: &'static str,
+    /// Its steps, in order.
+    pub steps: &'static [StepId],
+}
+
+/// A step and its top-level items.
+#[derive(Debug)]
+pub struct StepInfo {
+    /// `1A` … `4B`.
+    pub id: &'static str,
+    /// What the step is about.
+    pub title: &'static str,
+    /// How the step repeats, where its repeat condition holds.
+    pub repeat: Option<Repeat>,
+    /// The player does exactly one of the items.
+    pub choose_one: bool,
+    /// Top-level items, in order.
+    pub items: &'static [ItemId],
+}
+
+/// One item: what it says and does; whether it shows is the generated code's
+/// business.
+#[derive(Debug)]
+pub struct ItemInfo {
+    /// Unique among the rules' items.
+    pub id: &'static str,
+    /// The text, per edition where it differs.
+    pub text: Text,
+    /// The modules the author's condition names (outside a `not`), in order:
+    /// the item's origin is the first of them that is selected, else its
+    /// parent's origin, else the base game.
+    pub origins: &'static [ModuleId],
+    /// The item's markers, each shown where its own condition holds.
+    pub markers: &'static [MarkerId],
+    /// Editions in which the item (or its parent) comes from another edition.
+    pub foreign: &'static [EditionId],
+    /// What carrying the item out does to the turn.
+    pub effect: Option<Effect>,
+    /// Sub-items, in order.
+    pub children: &'static [ItemId],
+}
+
+/// An item's text.
+#[derive(Debug)]
+pub enum Text {
+    /// The same in every edition.
+    Same(&'static str),
+    /// By [`EditionId`].
+    ByEdition(&'static [&'static str]),
+}
+
+impl Text {
+    /// The text in `edition`.
+    pub fn get(&self, edition: EditionId) -> &'static str {
+        match self {
+            Text::Same(text) => text,
+            Text::ByEdition(texts) => texts.get(usize::from(edition.0)).copied().unwrap_or(""),
+        }
+    }
+}

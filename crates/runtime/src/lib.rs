@@ -1,0 +1,33 @@
+//! The bundled Carcassonne rules, compiled to Rust, and what runs them.
+//!
+//! - [`generated`]: the rules' dispatch and static tables, generated from
+//!   `rules/` by the compiler at build time.
+//! - [`turn_order`]: a selection's turn order, resolved from the dispatch's
+//!   [`Visible`](generated::Visible) set and the tables.
+//! - [`driver`]: plays a turn through a [`driver::Handler`], recording a trace.
+//! - [`render`]: text, Markdown and JSON output.
+//!
+//! This crate does not depend on the compiler: the rules arrive as generated
+//! code, and the shared types come from `carcassonne-rules-core`.
+
+pub mod driver;
+pub mod generated;
+pub mod render;
+mod resolve;
+
+use std::sync::LazyLock;
+
+pub use carcassonne_rules_core as core;
+use carcassonne_rules_core::{Catalog, Config, TurnOrder};
+
+static CATALOG: LazyLock<Catalog> = LazyLock::new(generated::catalog);
+
+/// The editions, variants, expansions and modules of the bundled rules.
+pub fn catalog() -> &'static Catalog {
+    &CATALOG
+}
+
+/// The turn order of `cfg` under the bundled rules.
+pub fn turn_order(cfg: &Config) -> TurnOrder {
+    resolve::turn_order(&generated::TABLES, catalog(), &generated::visible(cfg), cfg)
+}

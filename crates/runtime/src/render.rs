@@ -1,0 +1,196 @@
+//! Printing a turn order as text, Markdown or JSON.
+
+use std::fmt::Write;
+
+use carcassonne_rules_core::{Catalog, Entry, Repeat, StepOrder, TurnOrder};
+
+/// What a step with no visible item says.
+pub const NO_ACTIONS: &str = "There are no actions in this step.";
+/// What a `choose_one` step says before its items.
+pub const CHOOSE_ONE: &str = "You may do exactly one of the following:";
+
+/// ", variant hig" for headers, when the rules have variants.
+fn variant_note(order: &TurnOrder) -> String {
+    if order.variant.is_empty() { String::new() } else { format!(", variant {}", order.variant) }
+}
+
+/// The turn order as JSON (the `order --format json` contract).
+pub fn json(order: &TurnOrder) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(order)
+}
+
+/// The turn order as indented text.
+pub fn text(order: &TurnOrder) -> String {
+    render(order, &Text)
+}
+
+/// The turn order as Markdown.
+pub fn markdown(order: &TurnOrder) -> String {
+    // Headings need a blank line before them whatever precedes; one is enough.
+    let mut out = render(order, &Markdown);
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out
+}
+
+/// What differs between the text and Markdown layouts; `render` does the rest.
+trait Style {
+    fn title(&self, order: &TurnOrder) -> String;
+    fn section(&self, title: &str) -> String;
+    fn step(&self, step: &StepOrder) -> String;
+    /// A line about the step as a whole (no actions, choose one).
+    fn lead(&self, text: &str) -> String;
+    /// How deep a section's own items sit (steps nest one level deeper in text).
+    fn depth(&self, in_step: bool) -> usize;
+    /// One item; `number` is set for a step's own items.
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String;
+}
+
+fn items(out: &mut String, style: &dyn Style, items: &[Entry], depth: usize, numbered: bool) {
+    for (n, item) in items.iter().enumerate() {
+        out.push_str(&style.item(item, depth, numbered.then_some(n + 1)));
+        self::items(out, style, &item.children, depth + 1, false);
+    }
+}
+
+fn render(order: &TurnOrder, style: &dyn Style) -> String {
+    let mut out = style.title(order);
+    for (title, list) in
+        [("Notes", &order.notes), ("Setup", &order.setup), ("At any time during your turn", &order.any_time)]
+    {
+        if !list.is_empty() {
+            out.push_str(&style.section(title));
+            items(&mut out, style, list, style.depth(false), false);
+        }
+    }
+    for phase in &order.phases {
+        out.push_str(&style.section(&format!("{}. {}", phase.id, phase.title)));
+        for step in &phase.steps {
+            out.push_str(&style.step(step));
+            if step.items.is_empty() {
+                out.push_str(&style.lead(NO_ACTIONS));
+            } else if step.choose_one {
+                out.push_str(&style.lead(CHOOSE_ONE));
+            }
+            items(&mut out, style, &step.items, style.depth(true), true);
+        }
+    }
+    if !order.final_scoring.is_empty() {
+        out.push_str(&style.section("Final scoring"));
+        items(&mut out, style, &order.final_scoring, style.depth(false), false);
+    }
+    out
+}
+
+fn repeat_note(step: &StepOrder) -> &'static str {
+    match step.repeat {
+        None => "",
+        Some(Repeat::DoubleTurn) => " (once, or twice on a double turn)",
+        Some(Repeat::PerFeature) => " (once per completed feature)",
+    }
+}
+
+fn module_list(order: &TurnOrder, quote: &str) -> String {
+    if order.modules.is_empty() {
+        return "none".to_string();
+    }
+    order.modules.iter().map(|m| format!("{quote}{m}{quote}")).collect::<Vec<_>>().join(", ")
+}
+
+/// One item on a line: prefix, text, markers, foreign note, origin.
+fn item_line(
+    item: &Entry,
+    prefix: String,
+    marker: impl Fn(&str) -> String,
+    foreign: &str,
+    origin: impl Fn(&str) -> String,
+) -> String {
+    let mut line = prefix + item.text.trim();
+    for m in &item.markers {
+        line.push_str(&marker(m));
+    }
+    if item.foreign {
+        line.push_str(foreign);
+    }
+    if item.origin != "base" {
+        line.push_str(&origin(&item.origin));
+    }
+    line + "\n"
+}
+
+struct Text;
+
+impl Style for Text {
+    fn title(&self, order: &TurnOrder) -> String {
+        format!(
+            "Order of play: edition {}{}, modules: {}\n",
+            order.edition,
+            variant_note(order),
+            module_list(order, "")
+        )
+    }
+    fn section(&self, title: &str) -> String {
+        format!("\n{title}\n")
+    }
+    fn step(&self, step: &StepOrder) -> String {
+        format!("  Step {}: {}{}\n", step.id, step.title, repeat_note(step))
+    }
+    fn lead(&self, text: &str) -> String {
+        format!("    {text}\n")
+    }
+    fn depth(&self, in_step: bool) -> usize {
+        if in_step { 2 } else { 1 }
+    }
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
+        let bullet = number.map_or("-".to_string(), |n| format!("{n}."));
+        let prefix = format!("{}{bullet} ", "  ".repeat(depth));
+        item_line(item, prefix, |m| format!(" [{m}]"), " (from another edition)", |o| format!("  ({o})"))
+    }
+}
+
+struct Markdown;
+
+impl Style for Markdown {
+    fn title(&self, order: &TurnOrder) -> String {
+        format!(
+            "# Order of play\n\nEdition **{}**{}, modules: {}.\n",
+            order.edition,
+            variant_note(order),
+            module_list(order, "`")
+        )
+    }
+    fn section(&self, title: &str) -> String {
+        format!("\n## {title}\n\n")
+    }
+    fn step(&self, step: &StepOrder) -> String {
+        format!("\n### Step {}: {}{}\n\n", step.id, step.title, repeat_note(step))
+    }
+    fn lead(&self, text: &str) -> String {
+        format!("*{text}*\n\n")
+    }
+    fn depth(&self, _in_step: bool) -> usize {
+        0
+    }
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
+        let prefix = format!("{}{} ", "   ".repeat(depth), if number.is_some() { "1." } else { "-" });
+        item_line(item, prefix, |m| format!(" **{m}**"), " *(from another edition)*", |o| format!(" — *{o}*"))
+    }
+}
+
+/// `modules` as text: one expansion per paragraph.
+pub fn catalog_text(catalog: &Catalog) -> String {
+    let mut out = String::new();
+    for x in &catalog.expansions {
+        let _ = writeln!(out, "{} — {} [{}]", x.id, x.name, x.editions.join(", "));
+        for m in &x.modules {
+            let _ = writeln!(out, "  {} — {}", m.id, m.name);
+        }
+    }
+    out
+}
+
+/// `modules --format json`: `{"expansions": [...]}`.
+pub fn catalog_json(catalog: &Catalog) -> Result<String, serde_json::Error> {
+    serde_json::to_string_pretty(catalog)
+}
