@@ -1,12 +1,46 @@
 //! The command line's contracts: `order --format json`, `modules --format json`,
-//! errors for unknown ids, `gen --check` on the bundled rules.
+//! errors for unknown ids, `gen` and `check` on rules folders, and the compiled-in
+//! rules behind `order`.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
+/// The rules the compiler's tests use.
+const FIXTURE: &str = "crates/compiler/tests/fixtures/minimal";
+
 fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_carcassonne-rules")).args(args).output().expect("run the binary")
+    cli_in(Path::new("."), args)
+}
+
+fn cli_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne-rules")).current_dir(dir).args(args).output().expect("run the binary")
+}
+
+/// A copy of the rules folder `from` with `file`'s text passed through `edit`.
+fn rules_with(from: &str, file: &str, edit: impl FnOnce(String) -> String) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(Path::new(from), dir.path());
+    let path = dir.path().join(file);
+    let text = std::fs::read_to_string(&path).expect("file to edit");
+    let edited = edit(text.clone());
+    assert_ne!(edited, text, "the edit of {file} changed nothing");
+    std::fs::write(&path, edited).expect("write edited file");
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create dir");
+    for entry in std::fs::read_dir(from).expect("read rules") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
 }
 
 fn json(args: &[&str]) -> Value {
@@ -23,7 +57,7 @@ fn keys(value: &Value) -> Vec<&str> {
 }
 
 fn assert_item_shape(item: &Value) {
-    assert_eq!(keys(item), ["children", "foreign", "id", "markers", "origin", "text"], "{item}");
+    assert_eq!(keys(item), ["children", "effect", "foreign", "id", "markers", "origin", "text"], "{item}");
     assert!(
         item["markers"].as_array().expect("markers").iter().all(|m| m.as_str().is_some_and(|m| m == m.to_uppercase()))
     );
@@ -34,8 +68,12 @@ fn assert_item_shape(item: &Value) {
 #[test]
 fn order_json_follows_the_contract() {
     let order = json(&["order", "--edition", "C2", "--with", "abbey_and_mayor", "--format", "json"]);
-    assert_eq!(keys(&order), ["any_time", "edition", "final_scoring", "modules", "notes", "phases", "setup"]);
+    assert_eq!(
+        keys(&order),
+        ["any_time", "edition", "final_scoring", "modules", "notes", "phases", "setup", "variant"]
+    );
     assert_eq!(order["edition"], "C2");
+    assert_eq!(order["variant"], "hig", "Hans im Glück's rules by default");
     assert_eq!(order["modules"], serde_json::json!(["abbey", "barn", "mayor", "wagon"]));
 
     let phases = order["phases"].as_array().expect("phases");
@@ -48,7 +86,8 @@ fn order_json_follows_the_contract() {
         "no dragon: no 2D, no 3D"
     );
     for step in &steps {
-        assert_eq!(keys(step), ["id", "items", "repeat", "title"]);
+        assert_eq!(keys(step), ["choose_one", "id", "items", "repeat", "title"]);
+        assert_eq!(step["choose_one"], step["id"] == "2B-1" || step["id"] == "2B-2", "{}", step["id"]);
         step["items"].as_array().expect("items, possibly empty").iter().for_each(assert_item_shape);
     }
     assert!(steps.iter().all(|s| s["id"] == "3B" || s["repeat"].is_null()), "no builder: no double turn");
@@ -118,13 +157,6 @@ fn unknown_ids_are_errors_with_suggestions() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `C2`?"));
 }
 
-#[test]
-fn bundled_rules_check_and_generated_code_is_current() {
-    let out = cli(&["check"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = cli(&["gen", "--check"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-}
 
 #[test]
 fn text_and_markdown_render_every_step() {
@@ -162,3 +194,141 @@ fn publisher_variants_move_the_dragon_in_different_steps() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `rgg`?"));
 }
+
+#[test]
+fn effects_are_objects_in_json() {
+    let order = json(&["order", "--edition", "C2", "--with", "builder,princess", "--format", "json"]);
+    let mut effects = Vec::new();
+    fn walk(items: &Value, out: &mut Vec<(String, Value)>) {
+        for item in items.as_array().expect("items") {
+            if !item["effect"].is_null() {
+                out.push((item["id"].as_str().expect("id").to_string(), item["effect"].clone()));
+            }
+            walk(&item["children"], out);
+        }
+    }
+    for step in order["phases"].as_array().expect("phases").iter().flat_map(|p| p["steps"].as_array().expect("steps")) {
+        walk(&step["items"], &mut effects);
+    }
+    let effects: Vec<&Value> = effects.iter().map(|(_, e)| e).collect();
+    assert!(effects.contains(&&serde_json::json!({"go_back": "1B"})), "{effects:?}");
+    assert!(effects.contains(&&serde_json::json!({"skip": ["2B-1", "2B-2"]})), "{effects:?}");
+    assert!(effects.contains(&&serde_json::json!({"double_turn": true})), "{effects:?}");
+}
+
+#[test]
+fn origins_are_only_ever_selected_modules() {
+    for (edition, with) in [("C2", "builder,abbey_and_mayor"), ("C2", "abbey"), ("C1", "russian_promos")] {
+        let order = json(&["order", "--edition", edition, "--with", with, "--format", "json"]);
+        let selected: Vec<&str> =
+            order["modules"].as_array().expect("modules").iter().map(|m| m.as_str().expect("id")).collect();
+        fn walk<'a>(items: &'a Value, out: &mut Vec<&'a str>) {
+            for item in items.as_array().expect("items") {
+                out.push(item["origin"].as_str().expect("origin"));
+                walk(&item["children"], out);
+            }
+        }
+        let mut origins = Vec::new();
+        for section in ["notes", "setup", "any_time", "final_scoring"] {
+            walk(&order[section], &mut origins);
+        }
+        for step in order["phases"].as_array().expect("phases").iter().flat_map(|p| p["steps"].as_array().expect("s")) {
+            walk(&step["items"], &mut origins);
+        }
+        assert!(origins.iter().all(|o| *o == "base" || selected.contains(o)), "{edition} [{with}]: {origins:?}");
+    }
+    // In an abbey-only game the ordinary draw comes with the abbey, not with the bazaars.
+    let order = json(&["order", "--edition", "C2", "--with", "abbey", "--format", "json"]);
+    let draw = &order["phases"][0]["steps"][1]["items"];
+    let draw: Vec<(&str, &str)> = draw
+        .as_array()
+        .expect("1B")
+        .iter()
+        .map(|i| (i["id"].as_str().expect("id"), i["origin"].as_str().expect("origin")))
+        .collect();
+    assert!(draw.contains(&("draw-tile-if-nothing-else", "abbey")), "{draw:?}");
+}
+
+/// `order` without `--rules` runs the rules compiled into the binary: it works
+/// outside the repository, and ignores a rules folder; with `--rules` it
+/// interprets that folder.
+#[test]
+fn order_runs_the_compiled_in_rules_unless_given_a_folder() {
+    let original = "Let every player see the tile.";
+    let edited = rules_with("rules", "base.yaml", |t| t.replace(original, "Show the tile to nobody at all."));
+    let folder = edited.path().to_str().expect("utf-8 path");
+    let args = ["order", "--edition", "C2", "--with", "builder,abbey_and_mayor"];
+
+    let compiled = cli_in(edited.path(), &args);
+    assert!(compiled.status.success(), "{}", String::from_utf8_lossy(&compiled.stderr));
+    let compiled = String::from_utf8_lossy(&compiled.stdout);
+    assert!(compiled.contains(original), "outside the repository, from the compiled-in rules");
+
+    let interpreted = cli(&[&["--rules", folder][..], &args[..]].concat());
+    assert!(interpreted.status.success(), "{}", String::from_utf8_lossy(&interpreted.stderr));
+    let interpreted = String::from_utf8_lossy(&interpreted.stdout);
+    assert!(interpreted.contains("Show the tile to nobody at all.") && !interpreted.contains(original));
+    assert_eq!(compiled.replace(original, "Show the tile to nobody at all."), interpreted, "only the edit differs");
+
+    let modules = cli_in(edited.path(), &["modules", "--format", "json"]);
+    assert!(modules.status.success(), "modules also needs no rules folder");
+}
+
+/// The one freshness check of `generated/`: `gen --check` on the bundled
+/// rules. It never writes.
+#[test]
+fn checked_in_generated_code_is_current() {
+    let out = cli(&["check"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = cli(&["gen", "--check"]);
+    assert!(
+        out.status.success(),
+        "{}generated/ is stale: run `cargo run -- gen`, review the diff and commit it",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+// ---- rule authors' commands on a rules folder -----------------------------------
+
+#[test]
+fn check_exits_1_with_file_line_col_and_generates_nothing() {
+    let dir = rules_with(FIXTURE, "expansions/abbey-and-mayor.yaml", |t| {
+        t.replace("ROBBERS when peasant_revolts", "ROBBERS when peasant_refolts")
+    });
+    let rules = dir.path().to_str().expect("utf-8 path");
+    let out = cli(&["--rules", rules, "check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("abbey-and-mayor.yaml:8:30"), "{stderr}");
+    assert!(stderr.contains("did you mean `peasant_revolts`?"), "{stderr}");
+    assert!(stderr.contains("ROBBERS when peasant_refolts"), "the source line is shown: {stderr}");
+
+    let generated: PathBuf = dir.path().join("out");
+    let out = cli(&["--rules", rules, "gen", "--out", generated.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!generated.exists(), "gen wrote something although the rules have problems");
+}
+
+#[test]
+fn gen_writes_then_check_passes_and_staleness_is_detected() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out_dir = dir.path().join("generated");
+    let out = out_dir.to_str().expect("utf-8");
+    assert_eq!(
+        cli(&["--rules", FIXTURE, "gen", "--check", "--out", out]).status.code(),
+        Some(1),
+        "missing counts as stale"
+    );
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out]).status.code(), Some(0));
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--check", "--out", out]).status.code(), Some(0));
+    let leftovers: Vec<_> =
+        std::fs::read_dir(&out_dir).expect("out dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(leftovers, ["turn_order.rs"], "no temporary files are left behind");
+
+    let edited = rules_with(FIXTURE, "base.yaml", |t| t.replace("Show the tile.", "Show the tile to everyone."));
+    let rules = edited.path().to_str().expect("utf-8");
+    let stale = cli(&["--rules", rules, "gen", "--check", "--out", out]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&stale.stderr).contains("stale"));
+}
+

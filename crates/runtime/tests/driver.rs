@@ -3,9 +3,8 @@
 
 use std::collections::VecDeque;
 
-use carcassonne_rules::driver::{Event, Handler, MAX_GO_BACKS, Trace, TurnError, play_turn};
-use carcassonne_rules::generated;
-use carcassonne_rules::turn::{Effect, Entry, TurnOrder};
+use carcassonne_rules_runtime::core::{Effect, Entry, TurnOrder};
+use carcassonne_rules_runtime::driver::{Event, Handler, MAX_GO_BACKS, Trace, TurnError, play_turn};
 
 /// A handler that applies the effects `applies` picks and reports completed
 /// features from a script.
@@ -24,8 +23,8 @@ impl<F: FnMut(&Entry) -> bool> Handler for Scripted<F> {
 }
 
 fn order(edition: &str, with: &str) -> TurnOrder {
-    let config = generated::catalog().config(edition, None, with).expect("a valid selection");
-    generated::turn_order(&config)
+    let config = carcassonne_rules_runtime::catalog().config(edition, None, with).expect("a valid selection");
+    carcassonne_rules_runtime::turn_order(&config)
 }
 
 fn steps_started(trace: &Trace, id: &str) -> usize {
