@@ -60,12 +60,22 @@
 //   expansions/under-the-big-top.yaml
 
 use carcassonne_rules_core::catalog::Catalog;
-use carcassonne_rules_core::select::{Config, EditionId, ModuleId, VariantId};
-use carcassonne_rules_core::order::{Effect, Repeat};
-use carcassonne_rules_core::tables::{
-    ItemId, ItemInfo, MarkerId, PhaseInfo, StepId, StepInfo, Tables, Text,
-};
+use carcassonne_rules_core::order::Effect;
+use carcassonne_rules_core::order::Repeat;
+use carcassonne_rules_core::select::Config;
+use carcassonne_rules_core::select::EditionId;
+use carcassonne_rules_core::select::ModuleId;
+use carcassonne_rules_core::select::VariantId;
+use carcassonne_rules_core::tables::ItemId;
+use carcassonne_rules_core::tables::ItemInfo;
+use carcassonne_rules_core::tables::MarkerId;
+use carcassonne_rules_core::tables::PhaseInfo;
+use carcassonne_rules_core::tables::StepId;
+use carcassonne_rules_core::tables::StepInfo;
+use carcassonne_rules_core::tables::Tables;
+use carcassonne_rules_core::tables::Text;
 use std::borrow::Cow;
+
 /// The editions, numbered as in `editions.yaml`.
 pub mod edition {
     use super::EditionId;
@@ -76,6 +86,7 @@ pub mod edition {
     /// Winter edition
     pub const WE: EditionId = EditionId(2);
 }
+
 /// Publishers' rule variants, numbered as in `editions.yaml`.
 pub mod variant {
     use super::VariantId;
@@ -86,6 +97,7 @@ pub mod variant {
     /// Rio Grande Games
     pub const RGG: VariantId = VariantId(2);
 }
+
 /// The modules; a module's bit is its rank among the module ids in sorted order.
 pub mod module {
     use super::ModuleId;
@@ -256,6 +268,7 @@ pub mod module {
     /// Wonder tiles
     pub const WONDERS_OF_HUMANITY: ModuleId = ModuleId(82);
 }
+
 /// The steps, numbered in turn order.
 pub mod step {
     use super::StepId;
@@ -288,6 +301,7 @@ pub mod step {
     /// 4B: Finish the turn
     pub const S4B: StepId = StepId(13);
 }
+
 /// The items, numbered in turn order (pre-order: an item, then its sub-items).
 pub mod item {
     use super::ItemId;
@@ -1206,6 +1220,7 @@ pub mod item {
     /// `shrines-final-challenges`
     pub const SHRINES_FINAL_CHALLENGES: ItemId = ItemId(456);
 }
+
 /// The items' markers, numbered in item order.
 pub mod marker {
     use super::MarkerId;
@@ -1446,8 +1461,10 @@ pub mod marker {
     /// WONDER on `builder-bazaar-c2-auction`
     pub const BUILDER_BAZAAR_C2_AUCTION_1: MarkerId = MarkerId(117);
 }
+
 /// What one selection shows: bit sets over steps, items and markers.
-pub type Visible = carcassonne_rules_core::visible::Visible<8>;
+pub type Visible = carcassonne_rules_core::visible::Visible<1, 8, 2>;
+
 /// The derived flags of `modules.yaml`.
 pub mod flag {
     use super::*;
@@ -1546,13 +1563,15 @@ pub fn visible(cfg: &Config) -> Visible {
 /// The `notes` section.
 fn notes(cfg: &Config, v: &mut Visible) {
     v.item(item::ACTIVE_PLAYER_NOTE);
-    if cfg.has(module::MESSAGES) && cfg.edition == edition::C1 {
-        v.item(item::MESSAGES_NOTE_C1);
-    }
-    if cfg.has(module::MESSAGES) && cfg.edition != edition::C1 {
-        v.item(item::MESSAGES_NOTE_C2);
-        if cfg.variant == variant::ZMG {
-            v.item(item::MESSAGES_NOTE_ZMG_SPACE_FREE);
+    if cfg.has(module::MESSAGES) {
+        if cfg.edition == edition::C1 {
+            v.item(item::MESSAGES_NOTE_C1);
+        }
+        if cfg.edition != edition::C1 {
+            v.item(item::MESSAGES_NOTE_C2);
+            if cfg.variant == variant::ZMG {
+                v.item(item::MESSAGES_NOTE_ZMG_SPACE_FREE);
+            }
         }
     }
     if cfg.has(module::ROBBERS) {
@@ -1593,22 +1612,18 @@ fn notes(cfg: &Config, v: &mut Visible) {
             if flag::tiles_in_supply(cfg) {
                 v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY);
             }
+            v.item(item::FORTUNE_TELLER_NOTE_DOUBLE_TURN);
+            v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN);
+            if flag::tiles_in_supply(cfg) {
+                v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY);
+            }
+            v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS);
         }
         if !cfg.has(module::BUILDER) {
             v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS);
             if flag::tiles_in_supply(cfg) {
                 v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY);
             }
-        }
-        if cfg.has(module::BUILDER) {
-            v.item(item::FORTUNE_TELLER_NOTE_DOUBLE_TURN);
-        }
-        if cfg.has(module::BUILDER) {
-            v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN);
-            if flag::tiles_in_supply(cfg) {
-                v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY);
-            }
-            v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS);
         }
     }
     if cfg.has(module::HANS_STATUE) {
@@ -1636,14 +1651,12 @@ fn setup(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::RIVER_II) {
         v.item(item::RIVER_II_START);
-    }
-    if cfg.has(module::RIVER_II) && cfg.has(module::COUNT_OF_CARCASSONNE) {
-        v.item(item::RIVER_II_NOT_WITH_COUNT);
+        if cfg.has(module::COUNT_OF_CARCASSONNE) {
+            v.item(item::RIVER_II_NOT_WITH_COUNT);
+        }
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_CITY_BOARDS);
-    }
-    if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_ON_CASTLE);
     }
     if cfg.has(module::KING_AND_ROBBER) {
@@ -1696,8 +1709,6 @@ fn any_time(cfg: &Config, v: &mut Visible) {
                 v.item(item::PLAGUE_FLEE_NOT_BARN);
             }
         }
-    }
-    if cfg.has(module::PLAGUE) {
         v.item(item::PLAGUE_SPREAD);
     }
 }
@@ -1741,9 +1752,11 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.item(item::WONDERS_PLAY_WONDER_TILE);
             v.item(item::WONDERS_EXTRA_TILE);
         }
-        if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
-            v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER);
-            v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS);
+        if cfg.has(module::FORTUNE_TELLER) {
+            if cfg.has(module::BUILDER) {
+                v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER);
+                v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS);
+            }
         }
     }
     if flag::tiles_in_supply(cfg) || cfg.has(module::WETLANDS) {
@@ -1768,35 +1781,39 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
         v.item(item::DRAW_TILE_IF_NOTHING_ELSE);
         if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE);
-        }
-        if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE);
         }
-        if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
-            v.item(item::DRAGON_SET_ASIDE_IF_NOTHING_ELSE);
+        if cfg.has(module::DRAGON) {
+            if !cfg.has(module::RIVER_II) {
+                v.item(item::DRAGON_SET_ASIDE_IF_NOTHING_ELSE);
+            }
         }
     }
     if flag::tiles_drawn_only(cfg) {
         v.item(item::DRAW_TILE);
         if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_DRAW_EXTRA);
-        }
-        if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS);
         }
-        if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
-            v.item(item::DRAGON_SET_ASIDE_DRAGON_TILE);
+        if cfg.has(module::DRAGON) {
+            if !cfg.has(module::RIVER_II) {
+                v.item(item::DRAGON_SET_ASIDE_DRAGON_TILE);
+            }
         }
     }
     v.item(item::SHOW_TILE);
-    if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) {
-        v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH);
+    if cfg.has(module::WHEEL_OF_FORTUNE) {
+        if cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH);
+        }
+        if !cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY);
+        }
     }
-    if cfg.has(module::WHEEL_OF_FORTUNE) && !cfg.has(module::PEASANT_REVOLTS) {
-        v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY);
-    }
-    if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) {
-        v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY);
+    if !cfg.has(module::WHEEL_OF_FORTUNE) {
+        if cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY);
+        }
     }
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_DRAW_HIDDEN_TILE);
@@ -1834,40 +1851,42 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.marker(marker::GIFTS_OPEN_CARD_3);
         }
     }
-    if cfg.has(module::MESSAGES) && cfg.has(module::WHEEL_OF_FORTUNE)
-        && cfg.has(module::PEASANT_REVOLTS) && cfg.edition == edition::C1
-    {
-        v.item(item::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS);
-        v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_1);
+    if cfg.has(module::MESSAGES) {
+        if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS)
+            && cfg.edition == edition::C1
+        {
+            v.item(item::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS);
+            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_2);
+            }
         }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_2);
+        if cfg.has(module::WHEEL_OF_FORTUNE) && !cfg.has(module::PEASANT_REVOLTS)
+            && cfg.edition == edition::C1
+        {
+            v.item(item::MESSAGES_CHECK_1B_WHEEL);
+            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_2);
+            }
         }
-    }
-    if cfg.has(module::MESSAGES) && cfg.has(module::WHEEL_OF_FORTUNE)
-        && !cfg.has(module::PEASANT_REVOLTS) && cfg.edition == edition::C1
-    {
-        v.item(item::MESSAGES_CHECK_1B_WHEEL);
-        v.marker(marker::MESSAGES_CHECK_1B_WHEEL_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_1);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_2);
-        }
-    }
-    if cfg.has(module::MESSAGES) && !cfg.has(module::WHEEL_OF_FORTUNE)
-        && cfg.has(module::PEASANT_REVOLTS) && cfg.edition == edition::C1
-    {
-        v.item(item::MESSAGES_CHECK_1B_REVOLTS);
-        v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_1);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_2);
+        if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS)
+            && cfg.edition == edition::C1
+        {
+            v.item(item::MESSAGES_CHECK_1B_REVOLTS);
+            v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_2);
+            }
         }
     }
 }
@@ -1898,8 +1917,6 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_PLACE_EXTRA_TILE_FIRST);
-    }
-    if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_MARK_WONDER);
     }
     if cfg.has(module::FORTUNE_TELLER) {
@@ -1923,14 +1940,18 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::MAGE) || cfg.has(module::WITCH) {
         v.item(item::MAGE_WITCH_MOVE);
-        if cfg.has(module::MAGE) && cfg.has(module::WITCH) {
-            v.item(item::MAGE_WITCH_MOVE_EITHER);
+        if cfg.has(module::MAGE) {
+            if cfg.has(module::WITCH) {
+                v.item(item::MAGE_WITCH_MOVE_EITHER);
+            }
+            if !cfg.has(module::WITCH) {
+                v.item(item::MAGE_WITCH_MOVE_MAGE);
+            }
         }
-        if cfg.has(module::MAGE) && !cfg.has(module::WITCH) {
-            v.item(item::MAGE_WITCH_MOVE_MAGE);
-        }
-        if !cfg.has(module::MAGE) && cfg.has(module::WITCH) {
-            v.item(item::MAGE_WITCH_MOVE_WITCH);
+        if !cfg.has(module::MAGE) {
+            if cfg.has(module::WITCH) {
+                v.item(item::MAGE_WITCH_MOVE_WITCH);
+            }
         }
     }
     if cfg.has(module::ROBBERS) {
@@ -1953,8 +1974,6 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::RUSSIAN_PROMOS) {
             v.marker(marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_0);
         }
-    }
-    if cfg.has(module::RUSSIAN_PROMOS) {
         v.item(item::RUSSIAN_PROMOS_VODYANOY_PLACED);
         if cfg.has(module::RUSSIAN_PROMOS) {
             v.marker(marker::RUSSIAN_PROMOS_VODYANOY_PLACED_0);
@@ -2000,8 +2019,6 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.item(item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER);
         }
-    }
-    if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
         v.item(item::I_20TH_ANNIVERSARY_EXTRA_TURN);
         if cfg.has(module::BUILDER) {
             v.item(item::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN);
@@ -2010,8 +2027,10 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::GIFTS) {
         v.item(item::GIFTS_DRAW_CARD);
     }
-    if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
-        v.item(item::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES);
+    if cfg.has(module::SPELL_CIRCLES) {
+        if cfg.has(module::GHOSTS) {
+            v.item(item::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES);
+        }
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_STONEHENGE_ROADS);
@@ -2019,40 +2038,42 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
             v.marker(marker::WONDERS_STONEHENGE_ROADS_0);
         }
     }
-    if cfg.has(module::MESSAGES) && cfg.has(module::WIND_ROSES)
-        && !flag::f_20th_anniversary_expansion_plus(cfg) && cfg.edition == edition::C1
-    {
-        v.item(item::MESSAGES_CHECK_1C_WIND_ROSES);
-        v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_1);
+    if cfg.has(module::MESSAGES) {
+        if cfg.has(module::WIND_ROSES) && !flag::f_20th_anniversary_expansion_plus(cfg)
+            && cfg.edition == edition::C1
+        {
+            v.item(item::MESSAGES_CHECK_1C_WIND_ROSES);
+            v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_2);
+            }
         }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_2);
+        if !cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg)
+            && cfg.edition == edition::C1
+        {
+            v.item(item::MESSAGES_CHECK_1C_NEW_TILES);
+            v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_2);
+            }
         }
-    }
-    if cfg.has(module::MESSAGES) && !cfg.has(module::WIND_ROSES)
-        && flag::f_20th_anniversary_expansion_plus(cfg) && cfg.edition == edition::C1
-    {
-        v.item(item::MESSAGES_CHECK_1C_NEW_TILES);
-        v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_1);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_2);
-        }
-    }
-    if cfg.has(module::MESSAGES) && cfg.has(module::WIND_ROSES)
-        && flag::f_20th_anniversary_expansion_plus(cfg) && cfg.edition == edition::C1
-    {
-        v.item(item::MESSAGES_CHECK_1C_BOTH);
-        v.marker(marker::MESSAGES_CHECK_1C_BOTH_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_1C_BOTH_1);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_1C_BOTH_2);
+        if cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg)
+            && cfg.edition == edition::C1
+        {
+            v.item(item::MESSAGES_CHECK_1C_BOTH);
+            v.marker(marker::MESSAGES_CHECK_1C_BOTH_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_1C_BOTH_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_1C_BOTH_2);
+            }
         }
     }
 }
@@ -2062,21 +2083,25 @@ fn step_2a(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::BUILDER) {
         v.repeat(step::S2A);
     }
-    if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
-        v.item(item::SPELL_CIRCLES_GATHER_GHOSTS);
-    }
-    if cfg.has(module::GHOSTS) {
-        v.item(item::GHOSTS_MIST_EXTENDED);
-        if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
-            v.item(item::SPELL_CIRCLES_MIST_EXTENDED);
-            v.item(item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE);
-            v.item(item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE);
+    if cfg.has(module::SPELL_CIRCLES) {
+        if cfg.has(module::GHOSTS) {
+            v.item(item::SPELL_CIRCLES_GATHER_GHOSTS);
         }
     }
     if cfg.has(module::GHOSTS) {
+        v.item(item::GHOSTS_MIST_EXTENDED);
+        if cfg.has(module::SPELL_CIRCLES) {
+            if cfg.has(module::GHOSTS) {
+                v.item(item::SPELL_CIRCLES_MIST_EXTENDED);
+                v.item(item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE);
+                v.item(item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE);
+            }
+        }
         v.item(item::GHOSTS_MIST_LIMITED);
-        if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
-            v.item(item::SPELL_CIRCLES_MIST_LIMITED);
+        if cfg.has(module::SPELL_CIRCLES) {
+            if cfg.has(module::GHOSTS) {
+                v.item(item::SPELL_CIRCLES_MIST_LIMITED);
+            }
         }
     }
     if cfg.has(module::BATHHOUSES) {
@@ -2098,15 +2123,27 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_DEPLOY_TWO);
+        v.item(item::WONDERS_NOTE_SAME_FEATURE);
+        v.item(item::WONDERS_NOTE_NOT_ON_EXTRA_TILE);
+        if cfg.has(module::FLIER) {
+            v.item(item::FLIER_NOT_ON_EXTRA_TILE);
+        }
+        if cfg.has(module::MAGIC_PORTAL) {
+            v.item(item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE);
+        }
     }
-    if cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
-        v.item(item::FLIER_OR_PORTAL_USE);
+    if cfg.has(module::FLIER) {
+        if cfg.has(module::MAGIC_PORTAL) {
+            v.item(item::FLIER_OR_PORTAL_USE);
+        }
+        if !cfg.has(module::MAGIC_PORTAL) {
+            v.item(item::FLIER_USE);
+        }
     }
-    if !cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
-        v.item(item::FLIER_ABSENT_PORTAL_USE);
-    }
-    if cfg.has(module::FLIER) && !cfg.has(module::MAGIC_PORTAL) {
-        v.item(item::FLIER_USE);
+    if !cfg.has(module::FLIER) {
+        if cfg.has(module::MAGIC_PORTAL) {
+            v.item(item::FLIER_ABSENT_PORTAL_USE);
+        }
     }
     if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
         v.item(item::I_20TH_ANNIVERSARY_DEPLOY_ARROW);
@@ -2114,14 +2151,18 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::PEASANT_REVOLTS) {
         v.item(item::PEASANT_REVOLT_PROTECT_DEPLOYED);
     }
-    if cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
-        v.item(item::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE);
+    if cfg.has(module::DRAGON) {
+        if cfg.has(module::PLAGUE) {
+            v.item(item::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE);
+        }
+        if !cfg.has(module::PLAGUE) {
+            v.item(item::DRAGON_NO_DEPLOY_VOLCANO);
+        }
     }
-    if !cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
-        v.item(item::DRAGON_NO_DEPLOY_PLAGUE_SOURCE);
-    }
-    if cfg.has(module::DRAGON) && !cfg.has(module::PLAGUE) {
-        v.item(item::DRAGON_NO_DEPLOY_VOLCANO);
+    if !cfg.has(module::DRAGON) {
+        if cfg.has(module::PLAGUE) {
+            v.item(item::DRAGON_NO_DEPLOY_PLAGUE_SOURCE);
+        }
     }
     v.item(item::DEPLOY_NORMAL_MEEPLE);
     if cfg.has(module::BRIDGES) {
@@ -2152,11 +2193,7 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::MONASTERIES) {
             v.item(item::ABBOT_DEPLOY_GERMAN_MONASTERY);
-        }
-        if cfg.has(module::MONASTERIES) {
             v.item(item::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY);
-        }
-        if cfg.has(module::MONASTERIES) {
             v.item(item::ABBOT_DEPLOY_JAPANESE_BUILDING);
         }
         if cfg.has(module::DARMSTADT) {
@@ -2176,18 +2213,6 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         v.item(item::GUARD_MEEPLE_DEPLOY);
         if cfg.has(module::BRIDGES) {
             v.item(item::GUARD_MEEPLE_DEPLOY_BRIDGE);
-        }
-    }
-    if cfg.has(module::WONDERS_OF_HUMANITY) {
-        v.item(item::WONDERS_NOTE_SAME_FEATURE);
-    }
-    if cfg.has(module::WONDERS_OF_HUMANITY) {
-        v.item(item::WONDERS_NOTE_NOT_ON_EXTRA_TILE);
-        if cfg.has(module::FLIER) {
-            v.item(item::FLIER_NOT_ON_EXTRA_TILE);
-        }
-        if cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE);
         }
     }
     if cfg.has(module::FORTUNE_TELLER) {
@@ -2317,8 +2342,10 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::FAIRY) {
             v.item(item::FAIRY_DEPLOY);
-            if cfg.has(module::CASTLES) && cfg.edition == edition::C1 {
-                v.item(item::FAIRY_NOT_BESIDE_CASTLE);
+            if cfg.has(module::CASTLES) {
+                if cfg.edition == edition::C1 {
+                    v.item(item::FAIRY_NOT_BESIDE_CASTLE);
+                }
             }
         }
         if cfg.has(module::TOLLKEEPERS) {
@@ -2343,14 +2370,18 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::BRIDGES) {
             v.item(item::PHANTOM_DEPLOY_BRIDGE);
         }
-        if cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::PHANTOM_DEPLOY_FLIER_OR_PORTAL);
+        if cfg.has(module::FLIER) {
+            if cfg.has(module::MAGIC_PORTAL) {
+                v.item(item::PHANTOM_DEPLOY_FLIER_OR_PORTAL);
+            }
+            if !cfg.has(module::MAGIC_PORTAL) {
+                v.item(item::PHANTOM_DEPLOY_FLIER);
+            }
         }
-        if !cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::PHANTOM_DEPLOY_PORTAL);
-        }
-        if cfg.has(module::FLIER) && !cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::PHANTOM_DEPLOY_FLIER);
+        if !cfg.has(module::FLIER) {
+            if cfg.has(module::MAGIC_PORTAL) {
+                v.item(item::PHANTOM_DEPLOY_PORTAL);
+            }
         }
         if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
             v.item(item::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL);
@@ -2358,31 +2389,39 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::PHANTOM_DEPLOY_REVOLT_PROTECTION);
         }
-        if cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
-            v.item(item::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE);
+        if cfg.has(module::DRAGON) {
+            if cfg.has(module::PLAGUE) {
+                v.item(item::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE);
+            }
+            if !cfg.has(module::PLAGUE) {
+                v.item(item::PHANTOM_NO_DEPLOY_VOLCANO);
+            }
         }
-        if cfg.has(module::DRAGON) && !cfg.has(module::PLAGUE) {
-            v.item(item::PHANTOM_NO_DEPLOY_VOLCANO);
-        }
-        if !cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
-            v.item(item::PHANTOM_NO_DEPLOY_PLAGUE_SOURCE);
+        if !cfg.has(module::DRAGON) {
+            if cfg.has(module::PLAGUE) {
+                v.item(item::PHANTOM_NO_DEPLOY_PLAGUE_SOURCE);
+            }
         }
         if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_TENT_LIMIT_PHANTOM);
         }
     }
-    if cfg.has(module::TOWER) && cfg.has(module::PHANTOM) {
-        v.item(item::TOWER_PHANTOM_DEPLOY);
-        if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::TOWER_PHANTOM_DEPLOY_0);
-        }
-        if cfg.has(module::BLACK_TOWER) {
-            v.item(item::TOWER_PHANTOM_BLACK_TOWER);
+    if cfg.has(module::TOWER) {
+        if cfg.has(module::PHANTOM) {
+            v.item(item::TOWER_PHANTOM_DEPLOY);
+            if cfg.has(module::RUSSIAN_PROMOS) {
+                v.marker(marker::TOWER_PHANTOM_DEPLOY_0);
+            }
+            if cfg.has(module::BLACK_TOWER) {
+                v.item(item::TOWER_PHANTOM_BLACK_TOWER);
+            }
         }
     }
-    if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PHANTOM) {
-        v.item(item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION);
-        v.item(item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL);
+    if cfg.has(module::WHEEL_OF_FORTUNE) {
+        if cfg.has(module::PHANTOM) {
+            v.item(item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION);
+            v.item(item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL);
+        }
     }
 }
 /// Step 2C: Resolve moving wood.
@@ -2396,8 +2435,6 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::RUSSIAN_PROMOS) {
             v.marker(marker::FERRIES_PLACE_FERRY_0);
         }
-    }
-    if cfg.has(module::FERRIES) {
         v.item(item::FERRIES_MOVE_FERRY);
         if cfg.has(module::RUSSIAN_PROMOS) {
             v.marker(marker::FERRIES_MOVE_FERRY_0);
@@ -2413,8 +2450,6 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_1);
         }
-    }
-    if cfg.has(module::SHEEP) {
         v.item(item::SHEEP_FIELD_CLOSED);
         v.item(item::SHEEP_FIELD_CLOSED_DRIVE_HOME);
         if cfg.has(module::ROBBERS) {
@@ -2454,37 +2489,35 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::MONASTERIES) {
             v.item(item::WONDERS_NOTRE_DAME_GERMAN_MONASTERY);
-        }
-        if cfg.has(module::MONASTERIES) {
             v.item(item::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY);
-        }
-        if cfg.has(module::MONASTERIES) {
             v.item(item::WONDERS_NOTRE_DAME_JAPANESE_BUILDING);
         }
         if cfg.has(module::DARMSTADT) {
             v.item(item::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH);
         }
     }
-    if flag::messages_for_entries_step5_mark_we(cfg) && cfg.edition == edition::C1 {
-        v.item(item::MESSAGES_CHECK_2C_SHEPHERD);
-        v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_1);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_2);
+    if flag::messages_for_entries_step5_mark_we(cfg) {
+        if cfg.edition == edition::C1 {
+            v.item(item::MESSAGES_CHECK_2C_SHEPHERD);
+            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_2);
+            }
         }
     }
-    if flag::messages_for_entries_step5_mark_c1_and_mark_we(cfg)
-        && cfg.edition == edition::C1
-    {
-        v.item(item::MESSAGES_CHECK_2C_NEW_SCORING);
-        v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_1);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_2);
+    if flag::messages_for_entries_step5_mark_c1_and_mark_we(cfg) {
+        if cfg.edition == edition::C1 {
+            v.item(item::MESSAGES_CHECK_2C_NEW_SCORING);
+            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_2);
+            }
         }
     }
 }
@@ -2499,11 +2532,13 @@ fn step_2d(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::BUILDER) {
         v.repeat(step::S2D);
     }
-    if cfg.has(module::DRAGON) && cfg.edition == edition::C1 {
-        v.item(item::DRAGON_MOVE_HIG_ZMG);
-    }
-    if cfg.has(module::DRAGON) && cfg.edition != edition::C1 {
-        v.item(item::DRAGON_MOVE);
+    if cfg.has(module::DRAGON) {
+        if cfg.edition == edition::C1 {
+            v.item(item::DRAGON_MOVE_HIG_ZMG);
+        }
+        if cfg.edition != edition::C1 {
+            v.item(item::DRAGON_MOVE);
+        }
     }
 }
 /// Step 3A: Determine completed features.
@@ -2522,6 +2557,7 @@ fn step_3a(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::GERMAN_CASTLES) {
         v.item(item::GERMAN_CASTLES_COMPLETES_FEATURES);
+        v.item(item::GERMAN_CASTLES_COMPLETED);
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_COMPLETES_FEATURES);
@@ -2538,11 +2574,7 @@ fn step_3a(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::MONASTERIES) {
         v.item(item::MONASTERIES_GERMAN_COMPLETED);
-    }
-    if cfg.has(module::MONASTERIES) {
         v.item(item::MONASTERIES_DUTCH_BELGIAN_COMPLETED);
-    }
-    if cfg.has(module::MONASTERIES) {
         v.item(item::MONASTERIES_JAPANESE_COMPLETED);
     }
     if cfg.has(module::DARMSTADT) {
@@ -2553,9 +2585,6 @@ fn step_3a(cfg: &Config, v: &mut Visible) {
     }
     if flag::abbot_and_gardens_full(cfg) {
         v.item(item::GARDENS_COMPLETED);
-    }
-    if cfg.has(module::GERMAN_CASTLES) {
-        v.item(item::GERMAN_CASTLES_COMPLETED);
     }
     if cfg.has(module::GERMAN_CATHEDRALS) {
         v.item(item::GERMAN_CATHEDRALS_COMPLETED);
@@ -2640,8 +2669,6 @@ fn step_3a(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::CASTLES) {
         v.item(item::CASTLES_SCORE_AT_ONCE);
-    }
-    if cfg.has(module::CASTLES) {
         v.item(item::CASTLES_OVERLAPPING_FIEFS);
     }
     v.item(item::PERFORM_3B_EACH);
@@ -2838,11 +2865,7 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::MONASTERIES) {
         v.item(item::MONASTERIES_GERMAN_SCORE);
-    }
-    if cfg.has(module::MONASTERIES) {
         v.item(item::MONASTERIES_DUTCH_BELGIAN_SCORE);
-    }
-    if cfg.has(module::MONASTERIES) {
         v.item(item::MONASTERIES_JAPANESE_SCORE);
     }
     if cfg.has(module::DARMSTADT) {
@@ -2924,8 +2947,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::CEMETERIES_SCORE_GHOSTS);
-        }
-        if cfg.has(module::GHOSTS) {
             v.item(item::CEMETERIES_EXTRA_GUARD_MEEPLE);
         }
     }
@@ -2946,6 +2967,7 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.marker(marker::TEACHER_COPY_POINTS_1);
         }
+        v.item(item::TEACHER_TAKE_FROM_SCHOOL);
     }
     if cfg.has(module::FAIRY) {
         v.item(item::FAIRY_COMPLETED_FEATURE_BONUS);
@@ -2995,14 +3017,18 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
             v.marker(marker::BATHHOUSE_SEND_TO_BATHHOUSE_0);
         }
     }
-    if cfg.has(module::MAGE) && cfg.has(module::WITCH) {
-        v.item(item::MAGE_WITCH_REMOVE_EITHER);
+    if cfg.has(module::MAGE) {
+        if cfg.has(module::WITCH) {
+            v.item(item::MAGE_WITCH_REMOVE_EITHER);
+        }
+        if !cfg.has(module::WITCH) {
+            v.item(item::MAGE_WITCH_REMOVE_MAGE);
+        }
     }
-    if cfg.has(module::MAGE) && !cfg.has(module::WITCH) {
-        v.item(item::MAGE_WITCH_REMOVE_MAGE);
-    }
-    if !cfg.has(module::MAGE) && cfg.has(module::WITCH) {
-        v.item(item::MAGE_WITCH_REMOVE_WITCH);
+    if !cfg.has(module::MAGE) {
+        if cfg.has(module::WITCH) {
+            v.item(item::MAGE_WITCH_REMOVE_WITCH);
+        }
     }
     if cfg.has(module::SHRINES) {
         v.item(item::SHRINES_CHALLENGE);
@@ -3011,8 +3037,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         v.item(item::DRAWBRIDGE_MOVE_INTO_CITY);
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS);
-        }
-        if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION);
         }
     }
@@ -3026,17 +3050,12 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::WAGON_PROTECT_AGAINST_REVOLTS);
-        }
-        if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::WAGON_KEEPS_REVOLT_PROTECTION);
         }
     }
     v.item(item::RETURN_MEEPLES);
     if cfg.has(module::GHOSTS) {
         v.item(item::GHOSTS_RETURN_TO_SUPPLY);
-    }
-    if cfg.has(module::TEACHER) {
-        v.item(item::TEACHER_TAKE_FROM_SCHOOL);
     }
 }
 /// Step 3C: Resolve tile scoring.
@@ -3087,14 +3106,16 @@ fn step_3c(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_PLACE_IN_CITY);
     }
-    if cfg.has(module::MESSAGES) && cfg.edition == edition::C1 {
-        v.item(item::MESSAGES_CHECK_3C);
-        v.marker(marker::MESSAGES_CHECK_3C_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_3C_1);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_3C_2);
+    if cfg.has(module::MESSAGES) {
+        if cfg.edition == edition::C1 {
+            v.item(item::MESSAGES_CHECK_3C);
+            v.marker(marker::MESSAGES_CHECK_3C_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_3C_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_3C_2);
+            }
         }
     }
 }
@@ -3109,10 +3130,10 @@ fn step_3d(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::BUILDER) {
         v.repeat(step::S3D);
     }
-    if cfg.has(module::DRAGON) && cfg.edition == edition::C1
-        && cfg.variant == variant::RGG
-    {
-        v.item(item::DRAGON_MOVE_RGG);
+    if cfg.has(module::DRAGON) {
+        if cfg.edition == edition::C1 && cfg.variant == variant::RGG {
+            v.item(item::DRAGON_MOVE_RGG);
+        }
     }
 }
 /// Step 4A: Finish tile actions.
@@ -3136,20 +3157,20 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
             v.item(item::CATAPULT_SEDUCTION_PROTECT);
         }
     }
-    if cfg.has(module::MESSAGES) && cfg.edition != edition::C1 {
-        v.item(item::MESSAGES_CHECK_4A);
-        v.marker(marker::MESSAGES_CHECK_4A_0);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_4A_1);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_4A_2);
+    if cfg.has(module::MESSAGES) {
+        if cfg.edition != edition::C1 {
+            v.item(item::MESSAGES_CHECK_4A);
+            v.marker(marker::MESSAGES_CHECK_4A_0);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::MESSAGES_CHECK_4A_1);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::MESSAGES_CHECK_4A_2);
+            }
         }
     }
     if cfg.has(module::EASTER_IN_CARCASSONNE) {
         v.item(item::EASTER_NEST_EGGS);
-    }
-    if cfg.has(module::EASTER_IN_CARCASSONNE) {
         v.item(item::EASTER_BUNNY_PHASE);
         if cfg.has(module::DRAGON) {
             v.item(item::EASTER_BUNNY_PHASE_DRAGON);
@@ -3181,44 +3202,46 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
             v.item(item::CATHARS_DARMSTADT_COUNTS);
         }
     }
-    if !cfg.has(module::BUILDER) && cfg.has(module::BAZAARS) {
-        v.item(item::BUILDER_ABSENT_BAZAAR);
-        v.item(item::BUILDER_ABSENT_BAZAAR_AUCTION);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_0);
+    if !cfg.has(module::BUILDER) {
+        if cfg.has(module::BAZAARS) {
+            v.item(item::BUILDER_ABSENT_BAZAAR);
+            v.item(item::BUILDER_ABSENT_BAZAAR_AUCTION);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_0);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_1);
+            }
+            v.item(item::BUILDER_ABSENT_BAZAAR_ROUND);
         }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_1);
-        }
-        v.item(item::BUILDER_ABSENT_BAZAAR_ROUND);
     }
-    if cfg.has(module::BUILDER) && cfg.has(module::BAZAARS) && cfg.edition == edition::C1
-    {
-        v.item(item::BUILDER_BAZAAR_C1);
-        v.item(item::BUILDER_BAZAAR_C1_AUCTION);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_0);
+    if cfg.has(module::BUILDER) {
+        if cfg.has(module::BAZAARS) && cfg.edition == edition::C1 {
+            v.item(item::BUILDER_BAZAAR_C1);
+            v.item(item::BUILDER_BAZAAR_C1_AUCTION);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_0);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_1);
+            }
+            v.item(item::BUILDER_BAZAAR_C1_ROUND);
+            v.item(item::BUILDER_BAZAAR_C1_DOUBLE_TURN);
+            v.item(item::BUILDER_BAZAAR_C1_NEW_BAZAAR);
         }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_1);
+        if cfg.has(module::BAZAARS) && cfg.edition != edition::C1 {
+            v.item(item::BUILDER_BAZAAR_C2);
+            v.item(item::BUILDER_BAZAAR_C2_AUCTION);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_0);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_1);
+            }
+            v.item(item::BUILDER_BAZAAR_C2_ROUND);
+            v.item(item::BUILDER_BAZAAR_C2_DOUBLE_TURN);
+            v.item(item::BUILDER_BAZAAR_C2_NEW_BAZAAR);
         }
-        v.item(item::BUILDER_BAZAAR_C1_ROUND);
-        v.item(item::BUILDER_BAZAAR_C1_DOUBLE_TURN);
-        v.item(item::BUILDER_BAZAAR_C1_NEW_BAZAAR);
-    }
-    if cfg.has(module::BUILDER) && cfg.has(module::BAZAARS) && cfg.edition != edition::C1
-    {
-        v.item(item::BUILDER_BAZAAR_C2);
-        v.item(item::BUILDER_BAZAAR_C2_AUCTION);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_0);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_1);
-        }
-        v.item(item::BUILDER_BAZAAR_C2_ROUND);
-        v.item(item::BUILDER_BAZAAR_C2_DOUBLE_TURN);
-        v.item(item::BUILDER_BAZAAR_C2_NEW_BAZAAR);
     }
 }
 /// Step 4B: Finish the turn.
@@ -3232,8 +3255,6 @@ fn step_4b(cfg: &Config, v: &mut Visible) {
 fn final_scoring(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::ABBEY) {
         v.item(item::ABBEY_NO_LATE_PLACEMENT);
-    }
-    if cfg.has(module::ABBEY) {
         v.item(item::ABBEY_FINAL_SCORE);
     }
     if cfg.has(module::MAYOR) {
@@ -3244,23 +3265,18 @@ fn final_scoring(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_MARKET_TO_FIELDS);
-    }
-    if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_OTHER_QUARTERS_SCORE_NOTHING);
-    }
-    if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_CITY_FOR_FIELDS);
     }
     if cfg.has(module::KING_AND_ROBBER) {
         v.item(item::KING_AND_ROBBER_KING_FINAL);
-    }
-    if cfg.has(module::KING_AND_ROBBER) {
         v.item(item::KING_AND_ROBBER_ROBBER_FINAL);
     }
     if cfg.has(module::SHRINES) {
         v.item(item::SHRINES_FINAL_CHALLENGES);
     }
 }
+
 /// Everything about the rules that does not depend on the selection.
 pub static TABLES: Tables = Tables {
     phases: &[
@@ -3291,10 +3307,7 @@ pub static TABLES: Tables = Tables {
             title: "Start of the turn",
             repeat: None,
             choose_one: false,
-            items: &[
-                item::FAIRY_START_OF_TURN_POINT,
-                item::PLAGUE_REMOVE_OLDEST_OUTBREAK,
-            ],
+            items: &[item::FAIRY_START_OF_TURN_POINT, item::PLAGUE_REMOVE_OLDEST_OUTBREAK],
         },
         StepInfo {
             id: "1B",
@@ -3383,11 +3396,7 @@ pub static TABLES: Tables = Tables {
             title: "Move wood (phase 2)",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: true,
-            items: &[
-                item::PHANTOM_DEPLOY,
-                item::TOWER_PHANTOM_DEPLOY,
-                item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION,
-            ],
+            items: &[item::PHANTOM_DEPLOY, item::TOWER_PHANTOM_DEPLOY, item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION],
         },
         StepInfo {
             id: "2C",
@@ -3508,9 +3517,7 @@ pub static TABLES: Tables = Tables {
     items: &[
         ItemInfo {
             id: "active-player-note",
-            text: Text::Same(
-                "Wherever these rules say \"you\", they mean the player whose turn it is.",
-            ),
+            text: Text::Same("Wherever these rules say \"you\", they mean the player whose turn it is."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -3519,15 +3526,13 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-note-c1",
-            text: Text::Same(
-                "With The Messages, a player who scores chooses for each award of points which of \
+            text: Text::Same("With The Messages, a player who scores chooses for each award of points which of \
                 their two scoring figures moves. Wherever MESSAGES (#ROUND) appears, once the \
                 scoring of that round is over you may draw a message if one of your scoring \
                 figures has just stopped on a dark space. (#ROUND) tells which scoring round of \
                 the turn it is. At most one message is drawn per scoring round, even when both \
                 figures stop on dark spaces; carrying out a message can itself lead to drawing \
-                another one.",
-            ),
+                another one."),
             origins: &[module::MESSAGES],
             markers: &[],
             foreign: &[edition::WE],
@@ -3536,14 +3541,12 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-note-c2",
-            text: Text::Same(
-                "With The Messages, a player who scores chooses for each award of points which of \
+            text: Text::Same("With The Messages, a player who scores chooses for each award of points which of \
                 their two scoring figures moves. Wherever MESSAGES appears, once the scoring of \
                 that round is over you may draw a message if one of your scoring figures has just \
                 stopped on a dark space. At most one message is drawn per scoring round, even \
                 when both figures stop on dark spaces; carrying out a message can itself lead to \
-                drawing another one.",
-            ),
+                drawing another one."),
             origins: &[module::MESSAGES],
             markers: &[],
             foreign: &[edition::WE],
@@ -3552,10 +3555,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-note-zmg-space-free",
-            text: Text::Same(
-                "Z-Man Games rules only: this holds only when no other player's scoring figure \
-                stands on that space.",
-            ),
+            text: Text::Same("Z-Man Games rules only: this holds only when no other player's scoring figure \
+                stands on that space."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -3564,25 +3565,23 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "robbers-note",
-            text: Text::ByEdition(
-                &[
-                    "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
+            text: Text::ByEdition(&[
+                "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
                 appears, robbers steal points if they can (ignoring points that were stolen and \
                 negative points). Wherever ROBBER CHOICE appears, robbers steal too, but may have \
                 to choose whose scoring marker to steal from: this happens when a robber shares a \
                 space with several scoring markers moved by the scoring of step 3B.",
-                    "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
+                "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
                 appears, robbers steal points if they can (ignoring points that were stolen and \
                 negative points). Wherever ROBBER CHOICE appears, robbers steal too, but may have \
                 to choose whose scoring figure to steal from: this happens when a robber shares a \
                 space with several scoring figures moved by the scoring of step 3B.",
-                    "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
+                "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
                 appears, robbers steal points if they can (ignoring points that were stolen and \
                 negative points). Wherever ROBBER CHOICE appears, robbers steal too, but may have \
                 to choose whose scoring figure to steal from: this happens when a robber shares a \
                 space with several scoring figures moved by the scoring of step 3B.",
-                ],
-            ),
+            ]),
             origins: &[module::ROBBERS],
             markers: &[],
             foreign: &[edition::WE],
@@ -3591,9 +3590,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-note",
-            text: Text::ByEdition(
-                &[
-                    "With The Wonders of Humanity, scoring during the game can win a player a wonder \
+            text: Text::ByEdition(&[
+                "With The Wonders of Humanity, scoring during the game can win a player a wonder \
                 tile and two more followers. Wherever WONDER appears, check whether a player who \
                 has just scored has two figures standing beside a space of the scoring track (10, \
                 15, 20 or 25) and whether a scoring figure reached or passed that space. If so, \
@@ -3601,7 +3599,7 @@ pub static TABLES: Tables = Tables {
                 wonder tile and those two figures. Then move any figures still standing beside \
                 the track 5 spaces on, but never past 25, and repeat while a player still \
                 qualifies.",
-                    "With The Wonders of Humanity, scoring during the game can win a player a wonder \
+                "With The Wonders of Humanity, scoring during the game can win a player a wonder \
                 tile and two more meeples. Wherever WONDER appears, check whether a player who \
                 has just scored has two figures standing beside a space of the scoring track (10, \
                 15, 20 or 25) and whether a scoring figure reached or passed that space. If so, \
@@ -3609,7 +3607,7 @@ pub static TABLES: Tables = Tables {
                 wonder tile and those two figures. Then move any figures still standing beside \
                 the track 5 spaces on, but never past 25, and repeat while a player still \
                 qualifies.",
-                    "With The Wonders of Humanity, scoring during the game can win a player a wonder \
+                "With The Wonders of Humanity, scoring during the game can win a player a wonder \
                 tile and two more meeples. Wherever WONDER appears, check whether a player who \
                 has just scored has two figures standing beside a space of the scoring track (10, \
                 15, 20 or 25) and whether a scoring figure reached or passed that space. If so, \
@@ -3617,8 +3615,7 @@ pub static TABLES: Tables = Tables {
                 wonder tile and those two figures. Then move any figures still standing beside \
                 the track 5 spaces on, but never past 25, and repeat while a player still \
                 qualifies.",
-                ],
-            ),
+            ]),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -3627,13 +3624,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-traps-note",
-            text: Text::ByEdition(
-                &[
-                    "With the Russian promos, two tiles can trap followers:",
-                    "With the Russian promos, two tiles can trap meeples:",
-                    "With the Russian promos, two tiles can trap meeples:",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "With the Russian promos, two tiles can trap followers:",
+                "With the Russian promos, two tiles can trap meeples:",
+                "With the Russian promos, two tiles can trap meeples:",
+            ]),
             origins: &[module::RUSSIAN_PROMOS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -3646,22 +3641,20 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-note",
-            text: Text::ByEdition(
-                &[
-                    "Solovei Razboynik traps the nearest followers on a road section connected to its \
+            text: Text::ByEdition(&[
+                "Solovei Razboynik traps the nearest followers on a road section connected to its \
                 tile. Placing a tile or deploying on that road sets the trap off; the trapped \
                 figures go to the tree on the Solovei Razboynik tile. Wherever you see TREE TRAP, \
                 check whether this happens.",
-                    "Solovei Razboynik traps the nearest meeples on a road section connected to its \
+                "Solovei Razboynik traps the nearest meeples on a road section connected to its \
                 tile. Placing a tile or deploying on that road sets the trap off; the trapped \
                 figures go to the tree on the Solovei Razboynik tile. Wherever you see TREE TRAP, \
                 check whether this happens.",
-                    "Solovei Razboynik traps the nearest meeples on a road section connected to its \
+                "Solovei Razboynik traps the nearest meeples on a road section connected to its \
                 tile. Placing a tile or deploying on that road sets the trap off; the trapped \
                 figures go to the tree on the Solovei Razboynik tile. Wherever you see TREE TRAP, \
                 check whether this happens.",
-                ],
-            ),
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -3683,10 +3676,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-ferries",
-            text: Text::Same(
-                "Roads joined by ferries count as connected, but only once the newly joined road \
-                section is occupied.",
-            ),
+            text: Text::Same("Roads joined by ferries count as connected, but only once the newly joined road \
+                section is occupied."),
             origins: &[module::FERRIES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -3695,10 +3686,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-tunnel",
-            text: Text::Same(
-                "Roads joined by tunnel tokens count as connected, but only once the newly joined \
-                road section is occupied.",
-            ),
+            text: Text::Same("Roads joined by tunnel tokens count as connected, but only once the newly joined \
+                road section is occupied."),
             origins: &[module::TUNNEL],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -3707,19 +3696,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-vodyanoy-note",
-            text: Text::ByEdition(
-                &[
-                    "Vodyanoy traps the followers on its own tile and on the neighbouring tiles; they \
+            text: Text::ByEdition(&[
+                "Vodyanoy traps the followers on its own tile and on the neighbouring tiles; they \
                 go to the lake on the Vodyanoy tile. Wherever you see LAKE TRAP, check whether \
                 this happens.",
-                    "Vodyanoy traps the meeples on its own tile and on the neighbouring tiles; they go \
+                "Vodyanoy traps the meeples on its own tile and on the neighbouring tiles; they go \
                 to the lake on the Vodyanoy tile. Wherever you see LAKE TRAP, check whether this \
                 happens.",
-                    "Vodyanoy traps the meeples on its own tile and on the neighbouring tiles; they go \
+                "Vodyanoy traps the meeples on its own tile and on the neighbouring tiles; they go \
                 to the lake on the Vodyanoy tile. Wherever you see LAKE TRAP, check whether this \
                 happens.",
-                ],
-            ),
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -3729,13 +3716,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-vodyanoy-special-figures",
             text: Text::Same("Special figures are trapped as well."),
-            origins: &[
-                module::BUILDER,
-                module::PIG,
-                module::MAYOR,
-                module::WAGON,
-                module::SHEEP,
-            ],
+            origins: &[module::BUILDER, module::PIG, module::MAYOR, module::WAGON, module::SHEEP],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -3752,9 +3733,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-conflict-note",
-            text: Text::Same(
-                "When both could apply, Vodyanoy takes precedence over Solovei Razboynik.",
-            ),
+            text: Text::Same("When both could apply, Vodyanoy takes precedence over Solovei Razboynik."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -3763,9 +3742,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-clarifications",
-            text: Text::Same(
-                "With the fortune teller, the published clarifications lead to these options:",
-            ),
+            text: Text::Same("With the fortune teller, the published clarifications lead to these options:"),
             origins: &[module::FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -3781,10 +3758,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-supply-instead",
-            text: Text::Same(
-                "If you hold tiles in your supply, you may play one of them, placed legally, \
-                instead of drawing tiles.",
-            ),
+            text: Text::Same("If you hold tiles in your supply, you may play one of them, placed legally, \
+                instead of drawing tiles."),
             origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -3793,9 +3768,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-place-one",
-            text: Text::Same(
-                "When you draw tiles, you may place just one of them, and only in a legal spot.",
-            ),
+            text: Text::Same("When you draw tiles, you may place just one of them, and only in a legal spot."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -3804,10 +3777,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-none-fits-builder",
-            text: Text::Same(
-                "If none of the drawn tiles fits, put one tile from your hand back into the box \
-                and draw a replacement, until a tile fits.",
-            ),
+            text: Text::Same("If none of the drawn tiles fits, put one tile from your hand back into the box \
+                and draw a replacement, until a tile fits."),
             origins: &[module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -3816,9 +3787,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-none-fits-builder-no-supply",
-            text: Text::Same(
-                "Once that has happened, you can no longer fall back on a tile from your supply.",
-            ),
+            text: Text::Same("Once that has happened, you can no longer fall back on a tile from your supply."),
             origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -3827,10 +3796,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-none-fits",
-            text: Text::Same(
-                "If none of the drawn tiles fits, put them all back into the box and draw a \
-                replacement, until a tile fits.",
-            ),
+            text: Text::Same("If none of the drawn tiles fits, put them all back into the box and draw a \
+                replacement, until a tile fits."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -3839,9 +3806,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-none-fits-no-supply",
-            text: Text::Same(
-                "Once that has happened, you can no longer fall back on a tile from your supply.",
-            ),
+            text: Text::Same("Once that has happened, you can no longer fall back on a tile from your supply."),
             origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -3850,11 +3815,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-double-turn",
-            text: Text::Same(
-                "If you earn a double turn, keep the spare tiles your fortune teller(s) gave you \
+            text: Text::Same("If you earn a double turn, keep the spare tiles your fortune teller(s) gave you \
                 until the builder's turn and then place one of them that fits; the others go back \
-                into the box.",
-            ),
+                into the box."),
             origins: &[module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -3875,10 +3838,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-builder-turn-no-supply",
-            text: Text::Same(
-                "You may not swap the tiles in your hand for a tile from your supply, not even \
-                when none of them fits.",
-            ),
+            text: Text::Same("You may not swap the tiles in your hand for a tile from your supply, not even \
+                when none of them fits."),
             origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -3887,10 +3848,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-builder-turn-none-fits",
-            text: Text::Same(
-                "If none of the tiles in your hand fits, put them all back into the box and draw \
-                single tiles until one fits.",
-            ),
+            text: Text::Same("If none of the tiles in your hand fits, put them all back into the box and draw \
+                single tiles until one fits."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -3899,11 +3858,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hans-statue-note",
-            text: Text::Same(
-                "With the Hans statue: points scored for the tile the statue stands on, or for a \
+            text: Text::Same("With the Hans statue: points scored for the tile the statue stands on, or for a \
                 feature with a part on that tile, are doubled where you see HANS STATUE (2×); \
-                negative points there are halved instead, shown as HANS STATUE (1/2).",
-            ),
+                negative points there are halved instead, shown as HANS STATUE (1/2)."),
             origins: &[module::HANS_STATUE],
             markers: &[],
             foreign: &[],
@@ -3912,10 +3869,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-and-mayor-new-tiles",
-            text: Text::Same(
-                "Shuffle the expansion's new land tiles into the other land tiles and stack them \
-                face down as usual.",
-            ),
+            text: Text::Same("Shuffle the expansion's new land tiles into the other land tiles and stack them \
+                face down as usual."),
             origins: &[module::ABBEY, module::MAYOR, module::WAGON, module::BARN],
             markers: &[],
             foreign: &[],
@@ -3924,10 +3879,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-take-tile",
-            text: Text::Same(
-                "Give every player one abbey tile; with fewer than six players, the spare abbey \
-                tiles go back into the box.",
-            ),
+            text: Text::Same("Give every player one abbey tile; with fewer than six players, the spare abbey \
+                tiles go back into the box."),
             origins: &[module::ABBEY],
             markers: &[],
             foreign: &[],
@@ -3936,9 +3889,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-take-figure",
-            text: Text::Same(
-                "Every player adds the mayor of their colour to their supply.",
-            ),
+            text: Text::Same("Every player adds the mayor of their colour to their supply."),
             origins: &[module::MAYOR],
             markers: &[],
             foreign: &[],
@@ -3947,9 +3898,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-take-figure",
-            text: Text::Same(
-                "Every player adds the wagon of their colour to their supply.",
-            ),
+            text: Text::Same("Every player adds the wagon of their colour to their supply."),
             origins: &[module::WAGON],
             markers: &[],
             foreign: &[],
@@ -3958,9 +3907,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-take-figure",
-            text: Text::Same(
-                "Every player adds the barn of their colour to their supply.",
-            ),
+            text: Text::Same("Every player adds the barn of their colour to their supply."),
             origins: &[module::BARN],
             markers: &[],
             foreign: &[],
@@ -3969,10 +3916,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "river-ii-start",
-            text: Text::Same(
-                "Start with the River II instead of the standard start tile, which goes back into \
-                the box.",
-            ),
+            text: Text::Same("Start with the River II instead of the standard start tile, which goes back into \
+                the box."),
             origins: &[module::RIVER_II],
             markers: &[],
             foreign: &[],
@@ -3981,10 +3926,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "river-ii-not-with-count",
-            text: Text::Same(
-                "Do not start with both the River II and the City of Carcassonne; together they \
-                can make the river impossible to finish.",
-            ),
+            text: Text::Same("Do not start with both the River II and the City of Carcassonne; together they \
+                can make the river impossible to finish."),
             origins: &[module::RIVER_II, module::COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
@@ -3993,12 +3936,10 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-city-boards",
-            text: Text::Same(
-                "Put the standard start tile back into the box and join the two City of \
+            text: Text::Same("Put the standard start tile back into the box and join the two City of \
                 Carcassonne boards in the middle of the table instead. The side with flags shows \
                 the four quarters (castle, market, blacksmith, cathedral); the side without flags \
-                is only a start tile.",
-            ),
+                is only a start tile."),
             origins: &[module::COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
@@ -4016,9 +3957,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "king-and-robber-lay-out",
-            text: Text::Same(
-                "Lay the King and Robber tiles and their tokens where every player can reach them.",
-            ),
+            text: Text::Same("Lay the King and Robber tiles and their tokens where every player can reach them."),
             origins: &[module::KING_AND_ROBBER],
             markers: &[],
             foreign: &[],
@@ -4036,15 +3975,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-king-and-robber-new-tiles",
-            text: Text::Same(
-                "Shuffle the 5 new ordinary land tiles into the others and stack them face down as \
-                usual.",
-            ),
-            origins: &[
-                module::COUNT_OF_CARCASSONNE,
-                module::KING_AND_ROBBER,
-                module::SHRINES,
-            ],
+            text: Text::Same("Shuffle the 5 new ordinary land tiles into the others and stack them face down as \
+                usual."),
+            origins: &[module::COUNT_OF_CARCASSONNE, module::KING_AND_ROBBER, module::SHRINES],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -4057,11 +3990,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            children: &[
-                item::ASK_ADVICE,
-                item::CONSULT_RULES,
-                item::BETS_LOOK_AT_OWN_TOKENS,
-            ],
+            children: &[item::ASK_ADVICE, item::CONSULT_RULES, item::BETS_LOOK_AT_OWN_TOKENS],
         },
         ItemInfo {
             id: "ask-advice",
@@ -4083,10 +4012,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bets-look-at-own-tokens",
-            text: Text::Same(
-                "You may check which betting tokens remain in your supply (never the ones already \
-                on the board).",
-            ),
+            text: Text::Same("You may check which betting tokens remain in your supply (never the ones already \
+                on the board)."),
             origins: &[module::BETS],
             markers: &[],
             foreign: &[],
@@ -4110,10 +4037,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-once-per-double-turn",
-            text: Text::Same(
-                "Even when your builder gives you a double turn, each of these is allowed only \
-                once.",
-            ),
+            text: Text::Same("Even when your builder gives you a double turn, each of these is allowed only \
+                once."),
             origins: &[module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4122,16 +4047,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-ransom",
-            text: Text::ByEdition(
-                &[
-                    "You may free one of your captured followers by paying 3 points to the player who \
+            text: Text::ByEdition(&[
+                "You may free one of your captured followers by paying 3 points to the player who \
                 holds it.",
-                    "You may free one of your captured meeples by paying 3 points to the player who \
+                "You may free one of your captured meeples by paying 3 points to the player who \
                 holds it.",
-                    "You may free one of your captured meeples by paying 3 points to the player who \
+                "You may free one of your captured meeples by paying 3 points to the player who \
                 holds it.",
-                ],
-            ),
+            ]),
             origins: &[module::TOWER],
             markers: &[marker::TOWER_RANSOM_0, marker::TOWER_RANSOM_1],
             foreign: &[edition::WE],
@@ -4140,10 +4063,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tunnel-claim-opening",
-            text: Text::Same(
-                "You may claim a tunnel entrance nobody has claimed yet by laying one of your \
-                tunnel tokens on it.",
-            ),
+            text: Text::Same("You may claim a tunnel entrance nobody has claimed yet by laying one of your \
+                tunnel tokens on it."),
             origins: &[module::TUNNEL],
             markers: &[marker::TUNNEL_CLAIM_OPENING_0],
             foreign: &[edition::C2, edition::WE],
@@ -4152,13 +4073,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-flee",
-            text: Text::ByEdition(
-                &[
-                    "Once the plague is active, you may let one of your followers flee from it.",
-                    "Once the plague is active, you may let one of your meeples flee from it.",
-                    "Once the plague is active, you may let one of your meeples flee from it.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Once the plague is active, you may let one of your followers flee from it.",
+                "Once the plague is active, you may let one of your meeples flee from it.",
+                "Once the plague is active, you may let one of your meeples flee from it.",
+            ]),
             origins: &[module::PLAGUE],
             markers: &[marker::PLAGUE_FLEE_0],
             foreign: &[edition::C2, edition::WE],
@@ -4168,13 +4087,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "plague-flee-special-figure",
             text: Text::Same("A special figure of yours may flee instead."),
-            origins: &[
-                module::BUILDER,
-                module::PIG,
-                module::MAYOR,
-                module::WAGON,
-                module::SHEEP,
-            ],
+            origins: &[module::BUILDER, module::PIG, module::MAYOR, module::WAGON, module::SHEEP],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4191,10 +4104,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-spread",
-            text: Text::Same(
-                "Once the plague is active, you must spread it by placing a flea token, unless the \
-                tile you placed is a new plague source.",
-            ),
+            text: Text::Same("Once the plague is active, you must spread it by placing a flea token, unless the \
+                tile you placed is a new plague source."),
             origins: &[module::PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -4203,13 +4114,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-start-of-turn-point",
-            text: Text::ByEdition(
-                &[
-                    "You score 1 point when the fairy stands beside one of your followers.",
-                    "You score 1 point when the fairy stands beside one of your meeples.",
-                    "You score 1 point when the fairy stands beside one of your meeples.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "You score 1 point when the fairy stands beside one of your followers.",
+                "You score 1 point when the fairy stands beside one of your meeples.",
+                "You score 1 point when the fairy stands beside one of your meeples.",
+            ]),
             origins: &[module::FAIRY],
             markers: &[
                 marker::FAIRY_START_OF_TURN_POINT_0,
@@ -4223,10 +4132,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-start-of-turn-acrobats",
-            text: Text::Same(
-                "With the fairy beside an acrobat, the point is scored once per acrobat of yours \
-                in that pyramid.",
-            ),
+            text: Text::Same("With the fairy beside an acrobat, the point is scored once per acrobat of yours \
+                in that pyramid."),
             origins: &[module::ACROBATS],
             markers: &[],
             foreign: &[edition::WE],
@@ -4235,11 +4142,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-remove-oldest-outbreak",
-            text: Text::Same(
-                "When no fleas are left in the supply, remove the oldest outbreak; keep doing so \
+            text: Text::Same("When no fleas are left in the supply, remove the oldest outbreak; keep doing so \
                 until at least one flea on the board is no longer active, or until only one \
-                outbreak is left.",
-            ),
+                outbreak is left."),
             origins: &[module::PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -4248,16 +4153,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mandatory-tiles",
-            text: Text::Same(
-                "If you hold tiles you are obliged to play, you must play one of them instead of \
-                drawing.",
-            ),
-            origins: &[
-                module::BAZAARS,
-                module::WONDERS_OF_HUMANITY,
-                module::FORTUNE_TELLER,
-                module::BUILDER,
-            ],
+            text: Text::Same("If you hold tiles you are obliged to play, you must play one of them instead of \
+                drawing."),
+            origins: &[module::BAZAARS, module::WONDERS_OF_HUMANITY, module::FORTUNE_TELLER, module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4269,9 +4167,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bazaar-play-bought-tile",
-            text: Text::Same(
-                "A tile you bought at an earlier bazaar auction must be played.",
-            ),
+            text: Text::Same("A tile you bought at an earlier bazaar auction must be played."),
             origins: &[module::BAZAARS],
             markers: &[],
             foreign: &[edition::WE],
@@ -4280,9 +4176,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-play-wonder-tile",
-            text: Text::Same(
-                "If you hold a wonder tile in your supply, you must play it.",
-            ),
+            text: Text::Same("If you hold a wonder tile in your supply, you must play it."),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -4291,11 +4185,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-extra-tile",
-            text: Text::Same(
-                "If the wonder tile has no legal spot, draw an extra tile to be placed just before \
+            text: Text::Same("If the wonder tile has no legal spot, draw an extra tile to be placed just before \
                 it. Put aside every drawn tile that cannot be placed and keep drawing one at a \
-                time until the drawn tile and the wonder tile can both be placed legally.",
-            ),
+                time until the drawn tile and the wonder tile can both be placed legally."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -4304,11 +4196,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-double-turn-leftover",
-            text: Text::Same(
-                "If you drew extra tiles for your fortune teller(s) in the first part of a double \
+            text: Text::Same("If you drew extra tiles for your fortune teller(s) in the first part of a double \
                 turn, you must take a tile that fits from the ones left over, if there is one; \
-                shuffle the others back into the stacks.",
-            ),
+                shuffle the others back into the stacks."),
             origins: &[module::FORTUNE_TELLER, module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4317,10 +4207,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-double-turn-leftover-none-fits",
-            text: Text::Same(
-                "If none of them fits, set the leftovers aside and draw single tiles until one \
-                fits.",
-            ),
+            text: Text::Same("If none of them fits, set the leftovers aside and draw single tiles until one \
+                fits."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -4329,16 +4217,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-play-from-supply",
-            text: Text::Same(
-                "If you hold one or more tiles in your supply, you may play one of them instead of \
-                drawing, provided it has a legal spot:",
-            ),
-            origins: &[
-                module::ABBEY,
-                module::HALFLINGS,
-                module::GERMAN_CASTLES,
-                module::WETLANDS,
-            ],
+            text: Text::Same("If you hold one or more tiles in your supply, you may play one of them instead of \
+                drawing, provided it has a legal spot:"),
+            origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES, module::WETLANDS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4352,15 +4233,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-supply-no-mandatory-tile",
-            text: Text::Same(
-                "This is allowed only when you have no tile you are obliged to play.",
-            ),
-            origins: &[
-                module::BAZAARS,
-                module::WONDERS_OF_HUMANITY,
-                module::FORTUNE_TELLER,
-                module::BUILDER,
-            ],
+            text: Text::Same("This is allowed only when you have no tile you are obliged to play."),
+            origins: &[module::BAZAARS, module::WONDERS_OF_HUMANITY, module::FORTUNE_TELLER, module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4404,9 +4278,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "draw-tile-if-nothing-else",
-            text: Text::Same(
-                "If you have done none of the above in this step, draw a tile at random.",
-            ),
+            text: Text::Same("If you have done none of the above in this step, draw a tile at random."),
             origins: &[
                 module::BAZAARS,
                 module::WONDERS_OF_HUMANITY,
@@ -4428,10 +4300,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-draw-extra-if-nothing-else",
-            text: Text::Same(
-                "Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
-                pick one that can be placed legally.",
-            ),
+            text: Text::Same("Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
+                pick one that can be placed legally."),
             origins: &[module::FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4440,11 +4310,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-extra-none-fits-if-nothing-else",
-            text: Text::Same(
-                "If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
+            text: Text::Same("If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
                 them all aside and draw single tiles until one fits; shuffle the set-aside tiles \
-                back into the stacks.",
-            ),
+                back into the stacks."),
             origins: &[module::FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4453,11 +4321,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-set-aside-if-nothing-else",
-            text: Text::Same(
-                "Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
+            text: Text::Same("Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
                 it aside and draw a replacement at random; set-aside tiles are shuffled back in \
-                after the first volcano tile has been drawn and placed.",
-            ),
+                after the first volcano tile has been drawn and placed."),
             origins: &[module::DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -4479,10 +4345,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-draw-extra",
-            text: Text::Same(
-                "Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
-                pick one that can be placed legally.",
-            ),
+            text: Text::Same("Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
+                pick one that can be placed legally."),
             origins: &[module::FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4491,11 +4355,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-extra-none-fits",
-            text: Text::Same(
-                "If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
+            text: Text::Same("If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
                 them all aside and draw single tiles until one fits; shuffle the set-aside tiles \
-                back into the stacks.",
-            ),
+                back into the stacks."),
             origins: &[module::FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4504,11 +4366,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-set-aside-dragon-tile",
-            text: Text::Same(
-                "Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
+            text: Text::Same("Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
                 it aside and draw a replacement at random; set-aside tiles are shuffled back in \
-                after the first volcano tile has been drawn and placed.",
-            ),
+                after the first volcano tile has been drawn and placed."),
             origins: &[module::DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -4530,9 +4390,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-both",
-            text: Text::Same(
-                "Keep the tile in front of you while you carry out the actions it brings.",
-            ),
+            text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
             origins: &[module::WHEEL_OF_FORTUNE, module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::WE],
@@ -4541,9 +4399,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-wof-only",
-            text: Text::Same(
-                "Keep the tile in front of you while you carry out the actions it brings.",
-            ),
+            text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
             origins: &[module::WHEEL_OF_FORTUNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -4552,9 +4408,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-revolts-only",
-            text: Text::Same(
-                "Keep the tile in front of you while you carry out the actions it brings.",
-            ),
+            text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -4563,10 +4417,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-draw-hidden-tile",
-            text: Text::Same(
-                "If the tile shows a hill, draw one more tile straight away (if any are left) and \
-                slide it face down under the hill tile.",
-            ),
+            text: Text::Same("If the tile shows a hill, draw one more tile straight away (if any are left) and \
+                slide it face down under the hill tile."),
             origins: &[module::HILLS],
             markers: &[],
             foreign: &[edition::WE],
@@ -4575,10 +4427,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-spin",
-            text: Text::Same(
-                "If the tile shows a Wheel of Fortune symbol, resolve the Wheel of Fortune before \
-                anything else.",
-            ),
+            text: Text::Same("If the tile shows a Wheel of Fortune symbol, resolve the Wheel of Fortune before \
+                anything else."),
             origins: &[module::WHEEL_OF_FORTUNE],
             markers: &[marker::WHEEL_OF_FORTUNE_SPIN_0, marker::WHEEL_OF_FORTUNE_SPIN_1],
             foreign: &[edition::C2, edition::WE],
@@ -4587,25 +4437,18 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "peasant-revolt-resolve",
-            text: Text::Same(
-                "If the tile shows a peasant revolt symbol, first carry out the revolt against the \
-                type of feature the symbol names.",
-            ),
+            text: Text::Same("If the tile shows a peasant revolt symbol, first carry out the revolt against the \
+                type of feature the symbol names."),
             origins: &[module::PEASANT_REVOLTS],
-            markers: &[
-                marker::PEASANT_REVOLT_RESOLVE_0,
-                marker::PEASANT_REVOLT_RESOLVE_1,
-            ],
+            markers: &[marker::PEASANT_REVOLT_RESOLVE_0, marker::PEASANT_REVOLT_RESOLVE_1],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "gifts-open-card",
-            text: Text::Same(
-                "Once you know the tile can be placed, you may play a gift card from your supply: \
-                reveal it, do what it says and put it on the discard pile.",
-            ),
+            text: Text::Same("Once you know the tile can be placed, you may play a gift card from your supply: \
+                reveal it, do what it says and put it on the discard pile."),
             origins: &[module::GIFTS],
             markers: &[
                 marker::GIFTS_OPEN_CARD_0,
@@ -4619,15 +4462,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1b-wheel-and-revolts",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
-            origins: &[
-                module::MESSAGES,
-                module::WHEEL_OF_FORTUNE,
-                module::PEASANT_REVOLTS,
-            ],
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
+            origins: &[module::MESSAGES, module::WHEEL_OF_FORTUNE, module::PEASANT_REVOLTS],
             markers: &[
                 marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_0,
                 marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_1,
@@ -4639,10 +4476,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1b-wheel",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
             origins: &[module::MESSAGES, module::WHEEL_OF_FORTUNE],
             markers: &[
                 marker::MESSAGES_CHECK_1B_WHEEL_0,
@@ -4655,10 +4490,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1b-revolts",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
             origins: &[module::MESSAGES, module::PEASANT_REVOLTS],
             markers: &[
                 marker::MESSAGES_CHECK_1B_REVOLTS_0,
@@ -4671,10 +4504,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "place-tile",
-            text: Text::Same(
-                "Place the tile. If there is no legal spot for it, put it aside and return to step \
-                1B.",
-            ),
+            text: Text::Same("Place the tile. If there is no legal spot for it, put it aside and return to step \
+                1B."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -4688,9 +4519,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-set-aside-hidden-tile",
-            text: Text::Same(
-                "A tile drawn to lie under a hill is set aside together with it.",
-            ),
+            text: Text::Same("A tile drawn to lie under a hill is set aside together with it."),
             origins: &[module::HILLS],
             markers: &[],
             foreign: &[edition::WE],
@@ -4699,23 +4528,21 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bridges-build",
-            text: Text::ByEdition(
-                &[
-                    "If you still have a bridge in your supply, you may build it on the tile you just \
+            text: Text::ByEdition(&[
+                "If you still have a bridge in your supply, you may build it on the tile you just \
                 placed, running either way. The bridge may be what makes the placement legal; in \
                 any other case you may build one too, within the limits that completing features \
                 and deploying figures impose. If the tile cannot be placed legally without a \
                 bridge, you may choose to set it aside instead.",
-                    "If you still have a bridge in your supply, you may build it on the tile you just \
+                "If you still have a bridge in your supply, you may build it on the tile you just \
                 placed, running either way. The bridge may be what makes the placement legal. If \
                 the tile cannot be placed legally without a bridge, you may choose to set it \
                 aside instead.",
-                    "If you still have a bridge in your supply, you may build it on the tile you just \
+                "If you still have a bridge in your supply, you may build it on the tile you just \
                 placed, running either way. The bridge may be what makes the placement legal. If \
                 the tile cannot be placed legally without a bridge, you may choose to set it \
                 aside instead.",
-                ],
-            ),
+            ]),
             origins: &[module::BRIDGES],
             markers: &[marker::BRIDGES_BUILD_0],
             foreign: &[edition::WE],
@@ -4728,10 +4555,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-bridge-shift-tower",
-            text: Text::Same(
-                "On a tile with a tower, you may have to push the tower aside a little to make \
-                room for the bridge.",
-            ),
+            text: Text::Same("On a tile with a tower, you may have to push the tower aside a little to make \
+                room for the bridge."),
             origins: &[module::TOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4740,9 +4565,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-no-bridge-on-occupied-tile",
-            text: Text::Same(
-                "No bridge may be built on an acrobat tile where one or more acrobats stand.",
-            ),
+            text: Text::Same("No bridge may be built on an acrobat tile where one or more acrobats stand."),
             origins: &[module::ACROBATS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -4751,9 +4574,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "circus-bridge-on-big-top-tile",
-            text: Text::Same(
-                "A bridge may be built on a big top tile, whether or not the big top stands on it.",
-            ),
+            text: Text::Same("A bridge may be built on a big top tile, whether or not the big top stands on it."),
             origins: &[module::CIRCUS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -4762,10 +4583,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-place-extra-tile-first",
-            text: Text::Same(
-                "If you drew an extra tile so that a wonder tile could be placed, place the extra \
-                tile first and the wonder tile after it.",
-            ),
+            text: Text::Same("If you drew an extra tile so that a wonder tile could be placed, place the extra \
+                tile first and the wonder tile after it."),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -4774,16 +4593,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-mark-wonder",
-            text: Text::ByEdition(
-                &[
-                    "Once you have placed a wonder tile, stand one of your normal followers upside \
+            text: Text::ByEdition(&[
+                "Once you have placed a wonder tile, stand one of your normal followers upside \
                 down in the middle of the wonder to mark it as yours.",
-                    "Once you have placed a wonder tile, stand one of your normal meeples upside down \
+                "Once you have placed a wonder tile, stand one of your normal meeples upside down \
                 in the middle of the wonder to mark it as yours.",
-                    "Once you have placed a wonder tile, stand one of your normal meeples upside down \
+                "Once you have placed a wonder tile, stand one of your normal meeples upside down \
                 in the middle of the wonder to mark it as yours.",
-                ],
-            ),
+            ]),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -4792,9 +4609,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-return-extra-tiles",
-            text: Text::Same(
-                "Shuffle the spare tiles your fortune teller(s) gave you back into the stacks.",
-            ),
+            text: Text::Same("Shuffle the spare tiles your fortune teller(s) gave you back into the stacks."),
             origins: &[module::FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4803,9 +4618,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-keep-extra-for-builder",
-            text: Text::Same(
-                "Not when your builder has earned you a double turn; then you keep them.",
-            ),
+            text: Text::Same("Not when your builder has earned you a double turn; then you keep them."),
             origins: &[module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -4814,9 +4627,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "feature-complete-note",
-            text: Text::Same(
-                "Note: every feature that this tile finishes counts as completed from now on.",
-            ),
+            text: Text::Same("Note: every feature that this tile finishes counts as completed from now on."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -4825,9 +4636,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-volcano",
-            text: Text::Same(
-                "When the tile has a volcano, the dragon is set on that tile.",
-            ),
+            text: Text::Same("When the tile has a volcano, the dragon is set on that tile."),
             origins: &[module::DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -4836,26 +4645,18 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "princess-remove-knight",
-            text: Text::Same(
-                "A princess tile that extends a city occupied by knights lets you send one of \
-                those knights (anyone's) back to its owner; if you do, skip steps 2B-1 and 2B-2.",
-            ),
+            text: Text::Same("A princess tile that extends a city occupied by knights lets you send one of \
+                those knights (anyone's) back to its owner; if you do, skip steps 2B-1 and 2B-2."),
             origins: &[module::PRINCESS],
             markers: &[],
             foreign: &[edition::WE],
-            effect: Some(
-                Effect::Skip(
-                    Cow::Borrowed(&[Cow::Borrowed("2B-1"), Cow::Borrowed("2B-2")]),
-                ),
-            ),
+            effect: Some(Effect::Skip(Cow::Borrowed(&[Cow::Borrowed("2B-1"), Cow::Borrowed("2B-2")]))),
             children: &[],
         },
         ItemInfo {
             id: "plague-outbreak-token",
-            text: Text::Same(
-                "When the tile shows a plague source, you must put on it the outbreak token with \
-                the lowest number that is not yet in play.",
-            ),
+            text: Text::Same("When the tile shows a plague source, you must put on it the outbreak token with \
+                the lowest number that is not yet in play."),
             origins: &[module::PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -4864,10 +4665,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "goldmines-place-gold",
-            text: Text::Same(
-                "If the tile shows a gold symbol, you must put one gold bar on it and one on a \
-                neighbouring tile.",
-            ),
+            text: Text::Same("If the tile shows a gold symbol, you must put one gold bar on it and one on a \
+                neighbouring tile."),
             origins: &[module::GOLDMINES],
             markers: &[],
             foreign: &[edition::WE],
@@ -4876,25 +4675,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-move",
-            text: Text::Same(
-                "If the tile shows a magic symbol, you must move a magic figure:",
-            ),
+            text: Text::Same("If the tile shows a magic symbol, you must move a magic figure:"),
             origins: &[module::MAGE, module::WITCH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            children: &[
-                item::MAGE_WITCH_MOVE_EITHER,
-                item::MAGE_WITCH_MOVE_MAGE,
-                item::MAGE_WITCH_MOVE_WITCH,
-            ],
+            children: &[item::MAGE_WITCH_MOVE_EITHER, item::MAGE_WITCH_MOVE_MAGE, item::MAGE_WITCH_MOVE_WITCH],
         },
         ItemInfo {
             id: "mage-witch-move-either",
-            text: Text::Same(
-                "the mage or the witch; you must also move one of them when the tile joins the \
-                feature holding the mage to the feature holding the witch",
-            ),
+            text: Text::Same("the mage or the witch; you must also move one of them when the tile joins the \
+                feature holding the mage to the feature holding the witch"),
             origins: &[module::MAGE, module::WITCH],
             markers: &[],
             foreign: &[edition::WE],
@@ -4921,11 +4712,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "robbers-place-on-track",
-            text: Text::Same(
-                "If the tile shows a robber symbol, you and then the next player who still has a \
+            text: Text::Same("If the tile shows a robber symbol, you and then the next player who still has a \
                 robber in their supply may each put that robber on the scoring track; if your \
-                robber is already in play, you may move it instead.",
-            ),
+                robber is already in play, you may move it instead."),
             origins: &[module::ROBBERS],
             markers: &[],
             foreign: &[edition::WE],
@@ -4934,24 +4723,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wind-roses-quadrant-points",
-            text: Text::Same(
-                "When the tile shows a quarter wind rose and you place it in the matching quadrant \
-                of the playing area, you score 3 points.",
-            ),
+            text: Text::Same("When the tile shows a quarter wind rose and you place it in the matching quadrant \
+                of the playing area, you score 3 points."),
             origins: &[module::WIND_ROSES],
-            markers: &[
-                marker::WIND_ROSES_QUADRANT_POINTS_0,
-                marker::WIND_ROSES_QUADRANT_POINTS_1,
-            ],
+            markers: &[marker::WIND_ROSES_QUADRANT_POINTS_0, marker::WIND_ROSES_QUADRANT_POINTS_1],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "hills-place-with-hidden-tile",
-            text: Text::Same(
-                "A tile with a hill is placed with the face-down tile still underneath it.",
-            ),
+            text: Text::Same("A tile with a hill is placed with the face-down tile still underneath it."),
             origins: &[module::HILLS],
             markers: &[],
             foreign: &[edition::WE],
@@ -4960,16 +4742,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-placed",
-            text: Text::ByEdition(
-                &[
-                    "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
+            text: Text::ByEdition(&[
+                "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
                 it, every thief on that road is subject to the tile.",
-                    "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
+                "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
                 it, every highwayman on that road is subject to the tile.",
-                    "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
+                "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
                 it, every highwayman on that road is subject to the tile.",
-                ],
-            ),
+            ]),
             origins: &[module::RUSSIAN_PROMOS],
             markers: &[marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_0],
             foreign: &[edition::C2, edition::WE],
@@ -4978,16 +4758,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-vodyanoy-placed",
-            text: Text::ByEdition(
-                &[
-                    "When the Vodyanoy tile is placed, every follower on the neighbouring tiles is \
+            text: Text::ByEdition(&[
+                "When the Vodyanoy tile is placed, every follower on the neighbouring tiles is \
                 subject to the tile.",
-                    "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
+                "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
                 subject to the tile.",
-                    "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
+                "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
                 subject to the tile.",
-                ],
-            ),
+            ]),
             origins: &[module::RUSSIAN_PROMOS],
             markers: &[marker::RUSSIAN_PROMOS_VODYANOY_PLACED_0],
             foreign: &[edition::C2, edition::WE],
@@ -4996,9 +4774,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-choose-action",
-            text: Text::Same(
-                "If the tile you placed shows La Porxada, you may choose one of two actions:",
-            ),
+            text: Text::Same("If the tile you placed shows La Porxada, you may choose one of two actions:"),
             origins: &[module::PORXADA],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -5007,19 +4783,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-swap-meeples",
-            text: Text::ByEdition(
-                &[
-                    "Swap followers in play: exchange one follower with one of another player's. If \
+            text: Text::ByEdition(&[
+                "Swap followers in play: exchange one follower with one of another player's. If \
                 that player refuses, they must put one of their own followers aside until the end \
                 of the game.",
-                    "Swap meeples in play: exchange one meeple with one of another player's. If that \
+                "Swap meeples in play: exchange one meeple with one of another player's. If that \
                 player refuses, they must put one of their own meeples aside until the end of the \
                 game.",
-                    "Swap meeples in play: exchange one meeple with one of another player's. If that \
+                "Swap meeples in play: exchange one meeple with one of another player's. If that \
                 player refuses, they must put one of their own meeples aside until the end of the \
                 game.",
-                ],
-            ),
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -5028,16 +4802,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-swap-revolt-protection",
-            text: Text::ByEdition(
-                &[
-                    "You may pay points to protect the swapped follower against peasant revolts; \
+            text: Text::ByEdition(&[
+                "You may pay points to protect the swapped follower against peasant revolts; \
                 swapped followers keep their protection.",
-                    "You may pay points to protect the swapped meeple against peasant revolts; swapped \
+                "You may pay points to protect the swapped meeple against peasant revolts; swapped \
                 meeples keep their protection.",
-                    "You may pay points to protect the swapped meeple against peasant revolts; swapped \
+                "You may pay points to protect the swapped meeple against peasant revolts; swapped \
                 meeples keep their protection.",
-                ],
-            ),
+            ]),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -5055,9 +4827,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "easter-bunny-place",
-            text: Text::Same(
-                "If you place a tile with an Easter bunny, stand the Easter bunny figure on it.",
-            ),
+            text: Text::Same("If you place a tile with an Easter bunny, stand the Easter bunny figure on it."),
             origins: &[module::EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -5066,10 +4836,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "circus-first-big-top",
-            text: Text::Same(
-                "When the first big top tile comes into play, lay a face-down animal token on its \
-                big top space and stand the big top on that token.",
-            ),
+            text: Text::Same("When the first big top tile comes into play, lay a face-down animal token on its \
+                big top space and stand the big top on that token."),
             origins: &[module::CIRCUS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5078,10 +4846,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fruit-tree-place-tokens",
-            text: Text::Same(
-                "If the tile shows a fruit-bearing tree, put a face-down stack of 4 identical \
-                fruit tokens on it; their fruit need not match the tree.",
-            ),
+            text: Text::Same("If the tile shows a fruit-bearing tree, put a face-down stack of 4 identical \
+                fruit tokens on it; their fruit need not match the tree."),
             origins: &[module::FRUIT_BEARING_TREES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5090,34 +4856,27 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spiel-doch-second-tile",
-            text: Text::Same(
-                "Variant rule: you score 5 points when you place the second Spiel Doch! 2/2018 \
-                tile and the two tiles lie in the right order.",
-            ),
+            text: Text::Same("Variant rule: you score 5 points when you place the second Spiel Doch! 2/2018 \
+                tile and the two tiles lie in the right order."),
             origins: &[module::SPIEL_DOCH2018],
-            markers: &[
-                marker::SPIEL_DOCH_SECOND_TILE_0,
-                marker::SPIEL_DOCH_SECOND_TILE_1,
-            ],
+            markers: &[marker::SPIEL_DOCH_SECOND_TILE_0, marker::SPIEL_DOCH_SECOND_TILE_1],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "bathhouse-surrounded-release",
-            text: Text::ByEdition(
-                &[
-                    "If the tile you placed is the last one to surround a bathhouse that holds a \
+            text: Text::ByEdition(&[
+                "If the tile you placed is the last one to surround a bathhouse that holds a \
                 captured follower, its owner may take it back for free; an owner who forgets has \
                 to buy it back.",
-                    "If the tile you placed is the last one to surround a bathhouse that holds a \
+                "If the tile you placed is the last one to surround a bathhouse that holds a \
                 captured meeple, its owner may take it back for free; an owner who forgets has to \
                 buy it back.",
-                    "If the tile you placed is the last one to surround a bathhouse that holds a \
+                "If the tile you placed is the last one to surround a bathhouse that holds a \
                 captured meeple, its owner may take it back for free; an owner who forgets has to \
                 buy it back.",
-                ],
-            ),
+            ]),
             origins: &[module::BATHHOUSES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5126,25 +4885,18 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-tile-points",
-            text: Text::Same(
-                "You score 2 points for placing a 20th Anniversary tile without activating its \
-                arrow symbol (activating an arrow on a neighbouring tile does not change this).",
-            ),
+            text: Text::Same("You score 2 points for placing a 20th Anniversary tile without activating its \
+                arrow symbol (activating an arrow on a neighbouring tile does not change this)."),
             origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
-            markers: &[
-                marker::I_20TH_ANNIVERSARY_TILE_POINTS_0,
-                marker::I_20TH_ANNIVERSARY_TILE_POINTS_1,
-            ],
+            markers: &[marker::I_20TH_ANNIVERSARY_TILE_POINTS_0, marker::I_20TH_ANNIVERSARY_TILE_POINTS_1],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER],
         },
         ItemInfo {
             id: "20th-anniversary-one-arrow-with-wonder",
-            text: Text::Same(
-                "Only one arrow may be activated, even when you placed an extra tile to make room \
-                for a wonder tile.",
-            ),
+            text: Text::Same("Only one arrow may be activated, even when you placed an extra tile to make room \
+                for a wonder tile."),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5153,11 +4905,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-extra-turn",
-            text: Text::Same(
-                "If you activate an 'extra turn' arrow symbol on the 20th Anniversary tile you \
+            text: Text::Same("If you activate an 'extra turn' arrow symbol on the 20th Anniversary tile you \
                 just placed or on a tile next to it, you play an extra turn once this one is \
-                over. An extra turn can never earn a second one straight after it.",
-            ),
+                over. An extra turn can never earn a second one straight after it."),
             origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5175,11 +4925,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gifts-draw-card",
-            text: Text::Same(
-                "Did your tile enlarge at least one occupied road or city in which, with the tile \
+            text: Text::Same("Did your tile enlarge at least one occupied road or city in which, with the tile \
                 placed, you lack the majority? Then take a gift card, look at it without showing \
-                anyone and keep it face down in your supply.",
-            ),
+                anyone and keep it face down in your supply."),
             origins: &[module::GIFTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5188,22 +4936,20 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-ghosts-for-own-meeples",
-            text: Text::ByEdition(
-                &[
-                    "If you placed a tile with spell circles so that it limits its mist, take one \
+            text: Text::ByEdition(&[
+                "If you placed a tile with spell circles so that it limits its mist, take one \
                 ghost from the supply for each spell circle on the tile and put them beside one \
                 or more of your own followers. A follower of yours that now has three ghosts \
                 leaves the board together with them.",
-                    "If you placed a tile with spell circles so that it limits its mist, take one \
+                "If you placed a tile with spell circles so that it limits its mist, take one \
                 ghost from the supply for each spell circle on the tile and put them beside one \
                 or more of your own meeples. A meeple of yours that now has three ghosts leaves \
                 the board together with them.",
-                    "If you placed a tile with spell circles so that it limits its mist, take one \
+                "If you placed a tile with spell circles so that it limits its mist, take one \
                 ghost from the supply for each spell circle on the tile and put them beside one \
                 or more of your own meeples. A meeple of yours that now has three ghosts leaves \
                 the board together with them.",
-                ],
-            ),
+            ]),
             origins: &[module::SPELL_CIRCLES, module::GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5212,10 +4958,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-stonehenge-roads",
-            text: Text::Same(
-                "If you placed the Stonehenge wonder tile in an earlier turn, score 3 points for \
-                each occupied road you have just completed.",
-            ),
+            text: Text::Same("If you placed the Stonehenge wonder tile in an earlier turn, score 3 points for \
+                each occupied road you have just completed."),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[marker::WONDERS_STONEHENGE_ROADS_0],
             foreign: &[edition::C1, edition::WE],
@@ -5224,10 +4968,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1c-wind-roses",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
             origins: &[module::MESSAGES, module::WIND_ROSES],
             markers: &[
                 marker::MESSAGES_CHECK_1C_WIND_ROSES_0,
@@ -5240,10 +4982,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1c-new-tiles",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
             origins: &[
                 module::MESSAGES,
                 module::M_20TH_ANNIVERSARY_EXPANSION,
@@ -5261,10 +5001,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1c-both",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
             origins: &[
                 module::MESSAGES,
                 module::WIND_ROSES,
@@ -5283,11 +5021,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-gather-ghosts",
-            text: Text::Same(
-                "If the tile you placed has spell circles, move ghosts from the eight tiles around \
+            text: Text::Same("If the tile you placed has spell circles, move ghosts from the eight tiles around \
                 it onto those spell circles; if there are too few, make up the rest from the \
-                supply as far as it allows.",
-            ),
+                supply as far as it allows."),
             origins: &[module::SPELL_CIRCLES, module::GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5296,19 +5032,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-mist-extended",
-            text: Text::ByEdition(
-                &[
-                    "If the tile you placed extends the mist, put a ghost from the supply beside an \
+            text: Text::ByEdition(&[
+                "If the tile you placed extends the mist, put a ghost from the supply beside an \
                 opponent's follower, if you can. Should that be its third ghost, remove the \
                 follower and its ghosts from the board.",
-                    "If the tile you placed extends the mist, put a ghost from the supply beside an \
+                "If the tile you placed extends the mist, put a ghost from the supply beside an \
                 opponent's meeple, if you can. Should that be its third ghost, remove the meeple \
                 and its ghosts from the board.",
-                    "If the tile you placed extends the mist, put a ghost from the supply beside an \
+                "If the tile you placed extends the mist, put a ghost from the supply beside an \
                 opponent's meeple, if you can. Should that be its third ghost, remove the meeple \
                 and its ghosts from the board.",
-                ],
-            ),
+            ]),
             origins: &[module::GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5317,37 +5051,30 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-mist-extended",
-            text: Text::ByEdition(
-                &[
-                    "Next, ghosts standing on spell circles in that mist (not counting the tile just \
+            text: Text::ByEdition(&[
+                "Next, ghosts standing on spell circles in that mist (not counting the tile just \
                 placed) go beside opponents' followers where possible, otherwise back to the \
                 supply. A follower that receives its third ghost leaves the board at once \
                 together with its ghosts. How many ghosts move:",
-                    "Next, ghosts standing on spell circles in that mist (not counting the tile just \
+                "Next, ghosts standing on spell circles in that mist (not counting the tile just \
                 placed) go beside opponents' meeples where possible, otherwise back to the \
                 supply. A meeple that receives its third ghost leaves the board at once together \
                 with its ghosts. How many ghosts move:",
-                    "Next, ghosts standing on spell circles in that mist (not counting the tile just \
+                "Next, ghosts standing on spell circles in that mist (not counting the tile just \
                 placed) go beside opponents' meeples where possible, otherwise back to the \
                 supply. A meeple that receives its third ghost leaves the board at once together \
                 with its ghosts. How many ghosts move:",
-                ],
-            ),
+            ]),
             origins: &[module::SPELL_CIRCLES, module::GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            children: &[
-                item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE,
-                item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE,
-            ],
+            children: &[item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE, item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE],
         },
         ItemInfo {
             id: "spell-circles-mist-extended-incomplete",
-            text: Text::Same(
-                "Mist not completed: one ghost from a spell circle in it, the tile just placed \
-                left out.",
-            ),
+            text: Text::Same("Mist not completed: one ghost from a spell circle in it, the tile just placed \
+                left out."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5356,9 +5083,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-mist-extended-complete",
-            text: Text::Same(
-                "Mist completed: every ghost on its spell circles, the tile just placed included.",
-            ),
+            text: Text::Same("Mist completed: every ghost on its spell circles, the tile just placed included."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5367,19 +5092,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-mist-limited",
-            text: Text::ByEdition(
-                &[
-                    "If the tile you placed limits the mist, put one ghost from the supply beside one \
+            text: Text::ByEdition(&[
+                "If the tile you placed limits the mist, put one ghost from the supply beside one \
                 of your own followers, if you can. Should that be its third ghost, remove the \
                 follower and its ghosts from the board.",
-                    "If the tile you placed limits the mist, put one ghost from the supply beside one \
+                "If the tile you placed limits the mist, put one ghost from the supply beside one \
                 of your own meeples, if you can. Should that be its third ghost, remove the \
                 meeple and its ghosts from the board.",
-                    "If the tile you placed limits the mist, put one ghost from the supply beside one \
+                "If the tile you placed limits the mist, put one ghost from the supply beside one \
                 of your own meeples, if you can. Should that be its third ghost, remove the \
                 meeple and its ghosts from the board.",
-                ],
-            ),
+            ]),
             origins: &[module::GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5388,22 +5111,20 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-mist-limited",
-            text: Text::ByEdition(
-                &[
-                    "Next, all ghosts standing on spell circles in that mist (not counting the tile \
+            text: Text::ByEdition(&[
+                "Next, all ghosts standing on spell circles in that mist (not counting the tile \
                 just placed) go beside one or more of your own followers where possible, \
                 otherwise back to the supply. A follower that receives its third ghost leaves the \
                 board at once together with its ghosts.",
-                    "Next, all ghosts standing on spell circles in that mist (not counting the tile \
+                "Next, all ghosts standing on spell circles in that mist (not counting the tile \
                 just placed) go beside one or more of your own meeples where possible, otherwise \
                 back to the supply. A meeple that receives its third ghost leaves the board at \
                 once together with its ghosts.",
-                    "Next, all ghosts standing on spell circles in that mist (not counting the tile \
+                "Next, all ghosts standing on spell circles in that mist (not counting the tile \
                 just placed) go beside one or more of your own meeples where possible, otherwise \
                 back to the supply. A meeple that receives its third ghost leaves the board at \
                 once together with its ghosts.",
-                ],
-            ),
+            ]),
             origins: &[module::SPELL_CIRCLES, module::GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5412,16 +5133,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bathhouse-buy-back",
-            text: Text::ByEdition(
-                &[
-                    "If you have a follower on a bathhouse, you may buy it back by paying the points \
+            text: Text::ByEdition(&[
+                "If you have a follower on a bathhouse, you may buy it back by paying the points \
                 shown on the bathhouse tile; you may deploy it again this same turn.",
-                    "If you have a meeple on a bathhouse, you may buy it back by paying the points \
+                "If you have a meeple on a bathhouse, you may buy it back by paying the points \
                 shown on the bathhouse tile; you may deploy it again this same turn.",
-                    "If you have a meeple on a bathhouse, you may buy it back by paying the points \
+                "If you have a meeple on a bathhouse, you may buy it back by paying the points \
                 shown on the bathhouse tile; you may deploy it again this same turn.",
-                ],
-            ),
+            ]),
             origins: &[module::BATHHOUSES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5430,9 +5149,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "deploy-meeple",
-            text: Text::ByEdition(
-                &["Deploy a follower.", "Deploy a meeple.", "Deploy a meeple."],
-            ),
+            text: Text::ByEdition(&["Deploy a follower.", "Deploy a meeple.", "Deploy a meeple."]),
             origins: &[],
             markers: &[marker::DEPLOY_MEEPLE_0, marker::DEPLOY_MEEPLE_1],
             foreign: &[],
@@ -5461,13 +5178,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-deploy-two",
-            text: Text::ByEdition(
-                &[
-                    "If you placed a wonder tile, you may deploy up to two followers instead of one.",
-                    "If you placed a wonder tile, you may deploy up to two meeples instead of one.",
-                    "If you placed a wonder tile, you may deploy up to two meeples instead of one.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "If you placed a wonder tile, you may deploy up to two followers instead of one.",
+                "If you placed a wonder tile, you may deploy up to two meeples instead of one.",
+                "If you placed a wonder tile, you may deploy up to two meeples instead of one.",
+            ]),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5476,9 +5191,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "flier-or-portal-use",
-            text: Text::Same(
-                "If the placed tile has a magic portal or a flier, you may use one of them, once.",
-            ),
+            text: Text::Same("If the placed tile has a magic portal or a flier, you may use one of them, once."),
             origins: &[module::FLIER, module::MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::WE],
@@ -5505,16 +5218,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-deploy-arrow",
-            text: Text::ByEdition(
-                &[
-                    "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
+            text: Text::ByEdition(&[
+                "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
                 place a follower elsewhere or to add one.",
-                    "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
+                "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
                 place a meeple elsewhere or to add one.",
-                    "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
+                "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
                 place a meeple elsewhere or to add one.",
-                ],
-            ),
+            ]),
             origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5523,16 +5234,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "peasant-revolt-protect-deployed",
-            text: Text::ByEdition(
-                &[
-                    "A follower deployed on a feature that peasant revolts can strike may be protected \
+            text: Text::ByEdition(&[
+                "A follower deployed on a feature that peasant revolts can strike may be protected \
                 by paying points.",
-                    "A meeple deployed on a feature that peasant revolts can strike may be protected \
+                "A meeple deployed on a feature that peasant revolts can strike may be protected \
                 by paying points.",
-                    "A meeple deployed on a feature that peasant revolts can strike may be protected \
+                "A meeple deployed on a feature that peasant revolts can strike may be protected \
                 by paying points.",
-                ],
-            ),
+            ]),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5541,9 +5250,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-no-deploy-volcano-or-plague",
-            text: Text::Same(
-                "Not allowed if the tile you placed has a volcano or a plague source.",
-            ),
+            text: Text::Same("Not allowed if the tile you placed has a volcano or a plague source."),
             origins: &[module::DRAGON, module::PLAGUE],
             markers: &[],
             foreign: &[edition::WE],
@@ -5570,13 +5277,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "deploy-normal-meeple",
-            text: Text::ByEdition(
-                &[
-                    "A normal follower onto a feature",
-                    "A normal meeple onto a feature",
-                    "A normal meeple onto a feature",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "A normal follower onto a feature",
+                "A normal meeple onto a feature",
+                "A normal meeple onto a feature",
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -5594,13 +5299,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Large follower onto a feature",
-                    "Big meeple onto a feature",
-                    "Big meeple onto a feature",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Large follower onto a feature",
+                "Big meeple onto a feature",
+                "Big meeple onto a feature",
+            ]),
             origins: &[module::BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -5627,13 +5330,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Wagon onto a feature (never a farm)",
-                    "Wagon onto a feature (never a field)",
-                    "Wagon onto a feature (never a field)",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Wagon onto a feature (never a farm)",
+                "Wagon onto a feature (never a field)",
+                "Wagon onto a feature (never a field)",
+            ]),
             origins: &[module::WAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -5651,13 +5352,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Abbot onto a monastic building: a cloister",
-                    "Abbot onto a monastic building: a monastery",
-                    "Abbot onto a monastic building: a monastery",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Abbot onto a monastic building: a cloister",
+                "Abbot onto a monastic building: a monastery",
+                "Abbot onto a monastic building: a monastery",
+            ]),
             origins: &[module::ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5755,13 +5454,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Guard follower onto a feature",
-                    "Guard meeple onto a feature",
-                    "Guard meeple onto a feature",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Guard follower onto a feature",
+                "Guard meeple onto a feature",
+                "Guard meeple onto a feature",
+            ]),
             origins: &[module::GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5779,16 +5476,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-note-same-feature",
-            text: Text::ByEdition(
-                &[
-                    "Note: two followers deployed on a wonder tile may share the tile, but each must \
+            text: Text::ByEdition(&[
+                "Note: two followers deployed on a wonder tile may share the tile, but each must \
                 go onto a different feature.",
-                    "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
+                "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
                 onto a different feature.",
-                    "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
+                "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
                 onto a different feature.",
-                ],
-            ),
+            ]),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5797,24 +5492,19 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-note-not-on-extra-tile",
-            text: Text::ByEdition(
-                &[
-                    "Note: you may not deploy a follower directly onto a tile that was drawn extra so \
+            text: Text::ByEdition(&[
+                "Note: you may not deploy a follower directly onto a tile that was drawn extra so \
                 that the wonder tile could be placed.",
-                    "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
+                "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
                 that the wonder tile could be placed.",
-                    "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
+                "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
                 that the wonder tile could be placed.",
-                ],
-            ),
+            ]),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            children: &[
-                item::FLIER_NOT_ON_EXTRA_TILE,
-                item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE,
-            ],
+            children: &[item::FLIER_NOT_ON_EXTRA_TILE, item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE],
         },
         ItemInfo {
             id: "flier-not-on-extra-tile",
@@ -5836,13 +5526,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-tent-limit",
-            text: Text::ByEdition(
-                &[
-                    "Note: no player may ever have more than 2 followers on one fortune-teller tent.",
-                    "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
-                    "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Note: no player may ever have more than 2 followers on one fortune-teller tent.",
+                "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
+                "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
+            ]),
             origins: &[module::FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -5851,13 +5539,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Deploy a follower on top of a tower:",
-                    "Deploy a meeple on top of a tower:",
-                    "Deploy a meeple on top of a tower:",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Deploy a follower on top of a tower:",
+                "Deploy a meeple on top of a tower:",
+                "Deploy a meeple on top of a tower:",
+            ]),
             origins: &[module::TOWER],
             markers: &[marker::TOWER_DEPLOY_0],
             foreign: &[edition::WE],
@@ -5881,9 +5567,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-deploy-normal-meeple",
-            text: Text::ByEdition(
-                &["A normal follower", "A normal meeple", "A normal meeple"],
-            ),
+            text: Text::ByEdition(&["A normal follower", "A normal meeple", "A normal meeple"]),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -5928,16 +5612,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-add-to-pyramid",
-            text: Text::ByEdition(
-                &[
-                    "Add a normal follower to an unfinished acrobat pyramid; a pyramid that now holds \
+            text: Text::ByEdition(&[
+                "Add a normal follower to an unfinished acrobat pyramid; a pyramid that now holds \
                 three of them counts as completed from this moment. Ways to add one:",
-                    "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
+                "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
                 three of them counts as completed from this moment. Ways to add one:",
-                    "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
+                "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
                 three of them counts as completed from this moment. Ways to add one:",
-                ],
-            ),
+            ]),
             origins: &[],
             markers: &[marker::ACROBATS_ADD_TO_PYRAMID_0],
             foreign: &[edition::C1, edition::WE],
@@ -5961,9 +5643,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-add-directly",
-            text: Text::Same(
-                "Directly, when the tile you placed is an acrobat tile or lies next to one.",
-            ),
+            text: Text::Same("Directly, when the tile you placed is an acrobat tile or lies next to one."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5972,9 +5652,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "magic-portal-acrobat-pyramid",
-            text: Text::Same(
-                "Through a magic portal on the tile you placed, if it has not been used yet.",
-            ),
+            text: Text::Same("Through a magic portal on the tile you placed, if it has not been used yet."),
             origins: &[module::MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5983,9 +5661,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-add-via-flier",
-            text: Text::Same(
-                "Through a flying machine on the tile you placed, if it has not been used yet.",
-            ),
+            text: Text::Same("Through a flying machine on the tile you placed, if it has not been used yet."),
             origins: &[module::FLIER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5994,10 +5670,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-acrobat-arrow",
-            text: Text::Same(
-                "Through a 'place meeple' arrow symbol on a 20th Anniversary tile, if placing the \
-                tile activated it.",
-            ),
+            text: Text::Same("Through a 'place meeple' arrow symbol on a 20th Anniversary tile, if placing the \
+                tile activated it."),
             origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6006,24 +5680,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-score-pyramid",
-            text: Text::Same(
-                "Score a pyramid that was completed in an earlier turn and take its acrobats off \
-                the board, so that a new pyramid can be built in a later turn.",
-            ),
+            text: Text::Same("Score a pyramid that was completed in an earlier turn and take its acrobats off \
+                the board, so that a new pyramid can be built in a later turn."),
             origins: &[],
-            markers: &[
-                marker::ACROBATS_SCORE_PYRAMID_0,
-                marker::ACROBATS_SCORE_PYRAMID_1,
-            ],
+            markers: &[marker::ACROBATS_SCORE_PYRAMID_0, marker::ACROBATS_SCORE_PYRAMID_1],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[item::GHOSTS_LEAVE_WITH_ACROBATS],
         },
         ItemInfo {
             id: "ghosts-leave-with-acrobats",
-            text: Text::Same(
-                "Any ghosts beside those acrobats come off the board with them.",
-            ),
+            text: Text::Same("Any ghosts beside those acrobats come off the board with them."),
             origins: &[module::GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6065,13 +5732,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "pig-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Pig onto a farm where you already have a follower",
-                    "Pig onto a field where you already have a meeple",
-                    "Pig onto a field where you already have a meeple",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Pig onto a farm where you already have a follower",
+                "Pig onto a field where you already have a meeple",
+                "Pig onto a field where you already have a meeple",
+            ]),
             origins: &[module::PIG],
             markers: &[],
             foreign: &[edition::WE],
@@ -6080,13 +5745,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Builder onto a city or road where you already have a follower",
-                    "Builder onto a city or road where you already have a meeple",
-                    "Builder onto a city or road where you already have a meeple",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Builder onto a city or road where you already have a follower",
+                "Builder onto a city or road where you already have a meeple",
+                "Builder onto a city or road where you already have a meeple",
+            ]),
             origins: &[module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -6095,13 +5758,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Shepherd onto a farm that has no shepherd yet; you must then:",
-                    "Shepherd onto a field that has no shepherd yet; you must then:",
-                    "Shepherd onto a field that has no shepherd yet; you must then:",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Shepherd onto a farm that has no shepherd yet; you must then:",
+                "Shepherd onto a field that has no shepherd yet; you must then:",
+                "Shepherd onto a field that has no shepherd yet; you must then:",
+            ]),
             origins: &[module::SHEEP],
             markers: &[],
             foreign: &[edition::WE],
@@ -6119,13 +5780,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-place",
-            text: Text::ByEdition(
-                &[
-                    "Place the barn. Its farm is scored like an ordinary feature in step 3B.",
-                    "Place the barn. Its field is scored like an ordinary feature in step 3B.",
-                    "Place the barn. Its field is scored like an ordinary feature in step 3B.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Place the barn. Its farm is scored like an ordinary feature in step 3B.",
+                "Place the barn. Its field is scored like an ordinary feature in step 3B.",
+                "Place the barn. Its field is scored like an ordinary feature in step 3B.",
+            ]),
             origins: &[module::BARN],
             markers: &[],
             foreign: &[edition::WE],
@@ -6155,13 +5814,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-place-meeple",
-            text: Text::ByEdition(
-                &[
-                    "Put a follower on the Wheel of Fortune.",
-                    "Put a meeple on the Wheel of Fortune.",
-                    "Put a meeple on the Wheel of Fortune.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Put a follower on the Wheel of Fortune.",
+                "Put a meeple on the Wheel of Fortune.",
+                "Put a meeple on the Wheel of Fortune.",
+            ]),
             origins: &[module::WHEEL_OF_FORTUNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6170,10 +5827,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "festival-take-back-figure",
-            text: Text::Same(
-                "If the tile you placed shows a festival symbol, take one of your own figures back \
-                from the board.",
-            ),
+            text: Text::Same("If the tile you placed shows a festival symbol, take one of your own figures back \
+                from the board."),
             origins: &[module::FESTIVAL],
             markers: &[],
             foreign: &[edition::WE],
@@ -6182,13 +5837,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-special-russian-trap",
-            text: Text::ByEdition(
-                &[
-                    "Take back one follower trapped by Vodyanoy or Solovei Razboynik.",
-                    "Take back one meeple trapped by Vodyanoy or Solovei Razboynik.",
-                    "Take back one meeple trapped by Vodyanoy or Solovei Razboynik.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Take back one follower trapped by Vodyanoy or Solovei Razboynik.",
+                "Take back one meeple trapped by Vodyanoy or Solovei Razboynik.",
+                "Take back one meeple trapped by Vodyanoy or Solovei Razboynik.",
+            ]),
             origins: &[module::RUSSIAN_PROMOS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6198,13 +5851,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-special-russian-trap-figure",
             text: Text::Same("or one trapped special figure"),
-            origins: &[
-                module::BUILDER,
-                module::PIG,
-                module::MAYOR,
-                module::WAGON,
-                module::SHEEP,
-            ],
+            origins: &[module::BUILDER, module::PIG, module::MAYOR, module::WAGON, module::SHEEP],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6212,14 +5859,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-return-and-score",
-            text: Text::Same(
-                "Take your abbot back from the board and score the points it has earned there.",
-            ),
+            text: Text::Same("Take your abbot back from the board and score the points it has earned there."),
             origins: &[module::ABBOT],
-            markers: &[
-                marker::ABBOT_RETURN_AND_SCORE_0,
-                marker::ABBOT_RETURN_AND_SCORE_1,
-            ],
+            markers: &[marker::ABBOT_RETURN_AND_SCORE_0, marker::ABBOT_RETURN_AND_SCORE_1],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[item::GHOSTS_LEAVE_WITH_ABBOT],
@@ -6235,13 +5877,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-special-peasant-revolts",
-            text: Text::ByEdition(
-                &[
-                    "Pay points to protect one follower against peasant revolts.",
-                    "Pay points to protect one meeple against peasant revolts.",
-                    "Pay points to protect one meeple against peasant revolts.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Pay points to protect one follower against peasant revolts.",
+                "Pay points to protect one meeple against peasant revolts.",
+                "Pay points to protect one meeple against peasant revolts.",
+            ]),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6251,12 +5891,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-neutral-figure",
             text: Text::Same("Place or move a neutral figure:"),
-            origins: &[
-                module::TOWER,
-                module::LITTLE_BUILDINGS,
-                module::FAIRY,
-                module::TOLLKEEPERS,
-            ],
+            origins: &[module::TOWER, module::LITTLE_BUILDINGS, module::FAIRY, module::TOLLKEEPERS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6279,25 +5914,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-build-piece",
-            text: Text::Same(
-                "Add a tower piece to any empty tower foundation or to any tower already standing.",
-            ),
+            text: Text::Same("Add a tower piece to any empty tower foundation or to any tower already standing."),
             origins: &[module::TOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            children: &[
-                item::TOWER_BUILD_BLACK_TOWER,
-                item::TOWER_CAPTURE,
-                item::TOWER_EXCHANGE_PRISONERS,
-            ],
+            children: &[item::TOWER_BUILD_BLACK_TOWER, item::TOWER_CAPTURE, item::TOWER_EXCHANGE_PRISONERS],
         },
         ItemInfo {
             id: "tower-build-black-tower",
-            text: Text::Same(
-                "With the black tower: a foundation takes a normal or a black piece, an existing \
-                tower a normal, black or white piece; the white tower itself cannot be chosen.",
-            ),
+            text: Text::Same("With the black tower: a foundation takes a normal or a black piece, an existing \
+                tower a normal, black or white piece; the white tower itself cannot be chosen."),
             origins: &[module::BLACK_TOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -6306,13 +5933,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-capture",
-            text: Text::ByEdition(
-                &[
-                    "You may then take a follower prisoner, if the tower allows it.",
-                    "You may then take a meeple prisoner, if the tower allows it.",
-                    "You may then take a meeple prisoner, if the tower allows it.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "You may then take a follower prisoner, if the tower allows it.",
+                "You may then take a meeple prisoner, if the tower allows it.",
+                "You may then take a meeple prisoner, if the tower allows it.",
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -6321,10 +5946,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-exchange-prisoners",
-            text: Text::Same(
-                "When two players each hold a prisoner of the other, the two prisoners must be \
-                exchanged at once.",
-            ),
+            text: Text::Same("When two players each hold a prisoner of the other, the two prisoners must be \
+                exchanged at once."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -6342,13 +5965,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Put the fairy next to one of your own followers.",
-                    "Put the fairy next to one of your own meeples.",
-                    "Put the fairy next to one of your own meeples.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Put the fairy next to one of your own followers.",
+                "Put the fairy next to one of your own meeples.",
+                "Put the fairy next to one of your own meeples.",
+            ]),
             origins: &[module::FAIRY],
             markers: &[],
             foreign: &[edition::WE],
@@ -6366,10 +5987,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tollkeepers-place-tollhouse",
-            text: Text::Same(
-                "Put your tollhouse on a free crossroads, or move it from its crossroads to \
-                another free one.",
-            ),
+            text: Text::Same("Put your tollhouse on a free crossroads, or move it from its crossroads to \
+                another free one."),
             origins: &[module::TOLLKEEPERS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6378,13 +5997,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy",
-            text: Text::ByEdition(
-                &[
-                    "Deploy the phantom onto a feature, just as you would a normal follower.",
-                    "Deploy the phantom onto a feature, just as you would a normal meeple.",
-                    "Deploy the phantom onto a feature, just as you would a normal meeple.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Deploy the phantom onto a feature, just as you would a normal follower.",
+                "Deploy the phantom onto a feature, just as you would a normal meeple.",
+                "Deploy the phantom onto a feature, just as you would a normal meeple.",
+            ]),
             origins: &[module::PHANTOM],
             markers: &[marker::PHANTOM_DEPLOY_0, marker::PHANTOM_DEPLOY_1],
             foreign: &[edition::C2, edition::WE],
@@ -6413,10 +6030,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-flier-or-portal",
-            text: Text::Same(
-                "A flier or magic portal on the placed tile may be used, unless it was already \
-                used in step 2B-1.",
-            ),
+            text: Text::Same("A flier or magic portal on the placed tile may be used, unless it was already \
+                used in step 2B-1."),
             origins: &[module::FLIER, module::MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6425,10 +6040,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-portal",
-            text: Text::Same(
-                "A magic portal on the placed tile may be used, unless it was already used in step \
-                2B-1.",
-            ),
+            text: Text::Same("A magic portal on the placed tile may be used, unless it was already used in step \
+                2B-1."),
             origins: &[module::MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6437,9 +6050,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-flier",
-            text: Text::Same(
-                "A flier on the placed tile may be used, unless it was already used in step 2B-1.",
-            ),
+            text: Text::Same("A flier on the placed tile may be used, unless it was already used in step 2B-1."),
             origins: &[module::FLIER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6448,10 +6059,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-anniversary-symbol",
-            text: Text::Same(
-                "A 20th-anniversary symbol activated by placing the tile may be used to place or \
-                add a meeple elsewhere, unless it was already used in step 2B-1.",
-            ),
+            text: Text::Same("A 20th-anniversary symbol activated by placing the tile may be used to place or \
+                add a meeple elsewhere, unless it was already used in step 2B-1."),
             origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -6460,10 +6069,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-revolt-protection",
-            text: Text::Same(
-                "If the phantom goes onto a feature that peasant revolts can hit, you may pay \
-                points to protect it.",
-            ),
+            text: Text::Same("If the phantom goes onto a feature that peasant revolts can hit, you may pay \
+                points to protect it."),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -6472,9 +6079,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-no-deploy-volcano-or-plague",
-            text: Text::Same(
-                "Not allowed if the tile you placed has a volcano or a plague source.",
-            ),
+            text: Text::Same("Not allowed if the tile you placed has a volcano or a plague source."),
             origins: &[module::DRAGON, module::PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6501,13 +6106,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-tent-limit-phantom",
-            text: Text::ByEdition(
-                &[
-                    "Note: no player may ever have more than 2 followers on one fortune-teller tent.",
-                    "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
-                    "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Note: no player may ever have more than 2 followers on one fortune-teller tent.",
+                "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
+                "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
+            ]),
             origins: &[module::FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6552,9 +6155,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ferries-place-ferry",
-            text: Text::Same(
-                "If the placed tile shows a ferry lake, put a ferry on it.",
-            ),
+            text: Text::Same("If the placed tile shows a ferry lake, put a ferry on it."),
             origins: &[module::FERRIES],
             markers: &[marker::FERRIES_PLACE_FERRY_0],
             foreign: &[edition::WE],
@@ -6563,10 +6164,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ferries-move-ferry",
-            text: Text::Same(
-                "If the tile extends a road that ends at a ferry, you may move that ferry. No \
-                ferry may be moved more than once per turn.",
-            ),
+            text: Text::Same("If the tile extends a road that ends at a ferry, you may move that ferry. No \
+                ferry may be moved more than once per turn."),
             origins: &[module::FERRIES],
             markers: &[marker::FERRIES_MOVE_FERRY_0],
             foreign: &[edition::WE],
@@ -6575,16 +6174,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-field-extended",
-            text: Text::ByEdition(
-                &[
-                    "If the tile enlarged the farm your shepherd stands on, you must choose one of \
+            text: Text::ByEdition(&[
+                "If the tile enlarged the farm your shepherd stands on, you must choose one of \
                 these two:",
-                    "If the tile enlarged the field your shepherd stands on, you must choose one of \
+                "If the tile enlarged the field your shepherd stands on, you must choose one of \
                 these two:",
-                    "If the tile enlarged the field your shepherd stands on, you must choose one of \
+                "If the tile enlarged the field your shepherd stands on, you must choose one of \
                 these two:",
-                ],
-            ),
+            ]),
             origins: &[module::SHEEP],
             markers: &[],
             foreign: &[edition::WE],
@@ -6604,26 +6201,21 @@ pub static TABLES: Tables = Tables {
             id: "sheep-drive-flock-home",
             text: Text::Same("Drive the flock to the stable (1 point for each sheep)."),
             origins: &[],
-            markers: &[
-                marker::SHEEP_DRIVE_FLOCK_HOME_0,
-                marker::SHEEP_DRIVE_FLOCK_HOME_1,
-            ],
+            markers: &[marker::SHEEP_DRIVE_FLOCK_HOME_0, marker::SHEEP_DRIVE_FLOCK_HOME_1],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "sheep-field-closed",
-            text: Text::ByEdition(
-                &[
-                    "Besides, a tile that closes off a farm with one or more shepherds on every side \
+            text: Text::ByEdition(&[
+                "Besides, a tile that closes off a farm with one or more shepherds on every side \
                 (with roads or city walls) sets off the following by itself:",
-                    "Besides, a tile that closes off a field with one or more shepherds on every side \
+                "Besides, a tile that closes off a field with one or more shepherds on every side \
                 (with roads or city walls) sets off the following by itself:",
-                    "Besides, a tile that closes off a field with one or more shepherds on every side \
+                "Besides, a tile that closes off a field with one or more shepherds on every side \
                 (with roads or city walls) sets off the following by itself:",
-                ],
-            ),
+            ]),
             origins: &[module::SHEEP],
             markers: &[],
             foreign: &[edition::WE],
@@ -6632,33 +6224,26 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-field-closed-drive-home",
-            text: Text::Same(
-                "The flocks are driven to the stable (1 point for each sheep).",
-            ),
+            text: Text::Same("The flocks are driven to the stable (1 point for each sheep)."),
             origins: &[],
-            markers: &[
-                marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_0,
-                marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_1,
-            ],
+            markers: &[marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_0, marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_1],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "fruit-tree-harvest-or-sell",
-            text: Text::ByEdition(
-                &[
-                    "If the tile you placed holds one or more followers and a fruit-bearing tree \
+            text: Text::ByEdition(&[
+                "If the tile you placed holds one or more followers and a fruit-bearing tree \
                 stands on it or on a neighbouring tile, you may take one of these actions for \
                 each tree and each follower:",
-                    "If the tile you placed holds one or more meeples and a fruit-bearing tree stands \
+                "If the tile you placed holds one or more meeples and a fruit-bearing tree stands \
                 on it or on a neighbouring tile, you may take one of these actions for each tree \
                 and each meeple:",
-                    "If the tile you placed holds one or more meeples and a fruit-bearing tree stands \
+                "If the tile you placed holds one or more meeples and a fruit-bearing tree stands \
                 on it or on a neighbouring tile, you may take one of these actions for each tree \
                 and each meeple:",
-                ],
-            ),
+            ]),
             origins: &[module::FRUIT_BEARING_TREES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6667,10 +6252,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fruit-tree-harvest",
-            text: Text::Same(
-                "Harvest: take the top fruit token of the tree, if there is one, and score its \
-                fruit points.",
-            ),
+            text: Text::Same("Harvest: take the top fruit token of the tree, if there is one, and score its \
+                fruit points."),
             origins: &[],
             markers: &[marker::FRUIT_TREE_HARVEST_0, marker::FRUIT_TREE_HARVEST_1],
             foreign: &[edition::C1, edition::WE],
@@ -6679,9 +6262,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fruit-tree-sell",
-            text: Text::Same(
-                "Sell: sell 1 to 4 of your fruit tokens and score the points they are worth.",
-            ),
+            text: Text::Same("Sell: sell 1 to 4 of your fruit tokens and score the points they are worth."),
             origins: &[],
             markers: &[marker::FRUIT_TREE_SELL_0, marker::FRUIT_TREE_SELL_1],
             foreign: &[edition::C1, edition::WE],
@@ -6690,19 +6271,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame",
-            text: Text::ByEdition(
-                &[
-                    "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
+            text: Text::ByEdition(&[
+                "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
                 deployed a follower on a tile next to at least one cloister or other monastic \
                 building, score 3 points.",
-                    "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
+                "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
                 deployed a meeple on a tile next to at least one monastery or other monastic \
                 building, score 3 points.",
-                    "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
+                "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
                 deployed a meeple on a tile next to at least one monastery or other monastic \
                 building, score 3 points.",
-                ],
-            ),
+            ]),
             origins: &[module::WONDERS_OF_HUMANITY],
             markers: &[marker::WONDERS_NOTRE_DAME_0],
             foreign: &[edition::C1, edition::WE],
@@ -6736,9 +6315,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-german-monastery",
-            text: Text::Same(
-                "A German monastery counts as a monastic building for this.",
-            ),
+            text: Text::Same("A German monastery counts as a monastic building for this."),
             origins: &[module::MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6747,9 +6324,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-dutch-belgian-monastery",
-            text: Text::Same(
-                "A Dutch or Belgian monastery counts as a monastic building for this.",
-            ),
+            text: Text::Same("A Dutch or Belgian monastery counts as a monastic building for this."),
             origins: &[module::MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -6758,9 +6333,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-japanese-building",
-            text: Text::Same(
-                "A Japanese building counts as a monastic building for this.",
-            ),
+            text: Text::Same("A Japanese building counts as a monastic building for this."),
             origins: &[module::MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6769,9 +6342,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-darmstadt-church",
-            text: Text::Same(
-                "A Darmstadt church counts as a monastic building for this.",
-            ),
+            text: Text::Same("A Darmstadt church counts as a monastic building for this."),
             origins: &[module::DARMSTADT],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -6780,10 +6351,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-2c-shepherd",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
             origins: &[module::MESSAGES, module::SHEEP],
             markers: &[
                 marker::MESSAGES_CHECK_2C_SHEPHERD_0,
@@ -6796,15 +6365,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-2c-new-scoring",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
-            origins: &[
-                module::MESSAGES,
-                module::FRUIT_BEARING_TREES,
-                module::WONDERS_OF_HUMANITY,
-            ],
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
+            origins: &[module::MESSAGES, module::FRUIT_BEARING_TREES, module::WONDERS_OF_HUMANITY],
             markers: &[
                 marker::MESSAGES_CHECK_2C_NEW_SCORING_0,
                 marker::MESSAGES_CHECK_2C_NEW_SCORING_1,
@@ -6816,10 +6379,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-move-hig-zmg",
-            text: Text::Same(
-                "Hans im Glück and Z-Man Games rules: move the dragon when the placed tile bears \
-                a dragon symbol.",
-            ),
+            text: Text::Same("Hans im Glück and Z-Man Games rules: move the dragon when the placed tile bears \
+                a dragon symbol."),
             origins: &[module::DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -6828,9 +6389,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-move",
-            text: Text::Same(
-                "Move the dragon when the placed tile bears a dragon symbol.",
-            ),
+            text: Text::Same("Move the dragon when the placed tile bears a dragon symbol."),
             origins: &[module::DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -7033,9 +6592,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-completed",
-            text: Text::Same(
-                "German castles (unless it was another German castle that completed them)",
-            ),
+            text: Text::Same("German castles (unless it was another German castle that completed them)"),
             origins: &[module::GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -7143,16 +6700,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-fields-to-score",
-            text: Text::ByEdition(
-                &[
-                    "Farms to be scored because a barn was placed on them, or because a farm with a \
+            text: Text::ByEdition(&[
+                "Farms to be scored because a barn was placed on them, or because a farm with a \
                 farmer was joined to one with a barn",
-                    "Fields to be scored because a barn was placed on them, or because a field with a \
+                "Fields to be scored because a barn was placed on them, or because a field with a \
                 farmer was joined to one with a barn",
-                    "Fields to be scored because a barn was placed on them, or because a field with a \
+                "Fields to be scored because a barn was placed on them, or because a field with a \
                 farmer was joined to one with a barn",
-                ],
-            ),
+            ]),
             origins: &[module::BARN],
             markers: &[],
             foreign: &[edition::WE],
@@ -7161,10 +6716,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-completed",
-            text: Text::Same(
-                "Castles completed because a feature next to them was completed (never in the turn \
-                the castle itself was built)",
-            ),
+            text: Text::Same("Castles completed because a feature next to them was completed (never in the turn \
+                the castle itself was built)"),
             origins: &[module::CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -7173,11 +6726,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-knight-tokens",
-            text: Text::Same(
-                "If the tile completed the city with La Porxada, every player with a knight in it, \
+            text: Text::Same("If the tile completed the city with La Porxada, every player with a knight in it, \
                 whatever the majority, takes a token to record being there. This is only needed \
-                when the player who placed La Porxada chose the final scoring bonus.",
-            ),
+                when the player who placed La Porxada chose the final scoring bonus."),
             origins: &[module::PORXADA],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7206,13 +6757,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "control-normal-meeple",
-            text: Text::ByEdition(
-                &[
-                    "Normal follower (1 vote)",
-                    "Normal meeple (1 vote)",
-                    "Normal meeple (1 vote)",
-                ],
-            ),
+            text: Text::ByEdition(&["Normal follower (1 vote)", "Normal meeple (1 vote)", "Normal meeple (1 vote)"]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -7221,13 +6766,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-control-vote",
-            text: Text::ByEdition(
-                &[
-                    "Large follower (2 votes)",
-                    "Big meeple (2 votes)",
-                    "Big meeple (2 votes)",
-                ],
-            ),
+            text: Text::ByEdition(&["Large follower (2 votes)", "Big meeple (2 votes)", "Big meeple (2 votes)"]),
             origins: &[module::BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -7245,13 +6784,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-control-vote",
-            text: Text::ByEdition(
-                &[
-                    "Mayor (1 vote for each pennant in the city)",
-                    "Mayor (1 vote for each coat of arms in the city)",
-                    "Mayor (1 vote for each coat of arms in the city)",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Mayor (1 vote for each pennant in the city)",
+                "Mayor (1 vote for each coat of arms in the city)",
+                "Mayor (1 vote for each coat of arms in the city)",
+            ]),
             origins: &[module::MAYOR],
             markers: &[],
             foreign: &[edition::WE],
@@ -7287,13 +6824,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-control-vote",
-            text: Text::ByEdition(
-                &[
-                    "Guard follower (1 vote)",
-                    "Guard meeple (1 vote)",
-                    "Guard meeple (1 vote)",
-                ],
-            ),
+            text: Text::ByEdition(&["Guard follower (1 vote)", "Guard meeple (1 vote)", "Guard meeple (1 vote)"]),
             origins: &[module::GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7302,16 +6833,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-control-tie",
-            text: Text::ByEdition(
-                &[
-                    "Hill (when the votes are tied, the tied players with at least one follower on a \
+            text: Text::ByEdition(&[
+                "Hill (when the votes are tied, the tied players with at least one follower on a \
                 hill count as having the majority)",
-                    "Hill (when the votes are tied, the tied players with at least one meeple on a \
+                "Hill (when the votes are tied, the tied players with at least one meeple on a \
                 hill count as having the majority)",
-                    "Hill (when the votes are tied, the tied players with at least one meeple on a \
+                "Hill (when the votes are tied, the tied players with at least one meeple on a \
                 hill count as having the majority)",
-                ],
-            ),
+            ]),
             origins: &[module::HILLS],
             markers: &[],
             foreign: &[edition::WE],
@@ -7320,10 +6849,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-citizens-jury-vote",
-            text: Text::Same(
-                "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
-                holding the majority, votes regardless",
-            ),
+            text: Text::Same("With the Citizens' Jury scoring tile active, everyone present in a city counts as \
+                holding the majority, votes regardless"),
             origins: &[module::LAND_SURVEYORS],
             markers: &[],
             foreign: &[],
@@ -7332,19 +6859,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "leipzig-move-to-quarter",
-            text: Text::ByEdition(
-                &[
-                    "Players holding the majority on a completed road that leads, directly or \
+            text: Text::ByEdition(&[
+                "Players holding the majority on a completed road that leads, directly or \
                 indirectly, to the city of Leipzig may move a follower to a city quarter where \
                 they have none yet.",
-                    "Players holding the majority on a completed road that leads, directly or \
+                "Players holding the majority on a completed road that leads, directly or \
                 indirectly, to the city of Leipzig may move a meeple to a city quarter where they \
                 have none yet.",
-                    "Players holding the majority on a completed road that leads, directly or \
+                "Players holding the majority on a completed road that leads, directly or \
                 indirectly, to the city of Leipzig may move a meeple to a city quarter where they \
                 have none yet.",
-                ],
-            ),
+            ]),
             origins: &[module::MARKETS_OF_LEIPZIG],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7353,9 +6878,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "choose-scoring-order",
-            text: Text::Same(
-                "Every player who scores may decide the order in which their features are scored.",
-            ),
+            text: Text::Same("Every player who scores may decide the order in which their features are scored."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -7369,10 +6892,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "robbers-scoring-order-exception",
-            text: Text::Same(
-                "Exception: when several features are scored whose majorities belong to different \
-                players, so that their order has to be settled, you decide the order.",
-            ),
+            text: Text::Same("Exception: when several features are scored whose majorities belong to different \
+                players, so that their order has to be settled, you decide the order."),
             origins: &[module::ROBBERS, module::WATCHTOWERS],
             markers: &[],
             foreign: &[],
@@ -7381,16 +6902,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bathhouse-scoring-order",
-            text: Text::ByEdition(
-                &[
-                    "Exception: when there are free bathhouses and several features with a follower \
+            text: Text::ByEdition(&[
+                "Exception: when there are free bathhouses and several features with a follower \
                 are scored, you decide the order.",
-                    "Exception: when there are free bathhouses and several features with a meeple are \
+                "Exception: when there are free bathhouses and several features with a meeple are \
                 scored, you decide the order.",
-                    "Exception: when there are free bathhouses and several features with a meeple are \
+                "Exception: when there are free bathhouses and several features with a meeple are \
                 scored, you decide the order.",
-                ],
-            ),
+            ]),
             origins: &[module::BATHHOUSES],
             markers: &[],
             foreign: &[],
@@ -7399,11 +6918,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-score-at-once",
-            text: Text::Same(
-                "Exception: a castle is scored right after the feature whose completion completed \
+            text: Text::Same("Exception: a castle is scored right after the feature whose completion completed \
                 it; if the tile completed several features in its fief, the castle's owner picks \
-                the feature.",
-            ),
+                the feature."),
             origins: &[module::CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -7412,10 +6929,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-overlapping-fiefs",
-            text: Text::Same(
-                "Exception: completed castles whose fiefs overlap those of other completed castles \
-                are scored together.",
-            ),
+            text: Text::Same("Exception: completed castles whose fiefs overlap those of other completed castles \
+                are scored together."),
             origins: &[module::CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -7424,9 +6939,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "perform-3b-each",
-            text: Text::Same(
-                "Carry out step 3B once for each completed feature, in the order chosen.",
-            ),
+            text: Text::Same("Carry out step 3B once for each completed feature, in the order chosen."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -7435,10 +6948,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-build",
-            text: Text::Same(
-                "If placing the tile completed a small city, its owner may turn it into a castle. \
-                That settles this feature; go on to the next one.",
-            ),
+            text: Text::Same("If placing the tile completed a small city, its owner may turn it into a castle. \
+                That settles this feature; go on to the next one."),
             origins: &[module::CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -7447,26 +6958,19 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gingerbread-score-city",
-            text: Text::Same(
-                "If the gingerbread man stands in the completed city, every player with a knight \
+            text: Text::Same("If the gingerbread man stands in the completed city, every player with a knight \
                 in that city scores its points. You then move the gingerbread man to an \
-                incomplete city of your choice, or set it aside if there is none.",
-            ),
+                incomplete city of your choice, or set it aside if there is none."),
             origins: &[module::GINGERBREAD_MAN],
-            markers: &[
-                marker::GINGERBREAD_SCORE_CITY_0,
-                marker::GINGERBREAD_SCORE_CITY_1,
-            ],
+            markers: &[marker::GINGERBREAD_SCORE_CITY_0, marker::GINGERBREAD_SCORE_CITY_1],
             foreign: &[edition::C1, edition::C2],
             effect: None,
             children: &[item::GINGERBREAD_CASTLE_UNCLEAR],
         },
         ItemInfo {
             id: "gingerbread-castle-unclear",
-            text: Text::Same(
-                "How this works with a castle built just now is not settled; as a castle is no \
-                longer a city, the gingerbread man is most likely removed without scoring.",
-            ),
+            text: Text::Same("How this works with a castle built just now is not settled; as a castle is no \
+                longer a city, the gingerbread man is most likely removed without scoring."),
             origins: &[module::CASTLES],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -7480,17 +6984,11 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            children: &[
-                item::TRADERS_COLLECT_GOODS,
-                item::KING_AND_ROBBER_TAKE_TILE,
-                item::FORTUNE_TELLER_TENT_REWARD,
-            ],
+            children: &[item::TRADERS_COLLECT_GOODS, item::KING_AND_ROBBER_TAKE_TILE, item::FORTUNE_TELLER_TENT_REWARD],
         },
         ItemInfo {
             id: "traders-collect-goods",
-            text: Text::Same(
-                "Collect the trade goods tokens for the goods symbols in the feature.",
-            ),
+            text: Text::Same("Collect the trade goods tokens for the goods symbols in the feature."),
             origins: &[module::TRADERS],
             markers: &[],
             foreign: &[edition::WE],
@@ -7499,18 +6997,16 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "king-and-robber-take-tile",
-            text: Text::ByEdition(
-                &[
-                    "If the completed feature is a city or a road, check whether it is now the largest \
+            text: Text::ByEdition(&[
+                "If the completed feature is a city or a road, check whether it is now the largest \
                 city or the longest road; if it is, take the King or the Robber tile. ",
-                    "If the completed feature is a city or a road, check whether it is now the largest \
+                "If the completed feature is a city or a road, check whether it is now the largest \
                 city or the longest road; if it is, take the King or the Robber tile. Put the \
                 matching token on that feature.",
-                    "If the completed feature is a city or a road, check whether it is now the largest \
+                "If the completed feature is a city or a road, check whether it is now the largest \
                 city or the longest road; if it is, take the King or the Robber tile. Put the \
                 matching token on that feature.",
-                ],
-            ),
+            ]),
             origins: &[module::KING_AND_ROBBER],
             markers: &[],
             foreign: &[edition::WE],
@@ -7519,33 +7015,26 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-tent-reward",
-            text: Text::Same(
-                "If the completed feature is a fortune-teller tent, you score its points.",
-            ),
+            text: Text::Same("If the completed feature is a fortune-teller tent, you score its points."),
             origins: &[module::FORTUNE_TELLER],
-            markers: &[
-                marker::FORTUNE_TELLER_TENT_REWARD_0,
-                marker::FORTUNE_TELLER_TENT_REWARD_1,
-            ],
+            markers: &[marker::FORTUNE_TELLER_TENT_REWARD_0, marker::FORTUNE_TELLER_TENT_REWARD_1],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "count-move-from-city",
-            text: Text::ByEdition(
-                &[
-                    "The player on your left may move any number of their followers from the City of \
+            text: Text::ByEdition(&[
+                "The player on your left may move any number of their followers from the City of \
                 Carcassonne onto this feature; then each other player may do so in clockwise \
                 order, you last.",
-                    "The player on your left may move any number of their meeples from the City of \
+                "The player on your left may move any number of their meeples from the City of \
                 Carcassonne onto this feature; then each other player may do so in clockwise \
                 order, you last.",
-                    "The player on your left may move any number of their meeples from the City of \
+                "The player on your left may move any number of their meeples from the City of \
                 Carcassonne onto this feature; then each other player may do so in clockwise \
                 order, you last.",
-                ],
-            ),
+            ]),
             origins: &[module::COUNT_OF_CARCASSONNE],
             markers: &[marker::COUNT_MOVE_FROM_CITY_0, marker::COUNT_MOVE_FROM_CITY_1],
             foreign: &[edition::WE],
@@ -7584,13 +7073,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "majority-normal-meeple",
-            text: Text::ByEdition(
-                &[
-                    "Normal follower (value 1)",
-                    "Normal meeple (strength 1)",
-                    "Normal meeple (strength 1)",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Normal follower (value 1)",
+                "Normal meeple (strength 1)",
+                "Normal meeple (strength 1)",
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -7599,13 +7086,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-majority-strength",
-            text: Text::ByEdition(
-                &[
-                    "Large follower (value 2)",
-                    "Big meeple (strength 2)",
-                    "Big meeple (strength 2)",
-                ],
-            ),
+            text: Text::ByEdition(&["Large follower (value 2)", "Big meeple (strength 2)", "Big meeple (strength 2)"]),
             origins: &[module::BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -7614,9 +7095,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-majority-strength",
-            text: Text::ByEdition(
-                &["Wagon (value 1)", "Wagon (strength 1)", "Wagon (strength 1)"],
-            ),
+            text: Text::ByEdition(&["Wagon (value 1)", "Wagon (strength 1)", "Wagon (strength 1)"]),
             origins: &[module::WAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -7625,13 +7104,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-majority-strength",
-            text: Text::ByEdition(
-                &[
-                    "Mayor (value 1 for each pennant in the city)",
-                    "Mayor (strength 1 for each coat of arms in the city)",
-                    "Mayor (strength 1 for each coat of arms in the city)",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Mayor (value 1 for each pennant in the city)",
+                "Mayor (strength 1 for each coat of arms in the city)",
+                "Mayor (strength 1 for each coat of arms in the city)",
+            ]),
             origins: &[module::MAYOR],
             markers: &[],
             foreign: &[edition::WE],
@@ -7640,9 +7117,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-majority-strength",
-            text: Text::ByEdition(
-                &["Phantom (value 1)", "Phantom (strength 1)", "Phantom (strength 1)"],
-            ),
+            text: Text::ByEdition(&["Phantom (value 1)", "Phantom (strength 1)", "Phantom (strength 1)"]),
             origins: &[module::PHANTOM],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7651,9 +7126,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-majority-strength",
-            text: Text::ByEdition(
-                &["Abbot (value 1)", "Abbot (strength 1)", "Abbot (strength 1)"],
-            ),
+            text: Text::ByEdition(&["Abbot (value 1)", "Abbot (strength 1)", "Abbot (strength 1)"]),
             origins: &[module::ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7662,13 +7135,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-majority-strength",
-            text: Text::ByEdition(
-                &[
-                    "Ringmaster (value 1)",
-                    "Ringmaster (strength 1)",
-                    "Ringmaster (strength 1)",
-                ],
-            ),
+            text: Text::ByEdition(&["Ringmaster (value 1)", "Ringmaster (strength 1)", "Ringmaster (strength 1)"]),
             origins: &[module::RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7677,13 +7144,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-majority-strength",
-            text: Text::ByEdition(
-                &[
-                    "Guard follower (value 1)",
-                    "Guard meeple (strength 1)",
-                    "Guard meeple (strength 1)",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Guard follower (value 1)",
+                "Guard meeple (strength 1)",
+                "Guard meeple (strength 1)",
+            ]),
             origins: &[module::GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7692,16 +7157,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-majority-tie",
-            text: Text::ByEdition(
-                &[
-                    "Hill (on a tie, the tied players with at least one follower on a hill have the \
+            text: Text::ByEdition(&[
+                "Hill (on a tie, the tied players with at least one follower on a hill have the \
                 majority)",
-                    "Hill (on a tie, the tied players with at least one meeple on a hill have the \
+                "Hill (on a tie, the tied players with at least one meeple on a hill have the \
                 majority)",
-                    "Hill (on a tie, the tied players with at least one meeple on a hill have the \
+                "Hill (on a tie, the tied players with at least one meeple on a hill have the \
                 majority)",
-                ],
-            ),
+            ]),
             origins: &[module::HILLS],
             markers: &[],
             foreign: &[edition::WE],
@@ -7710,16 +7173,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-citizens-jury-strength",
-            text: Text::ByEdition(
-                &[
-                    "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
+            text: Text::ByEdition(&[
+                "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
                 holding the majority, value regardless",
-                    "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
+                "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
                 holding the majority, strength regardless",
-                    "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
+                "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
                 holding the majority, strength regardless",
-                ],
-            ),
+            ]),
             origins: &[module::LAND_SURVEYORS],
             markers: &[],
             foreign: &[],
@@ -7728,16 +7189,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "watchtowers-bonus",
-            text: Text::ByEdition(
-                &[
-                    "Scoring a city or road that has a watchtower: every player with followers on a \
+            text: Text::ByEdition(&[
+                "Scoring a city or road that has a watchtower: every player with followers on a \
                 watchtower gets the watchtower bonus, whether or not they hold the majority.",
-                    "Scoring a city or road that has a watchtower: every player with meeples on a \
+                "Scoring a city or road that has a watchtower: every player with meeples on a \
                 watchtower gets the watchtower bonus, whether or not they hold the majority.",
-                    "Scoring a city or road that has a watchtower: every player with meeples on a \
+                "Scoring a city or road that has a watchtower: every player with meeples on a \
                 watchtower gets the watchtower bonus, whether or not they hold the majority.",
-                ],
-            ),
+            ]),
             origins: &[module::WATCHTOWERS],
             markers: &[marker::WATCHTOWERS_BONUS_0, marker::WATCHTOWERS_BONUS_1],
             foreign: &[edition::C1, edition::WE],
@@ -7746,10 +7205,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tollkeepers-toll",
-            text: Text::Same(
-                "Scoring a road with an end at a crossroads where a tollhouse stands: each owner \
-                of such a tollhouse collects their toll.",
-            ),
+            text: Text::Same("Scoring a road with an end at a crossroads where a tollhouse stands: each owner \
+                of such a tollhouse collects their toll."),
             origins: &[module::TOLLKEEPERS],
             markers: &[marker::TOLLKEEPERS_TOLL_0, marker::TOLLKEEPERS_TOLL_1],
             foreign: &[edition::C1, edition::WE],
@@ -7758,9 +7215,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "score-feature",
-            text: Text::Same(
-                "Add up the points and give them to the player or players with the majority:",
-            ),
+            text: Text::Same("Add up the points and give them to the player or players with the majority:"),
             origins: &[],
             markers: &[marker::SCORE_FEATURE_0, marker::SCORE_FEATURE_1],
             foreign: &[],
@@ -8011,9 +7466,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "score-monastic",
-            text: Text::Same(
-                "Monastic building: points for its own tile and the tiles around it",
-            ),
+            text: Text::Same("Monastic building: points for its own tile and the tiles around it"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8133,13 +7586,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-score-fields",
-            text: Text::ByEdition(
-                &[
-                    "Farms with one or more barns: the completed cities they supply",
-                    "Fields with one or more barns: the completed cities they supply",
-                    "Fields with one or more barns: the completed cities they supply",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Farms with one or more barns: the completed cities they supply",
+                "Fields with one or more barns: the completed cities they supply",
+                "Fields with one or more barns: the completed cities they supply",
+            ]),
             origins: &[module::BARN],
             markers: &[],
             foreign: &[edition::WE],
@@ -8214,10 +7665,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            children: &[
-                item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS,
-                item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS,
-            ],
+            children: &[item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS, item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS],
         },
         ItemInfo {
             id: "russian-promos-baba-yaga-little-buildings",
@@ -8266,17 +7714,12 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-score",
-            text: Text::Same(
-                "German castle: points for the castle's own tile and the tiles around it",
-            ),
+            text: Text::Same("German castle: points for the castle's own tile and the tiles around it"),
             origins: &[module::GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            children: &[
-                item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS,
-                item::GERMAN_CASTLES_SCORE_GHOSTS,
-            ],
+            children: &[item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS, item::GERMAN_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
             id: "german-castles-score-little-buildings",
@@ -8298,10 +7741,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-cathedrals-score",
-            text: Text::Same(
-                "German cathedral: points for the tiles holding its roads, counting the road \
-                segments on the cathedral's own tile",
-            ),
+            text: Text::Same("German cathedral: points for the tiles holding its roads, counting the road \
+                segments on the cathedral's own tile"),
             origins: &[module::GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
@@ -8341,17 +7782,12 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "haunted-castles-score",
-            text: Text::Same(
-                "Haunted castle: points for its own tile and the tiles around it that show mist",
-            ),
+            text: Text::Same("Haunted castle: points for its own tile and the tiles around it that show mist"),
             origins: &[module::HAUNTED_CASTLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            children: &[
-                item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS,
-                item::HAUNTED_CASTLES_SCORE_GHOSTS,
-            ],
+            children: &[item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS, item::HAUNTED_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
             id: "haunted-castles-score-little-buildings",
@@ -8404,13 +7840,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cemeteries-extra-guard-meeple",
-            text: Text::ByEdition(
-                &[
-                    "Also add one more guard follower to your supply, if any is left.",
-                    "Also add one more guard meeple to your supply, if any is left.",
-                    "Also add one more guard meeple to your supply, if any is left.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Also add one more guard follower to your supply, if any is left.",
+                "Also add one more guard meeple to your supply, if any is left.",
+                "Also add one more guard meeple to your supply, if any is left.",
+            ]),
             origins: &[module::GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8419,28 +7853,21 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-scored-points-note",
-            text: Text::Same(
-                "Note: the points added up here (the feature's own points, without any bonus) are \
-                also the ones used, where it applies, for:",
-            ),
+            text: Text::Same("Note: the points added up here (the feature's own points, without any bonus) are \
+                also the ones used, where it applies, for:"),
             origins: &[module::CASTLES, module::TEACHER],
             markers: &[],
             foreign: &[],
             effect: None,
-            children: &[
-                item::CASTLES_SCORED_POINTS_CASTLE,
-                item::TEACHER_FEATURE_POINTS_NOTE,
-            ],
+            children: &[item::CASTLES_SCORED_POINTS_CASTLE, item::TEACHER_FEATURE_POINTS_NOTE],
         },
         ItemInfo {
             id: "castles-scored-points-castle",
-            text: Text::ByEdition(
-                &[
-                    "a castle scoring that this feature sets off (but not for farms with barns)",
-                    "a castle scoring that this feature sets off (but not for fields with barns)",
-                    "a castle scoring that this feature sets off (but not for fields with barns)",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "a castle scoring that this feature sets off (but not for farms with barns)",
+                "a castle scoring that this feature sets off (but not for fields with barns)",
+                "a castle scoring that this feature sets off (but not for fields with barns)",
+            ]),
             origins: &[module::CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8458,11 +7885,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "teacher-copy-points",
-            text: Text::Same(
-                "If a player holds the teacher, that player scores as many points as the player \
+            text: Text::Same("If a player holds the teacher, that player scores as many points as the player \
                 who scored this feature (when several players score at once, the teacher's holder \
-                picks whose points to copy). The teacher then goes back to the school.",
-            ),
+                picks whose points to copy). The teacher then goes back to the school."),
             origins: &[module::TEACHER],
             markers: &[marker::TEACHER_COPY_POINTS_0, marker::TEACHER_COPY_POINTS_1],
             foreign: &[edition::C2, edition::WE],
@@ -8471,21 +7896,16 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-completed-feature-bonus",
-            text: Text::ByEdition(
-                &[
-                    "The owner of the follower the fairy stands beside in the completed feature scores \
+            text: Text::ByEdition(&[
+                "The owner of the follower the fairy stands beside in the completed feature scores \
                 3 points.",
-                    "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
+                "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
                 points.",
-                    "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
+                "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
                 points.",
-                ],
-            ),
+            ]),
             origins: &[module::FAIRY],
-            markers: &[
-                marker::FAIRY_COMPLETED_FEATURE_BONUS_0,
-                marker::FAIRY_COMPLETED_FEATURE_BONUS_1,
-            ],
+            markers: &[marker::FAIRY_COMPLETED_FEATURE_BONUS_0, marker::FAIRY_COMPLETED_FEATURE_BONUS_1],
             foreign: &[edition::WE],
             effect: None,
             children: &[item::FAIRY_BONUS_NOT_ACROBATS],
@@ -8501,10 +7921,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-scoring",
-            text: Text::Same(
-                "Every player whose ringmaster stands on the completed feature scores the \
-                ringmaster bonus, whether or not they hold the majority there.",
-            ),
+            text: Text::Same("Every player whose ringmaster stands on the completed feature scores the \
+                ringmaster bonus, whether or not they hold the majority there."),
             origins: &[module::RINGMASTER, module::CIRCUS, module::ACROBATS],
             markers: &[marker::RINGMASTER_SCORING_0, marker::RINGMASTER_SCORING_1],
             foreign: &[edition::C1, edition::WE],
@@ -8513,16 +7931,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-scoring-basic-features",
-            text: Text::ByEdition(
-                &[
-                    "Only the features of the basic game trigger the bonus: roads, cities, cloisters \
+            text: Text::ByEdition(&[
+                "Only the features of the basic game trigger the bonus: roads, cities, cloisters \
                 and farms.",
-                    "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
+                "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
                 and fields.",
-                    "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
+                "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
                 and fields.",
-                ],
-            ),
+            ]),
             origins: &[
                 module::ABBEY,
                 module::SHRINES,
@@ -8545,10 +7961,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "leipzig-bonus",
-            text: Text::Same(
-                "Every player who meets a Markets of Leipzig requirement for the completed feature \
-                scores the matching bonus.",
-            ),
+            text: Text::Same("Every player who meets a Markets of Leipzig requirement for the completed feature \
+                scores the matching bonus."),
             origins: &[module::MARKETS_OF_LEIPZIG],
             markers: &[marker::LEIPZIG_BONUS_0, marker::LEIPZIG_BONUS_1],
             foreign: &[edition::C1, edition::WE],
@@ -8557,34 +7971,27 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "darmstadt-church-bonus",
-            text: Text::Same(
-                "If the completed feature is a Darmstadt church, the player or players holding the \
-                majority around the church score 3 bonus points.",
-            ),
+            text: Text::Same("If the completed feature is a Darmstadt church, the player or players holding the \
+                majority around the church score 3 bonus points."),
             origins: &[module::DARMSTADT],
-            markers: &[
-                marker::DARMSTADT_CHURCH_BONUS_0,
-                marker::DARMSTADT_CHURCH_BONUS_1,
-            ],
+            markers: &[marker::DARMSTADT_CHURCH_BONUS_0, marker::DARMSTADT_CHURCH_BONUS_1],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "bathhouse-send-to-bathhouse",
-            text: Text::ByEdition(
-                &[
-                    "If at least one bathhouse is free, every follower that takes part in this scoring \
+            text: Text::ByEdition(&[
+                "If at least one bathhouse is free, every follower that takes part in this scoring \
                 on its own must, if possible, move to an unoccupied bathhouse its owner chooses. \
                 When several are involved, you decide the order of these scorings.",
-                    "If at least one bathhouse is free, every meeple that takes part in this scoring \
+                "If at least one bathhouse is free, every meeple that takes part in this scoring \
                 on its own must, if possible, move to an unoccupied bathhouse its owner chooses. \
                 When several are involved, you decide the order of these scorings.",
-                    "If at least one bathhouse is free, every meeple that takes part in this scoring \
+                "If at least one bathhouse is free, every meeple that takes part in this scoring \
                 on its own must, if possible, move to an unoccupied bathhouse its owner chooses. \
                 When several are involved, you decide the order of these scorings.",
-                ],
-            ),
+            ]),
             origins: &[module::BATHHOUSES],
             markers: &[marker::BATHHOUSE_SEND_TO_BATHHOUSE_0],
             foreign: &[edition::C1, edition::WE],
@@ -8593,10 +8000,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-remove-either",
-            text: Text::Same(
-                "If the mage or the witch took part in scoring this feature, take it off the \
-                board.",
-            ),
+            text: Text::Same("If the mage or the witch took part in scoring this feature, take it off the \
+                board."),
             origins: &[module::MAGE, module::WITCH],
             markers: &[],
             foreign: &[edition::WE],
@@ -8605,9 +8010,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-remove-mage",
-            text: Text::Same(
-                "If the mage took part in scoring this feature, take it off the board.",
-            ),
+            text: Text::Same("If the mage took part in scoring this feature, take it off the board."),
             origins: &[module::MAGE],
             markers: &[],
             foreign: &[edition::WE],
@@ -8616,9 +8019,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-remove-witch",
-            text: Text::Same(
-                "If the witch took part in scoring this feature, take it off the board.",
-            ),
+            text: Text::Same("If the witch took part in scoring this feature, take it off the board."),
             origins: &[module::WITCH],
             markers: &[],
             foreign: &[edition::WE],
@@ -8627,16 +8028,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "shrines-challenge",
-            text: Text::ByEdition(
-                &[
-                    "When a heretic or a monk completes its feature, check whether it has won a \
+            text: Text::ByEdition(&[
+                "When a heretic or a monk completes its feature, check whether it has won a \
                 challenge; if it has, the losing follower goes back to its owner.",
-                    "When a heretic or a monk completes its feature, check whether it has won a \
+                "When a heretic or a monk completes its feature, check whether it has won a \
                 challenge; if it has, the losing meeple goes back to its owner.",
-                    "When a heretic or a monk completes its feature, check whether it has won a \
+                "When a heretic or a monk completes its feature, check whether it has won a \
                 challenge; if it has, the losing meeple goes back to its owner.",
-                ],
-            ),
+            ]),
             origins: &[module::SHRINES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8645,40 +8044,33 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "drawbridge-move-into-city",
-            text: Text::ByEdition(
-                &[
-                    "If the completed feature is a road leading to a city whose drawbridge is down, \
+            text: Text::ByEdition(&[
+                "If the completed feature is a road leading to a city whose drawbridge is down, \
                 the player who alone holds the majority on that road may move any number of their \
                 followers from the road into those cities.",
-                    "If the completed feature is a road leading to a city whose drawbridge is down, \
+                "If the completed feature is a road leading to a city whose drawbridge is down, \
                 the player who alone holds the majority on that road may move any number of their \
                 meeples from the road into those cities.",
-                    "If the completed feature is a road leading to a city whose drawbridge is down, \
+                "If the completed feature is a road leading to a city whose drawbridge is down, \
                 the player who alone holds the majority on that road may move any number of their \
                 meeples from the road into those cities.",
-                ],
-            ),
+            ]),
             origins: &[module::DRAWBRIDGES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            children: &[
-                item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS,
-                item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION,
-            ],
+            children: &[item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS, item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
             id: "drawbridge-protect-against-revolts",
-            text: Text::ByEdition(
-                &[
-                    "While they are being moved, you may pay points to protect any of these followers \
+            text: Text::ByEdition(&[
+                "While they are being moved, you may pay points to protect any of these followers \
                 against peasant revolts.",
-                    "While they are being moved, you may pay points to protect any of these meeples \
+                "While they are being moved, you may pay points to protect any of these meeples \
                 against peasant revolts.",
-                    "While they are being moved, you may pay points to protect any of these meeples \
+                "While they are being moved, you may pay points to protect any of these meeples \
                 against peasant revolts.",
-                ],
-            ),
+            ]),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8687,13 +8079,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "drawbridge-keeps-revolt-protection",
-            text: Text::ByEdition(
-                &[
-                    "Moved followers keep their protection against peasant revolts.",
-                    "Moved meeples keep their protection against peasant revolts.",
-                    "Moved meeples keep their protection against peasant revolts.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Moved followers keep their protection against peasant revolts.",
+                "Moved meeples keep their protection against peasant revolts.",
+                "Moved meeples keep their protection against peasant revolts.",
+            ]),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8702,37 +8092,27 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-move-after-scoring",
-            text: Text::ByEdition(
-                &[
-                    "Any wagon on the completed feature may move on to an unoccupied, incomplete \
+            text: Text::ByEdition(&[
+                "Any wagon on the completed feature may move on to an unoccupied, incomplete \
                 feature adjoining it, if there is one. When several wagons may move, you go first \
                 and the others follow clockwise.",
-                    "Any wagon on the completed feature may move on to an unoccupied, incomplete \
+                "Any wagon on the completed feature may move on to an unoccupied, incomplete \
                 feature on the same tile or on a neighbouring tile, if there is one. When several \
                 wagons may move, you go first and the others follow clockwise.",
-                    "Any wagon on the completed feature may move on to an unoccupied, incomplete \
+                "Any wagon on the completed feature may move on to an unoccupied, incomplete \
                 feature on the same tile or on a neighbouring tile, if there is one. When several \
                 wagons may move, you go first and the others follow clockwise.",
-                ],
-            ),
+            ]),
             origins: &[module::WAGON],
-            markers: &[
-                marker::WAGON_MOVE_AFTER_SCORING_0,
-                marker::WAGON_MOVE_AFTER_SCORING_1,
-            ],
+            markers: &[marker::WAGON_MOVE_AFTER_SCORING_0, marker::WAGON_MOVE_AFTER_SCORING_1],
             foreign: &[edition::WE],
             effect: None,
-            children: &[
-                item::WAGON_PROTECT_AGAINST_REVOLTS,
-                item::WAGON_KEEPS_REVOLT_PROTECTION,
-            ],
+            children: &[item::WAGON_PROTECT_AGAINST_REVOLTS, item::WAGON_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
             id: "wagon-protect-against-revolts",
-            text: Text::Same(
-                "If you moved your wagon, you may pay points to protect it against peasant \
-                revolts.",
-            ),
+            text: Text::Same("If you moved your wagon, you may pay points to protect it against peasant \
+                revolts."),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8741,9 +8121,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-keeps-revolt-protection",
-            text: Text::Same(
-                "A wagon that moves keeps its protection against peasant revolts.",
-            ),
+            text: Text::Same("A wagon that moves keeps its protection against peasant revolts."),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8752,13 +8130,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "return-meeples",
-            text: Text::ByEdition(
-                &[
-                    "Every follower still on the completed feature goes back to its owner.",
-                    "Every meeple still on the completed feature goes back to its owner.",
-                    "Every meeple still on the completed feature goes back to its owner.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Every follower still on the completed feature goes back to its owner.",
+                "Every meeple still on the completed feature goes back to its owner.",
+                "Every meeple still on the completed feature goes back to its owner.",
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8767,9 +8143,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-return-to-supply",
-            text: Text::Same(
-                "Every ghost on the completed feature goes back to the general supply.",
-            ),
+            text: Text::Same("Every ghost on the completed feature goes back to the general supply."),
             origins: &[module::GHOSTS],
             markers: &[],
             foreign: &[],
@@ -8778,10 +8152,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "teacher-take-from-school",
-            text: Text::Same(
-                "If one or more roads leading to the school were completed, you take the teacher \
-                from the school tiles.",
-            ),
+            text: Text::Same("If one or more roads leading to the school were completed, you take the teacher \
+                from the school tiles."),
             origins: &[module::TEACHER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8790,10 +8162,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "goldmines-share-gold",
-            text: Text::Same(
-                "If at least one gold bar lies on a tile of a completed feature, the gold bars are \
-                shared out among the players with the majority there.",
-            ),
+            text: Text::Same("If at least one gold bar lies on a tile of a completed feature, the gold bars are \
+                shared out among the players with the majority there."),
             origins: &[module::GOLDMINES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8802,10 +8172,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tollkeepers-turn-token",
-            text: Text::Same(
-                "Flip every tollhouse that has just taken toll from one or more groups of \
-                travellers, a single time however many completed roads it collected from.",
-            ),
+            text: Text::Same("Flip every tollhouse that has just taken toll from one or more groups of \
+                travellers, a single time however many completed roads it collected from."),
             origins: &[module::TOLLKEEPERS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8814,10 +8182,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-change-scoring-tiles",
-            text: Text::Same(
-                "Did you score a road, a city or a monastic building of any kind this turn? Then \
-                change the active scoring tiles of all three of these feature types.",
-            ),
+            text: Text::Same("Did you score a road, a city or a monastic building of any kind this turn? Then \
+                change the active scoring tiles of all three of these feature types."),
             origins: &[module::LAND_SURVEYORS],
             markers: &[],
             foreign: &[],
@@ -8826,11 +8192,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "circus-new-big-top",
-            text: Text::Same(
-                "If a new big top tile was placed, award the points of the animal token under the \
+            text: Text::Same("If a new big top tile was placed, award the points of the animal token under the \
                 big top; then lay a fresh face-down animal token on the new big top tile and move \
-                the big top onto it.",
-            ),
+                the big top onto it."),
             origins: &[module::CIRCUS],
             markers: &[marker::CIRCUS_NEW_BIG_TOP_0, marker::CIRCUS_NEW_BIG_TOP_1],
             foreign: &[edition::C1, edition::WE],
@@ -8839,11 +8203,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bets-settle",
-            text: Text::Same(
-                "When a completed city or road holds one or more betting offices, resolve the bets \
+            text: Text::Same("When a completed city or road holds one or more betting offices, resolve the bets \
                 office by office; if several completed features qualify, you decide which is \
-                dealt with first.",
-            ),
+                dealt with first."),
             origins: &[module::BETS],
             markers: &[marker::BETS_SETTLE_0, marker::BETS_SETTLE_1],
             foreign: &[edition::C1, edition::WE],
@@ -8852,32 +8214,25 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gingerbread-move-after-tile",
-            text: Text::Same(
-                "If you placed a gingerbread man tile this turn and the gingerbread man has not \
+            text: Text::Same("If you placed a gingerbread man tile this turn and the gingerbread man has not \
                 moved this turn, move it to another incomplete city, if there is one. Whenever it \
-                moves, every player with knights in the city it leaves scores for them.",
-            ),
+                moves, every player with knights in the city it leaves scores for them."),
             origins: &[module::GINGERBREAD_MAN],
-            markers: &[
-                marker::GINGERBREAD_MOVE_AFTER_TILE_0,
-                marker::GINGERBREAD_MOVE_AFTER_TILE_1,
-            ],
+            markers: &[marker::GINGERBREAD_MOVE_AFTER_TILE_0, marker::GINGERBREAD_MOVE_AFTER_TILE_1],
             foreign: &[edition::C1, edition::C2],
             effect: None,
             children: &[item::GINGERBREAD_BEFORE_COUNT],
         },
         ItemInfo {
             id: "gingerbread-before-count",
-            text: Text::ByEdition(
-                &[
-                    "This comes before the chance to put a follower into the City of Carcassonne: the \
+            text: Text::ByEdition(&[
+                "This comes before the chance to put a follower into the City of Carcassonne: the \
                 gingerbread points you may score here can take that chance away.",
-                    "This comes before the chance to put a meeple into the City of Carcassonne: the \
+                "This comes before the chance to put a meeple into the City of Carcassonne: the \
                 gingerbread points you may score here can take that chance away.",
-                    "This comes before the chance to put a meeple into the City of Carcassonne: the \
+                "This comes before the chance to put a meeple into the City of Carcassonne: the \
                 gingerbread points you may score here can take that chance away.",
-                ],
-            ),
+            ]),
             origins: &[module::COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C1, edition::C2],
@@ -8886,19 +8241,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-place-in-city",
-            text: Text::ByEdition(
-                &[
-                    "If placing your tile this turn gave points to one or more opponents but none to \
+            text: Text::ByEdition(&[
+                "If placing your tile this turn gave points to one or more opponents but none to \
                 you, you may put a follower into the City of Carcassonne. If you did, you may \
                 then move the Count to any quarter.",
-                    "If placing your tile this turn gave points to one or more opponents but none to \
+                "If placing your tile this turn gave points to one or more opponents but none to \
                 you, you may put a meeple into the City of Carcassonne. If you did, you may then \
                 move the Count to any quarter.",
-                    "If placing your tile this turn gave points to one or more opponents but none to \
+                "If placing your tile this turn gave points to one or more opponents but none to \
                 you, you may put a meeple into the City of Carcassonne. If you did, you may then \
                 move the Count to any quarter.",
-                ],
-            ),
+            ]),
             origins: &[module::COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[edition::WE],
@@ -8907,26 +8260,18 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-3c",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
             origins: &[module::MESSAGES],
-            markers: &[
-                marker::MESSAGES_CHECK_3C_0,
-                marker::MESSAGES_CHECK_3C_1,
-                marker::MESSAGES_CHECK_3C_2,
-            ],
+            markers: &[marker::MESSAGES_CHECK_3C_0, marker::MESSAGES_CHECK_3C_1, marker::MESSAGES_CHECK_3C_2],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "dragon-move-rgg",
-            text: Text::Same(
-                "Rio Grande Games rules: the dragon moves now, when the placed tile bears a dragon \
-                symbol.",
-            ),
+            text: Text::Same("Rio Grande Games rules: the dragon moves now, when the placed tile bears a dragon \
+                symbol."),
             origins: &[module::DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -8937,27 +8282,21 @@ pub static TABLES: Tables = Tables {
             id: "catapult-fair",
             text: Text::Same("When the tile you placed shows a fair, use the catapult."),
             origins: &[module::CATAPULT],
-            markers: &[
-                marker::CATAPULT_FAIR_0,
-                marker::CATAPULT_FAIR_1,
-                marker::CATAPULT_FAIR_2,
-            ],
+            markers: &[marker::CATAPULT_FAIR_0, marker::CATAPULT_FAIR_1, marker::CATAPULT_FAIR_2],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[item::CATAPULT_SEDUCTION_PROTECT],
         },
         ItemInfo {
             id: "catapult-seduction-protect",
-            text: Text::ByEdition(
-                &[
-                    "Seduction token: you may pay points to protect the follower you swapped against \
+            text: Text::ByEdition(&[
+                "Seduction token: you may pay points to protect the follower you swapped against \
                 peasant revolts.",
-                    "Seduction token: you may pay points to protect the meeple you swapped against \
+                "Seduction token: you may pay points to protect the meeple you swapped against \
                 peasant revolts.",
-                    "Seduction token: you may pay points to protect the meeple you swapped against \
+                "Seduction token: you may pay points to protect the meeple you swapped against \
                 peasant revolts.",
-                ],
-            ),
+            ]),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -8966,32 +8305,24 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-4a",
-            text: Text::Same(
-                "With every score of these actions done, look at how far your scoring figures \
-                moved in total:",
-            ),
+            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+                moved in total:"),
             origins: &[module::MESSAGES],
-            markers: &[
-                marker::MESSAGES_CHECK_4A_0,
-                marker::MESSAGES_CHECK_4A_1,
-                marker::MESSAGES_CHECK_4A_2,
-            ],
+            markers: &[marker::MESSAGES_CHECK_4A_0, marker::MESSAGES_CHECK_4A_1, marker::MESSAGES_CHECK_4A_2],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "easter-nest-eggs",
-            text: Text::ByEdition(
-                &[
-                    "If an Easter nest was completed, you and every other player with followers on the \
+            text: Text::ByEdition(&[
+                "If an Easter nest was completed, you and every other player with followers on the \
                 neighbouring tiles receive Easter eggs.",
-                    "If an Easter nest was completed, you and every other player with meeples on the \
+                "If an Easter nest was completed, you and every other player with meeples on the \
                 neighbouring tiles receive Easter eggs.",
-                    "If an Easter nest was completed, you and every other player with meeples on the \
+                "If an Easter nest was completed, you and every other player with meeples on the \
                 neighbouring tiles receive Easter eggs.",
-                ],
-            ),
+            ]),
             origins: &[module::EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9000,19 +8331,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "easter-bunny-phase",
-            text: Text::ByEdition(
-                &[
-                    "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
+            text: Text::ByEdition(&[
+                "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
                 move the Easter bunny figure, and each receives an Easter egg for every one of \
                 their followers the bunny meets on its way.",
-                    "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
+                "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
                 move the Easter bunny figure, and each receives an Easter egg for every one of \
                 their meeples the bunny meets on its way.",
-                    "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
+                "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
                 move the Easter bunny figure, and each receives an Easter egg for every one of \
                 their meeples the bunny meets on its way.",
-                ],
-            ),
+            ]),
             origins: &[module::EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9021,9 +8350,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "easter-bunny-phase-dragon",
-            text: Text::Same(
-                "The phase also takes place when a dragon tile completed an Easter nest.",
-            ),
+            text: Text::Same("The phase also takes place when a dragon tile completed an Easter nest."),
             origins: &[module::DRAGON],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9032,10 +8359,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bets-place-token",
-            text: Text::Same(
-                "A betting office on the placed tile lets each player put one of their betting \
-                tokens on it face down, except when this was the last tile of the game.",
-            ),
+            text: Text::Same("A betting office on the placed tile lets each player put one of their betting \
+                tokens on it face down, except when this was the last tile of the game."),
             origins: &[module::BETS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9044,22 +8369,20 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "crop-circles-all-players",
-            text: Text::ByEdition(
-                &[
-                    "If the tile you placed shows a crop circle, you choose for all players at once: \
+            text: Text::ByEdition(&[
+                "If the tile you placed shows a crop circle, you choose for all players at once: \
                 either A) everyone may deploy a follower beside one of their own already on the \
                 board, or B) everyone must take back one of their followers from the board. The \
                 kind of crop circle decides which kind of follower is meant.",
-                    "If the tile you placed shows a crop circle, you choose for all players at once: \
+                "If the tile you placed shows a crop circle, you choose for all players at once: \
                 either A) everyone may deploy a meeple beside one of their own already on the \
                 board, or B) everyone must take back one of their meeples from the board. The \
                 kind of crop circle decides which kind of meeple is meant.",
-                    "If the tile you placed shows a crop circle, you choose for all players at once: \
+                "If the tile you placed shows a crop circle, you choose for all players at once: \
                 either A) everyone may deploy a meeple beside one of their own already on the \
                 board, or B) everyone must take back one of their meeples from the board. The \
                 kind of crop circle decides which kind of meeple is meant.",
-                ],
-            ),
+            ]),
             origins: &[module::CROP_CIRCLES],
             markers: &[],
             foreign: &[],
@@ -9068,16 +8391,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "crop-circles-peasant-revolts",
-            text: Text::ByEdition(
-                &[
-                    "You may pay points to protect the follower you deployed this way against peasant \
+            text: Text::ByEdition(&[
+                "You may pay points to protect the follower you deployed this way against peasant \
                 revolts.",
-                    "You may pay points to protect the meeple you deployed this way against peasant \
+                "You may pay points to protect the meeple you deployed this way against peasant \
                 revolts.",
-                    "You may pay points to protect the meeple you deployed this way against peasant \
+                "You may pay points to protect the meeple you deployed this way against peasant \
                 revolts.",
-                ],
-            ),
+            ]),
             origins: &[module::PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9086,16 +8407,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-remove-knight",
-            text: Text::ByEdition(
-                &[
-                    "You may take one knight out of a besieged city if a cloister lies directly next \
+            text: Text::ByEdition(&[
+                "You may take one knight out of a besieged city if a cloister lies directly next \
                 to one of these:",
-                    "You may take one knight out of a besieged city if a monastery lies directly next \
+                "You may take one knight out of a besieged city if a monastery lies directly next \
                 to one of these:",
-                    "You may take one knight out of a besieged city if a monastery lies directly next \
+                "You may take one knight out of a besieged city if a monastery lies directly next \
                 to one of these:",
-                ],
-            ),
+            ]),
             origins: &[module::CATHARS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9129,13 +8448,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-shrine-counts",
-            text: Text::ByEdition(
-                &[
-                    "A shrine counts as a cloister for this.",
-                    "A shrine counts as a monastery for this.",
-                    "A shrine counts as a monastery for this.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "A shrine counts as a cloister for this.",
+                "A shrine counts as a monastery for this.",
+                "A shrine counts as a monastery for this.",
+            ]),
             origins: &[module::SHRINES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9144,13 +8461,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-abbey-counts",
-            text: Text::ByEdition(
-                &[
-                    "An abbey counts as a cloister for this.",
-                    "An abbey counts as a monastery for this.",
-                    "An abbey counts as a monastery for this.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "An abbey counts as a cloister for this.",
+                "An abbey counts as a monastery for this.",
+                "An abbey counts as a monastery for this.",
+            ]),
             origins: &[module::ABBEY],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9159,16 +8474,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-monasteries-count",
-            text: Text::ByEdition(
-                &[
-                    "German, Dutch and Belgian monasteries and Japanese buildings count as cloisters \
+            text: Text::ByEdition(&[
+                "German, Dutch and Belgian monasteries and Japanese buildings count as cloisters \
                 for this.",
-                    "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
+                "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
                 for this.",
-                    "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
+                "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
                 for this.",
-                ],
-            ),
+            ]),
             origins: &[module::MONASTERIES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9177,13 +8490,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-darmstadt-counts",
-            text: Text::ByEdition(
-                &[
-                    "A Darmstadt church counts as a cloister for this.",
-                    "A Darmstadt church counts as a monastery for this.",
-                    "A Darmstadt church counts as a monastery for this.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "A Darmstadt church counts as a cloister for this.",
+                "A Darmstadt church counts as a monastery for this.",
+                "A Darmstadt church counts as a monastery for this.",
+            ]),
             origins: &[module::DARMSTADT],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9192,38 +8503,28 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-absent-bazaar",
-            text: Text::Same(
-                "If the tile shows a bazaar (and was not itself bought at an auction) and enough \
-                tiles remain:",
-            ),
+            text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
+                tiles remain:"),
             origins: &[module::BAZAARS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            children: &[
-                item::BUILDER_ABSENT_BAZAAR_AUCTION,
-                item::BUILDER_ABSENT_BAZAAR_ROUND,
-            ],
+            children: &[item::BUILDER_ABSENT_BAZAAR_AUCTION, item::BUILDER_ABSENT_BAZAAR_ROUND],
         },
         ItemInfo {
             id: "builder-absent-bazaar-auction",
             text: Text::Same("Hold an auction."),
             origins: &[],
-            markers: &[
-                marker::BUILDER_ABSENT_BAZAAR_AUCTION_0,
-                marker::BUILDER_ABSENT_BAZAAR_AUCTION_1,
-            ],
+            markers: &[marker::BUILDER_ABSENT_BAZAAR_AUCTION_0, marker::BUILDER_ABSENT_BAZAAR_AUCTION_1],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "builder-absent-bazaar-round",
-            text: Text::Same(
-                "Play a bazaar round: beginning with the player on your left and going clockwise, \
+            text: Text::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
                 you last, each player places the tile they bought, following the order of play \
-                but using that tile instead of drawing one.",
-            ),
+                but using that tile instead of drawing one."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -9232,11 +8533,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c1",
-            text: Text::Same(
-                "If the tile shows a bazaar (and was not itself bought at an auction) and enough \
+            text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
                 tiles remain, repeat the two actions below until no player still has a postponed \
-                auction:",
-            ),
+                auction:"),
             origins: &[module::BUILDER, module::BAZAARS],
             markers: &[],
             foreign: &[edition::WE],
@@ -9247,36 +8546,26 @@ pub static TABLES: Tables = Tables {
             id: "builder-bazaar-c1-auction",
             text: Text::Same("Hold an auction."),
             origins: &[],
-            markers: &[
-                marker::BUILDER_BAZAAR_C1_AUCTION_0,
-                marker::BUILDER_BAZAAR_C1_AUCTION_1,
-            ],
+            markers: &[marker::BUILDER_BAZAAR_C1_AUCTION_0, marker::BUILDER_BAZAAR_C1_AUCTION_1],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "builder-bazaar-c1-round",
-            text: Text::Same(
-                "Play a bazaar round: beginning with the player on your left and going clockwise, \
+            text: Text::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
                 you last, each player places the tile they bought, following the order of play \
-                but using that tile instead of drawing one. Two special cases can arise:",
-            ),
+                but using that tile instead of drawing one. Two special cases can arise:"),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            children: &[
-                item::BUILDER_BAZAAR_C1_DOUBLE_TURN,
-                item::BUILDER_BAZAAR_C1_NEW_BAZAAR,
-            ],
+            children: &[item::BUILDER_BAZAAR_C1_DOUBLE_TURN, item::BUILDER_BAZAAR_C1_NEW_BAZAAR],
         },
         ItemInfo {
             id: "builder-bazaar-c1-double-turn",
-            text: Text::Same(
-                "A player earns a double turn: they play both parts of it before the next player \
-                takes their bazaar turn.",
-            ),
+            text: Text::Same("A player earns a double turn: they play both parts of it before the next player \
+                takes their bazaar turn."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -9285,11 +8574,9 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c1-new-bazaar",
-            text: Text::Same(
-                "A player draws and places another bazaar tile in the second part of a double \
+            text: Text::Same("A player draws and places another bazaar tile in the second part of a double \
                 turn: carry on as usual, but hold its auction only after the current bazaar is \
-                over (a new bazaar round follows).",
-            ),
+                over (a new bazaar round follows)."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -9298,10 +8585,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c2",
-            text: Text::Same(
-                "If the tile shows a bazaar (and was not itself bought at an auction) and enough \
-                tiles remain:",
-            ),
+            text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
+                tiles remain:"),
             origins: &[module::BUILDER, module::BAZAARS],
             markers: &[],
             foreign: &[edition::WE],
@@ -9312,36 +8597,26 @@ pub static TABLES: Tables = Tables {
             id: "builder-bazaar-c2-auction",
             text: Text::Same("Hold an auction."),
             origins: &[],
-            markers: &[
-                marker::BUILDER_BAZAAR_C2_AUCTION_0,
-                marker::BUILDER_BAZAAR_C2_AUCTION_1,
-            ],
+            markers: &[marker::BUILDER_BAZAAR_C2_AUCTION_0, marker::BUILDER_BAZAAR_C2_AUCTION_1],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
         },
         ItemInfo {
             id: "builder-bazaar-c2-round",
-            text: Text::Same(
-                "Play a bazaar round: beginning with the player on your left and going clockwise, \
+            text: Text::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
                 each player places the tile they bought, following the order of play but using \
-                that tile instead of drawing one. Two special cases can arise:",
-            ),
+                that tile instead of drawing one. Two special cases can arise:"),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            children: &[
-                item::BUILDER_BAZAAR_C2_DOUBLE_TURN,
-                item::BUILDER_BAZAAR_C2_NEW_BAZAAR,
-            ],
+            children: &[item::BUILDER_BAZAAR_C2_DOUBLE_TURN, item::BUILDER_BAZAAR_C2_NEW_BAZAAR],
         },
         ItemInfo {
             id: "builder-bazaar-c2-double-turn",
-            text: Text::Same(
-                "A player earns a double turn: they play both parts of it before the next player \
-                takes their bazaar turn.",
-            ),
+            text: Text::Same("A player earns a double turn: they play both parts of it before the next player \
+                takes their bazaar turn."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -9350,10 +8625,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c2-new-bazaar",
-            text: Text::Same(
-                "A player draws another bazaar tile in the second part of a double turn: carry on \
-                as usual and skip that tile's auction.",
-            ),
+            text: Text::Same("A player draws another bazaar tile in the second part of a double turn: carry on \
+                as usual and skip that tile's auction."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -9362,10 +8635,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-double-turn",
-            text: Text::Same(
-                "If the tile extended a road or city where your builder stands, play steps 1B to \
-                4A one more time (a second time only, never a third).",
-            ),
+            text: Text::Same("If the tile extended a road or city where your builder stands, play steps 1B to \
+                4A one more time (a second time only, never a third)."),
             origins: &[module::BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -9374,10 +8645,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-no-late-placement",
-            text: Text::Same(
-                "An abbey tile still in a player's supply when the last land tile has been placed \
-                can no longer be played.",
-            ),
+            text: Text::Same("An abbey tile still in a player's supply when the last land tile has been placed \
+                can no longer be played."),
             origins: &[module::ABBEY],
             markers: &[],
             foreign: &[],
@@ -9386,13 +8655,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-final-score",
-            text: Text::ByEdition(
-                &[
-                    "An incomplete abbey scores like an incomplete cloister.",
-                    "An incomplete abbey scores like an incomplete monastery.",
-                    "An incomplete abbey scores like an incomplete monastery.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "An incomplete abbey scores like an incomplete cloister.",
+                "An incomplete abbey scores like an incomplete monastery.",
+                "An incomplete abbey scores like an incomplete monastery.",
+            ]),
             origins: &[module::ABBEY],
             markers: &[],
             foreign: &[],
@@ -9401,16 +8668,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-final-strength",
-            text: Text::ByEdition(
-                &[
-                    "In incomplete cities too, a mayor's value equals the number of pennants in its \
+            text: Text::ByEdition(&[
+                "In incomplete cities too, a mayor's value equals the number of pennants in its \
                 city.",
-                    "In incomplete cities too, a mayor's strength equals the number of coats of arms \
+                "In incomplete cities too, a mayor's strength equals the number of coats of arms \
                 in its city.",
-                    "In incomplete cities too, a mayor's strength equals the number of coats of arms \
+                "In incomplete cities too, a mayor's strength equals the number of coats of arms \
                 in its city.",
-                ],
-            ),
+            ]),
             origins: &[module::MAYOR],
             markers: &[],
             foreign: &[],
@@ -9419,16 +8684,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-final-score",
-            text: Text::ByEdition(
-                &[
-                    "Each barn scores 4 points for every completed city its farm supplies; when \
+            text: Text::ByEdition(&[
+                "Each barn scores 4 points for every completed city its farm supplies; when \
                 several barns share a farm, every one of them scores in full.",
-                    "Each barn scores 4 points for every completed city its field supplies; when \
+                "Each barn scores 4 points for every completed city its field supplies; when \
                 several barns share a field, every one of them scores in full.",
-                    "Each barn scores 4 points for every completed city its field supplies; when \
+                "Each barn scores 4 points for every completed city its field supplies; when \
                 several barns share a field, every one of them scores in full.",
-                ],
-            ),
+            ]),
             origins: &[module::BARN],
             markers: &[],
             foreign: &[],
@@ -9437,19 +8700,17 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-market-to-fields",
-            text: Text::ByEdition(
-                &[
-                    "After the last tile, starting with the player left of the one who placed it, \
+            text: Text::ByEdition(&[
+                "After the last tile, starting with the player left of the one who placed it, \
                 players in turn each move one follower from the market onto a farm, until the \
                 market is empty. If the Count stands on the market, nobody moves.",
-                    "After the last tile, starting with the player left of the one who placed it, \
+                "After the last tile, starting with the player left of the one who placed it, \
                 players in turn each move one meeple from the market onto a field, until the \
                 market is empty. If the Count stands on the market, nobody moves.",
-                    "After the last tile, starting with the player left of the one who placed it, \
+                "After the last tile, starting with the player left of the one who placed it, \
                 players in turn each move one meeple from the market onto a field, until the \
                 market is empty. If the Count stands on the market, nobody moves.",
-                ],
-            ),
+            ]),
             origins: &[module::COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
@@ -9458,13 +8719,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-other-quarters-score-nothing",
-            text: Text::ByEdition(
-                &[
-                    "Followers left in the other quarters score nothing.",
-                    "Meeples left in the other quarters score nothing.",
-                    "Meeples left in the other quarters score nothing.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "Followers left in the other quarters score nothing.",
+                "Meeples left in the other quarters score nothing.",
+                "Meeples left in the other quarters score nothing.",
+            ]),
             origins: &[module::COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
@@ -9473,13 +8732,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-city-for-fields",
-            text: Text::ByEdition(
-                &[
-                    "For farms, the City of Carcassonne counts as a completed city worth 3 points.",
-                    "For fields, the City of Carcassonne counts as a completed city worth 3 points.",
-                    "For fields, the City of Carcassonne counts as a completed city worth 3 points.",
-                ],
-            ),
+            text: Text::ByEdition(&[
+                "For farms, the City of Carcassonne counts as a completed city worth 3 points.",
+                "For fields, the City of Carcassonne counts as a completed city worth 3 points.",
+                "For fields, the City of Carcassonne counts as a completed city worth 3 points.",
+            ]),
             origins: &[module::COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
@@ -9488,10 +8745,8 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "king-and-robber-king-final",
-            text: Text::Same(
-                "The holder of the King tile scores 1 point for every completed city (the City of \
-                Carcassonne included, if it is used).",
-            ),
+            text: Text::Same("The holder of the King tile scores 1 point for every completed city (the City of \
+                Carcassonne included, if it is used)."),
             origins: &[module::KING_AND_ROBBER],
             markers: &[],
             foreign: &[],
@@ -9500,9 +8755,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "king-and-robber-robber-final",
-            text: Text::Same(
-                "The holder of the Robber tile scores 1 point for every completed road.",
-            ),
+            text: Text::Same("The holder of the Robber tile scores 1 point for every completed road."),
             origins: &[module::KING_AND_ROBBER],
             markers: &[],
             foreign: &[],
@@ -9511,16 +8764,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "shrines-final-challenges",
-            text: Text::ByEdition(
-                &[
-                    "Challenges still open are ignored; incomplete cloisters and shrines score the \
+            text: Text::ByEdition(&[
+                "Challenges still open are ignored; incomplete cloisters and shrines score the \
                 usual points.",
-                    "Challenges still open are ignored; incomplete monasteries and shrines score the \
+                "Challenges still open are ignored; incomplete monasteries and shrines score the \
                 usual points.",
-                    "Challenges still open are ignored; incomplete monasteries and shrines score the \
+                "Challenges still open are ignored; incomplete monasteries and shrines score the \
                 usual points.",
-                ],
-            ),
+            ]),
             origins: &[module::SHRINES],
             markers: &[],
             foreign: &[],
@@ -9686,6 +8937,7 @@ pub static TABLES: Tables = Tables {
         item::SHRINES_FINAL_CHALLENGES,
     ],
 };
+
 /// The editions, variants, expansions and modules of these rules.
 pub fn catalog() -> Catalog {
     Catalog::new(
@@ -9694,11 +8946,7 @@ pub fn catalog() -> Catalog {
             ("C2", "New edition", VariantId(0)),
             ("WE", "Winter edition", VariantId(0)),
         ],
-        &[
-            ("hig", "Hans im Glück"),
-            ("zmg", "Z-Man Games"),
-            ("rgg", "Rio Grande Games"),
-        ],
+        &[("hig", "Hans im Glück"), ("zmg", "Z-Man Games"), ("rgg", "Rio Grande Games")],
         &[
             ("20th_anniversary_expansion", "20th anniversary tiles", true),
             ("abbey", "Abbey tiles", true),
@@ -9829,12 +9077,7 @@ pub fn catalog() -> Catalog {
                 &["C1", "C2"],
                 &[module::BRIDGES, module::CASTLES, module::BAZAARS],
             ),
-            (
-                "hills_and_sheep",
-                "Hills & Sheep",
-                &["C1", "C2"],
-                &[module::HILLS, module::SHEEP, module::VINEYARDS],
-            ),
+            ("hills_and_sheep", "Hills & Sheep", &["C1", "C2"], &[module::HILLS, module::SHEEP, module::VINEYARDS]),
             (
                 "under_the_big_top",
                 "Under the Big Top",
@@ -9842,96 +9085,36 @@ pub fn catalog() -> Catalog {
                 &[module::CIRCUS, module::ACROBATS, module::RINGMASTER],
             ),
             ("the_abbot", "The Abbot", &["C2"], &[module::ABBOT, module::GARDENS]),
-            (
-                "the_wheel_of_fortune",
-                "Wheel of Fortune",
-                &["C1"],
-                &[module::WHEEL_OF_FORTUNE],
-            ),
+            ("the_wheel_of_fortune", "Wheel of Fortune", &["C1"], &[module::WHEEL_OF_FORTUNE]),
             (
                 "ghosts_castles_and_cemeteries",
                 "Ghosts, Castles & Cemeteries",
                 &["C2"],
-                &[
-                    module::GHOSTS,
-                    module::HAUNTED_CASTLES,
-                    module::CEMETERIES,
-                    module::GUARD_MEEPLES,
-                ],
+                &[module::GHOSTS, module::HAUNTED_CASTLES, module::CEMETERIES, module::GUARD_MEEPLES],
             ),
-            (
-                "the_spell_circles",
-                "The Spell Circles",
-                &["C2"],
-                &[module::SPELL_CIRCLES],
-            ),
-            (
-                "the_wonders_of_humanity",
-                "The Wonders of Humanity",
-                &["C2"],
-                &[module::WONDERS_OF_HUMANITY],
-            ),
-            (
-                "20th_anniversary",
-                "20th Anniversary Expansion",
-                &["C2"],
-                &[module::M_20TH_ANNIVERSARY_EXPANSION],
-            ),
+            ("the_spell_circles", "The Spell Circles", &["C2"], &[module::SPELL_CIRCLES]),
+            ("the_wonders_of_humanity", "The Wonders of Humanity", &["C2"], &[module::WONDERS_OF_HUMANITY]),
+            ("20th_anniversary", "20th Anniversary Expansion", &["C2"], &[module::M_20TH_ANNIVERSARY_EXPANSION]),
             ("the_flier", "The Flier", &["C1", "C2"], &[module::FLIER]),
             ("the_messages", "The Messages", &["C1", "C2"], &[module::MESSAGES]),
             ("the_ferries", "The Ferries", &["C1", "C2"], &[module::FERRIES]),
             ("the_gold_mines", "The Gold Mines", &["C1", "C2"], &[module::GOLDMINES]),
-            (
-                "mage_and_witch",
-                "Mage & Witch",
-                &["C1", "C2"],
-                &[module::MAGE, module::WITCH],
-            ),
+            ("mage_and_witch", "Mage & Witch", &["C1", "C2"], &[module::MAGE, module::WITCH]),
             ("the_robbers", "The Robbers", &["C1", "C2"], &[module::ROBBERS]),
-            (
-                "the_crop_circles",
-                "The Crop Circles",
-                &["C1", "C2"],
-                &[module::CROP_CIRCLES],
-            ),
+            ("the_crop_circles", "The Crop Circles", &["C1", "C2"], &[module::CROP_CIRCLES]),
             ("the_plague", "The Plague", &["C1"], &[module::PLAGUE]),
-            (
-                "the_cathars",
-                "The Cathars / Siege / Besiegers",
-                &["C1"],
-                &[module::CATHARS],
-            ),
+            ("the_cathars", "The Cathars / Siege / Besiegers", &["C1"], &[module::CATHARS]),
             ("the_tunnel", "The Tunnel", &["C1"], &[module::TUNNEL]),
             ("the_wind_roses", "The Wind Roses", &["C1"], &[module::WIND_ROSES]),
             ("the_phantom", "The Phantom", &["C1"], &[module::PHANTOM]),
-            (
-                "the_little_buildings",
-                "The Little Buildings",
-                &["C1"],
-                &[module::LITTLE_BUILDINGS],
-            ),
+            ("the_little_buildings", "The Little Buildings", &["C1"], &[module::LITTLE_BUILDINGS]),
             ("the_school", "The School", &["C1"], &[module::TEACHER]),
             ("the_festival", "The Festival", &["C1", "C2"], &[module::FESTIVAL]),
             ("the_halflings", "The Halflings", &["C1", "C2"], &[module::HALFLINGS]),
             ("the_labyrinth", "The Labyrinth", &["C1", "C2"], &[module::LABYRINTH]),
-            (
-                "the_fortune_teller",
-                "The Fortune Teller",
-                &["C1", "C2"],
-                &[module::FORTUNE_TELLER],
-            ),
-            (
-                "castles_in_germany",
-                "Castles in Germany",
-                &["C1", "C2"],
-                &[module::GERMAN_CASTLES],
-            ),
-            (
-                "cathedrals_in_germany",
-                "Cathedrals in Germany",
-                &["C1", "C2"],
-                &[module::GERMAN_CATHEDRALS],
-            ),
+            ("the_fortune_teller", "The Fortune Teller", &["C1", "C2"], &[module::FORTUNE_TELLER]),
+            ("castles_in_germany", "Castles in Germany", &["C1", "C2"], &[module::GERMAN_CASTLES]),
+            ("cathedrals_in_germany", "Cathedrals in Germany", &["C1", "C2"], &[module::GERMAN_CATHEDRALS]),
             (
                 "monasteries_and_japanese_buildings",
                 "Monasteries (Germany, Netherlands & Belgium) and Japanese Buildings",
@@ -9943,82 +9126,27 @@ pub fn catalog() -> Catalog {
             ("the_tollkeepers", "The Tollkeepers", &["C2"], &[module::TOLLKEEPERS]),
             ("the_bets", "The Bets", &["C2"], &[module::BETS]),
             ("the_watchtowers", "The Watchtowers", &["C2"], &[module::WATCHTOWERS]),
-            (
-                "the_land_surveyors",
-                "The Land Surveyors",
-                &["C2"],
-                &[module::LAND_SURVEYORS],
-            ),
-            (
-                "the_markets_of_leipzig",
-                "The Markets of Leipzig",
-                &["C2"],
-                &[module::MARKETS_OF_LEIPZIG],
-            ),
+            ("the_land_surveyors", "The Land Surveyors", &["C2"], &[module::LAND_SURVEYORS]),
+            ("the_markets_of_leipzig", "The Markets of Leipzig", &["C2"], &[module::MARKETS_OF_LEIPZIG]),
             ("the_drawbridges", "The Drawbridges", &["C2"], &[module::DRAWBRIDGES]),
-            (
-                "the_peasant_revolts",
-                "The Peasant Revolts",
-                &["C2"],
-                &[module::PEASANT_REVOLTS],
-            ),
-            (
-                "the_fruit_bearing_trees",
-                "The Fruit-Bearing Trees",
-                &["C2"],
-                &[module::FRUIT_BEARING_TREES],
-            ),
-            (
-                "the_barber_surgeons",
-                "The Barber-Surgeons",
-                &["C2"],
-                &[module::BATHHOUSES],
-            ),
-            (
-                "the_russian_promos",
-                "The Russian Promos",
-                &["C1"],
-                &[module::RUSSIAN_PROMOS],
-            ),
+            ("the_peasant_revolts", "The Peasant Revolts", &["C2"], &[module::PEASANT_REVOLTS]),
+            ("the_fruit_bearing_trees", "The Fruit-Bearing Trees", &["C2"], &[module::FRUIT_BEARING_TREES]),
+            ("the_barber_surgeons", "The Barber-Surgeons", &["C2"], &[module::BATHHOUSES]),
+            ("the_russian_promos", "The Russian Promos", &["C1"], &[module::RUSSIAN_PROMOS]),
             ("la_porxada", "La Porxada", &["C1"], &[module::PORXADA]),
             ("darmstadt_promo", "Darmstadt Promo", &["C1"], &[module::DARMSTADT]),
-            (
-                "spiel_doch_promo",
-                "Spiel Doch! 2/2018 Promo",
-                &["C2"],
-                &[module::SPIEL_DOCH2018],
-            ),
-            (
-                "the_gingerbread_man",
-                "The Gingerbread Man",
-                &["WE"],
-                &[module::GINGERBREAD_MAN],
-            ),
+            ("spiel_doch_promo", "Spiel Doch! 2/2018 Promo", &["C2"], &[module::SPIEL_DOCH2018]),
+            ("the_gingerbread_man", "The Gingerbread Man", &["WE"], &[module::GINGERBREAD_MAN]),
             (
                 "easter_in_carcassonne_fan",
                 "Easter in Carcassonne (fan expansion)",
                 &["C1"],
                 &[module::EASTER_IN_CARCASSONNE],
             ),
-            (
-                "the_wetlands",
-                "The Wetlands (fan expansion)",
-                &["C2"],
-                &[module::WETLANDS],
-            ),
+            ("the_wetlands", "The Wetlands (fan expansion)", &["C2"], &[module::WETLANDS]),
             ("the_wells", "The Wells (fan expansion)", &["C1", "C2"], &[module::WELLS]),
-            (
-                "the_black_tower",
-                "The Black Tower (fan expansion)",
-                &["C1", "C2", "WE"],
-                &[module::BLACK_TOWER],
-            ),
-            (
-                "the_hans_statue",
-                "The Hans Statue (fan expansion)",
-                &["C1", "C2", "WE"],
-                &[module::HANS_STATUE],
-            ),
+            ("the_black_tower", "The Black Tower (fan expansion)", &["C1", "C2", "WE"], &[module::BLACK_TOWER]),
+            ("the_hans_statue", "The Hans Statue (fan expansion)", &["C1", "C2", "WE"], &[module::HANS_STATUE]),
         ],
     )
 }

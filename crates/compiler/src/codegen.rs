@@ -11,7 +11,7 @@
 
 use std::fmt::Write;
 
-use carcassonne_rules_core::catalog::{Catalog, ExpansionInfo};
+use carcassonne_rules_core::catalog::Catalog;
 use carcassonne_rules_core::tables::{ItemId, ItemInfo, MarkerId, PhaseInfo, StepId, StepInfo, Tables, Text};
 use carcassonne_rules_core::{Config, EditionId, Effect, ModuleId, Repeat, VariantId, Visible};
 use codegen::{Function, Scope};
@@ -27,8 +27,10 @@ const LITERAL_WIDTH: usize = 80;
 /// The Rust source of the rules' dispatch and tables.
 pub fn generate(rules: &Rules) -> String {
     let names = Names::new(rules);
-    let mut scope = Scope::new();
-    for path in [
+    let mut out = Writer::default();
+    out.raw(&header(rules));
+    out.line("");
+    let mut paths = [
         path_of::<Catalog>(),
         path_of::<Config>(),
         path_of::<EditionId>(),
@@ -44,37 +46,102 @@ pub fn generate(rules: &Rules) -> String {
         path_of::<StepInfo>(),
         path_of::<Tables>(),
         path_of::<Text>(),
-    ] {
-        let (module, name) = path.rsplit_once("::").unwrap_or(("crate", path));
-        scope.import(module, name);
+        "std::borrow::Cow",
+    ];
+    paths.sort_unstable();
+    for path in paths {
+        out.line(&format!("use {path};"));
     }
-    scope.import("std::borrow", "Cow");
-    scope.raw(constants(rules, &names));
-    scope.raw(format!(
-        "/// What one selection shows: bit sets over steps, items and markers.\n\
-         pub type Visible = {}<{}>;",
-        path_of::<Visible<1>>(),
-        words(rules)
-    ));
-    scope.raw(flags(rules, &names));
+    out.line("");
+    constants(rules, &names, &mut out);
+    let (steps, items, markers) = words(rules);
+    out.line("/// What one selection shows: bit sets over steps, items and markers.");
+    out.line(&format!("pub type Visible = {}<{steps}, {items}, {markers}>;", path_of::<Visible<1, 1, 1>>()));
+    out.line("");
+    out.raw(&dispatch(rules, &names));
+    out.line("");
+    tables(rules, &names, &mut out);
+    out.line("");
+    catalog_fn(&rules.catalog, &mut out);
+    out.text
+}
+
+/// The derived flags and the dispatch functions, formatted by prettyplease
+/// (the tables around them are regular enough to be written formatted; parsing
+/// them too would triple the cost of a compile).
+fn dispatch(rules: &Rules, names: &Names) -> String {
+    let mut scope = Scope::new();
+    scope.raw(flags(rules, names));
     scope.push_fn(visible_fn(rules));
     let sections = rules.sections();
     for (name, items) in &sections[..3] {
-        scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, items, &names));
+        scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, items, names));
     }
     for step in rules.steps() {
-        scope.push_fn(section_fn(&step_fn(step), &format!("Step {}: {}.", step.id, step.title), Some(step), &step.items, &names));
+        let doc = format!("Step {}: {}.", step.id, step.title);
+        scope.push_fn(section_fn(&step_fn(step), &doc, Some(step), &step.items, names));
     }
     let (name, items) = &sections[3];
-    scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, items, &names));
-    scope.raw(tables(rules, &names));
-    scope.raw(catalog_fn(&rules.catalog));
+    scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, items, names));
     let code = scope.to_string();
     // The generated code always parses; should it not, the unformatted code
     // makes the runtime's build fail with rustc's message, which is more
     // useful than any report here.
-    let body = syn::parse_file(&code).map_or(code, |file| prettyplease::unparse(&file));
-    format!("{}\n{}", header(rules), body.replace("\r\n", "\n"))
+    syn::parse_file(&code).map_or(code, |file| prettyplease::unparse(&file))
+}
+
+/// Generated text, line by line, with indentation.
+#[derive(Default)]
+struct Writer {
+    text: String,
+    indent: usize,
+}
+
+impl Writer {
+    /// Lines that fit: the indentation plus the line.
+    const WIDTH: usize = 120;
+
+    fn line(&mut self, line: &str) {
+        if !line.is_empty() {
+            self.text.push_str(&" ".repeat(self.indent));
+        }
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+
+    fn raw(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+
+    /// The line `open`, the lines `body` writes one level deeper, and `close`.
+    fn block(&mut self, open: &str, close: &str, body: impl FnOnce(&mut Writer)) {
+        self.line(open);
+        self.indent += 4;
+        body(self);
+        self.indent -= 4;
+        self.line(close);
+    }
+
+    /// `name: value,` where value may be a long string literal.
+    fn field(&mut self, name: &str, value: &str) {
+        self.line(&format!("{name}: {value},"));
+    }
+
+    /// `head[a, b, c]tail` on one line if it fits, else one element a line.
+    fn list(&mut self, head: &str, elements: &[String], tail: &str) {
+        let one = format!("{head}[{}]{tail}", elements.join(", "));
+        if self.indent + one.len() <= Self::WIDTH || elements.is_empty() {
+            self.line(&one);
+            return;
+        }
+        self.line(&format!("{head}["));
+        self.indent += 4;
+        for e in elements {
+            self.line(&format!("{e},"));
+        }
+        self.indent -= 4;
+        self.line(&format!("]{tail}"));
+    }
 }
 
 fn header(rules: &Rules) -> String {
@@ -94,12 +161,12 @@ fn path_of<T: ?Sized>() -> &'static str {
     name.split_once('<').map_or(name, |(path, _)| path)
 }
 
-/// 64-bit words a [`Visible`] needs for these rules.
-fn words(rules: &Rules) -> usize {
+/// 64-bit words a [`Visible`] needs for these rules' steps, items and markers.
+fn words(rules: &Rules) -> (usize, usize, usize) {
     let items = rules.items();
     let markers = items.iter().map(|i| i.markers.len()).sum::<usize>();
-    let steps = rules.steps().count();
-    items.len().max(markers).max(steps).max(1).div_ceil(64)
+    let words = |n: usize| n.max(1).div_ceil(64);
+    (words(rules.steps().count()), words(items.len()), words(markers))
 }
 
 /// Rust names for the rules' ids.
@@ -188,15 +255,18 @@ fn literal(text: &str) -> String {
     out
 }
 
-fn constants(rules: &Rules, names: &Names) -> String {
+fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
     let catalog = &rules.catalog;
-    let mut out = String::new();
     let mut module = |name: &str, doc: &str, ty: &str, consts: Vec<(String, String, String)>| {
-        let _ = writeln!(out, "/// {doc}\npub mod {name} {{\n    use super::{ty};");
-        for (doc, constant, value) in consts {
-            let _ = writeln!(out, "    /// {doc}\n    pub const {constant}: {ty} = {ty}({value});");
-        }
-        out.push_str("}\n\n");
+        out.line(&format!("/// {doc}"));
+        out.block(&format!("pub mod {name} {{"), "}", |out| {
+            out.line(&format!("use super::{ty};"));
+            for (doc, constant, value) in consts {
+                out.line(&format!("/// {doc}"));
+                out.line(&format!("pub const {constant}: {ty} = {ty}({value});"));
+            }
+        });
+        out.line("");
     };
     let last = |path: &str| path.rsplit("::").next().unwrap_or(path).to_string();
     module(
@@ -246,7 +316,6 @@ fn constants(rules: &Rules, names: &Names) -> String {
             })
             .collect(),
     );
-    out
 }
 
 fn flags(rules: &Rules, names: &Names) -> String {
@@ -298,23 +367,72 @@ fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names:
     if items.is_empty() && step.is_none() {
         body.push_str("let _ = (cfg, v);\n");
     }
-    for item in items {
-        body.push_str(&item_code(item, names));
-    }
+    body.push_str(&items_code(items, names));
     f.line(body);
     f
 }
 
-/// Marks an item, its markers and its children, under the item's condition.
-fn item_code(item: &Item, names: &Names) -> String {
+/// Marks a list of sibling items. Siblings whose conditions start with the
+/// same test (`abbey`, `abbey and …`) make it once, in one block where the
+/// first of them stands (the order of marking does not matter; the tables keep
+/// the rules' order), so a selection without the module skips all of them
+/// with one test.
+fn items_code(items: &[Item], names: &Names) -> String {
+    let mut out = String::new();
+    let mut done: Vec<Cond> = Vec::new();
+    let mut plain: Vec<(&Item, Cond)> = Vec::new();
+    for item in items {
+        match lead(&item.when) {
+            None => plain.push((item, item.when.clone())),
+            Some((first, _)) if done.contains(&first) => {}
+            Some((first, _)) => {
+                out.push_str(&same_conditions(&plain, names));
+                plain.clear();
+                let group: Vec<(&Item, Cond)> = items
+                    .iter()
+                    .filter_map(|i| lead(&i.when).filter(|(f, _)| *f == first).map(|(_, rest)| (i, rest)))
+                    .collect();
+                let body = same_conditions(&group, names);
+                out.push_str(&guarded(&first, &body, names));
+                done.push(first);
+            }
+        }
+    }
+    out.push_str(&same_conditions(&plain, names));
+    out
+}
+
+/// The test a condition makes first (`abbey` in `abbey and …`), and the rest
+/// of the condition; `None` for a disjunction or no test at all.
+fn lead(when: &Cond) -> Option<(Cond, Cond)> {
+    match when {
+        Cond::True | Cond::Any(_) => None,
+        Cond::All(parts) => match parts.split_first() {
+            Some((Cond::Any(_), _)) | None => None,
+            Some((first, [one])) => Some((first.clone(), one.clone())),
+            Some((first, rest)) => Some((first.clone(), Cond::All(rest.to_vec()))),
+        },
+        atom => Some((atom.clone(), Cond::True)),
+    }
+}
+
+/// Marks items under their conditions; neighbours with the same condition
+/// share one test.
+fn same_conditions(items: &[(&Item, Cond)], names: &Names) -> String {
+    items
+        .chunk_by(|a, b| a.1 == b.1)
+        .map(|same| guarded(&same[0].1, &same.iter().map(|(item, _)| item_body(item, names)).collect::<String>(), names))
+        .collect()
+}
+
+/// Marks an item, its markers and its children, once its condition holds.
+fn item_body(item: &Item, names: &Names) -> String {
     let mut body = format!("v.item({});\n", item_const(item));
     for (k, marker) in item.markers.iter().enumerate() {
         body.push_str(&guarded(&marker.when, &format!("v.marker({});", marker_const(item, k)), names));
     }
-    for child in &item.children {
-        body.push_str(&item_code(child, names));
-    }
-    guarded(&item.when, &body, names)
+    body.push_str(&items_code(&item.children, names));
+    body
 }
 
 /// `code`, run only where `when` holds.
@@ -326,115 +444,131 @@ fn guarded(when: &Cond, code: &str, names: &Names) -> String {
     }
 }
 
-fn tables(rules: &Rules, names: &Names) -> String {
-    let mut out = String::from("/// Everything about the rules that does not depend on the selection.\npub static TABLES: Tables = Tables {\n");
-    out.push_str("phases: &[\n");
-    for phase in &rules.phases {
-        let steps: Vec<String> = phase.steps.iter().map(step_const).collect();
-        let _ = writeln!(
-            out,
-            "PhaseInfo {{ id: {}, title: {}, steps: &[{}] }},",
-            literal(&phase.id),
-            literal(&phase.title),
-            steps.join(", ")
-        );
-    }
-    out.push_str("],\nsteps: &[\n");
-    for step in rules.steps() {
-        let repeat = match &step.repeat {
-            None => "None".to_string(),
-            Some((Repeat::DoubleTurn, _)) => "Some(Repeat::DoubleTurn)".to_string(),
-            Some((Repeat::PerFeature, _)) => "Some(Repeat::PerFeature)".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "StepInfo {{ id: {}, title: {}, repeat: {repeat}, choose_one: {}, items: &[{}] }},",
-            literal(&step.id),
-            literal(&step.title),
-            step.choose_one,
-            item_list(&step.items)
-        );
-    }
-    out.push_str("],\nitems: &[\n");
-    let items = rules.items();
-    for item in &items {
-        out.push_str(&item_info(item, rules, names));
-    }
-    out.push_str("],\nmarkers: &[\n");
-    for marker in items.iter().flat_map(|i| &i.markers) {
-        let _ = writeln!(out, "{},", literal(&marker.label));
-    }
-    out.push_str("],\n");
-    for (name, items) in rules.sections() {
-        let _ = writeln!(out, "{name}: &[{}],", item_list(items));
-    }
-    out.push_str("};\n");
-    out
-}
-
-fn item_list(items: &[Item]) -> String {
-    items.iter().map(item_const).collect::<Vec<_>>().join(", ")
-}
-
-fn item_info(item: &Item, rules: &Rules, names: &Names) -> String {
-    let text = if item.text.is_uniform() {
-        format!("Text::Same({})", literal(&item.text.render(EditionId(0))))
-    } else {
-        let by_edition: Vec<String> = (0..rules.catalog.editions.len())
-            .map(|e| literal(&item.text.render(EditionId(e as u8))))
-            .collect();
-        format!("Text::ByEdition(&[{}])", by_edition.join(", "))
-    };
-    let origins: Vec<&str> = item.origins.iter().map(|&m| names.module(m)).collect();
-    let markers: Vec<String> = (0..item.markers.len()).map(|k| marker_const(item, k)).collect();
-    let foreign: Vec<&str> = item.foreign.iter().map(|&e| names.edition(e)).collect();
-    let effect = match &item.effect {
-        None => "None".to_string(),
-        Some(Effect::Skip(steps)) => {
-            let steps: Vec<String> = steps.iter().map(|s| format!("Cow::Borrowed({})", literal(s))).collect();
-            format!("Some(Effect::Skip(Cow::Borrowed(&[{}])))", steps.join(", "))
+fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
+    out.line("/// Everything about the rules that does not depend on the selection.");
+    out.block("pub static TABLES: Tables = Tables {", "};", |out| {
+        out.block("phases: &[", "],", |out| {
+            for phase in &rules.phases {
+                out.block("PhaseInfo {", "},", |out| {
+                    out.field("id", &literal(&phase.id));
+                    out.field("title", &literal(&phase.title));
+                    out.list("steps: &", &phase.steps.iter().map(step_const).collect::<Vec<_>>(), ",");
+                });
+            }
+        });
+        out.block("steps: &[", "],", |out| {
+            for step in rules.steps() {
+                let repeat = match &step.repeat {
+                    None => "None",
+                    Some((Repeat::DoubleTurn, _)) => "Some(Repeat::DoubleTurn)",
+                    Some((Repeat::PerFeature, _)) => "Some(Repeat::PerFeature)",
+                };
+                out.block("StepInfo {", "},", |out| {
+                    out.field("id", &literal(&step.id));
+                    out.field("title", &literal(&step.title));
+                    out.field("repeat", repeat);
+                    out.field("choose_one", &step.choose_one.to_string());
+                    out.list("items: &", &item_list(&step.items), ",");
+                });
+            }
+        });
+        let items = rules.items();
+        out.block("items: &[", "],", |out| {
+            for item in &items {
+                item_info(item, rules, names, out);
+            }
+        });
+        let markers: Vec<String> = items.iter().flat_map(|i| &i.markers).map(|m| literal(&m.label)).collect();
+        out.list("markers: &", &markers, ",");
+        for (name, items) in rules.sections() {
+            out.list(&format!("{name}: &"), &item_list(items), ",");
         }
-        Some(Effect::GoBack(step)) => format!("Some(Effect::GoBack(Cow::Borrowed({})))", literal(step)),
-        Some(Effect::DoubleTurn) => "Some(Effect::DoubleTurn)".to_string(),
-    };
-    format!(
-        "ItemInfo {{ id: {}, text: {text}, origins: &[{}], markers: &[{}], foreign: &[{}], effect: {effect}, \
-         children: &[{}] }},\n",
-        literal(&item.id),
-        origins.join(", "),
-        markers.join(", "),
-        foreign.join(", "),
-        item_list(&item.children)
-    )
+    });
 }
 
-fn catalog_fn(catalog: &Catalog) -> String {
-    let mut out = String::from(
-        "/// The editions, variants, expansions and modules of these rules.\npub fn catalog() -> Catalog {\nCatalog::new(\n&[\n",
-    );
-    for e in &catalog.editions {
-        let _ = writeln!(out, "({}, {}, VariantId({})),", literal(&e.id), literal(&e.name), e.default_variant.0);
-    }
-    out.push_str("],\n&[\n");
-    for v in &catalog.variants {
-        let _ = writeln!(out, "({}, {}),", literal(&v.id), literal(&v.name));
-    }
-    out.push_str("],\n&[\n");
-    for m in &catalog.modules {
-        let _ = writeln!(out, "({}, {}, {}),", literal(&m.id), literal(&m.name), m.on_wiki_page);
-    }
-    out.push_str("],\n&[\n");
-    for x in &catalog.expansions {
-        out.push_str(&expansion_tuple(x));
-    }
-    out.push_str("],\n)\n}\n");
-    out
+fn item_list(items: &[Item]) -> Vec<String> {
+    items.iter().map(item_const).collect()
 }
 
-fn expansion_tuple(x: &ExpansionInfo) -> String {
-    let editions: Vec<String> = x.editions.iter().map(|e| literal(e)).collect();
-    let modules: Vec<String> = x.modules.iter().map(|m| format!("module::{}", constant(&m.id, "M"))).collect();
-    format!("({}, {}, &[{}], &[{}]),\n", literal(&x.id), literal(&x.name), editions.join(", "), modules.join(", "))
+fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
+    out.block("ItemInfo {", "},", |out| {
+        out.field("id", &literal(&item.id));
+        if item.text.is_uniform() {
+            out.field("text", &format!("Text::Same({})", literal(&item.text.render(EditionId(0)))));
+        } else {
+            let by_edition: Vec<String> = (0..rules.catalog.editions.len())
+                .map(|e| literal(&item.text.render(EditionId(e as u8))))
+                .collect();
+            out.list("text: Text::ByEdition(&", &by_edition, "),");
+        }
+        let origins: Vec<String> = item.origins.iter().map(|&m| names.module(m).to_string()).collect();
+        out.list("origins: &", &origins, ",");
+        let markers: Vec<String> = (0..item.markers.len()).map(|k| marker_const(item, k)).collect();
+        out.list("markers: &", &markers, ",");
+        let foreign: Vec<String> = item.foreign.iter().map(|&e| names.edition(e).to_string()).collect();
+        out.list("foreign: &", &foreign, ",");
+        let effect = match &item.effect {
+            None => "None".to_string(),
+            Some(Effect::Skip(steps)) => {
+                let steps: Vec<String> = steps.iter().map(|s| format!("Cow::Borrowed({})", literal(s))).collect();
+                format!("Some(Effect::Skip(Cow::Borrowed(&[{}])))", steps.join(", "))
+            }
+            Some(Effect::GoBack(step)) => format!("Some(Effect::GoBack(Cow::Borrowed({})))", literal(step)),
+            Some(Effect::DoubleTurn) => "Some(Effect::DoubleTurn)".to_string(),
+        };
+        out.field("effect", &effect);
+        out.list("children: &", &item_list(&item.children), ",");
+    });
+}
+
+fn catalog_fn(catalog: &Catalog, out: &mut Writer) {
+    out.line("/// The editions, variants, expansions and modules of these rules.");
+    out.block("pub fn catalog() -> Catalog {", "}", |out| {
+        out.line("Catalog::new(");
+        out.indent += 4;
+        let editions: Vec<String> = catalog
+            .editions
+            .iter()
+            .map(|e| format!("({}, {}, VariantId({}))", literal(&e.id), literal(&e.name), e.default_variant.0))
+            .collect();
+        out.list("&", &editions, ",");
+        let variants: Vec<String> =
+            catalog.variants.iter().map(|v| format!("({}, {})", literal(&v.id), literal(&v.name))).collect();
+        out.list("&", &variants, ",");
+        let modules: Vec<String> = catalog
+            .modules
+            .iter()
+            .map(|m| format!("({}, {}, {})", literal(&m.id), literal(&m.name), m.on_wiki_page))
+            .collect();
+        out.list("&", &modules, ",");
+        out.line("&[");
+        out.indent += 4;
+        for x in &catalog.expansions {
+            let editions: Vec<String> = x.editions.iter().map(|e| literal(e)).collect();
+            let modules: Vec<String> = x.modules.iter().map(|m| format!("module::{}", constant(&m.id, "M"))).collect();
+            let one = format!(
+                "({}, {}, &[{}], &[{}]),",
+                literal(&x.id),
+                literal(&x.name),
+                editions.join(", "),
+                modules.join(", ")
+            );
+            if out.indent + one.len() <= Writer::WIDTH {
+                out.line(&one);
+                continue;
+            }
+            out.block("(", "),", |out| {
+                out.line(&format!("{},", literal(&x.id)));
+                out.line(&format!("{},", literal(&x.name)));
+                out.list("&", &editions, ",");
+                out.list("&", &modules, ",");
+            });
+        }
+        out.indent -= 4;
+        out.line("],");
+        out.indent -= 4;
+        out.line(")");
+    });
 }
 
 /// Operator precedence, to print only the parentheses that are needed.

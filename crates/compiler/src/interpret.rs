@@ -67,9 +67,14 @@ fn entries(rules: &Rules, items: &[Item], cfg: &Config, parent_origin: &str) -> 
 }
 
 /// What `cfg` shows under `rules`, as the generated dispatch computes it.
-/// Panics if the rules have more steps, items or markers than `W` words hold.
-pub fn visible<const W: usize>(rules: &Rules, cfg: &Config) -> Visible<W> {
-    fn mark<const W: usize>(rules: &Rules, items: &[Item], cfg: &Config, out: &mut Visible<W>) {
+/// Panics if the rules have more steps, items or markers than the words hold.
+pub fn visible<const S: usize, const I: usize, const M: usize>(rules: &Rules, cfg: &Config) -> Visible<S, I, M> {
+    fn mark<const S: usize, const I: usize, const M: usize>(
+        rules: &Rules,
+        items: &[Item],
+        cfg: &Config,
+        out: &mut Visible<S, I, M>,
+    ) {
         for item in items.iter().filter(|item| item.when.eval(&rules.flags, cfg)) {
             out.item(item.number);
             for marker in item.markers.iter().filter(|m| m.when.eval(&rules.flags, cfg)) {

@@ -35,6 +35,16 @@ impl<const W: usize> BitSet<W> {
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         (0..Self::CAPACITY).filter(|&n| self.contains(n))
     }
+
+    /// How many numbers the set holds.
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// Whether the set holds no number.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
 }
 
 impl<const W: usize> std::fmt::Debug for BitSet<W> {
@@ -43,20 +53,21 @@ impl<const W: usize> std::fmt::Debug for BitSet<W> {
     }
 }
 
-/// The visible part of the rules for one selection.
+/// The visible part of the rules for one selection, with `S`, `I` and `M`
+/// words for steps, items and markers (the generated code sizes them to fit).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Visible<const W: usize> {
+pub struct Visible<const S: usize, const I: usize, const M: usize> {
     /// Steps that exist.
-    pub steps: BitSet<W>,
+    pub steps: BitSet<S>,
     /// Steps whose repeat is in force.
-    pub repeats: BitSet<W>,
+    pub repeats: BitSet<S>,
     /// Visible items (an item is visible only when its parent is).
-    pub items: BitSet<W>,
+    pub items: BitSet<I>,
     /// Visible markers of visible items.
-    pub markers: BitSet<W>,
+    pub markers: BitSet<M>,
 }
 
-impl<const W: usize> Visible<W> {
+impl<const S: usize, const I: usize, const M: usize> Visible<S, I, M> {
     /// The step exists.
     #[inline]
     pub fn step(&mut self, step: StepId) {
@@ -113,6 +124,7 @@ mod tests {
             set.insert(n);
         }
         assert_eq!(set.iter().collect::<Vec<_>>(), [0, 63, 64, 127]);
+        assert_eq!(set.len(), 4);
         assert!(!set.contains(1) && !set.contains(128));
     }
 }

@@ -1,30 +1,91 @@
-//! The compiled-in rules against the interpreter over the checked model, on the
-//! same selections, and the cost of compiling the rules folder.
+//! What the compiled-in rules cost against the interpreter over the checked
+//! model, side by side in one process, and what compiling the rules costs.
+//!
+//! - `visible/*`: the static turn order of one selection (which steps, items
+//!   and markers show), without rendering: the generated dispatch against the
+//!   interpreter.
+//! - `resolved/*`: the same, resolved into the owned, printable turn order.
+//! - `pairs/*`: every single-module and every pair selection of one edition.
+//! - `compile/*`: load → check, and load → check → codegen of `rules/`.
 
 use std::hint::black_box;
 use std::path::Path;
 
-use carcassonne_rules::{compiler, generated, interpret};
+use carcassonne_rules_compiler::{codegen, compile_dir, interpret, model::Rules};
+use carcassonne_rules_runtime::core::{Config, ModuleSet};
+use carcassonne_rules_runtime::{catalog, generated, turn_order};
 use criterion::{Criterion, criterion_group, criterion_main};
 
-fn turn_order(c: &mut Criterion) {
-    let rules = compiler::compile_dir(Path::new("rules")).result.expect("bundled rules check");
-    let catalog = generated::catalog();
-    let selections = [
-        ("base", "C2", ""),
-        ("builder+abbey_and_mayor", "C2", "builder,abbey_and_mayor"),
-        ("four_expansions", "C1", "traders_and_builders,princess_and_dragon,abbey_and_mayor,count_king_and_robber"),
-    ];
-    for (name, edition, with) in selections {
-        let config = catalog.config(edition, None, with).expect("valid selection");
-        let mut group = c.benchmark_group(format!("turn_order/{name}"));
-        group.bench_function("generated", |b| b.iter(|| generated::turn_order(black_box(&config))));
-        group
-            .bench_function("interpreted", |b| b.iter(|| interpret::turn_order(black_box(&rules), black_box(&config))));
-        group.finish();
-    }
-    c.bench_function("compile_rules_dir", |b| b.iter(|| compiler::compile_dir(black_box(Path::new("rules")))));
+const RULES: &str = "../../rules";
+
+fn rules() -> Rules {
+    compile_dir(Path::new(RULES)).result.unwrap_or_else(|_| panic!("the bundled rules do not check"))
 }
 
-criterion_group!(benches, turn_order);
+fn config(edition: &str, with: &str) -> Config {
+    catalog().config(edition, None, with).unwrap_or_else(|_| panic!("invalid selection {edition} {with}"))
+}
+
+const SELECTIONS: [(&str, &str, &str); 3] = [
+    ("base", "C2", ""),
+    ("builder+abbey_and_mayor", "C2", "builder,abbey_and_mayor"),
+    ("four_expansions", "C1", "traders_and_builders,princess_and_dragon,abbey_and_mayor,count_king_and_robber"),
+];
+
+fn one_selection(c: &mut Criterion) {
+    let rules = rules();
+    for (name, edition, with) in SELECTIONS {
+        let cfg = config(edition, with);
+        let mut group = c.benchmark_group(format!("visible/{name}"));
+        group.bench_function("generated", |b| b.iter(|| generated::visible(black_box(&cfg))));
+        group.bench_function("interpreted", |b| {
+            b.iter(|| -> generated::Visible { interpret::visible(black_box(&rules), black_box(&cfg)) })
+        });
+        group.finish();
+        let mut group = c.benchmark_group(format!("resolved/{name}"));
+        group.bench_function("generated", |b| b.iter(|| turn_order(black_box(&cfg))));
+        group.bench_function("interpreted", |b| b.iter(|| interpret::turn_order(black_box(&rules), black_box(&cfg))));
+        group.finish();
+    }
+}
+
+fn pairs(c: &mut Criterion) {
+    let rules = rules();
+    let modules: Vec<_> = catalog().modules.iter().map(|m| m.bit).collect();
+    let mut sets: Vec<ModuleSet> = modules.iter().map(|&m| ModuleSet::of(m)).collect();
+    for (i, &a) in modules.iter().enumerate() {
+        sets.extend(modules[i + 1..].iter().map(|&b| ModuleSet::of(a).union(ModuleSet::of(b))));
+    }
+    let base = config("C2", "");
+    let configs: Vec<Config> = sets.iter().map(|&modules| Config { modules, ..base }).collect();
+    let mut group = c.benchmark_group(format!("pairs/C2 ({} selections)", configs.len()));
+    group.sample_size(20);
+    group.bench_function("generated", |b| {
+        b.iter(|| configs.iter().map(|cfg| generated::visible(black_box(cfg)).items.len()).sum::<usize>())
+    });
+    group.bench_function("interpreted", |b| {
+        b.iter(|| {
+            configs
+                .iter()
+                .map(|cfg| {
+                    let visible: generated::Visible = interpret::visible(black_box(&rules), black_box(cfg));
+                    visible.items.len()
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
+fn compile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("compile");
+    group.sample_size(20);
+    group.bench_function("load+check", |b| b.iter(|| compile_dir(black_box(Path::new(RULES)))));
+    group.bench_function("load+check+codegen", |b| {
+        b.iter(|| compile_dir(black_box(Path::new(RULES))).result.map(|rules| codegen::generate(&rules)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, one_selection, pairs, compile);
 criterion_main!(benches);

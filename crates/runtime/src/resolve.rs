@@ -6,7 +6,12 @@ use carcassonne_rules_core::{Catalog, Config, Entry, PhaseOrder, StepOrder, Turn
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
 /// among the selected modules, visible markers and children.
-pub fn turn_order<const W: usize>(tables: &Tables, catalog: &Catalog, visible: &Visible<W>, cfg: &Config) -> TurnOrder {
+pub fn turn_order<const S: usize, const I: usize, const M: usize>(
+    tables: &Tables,
+    catalog: &Catalog,
+    visible: &Visible<S, I, M>,
+    cfg: &Config,
+) -> TurnOrder {
     let entries = |items: &[ItemId]| entries(tables, catalog, visible, cfg, items, "base");
     TurnOrder {
         edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or_else(String::new, |e| e.id.clone()),
@@ -40,10 +45,10 @@ pub fn turn_order<const W: usize>(tables: &Tables, catalog: &Catalog, visible: &
     }
 }
 
-fn entries<const W: usize>(
+fn entries<const S: usize, const I: usize, const M: usize>(
     tables: &Tables,
     catalog: &Catalog,
-    visible: &Visible<W>,
+    visible: &Visible<S, I, M>,
     cfg: &Config,
     items: &[ItemId],
     parent_origin: &str,

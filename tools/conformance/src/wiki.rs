@@ -5,15 +5,28 @@
 //! The page decides visibility with CSS classes (`showDragonAndNotPlague`,
 //! `showMessages_ForC1`, `data-dynamic-selector`). Class names are read against
 //! the rules' own module and derived-flag ids; names that cannot be read that
-//! way are listed, with their meaning, in `rules/errata.yaml`.
+//! way are listed, with their meaning, in the errata (`errata.yaml`).
+//!
+//! An item's origin follows the rules' contract: the first *selected* module
+//! that the classes on the way up name outside a `not` (innermost element
+//! first; derived flags count as the modules they name), else `base`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
-use carcassonne_rules_compiler::model::{Cond, Difference, Rules};
+use carcassonne_rules_compiler::interpret;
+use carcassonne_rules_compiler::model::{Cond, Rules};
+use carcassonne_rules_core::{Catalog, Config, EditionId, Entry, ModuleId, TurnOrder};
 use regex::Regex;
 
-use crate::catalog::Catalog;
-use crate::turn::{Config, Entry, TurnOrder};
+use crate::errata::{Difference, Errata};
+
+/// Compiles one of this module's regular expressions.
+#[allow(clippy::expect_used)]
+fn regex(pattern: &str) -> Regex {
+    // The patterns are constants of this module, known to be valid (the tests
+    // run every one of them).
+    Regex::new(pattern).expect("valid regex")
+}
 
 /// One element of the page: a `div`, `span`, `ul`, `ol` or `li`.
 #[derive(Debug)]
@@ -22,6 +35,9 @@ struct Element {
     parent: Option<usize>,
     /// The show condition of the element's own classes; `None` = always.
     show: Option<Cond>,
+    /// The modules `show` names outside a `not`, first mention first: the
+    /// candidates for the origin of the items inside.
+    origins: Vec<ModuleId>,
 }
 
 /// A step header on the page and the element it stands in.
@@ -41,14 +57,32 @@ struct TopItem {
     line: usize,
 }
 
-/// The page, parsed once, read against one set of rules.
+/// The page, parsed once, read against one set of rules and its errata.
 #[derive(Debug)]
 pub struct Page {
     elements: Vec<Element>,
     headers: Vec<Header>,
     items: Vec<TopItem>,
-    /// Class names that could not be read (they count as never shown).
+    /// Class names that could not be read (they count as never shown), sorted.
     pub unreadable: Vec<String>,
+}
+
+/// One visible top-level item of a page section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageItem {
+    /// The selected module that brings the item, or `base`.
+    pub origin: String,
+    /// 1-based line of the item in the page source.
+    pub line: usize,
+}
+
+/// One top-level item of a section of the rules' turn order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleItem {
+    /// The selected module that brings the item, or `base`.
+    pub origin: String,
+    /// The item's id.
+    pub id: String,
 }
 
 /// Headers of the two sections that come before the steps.
@@ -65,21 +99,21 @@ enum Event {
 
 /// The page's tags, section headers and rules boxes, in source order.
 fn events(source: &str) -> Vec<(usize, Event)> {
-    let tag = Regex::new(r"(?s)<(/?)([a-zA-Z]+)([^>]*)>").expect("valid regex");
-    let step = Regex::new(r"'''Stap ([0-9][A-D](?:-[0-9])?):").expect("valid regex");
-    let template_start = Regex::new(r"\{\{Rules[A-Za-z]*\|").expect("valid regex");
-    let template_end = Regex::new(r"(?m)^\}\}[ \t]*$").expect("valid regex");
+    let tag = regex(r"(?s)<(/?)([a-zA-Z]+)([^>]*)>");
+    let step = regex(r"'''Stap ([0-9][A-D](?:-[0-9])?):");
+    let template_start = regex(r"\{\{Rules[A-Za-z]*\|");
+    let template_end = regex(r"(?m)^\}\}[ \t]*$");
 
     let mut events: Vec<(usize, Event)> = Vec::new();
     for c in tag.captures_iter(source) {
         let name = c[2].to_lowercase();
         if matches!(name.as_str(), "div" | "span" | "ul" | "ol" | "li") {
-            let at = c.get(0).expect("whole match").start();
+            let at = c.get(0).map_or(0, |m| m.start());
             events.push((at, if &c[1] == "/" { Event::Close(name) } else { Event::Open(name, c[3].to_string()) }));
         }
     }
     for c in step.captures_iter(source) {
-        events.push((c.get(0).expect("whole match").start(), Event::Header(c[1].to_string())));
+        events.push((c.get(0).map_or(0, |m| m.start()), Event::Header(c[1].to_string())));
     }
     events.extend(template_start.find_iter(source).map(|m| (m.start(), Event::TemplateStart)));
     events.extend(template_end.find_iter(source).map(|m| (m.start(), Event::TemplateEnd)));
@@ -93,8 +127,11 @@ fn events(source: &str) -> Vec<(usize, Event)> {
 }
 
 impl Page {
-    pub fn parse(source: &str, rules: &Rules) -> Page {
-        let reader = ClassReader::new(rules);
+    /// Parses the page's wiki source, reading its class names against the
+    /// rules' module, derived-flag and edition ids and the errata's class
+    /// readings.
+    pub fn parse(source: &str, rules: &Rules, errata: &Errata) -> Page {
+        let reader = ClassReader::new(rules, errata);
         let mut page = Page { elements: Vec::new(), headers: Vec::new(), items: Vec::new(), unreadable: Vec::new() };
         let mut open: Vec<usize> = Vec::new();
         let mut templates: Vec<usize> = Vec::new();
@@ -134,9 +171,10 @@ impl Page {
                         }
                     }
                     let show = reader.attributes(&attributes, &mut page.unreadable);
+                    let origins = show.as_ref().map(|c| c.origins(&rules.flags)).unwrap_or_default();
                     let element = page.elements.len();
                     let top_level = name == "li" && !open.iter().any(|&e| page.elements[e].tag == "li");
-                    page.elements.push(Element { tag: name, parent: open.last().copied(), show });
+                    page.elements.push(Element { tag: name, parent: open.last().copied(), show, origins });
                     if top_level && !page.headers.is_empty() {
                         page.items.push(TopItem { element, header: page.headers.len() - 1, line });
                     }
@@ -149,12 +187,12 @@ impl Page {
         page
     }
 
-    fn visible(&self, element: Option<usize>, cfg: &Config) -> bool {
+    fn visible(&self, element: Option<usize>, rules: &Rules, cfg: &Config) -> bool {
         let mut at = element;
         while let Some(e) = at {
             let element = &self.elements[e];
             if let Some(show) = &element.show
-                && !show.eval(cfg.edition, cfg.variant, cfg.modules)
+                && !show.eval(&rules.flags, cfg)
             {
                 return false;
             }
@@ -163,35 +201,46 @@ impl Page {
         true
     }
 
-    /// The first module named on the way up from an element, or "base".
-    fn origin(&self, element: usize, rules: &Rules) -> String {
+    /// The first selected module the classes on the way up from an element
+    /// name outside a `not`, innermost element first; else `base`.
+    fn origin(&self, element: usize, rules: &Rules, cfg: &Config) -> String {
         let mut at = Some(element);
         while let Some(e) = at {
-            if let Some(m) = self.elements[e].show.as_ref().and_then(|c| c.origin()) {
-                return rules.modules[m].id.clone();
+            let element = &self.elements[e];
+            if let Some(module) = element.origins.iter().find(|&&m| cfg.has(m)) {
+                return rules
+                    .catalog
+                    .modules
+                    .get(usize::from(module.0))
+                    .map_or_else(|| "base".to_string(), |m| m.id.clone());
             }
-            at = self.elements[e].parent;
+            at = element.parent;
         }
         "base".to_string()
     }
 
-    /// For each section the page shows for `cfg`: the origins of its visible
-    /// top-level items, in page order, with their source lines.
-    pub fn sections(&self, rules: &Rules, cfg: &Config) -> Vec<(String, Vec<(String, usize)>)> {
-        let mut out: Vec<(String, Vec<(String, usize)>)> = Vec::new();
+    /// The 1-based source lines of the page's top-level items, in page order.
+    pub fn item_lines(&self) -> impl Iterator<Item = usize> + '_ {
+        self.items.iter().map(|item| item.line)
+    }
+
+    /// For each section the page shows for `cfg` (`notes`, `any_time`, step
+    /// ids): its visible top-level items, in page order.
+    pub fn sections(&self, rules: &Rules, cfg: &Config) -> Vec<(String, Vec<PageItem>)> {
+        let mut out: Vec<(String, Vec<PageItem>)> = Vec::new();
         for (h, header) in self.headers.iter().enumerate() {
-            if !self.visible(header.parent, cfg) {
+            if !self.visible(header.parent, rules, cfg) {
                 continue;
             }
-            let origins: Vec<(String, usize)> = self
+            let items: Vec<PageItem> = self
                 .items
                 .iter()
-                .filter(|item| item.header == h && self.visible(Some(item.element), cfg))
-                .map(|item| (self.origin(item.element, rules), item.line))
+                .filter(|item| item.header == h && self.visible(Some(item.element), rules, cfg))
+                .map(|item| PageItem { origin: self.origin(item.element, rules, cfg), line: item.line })
                 .collect();
             match out.iter_mut().find(|(section, _)| *section == header.section) {
-                Some((_, existing)) => existing.extend(origins),
-                None => out.push((header.section.clone(), origins)),
+                Some((_, existing)) => existing.extend(items),
+                None => out.push((header.section.clone(), items)),
             }
         }
         out
@@ -217,29 +266,30 @@ struct ClassReader {
 }
 
 impl ClassReader {
-    fn new(rules: &Rules) -> Self {
+    fn new(rules: &Rules, errata: &Errata) -> Self {
         let mut names: HashMap<String, Cond> =
-            rules.modules.iter().enumerate().map(|(i, m)| (m.id.clone(), Cond::Module(i))).collect();
-        names.extend(rules.derived.iter().cloned());
+            rules.catalog.modules.iter().map(|m| (m.id.clone(), Cond::Module(m.bit))).collect();
+        names.extend(rules.flags.iter().enumerate().map(|(i, flag)| (flag.id.clone(), Cond::Flag(i))));
         let overrides: HashMap<String, Cond> =
-            rules.errata.classes.iter().map(|r| (r.class.clone(), r.means.clone())).collect();
+            errata.classes.iter().map(|r| (r.class.clone(), r.means.clone())).collect();
         // `showDragonAndC1`: an edition may stand among the flags, and reads
-        // like its own class (`showC2`),
-        // so a reading of `showC2` in the errata applies there too.
+        // like its own class (`showC2`), so a reading of `showC2` in the errata
+        // applies there too.
         let editions: Vec<Cond> = rules
+            .catalog
             .editions
             .iter()
             .enumerate()
-            .map(|(i, e)| overrides.get(&format!("show{}", e.id)).cloned().unwrap_or(Cond::Edition(i)))
+            .map(|(i, e)| overrides.get(&format!("show{}", e.id)).cloned().unwrap_or(Cond::Edition(EditionId(i as u8))))
             .collect();
-        for (e, cond) in rules.editions.iter().zip(&editions) {
+        for (e, cond) in rules.catalog.editions.iter().zip(&editions) {
             names.insert(e.id.to_lowercase(), cond.clone());
         }
         ClassReader {
-            class: Regex::new(r#"class="([^"]*)""#).expect("valid regex"),
-            dynamic: Regex::new(r#"data-dynamic-selector="\[([^\]]*)\]""#).expect("valid regex"),
+            class: regex(r#"class="([^"]*)""#),
+            dynamic: regex(r#"data-dynamic-selector="\[([^\]]*)\]""#),
             names,
-            editions: rules.editions.iter().map(|e| e.id.clone()).collect(),
+            editions: rules.catalog.editions.iter().map(|e| e.id.clone()).collect(),
             edition_conds: editions,
             overrides,
         }
@@ -372,14 +422,15 @@ fn camel_words(text: &str) -> Vec<String> {
         // `…And20thAnniversary…`: an operator word ends where a number begins.
         let after_operator =
             c.is_ascii_digit() && words.last().is_some_and(|w| matches!(w.as_str(), "And" | "Or" | "Not"));
-        if starts_word || after_operator || words.is_empty() {
-            words.push(String::new());
+        match words.last_mut() {
+            Some(word) if !starts_word && !after_operator => word.push(c),
+            _ => words.push(c.to_string()),
         }
-        words.last_mut().expect("a word").push(c);
     }
     words
 }
 
+/// The snake_case of a wiki selector key (the module id contract):
 /// `RiverII` → `river_ii`, `20thAnniversaryExpansion` → `20th_anniversary_expansion`.
 pub fn snake_case(camel: &str) -> String {
     camel_words(camel)
@@ -393,39 +444,59 @@ pub fn snake_case(camel: &str) -> String {
 /// One section's comparison for one selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SectionComparison {
+    /// `notes`, `any_time` or a step id.
     pub section: String,
-    /// The page's visible top-level items: origin and source line (None: the
-    /// page does not show the step).
-    pub page: Option<Vec<(String, usize)>>,
-    /// The rules' top-level items: origin and id.
-    pub rules: Option<Vec<(String, String)>>,
+    /// The page's visible top-level items (`None`: the page does not show the
+    /// section).
+    pub page: Option<Vec<PageItem>>,
+    /// The rules' top-level items, without those of modules the page has no
+    /// selector for (`None`: the step does not exist for the selection).
+    pub rules: Option<Vec<RuleItem>>,
+    /// Whether they agree.
     pub verdict: Verdict,
 }
 
+/// The outcome of comparing one section.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Verdict {
+    /// The same number of items, from the same modules, in the same order.
     Agrees,
-    /// Differs, as these errata say it should.
+    /// Differs, as these errata say it should (by id).
     Explained(Vec<String>),
+    /// Differs, and no erratum says why.
     Differs,
 }
 
 impl SectionComparison {
+    /// Whether the page and the rules agree without any erratum.
     pub fn agrees(&self) -> bool {
         self.verdict == Verdict::Agrees
     }
 }
 
-/// Compares the page and the turn order section by section, taking the
-/// errata's deliberate differences into account.
-pub fn compare(page: &Page, rules: &Rules, cfg: &Config, order: &TurnOrder) -> Vec<SectionComparison> {
-    let top = |items: &[Entry]| items.iter().map(|i| (i.origin.clone(), i.id.clone())).collect::<Vec<_>>();
-    let mut ours: Vec<(String, Vec<(String, String)>)> =
+/// The ids of the modules the wiki page has no selector for.
+fn off_page(rules: &Rules) -> Vec<&str> {
+    rules.catalog.modules.iter().filter(|m| !m.on_wiki_page).map(|m| m.id.as_str()).collect()
+}
+
+/// Compares the page and a turn order of `cfg` section by section, taking the
+/// errata's deliberate differences into account. Rule items whose origin is a
+/// module the page has no selector for (`wiki: false`) are left out: the page
+/// cannot show them.
+pub fn compare(page: &Page, rules: &Rules, errata: &Errata, cfg: &Config, order: &TurnOrder) -> Vec<SectionComparison> {
+    let off_page = off_page(rules);
+    let top = |items: &[Entry]| {
+        items
+            .iter()
+            .filter(|i| !off_page.contains(&i.origin.as_str()))
+            .map(|i| RuleItem { origin: i.origin.clone(), id: i.id.clone() })
+            .collect::<Vec<_>>()
+    };
+    let mut ours: Vec<(String, Vec<RuleItem>)> =
         vec![("notes".to_string(), top(&order.notes)), ("any_time".to_string(), top(&order.any_time))];
     ours.extend(order.steps().map(|s| (s.id.clone(), top(&s.items))));
     let theirs = page.sections(rules, cfg);
-    let errata: Vec<_> =
-        rules.errata.differences.iter().filter(|d| d.when.eval(cfg.edition, cfg.variant, cfg.modules)).collect();
+    let errata: Vec<&Difference> = errata.applying(rules, cfg).collect();
 
     let mut sections: Vec<String> = ours.iter().map(|(s, _)| s.clone()).collect();
     for (s, _) in &theirs {
@@ -439,10 +510,18 @@ pub fn compare(page: &Page, rules: &Rules, cfg: &Config, order: &TurnOrder) -> V
             let page_items = theirs.iter().find(|(s, _)| *s == section).map(|(_, items)| items.clone());
             let rule_items = ours.iter().find(|(s, _)| *s == section).map(|(_, items)| items.clone());
             let mut used: Vec<String> = Vec::new();
-            let page_origins =
-                kept(page_items.as_deref(), |line| errata.iter().find(|d| d.page_lines.contains(line)), &mut used);
-            let rule_origins =
-                kept(rule_items.as_deref(), |id| errata.iter().find(|d| d.items.contains(id)), &mut used);
+            let page_origins = kept(
+                page_items.iter().flatten().map(|i| (i.origin.as_str(), &i.line)),
+                |line| errata.iter().copied().find(|d| d.page_lines.contains(line)),
+                &mut used,
+            );
+            let rule_origins = kept(
+                rule_items.iter().flatten().map(|i| (i.origin.as_str(), &i.id)),
+                |id| errata.iter().copied().find(|d| d.items.contains(id)),
+                &mut used,
+            );
+            // A section missing on one side compares as an empty one (the page
+            // has no header for a step with nothing in it).
             let verdict = if page_origins == rule_origins {
                 if used.is_empty() { Verdict::Agrees } else { Verdict::Explained(used) }
             } else if let Some(d) = errata.iter().find(|d| d.steps.contains(&section)) {
@@ -458,74 +537,108 @@ pub fn compare(page: &Page, rules: &Rules, cfg: &Config, order: &TurnOrder) -> V
 
 /// The origins of `items` that no erratum takes out of the comparison; the
 /// errata that take some out are added to `used`.
-fn kept<'a, K>(
-    items: Option<&'a [(String, K)]>,
-    erratum: impl Fn(&K) -> Option<&'a &'a Difference>,
+fn kept<'a, K: 'a>(
+    items: impl Iterator<Item = (&'a str, &'a K)>,
+    erratum: impl Fn(&K) -> Option<&'a Difference>,
     used: &mut Vec<String>,
 ) -> Vec<&'a str> {
     let mut origins = Vec::new();
-    for (origin, key) in items.unwrap_or_default() {
+    for (origin, key) in items {
         match erratum(key) {
             Some(d) if !used.contains(&d.id) => used.push(d.id.clone()),
             Some(_) => {}
-            None => origins.push(origin.as_str()),
+            None => origins.push(origin),
         }
     }
     origins
 }
 
+/// Page lines the errata name (`page_lines`) that hold no top-level item of
+/// the page, as `(erratum id, line)`: an erratum left behind by an edit of the
+/// page.
+pub fn stale_page_lines(page: &Page, errata: &Errata) -> Vec<(String, usize)> {
+    let lines: Vec<usize> = page.item_lines().collect();
+    errata
+        .differences
+        .iter()
+        .flat_map(|d| d.page_lines.iter().filter(|l| !lines.contains(l)).map(|&l| (d.id.clone(), l)))
+        .collect()
+}
+
+/// Compares the page and the rules' interpreted turn order for `cfg`.
+pub fn compare_selection(page: &Page, rules: &Rules, errata: &Errata, cfg: &Config) -> Vec<SectionComparison> {
+    compare(page, rules, errata, cfg, &interpret::turn_order(rules, cfg))
+}
+
+/// One selection to compare: a label (`C2 [abbey,builder]`) and the config.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// The edition and the module ids, as `C2 [abbey,builder]`.
+    pub label: String,
+    /// The edition (with its default rule variant) and modules.
+    pub config: Config,
+}
+
 /// Selections to compare: the base game and every module alone, in every
 /// edition, then `random` selections drawn from `seed` (each module chosen
-/// with probability 1/10, the edition uniformly). As `(edition, with)`.
-pub fn selections(catalog: &Catalog, random: usize, seed: u64) -> Vec<(String, String)> {
-    let modules: Vec<&str> = catalog.modules().map(|m| m.id.as_str()).collect();
+/// with probability 1/10, the edition uniformly), all in each edition's default
+/// rule variant. Modules the page has no selector for (`wiki: false`) are never
+/// selected.
+pub fn selections(catalog: &Catalog, random: usize, seed: u64) -> Vec<Selection> {
+    // In the registry's order, so a seed draws the same selections as long as
+    // the registry does not change.
+    let mut modules: Vec<(ModuleId, &str)> = Vec::new();
+    for m in catalog.expansions.iter().flat_map(|x| &x.modules).filter(|m| m.on_wiki_page) {
+        if !modules.iter().any(|(bit, _)| *bit == m.bit) {
+            modules.push((m.bit, m.id.as_str()));
+        }
+    }
+    let selection = |edition: usize, with: &[(ModuleId, &str)]| {
+        let info = &catalog.editions[edition];
+        let ids: Vec<&str> = with.iter().map(|(_, id)| *id).collect();
+        Selection {
+            label: format!("{} [{}]", info.id, ids.join(",")),
+            config: Config {
+                edition: EditionId(edition as u8),
+                variant: info.default_variant,
+                modules: with.iter().map(|(bit, _)| *bit).collect(),
+            },
+        }
+    };
     let mut out = Vec::new();
-    for edition in &catalog.editions {
-        out.push((edition.clone(), String::new()));
-        out.extend(modules.iter().map(|m| (edition.clone(), m.to_string())));
+    for edition in 0..catalog.editions.len() {
+        out.push(selection(edition, &[]));
+        out.extend(modules.iter().map(|m| selection(edition, std::slice::from_ref(m))));
+    }
+    if catalog.editions.is_empty() {
+        return out;
     }
     let mut rng = fastrand::Rng::with_seed(seed);
     for _ in 0..random {
-        let edition = catalog.editions[rng.usize(..catalog.editions.len())].clone();
-        let with: Vec<&str> = modules.iter().copied().filter(|_| rng.u8(..10) == 0).collect();
-        out.push((edition, with.join(",")));
+        let edition = rng.usize(..catalog.editions.len());
+        let with: Vec<(ModuleId, &str)> = modules.iter().copied().filter(|_| rng.u8(..10) == 0).collect();
+        out.push(selection(edition, &with));
     }
     out
-}
-
-/// Compares the page and the rules (interpreted) for each `(edition, with)`
-/// selection, in the given rule variant or each edition's default.
-pub fn compare_selections(
-    page: &Page,
-    rules: &Rules,
-    selections: &[(String, String)],
-    variant: Option<&str>,
-) -> Result<Vec<(String, Vec<SectionComparison>)>, Vec<carcassonne_rules_compiler::Diagnostic>> {
-    let catalog = Catalog::from_rules(rules);
-    selections
-        .iter()
-        .map(|(edition, with)| {
-            let config = catalog.config(edition, variant, with)?;
-            let order = crate::interpret::turn_order(rules, &config);
-            Ok((format!("{edition} [{with}]"), compare(page, rules, &config, &order)))
-        })
-        .collect()
 }
 
 /// Agreement over many selections.
 #[derive(Debug, Default)]
 pub struct Tally {
+    /// Sections compared.
     pub compared: usize,
+    /// Sections that agree without any erratum.
     pub agreeing: usize,
-    /// Differences the errata explain, by erratum id.
-    pub explained: std::collections::BTreeMap<String, usize>,
-    /// Differences nothing explains: the selection and the comparison.
+    /// Differences the errata explain: how many sections each erratum explains.
+    pub explained: BTreeMap<String, usize>,
+    /// Differences nothing explains: the selection's label and the comparison.
     pub unexplained: Vec<(String, SectionComparison)>,
 }
 
 impl Tally {
+    /// Counts one selection's comparisons.
     pub fn add(&mut self, selection: &str, comparisons: &[SectionComparison]) {
-        for c in comparisons.iter().cloned() {
+        for c in comparisons {
             self.compared += 1;
             match &c.verdict {
                 Verdict::Agrees => self.agreeing += 1,
@@ -534,13 +647,20 @@ impl Tally {
                         *self.explained.entry(id.clone()).or_default() += 1;
                     }
                 }
-                Verdict::Differs => self.unexplained.push((selection.to_string(), c)),
+                Verdict::Differs => self.unexplained.push((selection.to_string(), c.clone())),
             }
         }
     }
 
+    /// Sections that differ as the errata say they should.
+    pub fn explained_sections(&self) -> usize {
+        self.compared - self.agreeing - self.unexplained.len()
+    }
+
+    /// `steps compared: …, agreeing: …, explained by errata: …, unexplained: …`,
+    /// then one line per erratum used.
     pub fn summary(&self) -> String {
-        let explained = self.compared - self.agreeing - self.unexplained.len();
+        let explained = self.explained_sections();
         let share = |n: usize| 100.0 * n as f64 / self.compared.max(1) as f64;
         let mut out = format!(
             "steps compared: {}, agreeing: {} ({:.2}%), explained by errata: {explained} ({:.2}%), unexplained: {} ({:.2}%)",
@@ -560,16 +680,12 @@ impl Tally {
 
 /// `1B: page [base@144, abbey@166], rules [abbey:abbey-play, base:draw-tile]`
 pub fn describe(c: &SectionComparison) -> String {
-    let page = match &c.page {
+    let list = |items: Option<Vec<String>>| match items {
         None => "(no such step)".to_string(),
-        Some(items) => {
-            format!("[{}]", items.iter().map(|(o, line)| format!("{o}@{line}")).collect::<Vec<_>>().join(", "))
-        }
+        Some(items) => format!("[{}]", items.join(", ")),
     };
-    let rules = match &c.rules {
-        None => "(no such step)".to_string(),
-        Some(items) => format!("[{}]", items.iter().map(|(o, id)| format!("{o}:{id}")).collect::<Vec<_>>().join(", ")),
-    };
+    let page = list(c.page.as_ref().map(|items| items.iter().map(|i| format!("{}@{}", i.origin, i.line)).collect()));
+    let rules = list(c.rules.as_ref().map(|items| items.iter().map(|i| format!("{}:{}", i.origin, i.id)).collect()));
     let verdict = match &c.verdict {
         Verdict::Agrees => String::new(),
         Verdict::Explained(ids) => format!("  explained by {}", ids.join(", ")),
@@ -589,5 +705,12 @@ mod tests {
         assert_eq!(snake_case("RiverII"), "river_ii");
         assert_eq!(snake_case("SpecialFiguresEatenByDragon_Bullet"), "special_figures_eaten_by_dragon_bullet");
         assert_eq!(snake_case("EntriesStep5"), "entries_step5");
+        assert_eq!(snake_case("DragonAnd20thAnniversaryExpansion"), "dragon_and_20th_anniversary_expansion");
+    }
+
+    #[test]
+    fn every_pattern_compiles() {
+        let events = events("'''Inleiding'''\n{{RulesX|'''Stap 1B: x'''<ul><li class=\"a\">x</li></ul>\n}}\n");
+        assert_eq!(events.len(), 8);
     }
 }

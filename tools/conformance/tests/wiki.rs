@@ -1,19 +1,58 @@
-//! Reading the wiki page's markup: which top-level items a selection shows.
+//! Reading the wiki page's markup: which top-level items a selection shows,
+//! which module brings each, and how the comparison with the rules goes. The
+//! pages are inline; the rules are the compiler's test fixture.
 
-use std::path::Path;
+// Helpers outside `#[test]` functions panic on a broken fixture, as tests do.
+#![allow(clippy::expect_used)]
 
-use carcassonne_rules::catalog::Catalog;
-use carcassonne_rules::compiler::{self, Rules};
-use carcassonne_rules::wiki::Page;
+use std::path::{Path, PathBuf};
+
+use carcassonne_rules_compiler::{Rules, Sources, compile_dir};
+use carcassonne_rules_conformance::wiki::{self, Page, PageItem, Tally};
+use carcassonne_rules_conformance::{Errata, Verdict};
+use carcassonne_rules_core::Config;
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/compiler/tests/fixtures/minimal")
+}
+
+fn compile(dir: &Path) -> Rules {
+    match compile_dir(dir).result {
+        Ok(rules) => rules,
+        Err(problems) => panic!("{}", carcassonne_rules_compiler::diagnostics::render(&problems, false)),
+    }
+}
 
 fn fixture() -> Rules {
-    compiler::compile_dir(Path::new("tests/fixtures/minimal")).result.expect("fixture rules check")
+    compile(&fixture_dir())
+}
+
+fn config(rules: &Rules, edition: &str, with: &str) -> Config {
+    rules.catalog.config(edition, None, with).expect("valid selection")
 }
 
 /// Origins and lines of the page's top-level items per section.
-fn shown(page: &Page, rules: &Rules, edition: &str, with: &str) -> Vec<(String, Vec<(String, usize)>)> {
-    let config = Catalog::from_rules(rules).config(edition, None, with).expect("valid selection");
-    page.sections(rules, &config)
+fn shown(page: &Page, rules: &Rules, edition: &str, with: &str) -> Vec<(String, Vec<PageItem>)> {
+    page.sections(rules, &config(rules, edition, with))
+}
+
+fn item(origin: &str, line: usize) -> PageItem {
+    PageItem { origin: origin.to_string(), line }
+}
+
+fn origins(items: &[PageItem]) -> Vec<&str> {
+    items.iter().map(|i| i.origin.as_str()).collect()
+}
+
+/// An errata file with these contents, checked against `rules`.
+fn errata(rules: &Rules, yaml: &str) -> Errata {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("errata.yaml");
+    std::fs::write(&path, yaml).expect("write errata");
+    match Errata::load(&path, rules, &mut Sources::default()) {
+        Ok(errata) => errata,
+        Err(problems) => panic!("{}", carcassonne_rules_compiler::diagnostics::render(&problems, false)),
+    }
 }
 
 const PAGE: &str = r#"'''Inleiding'''
@@ -41,19 +80,19 @@ const PAGE: &str = r#"'''Inleiding'''
 #[test]
 fn visibility_follows_classes_composites_and_selectors() {
     let rules = fixture();
-    let page = Page::parse(PAGE, &rules);
+    let page = Page::parse(PAGE, &rules, &Errata::default());
     assert!(page.unreadable.is_empty(), "{:?}", page.unreadable);
 
     let base = shown(&page, &rules, "C2", "");
-    assert_eq!(base[0], ("notes".to_string(), vec![("base".to_string(), 3)]));
+    assert_eq!(base[0], ("notes".to_string(), vec![item("base", 3)]));
     // `<li>` without a closing tag is closed by the next item.
-    assert_eq!(base[1], ("1B".to_string(), vec![("base".to_string(), 11)]));
+    assert_eq!(base[1], ("1B".to_string(), vec![item("base", 11)]));
     assert_eq!(base[2], ("1C".to_string(), vec![]));
 
+    // `showTilesInSupply` is a derived flag: it counts as the abbey it names.
     let c1 = shown(&page, &rules, "C1", "dragon,abbey,peasant_revolts");
-    let origins: Vec<&str> = c1[1].1.iter().map(|(o, _)| o.as_str()).collect();
-    assert_eq!(origins, ["abbey", "dragon", "base", "peasant_revolts"]);
-    assert_eq!(c1[2].1, [("dragon".to_string(), 19)]);
+    assert_eq!(origins(&c1[1].1), ["abbey", "dragon", "base", "peasant_revolts"]);
+    assert_eq!(c1[2].1, [item("dragon", 19)]);
 
     // Not in C2, and not with the princess.
     let c2 = shown(&page, &rules, "C2", "dragon");
@@ -65,10 +104,221 @@ fn visibility_follows_classes_composites_and_selectors() {
 #[test]
 fn an_unclosed_box_ends_with_its_template() {
     let rules = fixture();
-    let page = Page::parse(PAGE, &rules);
+    let page = Page::parse(PAGE, &rules, &Errata::default());
     // The `<div class="showBuilder">` left open inside the 1B box does not
     // hide step 1C, which follows the box.
     let sections = shown(&page, &rules, "C2", "princess");
     assert_eq!(sections[2].0, "1C");
     assert_eq!(sections[2].1.len(), 1);
+}
+
+const ORIGINS_PAGE: &str = r#"'''Stap 1B: Draw'''
+<ol>
+<li class="showDragonOrPrincessOrAbbey">First selected of three.</li>
+<li class="showNotDragonAndBuilder">Builder without the dragon.</li>
+<li class="showNotPrincess">The base game's.</li>
+</ol>
+<div class="showDragonOrBuilder">
+<ol>
+<li class="showNotPrincess">Not the princess's: the block's.</li>
+<li class="showPeasantRevolts">Its own module first.</li>
+</ol>
+</div>
+"#;
+
+#[test]
+fn an_origin_is_the_first_selected_module_named_outside_a_not() {
+    let rules = fixture();
+    let page = Page::parse(ORIGINS_PAGE, &rules, &Errata::default());
+    assert!(page.unreadable.is_empty(), "{:?}", page.unreadable);
+
+    // Not the first module the class names, but the first that is selected.
+    assert_eq!(origins(&shown(&page, &rules, "C2", "princess")[0].1), ["princess"]);
+    assert_eq!(origins(&shown(&page, &rules, "C2", "abbey,princess")[0].1), ["princess"]);
+    // A module under `not` never brings an item: nothing else named, the base game.
+    assert_eq!(origins(&shown(&page, &rules, "C2", "abbey")[0].1), ["abbey", "base"]);
+    // Else the block around it does (innermost element first).
+    assert_eq!(origins(&shown(&page, &rules, "C2", "builder")[0].1), ["builder", "base", "builder"]);
+    let revolts = shown(&page, &rules, "C2", "builder,peasant_revolts");
+    assert_eq!(origins(&revolts[0].1), ["builder", "base", "builder", "peasant_revolts"]);
+    assert_eq!(origins(&shown(&page, &rules, "C2", "dragon,abbey")[0].1), ["dragon", "base", "dragon"]);
+}
+
+#[test]
+fn class_readings_of_the_errata_read_irregular_names() {
+    let rules = fixture();
+    let page_source = "'''Stap 1B: Draw'''\n<ol>\n<li class=\"showPeasantRefolts\">Revolt.</li>\n</ol>\n";
+    let page = Page::parse(page_source, &rules, &Errata::default());
+    assert_eq!(page.unreadable, ["showPeasantRefolts"]);
+    assert!(shown(&page, &rules, "C2", "peasant_revolts")[0].1.is_empty(), "unreadable classes never show");
+
+    let errata = errata(
+        &rules,
+        "classes:\n  - class: showPeasantRefolts\n    means: peasant_revolts\n    why: A typo of showPeasantRevolts.\n",
+    );
+    let page = Page::parse(page_source, &rules, &errata);
+    assert!(page.unreadable.is_empty());
+    assert_eq!(shown(&page, &rules, "C2", "peasant_revolts")[0].1, [item("peasant_revolts", 3)]);
+}
+
+/// The fixture's order of play as a wiki page would write it.
+const FIXTURE_PAGE: &str = r#"{{RulesPlacingTile|rules='''Stap 1B: Draw'''
+<ol>
+<li class="showTilesInSupply">Play your abbey.</li>
+<li>Draw a tile.</li>
+<li>Show the tile.</li>
+</ol>
+'''Stap 1C: Place'''
+<ol>
+<li>Place the tile.</li>
+<li class="showPrincess">Remove a knight.</li>
+</ol>
+}}
+'''Stap 2B-1: Deploy'''
+<ol>
+<li>Deploy a meeple.
+<ul><li class="showBuilder">A builder.</li></ul>
+</li>
+</ol>
+<div class="showDragon">
+'''Stap 2D: Dragon'''
+<ol><li>Move the dragon.</li></ol>
+</div>
+'''Stap 3B: Score'''
+<ol><li>Score the feature.</li></ol>
+'''Stap 4B: End'''
+<ol><li class="showBuilder">Double turn.</li></ol>
+"#;
+
+fn tally(page: &Page, rules: &Rules, errata: &Errata) -> Tally {
+    let mut tally = Tally::default();
+    for selection in wiki::selections(&rules.catalog, 40, 7) {
+        tally.add(&selection.label, &wiki::compare_selection(page, rules, errata, &selection.config));
+    }
+    tally
+}
+
+#[test]
+fn a_page_that_says_what_the_rules_say_agrees_everywhere() {
+    let rules = fixture();
+    let page = Page::parse(FIXTURE_PAGE, &rules, &Errata::default());
+    assert!(page.unreadable.is_empty(), "{:?}", page.unreadable);
+    let tally = tally(&page, &rules, &Errata::default());
+    // 3 editions × (base + 5 modules alone) + 40 random selections.
+    assert!(tally.compared >= 58 * 8, "{}", tally.summary());
+    let first: Vec<String> =
+        tally.unexplained.iter().take(5).map(|(s, c)| format!("{s} {}", wiki::describe(c))).collect();
+    assert!(tally.unexplained.is_empty(), "{}", first.join("\n"));
+    assert_eq!(tally.agreeing, tally.compared);
+}
+
+#[test]
+fn differences_are_explained_by_errata_or_reported() {
+    let rules = fixture();
+    // The page forgets the princess and adds an item to 3B.
+    let source = FIXTURE_PAGE
+        .replace("<li class=\"showPrincess\">Remove a knight.</li>\n", "")
+        .replace("<li>Score the feature.</li>", "<li>Score the feature.</li>\n<li>Count.</li>");
+    let page = Page::parse(&source, &rules, &Errata::default());
+    let cfg = config(&rules, "C2", "princess");
+    let comparisons = wiki::compare_selection(&page, &rules, &Errata::default(), &cfg);
+    let verdict = |section: &str| comparisons.iter().find(|c| c.section == section).map(|c| c.verdict.clone());
+    assert_eq!(verdict("1C"), Some(Verdict::Differs));
+    assert_eq!(verdict("3B"), Some(Verdict::Differs));
+    assert_eq!(verdict("1B"), Some(Verdict::Agrees));
+
+    let count_line = source.lines().position(|l| l.contains("Count.")).map(|l| l + 1).expect("line");
+    let errata = errata(
+        &rules,
+        &format!(
+            "differences:
+  - id: princess-missing
+    page: The page has no princess item.
+    rules: The princess removes a knight.
+    why: For the test.
+    items: [princess-remove-knight]
+  - id: count-step
+    page: The page counts.
+    rules: The rules do not.
+    why: For the test.
+    page_lines: [{count_line}]
+"
+        ),
+    );
+    let comparisons = wiki::compare_selection(&page, &rules, &errata, &cfg);
+    let verdict = |section: &str| comparisons.iter().find(|c| c.section == section).map(|c| c.verdict.clone());
+    assert_eq!(verdict("1C"), Some(Verdict::Explained(vec!["princess-missing".to_string()])));
+    assert_eq!(verdict("3B"), Some(Verdict::Explained(vec!["count-step".to_string()])));
+    assert!(wiki::stale_page_lines(&page, &errata).is_empty());
+    let moved = Page::parse(&source.replace("<li>Count.</li>", "\n<li>Count.</li>"), &rules, &errata);
+    assert_eq!(wiki::stale_page_lines(&moved, &errata), [("count-step".to_string(), count_line)]);
+    let tally = tally(&page, &rules, &errata);
+    assert!(tally.unexplained.is_empty(), "{}", tally.summary());
+    assert!(tally.explained["princess-missing"] > 0 && tally.explained["count-step"] > 0);
+}
+
+/// Copies the fixture to a temporary folder and adds the module `mage` (in an
+/// expansion of its own, `wiki: <on_page>`) with an item in step 1B.
+fn fixture_with_mage(on_page: bool) -> (tempfile::TempDir, Rules) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let from = fixture_dir();
+    std::fs::create_dir(dir.path().join("expansions")).expect("mkdir");
+    for file in [
+        "base.yaml",
+        "editions.yaml",
+        "modules.yaml",
+        "expansions/abbey-and-mayor.yaml",
+        "expansions/princess-and-dragon.yaml",
+        "expansions/traders-and-builders.yaml",
+    ] {
+        std::fs::copy(from.join(file), dir.path().join(file)).expect("copy the fixture");
+    }
+    let modules = std::fs::read_to_string(from.join("modules.yaml")).expect("modules.yaml");
+    let mage = format!(
+        "  - id: mage_and_witch\n    name: Mage & Witch\n    editions: [C1, C2]\n    modules:\n      - {{ id: mage, name: Mage, wiki: {on_page} }}\n"
+    );
+    let modules = modules.replacen("expansions:\n", &format!("expansions:\n{mage}"), 1);
+    std::fs::write(dir.path().join("modules.yaml"), modules).expect("write modules.yaml");
+    std::fs::write(
+        dir.path().join("expansions/mage-and-witch.yaml"),
+        "expansion: mage_and_witch\nitems:\n  1B:\n    - id: mage-move\n      when: mage\n      after: show-tile\n      text: Move the mage.\n",
+    )
+    .expect("write the mage's rules");
+    let rules = compile(dir.path());
+    (dir, rules)
+}
+
+#[test]
+fn modules_without_a_selector_on_the_page_are_left_out() {
+    let (_dir, rules) = fixture_with_mage(false);
+    let mage = rules.catalog.module("mage").expect("the mage is a module");
+    assert!(!mage.on_wiki_page);
+    let page = Page::parse(FIXTURE_PAGE, &rules, &Errata::default());
+
+    // The selections never pick the mage …
+    let selections = wiki::selections(&rules.catalog, 200, 2026);
+    assert!(selections.iter().all(|s| !s.config.has(mage.bit)));
+    // … so the page agrees with the rules without any erratum.
+    let tally = tally(&page, &rules, &Errata::default());
+    assert!(tally.unexplained.is_empty(), "{}", tally.summary());
+    assert_eq!(tally.agreeing, tally.compared);
+
+    // Chosen by hand, the mage's items are left out of the comparison.
+    let cfg = config(&rules, "C2", "mage,abbey");
+    let order = carcassonne_rules_compiler::interpret::turn_order(&rules, &cfg);
+    let ids: Vec<&str> = order.steps().flat_map(|s| &s.items).map(|i| i.id.as_str()).collect();
+    assert!(ids.contains(&"mage-move"));
+    let comparisons = wiki::compare(&page, &rules, &Errata::default(), &cfg, &order);
+    assert!(comparisons.iter().all(|c| c.agrees()), "{comparisons:#?}");
+}
+
+#[test]
+fn a_module_with_a_selector_must_be_on_the_page() {
+    // The same rules without `wiki: false`: the mage is selected, and the page,
+    // which does not show its item, differs.
+    let (_dir, rules) = fixture_with_mage(true);
+    let page = Page::parse(FIXTURE_PAGE, &rules, &Errata::default());
+    let tally = tally(&page, &rules, &Errata::default());
+    assert!(!tally.unexplained.is_empty());
+    assert!(tally.unexplained.iter().all(|(label, c)| label.contains("mage") && c.section == "1B"));
 }
