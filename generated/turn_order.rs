@@ -1752,11 +1752,9 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.item(item::WONDERS_PLAY_WONDER_TILE);
             v.item(item::WONDERS_EXTRA_TILE);
         }
-        if cfg.has(module::FORTUNE_TELLER) {
-            if cfg.has(module::BUILDER) {
-                v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER);
-                v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS);
-            }
+        if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
+            v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER);
+            v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS);
         }
     }
     if flag::tiles_in_supply(cfg) || cfg.has(module::WETLANDS) {
@@ -1783,10 +1781,8 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.item(item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE);
             v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE);
         }
-        if cfg.has(module::DRAGON) {
-            if !cfg.has(module::RIVER_II) {
-                v.item(item::DRAGON_SET_ASIDE_IF_NOTHING_ELSE);
-            }
+        if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
+            v.item(item::DRAGON_SET_ASIDE_IF_NOTHING_ELSE);
         }
     }
     if flag::tiles_drawn_only(cfg) {
@@ -1795,10 +1791,8 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.item(item::FORTUNE_TELLER_DRAW_EXTRA);
             v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS);
         }
-        if cfg.has(module::DRAGON) {
-            if !cfg.has(module::RIVER_II) {
-                v.item(item::DRAGON_SET_ASIDE_DRAGON_TILE);
-            }
+        if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
+            v.item(item::DRAGON_SET_ASIDE_DRAGON_TILE);
         }
     }
     v.item(item::SHOW_TILE);
@@ -1810,10 +1804,8 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY);
         }
     }
-    if !cfg.has(module::WHEEL_OF_FORTUNE) {
-        if cfg.has(module::PEASANT_REVOLTS) {
-            v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY);
-        }
+    if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) {
+        v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY);
     }
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_DRAW_HIDDEN_TILE);
@@ -1948,10 +1940,8 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
                 v.item(item::MAGE_WITCH_MOVE_MAGE);
             }
         }
-        if !cfg.has(module::MAGE) {
-            if cfg.has(module::WITCH) {
-                v.item(item::MAGE_WITCH_MOVE_WITCH);
-            }
+        if !cfg.has(module::MAGE) && cfg.has(module::WITCH) {
+            v.item(item::MAGE_WITCH_MOVE_WITCH);
         }
     }
     if cfg.has(module::ROBBERS) {
@@ -2027,10 +2017,8 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::GIFTS) {
         v.item(item::GIFTS_DRAW_CARD);
     }
-    if cfg.has(module::SPELL_CIRCLES) {
-        if cfg.has(module::GHOSTS) {
-            v.item(item::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES);
-        }
+    if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
+        v.item(item::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES);
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_STONEHENGE_ROADS);
@@ -2083,25 +2071,19 @@ fn step_2a(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::BUILDER) {
         v.repeat(step::S2A);
     }
-    if cfg.has(module::SPELL_CIRCLES) {
-        if cfg.has(module::GHOSTS) {
-            v.item(item::SPELL_CIRCLES_GATHER_GHOSTS);
-        }
+    if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
+        v.item(item::SPELL_CIRCLES_GATHER_GHOSTS);
     }
     if cfg.has(module::GHOSTS) {
         v.item(item::GHOSTS_MIST_EXTENDED);
-        if cfg.has(module::SPELL_CIRCLES) {
-            if cfg.has(module::GHOSTS) {
-                v.item(item::SPELL_CIRCLES_MIST_EXTENDED);
-                v.item(item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE);
-                v.item(item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE);
-            }
+        if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
+            v.item(item::SPELL_CIRCLES_MIST_EXTENDED);
+            v.item(item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE);
+            v.item(item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE);
         }
         v.item(item::GHOSTS_MIST_LIMITED);
-        if cfg.has(module::SPELL_CIRCLES) {
-            if cfg.has(module::GHOSTS) {
-                v.item(item::SPELL_CIRCLES_MIST_LIMITED);
-            }
+        if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
+            v.item(item::SPELL_CIRCLES_MIST_LIMITED);
         }
     }
     if cfg.has(module::BATHHOUSES) {
@@ -2140,10 +2122,8 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
             v.item(item::FLIER_USE);
         }
     }
-    if !cfg.has(module::FLIER) {
-        if cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::FLIER_ABSENT_PORTAL_USE);
-        }
+    if !cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
+        v.item(item::FLIER_ABSENT_PORTAL_USE);
     }
     if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
         v.item(item::I_20TH_ANNIVERSARY_DEPLOY_ARROW);
@@ -2159,10 +2139,8 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
             v.item(item::DRAGON_NO_DEPLOY_VOLCANO);
         }
     }
-    if !cfg.has(module::DRAGON) {
-        if cfg.has(module::PLAGUE) {
-            v.item(item::DRAGON_NO_DEPLOY_PLAGUE_SOURCE);
-        }
+    if !cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
+        v.item(item::DRAGON_NO_DEPLOY_PLAGUE_SOURCE);
     }
     v.item(item::DEPLOY_NORMAL_MEEPLE);
     if cfg.has(module::BRIDGES) {
@@ -2342,10 +2320,8 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::FAIRY) {
             v.item(item::FAIRY_DEPLOY);
-            if cfg.has(module::CASTLES) {
-                if cfg.edition == edition::C1 {
-                    v.item(item::FAIRY_NOT_BESIDE_CASTLE);
-                }
+            if cfg.has(module::CASTLES) && cfg.edition == edition::C1 {
+                v.item(item::FAIRY_NOT_BESIDE_CASTLE);
             }
         }
         if cfg.has(module::TOLLKEEPERS) {
@@ -2378,10 +2354,8 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
                 v.item(item::PHANTOM_DEPLOY_FLIER);
             }
         }
-        if !cfg.has(module::FLIER) {
-            if cfg.has(module::MAGIC_PORTAL) {
-                v.item(item::PHANTOM_DEPLOY_PORTAL);
-            }
+        if !cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
+            v.item(item::PHANTOM_DEPLOY_PORTAL);
         }
         if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
             v.item(item::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL);
@@ -2397,31 +2371,25 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
                 v.item(item::PHANTOM_NO_DEPLOY_VOLCANO);
             }
         }
-        if !cfg.has(module::DRAGON) {
-            if cfg.has(module::PLAGUE) {
-                v.item(item::PHANTOM_NO_DEPLOY_PLAGUE_SOURCE);
-            }
+        if !cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
+            v.item(item::PHANTOM_NO_DEPLOY_PLAGUE_SOURCE);
         }
         if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_TENT_LIMIT_PHANTOM);
         }
     }
-    if cfg.has(module::TOWER) {
-        if cfg.has(module::PHANTOM) {
-            v.item(item::TOWER_PHANTOM_DEPLOY);
-            if cfg.has(module::RUSSIAN_PROMOS) {
-                v.marker(marker::TOWER_PHANTOM_DEPLOY_0);
-            }
-            if cfg.has(module::BLACK_TOWER) {
-                v.item(item::TOWER_PHANTOM_BLACK_TOWER);
-            }
+    if cfg.has(module::TOWER) && cfg.has(module::PHANTOM) {
+        v.item(item::TOWER_PHANTOM_DEPLOY);
+        if cfg.has(module::RUSSIAN_PROMOS) {
+            v.marker(marker::TOWER_PHANTOM_DEPLOY_0);
+        }
+        if cfg.has(module::BLACK_TOWER) {
+            v.item(item::TOWER_PHANTOM_BLACK_TOWER);
         }
     }
-    if cfg.has(module::WHEEL_OF_FORTUNE) {
-        if cfg.has(module::PHANTOM) {
-            v.item(item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION);
-            v.item(item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL);
-        }
+    if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PHANTOM) {
+        v.item(item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION);
+        v.item(item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL);
     }
 }
 /// Step 2C: Resolve moving wood.
@@ -2496,28 +2464,26 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
             v.item(item::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH);
         }
     }
-    if flag::messages_for_entries_step5_mark_we(cfg) {
-        if cfg.edition == edition::C1 {
-            v.item(item::MESSAGES_CHECK_2C_SHEPHERD);
-            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_0);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_1);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_2);
-            }
+    if flag::messages_for_entries_step5_mark_we(cfg) && cfg.edition == edition::C1 {
+        v.item(item::MESSAGES_CHECK_2C_SHEPHERD);
+        v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_0);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_1);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_2);
         }
     }
-    if flag::messages_for_entries_step5_mark_c1_and_mark_we(cfg) {
-        if cfg.edition == edition::C1 {
-            v.item(item::MESSAGES_CHECK_2C_NEW_SCORING);
-            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_0);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_1);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_2);
-            }
+    if flag::messages_for_entries_step5_mark_c1_and_mark_we(cfg)
+        && cfg.edition == edition::C1
+    {
+        v.item(item::MESSAGES_CHECK_2C_NEW_SCORING);
+        v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_0);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_1);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_2);
         }
     }
 }
@@ -3025,10 +2991,8 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
             v.item(item::MAGE_WITCH_REMOVE_MAGE);
         }
     }
-    if !cfg.has(module::MAGE) {
-        if cfg.has(module::WITCH) {
-            v.item(item::MAGE_WITCH_REMOVE_WITCH);
-        }
+    if !cfg.has(module::MAGE) && cfg.has(module::WITCH) {
+        v.item(item::MAGE_WITCH_REMOVE_WITCH);
     }
     if cfg.has(module::SHRINES) {
         v.item(item::SHRINES_CHALLENGE);
@@ -3106,16 +3070,14 @@ fn step_3c(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_PLACE_IN_CITY);
     }
-    if cfg.has(module::MESSAGES) {
-        if cfg.edition == edition::C1 {
-            v.item(item::MESSAGES_CHECK_3C);
-            v.marker(marker::MESSAGES_CHECK_3C_0);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_3C_1);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_3C_2);
-            }
+    if cfg.has(module::MESSAGES) && cfg.edition == edition::C1 {
+        v.item(item::MESSAGES_CHECK_3C);
+        v.marker(marker::MESSAGES_CHECK_3C_0);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::MESSAGES_CHECK_3C_1);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::MESSAGES_CHECK_3C_2);
         }
     }
 }
@@ -3130,10 +3092,10 @@ fn step_3d(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::BUILDER) {
         v.repeat(step::S3D);
     }
-    if cfg.has(module::DRAGON) {
-        if cfg.edition == edition::C1 && cfg.variant == variant::RGG {
-            v.item(item::DRAGON_MOVE_RGG);
-        }
+    if cfg.has(module::DRAGON) && cfg.edition == edition::C1
+        && cfg.variant == variant::RGG
+    {
+        v.item(item::DRAGON_MOVE_RGG);
     }
 }
 /// Step 4A: Finish tile actions.
@@ -3157,16 +3119,14 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
             v.item(item::CATAPULT_SEDUCTION_PROTECT);
         }
     }
-    if cfg.has(module::MESSAGES) {
-        if cfg.edition != edition::C1 {
-            v.item(item::MESSAGES_CHECK_4A);
-            v.marker(marker::MESSAGES_CHECK_4A_0);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_4A_1);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_4A_2);
-            }
+    if cfg.has(module::MESSAGES) && cfg.edition != edition::C1 {
+        v.item(item::MESSAGES_CHECK_4A);
+        v.marker(marker::MESSAGES_CHECK_4A_0);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::MESSAGES_CHECK_4A_1);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::MESSAGES_CHECK_4A_2);
         }
     }
     if cfg.has(module::EASTER_IN_CARCASSONNE) {
@@ -3202,18 +3162,16 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
             v.item(item::CATHARS_DARMSTADT_COUNTS);
         }
     }
-    if !cfg.has(module::BUILDER) {
-        if cfg.has(module::BAZAARS) {
-            v.item(item::BUILDER_ABSENT_BAZAAR);
-            v.item(item::BUILDER_ABSENT_BAZAAR_AUCTION);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_0);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_1);
-            }
-            v.item(item::BUILDER_ABSENT_BAZAAR_ROUND);
+    if !cfg.has(module::BUILDER) && cfg.has(module::BAZAARS) {
+        v.item(item::BUILDER_ABSENT_BAZAAR);
+        v.item(item::BUILDER_ABSENT_BAZAAR_AUCTION);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_0);
         }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_1);
+        }
+        v.item(item::BUILDER_ABSENT_BAZAAR_ROUND);
     }
     if cfg.has(module::BUILDER) {
         if cfg.has(module::BAZAARS) && cfg.edition == edition::C1 {

@@ -2,6 +2,9 @@
 //! errors for unknown ids, `gen` and `check` on rules folders, and the compiled-in
 //! rules behind `order`.
 
+// Helpers outside `#[test]` functions panic when the binary misbehaves, as tests do.
+#![allow(clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -156,7 +159,6 @@ fn unknown_ids_are_errors_with_suggestions() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `C2`?"));
 }
-
 
 #[test]
 fn text_and_markdown_render_every_step() {
@@ -331,4 +333,3 @@ fn gen_writes_then_check_passes_and_staleness_is_detected() {
     assert_eq!(stale.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&stale.stderr).contains("stale"));
 }
-

@@ -11,14 +11,23 @@ use std::process::ExitCode;
 
 use carcassonne_rules_compiler::{codegen, compile_dir, diagnostics};
 
+/// The repository root, seen from this crate.
+const ROOT: &str = "../..";
+/// The bundled rules, seen from the root.
+const RULES: &str = "rules";
+
 fn main() -> ExitCode {
-    let rules = Path::new("../../rules");
-    println!("cargo::rerun-if-changed={}", rules.display());
+    println!("cargo::rerun-if-changed={ROOT}/{RULES}");
     let Some(out) = std::env::var_os("OUT_DIR") else {
         eprintln!("OUT_DIR is not set: run this build script through cargo");
         return ExitCode::FAILURE;
     };
-    let compiled = compile_dir(rules);
+    // From the root, diagnostics name `rules/…` files as the command line does.
+    if let Err(err) = std::env::set_current_dir(ROOT) {
+        eprintln!("cannot enter the repository root {ROOT}: {err}");
+        return ExitCode::FAILURE;
+    }
+    let compiled = compile_dir(Path::new(RULES));
     let code = match compiled.result {
         Ok(rules) => codegen::generate(&rules),
         Err(problems) => {

@@ -273,19 +273,34 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
         "edition",
         "The editions, numbered as in `editions.yaml`.",
         "EditionId",
-        catalog.editions.iter().enumerate().map(|(i, e)| (e.name.clone(), last(&names.editions[i]), i.to_string())).collect(),
+        catalog
+            .editions
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.clone(), last(&names.editions[i]), i.to_string()))
+            .collect(),
     );
     module(
         "variant",
         "Publishers' rule variants, numbered as in `editions.yaml`.",
         "VariantId",
-        catalog.variants.iter().enumerate().map(|(i, v)| (v.name.clone(), last(&names.variants[i]), i.to_string())).collect(),
+        catalog
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.name.clone(), last(&names.variants[i]), i.to_string()))
+            .collect(),
     );
     module(
         "module",
         "The modules; a module's bit is its rank among the module ids in sorted order.",
         "ModuleId",
-        catalog.modules.iter().enumerate().map(|(i, m)| (m.name.clone(), last(&names.modules[i]), i.to_string())).collect(),
+        catalog
+            .modules
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.name.clone(), last(&names.modules[i]), i.to_string()))
+            .collect(),
     );
     module(
         "step",
@@ -392,8 +407,15 @@ fn items_code(items: &[Item], names: &Names) -> String {
                     .iter()
                     .filter_map(|i| lead(&i.when).filter(|(f, _)| *f == first).map(|(_, rest)| (i, rest)))
                     .collect();
-                let body = same_conditions(&group, names);
-                out.push_str(&guarded(&first, &body, names));
+                // One test for all of them; or, where they also share the rest
+                // of their condition, the whole condition (no `if` in an `if`).
+                let shared_rest = group.iter().all(|(_, rest)| *rest == group[0].1);
+                if shared_rest {
+                    let body: String = group.iter().map(|(item, _)| item_body(item, names)).collect();
+                    out.push_str(&guarded(&first.clone().and(group[0].1.clone()), &body, names));
+                } else {
+                    out.push_str(&guarded(&first, &same_conditions(&group, names), names));
+                }
                 done.push(first);
             }
         }
@@ -421,7 +443,9 @@ fn lead(when: &Cond) -> Option<(Cond, Cond)> {
 fn same_conditions(items: &[(&Item, Cond)], names: &Names) -> String {
     items
         .chunk_by(|a, b| a.1 == b.1)
-        .map(|same| guarded(&same[0].1, &same.iter().map(|(item, _)| item_body(item, names)).collect::<String>(), names))
+        .map(|same| {
+            guarded(&same[0].1, &same.iter().map(|(item, _)| item_body(item, names)).collect::<String>(), names)
+        })
         .collect()
 }
 
@@ -496,9 +520,8 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
         if item.text.is_uniform() {
             out.field("text", &format!("Text::Same({})", literal(&item.text.render(EditionId(0)))));
         } else {
-            let by_edition: Vec<String> = (0..rules.catalog.editions.len())
-                .map(|e| literal(&item.text.render(EditionId(e as u8))))
-                .collect();
+            let by_edition: Vec<String> =
+                (0..rules.catalog.editions.len()).map(|e| literal(&item.text.render(EditionId(e as u8)))).collect();
             out.list("text: Text::ByEdition(&", &by_edition, "),");
         }
         let origins: Vec<String> = item.origins.iter().map(|&m| names.module(m).to_string()).collect();

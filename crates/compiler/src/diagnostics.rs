@@ -12,8 +12,11 @@ pub struct FileId(pub usize);
 /// A byte range inside one loaded file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Span {
+    /// The file the range is in.
     pub file: FileId,
+    /// Byte offset of the range's start.
     pub start: usize,
+    /// Length in bytes.
     pub len: usize,
 }
 
@@ -24,15 +27,18 @@ pub struct Sources {
 }
 
 impl Sources {
+    /// Keeps a file's text under `name` (the path shown in diagnostics).
     pub fn add(&mut self, name: impl AsRef<str>, text: String) -> FileId {
         self.files.push(NamedSource::new(name, Arc::new(text)).with_language("yaml"));
         FileId(self.files.len() - 1)
     }
 
+    /// The text of a loaded file.
     pub fn text(&self, file: FileId) -> &str {
         self.files[file.0].inner()
     }
 
+    /// The name a loaded file was added under.
     pub fn name(&self, file: FileId) -> &str {
         self.files[file.0].name()
     }
@@ -47,7 +53,8 @@ impl Sources {
 #[derive(Debug)]
 pub struct Diagnostic {
     message: String,
-    source: Option<NamedSource<Arc<String>>>,
+    /// Boxed to keep `Diagnostic` small, as it is the error of many `Result`s.
+    source: Option<Box<NamedSource<Arc<String>>>>,
     labels: Vec<LabeledSpan>,
     help: Option<String>,
 }
@@ -62,7 +69,7 @@ impl Diagnostic {
     pub fn at(sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
         Diagnostic {
             message: message.into(),
-            source: Some(sources.named(span.file)),
+            source: Some(Box::new(sources.named(span.file))),
             labels: vec![LabeledSpan::new_primary_with_span(Some(label.into()), (span.start, span.len))],
             help: None,
         }
@@ -86,6 +93,7 @@ impl Diagnostic {
         self
     }
 
+    /// Adds how to fix the problem; help given earlier follows it.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         let help = help.into();
         self.help = Some(match self.help.take() {
@@ -95,10 +103,12 @@ impl Diagnostic {
         self
     }
 
+    /// The one-line description of the problem, without places or help.
     pub fn message(&self) -> &str {
         &self.message
     }
 
+    /// The help, including notes about places in other files.
     pub fn help_text(&self) -> Option<&str> {
         self.help.as_deref()
     }
@@ -130,7 +140,7 @@ impl std::error::Error for Diagnostic {}
 
 impl miette::Diagnostic for Diagnostic {
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.source.as_ref().map(|s| s as &dyn SourceCode)
+        self.source.as_deref().map(|s| s as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {

@@ -5,11 +5,17 @@
 
 use pest::Parser;
 use pest::iterators::Pair;
-use pest_derive::Parser;
 
-#[derive(Parser)]
-#[grammar = "../../../grammar/dsl.pest"]
-struct DslParser;
+use parser::{DslParser, Rule};
+
+/// The pest parser. Its derive generates a `pub enum Rule` (one variant per
+/// grammar rule) that cannot carry doc comments; keeping it in this private
+/// module keeps it out of the crate's API, and so out of `missing_docs`.
+mod parser {
+    #[derive(pest_derive::Parser)]
+    #[grammar = "../../../grammar/dsl.pest"]
+    pub(super) struct DslParser;
+}
 
 /// A byte range inside the parsed string.
 pub type Range = (usize, usize);
@@ -17,18 +23,38 @@ pub type Range = (usize, usize);
 /// A name as written, with its place in the string.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Name {
+    /// The name exactly as written.
     pub text: String,
+    /// Where it stands in the string, for pointing diagnostics at it.
     pub at: Range,
 }
 
+/// A parsed `when:` condition, its names not yet resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {
+    /// `true` or `false`.
     Bool(bool),
+    /// A module, expansion or derived flag, by name.
     Name(Name),
-    Edition { equal: bool, edition: Name },
-    Variant { equal: bool, variant: Name },
+    /// `edition == C1` (`equal`) or `edition != C1`.
+    Edition {
+        /// `==` rather than `!=`.
+        equal: bool,
+        /// The edition compared against.
+        edition: Name,
+    },
+    /// `variant == rgg` (`equal`) or `variant != rgg`.
+    Variant {
+        /// `==` rather than `!=`.
+        equal: bool,
+        /// The rule variant compared against.
+        variant: Name,
+    },
+    /// `not …`.
     Not(Box<Condition>),
+    /// `… and …`, with at least two parts.
     And(Vec<Condition>),
+    /// `… or …`, with at least two parts.
     Or(Vec<Condition>),
 }
 
@@ -50,48 +76,65 @@ impl Condition {
     }
 }
 
+/// A piece of an item's text: the same for every edition, or worded per edition.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TextPart {
+    /// Text outside `{…}`, shown as is.
     Literal(String),
     /// `{C1: follower | C2, WE: meeple}`: each alternative with its editions.
     Variants(Vec<(Vec<Name>, String)>),
 }
 
+/// A marker on an item (`MESSAGES "#1B" when messages and edition == C1`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Marker {
+    /// The marker, in capitals (`TREE_TRAP`).
     pub name: Name,
+    /// The quoted argument, without its quotes.
     pub arg: Option<String>,
+    /// The condition after `when`; without one the marker always shows.
     pub when: Option<Condition>,
 }
 
+/// A step's `repeat:` (`double_turn when builder`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Repeat {
+    /// `double_turn` or `per_feature`.
     pub kind: Name,
+    /// The condition after `when`; the step always repeats without one.
     pub when: Option<Condition>,
 }
 
+/// An item's `effect:` on the course of the turn.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
+    /// `skip 2B-1, 2B-2`: these steps are skipped for the rest of this part of the turn.
     Skip(Vec<Name>),
+    /// `go back to 1B`: the turn continues at that step.
     GoBack(Name),
+    /// `double turn`: the builder's block is played once more.
     DoubleTurn,
 }
 
 /// Why a string did not parse: a message and where in the string.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SyntaxError {
+    /// What was expected, in the grammar's words.
     pub message: String,
+    /// The offending part of the string (never empty).
     pub at: Range,
 }
 
+/// A condition (`dragon and not edition == C1`).
 pub fn condition(input: &str) -> Result<Condition, SyntaxError> {
     let mut pairs = parse(Rule::condition_input, input)?;
-    Ok(build_condition(pairs.next().expect("grammar: condition")))
+    Ok(build_condition(grammar(pairs.next(), "grammar: condition")))
 }
 
+/// An item's text, split into literal runs and `{C1: … | C2, WE: …}` variants.
 pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
     check_braces(input)?;
-    let top = parse(Rule::text_input, input)?.next().expect("grammar: text");
+    let top = grammar(parse(Rule::text_input, input)?.next(), "grammar: text");
     let mut parts = Vec::new();
     for pair in top.into_inner() {
         match pair.as_rule() {
@@ -100,8 +143,8 @@ pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
                 pair.into_inner()
                     .map(|variant| {
                         let mut inner = variant.into_inner();
-                        let editions = inner.next().expect("grammar: editions").into_inner().map(name).collect();
-                        let text = inner.next().expect("grammar: variant text").as_str().trim().to_string();
+                        let editions = grammar(inner.next(), "grammar: editions").into_inner().map(name).collect();
+                        let text = grammar(inner.next(), "grammar: variant text").as_str().trim().to_string();
                         (editions, text)
                     })
                     .collect(),
@@ -134,6 +177,7 @@ fn check_braces(input: &str) -> Result<(), SyntaxError> {
     }
 }
 
+/// A marker with its optional argument and condition.
 pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
     let mut marker = Marker { name: Name { text: String::new(), at: (0, 0) }, arg: None, when: None };
     for pair in parse(Rule::marker_input, input)? {
@@ -148,6 +192,7 @@ pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
     Ok(marker)
 }
 
+/// A step's repetition with its optional condition.
 pub fn repeat(input: &str) -> Result<Repeat, SyntaxError> {
     let mut repeat = Repeat { kind: Name { text: String::new(), at: (0, 0) }, when: None };
     for pair in parse(Rule::repeat_input, input)? {
@@ -160,25 +205,37 @@ pub fn repeat(input: &str) -> Result<Repeat, SyntaxError> {
     Ok(repeat)
 }
 
+/// An effect: `skip STEP, …`, `go back to STEP` or `double turn`.
 pub fn effect(input: &str) -> Result<Effect, SyntaxError> {
-    let pair = parse(Rule::effect_input, input)?.next().expect("grammar: effect");
+    let pair = grammar(parse(Rule::effect_input, input)?.next(), "grammar: effect");
     Ok(match pair.as_rule() {
         Rule::skip => Effect::Skip(pair.into_inner().map(name).collect()),
-        Rule::go_back => Effect::GoBack(name(pair.into_inner().next().expect("grammar: step"))),
+        Rule::go_back => Effect::GoBack(name(grammar(pair.into_inner().next(), "grammar: step"))),
         _ => Effect::DoubleTurn,
     })
 }
 
 /// A step id of `base.yaml` (`1B`, `2B-1`).
 pub fn step(input: &str) -> Result<Name, SyntaxError> {
-    let pair = parse(Rule::step_input, input)?.next().expect("grammar: step id");
+    let pair = grammar(parse(Rule::step_input, input)?.next(), "grammar: step id");
     Ok(name(pair))
 }
 
 /// An item reference (`after`, `before`, `under`).
 pub fn reference(input: &str) -> Result<Name, SyntaxError> {
-    let pair = parse(Rule::reference_input, input)?.next().expect("grammar: item id");
+    let pair = grammar(parse(Rule::reference_input, input)?.next(), "grammar: item id");
     Ok(name(pair))
+}
+
+/// A part that `grammar/dsl.pest` guarantees once the input has parsed: the
+/// single pair an `*_input` rule yields, or a child its rule always has (an
+/// alternative's edition list and text, a test's operator and value, …).
+/// `None` here means this file and the grammar disagree, a bug rather than bad
+/// input, so it panics with `what` instead of inventing a syntax error.
+#[track_caller]
+#[allow(clippy::expect_used)]
+fn grammar<T>(part: Option<T>, what: &str) -> T {
+    part.expect(what)
 }
 
 fn parse(rule: Rule, input: &str) -> Result<pest::iterators::Pairs<'_, Rule>, SyntaxError> {
@@ -250,7 +307,7 @@ fn name(pair: Pair<'_, Rule>) -> Name {
 
 fn build_condition(pair: Pair<'_, Rule>) -> Condition {
     match pair.as_rule() {
-        Rule::condition => build_condition(pair.into_inner().next().expect("grammar: disjunction")),
+        Rule::condition => build_condition(grammar(pair.into_inner().next(), "grammar: disjunction")),
         Rule::disjunction | Rule::conjunction => {
             let is_or = pair.as_rule() == Rule::disjunction;
             let mut parts: Vec<Condition> = pair
@@ -258,8 +315,10 @@ fn build_condition(pair: Pair<'_, Rule>) -> Condition {
                 .filter(|p| !matches!(p.as_rule(), Rule::or_op | Rule::and_op))
                 .map(build_condition)
                 .collect();
-            if parts.len() == 1 {
-                parts.pop().expect("one part")
+            if parts.len() == 1
+                && let Some(only) = parts.pop()
+            {
+                only
             } else if is_or {
                 Condition::Or(parts)
             } else {
@@ -276,7 +335,7 @@ fn build_condition(pair: Pair<'_, Rule>) -> Condition {
                     atom = Some(build_condition(p));
                 }
             }
-            let mut c = atom.expect("grammar: atom");
+            let mut c = grammar(atom, "grammar: atom");
             for _ in 0..nots {
                 c = Condition::Not(Box::new(c));
             }
@@ -285,8 +344,8 @@ fn build_condition(pair: Pair<'_, Rule>) -> Condition {
         Rule::edition_test | Rule::variant_test => {
             let is_edition = pair.as_rule() == Rule::edition_test;
             let mut inner = pair.into_inner();
-            let equal = inner.next().expect("grammar: op").as_str() == "==";
-            let value = name(inner.next().expect("grammar: value"));
+            let equal = grammar(inner.next(), "grammar: op").as_str() == "==";
+            let value = name(grammar(inner.next(), "grammar: value"));
             if is_edition {
                 Condition::Edition { equal, edition: value }
             } else {

@@ -57,7 +57,12 @@ fn entries(rules: &Rules, items: &[Item], cfg: &Config, parent_origin: &str) -> 
                 id: item.id.clone(),
                 origin: origin.to_string(),
                 text: item.text.render(cfg.edition),
-                markers: item.markers.iter().filter(|m| m.when.eval(&rules.flags, cfg)).map(|m| m.label.clone()).collect(),
+                markers: item
+                    .markers
+                    .iter()
+                    .filter(|m| m.when.eval(&rules.flags, cfg))
+                    .map(|m| m.label.clone())
+                    .collect(),
                 foreign: item.foreign.contains(&cfg.edition),
                 effect: item.effect.clone(),
                 children: entries(rules, &item.children, cfg, origin),

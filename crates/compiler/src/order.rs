@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+/// What an item is placed relative to; the `usize`s index the placements.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {
     /// Right after the given sibling (before the items that merely follow it).
@@ -26,6 +27,7 @@ pub struct Placement {
     pub section: usize,
     /// Parent item, or `None` at the top of the section.
     pub parent: Option<usize>,
+    /// Where in its list it goes.
     pub anchor: Anchor,
     /// Tie-breaker among items anchored to the same place: lower first.
     pub key: (usize, usize),
@@ -34,12 +36,15 @@ pub struct Placement {
 /// The ordered items: top-level lists per section and child lists per item.
 #[derive(Debug, Default)]
 pub struct Ordered {
+    /// The top-level items of each section that has any, in order.
     pub sections: BTreeMap<usize, Vec<usize>>,
+    /// The children of each item, in order (indexed like the placements).
     pub children: Vec<Vec<usize>>,
     /// Items that could not be placed: they sit on an anchor or parent cycle.
     pub unplaced: Vec<usize>,
 }
 
+/// Orders `items`; indices in the result are positions in `items`.
 pub fn place(items: &[Placement]) -> Ordered {
     let n = items.len();
     let mut after = vec![Vec::new(); n];

@@ -13,7 +13,9 @@ use crate::diagnostics::{Diagnostic, FileId, Sources, Span};
 /// A YAML value with the place it came from.
 #[derive(Debug, Clone)]
 pub struct Spanned<T> {
+    /// The value as deserialized (quotes and escapes resolved).
     pub value: T,
+    /// The whole scalar in the file, quotes included.
     pub span: Span,
     /// Offset of the value's first character when the scalar's text stands
     /// verbatim in the file (plain scalars, and quoted ones without escapes).
@@ -30,6 +32,7 @@ impl Spanned<String> {
         }
     }
 
+    /// The string's value, without its span.
     pub fn as_str(&self) -> &str {
         &self.value
     }
@@ -147,74 +150,112 @@ struct ItemYaml {
 
 // ---- the raw records handed to `check` --------------------------------------
 
+/// An edition of `editions.yaml` (C1, C2, WE…).
 #[derive(Debug)]
 pub struct RawEdition {
+    /// Short id, used in conditions and text variants.
     pub id: Spanned<String>,
+    /// Full name, for people.
     pub name: Spanned<String>,
     /// The default rule variant.
     pub variant: Option<Spanned<String>>,
 }
 
+/// A publisher's rule variant of `editions.yaml` (`hig`, `zmg`, `rgg`).
 #[derive(Debug)]
 pub struct RawVariant {
+    /// Short id, used in `variant == …` tests.
     pub id: Spanned<String>,
+    /// Full name, for people.
     pub name: Spanned<String>,
 }
 
+/// An expansion of `modules.yaml`.
 #[derive(Debug)]
 pub struct RawExpansion {
+    /// Name used in conditions and `--with`, and by its expansion file.
     pub id: Spanned<String>,
+    /// Full name, for people.
     pub name: Spanned<String>,
+    /// Ids of the editions it was published for.
     pub editions: Vec<Spanned<String>>,
+    /// The parts of the expansion that can be played separately.
     pub modules: Vec<RawModule>,
 }
 
+/// A module of an expansion: one part that can be put in play on its own.
 #[derive(Debug)]
 pub struct RawModule {
+    /// Name used in conditions and `--with`.
     pub id: Spanned<String>,
+    /// Full name, for people.
     pub name: Spanned<String>,
     /// Whether the wiki's Order of Play page has a selector for the module.
     pub on_wiki_page: bool,
 }
 
+/// A phase of the turn in `base.yaml`, with its steps in order.
 #[derive(Debug)]
 pub struct RawPhase {
+    /// Short id of the phase.
     pub id: Spanned<String>,
+    /// Heading shown for the phase.
     pub title: Spanned<String>,
+    /// Its steps, in playing order.
     pub steps: Vec<RawStep>,
 }
 
+/// A step of a phase in `base.yaml`; items attach to it by its id.
 #[derive(Debug)]
 pub struct RawStep {
+    /// Step id (`1B`, `2B-1`), also the key of its items' section.
     pub id: Spanned<String>,
+    /// Heading shown for the step.
     pub title: Spanned<String>,
+    /// Condition (DSL) for the step to be part of the turn at all.
     pub when: Option<Spanned<String>>,
+    /// Repetition (DSL): `double_turn` or `per_feature`, maybe with `when`.
     pub repeat: Option<Spanned<String>>,
     /// The player does exactly one of the step's items.
     pub choose_one: bool,
 }
 
+/// One rule of the turn order, as written; see `rules/README.md` for each key.
 #[derive(Debug)]
 pub struct RawItem {
+    /// Unique kebab-case id, the target of `after`, `before` and `under`.
     pub id: Spanned<String>,
+    /// The rule's wording (text DSL, with edition variants).
     pub text: Spanned<String>,
+    /// Condition (DSL) for the item to show; children inherit their parent's.
     pub when: Option<Spanned<String>>,
+    /// Markers (DSL), each with an optional argument and condition.
     pub markers: Vec<Spanned<String>>,
+    /// Editions in which the item comes from another edition.
     pub foreign: Vec<Spanned<String>>,
+    /// Id of the sibling this item must follow.
     pub after: Option<Spanned<String>>,
+    /// Id of the sibling this item must precede.
     pub before: Option<Spanned<String>>,
+    /// Id of an item (any file, same section) this one becomes a child of.
     pub under: Option<Spanned<String>>,
+    /// Effect (DSL) on the course of the turn.
     pub effect: Option<Spanned<String>>,
+    /// Sub-items, in file order.
     pub children: Vec<RawItem>,
 }
 
 /// The items of one file, by section key (`1B`, `setup`, …).
 pub type RawSections = Vec<(Spanned<String>, Vec<RawItem>)>;
 
+/// One file of `expansions/`: the items an expansion adds.
 #[derive(Debug)]
 pub struct RawExpansionFile {
+    /// The file, for diagnostics about it as a whole.
     pub file: FileId,
+    /// Id of the expansion of `modules.yaml` the file belongs to.
     pub expansion: Spanned<String>,
+    /// Its items, by section.
     pub sections: RawSections,
 }
 
@@ -222,21 +263,33 @@ pub struct RawExpansionFile {
 /// (their diagnostics are in `problems`).
 #[derive(Debug, Default)]
 pub struct RawRules {
+    /// From `editions.yaml`.
     pub editions: Vec<RawEdition>,
+    /// The rule variants, from `editions.yaml`.
     pub variants: Vec<RawVariant>,
+    /// From `modules.yaml`.
     pub expansions: Vec<RawExpansion>,
+    /// Derived flags of `modules.yaml`: each name with its defining condition.
     pub derived: Vec<(Spanned<String>, Spanned<String>)>,
+    /// The turn's skeleton, from `base.yaml`.
     pub phases: Vec<RawPhase>,
+    /// `base.yaml`, if it was read.
     pub base_file: Option<FileId>,
+    /// The items of `base.yaml`, by section.
     pub base_sections: RawSections,
+    /// The files of `expansions/`, in name order.
     pub expansion_files: Vec<RawExpansionFile>,
     /// The files read, relative to the rules folder (`/`-separated), in reading order.
     pub inputs: Vec<String>,
 }
 
+/// Editions and rule variants, in the rules folder.
 pub const EDITIONS_FILE: &str = "editions.yaml";
+/// Expansions, their modules and the derived flags, in the rules folder.
 pub const MODULES_FILE: &str = "modules.yaml";
+/// The phases, steps and items of the base game, in the rules folder.
 pub const BASE_FILE: &str = "base.yaml";
+/// The folder of one-file-per-expansion items, in the rules folder.
 pub const EXPANSIONS_DIR: &str = "expansions";
 
 /// Reads every rules file under `dir`. Files are visited in name order so the
@@ -355,7 +408,12 @@ pub fn read_yaml<T: for<'de> Deserialize<'de>>(
             Some(span) if span.byte_offset().is_some() => {
                 let start = span.byte_offset().unwrap_or(0) as usize;
                 let len = span.byte_len().unwrap_or(0) as usize;
-                Diagnostic::at(sources, Span { file, start, len: len.max(1) }, format!("invalid YAML in {name}"), message)
+                Diagnostic::at(
+                    sources,
+                    Span { file, start, len: len.max(1) },
+                    format!("invalid YAML in {name}"),
+                    message,
+                )
             }
             _ => Diagnostic::global(format!("invalid YAML in `{}`: {message}", path.display())),
         }

@@ -1,7 +1,10 @@
 //! Mistakes in the rules become diagnostics that point at the YAML: one per
 //! problem, with file, line and column, and help where we can tell.
 
-use std::path::{Path, PathBuf};
+// Helpers outside `#[test]` functions panic on a broken fixture, as tests do.
+#![allow(clippy::expect_used)]
+
+use std::path::Path;
 
 use carcassonne_rules_compiler::{self as compiler, Diagnostic};
 

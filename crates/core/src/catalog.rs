@@ -126,7 +126,10 @@ impl Catalog {
                     default_variant,
                 })
                 .collect(),
-            variants: variants.iter().map(|&(id, name)| VariantInfo { id: id.to_string(), name: name.to_string() }).collect(),
+            variants: variants
+                .iter()
+                .map(|&(id, name)| VariantInfo { id: id.to_string(), name: name.to_string() })
+                .collect(),
             expansions: expansions
                 .iter()
                 .map(|&(id, name, editions, members)| ExpansionInfo {
@@ -196,7 +199,8 @@ impl Catalog {
             } else if let Some(m) = self.module(id) {
                 modules.insert(m.bit);
             } else {
-                let ids = self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules.iter().map(|m| m.id.as_str()));
+                let ids =
+                    self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules.iter().map(|m| m.id.as_str()));
                 let mut error = unknown("--with", with, at..at + id.len(), "module or expansion", ids);
                 if !error.help.starts_with("did you mean") {
                     error.help = "`carcassonne-rules modules` lists the ids".to_string();
@@ -219,7 +223,8 @@ fn unknown<'a>(
     known: impl Iterator<Item = &'a str> + Clone,
 ) -> SelectionError {
     let id = &value[at.clone()];
-    let help = suggestion(id, known.clone()).unwrap_or_else(|| format!("{what}s: {}", known.collect::<Vec<_>>().join(", ")));
+    let help =
+        suggestion(id, known.clone()).unwrap_or_else(|| format!("{what}s: {}", known.collect::<Vec<_>>().join(", ")));
     SelectionError {
         option,
         value: value.to_string(),

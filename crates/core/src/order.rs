@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
 /// The turn order for one selection (the `order --format json` contract).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -19,28 +19,37 @@ pub trait Handler {
     fn completed_features(&mut self) -> usize;
 }
 
+/// One entry of a [`Trace`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// A part of the turn begins (a double turn has two).
     Part(usize),
     /// A step begins; `feature` is `(n, of)` for per-feature steps.
     Step {
+        /// The step's id (`1B`).
         id: String,
+        /// Which completed feature this round is for, and out of how many.
         feature: Option<(usize, usize)>,
     },
     /// An item was carried out; `depth` is 0 for a step's own items.
     Item {
+        /// The item's id.
         id: String,
+        /// How deeply the item is nested under the step.
         depth: usize,
+        /// The item has an effect and the handler said it applies.
         applied: bool,
     },
     /// A step left out by an earlier effect.
     Skipped(String),
     /// A per-feature step with no completed feature.
     NoFeatures(String),
+    /// An effect sent the turn back; the rest of the current step is dropped.
     GoBack {
+        /// The step the turn continues at.
         to: String,
     },
+    /// The turn is over.
     End,
 }
 
@@ -69,6 +78,7 @@ impl fmt::Display for Trace {
     }
 }
 
+/// Why [`play_turn`] could not finish a turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TurnError {
     /// The handler kept sending the turn back; a real game cannot loop forever.

@@ -1,6 +1,9 @@
 //! Playing turns through a handler: double turns, per-feature steps, skips
 //! and go-backs, recorded as traces (snapshotted in tests/snapshots/).
 
+// Helpers outside `#[test]` functions panic on a bad selection, as tests do.
+#![allow(clippy::expect_used)]
+
 use std::collections::VecDeque;
 
 use carcassonne_rules_runtime::core::{Effect, Entry, TurnOrder};

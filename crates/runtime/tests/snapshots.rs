@@ -8,6 +8,9 @@
 //! Every snapshot is compared even when an earlier one fails, so one run of
 //! `cargo insta test` records every change.
 
+// Helpers outside `#[test]` functions panic on a bad selection, as tests do.
+#![allow(clippy::expect_used)]
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use carcassonne_rules_runtime::core::{Entry, Repeat, TurnOrder};
@@ -164,7 +167,9 @@ fn diff(base: &[Section], with: &[Section]) -> String {
 /// A section that only one side has, line by line.
 fn whole(sign: char, note: &str, section: &Section) -> Vec<String> {
     let line = |l: &Line| if sign == '-' { l.id.clone() } else { l.full.clone() };
-    std::iter::once(format!("{sign} {note}")).chain(section.items.iter().map(|l| format!("{sign} {}", line(l)))).collect()
+    std::iter::once(format!("{sign} {note}"))
+        .chain(section.items.iter().map(|l| format!("{sign} {}", line(l))))
+        .collect()
 }
 
 fn changed(old: &Section, new: &Section) -> Vec<String> {
@@ -175,7 +180,8 @@ fn changed(old: &Section, new: &Section) -> Vec<String> {
         diff.iter_all_changes().map(|c| (c.tag(), c.old_index(), c.new_index())).collect();
     let near_change = |i: usize| {
         let tag = |j: usize| changes.get(j).map(|c| c.0);
-        tag(i.wrapping_sub(1)).is_some_and(|t| t != ChangeTag::Equal) || tag(i + 1).is_some_and(|t| t != ChangeTag::Equal)
+        tag(i.wrapping_sub(1)).is_some_and(|t| t != ChangeTag::Equal)
+            || tag(i + 1).is_some_and(|t| t != ChangeTag::Equal)
     };
     let mut out = Vec::new();
     for (i, &(tag, old_index, new_index)) in changes.iter().enumerate() {

@@ -122,8 +122,7 @@ impl Checker<'_> {
             step.items = take();
         }
         let final_scoring = take();
-        let mut rules =
-            Rules { catalog, flags, phases, notes, setup, any_time, final_scoring, inputs: Vec::new() };
+        let mut rules = Rules { catalog, flags, phases, notes, setup, any_time, final_scoring, inputs: Vec::new() };
         self.number(&mut rules);
         rules
     }
@@ -292,13 +291,7 @@ impl Checker<'_> {
     }
 
     /// Builds one checked item (and its children) from its node.
-    fn item(
-        &mut self,
-        build: &Build,
-        i: usize,
-        context: &Cond,
-        parent_foreign: &[EditionId],
-    ) -> Option<Item> {
+    fn item(&mut self, build: &Build, i: usize, context: &Cond, parent_foreign: &[EditionId]) -> Option<Item> {
         let node = &build.nodes[i];
         let raw = node.raw;
         let when = match &raw.when {

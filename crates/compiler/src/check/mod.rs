@@ -2,9 +2,9 @@
 //! and reports each problem as a diagnostic. Produces the model only when
 //! nothing is wrong.
 //!
-//! One `Checker` walks the raw rules in order: [`registry`] (editions, variants,
-//! modules, expansions, derived flags), [`steps`], [`items`] (placement and the
-//! items themselves); [`resolve`] turns DSL strings into model values for all
+//! One `Checker` walks the raw rules in order: `registry` (editions, variants,
+//! modules, expansions, derived flags), `steps`, `items` (placement and the
+//! items themselves); `resolve` turns DSL strings into model values for all
 //! of them.
 
 mod items;
@@ -176,7 +176,9 @@ fn index_or_help(known: &IndexMap<String, Span>, name: &str) -> Result<usize, Op
 /// How many editions and rule variants there are.
 #[derive(Clone, Copy)]
 pub struct Settings {
+    /// Number of editions (ids `0..editions`).
     pub editions: usize,
+    /// Number of rule variants (ids `0..variants`).
     pub variants: usize,
 }
 

@@ -162,8 +162,11 @@ impl Checker<'_> {
         }
         let (name, source) = self.derived_source.get_index(flag).map(|(n, s)| (n.clone(), s.clone()))?;
         if self.resolving.contains(&flag) {
-            let mut path: Vec<&str> =
-                self.resolving.iter().filter_map(|&f| self.derived_source.get_index(f).map(|(n, _)| n.as_str())).collect();
+            let mut path: Vec<&str> = self
+                .resolving
+                .iter()
+                .filter_map(|&f| self.derived_source.get_index(f).map(|(n, _)| n.as_str()))
+                .collect();
             path.push(&name);
             let path = path.join(" → ");
             self.report(source.span, format!("derived flag `{name}` is defined in terms of itself"), path, None);

@@ -1,8 +1,8 @@
 //! DSL strings (conditions, text, markers, repetition, effects) into model values.
 
+use carcassonne_rules_core::Effect;
 use carcassonne_rules_core::order::StepName;
 use carcassonne_rules_core::tables::MarkerId;
-use carcassonne_rules_core::Effect;
 
 use super::*;
 

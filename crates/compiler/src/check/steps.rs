@@ -42,8 +42,7 @@ impl Checker<'_> {
 
     pub(super) fn repeat(&mut self, source: &Spanned<String>) -> Option<(Repeat, Cond)> {
         let repeat = self.parse(source, "repeat", dsl::repeat)?;
-        let kind =
-            if repeat.kind.text == "double_turn" { Repeat::DoubleTurn } else { Repeat::PerFeature };
+        let kind = if repeat.kind.text == "double_turn" { Repeat::DoubleTurn } else { Repeat::PerFeature };
         let when = match &repeat.when {
             Some(c) => self.resolve(source, c)?,
             None => Cond::True,
