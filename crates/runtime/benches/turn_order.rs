@@ -5,7 +5,7 @@
 //!   and markers show), without rendering: the generated dispatch against the
 //!   interpreter.
 //! - `resolved/*`: the same, resolved into the owned, printable turn order.
-//! - `pairs/*`: every single-module and every pair selection of one edition.
+//! - `pairs/*`: every single-module and every pair selection, per edition.
 //! - `compile/*`: load → check, and load → check → codegen of `rules/`.
 
 use std::hint::black_box;
@@ -56,25 +56,27 @@ fn pairs(c: &mut Criterion) {
     for (i, &a) in modules.iter().enumerate() {
         sets.extend(modules[i + 1..].iter().map(|&b| ModuleSet::of(a).union(ModuleSet::of(b))));
     }
-    let base = config("C2", "");
-    let configs: Vec<Config> = sets.iter().map(|&modules| Config { modules, ..base }).collect();
-    let mut group = c.benchmark_group(format!("pairs/C2 ({} selections)", configs.len()));
-    group.sample_size(20);
-    group.bench_function("generated", |b| {
-        b.iter(|| configs.iter().map(|cfg| generated::visible(black_box(cfg)).items.len()).sum::<usize>())
-    });
-    group.bench_function("interpreted", |b| {
-        b.iter(|| {
-            configs
-                .iter()
-                .map(|cfg| {
-                    let visible: generated::Visible = interpret::visible(black_box(&rules), black_box(cfg));
-                    visible.items.len()
-                })
-                .sum::<usize>()
-        })
-    });
-    group.finish();
+    for edition in &catalog().editions {
+        let base = config(&edition.id, "");
+        let configs: Vec<Config> = sets.iter().map(|&modules| Config { modules, ..base }).collect();
+        let mut group = c.benchmark_group(format!("pairs/{} ({} selections)", edition.id, configs.len()));
+        group.sample_size(20);
+        group.bench_function("generated", |b| {
+            b.iter(|| configs.iter().map(|cfg| generated::visible(black_box(cfg)).items.len()).sum::<usize>())
+        });
+        group.bench_function("interpreted", |b| {
+            b.iter(|| {
+                configs
+                    .iter()
+                    .map(|cfg| {
+                        let visible: generated::Visible = interpret::visible(black_box(&rules), black_box(cfg));
+                        visible.items.len()
+                    })
+                    .sum::<usize>()
+            })
+        });
+        group.finish();
+    }
 }
 
 fn compile(c: &mut Criterion) {
