@@ -50,7 +50,6 @@ impl Sources {
 
 /// One problem in the rules: a message, the places it concerns and, where we
 /// can tell, how to fix it.
-#[derive(Debug)]
 pub struct Diagnostic {
     message: String,
     /// Boxed to keep `Diagnostic` small, as it is the error of many `Result`s.
@@ -128,6 +127,21 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)
+}
+
+/// `file:line:col: message (help: …)`: what a failing test should print,
+/// rather than the source text and raw offsets.
+impl fmt::Debug for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(location) = self.location() {
+            write!(f, "{location}: ")?;
+        }
+        f.write_str(&self.message)?;
+        match &self.help {
+            Some(help) => write!(f, " (help: {help})"),
+            None => Ok(()),
+        }
+    }
 }
 
 impl fmt::Display for Diagnostic {
