@@ -4,10 +4,11 @@
 //! dispatch function per section and step that marks what a selection shows
 //! in a [`Visible`] without allocating.
 //!
-//! The output is formatted (prettyplease), deterministic (model order only, no
-//! timestamps, `\n` newlines) and names the types it uses through the compiler's
-//! own dependency on the core crate, so a renamed type breaks this crate's build
-//! rather than the generated code's.
+//! The output is formatted within 120 columns (tables and constants as they
+//! are written, the dispatch by prettyplease), deterministic (model order
+//! only, no timestamps, `\n` newlines), and names the types it uses through the
+//! compiler's own dependency on the core crate, so a renamed type breaks this
+//! crate's build rather than the generated code's.
 
 use std::fmt::Write;
 
