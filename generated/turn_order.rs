@@ -22,6 +22,7 @@
 //   expansions/the-abbot.yaml
 //   expansions/the-barber-surgeons.yaml
 //   expansions/the-bets.yaml
+//   expansions/the-black-tower.yaml
 //   expansions/the-catapult.yaml
 //   expansions/the-cathars.yaml
 //   expansions/the-crop-circles.yaml
@@ -53,6 +54,8 @@
 //   expansions/the-tower.yaml
 //   expansions/the-tunnel.yaml
 //   expansions/the-watchtowers.yaml
+//   expansions/the-wells.yaml
+//   expansions/the-wetlands.yaml
 //   expansions/the-wheel-of-fortune.yaml
 //   expansions/the-wind-roses.yaml
 //   expansions/the-wonders-of-humanity.yaml

@@ -101,21 +101,21 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             let dir = rules_dir(cli);
             let rules = load(dir)?;
             let steps = rules.steps().count();
-            println!(
-                "{}: {} editions, {} expansions, {} modules, {steps} steps, {} items: ok",
+            print_out(&format!(
+                "{}: {} editions, {} expansions, {} modules, {steps} steps, {} items: ok\n",
                 dir.display(),
                 rules.catalog.editions.len(),
                 rules.catalog.expansions.len(),
                 rules.catalog.modules.len(),
                 rules.items().len(),
-            );
+            ));
             Ok(())
         }
         Command::Gen { check, out } => {
             let code = codegen::generate(&load(rules_dir(cli))?);
             let path = out.join(GENERATED_FILE);
             if std::fs::read_to_string(&path).ok().as_deref() == Some(code.as_str()) {
-                println!("{} is up to date", path.display());
+                print_out(&format!("{} is up to date\n", path.display()));
                 return Ok(());
             }
             if *check {
@@ -126,7 +126,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             }
             write_atomically(&path, &code)
                 .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", path.display()))])?;
-            println!("wrote {}", path.display());
+            print_out(&format!("wrote {}\n", path.display()));
             Ok(())
         }
         Command::Order { edition, variant, with, format } => {
@@ -163,17 +163,45 @@ fn load(dir: &Path) -> Result<Rules, Vec<Diagnostic>> {
     compile_dir(dir).result
 }
 
-/// The selection the command line names, or a diagnostic for each unknown id.
+/// The selection the command line names, or one diagnostic per option with
+/// an unknown id.
 fn selection(catalog: &Catalog, edition: &str, variant: Option<&str>, with: &str) -> Result<Config, Vec<Diagnostic>> {
-    catalog.config(edition, variant, with).map_err(|errors| errors.iter().map(diagnostic).collect())
+    catalog.config(edition, variant, with).map_err(|errors| {
+        let mut options: Vec<&'static str> = errors.iter().map(|e| e.option).collect();
+        options.dedup();
+        options
+            .into_iter()
+            .map(|option| diagnostic(&errors.iter().filter(|e| e.option == option).collect::<Vec<_>>()))
+            .collect()
+    })
 }
 
-/// A diagnostic that shows the command-line value with the bad id underlined.
-fn diagnostic(error: &SelectionError) -> Diagnostic {
+/// Unknown ids labelled in one diagnostic, at most this many.
+const MAX_LABELLED_IDS: usize = 10;
+
+/// One diagnostic that shows an option's value once, with its unknown ids
+/// underlined (the first few of them: the value may hold thousands).
+fn diagnostic(errors: &[&SelectionError]) -> Diagnostic {
+    let Some(first) = errors.first() else {
+        return Diagnostic::global("no unknown id");
+    };
     let mut sources = Sources::default();
-    let file = sources.add(error.option, error.value.clone());
-    let span = Span { file, start: error.at.start, len: error.at.len().max(1) };
-    Diagnostic::at(&sources, span, error.message.clone(), error.label.clone()).with_help(error.help.clone())
+    let file = sources.add(first.option, first.value.clone());
+    let span = |e: &SelectionError| Span { file, start: e.at.start, len: e.at.len().max(1) };
+    if let [only] = errors {
+        return Diagnostic::at(&sources, span(only), only.message.clone(), only.label.clone())
+            .with_help(only.help.clone());
+    }
+    let what = first.message.split('`').next().unwrap_or("unknown id ").trim_end();
+    let message = format!("{} {what} ids in {}", errors.len(), first.option);
+    let label = |e: &SelectionError| if e.help.starts_with("did you mean") { e.help.clone() } else { e.label.clone() };
+    let mut d = Diagnostic::at(&sources, span(first), message, label(first));
+    for e in errors.iter().skip(1).take(MAX_LABELLED_IDS - 1) {
+        d = d.also(&sources, span(e), label(e));
+    }
+    let more = errors.len().saturating_sub(MAX_LABELLED_IDS);
+    let help = "`carcassonne-rules modules` lists the ids";
+    d.with_help(if more > 0 { format!("{help} ({more} more unknown ids are not underlined)") } else { help.into() })
 }
 
 fn render_order(order: &TurnOrder, format: Format) -> Result<String, Vec<Diagnostic>> {

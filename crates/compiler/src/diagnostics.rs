@@ -56,21 +56,43 @@ pub struct Diagnostic {
     source: Option<Box<NamedSource<Arc<String>>>>,
     labels: Vec<LabeledSpan>,
     help: Option<String>,
+    /// `file:line:col` of the primary place, shown or not.
+    location: Option<String>,
 }
+
+/// A labelled place is shown with its source lines only when they are at most
+/// this long together; a 10 MB line would otherwise be printed whole.
+const MAX_SHOWN_BYTES: usize = 2_000;
 
 impl Diagnostic {
     /// A diagnostic that concerns no particular place (a missing folder, say).
     pub fn global(message: impl Into<String>) -> Self {
-        Diagnostic { message: message.into(), source: None, labels: Vec::new(), help: None }
+        Diagnostic { message: clip(message.into()), source: None, labels: Vec::new(), help: None, location: None }
     }
 
-    /// A diagnostic labelling `span` with `label`.
+    /// A diagnostic labelling `span` with `label`. Where the lines to show
+    /// are very long, the place is given as `file:line:col` in the help instead.
     pub fn at(sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+        let text = sources.text(span.file);
+        let start = span.start.min(text.len());
+        let (line, col) = line_col(text, start);
+        let location = format!("{}:{line}:{col}", sources.name(span.file));
+        let label = clip(label.into());
+        if shown_bytes(text, start, span.len) > MAX_SHOWN_BYTES {
+            return Diagnostic {
+                message: clip(message.into()),
+                source: None,
+                labels: Vec::new(),
+                help: Some(format!("{location}: {label} (the line is too long to show)")),
+                location: Some(location),
+            };
+        }
         Diagnostic {
-            message: message.into(),
+            message: clip(message.into()),
             source: Some(Box::new(sources.named(span.file))),
-            labels: vec![LabeledSpan::new_primary_with_span(Some(label.into()), (span.start, span.len))],
+            labels: vec![LabeledSpan::new_primary_with_span(Some(label), (start, span.len))],
             help: None,
+            location: Some(location),
         }
     }
 
@@ -94,7 +116,7 @@ impl Diagnostic {
 
     /// Adds how to fix the problem; help given earlier follows it.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        let help = help.into();
+        let help = clip(help.into());
         self.help = Some(match self.help.take() {
             Some(other) => format!("{help}\n{other}"),
             None => help,
@@ -114,16 +136,43 @@ impl Diagnostic {
 
     /// `file:line:col` of the primary label, if the diagnostic has one.
     pub fn location(&self) -> Option<String> {
-        let source = self.source.as_ref()?;
-        let label = self.labels.first()?;
-        let (line, col) = line_col(source.inner(), label.offset());
-        Some(format!("{}:{line}:{col}", source.name()))
+        self.location.clone()
     }
+}
+
+/// Messages, labels and help longer than this are cut (they quote names from
+/// the input, which can be any length).
+const MAX_TEXT: usize = 300;
+
+/// `text`, cut to [`MAX_TEXT`] bytes with a note of its length.
+fn clip(text: String) -> String {
+    if text.len() <= MAX_TEXT {
+        return text;
+    }
+    let mut cut = MAX_TEXT;
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}… ({} bytes in all)", &text[..cut], text.len())
+}
+
+/// The bytes of the whole lines that a span touches.
+fn shown_bytes(text: &str, start: usize, len: usize) -> usize {
+    let bytes = text.as_bytes();
+    let start = start.min(bytes.len());
+    let end = start.saturating_add(len).min(bytes.len());
+    let first = bytes[..start].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let last = bytes[end..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| end + i);
+    last - first
 }
 
 /// 1-based line and column (in characters) of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)

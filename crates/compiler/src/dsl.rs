@@ -177,6 +177,26 @@ fn check_braces(input: &str) -> Result<(), SyntaxError> {
     }
 }
 
+/// Rejects parentheses nested deeper than [`MAX_NESTING`] before the parser,
+/// which recurses per level, can run out of stack.
+fn check_nesting(input: &str) -> Result<(), SyntaxError> {
+    let mut depth = 0usize;
+    for (at, c) in input.char_indices() {
+        match c {
+            '(' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    let message = format!("parentheses nest more than {MAX_NESTING} deep");
+                    return Err(SyntaxError { message, at: (at, at + 1) });
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// A marker with its optional argument and condition.
 pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
     let mut marker = Marker { name: Name { text: String::new(), at: (0, 0) }, arg: None, when: None };
@@ -238,7 +258,12 @@ fn grammar<T>(part: Option<T>, what: &str) -> T {
     part.expect(what)
 }
 
+/// How deep parentheses may nest in a condition. The parser and every walk
+/// over a condition recurse once per level; real rules use three.
+pub const MAX_NESTING: usize = 32;
+
 fn parse(rule: Rule, input: &str) -> Result<pest::iterators::Pairs<'_, Rule>, SyntaxError> {
+    check_nesting(input)?;
     DslParser::parse(rule, input).map_err(|err| {
         let at = match err.location {
             pest::error::InputLocation::Pos(p) => (p, p + 1),
@@ -335,11 +360,10 @@ fn build_condition(pair: Pair<'_, Rule>) -> Condition {
                     atom = Some(build_condition(p));
                 }
             }
-            let mut c = grammar(atom, "grammar: atom");
-            for _ in 0..nots {
-                c = Condition::Not(Box::new(c));
-            }
-            c
+            // `not not x` is `x`: however many there are, one `not` at most
+            // remains, so a long run of them cannot deepen the tree.
+            let c = grammar(atom, "grammar: atom");
+            if nots % 2 == 1 { Condition::Not(Box::new(c)) } else { c }
         }
         Rule::edition_test | Rule::variant_test => {
             let is_edition = pair.as_rule() == Rule::edition_test;

@@ -281,6 +281,23 @@ pub struct RawRules {
     pub expansion_files: Vec<RawExpansionFile>,
     /// The files read, relative to the rules folder (`/`-separated), in reading order.
     pub inputs: Vec<String>,
+    /// Which files could not be read: what follows only from their absence is
+    /// not reported again.
+    pub failed: Failed,
+}
+
+/// The rules files that could not be read or parsed.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Failed {
+    /// `editions.yaml`: edition and variant names cannot be checked.
+    pub editions: bool,
+    /// `modules.yaml`: module, expansion and flag names cannot be checked.
+    pub modules: bool,
+    /// `base.yaml`: step and section names cannot be checked.
+    pub base: bool,
+    /// Some expansion file: references to items cannot be checked, nor which
+    /// expansions have a file.
+    pub expansion: bool,
 }
 
 /// Editions and rule variants, in the rules folder.
@@ -297,15 +314,22 @@ pub const EXPANSIONS_DIR: &str = "expansions";
 pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> RawRules {
     let mut raw = RawRules::default();
     if !dir.is_dir() {
-        problems.push(
+        let problem = if dir.exists() {
+            Diagnostic::global(format!("`{}` is not a folder", dir.display()))
+                .with_help("--rules takes the rules folder, the one that holds base.yaml")
+        } else {
             Diagnostic::global(format!("rules folder `{}` not found", dir.display()))
-                .with_help("run from the repository root, or pass --rules DIR"),
-        );
+                .with_help("run from the repository root, or pass --rules DIR")
+        };
+        problems.push(problem);
+        raw.failed = Failed { editions: true, modules: true, base: true, expansion: true };
         return raw;
     }
     let mut loader = Loader { dir, sources, problems, inputs: Vec::new() };
 
-    if let Some((file, yaml)) = loader.read::<EditionsYaml>(Path::new(EDITIONS_FILE)) {
+    let editions = loader.read::<EditionsYaml>(Path::new(EDITIONS_FILE));
+    raw.failed.editions = editions.is_none();
+    if let Some((file, yaml)) = editions {
         raw.editions = yaml
             .editions
             .into_iter()
@@ -321,7 +345,9 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
             .map(|v| RawVariant { id: loader.spanned(file, v.id), name: loader.spanned(file, v.name) })
             .collect();
     }
-    if let Some((file, yaml)) = loader.read::<ModulesYaml>(Path::new(MODULES_FILE)) {
+    let modules = loader.read::<ModulesYaml>(Path::new(MODULES_FILE));
+    raw.failed.modules = modules.is_none();
+    if let Some((file, yaml)) = modules {
         raw.expansions = yaml
             .expansions
             .into_iter()
@@ -343,7 +369,9 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
         raw.derived =
             yaml.derived.into_iter().map(|(k, v)| (loader.spanned(file, k), loader.spanned(file, v))).collect();
     }
-    if let Some((file, yaml)) = loader.read::<BaseYaml>(Path::new(BASE_FILE)) {
+    let base = loader.read::<BaseYaml>(Path::new(BASE_FILE));
+    raw.failed.base = base.is_none();
+    if let Some((file, yaml)) = base {
         raw.base_file = Some(file);
         raw.phases = yaml
             .phases
@@ -368,56 +396,151 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
     }
 
     let expansions_dir = dir.join(EXPANSIONS_DIR);
-    let mut names: Vec<_> = match std::fs::read_dir(&expansions_dir) {
-        Ok(entries) => entries
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".yaml") || n.ends_with(".yml"))
-            .collect(),
-        Err(_) => Vec::new(),
+    let mut names: Vec<String> = match std::fs::read_dir(&expansions_dir) {
+        Ok(entries) => entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect(),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(err) => {
+            loader.problems.push(Diagnostic::global(format!("cannot list `{}`: {err}", expansions_dir.display())));
+            raw.failed.expansion = true;
+            Vec::new()
+        }
     };
     names.sort();
-    for name in names {
+    // Hidden files (editor swap files, `.DS_Store`) are not rules.
+    for name in names.into_iter().filter(|n| !n.starts_with('.')) {
         let rel = Path::new(EXPANSIONS_DIR).join(&name);
-        if let Some((file, yaml)) = loader.read::<ExpansionFileYaml>(&rel) {
-            raw.expansion_files.push(RawExpansionFile {
+        if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+            loader.problems.push(
+                Diagnostic::global(format!("`{}` is not a rules file", dir.join(&rel).display()))
+                    .with_help("rules files end in `.yaml`; rename it, or move it out of the rules folder"),
+            );
+            raw.failed.expansion = true;
+            continue;
+        }
+        match loader.read::<ExpansionFileYaml>(&rel) {
+            Some((file, yaml)) => raw.expansion_files.push(RawExpansionFile {
                 file,
                 expansion: loader.spanned(file, yaml.expansion),
                 sections: loader.sections(file, yaml.items),
-            });
+            }),
+            None => raw.failed.expansion = true,
         }
     }
     raw.inputs = loader.inputs;
     raw
 }
 
+/// The largest rules file read, in bytes: far beyond any real one (the
+/// largest bundled file is about 50 KB), and small enough to read at once.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
+
 /// Reads and deserializes one YAML file, keeping its text in `sources`; a file
 /// that cannot be read or does not fit `T` is a diagnostic at the mistake,
-/// which names the file `name`.
+/// which names the file `name`. Only regular files of at most
+/// [`MAX_FILE_BYTES`] are read, so a FIFO, a device or a huge file cannot
+/// hang the compiler or exhaust memory.
 pub fn read_yaml<T: for<'de> Deserialize<'de>>(
     path: &Path,
     name: &str,
     sources: &mut Sources,
 ) -> Result<(FileId, T), Diagnostic> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|err| Diagnostic::global(format!("cannot read `{}`: {err}", path.display())))?;
+    let text = read_text(path)?;
+    // A byte-order mark is not part of the YAML.
+    let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
     let file = sources.add(path.display().to_string(), text);
-    serde_saphyr::from_str::<T>(sources.text(file)).map(|value| (file, value)).map_err(|err| {
-        let message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
-        match err.location().map(|l| l.span()) {
-            Some(span) if span.byte_offset().is_some() => {
-                let start = span.byte_offset().unwrap_or(0) as usize;
-                let len = span.byte_len().unwrap_or(0) as usize;
-                Diagnostic::at(
-                    sources,
-                    Span { file, start, len: len.max(1) },
-                    format!("invalid YAML in {name}"),
-                    message,
-                )
-            }
-            _ => Diagnostic::global(format!("invalid YAML in `{}`: {message}", path.display())),
+    let content = sources.text(file);
+    if content.lines().all(|line| line.trim().is_empty() || line.trim_start().starts_with('#')) {
+        return Err(Diagnostic::global(format!("`{}` is empty", path.display()))
+            .with_help(format!("{name} must hold a YAML mapping; rules/README.md shows what it contains")));
+    }
+    serde_saphyr::from_str::<T>(content).map(|value| (file, value)).map_err(|err| yaml_error(&err, name, file, sources))
+}
+
+/// A file's text, if it is a regular file of sensible size in UTF-8.
+fn read_text(path: &Path) -> Result<String, Diagnostic> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|err| {
+        let dangling = err.kind() == std::io::ErrorKind::NotFound && std::fs::symlink_metadata(path).is_ok();
+        if dangling {
+            Diagnostic::global(format!("`{shown}` is a symbolic link to nothing"))
+                .with_help("point it at a rules file, or remove it")
+        } else {
+            Diagnostic::global(format!("cannot read `{shown}`: {err}"))
         }
+    })?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() { "a folder" } else { "not a regular file (a FIFO, socket or device)" };
+        return Err(Diagnostic::global(format!("`{shown}` is {what}"))
+            .with_help("the rules folder holds YAML files only; remove it or move it elsewhere"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Diagnostic::global(format!(
+            "`{shown}` is {} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes",
+            meta.len()
+        ))
+        .with_help("split it, or check that it is the file you meant"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_FILE_BYTES + 1), &mut bytes))
+        .map_err(|err| Diagnostic::global(format!("cannot read `{shown}`: {err}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(Diagnostic::global(format!("`{shown}` grew beyond {MAX_FILE_BYTES} bytes while being read")));
+    }
+    String::from_utf8(bytes).map_err(|err| {
+        let at = err.utf8_error().valid_up_to();
+        let before = String::from_utf8_lossy(&err.as_bytes()[..at]).into_owned();
+        let (line, col) = crate::diagnostics::line_col(&before, at);
+        Diagnostic::global(format!("`{shown}` is not UTF-8: invalid byte at {shown}:{line}:{col}"))
+            .with_help("save the file as UTF-8")
     })
+}
+
+/// serde-saphyr's error as a diagnostic at its line and column, with help for
+/// the common traps.
+fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
+    let message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
+    let text = sources.text(file);
+    let Some(location) = err.location() else {
+        return Diagnostic::global(format!("invalid YAML in {name}: {message}"));
+    };
+    let span = location.span();
+    let start = match span.byte_offset() {
+        Some(offset) => offset as usize,
+        None => offset_of(text, location.line() as usize, location.column() as usize),
+    };
+    let len = span.byte_len().unwrap_or(1) as usize;
+    let mut d =
+        Diagnostic::at(sources, Span { file, start, len: len.max(1) }, format!("invalid YAML in {name}"), &message);
+    let lower = message.to_lowercase();
+    let help = if lower.contains("tab") {
+        Some("YAML indents with spaces only: replace the tab with spaces".to_string())
+    } else if lower.contains("mapping values are not allowed") {
+        Some(
+            "a value containing `: ` must be quoted — in particular a text with edition variants: \
+             text: \"Place a {C1: follower | C2: meeple}.\""
+                .to_string(),
+        )
+    } else if lower.contains("quoted scalar") {
+        Some("a quoted value runs on to its closing quote: look for an unclosed quote above".to_string())
+    } else if lower.contains("missing field") {
+        Some("check the indentation: a key indented less than its siblings belongs to the item above".to_string())
+    } else if matches!(err, serde_saphyr::Error::Budget { .. }) {
+        Some("the YAML reader stops at 250,000 nodes per file, about 35,000 items; split the file".to_string())
+    } else {
+        None
+    };
+    if let Some(help) = help {
+        d = d.with_help(help);
+    }
+    d
+}
+
+/// The byte offset of a 1-based line and character column.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let rest = &text[line_start.min(text.len())..];
+    line_start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(at, _)| at)
 }
 
 /// A YAML string with its span in `file`, and where its text stands verbatim.

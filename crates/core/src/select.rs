@@ -16,47 +16,51 @@ pub struct VariantId(pub u8);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ModuleId(pub u8);
 
-/// A set of modules: one bit per [`ModuleId`].
+/// A set of modules: one bit per [`ModuleId`], for every id a byte can hold,
+/// so no module id is out of range.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct ModuleSet(u128);
+pub struct ModuleSet([u64; 4]);
 
 impl ModuleSet {
-    /// How many modules a set can hold.
-    pub const CAPACITY: usize = 128;
+    /// How many modules a set can hold: every [`ModuleId`].
+    pub const CAPACITY: usize = 256;
 
     /// The empty set.
-    pub const EMPTY: ModuleSet = ModuleSet(0);
+    pub const EMPTY: ModuleSet = ModuleSet([0; 4]);
 
     /// The set holding only `module`.
     pub const fn of(module: ModuleId) -> ModuleSet {
-        ModuleSet(1 << module.0)
+        let mut words = [0; 4];
+        words[(module.0 / 64) as usize] = 1 << (module.0 % 64);
+        ModuleSet(words)
     }
 
     /// Whether `module` is in the set.
     #[inline]
     pub const fn contains(self, module: ModuleId) -> bool {
-        self.0 & (1 << module.0) != 0
+        self.0[(module.0 / 64) as usize] & (1 << (module.0 % 64)) != 0
     }
 
     /// Adds `module` to the set.
     pub fn insert(&mut self, module: ModuleId) {
-        self.0 |= 1 << module.0;
+        self.0[usize::from(module.0 / 64)] |= 1 << (module.0 % 64);
     }
 
     /// The modules of both sets.
     #[must_use]
     pub const fn union(self, other: ModuleSet) -> ModuleSet {
-        ModuleSet(self.0 | other.0)
+        let (a, b) = (self.0, other.0);
+        ModuleSet([a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]])
     }
 
     /// Whether the set holds no module.
     pub const fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0[0] | self.0[1] | self.0[2] | self.0[3] == 0
     }
 
     /// The modules in the set, lowest bit first.
     pub fn iter(self) -> impl Iterator<Item = ModuleId> {
-        (0..Self::CAPACITY as u8).map(ModuleId).filter(move |&m| self.contains(m))
+        (0..=u8::MAX).map(ModuleId).filter(move |&m| self.contains(m))
     }
 }
 
@@ -100,11 +104,11 @@ mod tests {
 
     #[test]
     fn module_sets_hold_what_was_inserted() {
-        let set: ModuleSet = [ModuleId(0), ModuleId(5), ModuleId(127)].into_iter().collect();
-        assert!(set.contains(ModuleId(5)) && set.contains(ModuleId(127)));
-        assert!(!set.contains(ModuleId(6)));
-        assert_eq!(set.iter().map(|m| m.0).collect::<Vec<_>>(), [0, 5, 127]);
-        assert_eq!(set.union(ModuleSet::of(ModuleId(6))).iter().count(), 4);
+        let set: ModuleSet = [ModuleId(0), ModuleId(5), ModuleId(127), ModuleId(255)].into_iter().collect();
+        assert!(set.contains(ModuleId(5)) && set.contains(ModuleId(127)) && set.contains(ModuleId(255)));
+        assert!(!set.contains(ModuleId(6)) && !set.contains(ModuleId(128)));
+        assert_eq!(set.iter().map(|m| m.0).collect::<Vec<_>>(), [0, 5, 127, 255]);
+        assert_eq!(set.union(ModuleSet::of(ModuleId(200))).iter().count(), 5);
         assert!(ModuleSet::EMPTY.is_empty() && !set.is_empty());
     }
 }

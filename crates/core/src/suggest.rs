@@ -1,8 +1,15 @@
 //! "Did you mean …?" for unknown names.
 
+/// Names longer than this get no suggestion: no id is that long, and comparing
+/// costs the product of the lengths.
+pub const MAX_SUGGESTED_LEN: usize = 64;
+
 /// The closest of `candidates` to `wanted`, if it is close enough to suggest:
 /// case is ignored, and one edit is always close enough.
 pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    if wanted.len() > MAX_SUGGESTED_LEN {
+        return None;
+    }
     let wanted = wanted.to_lowercase();
     candidates
         .into_iter()
@@ -30,5 +37,6 @@ mod tests {
         assert_eq!(did_you_mean("abey", ["abbey", "builder"]), Some("abbey"));
         assert_eq!(did_you_mean("c2", ["C1", "C2", "WE"]), Some("C2"));
         assert_eq!(did_you_mean("zzzzzz", ["abbey", "builder"]), None);
+        assert_eq!(did_you_mean(&"abbey".repeat(100), ["abbey"]), None, "no id is that long");
     }
 }

@@ -22,6 +22,8 @@ impl Checker<'_> {
         // Every file's items, with the expansion rank that breaks ties.
         let mut files: Vec<(usize, &RawSections)> = vec![(0, &raw.base_sections)];
         let mut claimed: HashMap<usize, Span> = HashMap::new();
+        // A file naming an unknown expansion may be the missing one's.
+        let mut unknown_header = false;
         for file in &raw.expansion_files {
             let name = &file.expansion;
             match self.names.get(&name.value).map(|(n, _)| *n) {
@@ -33,7 +35,10 @@ impl Checker<'_> {
                     claimed.insert(x, name.span);
                     files.push((x + 1, &file.sections));
                 }
+                _ if self.failed.modules => file.sections.iter().for_each(|(_, items)| self.lose(items)),
                 _ => {
+                    file.sections.iter().for_each(|(_, items)| self.lose(items));
+                    unknown_header = true;
                     let candidates = self
                         .names
                         .iter()
@@ -50,12 +55,35 @@ impl Checker<'_> {
             }
         }
         files.sort_by_key(|(rank, _)| *rank);
+        // Every registered expansion has its file (unless one failed to load:
+        // it may be the missing one).
+        if !self.failed.expansion && !self.failed.modules && !unknown_header {
+            for (x, expansion) in raw.expansions.iter().enumerate() {
+                if !claimed.contains_key(&x) {
+                    let file =
+                        format!("{}/{}.yaml", crate::syntax::EXPANSIONS_DIR, expansion.id.value.replace('_', "-"));
+                    self.report(
+                        expansion.id.span,
+                        format!("expansion `{}` has no rules file", expansion.id.value),
+                        "registered here",
+                        Some(format!(
+                            "add {file} starting with `expansion: {}` (it may hold no items)",
+                            expansion.id.value
+                        )),
+                    );
+                }
+            }
+        }
 
         let mut nodes: Vec<Node> = Vec::new();
         for (rank, file_sections) in files {
             let mut position = 0;
             for (key, list) in file_sections {
                 let Some(section) = sections.iter().position(|s| s.id == key.value) else {
+                    self.lose(list);
+                    if self.failed.base {
+                        continue;
+                    }
                     let help = suggestion(&key.value, sections.iter().map(|s| s.id.as_str()));
                     self.report(
                         key.span,
@@ -220,6 +248,9 @@ impl Checker<'_> {
     ) -> Option<usize> {
         let name = self.parse(source, &format!("`{what}` reference"), dsl::reference)?;
         let Some(&target) = by_id.get(name.text.as_str()) else {
+            if self.failed.expansion || self.failed.base || self.lost.contains(&name.text) {
+                return None;
+            }
             let here = nodes[i].section;
             let help =
                 suggestion(&name.text, nodes.iter().filter(|n| n.section == here).map(|n| n.raw.id.value.as_str()));

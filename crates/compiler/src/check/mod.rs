@@ -12,7 +12,7 @@ mod registry;
 mod resolve;
 mod steps;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 
@@ -22,7 +22,7 @@ use crate::diagnostics::{Diagnostic, Sources, Span, suggestion};
 use crate::dsl;
 use crate::model::{self, Cond, Flag, FlagIx, Item, Rules};
 use crate::order::{self, Anchor, Placement};
-use crate::syntax::{RawItem, RawRules, RawSections, Spanned};
+use crate::syntax::{Failed, RawItem, RawRules, RawSections, Spanned};
 
 /// Satisfiability is checked by trying every assignment of up to this many modules.
 const MAX_EXHAUSTIVE_MODULES: usize = 16;
@@ -31,6 +31,7 @@ const MAX_EXHAUSTIVE_MODULES: usize = 16;
 pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) -> Option<Rules> {
     let before = problems.len();
     let mut checker = Checker::new(sources, problems);
+    checker.failed = raw.failed;
     let variants = checker.variants(raw);
     let editions = checker.editions(raw);
     let catalog = checker.registry(raw, editions, variants);
@@ -94,6 +95,12 @@ struct Checker<'a> {
     flags: Vec<Option<Option<Cond>>>,
     /// Derived flags being resolved, to report definitions that loop.
     resolving: Vec<FlagIx>,
+    /// Files that could not be read: names they would have defined are not
+    /// reported as unknown.
+    failed: Failed,
+    /// Items left out after an error (under an unknown step or expansion):
+    /// references to them are not reported again.
+    lost: HashSet<String>,
 }
 
 /// A section (notes, a step, …) and the condition under which it exists.
@@ -113,6 +120,16 @@ impl<'a> Checker<'a> {
             derived_source: IndexMap::new(),
             flags: Vec::new(),
             resolving: Vec::new(),
+            failed: Failed::default(),
+            lost: HashSet::new(),
+        }
+    }
+
+    /// Records `items` and their children as left out after an error.
+    fn lose(&mut self, items: &[RawItem]) {
+        for item in items {
+            self.lost.insert(item.id.value.clone());
+            self.lose(&item.children);
         }
     }
 

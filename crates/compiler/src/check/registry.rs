@@ -60,7 +60,14 @@ impl Checker<'_> {
 
     /// Reports a name that `index_or_help` did not find.
     fn found(&mut self, found: Result<usize, Option<String>>, name: &str, span: Span, what: &str) -> Option<usize> {
-        found.map_err(|help| self.report(span, format!("unknown {what} `{name}`"), "not in editions.yaml", help)).ok()
+        let report = !self.failed.editions;
+        found
+            .map_err(|help| {
+                if report {
+                    self.report(span, format!("unknown {what} `{name}`"), "not in editions.yaml", help);
+                }
+            })
+            .ok()
     }
 
     /// The expansions and their modules. Modules are numbered in the order of
@@ -88,12 +95,9 @@ impl Checker<'_> {
             }
             members.push(mine);
         }
-        if declared.len() > ModuleSet::CAPACITY {
+        if let Some(&(first_extra, _, _)) = declared.get(ModuleSet::CAPACITY) {
             let message = format!("{} modules, but a module set holds at most {}", declared.len(), ModuleSet::CAPACITY);
-            match raw.expansions.last() {
-                Some(x) => self.report(x.id.span, message, "one expansion too many", None),
-                None => self.problems.push(Diagnostic::global(message)),
-            }
+            self.report(first_extra.span, message, "the first module beyond the limit", None);
             declared.truncate(ModuleSet::CAPACITY);
         }
         let mut by_id: Vec<usize> = (0..declared.len()).collect();

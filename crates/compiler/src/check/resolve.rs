@@ -54,7 +54,10 @@ impl Checker<'_> {
                         .filter(|(_, (named, _))| !matches!(named, Named::Expansion(_)))
                         .map(|(n, _)| n.as_str());
                     let help = suggestion(&name.text, candidates);
-                    self.report(span, format!("unknown module or flag `{}`", name.text), "not in modules.yaml", help);
+                    if !self.failed.modules {
+                        let message = format!("unknown module or flag `{}`", name.text);
+                        self.report(span, message, "not in modules.yaml", help);
+                    }
                     None
                 }
             },
@@ -148,7 +151,9 @@ impl Checker<'_> {
             let span = source.sub_span(name.at.0, name.at.1);
             let steps = sections.iter().map(|s| s.id.as_str()).filter(|s| !s.contains('_'));
             let help = suggestion(&name.text, steps);
-            this.report(span, format!("unknown step `{}`", name.text), "not a step of base.yaml", help);
+            if !this.failed.base {
+                this.report(span, format!("unknown step `{}`", name.text), "not a step of base.yaml", help);
+            }
             None
         };
         Some(match effect {

@@ -1,0 +1,609 @@
+//! The order of play as a static web page (`carcassonne-rules site --out DIR`).
+//!
+//! `index.html` holds every section, step and item of the rules once, in the
+//! model's final order and nesting, each tagged with the number of its
+//! condition (`data-c`); `rules.js` holds the catalog and those conditions
+//! compiled to JavaScript from the same [`model`](crate::model) the Rust
+//! dispatch is generated from: bit tests on a module mask, edition and variant
+//! comparisons, one function per derived flag. `app.js` and `style.css` are
+//! fixed assets that know no rule: the script reads the selection from the
+//! controls (and the URL), evaluates the conditions and shows what they allow,
+//! taking each item's origin as the runtime does (the first selected module
+//! among its `origins`, else its parent's, else the base game).
+//!
+//! Everything is local (no server, no external URL; classic scripts, so the
+//! page works from `file://`), and the output is deterministic: model order
+//! only, no timestamps, `\n` newlines.
+
+use std::collections::HashMap;
+use std::fmt::Write;
+
+use carcassonne_rules_core::{EditionId, Repeat};
+
+use crate::codegen::GENERATOR;
+use crate::model::{Cond, Item, Marker, Rules, Step, Text, TextPart};
+
+/// The script that runs the page: reads the controls, evaluates the conditions.
+const APP_JS: &str = include_str!("site/app.js");
+/// The page's screen and print styles.
+const STYLE_CSS: &str = include_str!("site/style.css");
+
+/// The edition the page shows when the link names none, if the rules have it
+/// (else their first edition): the game's current edition.
+const DEFAULT_EDITION: &str = "C2";
+
+/// What a `choose_one` step says before its items (as the text renderer says it).
+const CHOOSE_ONE: &str = "You may do exactly one of the following:";
+/// What a step with no visible item says (as the text renderer says it).
+const NO_ACTIONS: &str = "There are no actions in this step.";
+
+/// One file of the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteFile {
+    /// Its name inside the output folder.
+    pub name: &'static str,
+    /// Its contents.
+    pub contents: String,
+}
+
+/// The page's files: `index.html`, `rules.js`, `app.js` and `style.css`.
+pub fn generate(rules: &Rules) -> Vec<SiteFile> {
+    let mut conds = Conds::new(rules);
+    let html = index_html(rules, &mut conds);
+    let js = rules_js(rules, &conds);
+    vec![
+        SiteFile { name: "index.html", contents: html },
+        SiteFile { name: "rules.js", contents: js },
+        SiteFile { name: "app.js", contents: APP_JS.to_string() },
+        SiteFile { name: "style.css", contents: STYLE_CSS.to_string() },
+    ]
+}
+
+/// The conditions the page uses, numbered in order of first use; equal
+/// conditions share a number.
+struct Conds<'a> {
+    rules: &'a Rules,
+    numbers: HashMap<String, usize>,
+    /// JavaScript expression and DSL reading, by number.
+    list: Vec<(String, String)>,
+}
+
+impl<'a> Conds<'a> {
+    fn new(rules: &'a Rules) -> Self {
+        Conds { rules, numbers: HashMap::new(), list: Vec::new() }
+    }
+
+    /// ` data-c="N"` for a condition, nothing for one that always holds.
+    fn attr(&mut self, cond: &Cond) -> String {
+        if *cond == Cond::True {
+            return String::new();
+        }
+        let js = js(self.rules, cond);
+        let next = self.list.len();
+        let n = *self.numbers.entry(js.clone()).or_insert(next);
+        if n == next {
+            self.list.push((js, dsl(self.rules, cond, 0)));
+        }
+        format!(" data-c=\"{n}\"")
+    }
+}
+
+/// A condition as a JavaScript expression over `e` (edition index), `v`
+/// (variant index) and `m` (the module mask: 32-bit words, bit `b` in word
+/// `b >> 5`).
+fn js(rules: &Rules, cond: &Cond) -> String {
+    match cond {
+        Cond::True => "true".to_string(),
+        Cond::False => "false".to_string(),
+        Cond::Module(m) => {
+            let bit = u32::from(m.0);
+            format!("(m[{}] & {:#x}) !== 0", bit >> 5, 1u32 << (bit & 31))
+        }
+        Cond::Flag(f) => rules.flags.get(*f).map_or_else(|| "false".to_string(), |flag| format!("{}(e, v, m)", flag_fn(&flag.id))),
+        Cond::Edition(e) => format!("e === {}", e.0),
+        Cond::Variant(v) => format!("v === {}", v.0),
+        Cond::Not(c) => format!("!({})", js(rules, c)),
+        Cond::All(cs) => join(cs.iter().map(|c| js(rules, c)), " && ", "true"),
+        Cond::Any(cs) => join(cs.iter().map(|c| js(rules, c)), " || ", "false"),
+    }
+}
+
+fn join(parts: impl Iterator<Item = String>, op: &str, empty: &str) -> String {
+    let parts: Vec<String> = parts.map(|p| format!("({p})")).collect();
+    if parts.is_empty() { empty.to_string() } else { parts.join(op) }
+}
+
+/// The JavaScript function of a derived flag.
+fn flag_fn(id: &str) -> String {
+    format!("flag_{id}")
+}
+
+/// A condition as the DSL writes it, for the comments of `rules.js`.
+/// `outer` is the binding strength around it: 0 none, 1 `or`, 2 `and`, 3 `not`.
+fn dsl(rules: &Rules, cond: &Cond, outer: u8) -> String {
+    let catalog = &rules.catalog;
+    let (text, strength) = match cond {
+        Cond::True => ("true".to_string(), 4),
+        Cond::False => ("false".to_string(), 4),
+        Cond::Module(m) => (catalog.modules.get(usize::from(m.0)).map_or("?", |m| m.id.as_str()).to_string(), 4),
+        Cond::Flag(f) => (rules.flags.get(*f).map_or("?", |f| f.id.as_str()).to_string(), 4),
+        Cond::Edition(e) => {
+            (format!("edition == {}", catalog.editions.get(usize::from(e.0)).map_or("?", |e| e.id.as_str())), 4)
+        }
+        Cond::Variant(v) => {
+            (format!("variant == {}", catalog.variants.get(usize::from(v.0)).map_or("?", |v| v.id.as_str())), 4)
+        }
+        Cond::Not(c) => (format!("not {}", dsl(rules, c, 3)), 3),
+        Cond::All(cs) => (cs.iter().map(|c| dsl(rules, c, 2)).collect::<Vec<_>>().join(" and "), 2),
+        Cond::Any(cs) => (cs.iter().map(|c| dsl(rules, c, 1)).collect::<Vec<_>>().join(" or "), 1),
+    };
+    if strength < outer { format!("({text})") } else { text }
+}
+
+/// Text for HTML element content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JavaScript (and JSON) string literal.
+fn js_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            // `</script>` and U+2028/2029 are harmless in a separate file, but cost nothing to avoid.
+            '<' => out.push_str("\\u003c"),
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Space-separated numbers, for data attributes.
+fn numbers(ns: impl Iterator<Item = u8>) -> String {
+    ns.map(|n| n.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+fn default_edition(rules: &Rules) -> usize {
+    rules.catalog.editions.iter().position(|e| e.id == DEFAULT_EDITION).unwrap_or(0)
+}
+
+fn header(rules: &Rules, open: &str, prefix: &str, close: &str) -> String {
+    let mut out = format!(
+        "{open}@generated by {GENERATOR}: do not edit by hand. Edit the YAML under rules/\n\
+         {prefix}and run `carcassonne-rules site --out DIR`. Compiled from these files of the rules folder:\n"
+    );
+    for input in &rules.inputs {
+        let _ = writeln!(out, "{prefix}  {input}");
+    }
+    out.push_str(close);
+    out
+}
+
+/// The page: the selection form from the catalog, the order of play from the model.
+fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
+    let mut out = String::from("<!doctype html>\n");
+    out.push_str(&header(rules, "<!-- ", "     ", "-->\n"));
+    out.push_str(
+        "<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>Carcassonne: order of play</title>\n\
+         <link rel=\"stylesheet\" href=\"style.css\">\n\
+         <script src=\"rules.js\" defer></script>\n\
+         <script src=\"app.js\" defer></script>\n\
+         </head>\n<body>\n\
+         <a class=\"skip\" href=\"#order\">Skip to the order of play</a>\n\
+         <header class=\"top\">\n<h1>Carcassonne: order of play</h1>\n\
+         <p class=\"summary\" id=\"summary\"></p>\n</header>\n\
+         <div class=\"layout\">\n",
+    );
+    selection_form(&mut out, rules);
+    out.push_str(
+        "<main id=\"order\" class=\"order\" tabindex=\"-1\" aria-labelledby=\"order-title\">\n\
+         <h2 id=\"order-title\" class=\"visually-hidden\">Order of play</h2>\n\
+         <noscript><p class=\"notice\">This page needs JavaScript to show the rules of your selection.</p></noscript>\n\
+         <div id=\"turn\" hidden>\n",
+    );
+    let [notes, setup, any_time, final_scoring] = rules.sections();
+    let titles = [
+        (notes, "Notes"),
+        (setup, "Setup"),
+        (any_time, "At any time during your turn"),
+        (final_scoring, "Final scoring"),
+    ];
+    for ((id, items), title) in &titles[..3] {
+        section(&mut out, conds, rules, id, title, items);
+    }
+    for phase in &rules.phases {
+        let _ = writeln!(
+            out,
+            "<section class=\"phase\" id=\"phase-{id}\" data-phase=\"{id}\" aria-labelledby=\"phase-{id}-title\">\n\
+             <h2 id=\"phase-{id}-title\">{id}. {title}</h2>",
+            id = escape(&phase.id),
+            title = escape(&phase.title),
+        );
+        for step in &phase.steps {
+            self::step(&mut out, conds, rules, step);
+        }
+        out.push_str("</section>\n");
+    }
+    let ((id, items), title) = &titles[3];
+    section(&mut out, conds, rules, id, title, items);
+    out.push_str("</div>\n</main>\n</div>\n");
+    let _ = writeln!(
+        out,
+        "<footer class=\"foot\"><p>Generated from the project's checked rules by {} — \
+         the same rules the <code>carcassonne-rules</code> command line runs.</p></footer>",
+        escape(GENERATOR)
+    );
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+fn selection_form(out: &mut String, rules: &Rules) {
+    let catalog = &rules.catalog;
+    let default = default_edition(rules);
+    out.push_str(
+        "<form id=\"selection\" class=\"selection\" aria-labelledby=\"selection-title\">\n\
+         <h2 id=\"selection-title\">Your game</h2>\n\
+         <fieldset class=\"choice\" id=\"editions\">\n<legend>Edition</legend>\n",
+    );
+    for (i, edition) in catalog.editions.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<label><input type=\"radio\" name=\"edition\" value=\"{id}\" data-index=\"{i}\"{checked}> \
+             {name} <span class=\"code\">({id})</span></label>",
+            id = escape(&edition.id),
+            name = escape(&edition.name),
+            checked = if i == default { " checked" } else { "" },
+        );
+    }
+    out.push_str("</fieldset>\n");
+    let default_variant = catalog.editions.get(default).map_or(0, |e| usize::from(e.default_variant.0));
+    if !catalog.variants.is_empty() {
+        out.push_str(
+            "<fieldset class=\"choice\" id=\"variants\" aria-describedby=\"variants-help\">\n\
+             <legend>Publisher's rules</legend>\n",
+        );
+        for (i, variant) in catalog.variants.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "<label><input type=\"radio\" name=\"variant\" value=\"{id}\" data-index=\"{i}\"{checked}> {name}</label>",
+                id = escape(&variant.id),
+                name = escape(&variant.name),
+                checked = if i == default_variant { " checked" } else { "" },
+            );
+        }
+        out.push_str(
+            "<p class=\"help\" id=\"variants-help\">Where the publishers' rules differ (as the dragon's moves do).</p>\n\
+             </fieldset>\n",
+        );
+    }
+    out.push_str(
+        "<fieldset class=\"expansions\" id=\"expansions\">\n\
+         <legend>Expansions <span id=\"selected-count\" class=\"count\"></span></legend>\n\
+         <p class=\"help\">Ticking an expansion ticks all its modules; each module can be ticked alone.</p>\n\
+         <p class=\"actions\"><button type=\"button\" id=\"clear\">Clear: base game only</button></p>\n\
+         <ul class=\"expansion-list\">\n",
+    );
+    for expansion in &catalog.expansions {
+        let editions = expansion.editions.iter().map(|e| escape(e)).collect::<Vec<_>>();
+        let _ = write!(
+            out,
+            "<li class=\"expansion\" data-editions=\"{eds}\">",
+            eds = editions.join(" "),
+        );
+        let tags = format!(
+            " <span class=\"editions\" title=\"Published for {}\">{}</span>",
+            editions.join(", "),
+            editions.join(" · ")
+        );
+        match expansion.modules.as_slice() {
+            [module] => {
+                // One module: the expansion's box is the module's.
+                let _ = write!(
+                    out,
+                    "<label><input type=\"checkbox\" data-expansion=\"{x}\" data-module=\"{m}\" data-bit=\"{bit}\"> \
+                     {name}</label>{tags}",
+                    x = escape(&expansion.id),
+                    m = escape(&module.id),
+                    bit = module.bit.0,
+                    name = escape(&expansion.name),
+                );
+            }
+            modules => {
+                let _ = write!(
+                    out,
+                    "<label><input type=\"checkbox\" data-expansion=\"{x}\"{disabled}> {name}</label>{tags}\n\
+                     <ul class=\"modules\" aria-label=\"Modules of {name}\">\n",
+                    x = escape(&expansion.id),
+                    name = escape(&expansion.name),
+                    disabled = if modules.is_empty() { " disabled" } else { "" },
+                );
+                for module in modules {
+                    let _ = writeln!(
+                        out,
+                        "<li><label><input type=\"checkbox\" data-module=\"{m}\" data-bit=\"{bit}\"> {name}</label></li>",
+                        m = escape(&module.id),
+                        bit = module.bit.0,
+                        name = escape(&module.name),
+                    );
+                }
+                out.push_str("</ul>");
+            }
+        }
+        out.push_str("</li>\n");
+    }
+    out.push_str(
+        "</ul>\n</fieldset>\n\
+         <fieldset class=\"view\">\n<legend>View</legend>\n\
+         <label><input type=\"checkbox\" id=\"changes\" aria-describedby=\"changes-help\"> What changed</label>\n\
+         <p class=\"help\" id=\"changes-help\">Highlights what your selection adds to the base game.</p>\n\
+         </fieldset>\n\
+         <p class=\"share\"><label for=\"share-url\">Link to this selection</label>\n\
+         <input id=\"share-url\" type=\"text\" readonly>\n\
+         <button type=\"button\" id=\"copy\">Copy link</button></p>\n\
+         <p id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\"></p>\n\
+         </form>\n",
+    );
+}
+
+/// A section outside the steps (notes, setup, any time, final scoring).
+fn section(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, id: &str, title: &str, items: &[Item]) {
+    let _ = writeln!(
+        out,
+        "<section class=\"section\" id=\"{id}\" data-section=\"{id}\" aria-labelledby=\"{id}-title\">\n\
+         <h2 id=\"{id}-title\">{title}</h2>",
+        id = escape(id),
+        title = escape(title),
+    );
+    list(out, conds, rules, "ul", items);
+    out.push_str("</section>\n");
+}
+
+fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step) {
+    let id = escape(&step.id);
+    let _ = write!(
+        out,
+        "<section class=\"step\" id=\"step-{id}\" data-step=\"{id}\"{c} aria-labelledby=\"step-{id}-title\">\n\
+         <h3 id=\"step-{id}-title\">Step {id}: {title}",
+        c = conds.attr(&step.when),
+        title = escape(&step.title),
+    );
+    if let Some((repeat, when)) = &step.repeat {
+        let (name, text) = match repeat {
+            Repeat::DoubleTurn => ("double_turn", "once, or twice on a double turn"),
+            Repeat::PerFeature => ("per_feature", "once per completed feature"),
+        };
+        let _ = write!(
+            out,
+            " <span class=\"badge repeat\" data-repeat=\"{name}\"{c} hidden>{text}</span>",
+            c = conds.attr(when),
+        );
+    }
+    out.push_str("</h3>\n");
+    let _ = writeln!(out, "<p class=\"lead empty\" hidden>{NO_ACTIONS}</p>");
+    if step.choose_one {
+        let _ = writeln!(out, "<p class=\"lead choose\" hidden>{CHOOSE_ONE}</p>");
+    }
+    list(out, conds, rules, "ol", &step.items);
+    out.push_str("</section>\n");
+}
+
+fn list(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, tag: &str, items: &[Item]) {
+    let _ = writeln!(out, "<{tag} class=\"items\">");
+    for item in items {
+        self::item(out, conds, rules, item);
+    }
+    let _ = writeln!(out, "</{tag}>");
+}
+
+fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item) {
+    let id = escape(&item.id);
+    let _ = write!(out, "<li class=\"item\" id=\"item-{id}\" data-id=\"{id}\"{}", conds.attr(&item.when));
+    if !item.origins.is_empty() {
+        let _ = write!(out, " data-o=\"{}\"", numbers(item.origins.iter().map(|m| m.0)));
+    }
+    if !item.foreign.is_empty() {
+        let _ = write!(out, " data-f=\"{}\"", numbers(item.foreign.iter().map(|e| e.0)));
+    }
+    out.push_str(" hidden>");
+    out.push_str("<div class=\"line\"><span class=\"text\">");
+    text(out, &item.text);
+    out.push_str("</span>");
+    for marker in &item.markers {
+        self::marker(out, conds, marker);
+    }
+    if !item.foreign.is_empty() {
+        let eds: Vec<&str> = rules
+            .catalog
+            .editions
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !item.foreign.contains(&EditionId(*i as u8)))
+            .map(|(_, e)| e.id.as_str())
+            .collect();
+        let _ = write!(
+            out,
+            " <span class=\"badge foreign-badge\" hidden title=\"A rule of {from}, shown for other editions\">\
+             <span class=\"visually-hidden\">from another edition: </span>{from}</span>",
+            from = escape(&eds.join("/")),
+        );
+    }
+    out.push_str(
+        " <span class=\"badge origin\" hidden></span>\
+         <span class=\"badge added-badge\" hidden>added</span></div>",
+    );
+    if !item.children.is_empty() {
+        out.push('\n');
+        list(out, conds, rules, "ul", &item.children);
+    }
+    out.push_str("</li>\n");
+}
+
+fn marker(out: &mut String, conds: &mut Conds<'_>, marker: &Marker) {
+    let _ = write!(
+        out,
+        " <span class=\"badge marker\"{c} hidden><span class=\"visually-hidden\">marker: </span>{label}</span>",
+        c = conds.attr(&marker.when),
+        label = escape(&marker.label),
+    );
+}
+
+/// An item's text: literal parts as they are, edition alternatives each in a
+/// span naming its editions (the script shows the selected edition's).
+fn text(out: &mut String, text: &Text) {
+    for part in &text.0 {
+        match part {
+            TextPart::Literal(s) => out.push_str(&escape(s)),
+            TextPart::ByEdition(alternatives) => {
+                for (editions, s) in alternatives {
+                    let _ = write!(
+                        out,
+                        "<span class=\"ed\" data-ed=\"{}\">{}</span>",
+                        numbers(editions.iter().map(|e| e.0)),
+                        escape(s)
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The catalog, the derived flags and the conditions, as a classic script
+/// (ES modules do not load from `file://`).
+fn rules_js(rules: &Rules, conds: &Conds<'_>) -> String {
+    let catalog = &rules.catalog;
+    let mut out = header(rules, "// ", "// ", "");
+    out.push_str(
+        "//\n\
+         // The page's conditions, compiled from the same model as the Rust dispatch. Each takes\n\
+         // e (edition index), v (variant index) and m (the module mask: 32-bit words, module bit b\n\
+         // in word b >> 5) and says whether an element tagged data-c=\"N\" shows.\n\
+         \"use strict\";\n(function () {\n",
+    );
+    if !rules.flags.is_empty() {
+        out.push_str("  // Derived flags.\n");
+    }
+    for flag in &rules.flags {
+        let _ = writeln!(
+            out,
+            "  // {id} := {dsl}\n  function {name}(e, v, m) {{\n    return {js};\n  }}",
+            id = flag.id,
+            dsl = dsl(rules, &flag.when, 0),
+            name = flag_fn(&flag.id),
+            js = js(rules, &flag.when),
+        );
+    }
+    let words = catalog.modules.len().max(1).div_ceil(32);
+    out.push_str("  window.carcassonneRules = Object.freeze({\n");
+    let _ = writeln!(out, "    words: {words},");
+    let _ = writeln!(out, "    defaultEdition: {},", default_edition(rules));
+    out.push_str("    editions: [\n");
+    for edition in &catalog.editions {
+        let _ = writeln!(
+            out,
+            "      {{ id: {}, name: {}, variant: {} }},",
+            js_string(&edition.id),
+            js_string(&edition.name),
+            edition.default_variant.0
+        );
+    }
+    out.push_str("    ],\n    variants: [\n");
+    for variant in &catalog.variants {
+        let _ = writeln!(out, "      {{ id: {}, name: {} }},", js_string(&variant.id), js_string(&variant.name));
+    }
+    out.push_str("    ],\n    // By bit.\n    modules: [\n");
+    for module in &catalog.modules {
+        let _ = writeln!(out, "      {{ id: {}, name: {} }},", js_string(&module.id), js_string(&module.name));
+    }
+    out.push_str("    ],\n    // In the registry's order, with their modules' bits.\n    expansions: [\n");
+    for expansion in &catalog.expansions {
+        let _ = writeln!(
+            out,
+            "      {{ id: {}, name: {}, editions: [{}], modules: [{}] }},",
+            js_string(&expansion.id),
+            js_string(&expansion.name),
+            expansion.editions.iter().map(|e| js_string(e)).collect::<Vec<_>>().join(", "),
+            numbers(expansion.modules.iter().map(|m| m.bit.0)).replace(' ', ", "),
+        );
+    }
+    out.push_str("    ],\n    conds: [\n");
+    for (n, (js, dsl)) in conds.list.iter().enumerate() {
+        let _ = writeln!(out, "      // {n}: {dsl}\n      (e, v, m) => {js},");
+    }
+    out.push_str("    ],\n  });\n})();\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use carcassonne_rules_core::{Catalog, ModuleId, VariantId};
+
+    use super::*;
+    use crate::model::Flag;
+
+    fn rules() -> Rules {
+        Rules {
+            catalog: Catalog::new(
+                &[("C1", "1st", VariantId(0)), ("C2", "new", VariantId(0))],
+                &[("hig", "HiG"), ("rgg", "RGG")],
+                &[("abbey", "Abbey", true), ("zz", "Z", true)],
+                &[("x", "X", &["C1"], &[ModuleId(0), ModuleId(1)])],
+            ),
+            flags: vec![Flag { id: "any".to_string(), when: Cond::Any(vec![Cond::Module(ModuleId(1))]) }],
+            phases: Vec::new(),
+            notes: Vec::new(),
+            setup: Vec::new(),
+            any_time: Vec::new(),
+            final_scoring: Vec::new(),
+            inputs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn conditions_read_as_the_dsl_and_compile_to_bit_tests() {
+        let rules = rules();
+        let cond = Cond::All(vec![
+            Cond::Module(ModuleId(0)),
+            Cond::Not(Box::new(Cond::Any(vec![Cond::Flag(0), Cond::Edition(EditionId(0))]))),
+        ]);
+        assert_eq!(dsl(&rules, &cond, 0), "abbey and not (any or edition == C1)");
+        assert_eq!(js(&rules, &cond), "((m[0] & 0x1) !== 0) && (!((flag_any(e, v, m)) || (e === 0)))");
+        assert_eq!(js(&rules, &Cond::Module(ModuleId(1))), "(m[0] & 0x2) !== 0");
+    }
+
+    #[test]
+    fn equal_conditions_share_a_number() {
+        let rules = rules();
+        let mut conds = Conds::new(&rules);
+        assert_eq!(conds.attr(&Cond::True), "");
+        assert_eq!(conds.attr(&Cond::Module(ModuleId(1))), " data-c=\"0\"");
+        assert_eq!(conds.attr(&Cond::Variant(VariantId(1))), " data-c=\"1\"");
+        assert_eq!(conds.attr(&Cond::Module(ModuleId(1))), " data-c=\"0\"");
+    }
+
+    #[test]
+    fn text_is_escaped_for_html_and_javascript() {
+        assert_eq!(escape("a < b & \"c\""), "a &lt; b &amp; &quot;c&quot;");
+        assert_eq!(js_string("say \"hi\"\n</script>"), "\"say \\\"hi\\\"\\n\\u003c/script>\"");
+    }
+}
