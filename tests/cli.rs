@@ -333,3 +333,86 @@ fn gen_writes_then_check_passes_and_staleness_is_detected() {
     assert_eq!(stale.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&stale.stderr).contains("stale"));
 }
+
+// ---- hostile command-line input ---------------------------------------------------
+
+#[test]
+fn thousands_of_unknown_ids_make_one_short_diagnostic() {
+    let ids: Vec<String> = (0..5000).map(|i| format!("nope{i}")).collect();
+    let started = std::time::Instant::now();
+    let out = cli(&["order", "--edition", "C2", "--with", &ids.join(",")]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "took {:?}", started.elapsed());
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("5000 unknown module or expansion ids in --with"), "{stderr}");
+    assert!(stderr.contains("4990 more unknown ids are not underlined"), "{stderr}");
+    assert!(stderr.len() < 4000, "{} bytes of diagnostics", stderr.len());
+
+    let long = "x".repeat(100_000);
+    let started = std::time::Instant::now();
+    let out = cli(&["order", "--edition", "C2", "--with", &long]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "took {:?}", started.elapsed());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stderr.len() < 2000, "{} bytes of diagnostics", out.stderr.len());
+}
+
+#[cfg(unix)]
+#[test]
+fn non_utf8_arguments_are_an_error_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+        .args(["order", "--edition"])
+        .arg(std::ffi::OsStr::from_bytes(b"C\xff"))
+        .output()
+        .expect("run the binary");
+    assert_eq!(out.status.code(), Some(2), "clap's usage error: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("invalid UTF-8"));
+}
+
+#[test]
+fn rules_naming_a_file_says_so() {
+    let out = cli(&["--rules", "Cargo.toml", "check"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`Cargo.toml` is not a folder"));
+}
+
+#[test]
+fn gen_with_broken_rules_leaves_generated_code_as_it_was_and_writes_readable_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("generated");
+    let out_arg = out.to_str().expect("utf-8");
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out_arg]).status.code(), Some(0));
+    let file = out.join("turn_order.rs");
+    let before = std::fs::read(&file).expect("generated file");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).expect("metadata").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644, "generated files are readable by all, like any file cargo writes");
+    }
+    let broken = rules_with(FIXTURE, "base.yaml", |t| t.replacen("Show the tile.", "Show the {tile.", 1));
+    let broken = broken.path().to_str().expect("utf-8");
+    assert_eq!(cli(&["--rules", broken, "gen", "--out", out_arg]).status.code(), Some(1));
+    assert_eq!(std::fs::read(&file).expect("generated file"), before, "byte-identical");
+    let entries = std::fs::read_dir(&out).expect("out dir").count();
+    assert_eq!(entries, 1, "no temporary file left behind");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_program_quietly() {
+    use std::process::Stdio;
+    for args in [&["order", "--edition", "C2", "--with", "abbey_and_mayor"][..], &["--rules", "no/such", "check"][..]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        // Close both pipes before the program writes.
+        drop(child.stdout.take());
+        drop(child.stderr.take());
+        let status = child.wait().expect("wait");
+        assert_ne!(status.code(), Some(101), "{args:?} panicked");
+    }
+}

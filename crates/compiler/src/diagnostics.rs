@@ -60,6 +60,9 @@ pub struct Diagnostic {
     location: Option<String>,
 }
 
+/// Two places in a file are shown together when at most this many lines apart.
+const MAX_LINES_BETWEEN: usize = 8;
+
 /// A labelled place is shown with its source lines only when they are at most
 /// this long together; a 10 MB line would otherwise be printed whole.
 const MAX_SHOWN_BYTES: usize = 2_000;
@@ -101,7 +104,15 @@ impl Diagnostic {
     pub fn also(mut self, sources: &Sources, span: Span, label: impl Into<String>) -> Self {
         let label = label.into();
         let same_file = self.source.as_ref().is_some_and(|s| s.name() == sources.name(span.file));
-        if same_file {
+        // Places far apart would show every line between them: name the other place instead.
+        let near = self.labels.first().is_some_and(|first| {
+            let text = sources.text(span.file);
+            let (a, b) = (first.offset().min(span.start), first.offset().max(span.start));
+            text.as_bytes()
+                .get(a..b.min(text.len()))
+                .is_some_and(|between| between.iter().filter(|&&c| c == b'\n').count() <= MAX_LINES_BETWEEN)
+        });
+        if same_file && near {
             self.labels.push(LabeledSpan::new_with_span(Some(label), (span.start, span.len)));
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);

@@ -325,6 +325,14 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
         raw.failed = Failed { editions: true, modules: true, base: true, expansion: true };
         return raw;
     }
+    if [EDITIONS_FILE, MODULES_FILE, BASE_FILE].iter().all(|f| !dir.join(f).exists()) {
+        problems.push(
+            Diagnostic::global(format!("`{}` holds no rules", dir.display()))
+                .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
+        );
+        raw.failed = Failed { editions: true, modules: true, base: true, expansion: true };
+        return raw;
+    }
     let mut loader = Loader { dir, sources, problems, inputs: Vec::new() };
 
     let editions = loader.read::<EditionsYaml>(Path::new(EDITIONS_FILE));
@@ -459,14 +467,14 @@ pub fn read_yaml<T: for<'de> Deserialize<'de>>(
 /// A file's text, if it is a regular file of sensible size in UTF-8.
 fn read_text(path: &Path) -> Result<String, Diagnostic> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|err| {
-        let dangling = err.kind() == std::io::ErrorKind::NotFound && std::fs::symlink_metadata(path).is_ok();
-        if dangling {
+    let meta = std::fs::metadata(path).map_err(|err| match err.kind() {
+        std::io::ErrorKind::NotFound if std::fs::symlink_metadata(path).is_ok() => {
             Diagnostic::global(format!("`{shown}` is a symbolic link to nothing"))
                 .with_help("point it at a rules file, or remove it")
-        } else {
-            Diagnostic::global(format!("cannot read `{shown}`: {err}"))
         }
+        std::io::ErrorKind::NotFound => Diagnostic::global(format!("`{shown}` is missing"))
+            .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
+        _ => Diagnostic::global(format!("cannot read `{shown}`: {err}")),
     })?;
     if !meta.is_file() {
         let what = if meta.is_dir() { "a folder" } else { "not a regular file (a FIFO, socket or device)" };
@@ -499,7 +507,11 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
 /// serde-saphyr's error as a diagnostic at its line and column, with help for
 /// the common traps.
 fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
-    let message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
+    let mut message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
+    // The reader's own advice names its options, which a rule author cannot set.
+    if let Some((own, _)) = message.split_once(", set DuplicateKeyPolicy") {
+        message = own.to_string();
+    }
     let text = sources.text(file);
     let Some(location) = err.location() else {
         return Diagnostic::global(format!("invalid YAML in {name}: {message}"));
@@ -513,20 +525,25 @@ fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sou
     let mut d =
         Diagnostic::at(sources, Span { file, start, len: len.max(1) }, format!("invalid YAML in {name}"), &message);
     let lower = message.to_lowercase();
-    let help = if lower.contains("tab") {
+    let help = if lower.contains("tabs") {
         Some("YAML indents with spaces only: replace the tab with spaces".to_string())
     } else if lower.contains("mapping values are not allowed") {
         Some(
-            "a value containing `: ` must be quoted — in particular a text with edition variants: \
-             text: \"Place a {C1: follower | C2: meeple}.\""
+            "check this line's indentation; and a value containing `: ` must be quoted, such as a text \
+             with edition variants: text: \"Place a {C1: follower | C2: meeple}.\""
                 .to_string(),
         )
     } else if lower.contains("quoted scalar") {
         Some("a quoted value runs on to its closing quote: look for an unclosed quote above".to_string())
     } else if lower.contains("missing field") {
-        Some("check the indentation: a key indented less than its siblings belongs to the item above".to_string())
-    } else if matches!(err, serde_saphyr::Error::Budget { .. }) {
-        Some("the YAML reader stops at 250,000 nodes per file, about 35,000 items; split the file".to_string())
+        Some("add it; if it is there, check its indentation: a key indented differently belongs elsewhere".to_string())
+    } else if lower.contains("duplicate mapping key") {
+        Some("a key may appear once per mapping: remove one of them".to_string())
+    } else if lower.contains("budget") {
+        Some(format!(
+            "the YAML reader stops at {} nodes per file, about 35,000 items: this file is too big",
+            serde_saphyr::Budget::default().max_nodes
+        ))
     } else {
         None
     };

@@ -60,6 +60,8 @@ impl Checker<'_> {
         if !self.failed.expansion && !self.failed.modules && !unknown_header {
             for (x, expansion) in raw.expansions.iter().enumerate() {
                 if !claimed.contains_key(&x) {
+                    // Its items are missing: references to them cannot be checked.
+                    self.failed.expansion = true;
                     let file =
                         format!("{}/{}.yaml", crate::syntax::EXPANSIONS_DIR, expansion.id.value.replace('_', "-"));
                     self.report(
