@@ -1301,168 +1301,166 @@ pub mod marker {
     pub const MESSAGES_CHECK_1C_WIND_ROSES_0: MarkerId = MarkerId(35);
     /// ROBBERS on `messages-check-1c-wind-roses`
     pub const MESSAGES_CHECK_1C_WIND_ROSES_1: MarkerId = MarkerId(36);
-    /// WONDER on `messages-check-1c-wind-roses`
-    pub const MESSAGES_CHECK_1C_WIND_ROSES_2: MarkerId = MarkerId(37);
     /// MESSAGES (#1C) on `messages-check-1c-new-tiles`
-    pub const MESSAGES_CHECK_1C_NEW_TILES_0: MarkerId = MarkerId(38);
+    pub const MESSAGES_CHECK_1C_NEW_TILES_0: MarkerId = MarkerId(37);
     /// ROBBERS on `messages-check-1c-new-tiles`
-    pub const MESSAGES_CHECK_1C_NEW_TILES_1: MarkerId = MarkerId(39);
+    pub const MESSAGES_CHECK_1C_NEW_TILES_1: MarkerId = MarkerId(38);
     /// WONDER on `messages-check-1c-new-tiles`
-    pub const MESSAGES_CHECK_1C_NEW_TILES_2: MarkerId = MarkerId(40);
+    pub const MESSAGES_CHECK_1C_NEW_TILES_2: MarkerId = MarkerId(39);
     /// MESSAGES (#1C) on `messages-check-1c-both`
-    pub const MESSAGES_CHECK_1C_BOTH_0: MarkerId = MarkerId(41);
+    pub const MESSAGES_CHECK_1C_BOTH_0: MarkerId = MarkerId(40);
     /// ROBBERS on `messages-check-1c-both`
-    pub const MESSAGES_CHECK_1C_BOTH_1: MarkerId = MarkerId(42);
+    pub const MESSAGES_CHECK_1C_BOTH_1: MarkerId = MarkerId(41);
     /// WONDER on `messages-check-1c-both`
-    pub const MESSAGES_CHECK_1C_BOTH_2: MarkerId = MarkerId(43);
+    pub const MESSAGES_CHECK_1C_BOTH_2: MarkerId = MarkerId(42);
     /// TREE TRAP on `deploy-meeple`
-    pub const DEPLOY_MEEPLE_0: MarkerId = MarkerId(44);
+    pub const DEPLOY_MEEPLE_0: MarkerId = MarkerId(43);
     /// LAKE TRAP on `deploy-meeple`
-    pub const DEPLOY_MEEPLE_1: MarkerId = MarkerId(45);
+    pub const DEPLOY_MEEPLE_1: MarkerId = MarkerId(44);
     /// LAKE TRAP on `tower-deploy`
-    pub const TOWER_DEPLOY_0: MarkerId = MarkerId(46);
+    pub const TOWER_DEPLOY_0: MarkerId = MarkerId(45);
     /// LAKE TRAP on `acrobats-add-to-pyramid`
-    pub const ACROBATS_ADD_TO_PYRAMID_0: MarkerId = MarkerId(47);
+    pub const ACROBATS_ADD_TO_PYRAMID_0: MarkerId = MarkerId(46);
     /// ROBBERS on `acrobats-score-pyramid`
-    pub const ACROBATS_SCORE_PYRAMID_0: MarkerId = MarkerId(48);
+    pub const ACROBATS_SCORE_PYRAMID_0: MarkerId = MarkerId(47);
     /// WONDER on `acrobats-score-pyramid`
-    pub const ACROBATS_SCORE_PYRAMID_1: MarkerId = MarkerId(49);
+    pub const ACROBATS_SCORE_PYRAMID_1: MarkerId = MarkerId(48);
     /// ROBBERS on `abbot-return-and-score`
-    pub const ABBOT_RETURN_AND_SCORE_0: MarkerId = MarkerId(50);
+    pub const ABBOT_RETURN_AND_SCORE_0: MarkerId = MarkerId(49);
     /// WONDER on `abbot-return-and-score`
-    pub const ABBOT_RETURN_AND_SCORE_1: MarkerId = MarkerId(51);
+    pub const ABBOT_RETURN_AND_SCORE_1: MarkerId = MarkerId(50);
     /// TREE TRAP on `phantom-deploy`
-    pub const PHANTOM_DEPLOY_0: MarkerId = MarkerId(52);
+    pub const PHANTOM_DEPLOY_0: MarkerId = MarkerId(51);
     /// LAKE TRAP on `phantom-deploy`
-    pub const PHANTOM_DEPLOY_1: MarkerId = MarkerId(53);
+    pub const PHANTOM_DEPLOY_1: MarkerId = MarkerId(52);
     /// LAKE TRAP on `tower-phantom-deploy`
-    pub const TOWER_PHANTOM_DEPLOY_0: MarkerId = MarkerId(54);
+    pub const TOWER_PHANTOM_DEPLOY_0: MarkerId = MarkerId(53);
     /// TREE TRAP on `ferries-place-ferry`
-    pub const FERRIES_PLACE_FERRY_0: MarkerId = MarkerId(55);
+    pub const FERRIES_PLACE_FERRY_0: MarkerId = MarkerId(54);
     /// TREE TRAP on `ferries-move-ferry`
-    pub const FERRIES_MOVE_FERRY_0: MarkerId = MarkerId(56);
+    pub const FERRIES_MOVE_FERRY_0: MarkerId = MarkerId(55);
     /// ROBBERS on `sheep-drive-flock-home`
-    pub const SHEEP_DRIVE_FLOCK_HOME_0: MarkerId = MarkerId(57);
+    pub const SHEEP_DRIVE_FLOCK_HOME_0: MarkerId = MarkerId(56);
     /// WONDER on `sheep-drive-flock-home`
-    pub const SHEEP_DRIVE_FLOCK_HOME_1: MarkerId = MarkerId(58);
+    pub const SHEEP_DRIVE_FLOCK_HOME_1: MarkerId = MarkerId(57);
     /// ROBBERS on `sheep-field-closed-drive-home`
-    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME_0: MarkerId = MarkerId(59);
+    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME_0: MarkerId = MarkerId(58);
     /// WONDER on `sheep-field-closed-drive-home`
-    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME_1: MarkerId = MarkerId(60);
+    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME_1: MarkerId = MarkerId(59);
     /// ROBBERS on `fruit-tree-harvest`
-    pub const FRUIT_TREE_HARVEST_0: MarkerId = MarkerId(61);
+    pub const FRUIT_TREE_HARVEST_0: MarkerId = MarkerId(60);
     /// WONDER on `fruit-tree-harvest`
-    pub const FRUIT_TREE_HARVEST_1: MarkerId = MarkerId(62);
+    pub const FRUIT_TREE_HARVEST_1: MarkerId = MarkerId(61);
     /// ROBBERS on `fruit-tree-sell`
-    pub const FRUIT_TREE_SELL_0: MarkerId = MarkerId(63);
+    pub const FRUIT_TREE_SELL_0: MarkerId = MarkerId(62);
     /// WONDER on `fruit-tree-sell`
-    pub const FRUIT_TREE_SELL_1: MarkerId = MarkerId(64);
+    pub const FRUIT_TREE_SELL_1: MarkerId = MarkerId(63);
     /// ROBBERS on `wonders-notre-dame`
-    pub const WONDERS_NOTRE_DAME_0: MarkerId = MarkerId(65);
+    pub const WONDERS_NOTRE_DAME_0: MarkerId = MarkerId(64);
     /// MESSAGES (#2) on `messages-check-2c-shepherd`
-    pub const MESSAGES_CHECK_2C_SHEPHERD_0: MarkerId = MarkerId(66);
+    pub const MESSAGES_CHECK_2C_SHEPHERD_0: MarkerId = MarkerId(65);
     /// ROBBERS on `messages-check-2c-shepherd`
-    pub const MESSAGES_CHECK_2C_SHEPHERD_1: MarkerId = MarkerId(67);
+    pub const MESSAGES_CHECK_2C_SHEPHERD_1: MarkerId = MarkerId(66);
     /// WONDER on `messages-check-2c-shepherd`
-    pub const MESSAGES_CHECK_2C_SHEPHERD_2: MarkerId = MarkerId(68);
+    pub const MESSAGES_CHECK_2C_SHEPHERD_2: MarkerId = MarkerId(67);
     /// MESSAGES (#2) on `messages-check-2c-new-scoring`
-    pub const MESSAGES_CHECK_2C_NEW_SCORING_0: MarkerId = MarkerId(69);
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_0: MarkerId = MarkerId(68);
     /// ROBBERS on `messages-check-2c-new-scoring`
-    pub const MESSAGES_CHECK_2C_NEW_SCORING_1: MarkerId = MarkerId(70);
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_1: MarkerId = MarkerId(69);
     /// WONDER on `messages-check-2c-new-scoring`
-    pub const MESSAGES_CHECK_2C_NEW_SCORING_2: MarkerId = MarkerId(71);
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_2: MarkerId = MarkerId(70);
     /// ROBBER CHOICE on `gingerbread-score-city`
-    pub const GINGERBREAD_SCORE_CITY_0: MarkerId = MarkerId(72);
+    pub const GINGERBREAD_SCORE_CITY_0: MarkerId = MarkerId(71);
     /// WONDER on `gingerbread-score-city`
-    pub const GINGERBREAD_SCORE_CITY_1: MarkerId = MarkerId(73);
+    pub const GINGERBREAD_SCORE_CITY_1: MarkerId = MarkerId(72);
     /// ROBBER CHOICE on `fortune-teller-tent-reward`
-    pub const FORTUNE_TELLER_TENT_REWARD_0: MarkerId = MarkerId(74);
+    pub const FORTUNE_TELLER_TENT_REWARD_0: MarkerId = MarkerId(73);
     /// WONDER on `fortune-teller-tent-reward`
-    pub const FORTUNE_TELLER_TENT_REWARD_1: MarkerId = MarkerId(75);
+    pub const FORTUNE_TELLER_TENT_REWARD_1: MarkerId = MarkerId(74);
     /// TREE TRAP on `count-move-from-city`
-    pub const COUNT_MOVE_FROM_CITY_0: MarkerId = MarkerId(76);
+    pub const COUNT_MOVE_FROM_CITY_0: MarkerId = MarkerId(75);
     /// LAKE TRAP on `count-move-from-city`
-    pub const COUNT_MOVE_FROM_CITY_1: MarkerId = MarkerId(77);
+    pub const COUNT_MOVE_FROM_CITY_1: MarkerId = MarkerId(76);
     /// ROBBER CHOICE on `watchtowers-bonus`
-    pub const WATCHTOWERS_BONUS_0: MarkerId = MarkerId(78);
+    pub const WATCHTOWERS_BONUS_0: MarkerId = MarkerId(77);
     /// WONDER on `watchtowers-bonus`
-    pub const WATCHTOWERS_BONUS_1: MarkerId = MarkerId(79);
+    pub const WATCHTOWERS_BONUS_1: MarkerId = MarkerId(78);
     /// ROBBER CHOICE on `tollkeepers-toll`
-    pub const TOLLKEEPERS_TOLL_0: MarkerId = MarkerId(80);
+    pub const TOLLKEEPERS_TOLL_0: MarkerId = MarkerId(79);
     /// WONDER on `tollkeepers-toll`
-    pub const TOLLKEEPERS_TOLL_1: MarkerId = MarkerId(81);
+    pub const TOLLKEEPERS_TOLL_1: MarkerId = MarkerId(80);
     /// ROBBER CHOICE on `score-feature`
-    pub const SCORE_FEATURE_0: MarkerId = MarkerId(82);
+    pub const SCORE_FEATURE_0: MarkerId = MarkerId(81);
     /// WONDER on `score-feature`
-    pub const SCORE_FEATURE_1: MarkerId = MarkerId(83);
+    pub const SCORE_FEATURE_1: MarkerId = MarkerId(82);
     /// ROBBER CHOICE on `teacher-copy-points`
-    pub const TEACHER_COPY_POINTS_0: MarkerId = MarkerId(84);
+    pub const TEACHER_COPY_POINTS_0: MarkerId = MarkerId(83);
     /// WONDER on `teacher-copy-points`
-    pub const TEACHER_COPY_POINTS_1: MarkerId = MarkerId(85);
+    pub const TEACHER_COPY_POINTS_1: MarkerId = MarkerId(84);
     /// ROBBER CHOICE on `fairy-completed-feature-bonus`
-    pub const FAIRY_COMPLETED_FEATURE_BONUS_0: MarkerId = MarkerId(86);
+    pub const FAIRY_COMPLETED_FEATURE_BONUS_0: MarkerId = MarkerId(85);
     /// WONDER on `fairy-completed-feature-bonus`
-    pub const FAIRY_COMPLETED_FEATURE_BONUS_1: MarkerId = MarkerId(87);
+    pub const FAIRY_COMPLETED_FEATURE_BONUS_1: MarkerId = MarkerId(86);
     /// ROBBER CHOICE on `ringmaster-scoring`
-    pub const RINGMASTER_SCORING_0: MarkerId = MarkerId(88);
+    pub const RINGMASTER_SCORING_0: MarkerId = MarkerId(87);
     /// WONDER on `ringmaster-scoring`
-    pub const RINGMASTER_SCORING_1: MarkerId = MarkerId(89);
+    pub const RINGMASTER_SCORING_1: MarkerId = MarkerId(88);
     /// ROBBER CHOICE on `leipzig-bonus`
-    pub const LEIPZIG_BONUS_0: MarkerId = MarkerId(90);
+    pub const LEIPZIG_BONUS_0: MarkerId = MarkerId(89);
     /// WONDER on `leipzig-bonus`
-    pub const LEIPZIG_BONUS_1: MarkerId = MarkerId(91);
+    pub const LEIPZIG_BONUS_1: MarkerId = MarkerId(90);
     /// ROBBER CHOICE on `darmstadt-church-bonus`
-    pub const DARMSTADT_CHURCH_BONUS_0: MarkerId = MarkerId(92);
+    pub const DARMSTADT_CHURCH_BONUS_0: MarkerId = MarkerId(91);
     /// WONDER on `darmstadt-church-bonus`
-    pub const DARMSTADT_CHURCH_BONUS_1: MarkerId = MarkerId(93);
+    pub const DARMSTADT_CHURCH_BONUS_1: MarkerId = MarkerId(92);
     /// LAKE TRAP on `bathhouse-send-to-bathhouse`
-    pub const BATHHOUSE_SEND_TO_BATHHOUSE_0: MarkerId = MarkerId(94);
+    pub const BATHHOUSE_SEND_TO_BATHHOUSE_0: MarkerId = MarkerId(93);
     /// TREE TRAP on `wagon-move-after-scoring`
-    pub const WAGON_MOVE_AFTER_SCORING_0: MarkerId = MarkerId(95);
+    pub const WAGON_MOVE_AFTER_SCORING_0: MarkerId = MarkerId(94);
     /// LAKE TRAP on `wagon-move-after-scoring`
-    pub const WAGON_MOVE_AFTER_SCORING_1: MarkerId = MarkerId(96);
+    pub const WAGON_MOVE_AFTER_SCORING_1: MarkerId = MarkerId(95);
     /// ROBBERS on `circus-new-big-top`
-    pub const CIRCUS_NEW_BIG_TOP_0: MarkerId = MarkerId(97);
+    pub const CIRCUS_NEW_BIG_TOP_0: MarkerId = MarkerId(96);
     /// WONDER on `circus-new-big-top`
-    pub const CIRCUS_NEW_BIG_TOP_1: MarkerId = MarkerId(98);
+    pub const CIRCUS_NEW_BIG_TOP_1: MarkerId = MarkerId(97);
     /// ROBBERS on `bets-settle`
-    pub const BETS_SETTLE_0: MarkerId = MarkerId(99);
+    pub const BETS_SETTLE_0: MarkerId = MarkerId(98);
     /// WONDER on `bets-settle`
-    pub const BETS_SETTLE_1: MarkerId = MarkerId(100);
+    pub const BETS_SETTLE_1: MarkerId = MarkerId(99);
     /// ROBBERS on `gingerbread-move-after-tile`
-    pub const GINGERBREAD_MOVE_AFTER_TILE_0: MarkerId = MarkerId(101);
+    pub const GINGERBREAD_MOVE_AFTER_TILE_0: MarkerId = MarkerId(100);
     /// WONDER on `gingerbread-move-after-tile`
-    pub const GINGERBREAD_MOVE_AFTER_TILE_1: MarkerId = MarkerId(102);
+    pub const GINGERBREAD_MOVE_AFTER_TILE_1: MarkerId = MarkerId(101);
     /// MESSAGES (#3) on `messages-check-3c`
-    pub const MESSAGES_CHECK_3C_0: MarkerId = MarkerId(103);
+    pub const MESSAGES_CHECK_3C_0: MarkerId = MarkerId(102);
     /// ROBBERS on `messages-check-3c`
-    pub const MESSAGES_CHECK_3C_1: MarkerId = MarkerId(104);
+    pub const MESSAGES_CHECK_3C_1: MarkerId = MarkerId(103);
     /// WONDER on `messages-check-3c`
-    pub const MESSAGES_CHECK_3C_2: MarkerId = MarkerId(105);
+    pub const MESSAGES_CHECK_3C_2: MarkerId = MarkerId(104);
     /// MESSAGES (#4) on `catapult-fair`
-    pub const CATAPULT_FAIR_0: MarkerId = MarkerId(106);
+    pub const CATAPULT_FAIR_0: MarkerId = MarkerId(105);
     /// ROBBERS on `catapult-fair`
-    pub const CATAPULT_FAIR_1: MarkerId = MarkerId(107);
+    pub const CATAPULT_FAIR_1: MarkerId = MarkerId(106);
     /// WONDER on `catapult-fair`
-    pub const CATAPULT_FAIR_2: MarkerId = MarkerId(108);
+    pub const CATAPULT_FAIR_2: MarkerId = MarkerId(107);
     /// MESSAGES on `messages-check-4a`
-    pub const MESSAGES_CHECK_4A_0: MarkerId = MarkerId(109);
+    pub const MESSAGES_CHECK_4A_0: MarkerId = MarkerId(108);
     /// ROBBERS on `messages-check-4a`
-    pub const MESSAGES_CHECK_4A_1: MarkerId = MarkerId(110);
+    pub const MESSAGES_CHECK_4A_1: MarkerId = MarkerId(109);
     /// WONDER on `messages-check-4a`
-    pub const MESSAGES_CHECK_4A_2: MarkerId = MarkerId(111);
+    pub const MESSAGES_CHECK_4A_2: MarkerId = MarkerId(110);
     /// ROBBERS on `builder-absent-bazaar-auction`
-    pub const BUILDER_ABSENT_BAZAAR_AUCTION_0: MarkerId = MarkerId(112);
+    pub const BUILDER_ABSENT_BAZAAR_AUCTION_0: MarkerId = MarkerId(111);
     /// WONDER on `builder-absent-bazaar-auction`
-    pub const BUILDER_ABSENT_BAZAAR_AUCTION_1: MarkerId = MarkerId(113);
+    pub const BUILDER_ABSENT_BAZAAR_AUCTION_1: MarkerId = MarkerId(112);
     /// ROBBERS on `builder-bazaar-c1-auction`
-    pub const BUILDER_BAZAAR_C1_AUCTION_0: MarkerId = MarkerId(114);
+    pub const BUILDER_BAZAAR_C1_AUCTION_0: MarkerId = MarkerId(113);
     /// WONDER on `builder-bazaar-c1-auction`
-    pub const BUILDER_BAZAAR_C1_AUCTION_1: MarkerId = MarkerId(115);
+    pub const BUILDER_BAZAAR_C1_AUCTION_1: MarkerId = MarkerId(114);
     /// ROBBERS on `builder-bazaar-c2-auction`
-    pub const BUILDER_BAZAAR_C2_AUCTION_0: MarkerId = MarkerId(116);
+    pub const BUILDER_BAZAAR_C2_AUCTION_0: MarkerId = MarkerId(115);
     /// WONDER on `builder-bazaar-c2-auction`
-    pub const BUILDER_BAZAAR_C2_AUCTION_1: MarkerId = MarkerId(117);
+    pub const BUILDER_BAZAAR_C2_AUCTION_1: MarkerId = MarkerId(116);
 }
 
 /// What one selection shows: bit sets over steps, items and markers.
@@ -1682,37 +1680,41 @@ fn any_time(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::BETS) {
         v.item(item::BETS_LOOK_AT_OWN_TOKENS);
     }
-    v.item(item::ANY_TIME_ONLY_ONCE);
-    if cfg.has(module::BUILDER) {
-        v.item(item::BUILDER_ONCE_PER_DOUBLE_TURN);
-    }
-    if cfg.has(module::TOWER) {
-        v.item(item::TOWER_RANSOM);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::TOWER_RANSOM_0);
+    if cfg.has(module::BUILDER) || cfg.has(module::TOWER) || cfg.has(module::TUNNEL)
+        || cfg.has(module::PLAGUE)
+    {
+        v.item(item::ANY_TIME_ONLY_ONCE);
+        if cfg.has(module::BUILDER) {
+            v.item(item::BUILDER_ONCE_PER_DOUBLE_TURN);
         }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::TOWER_RANSOM_1);
-        }
-    }
-    if cfg.has(module::TUNNEL) {
-        v.item(item::TUNNEL_CLAIM_OPENING);
-        if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::TUNNEL_CLAIM_OPENING_0);
-        }
-    }
-    if cfg.has(module::PLAGUE) {
-        v.item(item::PLAGUE_FLEE);
-        if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::PLAGUE_FLEE_0);
-        }
-        if flag::special_figures_eaten_by_dragon_bullet(cfg) {
-            v.item(item::PLAGUE_FLEE_SPECIAL_FIGURE);
-            if cfg.has(module::BARN) {
-                v.item(item::PLAGUE_FLEE_NOT_BARN);
+        if cfg.has(module::TOWER) {
+            v.item(item::TOWER_RANSOM);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::TOWER_RANSOM_0);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::TOWER_RANSOM_1);
             }
         }
-        v.item(item::PLAGUE_SPREAD);
+        if cfg.has(module::TUNNEL) {
+            v.item(item::TUNNEL_CLAIM_OPENING);
+            if cfg.has(module::RUSSIAN_PROMOS) {
+                v.marker(marker::TUNNEL_CLAIM_OPENING_0);
+            }
+        }
+        if cfg.has(module::PLAGUE) {
+            v.item(item::PLAGUE_FLEE);
+            if cfg.has(module::RUSSIAN_PROMOS) {
+                v.marker(marker::PLAGUE_FLEE_0);
+            }
+            if flag::special_figures_eaten_by_dragon_bullet(cfg) {
+                v.item(item::PLAGUE_FLEE_SPECIAL_FIGURE);
+                if cfg.has(module::BARN) {
+                    v.item(item::PLAGUE_FLEE_NOT_BARN);
+                }
+            }
+            v.item(item::PLAGUE_SPREAD);
+        }
     }
 }
 /// Step 1A: Start of the turn.
@@ -2037,9 +2039,6 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
             v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_0);
             if cfg.has(module::ROBBERS) {
                 v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_1);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_2);
             }
         }
         if !cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg)
@@ -3496,7 +3495,7 @@ pub static TABLES: Tables = Tables {
                 another one."),
             origins: &[module::MESSAGES],
             markers: &[],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -3984,7 +3983,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "any-time-only-once",
             text: Text::Same("Only once:"),
-            origins: &[],
+            origins: &[module::BUILDER, module::TOWER, module::TUNNEL, module::PLAGUE],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -4431,7 +4430,7 @@ pub static TABLES: Tables = Tables {
                 marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_1,
                 marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_2,
             ],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -4445,7 +4444,7 @@ pub static TABLES: Tables = Tables {
                 marker::MESSAGES_CHECK_1B_WHEEL_1,
                 marker::MESSAGES_CHECK_1B_WHEEL_2,
             ],
-            foreign: &[edition::C2, edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -4459,7 +4458,7 @@ pub static TABLES: Tables = Tables {
                 marker::MESSAGES_CHECK_1B_REVOLTS_1,
                 marker::MESSAGES_CHECK_1B_REVOLTS_2,
             ],
-            foreign: &[edition::C1, edition::WE],
+            foreign: &[edition::C1],
             effect: None,
             children: &[],
         },
@@ -4932,12 +4931,8 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[module::MESSAGES, module::WIND_ROSES],
-            markers: &[
-                marker::MESSAGES_CHECK_1C_WIND_ROSES_0,
-                marker::MESSAGES_CHECK_1C_WIND_ROSES_1,
-                marker::MESSAGES_CHECK_1C_WIND_ROSES_2,
-            ],
-            foreign: &[edition::C2, edition::WE],
+            markers: &[marker::MESSAGES_CHECK_1C_WIND_ROSES_0, marker::MESSAGES_CHECK_1C_WIND_ROSES_1],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -4956,7 +4951,7 @@ pub static TABLES: Tables = Tables {
                 marker::MESSAGES_CHECK_1C_NEW_TILES_1,
                 marker::MESSAGES_CHECK_1C_NEW_TILES_2,
             ],
-            foreign: &[edition::C1, edition::WE],
+            foreign: &[edition::C1],
             effect: None,
             children: &[],
         },
@@ -4976,7 +4971,7 @@ pub static TABLES: Tables = Tables {
                 marker::MESSAGES_CHECK_1C_BOTH_1,
                 marker::MESSAGES_CHECK_1C_BOTH_2,
             ],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -6320,7 +6315,7 @@ pub static TABLES: Tables = Tables {
                 marker::MESSAGES_CHECK_2C_SHEPHERD_1,
                 marker::MESSAGES_CHECK_2C_SHEPHERD_2,
             ],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -6334,7 +6329,7 @@ pub static TABLES: Tables = Tables {
                 marker::MESSAGES_CHECK_2C_NEW_SCORING_1,
                 marker::MESSAGES_CHECK_2C_NEW_SCORING_2,
             ],
-            foreign: &[edition::C1, edition::WE],
+            foreign: &[edition::C1],
             effect: None,
             children: &[],
         },
@@ -6344,7 +6339,7 @@ pub static TABLES: Tables = Tables {
                 a dragon symbol."),
             origins: &[module::DRAGON],
             markers: &[],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -8225,7 +8220,7 @@ pub static TABLES: Tables = Tables {
                 moved in total:"),
             origins: &[module::MESSAGES],
             markers: &[marker::MESSAGES_CHECK_3C_0, marker::MESSAGES_CHECK_3C_1, marker::MESSAGES_CHECK_3C_2],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -8235,7 +8230,7 @@ pub static TABLES: Tables = Tables {
                 symbol."),
             origins: &[module::DRAGON],
             markers: &[],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -8499,7 +8494,7 @@ pub static TABLES: Tables = Tables {
                 auction:"),
             origins: &[module::BUILDER, module::BAZAARS],
             markers: &[],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[item::BUILDER_BAZAAR_C1_AUCTION, item::BUILDER_BAZAAR_C1_ROUND],
         },
@@ -8508,7 +8503,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("Hold an auction."),
             origins: &[],
             markers: &[marker::BUILDER_BAZAAR_C1_AUCTION_0, marker::BUILDER_BAZAAR_C1_AUCTION_1],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -8519,7 +8514,7 @@ pub static TABLES: Tables = Tables {
                 but using that tile instead of drawing one. Two special cases can arise:"),
             origins: &[],
             markers: &[],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[item::BUILDER_BAZAAR_C1_DOUBLE_TURN, item::BUILDER_BAZAAR_C1_NEW_BAZAAR],
         },
@@ -8529,7 +8524,7 @@ pub static TABLES: Tables = Tables {
                 takes their bazaar turn."),
             origins: &[],
             markers: &[],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -8540,7 +8535,7 @@ pub static TABLES: Tables = Tables {
                 over (a new bazaar round follows)."),
             origins: &[],
             markers: &[],
-            foreign: &[edition::WE],
+            foreign: &[],
             effect: None,
             children: &[],
         },
@@ -8778,7 +8773,6 @@ pub static TABLES: Tables = Tables {
         "ROBBERS",
         "MESSAGES (#1C)",
         "ROBBERS",
-        "WONDER",
         "MESSAGES (#1C)",
         "ROBBERS",
         "WONDER",

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use carcassonne_rules_compiler::diagnostics::{self, Span};
-use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, codegen, compile_dir, interpret};
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, codegen, compile_dir, interpret, verify};
 use carcassonne_rules_runtime::core::catalog::SelectionError;
 use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::render;
@@ -32,6 +32,10 @@ struct Cli {
 enum Command {
     /// Load and check all rules; print every problem.
     Check,
+    /// Prove properties of the rules over every selection at once (no item that
+    /// can never show, no marker or wording that cannot be seen, no heading
+    /// without sub-items, …); each failure comes with a selection that shows it.
+    Verify,
     /// Write the generated Rust code into generated/.
     Gen {
         /// Do not write; fail if generated/ is stale.
@@ -59,6 +63,13 @@ enum Command {
     Modules {
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
         format: ListFormat,
+    },
+    /// Write the order of play as a static web page (index.html, its script
+    /// and styles) from `rules/` (or `--rules`).
+    Site {
+        /// The folder to write the page into.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
     },
 }
 
@@ -97,6 +108,24 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
     match &cli.command {
+        Command::Verify => {
+            let dir = rules_dir(cli);
+            let compiled = compile_dir(dir);
+            let rules = compiled.result?;
+            let started = std::time::Instant::now();
+            let report = verify::verify(&rules, &compiled.spans, &compiled.sources);
+            if !report.problems.is_empty() {
+                return Err(report.problems);
+            }
+            print_out(&format!(
+                "{}: {} properties hold for every selection (largest BDD {} nodes, {:.0?})\n",
+                dir.display(),
+                report.checks,
+                report.largest_bdd,
+                started.elapsed()
+            ));
+            Ok(())
+        }
         Command::Check => {
             let dir = rules_dir(cli);
             let rules = load(dir)?;
@@ -150,6 +179,16 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
                 Some(dir) => list(&load(dir)?.catalog, *format)?,
             };
             print_out(&text);
+            Ok(())
+        }
+        Command::Site { out } => {
+            let files = carcassonne_rules_compiler::site::generate(&load(rules_dir(cli))?);
+            for file in &files {
+                let path = out.join(file.name);
+                write_atomically(&path, &file.contents)
+                    .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", path.display()))])?;
+            }
+            print_out(&format!("wrote {} and its {} files\n", out.join("index.html").display(), files.len() - 1));
             Ok(())
         }
     }

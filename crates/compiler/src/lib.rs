@@ -5,7 +5,10 @@
 //! [`check`] resolves and validates everything (using [`order`] to place
 //! items) into the [`model`], and [`codegen`] turns the model into Rust.
 //! [`interpret`] computes a turn order straight from the model: for rules that
-//! were not compiled in, and as the oracle for the generated code.
+//! were not compiled in, and as the oracle for the generated code. [`verify`]
+//! proves properties of the model over every selection at once.
+//! [`wiki_export`] writes the rules as the wiki page's source, and [`schema`]
+//! the JSON Schemas that give rule authors completion in their editors.
 
 pub mod check;
 pub mod codegen;
@@ -14,7 +17,11 @@ pub mod dsl;
 pub mod interpret;
 pub mod model;
 pub mod order;
+pub mod schema;
+pub mod site;
 pub mod syntax;
+pub mod verify;
+pub mod wiki_export;
 
 use std::path::Path;
 
@@ -27,6 +34,8 @@ pub struct Compiled {
     pub sources: Sources,
     /// The checked rules, or every problem found.
     pub result: Result<Rules, Vec<Diagnostic>>,
+    /// Where the rules' named things were written.
+    pub spans: syntax::Spans,
 }
 
 /// Loads and checks the rules under `dir`.
@@ -39,5 +48,5 @@ pub fn compile_dir(dir: &Path) -> Compiled {
         Some(rules) if problems.is_empty() => Ok(rules),
         _ => Err(problems),
     };
-    Compiled { sources, result }
+    Compiled { sources, result, spans: syntax::Spans::of(&raw) }
 }

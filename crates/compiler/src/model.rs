@@ -92,6 +92,9 @@ pub struct Item {
     pub foreign: Vec<EditionId>,
     /// What carrying the item out does to the turn.
     pub effect: Option<Effect>,
+    /// The group of alternatives the item belongs to: at most one item of a
+    /// group shows in any selection (`verify` proves it).
+    pub one_of: Option<String>,
     /// Sub-items, in order.
     pub children: Vec<Item>,
 }

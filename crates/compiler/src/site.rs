@@ -99,7 +99,9 @@ fn js(rules: &Rules, cond: &Cond) -> String {
             let bit = u32::from(m.0);
             format!("(m[{}] & {:#x}) !== 0", bit >> 5, 1u32 << (bit & 31))
         }
-        Cond::Flag(f) => rules.flags.get(*f).map_or_else(|| "false".to_string(), |flag| format!("{}(e, v, m)", flag_fn(&flag.id))),
+        Cond::Flag(f) => {
+            rules.flags.get(*f).map_or_else(|| "false".to_string(), |flag| format!("{}(e, v, m)", flag_fn(&flag.id)))
+        }
         Cond::Edition(e) => format!("e === {}", e.0),
         Cond::Variant(v) => format!("v === {}", v.0),
         Cond::Not(c) => format!("!({})", js(rules, c)),
@@ -306,11 +308,7 @@ fn selection_form(out: &mut String, rules: &Rules) {
     );
     for expansion in &catalog.expansions {
         let editions = expansion.editions.iter().map(|e| escape(e)).collect::<Vec<_>>();
-        let _ = write!(
-            out,
-            "<li class=\"expansion\" data-editions=\"{eds}\">",
-            eds = editions.join(" "),
-        );
+        let _ = write!(out, "<li class=\"expansion\" data-editions=\"{}\">", editions.join(" "));
         let tags = format!(
             " <span class=\"editions\" title=\"Published for {}\">{}</span>",
             editions.join(", "),

@@ -144,6 +144,7 @@ struct ItemYaml {
     before: Option<S>,
     under: Option<S>,
     effect: Option<S>,
+    one_of: Option<S>,
     #[serde(default)]
     children: Vec<ItemYaml>,
 }
@@ -241,6 +242,8 @@ pub struct RawItem {
     pub under: Option<Spanned<String>>,
     /// Effect (DSL) on the course of the turn.
     pub effect: Option<Spanned<String>>,
+    /// A group of alternatives: at most one item of the group shows.
+    pub one_of: Option<Spanned<String>>,
     /// Sub-items, in file order.
     pub children: Vec<RawItem>,
 }
@@ -298,6 +301,66 @@ pub struct Failed {
     /// Some expansion file: references to items cannot be checked, nor which
     /// expansions have a file.
     pub expansion: bool,
+}
+
+/// Where each named thing of the rules was written: what a later phase (the
+/// verifier) needs to point back at the YAML, once the model has left spans behind.
+#[derive(Debug, Default)]
+pub struct Spans {
+    /// By item id.
+    pub items: std::collections::HashMap<String, ItemSpans>,
+    /// Derived flags' definitions, by name.
+    pub flags: std::collections::HashMap<String, Span>,
+    /// Steps' ids in `base.yaml`, by id.
+    pub steps: std::collections::HashMap<String, Span>,
+}
+
+/// The places of one item's parts.
+#[derive(Debug, Clone)]
+pub struct ItemSpans {
+    /// The id.
+    pub id: Span,
+    /// The condition, if it has one.
+    pub when: Option<Span>,
+    /// The text.
+    pub text: Span,
+    /// Each marker, in order.
+    pub markers: Vec<Span>,
+    /// Each `foreign` edition, in order.
+    pub foreign: Vec<Span>,
+    /// Its group of alternatives, if it names one.
+    pub one_of: Option<Span>,
+}
+
+impl Spans {
+    /// The spans of everything `raw` names.
+    pub fn of(raw: &RawRules) -> Spans {
+        fn items(list: &[RawItem], out: &mut std::collections::HashMap<String, ItemSpans>) {
+            for item in list {
+                out.entry(item.id.value.clone()).or_insert_with(|| ItemSpans {
+                    id: item.id.span,
+                    when: item.when.as_ref().map(|w| w.span),
+                    text: item.text.span,
+                    markers: item.markers.iter().map(|m| m.span).collect(),
+                    foreign: item.foreign.iter().map(|f| f.span).collect(),
+                    one_of: item.one_of.as_ref().map(|g| g.span),
+                });
+                items(&item.children, out);
+            }
+        }
+        let mut spans = Spans::default();
+        let sections = std::iter::once(&raw.base_sections).chain(raw.expansion_files.iter().map(|f| &f.sections));
+        for (_, list) in sections.flatten() {
+            items(list, &mut spans.items);
+        }
+        for (name, definition) in &raw.derived {
+            spans.flags.entry(name.value.clone()).or_insert(definition.span);
+        }
+        for step in raw.phases.iter().flat_map(|p| &p.steps) {
+            spans.steps.entry(step.id.value.clone()).or_insert(step.id.span);
+        }
+        spans
+    }
 }
 
 /// Editions and rule variants, in the rules folder.
@@ -613,6 +676,7 @@ impl Loader<'_> {
             before: opt(item.before),
             under: opt(item.under),
             effect: opt(item.effect),
+            one_of: opt(item.one_of),
             children: item.children.into_iter().map(|c| self.item(file, c)).collect(),
         }
     }

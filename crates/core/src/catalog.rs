@@ -164,6 +164,22 @@ impl Catalog {
         set.iter().filter_map(|m| self.modules.get(usize::from(m.0))).map(|m| m.id.clone()).collect()
     }
 
+    /// The command line that prints `cfg`'s turn order: how a counterexample
+    /// or an example selection is shown to a rule author.
+    pub fn order_command(&self, cfg: &Config) -> String {
+        let edition = self.editions.get(usize::from(cfg.edition.0));
+        let mut command = format!("carcassonne-rules order --edition {}", edition.map_or("?", |e| e.id.as_str()));
+        if edition.is_some_and(|e| e.default_variant != cfg.variant) {
+            let variant = self.variants.get(usize::from(cfg.variant.0)).map_or("?", |v| v.id.as_str());
+            command.push_str(&format!(" --variant {variant}"));
+        }
+        let modules = self.module_ids(cfg.modules);
+        if !modules.is_empty() {
+            command.push_str(&format!(" --with {}", modules.join(",")));
+        }
+        command
+    }
+
     /// The selection an edition, an optional rule variant (else the edition's
     /// default) and a comma-separated list of module and expansion ids make.
     /// Every unknown id is reported, with a suggestion.

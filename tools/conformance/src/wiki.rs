@@ -10,12 +10,23 @@
 //! An item's origin follows the rules' contract: the first *selected* module
 //! that the classes on the way up name outside a `not` (innermost element
 //! first; derived flags count as the modules they name), else `base`.
+//!
+//! Besides the comparison's top-level items, [`Page::turn_order`] reads the
+//! whole turn order a page shows, as the rules' [`TurnOrder`]: steps with their
+//! titles, repeats and choices, and every item with its children, text, markers
+//! and foreign mark. It reads the Dutch page and the English markup the
+//! rules' wiki export writes (`'''Step 1B: …'''`, `'''Introduction'''`), and
+//! the export's publisher labels (`data-publishers="hig zmg"`), which the page
+//! itself does not have.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::interpret;
 use carcassonne_rules_compiler::model::{Cond, Rules};
-use carcassonne_rules_core::{Catalog, Config, EditionId, Entry, ModuleId, TurnOrder};
+use carcassonne_rules_core::{
+    Catalog, Config, EditionId, Entry, ModuleId, PhaseOrder, Repeat, StepOrder, TurnOrder, VariantId,
+};
 use regex::Regex;
 
 use crate::errata::{Difference, Errata};
@@ -28,6 +39,12 @@ fn regex(pattern: &str) -> Regex {
     Regex::new(pattern).expect("valid regex")
 }
 
+/// A marker in an item's text, with the space before it: a coloured template
+/// (`{{ColorRed|ROBBERS}}`; yellow is the page's colour for other publishers'
+/// rules, not a marker).
+static MARKER: LazyLock<Regex> =
+    LazyLock::new(|| regex(r"\s*\{\{Color(?:Green|Red|Pink|Orange|White)\|([^{}]*)\}\}"));
+
 /// One element of the page: a `div`, `span`, `ul`, `ol` or `li`.
 #[derive(Debug)]
 struct Element {
@@ -38,6 +55,25 @@ struct Element {
     /// The modules `show` names outside a `not`, first mention first: the
     /// candidates for the origin of the items inside.
     origins: Vec<ModuleId>,
+    /// Its class names.
+    classes: Vec<String>,
+    /// Its `id` attribute.
+    id: Option<String>,
+    /// A publisher label (`data-publishers`): its text is not the item's.
+    label: bool,
+    /// Its part in a repeat box.
+    repeat: Option<RepeatBox>,
+}
+
+/// The page's repeat boxes.
+#[derive(Debug, Clone, Copy)]
+enum RepeatBox {
+    /// The heading of the builder's block (`wica-box-header wica-repeat-block`).
+    Heading,
+    /// The builder's block, after the heading it belongs to.
+    Block(Option<usize>),
+    /// A step done once per completed feature (`wica-repeat-step`).
+    Step,
 }
 
 /// A step header on the page and the element it stands in.
@@ -45,6 +81,36 @@ struct Element {
 struct Header {
     section: String,
     parent: Option<usize>,
+    /// The step's title (empty for the other sections).
+    title: String,
+    /// The rules box the header stands in, if any.
+    template: Option<usize>,
+    /// The step's items are alternatives ("exactly one of the following").
+    choose_one: bool,
+}
+
+/// A list item anywhere on the page.
+#[derive(Debug)]
+struct ListItem {
+    element: usize,
+    /// The latest header before it.
+    header: Option<usize>,
+    /// The list item it is nested in.
+    parent: Option<usize>,
+    /// Its nested list items, in page order.
+    children: Vec<usize>,
+    /// Its text, in page order (indexes into `Page::runs`).
+    runs: Vec<usize>,
+    /// 1-based line of the item in the page source.
+    line: usize,
+}
+
+/// Source text inside a list item (outside its nested lists), and the
+/// elements between the item and the text, which must show for it to show.
+#[derive(Debug)]
+struct Run {
+    via: Vec<usize>,
+    text: String,
 }
 
 /// A list item that is not inside another list item: a candidate top-level
@@ -63,6 +129,10 @@ pub struct Page {
     elements: Vec<Element>,
     headers: Vec<Header>,
     items: Vec<TopItem>,
+    list_items: Vec<ListItem>,
+    runs: Vec<Run>,
+    /// The title parameter of each rules box (`1. Place a tile`).
+    templates: Vec<String>,
     /// Class names that could not be read (they count as never shown), sorted.
     pub unreadable: Vec<String>,
 }
@@ -85,45 +155,130 @@ pub struct RuleItem {
     pub id: String,
 }
 
-/// Headers of the two sections that come before the steps.
-const NOTES_HEADER: &str = "'''Inleiding'''";
-const ANY_TIME_HEADER: &str = "'''Op ieder moment tijdens je beurt:'''";
+/// Headers of the sections that are not steps, as the Dutch page and the
+/// English export write them.
+const SECTION_HEADERS: [(&str, &str); 8] = [
+    ("'''Inleiding'''", "notes"),
+    ("'''Op ieder moment tijdens je beurt:'''", "any_time"),
+    ("'''Voorbereiding'''", "setup"),
+    ("'''Eindtelling'''", "final_scoring"),
+    ("'''Introduction'''", "notes"),
+    ("'''At any time during your turn:'''", "any_time"),
+    ("'''Preparation'''", "setup"),
+    ("'''Final scoring'''", "final_scoring"),
+];
+
+/// The lead of a step whose items are alternatives, in Dutch and English.
+const CHOOSE_ONE_LEADS: [&str; 2] = ["precies één van de volgende", "exactly one of the following"];
 
 enum Event {
+    /// A start tag: its name and attributes.
     Open(String, String),
     Close(String),
-    Header(String),
-    TemplateStart,
+    /// A section header: the section and the step's title.
+    Header(String, String),
+    /// A rules box: its title parameter.
+    TemplateStart(String),
     TemplateEnd,
 }
 
-/// The page's tags, section headers and rules boxes, in source order.
-fn events(source: &str) -> Vec<(usize, Event)> {
+/// The page's tags, section headers and rules boxes, in source order, each
+/// with where it starts and ends (markup other than tags ends where it starts:
+/// its text is part of the text around it).
+fn events(source: &str) -> Vec<(usize, usize, Event)> {
     let tag = regex(r"(?s)<(/?)([a-zA-Z]+)([^>]*)>");
-    let step = regex(r"'''Stap ([0-9][A-D](?:-[0-9])?):");
+    let step = regex(r"'''(?:Stap|Step) ([0-9][A-D](?:-[0-9])?):");
+    let title = regex(r"^ ?([^\n]*?)'''");
     let template_start = regex(r"\{\{Rules[A-Za-z]*\|");
     let template_end = regex(r"(?m)^\}\}[ \t]*$");
 
-    let mut events: Vec<(usize, Event)> = Vec::new();
+    let mut events: Vec<(usize, usize, Event)> = Vec::new();
     for c in tag.captures_iter(source) {
         let name = c[2].to_lowercase();
-        if matches!(name.as_str(), "div" | "span" | "ul" | "ol" | "li") {
-            let at = c.get(0).map_or(0, |m| m.start());
-            events.push((at, if &c[1] == "/" { Event::Close(name) } else { Event::Open(name, c[3].to_string()) }));
+        if matches!(name.as_str(), "div" | "span" | "ul" | "ol" | "li")
+            && let Some(m) = c.get(0)
+        {
+            let event = if &c[1] == "/" { Event::Close(name) } else { Event::Open(name, c[3].to_string()) };
+            events.push((m.start(), m.end(), event));
         }
     }
     for c in step.captures_iter(source) {
-        events.push((c.get(0).map_or(0, |m| m.start()), Event::Header(c[1].to_string())));
-    }
-    events.extend(template_start.find_iter(source).map(|m| (m.start(), Event::TemplateStart)));
-    events.extend(template_end.find_iter(source).map(|m| (m.start(), Event::TemplateEnd)));
-    for (header, section) in [(NOTES_HEADER, "notes"), (ANY_TIME_HEADER, "any_time")] {
-        if let Some(at) = source.find(header) {
-            events.push((at, Event::Header(section.to_string())));
+        if let Some(m) = c.get(0) {
+            let title = title.captures(&source[m.end()..]).map_or_else(String::new, |t| decode(&t[1]));
+            events.push((m.start(), m.start(), Event::Header(c[1].to_string(), title)));
         }
     }
-    events.sort_by_key(|(at, _)| *at);
+    for m in template_start.find_iter(source) {
+        // The box's title: the last `title=` parameter before `rules=`.
+        let rest = &source[m.end()..];
+        let parameters = &rest[..rest.find("rules=").unwrap_or(0)];
+        let title = parameters.split('|').filter_map(|p| p.strip_prefix("title=")).last().unwrap_or_default();
+        events.push((m.start(), m.start(), Event::TemplateStart(decode(title.trim()))));
+    }
+    events.extend(template_end.find_iter(source).map(|m| (m.start(), m.start(), Event::TemplateEnd)));
+    for (header, section) in SECTION_HEADERS {
+        if let Some(at) = source.find(header) {
+            events.push((at, at, Event::Header(section.to_string(), String::new())));
+        }
+    }
+    events.sort_by_key(|(at, _, _)| *at);
     events
+}
+
+/// The attribute `name="…"` of a start tag.
+fn attribute<'a>(attributes: &'a str, name: &str) -> Option<&'a str> {
+    let mut rest = attributes;
+    while let Some(at) = rest.find(name) {
+        let before = rest[..at].chars().last();
+        let after = &rest[at + name.len()..];
+        if before.is_none_or(char::is_whitespace)
+            && let Some(value) = after.strip_prefix("=\"")
+        {
+            return value.find('"').map(|end| &value[..end]);
+        }
+        rest = after;
+    }
+    None
+}
+
+/// Character references (`&amp;`, `&#124;`, `&times;`) as the characters they stand for.
+fn decode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let reference = rest.find(';').filter(|&end| end <= 10).map(|end| &rest[1..end]);
+        let c = reference.and_then(|r| match r {
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            "nbsp" => Some('\u{a0}'),
+            "times" => Some('×'),
+            _ => {
+                let number = r.strip_prefix('#')?;
+                let code = match number.strip_prefix(['x', 'X']) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                    None => number.parse().ok()?,
+                };
+                char::from_u32(code)
+            }
+        });
+        match (c, reference) {
+            (Some(c), Some(r)) => {
+                out.push(c);
+                rest = &rest[r.len() + 2..];
+            }
+            _ => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 impl Page {
@@ -132,20 +287,58 @@ impl Page {
     /// readings.
     pub fn parse(source: &str, rules: &Rules, errata: &Errata) -> Page {
         let reader = ClassReader::new(rules, errata);
-        let mut page = Page { elements: Vec::new(), headers: Vec::new(), items: Vec::new(), unreadable: Vec::new() };
+        let mut page = Page {
+            elements: Vec::new(),
+            headers: Vec::new(),
+            items: Vec::new(),
+            list_items: Vec::new(),
+            runs: Vec::new(),
+            templates: Vec::new(),
+            unreadable: Vec::new(),
+        };
         let mut open: Vec<usize> = Vec::new();
-        let mut templates: Vec<usize> = Vec::new();
-        // Source line of the current event, counted as the events go by.
-        let (mut line, mut scanned) = (1, 0);
-        for (at, event) in events(source) {
+        // Open rules boxes: how many elements were open at their start, and which box.
+        let mut templates: Vec<(usize, usize)> = Vec::new();
+        // The list item of each element that is one.
+        let mut list_item_of: HashMap<usize, usize> = HashMap::new();
+        let mut repeat_heading: Option<usize> = None;
+        // Source line of the current event, counted as the events go by; the
+        // end of the last tag, where the text before this event starts.
+        let (mut line, mut scanned, mut text_from) = (1, 0, 0);
+        let events = events(source);
+        let header_starts: Vec<usize> =
+            events.iter().filter(|(_, _, e)| matches!(e, Event::Header(..))).map(|(at, _, _)| *at).collect();
+        for (at, end, event) in events {
             line += source[scanned..at].matches('\n').count();
             scanned = at;
+            if at > text_from {
+                // Text inside a list item, outside its nested lists.
+                if let Some(pos) = open.iter().rposition(|&e| page.elements[e].tag == "li")
+                    && !open[pos + 1..].iter().any(|&e| matches!(page.elements[e].tag.as_str(), "ul" | "ol"))
+                    && let Some(&item) = list_item_of.get(&open[pos])
+                {
+                    let text = source[text_from..at].to_string();
+                    page.list_items[item].runs.push(page.runs.len());
+                    page.runs.push(Run { via: open[pos + 1..].to_vec(), text });
+                }
+            }
+            text_from = text_from.max(end);
             match event {
-                Event::Header(section) => page.headers.push(Header { section, parent: open.last().copied() }),
+                Event::Header(section, title) => {
+                    let next = header_starts.iter().copied().find(|&h| h > at).unwrap_or(source.len());
+                    let lead = &source[at..next];
+                    let lead = &lead[..lead.find(['<']).map_or(lead.len(), |l| l)];
+                    let choose_one = CHOOSE_ONE_LEADS.iter().any(|l| lead.contains(l));
+                    let template = templates.last().map(|&(_, t)| t);
+                    page.headers.push(Header { section, parent: open.last().copied(), title, template, choose_one });
+                }
                 // Each rules box is a template: what it leaves open ends with it.
-                Event::TemplateStart => templates.push(open.len()),
+                Event::TemplateStart(title) => {
+                    templates.push((open.len(), page.templates.len()));
+                    page.templates.push(title);
+                }
                 Event::TemplateEnd => {
-                    if let Some(depth) = templates.pop() {
+                    if let Some((depth, _)) = templates.pop() {
                         open.truncate(depth);
                     }
                 }
@@ -174,9 +367,64 @@ impl Page {
                     let origins = show.as_ref().map(|c| c.origins(&rules.flags)).unwrap_or_default();
                     let element = page.elements.len();
                     let top_level = name == "li" && !open.iter().any(|&e| page.elements[e].tag == "li");
-                    page.elements.push(Element { tag: name, parent: open.last().copied(), show, origins });
+                    let classes: Vec<String> =
+                        attribute(&attributes, "class").unwrap_or_default().split_whitespace().map(String::from).collect();
+                    let has = |class: &str| classes.iter().any(|c| c == class);
+                    let repeat = if has("wica-repeat-step") {
+                        Some(RepeatBox::Step)
+                    } else if has("wica-repeat-block") && has("wica-box-header") {
+                        repeat_heading = Some(element);
+                        Some(RepeatBox::Heading)
+                    } else if has("wica-repeat-block") && has("wica-box-body") {
+                        Some(RepeatBox::Block(repeat_heading))
+                    } else {
+                        None
+                    };
+                    let publishers = attribute(&attributes, "data-publishers");
+                    if let Some(publishers) = publishers
+                        && let Some(&parent) = open.last()
+                    {
+                        // A publisher label: its element shows only under these
+                        // publishers' rules where the label shows.
+                        let mut only: Vec<Cond> = show.iter().map(|s| Cond::Not(Box::new(s.clone()))).collect();
+                        for id in publishers.split_whitespace() {
+                            match rules.catalog.variants.iter().position(|v| v.id == id) {
+                                Some(v) => only.push(Cond::Variant(VariantId(v as u8))),
+                                None => page.unreadable.push(format!("data-publishers={id}")),
+                            }
+                        }
+                        let restricted = page.elements[parent].show.take().unwrap_or(Cond::True).and(Cond::Any(only));
+                        page.elements[parent].show = Some(restricted);
+                    }
+                    page.elements.push(Element {
+                        tag: name,
+                        parent: open.last().copied(),
+                        show,
+                        origins,
+                        id: attribute(&attributes, "id").map(decode),
+                        label: publishers.is_some(),
+                        classes,
+                        repeat,
+                    });
                     if top_level && !page.headers.is_empty() {
                         page.items.push(TopItem { element, header: page.headers.len() - 1, line });
+                    }
+                    if page.elements[element].tag == "li" {
+                        let index = page.list_items.len();
+                        let parent = open.iter().rev().find_map(|e| list_item_of.get(e).copied());
+                        if let Some(parent) = parent {
+                            page.list_items[parent].children.push(index);
+                        }
+                        let header = page.headers.len().checked_sub(1);
+                        page.list_items.push(ListItem {
+                            element,
+                            header,
+                            parent,
+                            children: Vec::new(),
+                            runs: Vec::new(),
+                            line,
+                        });
+                        list_item_of.insert(element, index);
                     }
                     open.push(element);
                 }
@@ -244,6 +492,148 @@ impl Page {
             }
         }
         out
+    }
+
+    /// The whole turn order the page shows for `cfg`, in the form of the
+    /// rules' turn order: the sections and steps whose headers show, each
+    /// step's title, repeat (inside the builder's block while its heading
+    /// shows; a per-feature box) and choice, and every visible item with its
+    /// children, text, markers (the coloured templates in it) and foreign mark
+    /// (a `mark…` class of the edition on it or around it). An item's id is its
+    /// HTML `id`, else `line-N`. The page does not say what an item does to the
+    /// turn: every `effect` is `None`.
+    pub fn turn_order(&self, rules: &Rules, cfg: &Config) -> TurnOrder {
+        let catalog = &rules.catalog;
+        let mut order = TurnOrder {
+            edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or_else(String::new, |e| e.id.clone()),
+            variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or_else(String::new, |v| v.id.clone()),
+            modules: catalog.module_ids(cfg.modules),
+            notes: Vec::new(),
+            setup: Vec::new(),
+            any_time: Vec::new(),
+            phases: Vec::new(),
+            final_scoring: Vec::new(),
+        };
+        // The phases, from their boxes' titles (`1. Place a tile`).
+        for title in &self.templates {
+            if let Some((id, title)) = title.split_once(". ").filter(|(id, _)| id.chars().all(|c| c.is_ascii_digit()))
+                && !order.phases.iter().any(|p| p.id == id)
+            {
+                order.phases.push(PhaseOrder { id: id.to_string(), title: title.to_string(), steps: Vec::new() });
+            }
+        }
+        for (h, header) in self.headers.iter().enumerate() {
+            if !self.visible(header.parent, rules, cfg) {
+                continue;
+            }
+            let items: Vec<Entry> = self
+                .list_items
+                .iter()
+                .enumerate()
+                .filter(|(_, item)| item.header == Some(h) && item.parent.is_none())
+                .filter_map(|(i, _)| self.entry(i, rules, cfg))
+                .collect();
+            let section = match header.section.as_str() {
+                "notes" => &mut order.notes,
+                "setup" => &mut order.setup,
+                "any_time" => &mut order.any_time,
+                "final_scoring" => &mut order.final_scoring,
+                step => {
+                    // The step's phase: its box's number, else its own.
+                    let digits = |s: &str| s.chars().take_while(char::is_ascii_digit).collect::<String>();
+                    let phase_id = header
+                        .template
+                        .and_then(|t| self.templates.get(t))
+                        .map(|t| digits(t))
+                        .filter(|d| !d.is_empty())
+                        .unwrap_or_else(|| digits(step));
+                    let phase = match order.phases.iter().position(|p| p.id == phase_id) {
+                        Some(p) => p,
+                        None => {
+                            order.phases.push(PhaseOrder { id: phase_id, title: String::new(), steps: Vec::new() });
+                            order.phases.len() - 1
+                        }
+                    };
+                    let steps = &mut order.phases[phase].steps;
+                    match steps.iter_mut().find(|s| s.id == step) {
+                        Some(existing) => existing.items.extend(items),
+                        None => steps.push(StepOrder {
+                            id: step.to_string(),
+                            title: header.title.clone(),
+                            repeat: self.repeat(header, rules, cfg),
+                            choose_one: header.choose_one,
+                            items,
+                        }),
+                    }
+                    continue;
+                }
+            };
+            section.extend(items);
+        }
+        order
+    }
+
+    /// List item `i` as the turn order shows it, if it is visible.
+    fn entry(&self, i: usize, rules: &Rules, cfg: &Config) -> Option<Entry> {
+        let item = &self.list_items[i];
+        if !self.visible(Some(item.element), rules, cfg) {
+            return None;
+        }
+        let element = &self.elements[item.element];
+        // Its own text: the runs in it whose elements show, labels left out;
+        // markers (with the space before them) taken out of it; line breaks
+        // in the source are not text.
+        let marker = &*MARKER;
+        let mut markers = Vec::new();
+        let mut text = String::new();
+        for run in item.runs.iter().map(|&r| &self.runs[r]) {
+            let shown = run.via.iter().all(|&e| {
+                let e = &self.elements[e];
+                !e.label && e.show.as_ref().is_none_or(|s| s.eval(&rules.flags, cfg))
+            });
+            if shown {
+                markers.extend(marker.captures_iter(&run.text).map(|c| decode(c[1].trim())));
+                text.push_str(&marker.replace_all(&run.text, ""));
+            }
+        }
+        let text = decode(&text.replace(['\n', '\r'], ""));
+        let edition = rules.catalog.editions.get(usize::from(cfg.edition.0)).map(|e| format!("mark{}", e.id));
+        let mut foreign = false;
+        let mut at = Some(item.element);
+        while let Some(e) = at {
+            foreign |= edition.as_ref().is_some_and(|mark| self.elements[e].classes.contains(mark));
+            at = self.elements[e].parent;
+        }
+        Some(Entry {
+            id: element.id.clone().unwrap_or_else(|| format!("line-{}", item.line)),
+            origin: self.origin(item.element, rules, cfg),
+            text,
+            markers,
+            foreign,
+            effect: None,
+            children: item.children.iter().filter_map(|&c| self.entry(c, rules, cfg)).collect(),
+        })
+    }
+
+    /// How the step of `header` repeats: once per feature in a per-feature
+    /// box; on a double turn in the builder's block while its heading shows.
+    fn repeat(&self, header: &Header, rules: &Rules, cfg: &Config) -> Option<Repeat> {
+        let mut at = header.parent;
+        while let Some(e) = at {
+            match self.elements[e].repeat {
+                Some(RepeatBox::Step) => return Some(Repeat::PerFeature),
+                Some(RepeatBox::Block(heading)) => {
+                    // The heading shows when its first element does.
+                    let shown = heading.is_some_and(|h| {
+                        let first = self.elements.iter().position(|x| x.parent == Some(h)).unwrap_or(h);
+                        self.visible(Some(first), rules, cfg)
+                    });
+                    return shown.then_some(Repeat::DoubleTurn);
+                }
+                _ => at = self.elements[e].parent,
+            }
+        }
+        None
     }
 }
 

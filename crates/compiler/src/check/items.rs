@@ -135,6 +135,7 @@ impl Checker<'_> {
             ordered: &ordered,
             settings: Settings { editions: catalog.editions.len(), variants: catalog.variants.len() },
             flags: &flags,
+            catalog: &catalog,
             sections: &sections,
         };
         let mut section_items: Vec<Vec<Item>> = Vec::new();
@@ -371,7 +372,10 @@ impl Checker<'_> {
                     "no edition and selection of modules satisfies this",
                 )
             };
-            self.report(span, message, label, None);
+            // Where the item was expected to show: its parent or step.
+            let example = witness(context, build.flags, build.settings)
+                .map(|cfg| format!("for example: {} shows its context without it", build.catalog.order_command(&cfg)));
+            self.report(span, message, label, example);
         }
         let children = build.ordered.children[i].clone();
         let children = children.into_iter().filter_map(|c| self.item(build, c, &in_context, &foreign)).collect();
@@ -384,6 +388,7 @@ impl Checker<'_> {
             markers: markers.into_iter().collect::<Option<Vec<_>>>()?,
             foreign,
             effect,
+            one_of: raw.one_of.as_ref().map(|g| g.value.clone()),
             children,
         })
     }
@@ -408,6 +413,7 @@ struct Build<'a, 'r> {
     ordered: &'a order::Ordered,
     settings: Settings,
     flags: &'a [Flag],
+    catalog: &'a Catalog,
     sections: &'a [Section],
 }
 

@@ -200,15 +200,24 @@ pub struct Settings {
 }
 
 /// Whether some edition, variant and selection of modules satisfies `cond`.
-/// Conditions naming very many modules are assumed satisfiable.
+/// Conditions naming very many modules are assumed satisfiable (`verify`
+/// decides them exactly).
 pub fn satisfiable(cond: &Cond, flags: &[Flag], settings: Settings) -> bool {
+    cond.modules(flags).len() > MAX_EXHAUSTIVE_MODULES || witness(cond, flags, settings).is_some()
+}
+
+/// A selection that satisfies `cond`, trying selections with fewer modules
+/// first; `None` if none does or the condition names too many modules to try.
+pub fn witness(cond: &Cond, flags: &[Flag], settings: Settings) -> Option<carcassonne_rules_core::Config> {
     let modules = cond.modules(flags);
     if modules.len() > MAX_EXHAUSTIVE_MODULES {
-        return true;
+        return None;
     }
-    (0..settings.editions.max(1)).any(|edition| {
-        (0..settings.variants.max(1)).any(|variant| {
-            (0u32..1 << modules.len()).any(|assignment| {
+    let mut assignments: Vec<u32> = (0u32..1 << modules.len()).collect();
+    assignments.sort_by_key(|a| a.count_ones());
+    assignments.into_iter().find_map(|assignment| {
+        (0..settings.editions.max(1)).find_map(|edition| {
+            (0..settings.variants.max(1)).find_map(|variant| {
                 let modules = modules
                     .iter()
                     .enumerate()
@@ -220,7 +229,7 @@ pub fn satisfiable(cond: &Cond, flags: &[Flag], settings: Settings) -> bool {
                     variant: VariantId(variant as u8),
                     modules,
                 };
-                cond.eval(flags, &cfg)
+                cond.eval(flags, &cfg).then_some(cfg)
             })
         })
     })

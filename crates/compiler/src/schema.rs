@@ -1,0 +1,1 @@
+//! JSON Schemas of the rules files (placeholder, filled in below).

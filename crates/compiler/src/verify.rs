@@ -1,0 +1,338 @@
+//! Properties of the rules over every selection at once: each condition
+//! becomes a binary decision diagram (BDD) over the modules, the edition and
+//! the rule variant, so "no selection does X" is one emptiness test, not an
+//! enumeration of 10^25 selections.
+//!
+//! What is checked, for every item in the context of its parent and its step:
+//! it can be shown; its condition adds something to its parent's; each of its
+//! markers, `foreign` editions and text alternatives can be seen; it has a
+//! wording in every edition it shows in; a heading (a text ending in `:` with
+//! sub-items) never shows without one of them. For every group of
+//! alternatives (items with the same `one_of`), at most one shows. For every
+//! derived flag, it is neither always true nor always false. Each failure is a
+//! diagnostic at the culprit, with a selection as a ready-to-run command: one
+//! that shows the fault, or, where the fault is that nothing can show, one
+//! that shows the context without it.
+
+use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
+use carcassonne_rules_core::{Config, EditionId, ModuleId, VariantId};
+
+use crate::diagnostics::{Diagnostic, Sources, Span};
+use crate::model::{Cond, Item, Rules, TextPart};
+use crate::syntax::{ItemSpans, Spans};
+
+/// Conditions as BDDs over one variable per module, one per edition and one
+/// per rule variant (exactly one edition and one variant hold: the domain).
+pub struct Logic<'r> {
+    rules: &'r Rules,
+    vars: BddVariableSet,
+    modules: Vec<BddVariable>,
+    editions: Vec<BddVariable>,
+    variants: Vec<BddVariable>,
+    /// Exactly one edition and one variant.
+    domain: Bdd,
+    /// Each derived flag's BDD, by flag index.
+    flags: Vec<Bdd>,
+}
+
+/// A selection: what a counterexample or an explanation names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// The edition.
+    pub edition: EditionId,
+    /// The rule variant.
+    pub variant: VariantId,
+    /// The selected modules, by bit.
+    pub modules: Vec<ModuleId>,
+}
+
+impl<'r> Logic<'r> {
+    /// The variables and the derived flags of `rules`.
+    pub fn new(rules: &'r Rules) -> Self {
+        let catalog = &rules.catalog;
+        let count = catalog.modules.len() + catalog.editions.len() + catalog.variants.len();
+        let vars = BddVariableSet::new_anonymous(u16::try_from(count).unwrap_or(u16::MAX));
+        let all = vars.variables();
+        let (modules, rest) = all.split_at(catalog.modules.len().min(all.len()));
+        let (editions, variants) = rest.split_at(catalog.editions.len().min(rest.len()));
+        let domain = vars.mk_sat_exactly_k(1, editions).and(&vars.mk_sat_exactly_k(1, variants));
+        let mut logic = Logic {
+            rules,
+            modules: modules.to_vec(),
+            editions: editions.to_vec(),
+            variants: variants.to_vec(),
+            domain,
+            flags: Vec::new(),
+            vars,
+        };
+        // A flag refers only to flags defined without cycles (the checker
+        // rejects cycles), so expanding each on its own terminates.
+        logic.flags = rules.flags.iter().map(|flag| logic.bdd(&flag.when.expanded(&rules.flags))).collect();
+        logic
+    }
+
+    /// The selections that satisfy `cond` (within the domain).
+    pub fn cond(&self, cond: &Cond) -> Bdd {
+        self.bdd(cond).and(&self.domain)
+    }
+
+    /// The domain: every selection.
+    pub fn everything(&self) -> &Bdd {
+        &self.domain
+    }
+
+    fn bdd(&self, cond: &Cond) -> Bdd {
+        match cond {
+            Cond::True => self.vars.mk_true(),
+            Cond::False => self.vars.mk_false(),
+            Cond::Module(m) => self.var(&self.modules, usize::from(m.0)),
+            Cond::Flag(f) => self.flags.get(*f).cloned().unwrap_or_else(|| self.vars.mk_false()),
+            Cond::Edition(e) => self.var(&self.editions, usize::from(e.0)),
+            Cond::Variant(v) => self.var(&self.variants, usize::from(v.0)),
+            Cond::Not(inner) => self.bdd(inner).not(),
+            Cond::All(parts) => parts.iter().fold(self.vars.mk_true(), |acc, p| acc.and(&self.bdd(p))),
+            Cond::Any(parts) => parts.iter().fold(self.vars.mk_false(), |acc, p| acc.or(&self.bdd(p))),
+        }
+    }
+
+    fn var(&self, vars: &[BddVariable], i: usize) -> Bdd {
+        vars.get(i).map_or_else(|| self.vars.mk_false(), |&v| self.vars.mk_var(v))
+    }
+
+    /// The edition `e` is played.
+    pub fn edition(&self, e: EditionId) -> Bdd {
+        self.var(&self.editions, usize::from(e.0))
+    }
+
+    /// A selection in `set` with as few modules as can be (no module of it
+    /// can be left out), in the edition's default variant where possible.
+    pub fn witness(&self, set: &Bdd) -> Option<Selection> {
+        let mut narrowed = set.clone();
+        for (e, info) in self.rules.catalog.editions.iter().enumerate() {
+            let default = self.var(&self.variants, usize::from(info.default_variant.0));
+            let preferred = narrowed.and(&self.edition(EditionId(e as u8)).imp(&default));
+            if !preferred.is_false() {
+                narrowed = preferred;
+            }
+        }
+        for &m in &self.modules {
+            let without = narrowed.var_select(m, false);
+            if !without.is_false() {
+                narrowed = without;
+            }
+        }
+        let valuation = narrowed.sat_witness()?;
+        Some(self.selection(&valuation))
+    }
+
+    fn selection(&self, valuation: &BddValuation) -> Selection {
+        let first = |vars: &[BddVariable]| vars.iter().position(|&v| valuation.value(v)).unwrap_or(0) as u8;
+        Selection {
+            edition: EditionId(first(&self.editions)),
+            variant: VariantId(first(&self.variants)),
+            modules: (0..self.modules.len())
+                .filter(|&i| valuation.value(self.modules[i]))
+                .map(|i| ModuleId(i as u8))
+                .collect(),
+        }
+    }
+
+    /// The command that shows `selection`'s turn order.
+    pub fn command(&self, selection: &Selection) -> String {
+        let cfg = Config {
+            edition: selection.edition,
+            variant: selection.variant,
+            modules: selection.modules.iter().copied().collect(),
+        };
+        self.rules.catalog.order_command(&cfg)
+    }
+}
+
+/// What a run of [`verify`] found and how much it did.
+pub struct Report {
+    /// One diagnostic per failed property.
+    pub problems: Vec<Diagnostic>,
+    /// How many properties were proved or refuted.
+    pub checks: usize,
+    /// The largest BDD built for an item's visibility, in nodes.
+    pub largest_bdd: usize,
+}
+
+/// Proves the properties listed in the module documentation for every
+/// selection, reporting each failure at its YAML span with a counterexample.
+pub fn verify(rules: &Rules, spans: &Spans, sources: &Sources) -> Report {
+    let logic = Logic::new(rules);
+    let mut run = Run {
+        logic: &logic,
+        spans,
+        sources,
+        problems: Vec::new(),
+        checks: 0,
+        largest: 0,
+        groups: Vec::new(),
+    };
+    let everything = logic.everything().clone();
+    for (i, flag) in rules.flags.iter().enumerate() {
+        let shows = logic.cond(&Cond::Flag(i));
+        let span = spans.flags.get(&flag.id).copied();
+        run.check_possible(&shows, &everything, span, || format!("derived flag `{}` is never true", flag.id));
+        let hidden = everything.and_not(&shows);
+        run.check_possible(&hidden, &everything, span, || format!("derived flag `{}` is always true", flag.id));
+    }
+    for (_, items) in rules.sections() {
+        run.items(items, &everything, None);
+    }
+    // A `choose_one` step with no visible item reads "There are no actions in
+    // this step", as the wiki's 2B-2 does in the base game: not a failure.
+    for step in rules.steps() {
+        run.items(&step.items, &logic.cond(&step.when), None);
+    }
+    run.alternatives();
+    Report { problems: run.problems, checks: run.checks, largest_bdd: run.largest }
+}
+
+struct Run<'a, 'r> {
+    logic: &'a Logic<'r>,
+    spans: &'a Spans,
+    sources: &'a Sources,
+    problems: Vec<Diagnostic>,
+    checks: usize,
+    largest: usize,
+    /// Items with a `one_of`, in order: group, id, where they show, the span.
+    groups: Vec<(String, String, Bdd, Option<Span>)>,
+}
+
+impl Run<'_, '_> {
+    /// Checks `items` under `context` (the selections where their parent, or
+    /// their step, shows); returns the selections where one of them shows.
+    fn items(&mut self, items: &[Item], context: &Bdd, parent: Option<&Item>) -> Bdd {
+        let mut any = self.logic.vars.mk_false();
+        for item in items {
+            let shows = context.and(&self.logic.cond(&item.when));
+            self.largest = self.largest.max(shows.size());
+            any = any.or(&shows);
+            let Some(spans) = self.spans.items.get(&item.id).cloned() else {
+                continue;
+            };
+            if let Some(group) = &item.one_of {
+                self.groups.push((group.clone(), item.id.clone(), shows.clone(), spans.one_of));
+            }
+            self.item(item, &spans, context, &shows, parent);
+        }
+        any
+    }
+
+    /// No two items of a group of alternatives show together.
+    fn alternatives(&mut self) {
+        let groups = std::mem::take(&mut self.groups);
+        for (i, (group, first, first_shows, _)) in groups.iter().enumerate() {
+            for (other_group, second, second_shows, span) in &groups[i + 1..] {
+                if other_group != group {
+                    continue;
+                }
+                let both = first_shows.and(second_shows);
+                self.check_empty(
+                    &both,
+                    *span,
+                    || format!("`{first}` and `{second}`, alternatives of `{group}`, can show together"),
+                    "an alternative that overlaps another",
+                );
+            }
+        }
+    }
+
+    fn item(&mut self, item: &Item, spans: &ItemSpans, context: &Bdd, shows: &Bdd, parent: Option<&Item>) {
+        let parent_foreign = parent.map_or(&[][..], |p| &p.foreign[..]);
+        let id = &item.id;
+        let at_when = spans.when.or(Some(spans.id));
+        self.check_possible(shows, context, at_when, || format!("item `{id}` can never be shown"));
+        // A top-level item's condition names the module it comes from, even
+        // where its step already implies it (2D needs the dragon anyway).
+        if item.when != Cond::True && parent.is_some() {
+            let redundant = context.and_not(shows);
+            self.check_possible(&redundant, context, at_when, || {
+                format!("the condition of `{id}` adds nothing to its parent's and its step's")
+            });
+        }
+        for (marker, span) in item.markers.iter().zip(&spans.markers) {
+            let seen = shows.and(&self.logic.cond(&marker.when));
+            self.check_possible(&seen, shows, Some(*span), || {
+                format!("marker {} on `{id}` can never be seen", marker.label)
+            });
+        }
+        let own_foreign: Vec<&EditionId> = item.foreign.iter().filter(|e| !parent_foreign.contains(e)).collect();
+        for (e, span) in own_foreign.into_iter().zip(&spans.foreign) {
+            let seen = shows.and(&self.logic.edition(*e));
+            let name = self.edition_name(*e);
+            self.check_possible(&seen, shows, Some(*span), || {
+                format!("`{id}` is marked foreign in {name}, but never shows in {name}")
+            });
+        }
+        for part in &item.text.0 {
+            let TextPart::ByEdition(alternatives) = part else { continue };
+            let mut named = self.logic.vars.mk_false();
+            for (editions, wording) in alternatives {
+                let these = editions.iter().fold(self.logic.vars.mk_false(), |acc, &e| acc.or(&self.logic.edition(e)));
+                named = named.or(&these);
+                let seen = shows.and(&these);
+                let names: Vec<String> = editions.iter().map(|&e| self.edition_name(e)).collect();
+                self.check_possible(&seen, shows, Some(spans.text), || {
+                    format!("the wording \"{wording}\" of `{id}` ({}) is never shown", names.join(", "))
+                });
+            }
+            let unworded = shows.and_not(&named);
+            self.check_empty(
+                &unworded,
+                Some(spans.text),
+                || format!("`{id}` can show in an edition its text variants give no wording for"),
+                "no alternative for this edition",
+            );
+        }
+        let children = self.items(&item.children, shows, Some(item));
+        if !item.children.is_empty() && item.text.render(EditionId(0)).trim_end().ends_with(':') {
+            let bare = shows.and_not(&children);
+            self.check_empty(
+                &bare,
+                Some(spans.id),
+                || format!("heading `{id}` can show without any of its sub-items"),
+                "shown with nothing under it",
+            );
+        }
+    }
+
+    fn edition_name(&self, e: EditionId) -> String {
+        self.logic.rules.catalog.editions.get(usize::from(e.0)).map_or_else(|| "?".into(), |x| x.id.clone())
+    }
+
+    /// Fails when `set` is empty: something that should be possible is not.
+    /// The example is a selection from `around` (where it was expected), which
+    /// shows the context without it.
+    fn check_possible(&mut self, set: &Bdd, around: &Bdd, span: Option<Span>, message: impl FnOnce() -> String) {
+        self.checks += 1;
+        if set.is_false() {
+            let command = self.logic.witness(around).map(|w| self.logic.command(&w));
+            self.report(span, message(), "no selection shows this", command);
+        }
+    }
+
+    /// Fails when `set` is not empty: a selection in it is the counterexample.
+    fn check_empty(&mut self, set: &Bdd, span: Option<Span>, message: impl FnOnce() -> String, label: &str) {
+        self.checks += 1;
+        if set.is_false() {
+            return;
+        }
+        let command = self.logic.witness(set).map(|w| self.logic.command(&w));
+        self.report(span, message(), label, command);
+    }
+
+    fn report(&mut self, span: Option<Span>, message: String, label: &str, counterexample: Option<String>) {
+        let mut d = match span {
+            Some(span) => Diagnostic::at(self.sources, span, message, label),
+            None => Diagnostic::global(message),
+        };
+        if let Some(command) = counterexample {
+            d = d.with_help(format!("for example: {command}"));
+        }
+        self.problems.push(d);
+    }
+}

@@ -1,0 +1,919 @@
+//! The rules as wiki source, in the markup conventions of WikiCarpedia's
+//! "Order of Play" page, so that the page's own selector script could show and
+//! hide its items.
+//!
+//! What the page does, this export does:
+//!
+//! - every item is a list item whose `show…` class says when it shows: the
+//!   selector keys of the modules (the CamelCase the module ids come from,
+//!   [`selector_key`]) joined by `And`, `Or` and `Not`, an edition as a word of
+//!   its own (`showDragonAndC1`) or as the suffix `_ForC1`; a condition that
+//!   one class cannot say (an `and` of `or`s) is a `data-dynamic-selector`
+//!   (`['AND','showA','showBOrC']`). Derived flags are written out as the
+//!   modules they stand for: the page's script defines its own derived keys,
+//!   and the export does not depend on them;
+//! - an item foreign to an edition carries `markC1`, `markC2` or `markWE`;
+//!   markers are coloured templates (`{{ColorRed|ROBBERS}}`) in a span with
+//!   their own condition; text that differs by edition is a span per edition;
+//! - each phase is a `{{Rules…}}` box, each step a bold `'''Step 1B: …'''`
+//!   heading; a step that exists only for some selections (the dragon's) is a
+//!   box of its own in a `div` with the step's condition; the builder's "once or
+//!   twice" block and the per-feature step are the page's `wica-repeat-block`
+//!   and `wica-repeat-step` boxes;
+//! - a step or item that depends on the publisher's rules (the page cannot
+//!   select a publisher) is shown whatever the publisher, and labelled with the
+//!   publishers whose rules it follows, where that label applies: both dragon
+//!   steps show, each with its publishers. The label is a span with
+//!   `data-publishers="hig zmg"`, so a reader can tell what it means.
+//!
+//! Each item carries its rule id as its HTML `id`, so a link can point at it
+//! and a reader of the page can name it. Positions in the page that credit an
+//! item to a module follow the rules' contract: the first selected module its
+//! class names outside a `not` (the page reader in `tools/conformance` reads
+//! them so); a condition that cannot be written so that this holds is an error.
+
+use carcassonne_rules_core::{EditionId, ModuleId, Repeat, VariantId};
+
+use crate::diagnostics::Diagnostic;
+use crate::model::{Cond, Item, Marker, Phase, Rules, Step, Text, TextPart};
+
+/// Classes the export uses for layout, as the page does; they say nothing about
+/// visibility. Besides these, the export uses `show…` classes and the foreign
+/// marks `mark<edition>`.
+pub const LAYOUT_CLASSES: [&str; 8] = [
+    "wica-list",
+    "wica-box-header",
+    "wica-box-body",
+    "wica-repeat-block",
+    "wica-repeat-step",
+    "wica-visible",
+    "wica-top-spacing",
+    "wica-bottom-spacing",
+];
+
+/// The heading of the notes that depend on the selection.
+pub const NOTES_HEADING: &str = "'''Introduction'''";
+/// The heading of the preparation of the game.
+pub const SETUP_HEADING: &str = "'''Preparation'''";
+/// The heading of the "at any time" section.
+pub const ANY_TIME_HEADING: &str = "'''At any time during your turn:'''";
+/// The heading of the scoring at the end of the game.
+pub const FINAL_SCORING_HEADING: &str = "'''Final scoring'''";
+/// The lead of a step whose items are alternatives (`choose_one`).
+pub const CHOOSE_ONE_LEAD: &str = "You '''may''' do exactly one of the following:";
+/// What a step with no visible item says, as on the page.
+const NO_ACTIONS: &str = "There are no actions in this step.";
+/// The heading of the builder's block.
+const DOUBLE_TURN_HEADING: &str = "Once, or twice on a double turn";
+
+/// The wiki's selector key of a module id: the CamelCase it is the snake_case
+/// of (`wonders_of_humanity` → `WondersOfHumanity`, `river_ii` → `RiverII`,
+/// `20th_anniversary_expansion` → `20thAnniversaryExpansion`). Words made of
+/// the letters of Roman numerals are numerals.
+pub fn selector_key(id: &str) -> String {
+    id.split('_')
+        .map(|word| {
+            if !word.is_empty() && word.chars().all(|c| matches!(c, 'i' | 'v' | 'x')) {
+                word.to_uppercase()
+            } else {
+                let mut chars = word.chars();
+                chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+            }
+        })
+        .collect()
+}
+
+/// The order of play as wiki source. A condition the page's classes cannot
+/// say (one that depends on the publisher on a marker or a repeat, or one whose
+/// classes would credit the item to another module) is reported.
+pub fn export(rules: &Rules) -> Result<String, Vec<Diagnostic>> {
+    let mut writer = Writer { rules, out: String::new(), problems: Vec::new() };
+    writer.document();
+    if writer.problems.is_empty() { Ok(writer.out) } else { Err(writer.problems) }
+}
+
+// ---- conditions as the page's classes ------------------------------------------
+
+/// What the page's classes can test: a module, or the edition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Atom {
+    Module(ModuleId),
+    Edition(EditionId),
+}
+
+/// An atom or its negation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Lit {
+    atom: Atom,
+    positive: bool,
+}
+
+/// A condition without derived flags or rule variants, negations on atoms only.
+#[derive(Debug, Clone, PartialEq)]
+enum Nnf {
+    Const(bool),
+    Lit(Lit),
+    And(Vec<Nnf>),
+    Or(Vec<Nnf>),
+}
+
+/// A conjunction of literals; a list of terms is their disjunction.
+type Term = Vec<Lit>;
+
+/// Beyond this many terms a condition is not turned into one class.
+const MAX_TERMS: usize = 256;
+
+fn and(parts: Vec<Nnf>) -> Nnf {
+    junction(parts, true)
+}
+
+fn or(parts: Vec<Nnf>) -> Nnf {
+    junction(parts, false)
+}
+
+/// `and` (`all`) or `or` of `parts`: nested junctions of the same kind
+/// flattened, neutral constants dropped, repeats dropped.
+fn junction(parts: Vec<Nnf>, all: bool) -> Nnf {
+    let mut out: Vec<Nnf> = Vec::new();
+    for part in parts {
+        let items = match part {
+            Nnf::Const(c) if c == all => continue,
+            Nnf::Const(c) => return Nnf::Const(c),
+            Nnf::And(inner) if all => inner,
+            Nnf::Or(inner) if !all => inner,
+            other => vec![other],
+        };
+        for item in items {
+            if !out.contains(&item) {
+                out.push(item);
+            }
+        }
+    }
+    match out.len() {
+        0 => Nnf::Const(all),
+        1 => out.pop().unwrap_or(Nnf::Const(all)),
+        _ if all => Nnf::And(out),
+        _ => Nnf::Or(out),
+    }
+}
+
+fn negate(n: &Nnf) -> Nnf {
+    match n {
+        Nnf::Const(c) => Nnf::Const(!c),
+        Nnf::Lit(l) => Nnf::Lit(Lit { atom: l.atom, positive: !l.positive }),
+        Nnf::And(parts) => or(parts.iter().map(negate).collect()),
+        Nnf::Or(parts) => and(parts.iter().map(negate).collect()),
+    }
+}
+
+/// `cond` under rule variant `variant`, derived flags expanded, negations
+/// pushed down to the atoms.
+fn nnf(cond: &Cond, rules: &Rules, variant: VariantId, negated: bool) -> Nnf {
+    match cond {
+        Cond::True => Nnf::Const(!negated),
+        Cond::False => Nnf::Const(negated),
+        Cond::Module(m) => Nnf::Lit(Lit { atom: Atom::Module(*m), positive: !negated }),
+        Cond::Edition(e) => Nnf::Lit(Lit { atom: Atom::Edition(*e), positive: !negated }),
+        Cond::Variant(v) => Nnf::Const((*v == variant) != negated),
+        Cond::Flag(f) => {
+            rules.flags.get(*f).map_or(Nnf::Const(negated), |flag| nnf(&flag.when, rules, variant, negated))
+        }
+        Cond::Not(inner) => nnf(inner, rules, variant, !negated),
+        Cond::All(parts) | Cond::Any(parts) => {
+            let parts = parts.iter().map(|p| nnf(p, rules, variant, negated)).collect();
+            if matches!(cond, Cond::All(_)) != negated { and(parts) } else { or(parts) }
+        }
+    }
+}
+
+/// The condition as a disjunction of satisfiable conjunctions, in the order
+/// the literals are first met, none implied by another; `None` if it has more
+/// than [`MAX_TERMS`] terms.
+fn dnf(n: &Nnf, editions: usize) -> Option<Vec<Term>> {
+    let terms = match n {
+        Nnf::Const(true) => vec![Vec::new()],
+        Nnf::Const(false) => Vec::new(),
+        Nnf::Lit(l) => vec![vec![*l]],
+        Nnf::Or(parts) => {
+            let mut terms = Vec::new();
+            for part in parts {
+                terms.extend(dnf(part, editions)?);
+            }
+            terms
+        }
+        Nnf::And(parts) => {
+            let mut terms: Vec<Term> = vec![Vec::new()];
+            for part in parts {
+                let factor = dnf(part, editions)?;
+                let mut product = Vec::new();
+                for t in &terms {
+                    for f in &factor {
+                        product.push(t.iter().chain(f).copied().collect());
+                    }
+                }
+                terms = product.into_iter().filter_map(|t| term(t, editions)).collect();
+                if terms.len() > MAX_TERMS {
+                    return None;
+                }
+            }
+            terms
+        }
+    };
+    let terms: Vec<Term> = terms.into_iter().filter_map(|t| term(t, editions)).collect();
+    let implied = |i: usize| {
+        terms.iter().enumerate().any(|(j, other)| {
+            j != i && other.iter().all(|l| terms[i].contains(l)) && (other.len() < terms[i].len() || j < i)
+        })
+    };
+    let kept: Vec<Term> = (0..terms.len()).filter(|&i| !implied(i)).map(|i| terms[i].clone()).collect();
+    (kept.len() <= MAX_TERMS).then_some(kept)
+}
+
+/// A conjunction with repeats dropped, or `None` if nothing satisfies it: an
+/// atom both ways, two editions, or no edition left.
+fn term(lits: Term, editions: usize) -> Option<Term> {
+    let mut out: Term = Vec::new();
+    for l in lits {
+        if out.contains(&Lit { atom: l.atom, positive: !l.positive }) {
+            return None;
+        }
+        if !out.contains(&l) {
+            out.push(l);
+        }
+    }
+    let edition = out.iter().find_map(|l| match l.atom {
+        Atom::Edition(e) if l.positive => Some(e),
+        _ => None,
+    });
+    match edition {
+        Some(e) => {
+            if out.iter().any(|l| l.positive && matches!(l.atom, Atom::Edition(x) if x != e)) {
+                return None;
+            }
+            out.retain(|l| l.positive || !matches!(l.atom, Atom::Edition(_)));
+        }
+        None => {
+            let excluded = out.iter().filter(|l| matches!(l.atom, Atom::Edition(_))).count();
+            if editions > 0 && excluded >= editions {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn from_terms(terms: &[Term]) -> Nnf {
+    or(terms.iter().map(|t| and(t.iter().map(|l| Nnf::Lit(*l)).collect())).collect())
+}
+
+/// The modules a condition credits, in the order the page reader meets them:
+/// positive module literals, first mention first.
+fn credited(terms: &[Term], out: &mut Vec<ModuleId>) {
+    for l in terms.iter().flatten() {
+        if let (Atom::Module(m), true) = (l.atom, l.positive)
+            && !out.contains(&m)
+        {
+            out.push(m);
+        }
+    }
+}
+
+/// How an element's condition is written: `show…` classes (all must hold) and
+/// an optional `data-dynamic-selector` (its operator and classes).
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Show {
+    classes: Vec<String>,
+    dynamic: Option<(&'static str, Vec<String>)>,
+}
+
+impl Show {
+    /// ` class="…"` and ` data-dynamic-selector="…"`, with `extra` classes.
+    fn attributes(&self, extra: &[String]) -> String {
+        let classes: Vec<&str> = self.classes.iter().chain(extra).map(String::as_str).collect();
+        let mut out = String::new();
+        if !classes.is_empty() {
+            out.push_str(&format!(" class=\"{}\"", classes.join(" ")));
+        }
+        if let Some((op, classes)) = &self.dynamic {
+            let list: Vec<String> = std::iter::once(op.to_string()).chain(classes.iter().cloned()).collect();
+            out.push_str(&format!(
+                " data-dynamic-selector=\"[{}]\"",
+                list.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(",")
+            ));
+        }
+        out
+    }
+
+    fn len(&self) -> usize {
+        self.classes.iter().chain(self.dynamic.iter().flat_map(|(_, c)| c)).map(|c| c.len() + 3).sum()
+    }
+}
+
+/// A condition on an element: how it is written, and the publisher labels
+/// inside the element (each with the publishers and where it shows).
+struct Shown {
+    show: Show,
+    /// The condition as the page tests it (whatever the publisher).
+    page: Nnf,
+    labels: Vec<(Vec<VariantId>, Show)>,
+}
+
+impl Writer<'_> {
+    fn editions(&self) -> usize {
+        self.rules.catalog.editions.len()
+    }
+
+    fn variants(&self) -> Vec<VariantId> {
+        let n = self.rules.catalog.variants.len().max(1);
+        (0..n).map(|v| VariantId(v as u8)).collect()
+    }
+
+    /// One class for a condition given as terms: `showDragonAndNotPlague`,
+    /// `showMessages_ForC1`, `showAbbeyOrHalflings`.
+    fn class(&self, terms: &[Term]) -> String {
+        let word = |l: &Lit| {
+            let key = match l.atom {
+                Atom::Module(m) => {
+                    self.rules.catalog.modules.get(usize::from(m.0)).map_or_else(String::new, |m| selector_key(&m.id))
+                }
+                Atom::Edition(e) => {
+                    self.rules.catalog.editions.get(usize::from(e.0)).map_or_else(String::new, |e| e.id.clone())
+                }
+            };
+            if l.positive { key } else { format!("Not{key}") }
+        };
+        // An edition every term tests is the page's `_For` suffix.
+        let common = terms.first().and_then(|first| {
+            first.iter().copied().find(|l| {
+                l.positive && matches!(l.atom, Atom::Edition(_)) && terms.iter().all(|t| t.contains(l) && t.len() > 1)
+            })
+        });
+        let body = terms
+            .iter()
+            .map(|t| t.iter().filter(|l| Some(**l) != common).map(word).collect::<Vec<_>>().join("And"))
+            .collect::<Vec<_>>()
+            .join("Or");
+        match common {
+            Some(e) => format!("show{body}_For{}", word(&e)),
+            None => format!("show{body}"),
+        }
+    }
+
+    /// The shortest way to write `n` whose classes credit `credit` (when given)
+    /// in the rules' order; `None` if there is none.
+    fn encode(&self, n: &Nnf, credit: Option<&[ModuleId]>) -> Option<Show> {
+        let editions = self.editions();
+        let fits = |terms: &[Vec<Term>]| {
+            credit.is_none_or(|want| {
+                let mut got = Vec::new();
+                terms.iter().for_each(|t| credited(t, &mut got));
+                got == want
+            })
+        };
+        if let Nnf::Const(true) = n {
+            return fits(&[]).then(Show::default);
+        }
+        let mut candidates: Vec<Show> = Vec::new();
+        let terms = dnf(n, editions);
+        if terms.as_ref().is_some_and(|t| t.iter().any(Vec::is_empty)) {
+            return fits(&[]).then(Show::default);
+        }
+        if let Some(terms) = terms
+            && !terms.is_empty()
+            && fits(std::slice::from_ref(&terms))
+        {
+            candidates.push(Show { classes: vec![self.class(&terms)], dynamic: None });
+        }
+        let groups: Option<(&'static str, Vec<Nnf>)> = match n {
+            Nnf::And(parts) => {
+                // Neighbouring literals share one class.
+                let mut groups: Vec<Nnf> = Vec::new();
+                for part in parts {
+                    match (groups.last_mut(), part) {
+                        (Some(Nnf::And(lits)), Nnf::Lit(_)) if lits.iter().all(|l| matches!(l, Nnf::Lit(_))) => {
+                            lits.push(part.clone());
+                        }
+                        (Some(last @ Nnf::Lit(_)), Nnf::Lit(_)) => *last = Nnf::And(vec![last.clone(), part.clone()]),
+                        _ => groups.push(part.clone()),
+                    }
+                }
+                Some(("AND", groups))
+            }
+            Nnf::Or(parts) => Some(("OR", parts.clone())),
+            _ => None,
+        };
+        if let Some((op, groups)) = groups
+            && groups.len() > 1
+        {
+            let terms: Option<Vec<Vec<Term>>> =
+                groups.iter().map(|g| dnf(g, editions).filter(|t| !t.is_empty())).collect();
+            let terms = terms.map(|mut terms| {
+                // An edition tested on its own is the first class's `_For` suffix.
+                let edition = |t: &Vec<Term>| match t.as_slice() {
+                    [term] => match term.as_slice() {
+                        [l @ Lit { atom: Atom::Edition(_), positive: true }] => Some(*l),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if op == "AND"
+                    && terms.len() > 1
+                    && let Some(at) = terms.iter().position(|t| edition(t).is_some())
+                    && let Some(e) = edition(&terms[at])
+                {
+                    terms.remove(at);
+                    if let Some(first) = terms.first_mut() {
+                        first.iter_mut().for_each(|t| t.push(e));
+                    }
+                }
+                terms
+            });
+            if let Some(terms) = terms
+                && fits(&terms)
+            {
+                candidates.push(Show {
+                    classes: Vec::new(),
+                    dynamic: Some((op, terms.iter().map(|t| self.class(t)).collect())),
+                });
+            }
+        }
+        candidates.into_iter().min_by_key(Show::len)
+    }
+
+    /// How the page writes `cond` on an element: whatever the publisher, with
+    /// labels for the publishers where that matters. `context` are the
+    /// conditions of the enclosing step and items: a label they already imply
+    /// is left out. `credit`: the check that the classes credit the rules'
+    /// modules (items only).
+    fn shown(&mut self, cond: &Cond, context: &[&Cond], credit: bool, what: &str) -> Option<Shown> {
+        let rules = self.rules;
+        let variants = self.variants();
+        let editions = self.editions();
+        let per_variant: Vec<Nnf> = variants.iter().map(|&v| nnf(cond, rules, v, false)).collect();
+        let want = cond.origins(&rules.flags);
+        let want = credit.then_some(want.as_slice());
+        let uniform = per_variant.windows(2).all(|w| w[0] == w[1]);
+        let page = if uniform {
+            per_variant.first().cloned().unwrap_or(Nnf::Const(true))
+        } else {
+            match dnf(&or(per_variant.clone()), editions) {
+                Some(terms) => from_terms(&terms),
+                None => or(per_variant.clone()),
+            }
+        };
+        let Some(show) = self.encode(&page, want) else {
+            self.problems.push(Diagnostic::global(format!(
+                "{what}: its condition cannot be written as the page's classes so that they credit the same modules"
+            )));
+            return None;
+        };
+        let mut labels = Vec::new();
+        if !uniform {
+            let implied = variants.iter().enumerate().all(|(i, &v)| {
+                let mut parts: Vec<Nnf> = context.iter().map(|c| nnf(c, rules, v, false)).collect();
+                parts.push(page.clone());
+                parts.push(negate(&per_variant[i]));
+                dnf(&and(parts), editions).is_some_and(|t| t.is_empty())
+            });
+            if !implied {
+                for subset in 1..(1u32 << variants.len()) - 1 {
+                    let parts: Vec<Nnf> = per_variant
+                        .iter()
+                        .enumerate()
+                        .map(|(i, n)| if subset & (1 << i) != 0 { n.clone() } else { negate(n) })
+                        .collect();
+                    let Some(terms) = dnf(&and(parts), editions) else {
+                        self.problems
+                            .push(Diagnostic::global(format!("{what}: its publishers' rules are too involved")));
+                        return None;
+                    };
+                    if terms.is_empty() {
+                        continue;
+                    }
+                    let Some(label) = self.encode(&from_terms(&terms), None) else {
+                        self.problems
+                            .push(Diagnostic::global(format!("{what}: its publishers' rules are too involved")));
+                        return None;
+                    };
+                    let publishers = variants.iter().enumerate().filter(|(i, _)| subset & (1 << i) != 0);
+                    labels.push((publishers.map(|(_, v)| *v).collect(), label));
+                }
+            }
+        }
+        Some(Shown { show, page, labels })
+    }
+
+    /// A condition that may not depend on the publisher (markers, repeats).
+    fn plain(&mut self, cond: &Cond, what: &str) -> Option<Show> {
+        let shown = self.shown(cond, &[], false, what)?;
+        if shown.labels.is_empty() {
+            Some(shown.show)
+        } else {
+            self.problems.push(Diagnostic::global(format!(
+                "{what}: depends on the publisher's rules, which the page cannot show here"
+            )));
+            None
+        }
+    }
+}
+
+// ---- text ---------------------------------------------------------------------
+
+/// Text as wiki source that shows exactly as written: characters that are
+/// markup (`[`, `{`, `|`, `<`, `&`, `~`, doubled `'` and `_`, line breaks) as
+/// character references.
+pub fn escape(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let previous = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
+        let next = chars.get(i + 1).copied();
+        let doubled = previous == Some(c) || next == Some(c);
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '[' | ']' | '{' | '}' | '|' | '~' | '\n' | '\r' | '\t' => out.push_str(&format!("&#{};", u32::from(c))),
+            '\'' if doubled || previous.is_none() || next.is_none() => out.push_str("&#39;"),
+            '_' if doubled => out.push_str("&#95;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The colour template the page shows a marker in.
+fn marker_colour(label: &str) -> &'static str {
+    match label.split([' ', '(']).next().unwrap_or_default() {
+        "MESSAGES" => "ColorGreen",
+        "WONDER" => "ColorPink",
+        "TREE" | "LAKE" => "ColorOrange",
+        "HANS" => "ColorWhite",
+        _ => "ColorRed",
+    }
+}
+
+/// The `{{Rules…}}` template of a phase's box, as on the page.
+fn phase_template(phase: &str) -> &'static str {
+    match phase {
+        "1" => "RulesPlacingTile",
+        "2" => "RulesPlacingMeeple",
+        "3" => "RulesScoring",
+        _ => "RulesAction",
+    }
+}
+
+// ---- the page ----------------------------------------------------------------
+
+struct Writer<'r> {
+    rules: &'r Rules,
+    out: String,
+    problems: Vec<Diagnostic>,
+}
+
+impl Writer<'_> {
+    fn line(&mut self, text: &str) {
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    fn document(&mut self) {
+        let rules = self.rules;
+        self.line("<!-- The order of play, generated from the carcassonne-rules by `carcassonne-rules wiki`. -->");
+        self.line("<!-- Edit the rules, not this text: the next export replaces it. -->");
+        self.line("<div class=\"wica-bottom-spacing wica-visible\">");
+        for (heading, items) in
+            [(NOTES_HEADING, &rules.notes), (SETUP_HEADING, &rules.setup), (ANY_TIME_HEADING, &rules.any_time)]
+        {
+            self.section(heading, items);
+        }
+        self.line("</div>");
+        self.line("");
+        self.steps();
+        self.line("<div class=\"wica-top-spacing wica-bottom-spacing wica-visible\">");
+        self.section(FINAL_SCORING_HEADING, &rules.final_scoring);
+        self.line("</div>");
+    }
+
+    fn section(&mut self, heading: &str, items: &[Item]) {
+        self.line(heading);
+        self.line("");
+        if !items.is_empty() {
+            self.line("<ul>");
+            self.items(items, &[]);
+            self.line("</ul>");
+        }
+        self.line("");
+    }
+
+    /// The steps, in their boxes and repeat blocks.
+    fn steps(&mut self) {
+        let rules = self.rules;
+        let steps: Vec<(&Phase, &Step)> =
+            rules.phases.iter().flat_map(|p| p.steps.iter().map(move |s| (p, s))).collect();
+        // The builder's block: the steps repeated on a double turn under the
+        // same condition, with the per-feature steps between them.
+        let double = |s: &Step| match &s.repeat {
+            Some((Repeat::DoubleTurn, when)) => Some(when.clone()),
+            _ => None,
+        };
+        let per_feature = |s: &Step| matches!(s.repeat, Some((Repeat::PerFeature, _)));
+        let blocks: Vec<Option<Cond>> = (0..steps.len())
+            .map(|i| {
+                let step = steps[i].1;
+                if let Some(when) = double(step) {
+                    return Some(when);
+                }
+                if !per_feature(step) {
+                    return None;
+                }
+                let before = steps[..i].iter().rev().find(|s| !per_feature(s.1)).and_then(|s| double(s.1));
+                let after = steps[i + 1..].iter().find(|s| !per_feature(s.1)).and_then(|s| double(s.1));
+                before.filter(|b| Some(b) == after.as_ref())
+            })
+            .collect();
+
+        let mut block: Option<Cond> = None;
+        let mut current: Option<String> = None;
+        for (i, &(phase, step)) in steps.iter().enumerate() {
+            if blocks[i] != block {
+                self.close_box(&mut current);
+                if block.is_some() {
+                    self.line("</div>");
+                    self.line("");
+                }
+                if let Some(when) = &blocks[i] {
+                    self.block_start(when, step);
+                }
+                block = blocks[i].clone();
+            }
+            if step.when != Cond::True {
+                self.close_box(&mut current);
+                self.own_box(phase, step);
+                continue;
+            }
+            if current.as_deref() != Some(phase.id.as_str()) {
+                self.close_box(&mut current);
+                self.line(&format!(
+                    "{{{{{}|header=fake-h4|title={}. {}|rules=",
+                    phase_template(&phase.id),
+                    escape(&phase.id),
+                    escape(&phase.title)
+                ));
+                current = Some(phase.id.clone());
+            }
+            self.step(step, &[]);
+        }
+        self.close_box(&mut current);
+        if block.is_some() {
+            self.line("</div>");
+            self.line("");
+        }
+    }
+
+    /// The heading of the builder's block, and the start of its box.
+    fn block_start(&mut self, when: &Cond, step: &Step) {
+        let show = self.plain(when, &format!("the double turn of step {}", step.id)).unwrap_or_default();
+        self.line(&format!(
+            "<div class=\"wica-box-header wica-repeat-block wica-visible wica-top-spacing\"><span{} style=\"{}\">{}</span>",
+            show.attributes(&[]),
+            "display: block; text-align: center; color: #808080;",
+            DOUBLE_TURN_HEADING
+        ));
+        self.line("</div>");
+        self.line("");
+        self.line("<div class=\"wica-box-body wica-repeat-block wica-visible\">");
+        self.line("");
+    }
+
+    /// A step that exists only for some selections: a box of its own, named
+    /// after the first module its condition names (`{{RulesDragon|…}}`), in a
+    /// `div` with the condition.
+    fn own_box(&mut self, phase: &Phase, step: &Step) {
+        let rules = self.rules;
+        let Some(shown) = self.shown(&step.when, &[], false, &format!("step {}", step.id)) else { return };
+        let template = shown
+            .page_modules()
+            .first()
+            .and_then(|m| rules.catalog.modules.get(usize::from(m.0)))
+            .map_or_else(|| phase_template(&phase.id).to_string(), |m| format!("Rules{}", selector_key(&m.id)));
+        self.line(&format!("<div{}>", shown.show.attributes(&[])));
+        self.line(&format!(
+            "{{{{{template}|header=fake-h4|title={}b. {}|rules=",
+            escape(&phase.id),
+            escape(&step.title)
+        ));
+        self.step(step, &shown.labels);
+        self.line("}}");
+        self.line("</div>");
+        self.line("");
+    }
+
+    /// A step's heading, lead, items and "no actions" line; a per-feature step
+    /// in the page's repeat box.
+    fn step(&mut self, step: &Step, labels: &[(Vec<VariantId>, Show)]) {
+        let per_feature = match &step.repeat {
+            Some((Repeat::PerFeature, when)) => {
+                if *when != Cond::True {
+                    self.problems.push(Diagnostic::global(format!(
+                        "step {}: a per-feature repeat that depends on the selection cannot be shown on the page",
+                        step.id
+                    )));
+                }
+                true
+            }
+            _ => false,
+        };
+        if per_feature {
+            self.line("<div class=\"wica-box-body wica-repeat-step wica-visible\">");
+        }
+        let heading = self.heading(step, labels);
+        self.line(&heading);
+        self.step_body(step);
+        if per_feature {
+            self.line("</div>");
+            self.line("");
+        }
+    }
+
+    fn close_box(&mut self, current: &mut Option<String>) {
+        if current.take().is_some() {
+            self.line("}}");
+            self.line("");
+        }
+    }
+
+    /// `'''Step 1B: Draw a tile'''`, with its publisher labels.
+    fn heading(&self, step: &Step, labels: &[(Vec<VariantId>, Show)]) -> String {
+        let mut out = format!("'''Step {}: {}'''", step.id, escape(&step.title));
+        for (publishers, show) in labels {
+            out.push(' ');
+            out.push_str(&self.label(publishers, show, true));
+        }
+        out
+    }
+
+    /// A publisher label: `hig zmg` in `data-publishers`, the publishers' names
+    /// as the page writes them (another publisher's than the default in yellow).
+    fn label(&self, publishers: &[VariantId], show: &Show, parenthesised: bool) -> String {
+        let catalog = &self.rules.catalog;
+        let ids: Vec<&str> =
+            publishers.iter().filter_map(|v| catalog.variants.get(usize::from(v.0))).map(|v| v.id.as_str()).collect();
+        let names: Vec<String> = publishers
+            .iter()
+            .filter_map(|v| catalog.variants.get(usize::from(v.0)))
+            .map(|v| format!("[[{{{{Path|{}}}}}|{}]]", escape(&v.name), escape(&v.name)))
+            .collect();
+        let default = catalog.editions.iter().any(|e| publishers.contains(&e.default_variant));
+        let text = format!("{} rules only", names.join(" & "));
+        let text = if parenthesised { format!("({text})") } else { format!("{text}:") };
+        let text = if default { format!("'''{text}'''") } else { format!("{{{{ColorYellow|{text}}}}}") };
+        let space = if parenthesised { "" } else { " " };
+        format!("<span{} data-publishers=\"{}\">{text}{space}</span>", show.attributes(&[]), ids.join(" "))
+    }
+
+    /// A step's lead, items and "no actions" line.
+    fn step_body(&mut self, step: &Step) {
+        self.line("");
+        if step.choose_one {
+            self.line(CHOOSE_ONE_LEAD);
+            self.line("");
+        }
+        let context = [&step.when];
+        if !step.items.is_empty() {
+            self.line("<ol class=\"wica-list\">");
+            self.items(&step.items, &context);
+            self.line("</ol>");
+        }
+        // "No actions" where no item shows, whatever the publisher.
+        let rules = self.rules;
+        let nothing = and(step
+            .items
+            .iter()
+            .map(|item| negate(&or(self.variants().iter().map(|&v| nnf(&item.when, rules, v, false)).collect())))
+            .collect());
+        // Not where the step's own condition already implies an item shows.
+        let step_page = or(self.variants().iter().map(|&v| nnf(&step.when, rules, v, false)).collect());
+        let never = dnf(&and(vec![step_page, nothing.clone()]), self.editions()).is_some_and(|t| t.is_empty());
+        let show = match nothing {
+            _ if never => None,
+            Nnf::Const(true) => Some(Show { classes: vec!["showAll".to_string()], dynamic: None }),
+            n => self.encode(&n, None),
+        };
+        if let Some(show) = show {
+            self.line(&format!("<span{} style=\"color: #666666;\">{NO_ACTIONS}</span>", show.attributes(&[])));
+        }
+        self.line("");
+    }
+
+    /// List items, one per line (their sub-lists on lines of their own).
+    fn items(&mut self, items: &[Item], context: &[&Cond]) {
+        for item in items {
+            self.item(item, context);
+        }
+    }
+
+    fn item(&mut self, item: &Item, context: &[&Cond]) {
+        let what = format!("item `{}`", item.id);
+        let Some(shown) = self.shown(&item.when, context, true, &what) else { return };
+        let marks: Vec<String> = item
+            .foreign
+            .iter()
+            .filter_map(|e| self.rules.catalog.editions.get(usize::from(e.0)))
+            .map(|e| format!("mark{}", e.id))
+            .collect();
+        let mut line = format!("<li{} id=\"{}\">", shown.show.attributes(&marks), escape(&item.id));
+        for (publishers, show) in &shown.labels {
+            line.push_str(&self.label(publishers, show, false));
+        }
+        line.push_str(&self.text(&item.text));
+        for marker in &item.markers {
+            line.push_str(&self.marker(marker, &what));
+        }
+        if item.children.is_empty() {
+            line.push_str("</li>");
+            self.line(&line);
+            return;
+        }
+        self.line(&line);
+        self.line("<ul>");
+        let mut inner: Vec<&Cond> = context.to_vec();
+        inner.push(&item.when);
+        self.items(&item.children, &inner);
+        self.line("</ul>");
+        self.line("</li>");
+    }
+
+    /// Text with its edition variants as spans.
+    fn text(&self, text: &Text) -> String {
+        let catalog = &self.rules.catalog;
+        let mut out = String::new();
+        for part in &text.0 {
+            match part {
+                TextPart::Literal(s) => out.push_str(&escape(s)),
+                TextPart::ByEdition(alternatives) => {
+                    for (editions, s) in alternatives.iter().filter(|(_, s)| !s.is_empty()) {
+                        if catalog.editions.len() == editions.len() {
+                            out.push_str(&escape(s));
+                            continue;
+                        }
+                        let words: Vec<&str> = editions
+                            .iter()
+                            .filter_map(|e| catalog.editions.get(usize::from(e.0)))
+                            .map(|e| e.id.as_str())
+                            .collect();
+                        out.push_str(&format!("<span class=\"show{}\">{}</span>", words.join("Or"), escape(s)));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// ` {{ColorRed|ROBBERS}}` in a span with the marker's condition.
+    fn marker(&mut self, marker: &Marker, item: &str) -> String {
+        let what = format!("{item}, marker {}", marker.label);
+        let show = self.plain(&marker.when, &what).unwrap_or_default();
+        let show =
+            if show == Show::default() { Show { classes: vec!["showAll".to_string()], dynamic: None } } else { show };
+        format!(
+            "<span{}> {{{{{}|{}}}}}</span>",
+            show.attributes(&[]),
+            marker_colour(&marker.label),
+            escape(&marker.label)
+        )
+    }
+}
+
+impl Shown {
+    /// The modules the page's condition credits, in order.
+    fn page_modules(&self) -> Vec<ModuleId> {
+        let mut out = Vec::new();
+        if let Some(terms) = dnf(&self.page, 0) {
+            credited(&terms, &mut out);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selector_keys_are_the_page_s_camel_case() {
+        assert_eq!(selector_key("wonders_of_humanity"), "WondersOfHumanity");
+        assert_eq!(selector_key("river_ii"), "RiverII");
+        assert_eq!(selector_key("20th_anniversary_expansion"), "20thAnniversaryExpansion");
+        assert_eq!(selector_key("spiel_doch2018"), "SpielDoch2018");
+        assert_eq!(selector_key("king_and_robber"), "KingAndRobber");
+    }
+
+    #[test]
+    fn escaped_text_holds_no_markup() {
+        assert_eq!(escape("a [[b]] {{c}} | d"), "a &#91;&#91;b&#93;&#93; &#123;&#123;c&#125;&#125; &#124; d");
+        assert_eq!(escape("the player's tile"), "the player's tile");
+        assert_eq!(escape("''bold'' 'x'"), "&#39;&#39;bold&#39;&#39; 'x&#39;");
+        assert_eq!(escape("__TOC__ & <b>"), "&#95;&#95;TOC&#95;&#95; &amp; &lt;b&gt;");
+    }
+}

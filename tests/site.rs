@@ -1,0 +1,741 @@
+//! The order-of-play page (`carcassonne-rules site`): written deterministically
+//! and self-contained, and — in a real, headless Chromium driven over WebDriver
+//! — showing for every selection what the runtime computes.
+//!
+//! The browser test sets the controls by clicking them as a user would (edition,
+//! publisher, expansions, modules, "clear", "what changed"), reads what is
+//! rendered (visible items with their ids, order, nesting, texts, markers,
+//! foreign and origin badges; steps with their repeats and leads) and compares
+//! it with `carcassonne_rules_runtime::turn_order` — what `order --format json`
+//! prints — for random selections from a fixed seed, at desktop and phone
+//! widths; it reloads the page from its shareable link and checks the selection
+//! is restored, and opens a hand-written link.
+//!
+//! Without Chromium (`/usr/bin/chromium` and `/usr/bin/chromedriver`, or
+//! `CARCASSONNE_CHROMIUM` and `CARCASSONNE_CHROMEDRIVER`) the browser test
+//! prints a `skipped: …` line and passes, unless `CARCASSONNE_BROWSER_TESTS=1`
+//! demands it (as `.ci/run` does). `CARCASSONNE_SITE_SCREENSHOT=FILE` also
+//! writes a screenshot of the page (C2, Abbey & Mayor and the builder).
+
+// Helpers outside `#[test]` functions panic when the page misbehaves, as tests do.
+#![allow(clippy::expect_used)]
+
+use std::collections::{BTreeSet, HashSet};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use carcassonne_rules_runtime::core::{Catalog, Entry, Repeat, TurnOrder};
+use carcassonne_rules_runtime::{catalog, turn_order};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+/// Random selections compared in the browser.
+const SELECTIONS: usize = 60;
+/// The seed of those selections.
+const SEED: u64 = 0x0c4a_2c45;
+/// How long the whole browser session may take before it counts as stalled.
+const SESSION_LIMIT: Duration = Duration::from_secs(240);
+/// The flags Chromium needs here: as root, in a container without network.
+const CHROMIUM_FLAGS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+/// A desktop and a phone viewport.
+const DESKTOP: (u32, u32) = (1280, 1000);
+const PHONE: (u32, u32) = (390, 844);
+
+type Outcome<T> = Result<T, String>;
+
+/// Writes the page into a fresh folder with the command line.
+fn build_site() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["site", "--out"])
+        .arg(dir.path())
+        .output()
+        .expect("run the binary");
+    assert!(out.status.success(), "site failed: {}", String::from_utf8_lossy(&out.stderr));
+    dir
+}
+
+fn read_dir(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .expect("read site")
+        .map(|e| {
+            let e = e.expect("entry");
+            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).expect("read file"))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn the_page_is_deterministic_and_self_contained() {
+    let (a, b) = (build_site(), build_site());
+    let files = read_dir(a.path());
+    assert_eq!(files, read_dir(b.path()), "two runs wrote different pages");
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["app.js", "index.html", "rules.js", "style.css"]);
+    for (name, bytes) in &files {
+        let text = std::str::from_utf8(bytes).expect("UTF-8");
+        for external in ["http:", "https:", "src=\"//", "href=\"//", "url(", "@import", "type=\"module\""] {
+            assert!(!text.contains(external), "{name} has `{external}`: the page must work offline from file://");
+        }
+        assert!(!text.contains('\r'), "{name} has a carriage return");
+    }
+    let html = std::str::from_utf8(&files[1].1).expect("UTF-8");
+    // Every item of the rules is on the page once, whatever the selection.
+    let compiled = carcassonne_rules_compiler::compile_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"));
+    let rules = compiled.result.map_err(|p| format!("{p:?}")).expect("the bundled rules check");
+    for item in rules.items() {
+        assert_eq!(html.matches(&format!(" data-id=\"{}\"", item.id)).count(), 1, "{}", item.id);
+    }
+    // Every condition number the page uses has its compiled predicate.
+    let js = std::str::from_utf8(&files[2].1).expect("UTF-8");
+    let predicates = js.matches("(e, v, m) =>").count();
+    let used: BTreeSet<usize> = html
+        .split(" data-c=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().and_then(|n| n.parse().ok()).expect("a number"))
+        .collect();
+    assert_eq!(used, (0..predicates).collect(), "condition numbers and predicates differ");
+}
+
+// ---- The browser -------------------------------------------------------------------
+
+/// Where Chromium and its driver are, if they are.
+fn browser() -> Result<(PathBuf, PathBuf), String> {
+    let path = |var: &str, default: &str| std::env::var_os(var).map_or_else(|| PathBuf::from(default), PathBuf::from);
+    let chromium = path("CARCASSONNE_CHROMIUM", "/usr/bin/chromium");
+    let driver = path("CARCASSONNE_CHROMEDRIVER", "/usr/bin/chromedriver");
+    match (chromium.exists(), driver.exists()) {
+        (true, true) => Ok((chromium, driver)),
+        _ => Err(format!(
+            "{} or {} not found (apt-get install chromium chromium-driver; set CARCASSONNE_BROWSER_TESTS=1 \
+             to make this a failure)",
+            chromium.display(),
+            driver.display()
+        )),
+    }
+}
+
+/// A chromedriver we started, shut down (with its browsers) when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start(path: &Path) -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        let child = Command::new(path)
+            .arg(format!("--port={port}"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let driver = Driver { child, port };
+        let start = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(start.elapsed() < Duration::from_secs(20), "chromedriver did not listen on port {port}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        driver
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        // chromedriver's own shutdown ends the browsers it started; kill it if it lingers.
+        if let Ok(mut stream) = TcpStream::connect(("127.0.0.1", self.port)) {
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+            let _ = write!(stream, "GET /shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+            let _ = stream.read_to_end(&mut Vec::new());
+        }
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(3) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_page_shows_what_the_runtime_computes() {
+    let required = std::env::var("CARCASSONNE_BROWSER_TESTS").is_ok_and(|v| v == "1");
+    let (chromium, chromedriver) = match browser() {
+        Ok(found) => found,
+        Err(why) if required => panic!("CARCASSONNE_BROWSER_TESTS=1 but {why}"),
+        Err(why) => {
+            // Straight to stderr: the test harness would swallow println!.
+            let _ = writeln!(std::io::stderr(), "skipped: the browser test of the page: {why}");
+            return;
+        }
+    };
+    let site = build_site();
+    let profile = tempfile::tempdir().expect("profile dir");
+    let driver = Driver::start(&chromedriver);
+    let started = Instant::now();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    let outcome = runtime.block_on(async {
+        let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
+        args.push(format!("--user-data-dir={}", profile.path().display()));
+        args.push(format!("--window-size={},{}", DESKTOP.0, DESKTOP.1));
+        args.push("--hide-scrollbars".to_string());
+        let mut caps = serde_json::Map::new();
+        caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chromium, "args": args }));
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
+            .await
+            .map_err(|e| format!("cannot start a Chromium session: {e}"))?;
+        let index = site.path().join("index.html");
+        let result = tokio::time::timeout(SESSION_LIMIT, session(&client, &index)).await;
+        let _ = client.close().await;
+        result.map_err(|_| format!("the browser session took longer than {SESSION_LIMIT:?}"))?
+    });
+    drop(driver);
+    match outcome {
+        Ok(stats) => {
+            let _ = writeln!(
+                std::io::stderr(),
+                "site in Chromium: {} selections compared ({} items, {} clicks, {} key presses, {} reloads from the \
+                 link) in {:.1?}",
+                stats.selections,
+                stats.items,
+                stats.clicks,
+                stats.keys,
+                stats.reloads,
+                started.elapsed()
+            );
+            assert!(stats.selections >= 50);
+        }
+        Err(problem) => panic!("{problem}"),
+    }
+}
+
+#[derive(Default)]
+struct Stats {
+    selections: usize,
+    items: usize,
+    clicks: usize,
+    keys: usize,
+    reloads: usize,
+}
+
+/// What the controls should say: the test's own model of the page.
+#[derive(Debug, Clone, PartialEq)]
+struct Selection {
+    edition: usize,
+    variant: usize,
+    modules: BTreeSet<String>,
+    changes: bool,
+}
+
+impl Selection {
+    fn order(&self, catalog: &Catalog) -> TurnOrder {
+        let with: Vec<&str> = self.modules.iter().map(String::as_str).collect();
+        let cfg = catalog
+            .config(&catalog.editions[self.edition].id, Some(&catalog.variants[self.variant].id), &with.join(","))
+            .expect("a valid selection");
+        turn_order(&cfg)
+    }
+
+    fn base(&self, catalog: &Catalog) -> TurnOrder {
+        Selection { modules: BTreeSet::new(), ..self.clone() }.order(catalog)
+    }
+}
+
+/// One thing a user does on the form.
+#[derive(Debug, Clone)]
+enum Action {
+    Edition(usize),
+    Variant(usize),
+    Expansion(usize),
+    Module(String),
+    Clear,
+    Changes,
+}
+
+impl Action {
+    fn selector(&self, catalog: &Catalog) -> String {
+        match self {
+            Action::Edition(e) => format!("input[name=edition][value=\"{}\"]", catalog.editions[*e].id),
+            Action::Variant(v) => format!("input[name=variant][value=\"{}\"]", catalog.variants[*v].id),
+            Action::Expansion(x) => format!("input[data-expansion=\"{}\"]", catalog.expansions[*x].id),
+            Action::Module(m) => format!("input[data-module=\"{m}\"]"),
+            Action::Clear => "#clear".to_string(),
+            Action::Changes => "#changes".to_string(),
+        }
+    }
+
+    /// What the action does to the selection, as the page promises it.
+    fn apply(&self, catalog: &Catalog, s: &mut Selection) {
+        match self {
+            Action::Edition(e) => {
+                if s.variant == usize::from(catalog.editions[s.edition].default_variant.0) {
+                    s.variant = usize::from(catalog.editions[*e].default_variant.0);
+                }
+                s.edition = *e;
+            }
+            Action::Variant(v) => s.variant = *v,
+            Action::Expansion(x) => {
+                let ids: Vec<String> = catalog.expansions[*x].modules.iter().map(|m| m.id.clone()).collect();
+                if ids.iter().all(|m| s.modules.contains(m)) {
+                    for m in &ids {
+                        s.modules.remove(m);
+                    }
+                } else {
+                    s.modules.extend(ids);
+                }
+            }
+            Action::Module(m) => {
+                if !s.modules.remove(m) {
+                    s.modules.insert(m.clone());
+                }
+            }
+            Action::Clear => s.modules.clear(),
+            Action::Changes => s.changes = !s.changes,
+        }
+    }
+}
+
+/// A user's next few clicks.
+fn actions(rng: &mut fastrand::Rng, catalog: &Catalog, s: &Selection) -> Vec<Action> {
+    let mut out = Vec::new();
+    if s.modules.len() > 20 {
+        out.push(Action::Clear);
+    }
+    if rng.u8(0..3) == 0 {
+        out.push(Action::Edition(rng.usize(0..catalog.editions.len())));
+    }
+    if rng.u8(0..5) == 0 {
+        out.push(Action::Variant(rng.usize(0..catalog.variants.len())));
+    }
+    if rng.u8(0..6) == 0 {
+        out.push(Action::Changes);
+    }
+    for _ in 0..rng.usize(1..=5) {
+        let action = match rng.u8(0..100) {
+            0..45 => Action::Expansion(rng.usize(0..catalog.expansions.len())),
+            45..85 => Action::Module(catalog.modules[rng.usize(0..catalog.modules.len())].id.clone()),
+            85..96 if !s.modules.is_empty() => {
+                // Untick one module, possibly of an expansion ticked whole.
+                let ids: Vec<&String> = s.modules.iter().collect();
+                Action::Module(ids[rng.usize(0..ids.len())].clone())
+            }
+            _ => Action::Clear,
+        };
+        out.push(action);
+    }
+    out
+}
+
+async fn click(client: &Client, selector: &str) -> Outcome<()> {
+    let element =
+        client.find(Locator::Css(selector)).await.map_err(|e| format!("no element `{selector}` on the page: {e}"))?;
+    element.click().await.map_err(|e| format!("cannot click `{selector}`: {e}"))
+}
+
+/// Focuses an element and presses the space bar, as a keyboard user toggles a box.
+async fn press_space(client: &Client, selector: &str) -> Outcome<()> {
+    let element =
+        client.find(Locator::Css(selector)).await.map_err(|e| format!("no element `{selector}` on the page: {e}"))?;
+    element.send_keys(" ").await.map_err(|e| format!("cannot type into `{selector}`: {e}"))
+}
+
+async fn run_js(client: &Client, script: &str) -> Outcome<Value> {
+    client.execute(script, Vec::new()).await.map_err(|e| format!("script failed: {e}"))
+}
+
+/// The whole session: random selections by clicks, reloads from the link, a
+/// hand-written link, and the screenshot if asked for.
+async fn session(client: &Client, index: &Path) -> Outcome<Stats> {
+    let catalog = catalog();
+    let url = format!("file://{}", index.display());
+    client.goto(&url).await.map_err(|e| format!("cannot open {url}: {e}"))?;
+    let default_edition = catalog.edition("C2").map_or(0, |e| usize::from(e.0));
+    let mut s = Selection {
+        edition: default_edition,
+        variant: usize::from(catalog.editions[default_edition].default_variant.0),
+        modules: BTreeSet::new(),
+        changes: false,
+    };
+    let mut stats = Stats::default();
+    check(client, catalog, &s, "the page as opened").await?;
+    let problems = run_js(client, ACCESSIBILITY).await?;
+    if problems != json!([]) {
+        return Err(format!("controls a screen reader or keyboard user cannot use: {problems}"));
+    }
+    // The skip link, taken with the keyboard, moves the focus and keeps the selection.
+    let before = client.current_url().await.map_err(|e| e.to_string())?;
+    let skip = client.find(Locator::Css(".skip")).await.map_err(|e| format!("no skip link: {e}"))?;
+    skip.send_keys("\u{E007}").await.map_err(|e| format!("cannot press Enter on the skip link: {e}"))?;
+    let focused = run_js(client, "return document.activeElement.id;").await?;
+    let after = client.current_url().await.map_err(|e| e.to_string())?;
+    if focused != "order" || before != after {
+        return Err(format!("the skip link focused `{focused}` and changed the link from {before} to {after}"));
+    }
+
+    let mut rng = fastrand::Rng::with_seed(SEED);
+    for round in 0..SELECTIONS {
+        if round == SELECTIONS / 2 {
+            client.set_window_size(PHONE.0, PHONE.1).await.map_err(|e| format!("cannot resize: {e}"))?;
+        }
+        let actions = actions(&mut rng, catalog, &s);
+        for action in &actions {
+            if matches!(action, Action::Module(_)) && rng.u8(0..4) == 0 {
+                press_space(client, &action.selector(catalog)).await?;
+                stats.keys += 1;
+            } else {
+                click(client, &action.selector(catalog)).await?;
+                stats.clicks += 1;
+            }
+            action.apply(catalog, &mut s);
+        }
+        let what = format!("selection {round} after {actions:?}");
+        stats.items += check(client, catalog, &s, &what).await?;
+        stats.selections += 1;
+        if round % 5 == 4 {
+            // The link, opened afresh, restores the selection.
+            let link = client.current_url().await.map_err(|e| e.to_string())?;
+            client.goto("about:blank").await.map_err(|e| e.to_string())?;
+            client.goto(link.as_str()).await.map_err(|e| e.to_string())?;
+            check(client, catalog, &s, &format!("{what}, reloaded from {link}")).await?;
+            stats.reloads += 1;
+        }
+    }
+
+    // Every expansion ticked, one click each.
+    client.set_window_size(DESKTOP.0, DESKTOP.1).await.map_err(|e| format!("cannot resize: {e}"))?;
+    click(client, "#clear").await?;
+    Action::Clear.apply(catalog, &mut s);
+    for x in 0..catalog.expansions.len() {
+        click(client, &Action::Expansion(x).selector(catalog)).await?;
+        Action::Expansion(x).apply(catalog, &mut s);
+        stats.clicks += 1;
+    }
+    stats.items += check(client, catalog, &s, "every expansion").await?;
+    stats.selections += 1;
+
+    // A hand-written link: expansion and module ids as `--with` takes them, an unknown id ignored.
+    let shared = format!("{url}#edition=C1&variant=rgg&with=princess_and_dragon,abbey,no_such_module&changes=1");
+    client.goto("about:blank").await.map_err(|e| e.to_string())?;
+    client.goto(&shared).await.map_err(|e| e.to_string())?;
+    let edition = catalog.edition("C1").map_or(0, |e| usize::from(e.0));
+    let variant = catalog.variants.iter().position(|v| v.id == "rgg").ok_or("no rgg variant")?;
+    let mut modules: BTreeSet<String> =
+        ["dragon", "fairy", "princess", "magic_portal", "abbey"].map(String::from).into();
+    modules.retain(|m| catalog.module(m).is_some());
+    let restored = Selection { edition, variant, modules, changes: true };
+    stats.items += check(client, catalog, &restored, "a hand-written link").await?;
+    let status = run_js(client, "return document.getElementById('status').innerText;").await?;
+    if !status.as_str().is_some_and(|s| s.contains("no_such_module")) {
+        return Err(format!("the status does not name the ignored id: {status}"));
+    }
+    stats.selections += 1;
+
+    if let Some(path) = std::env::var_os("CARCASSONNE_SITE_SCREENSHOT") {
+        screenshot(client, &url, Path::new(&path)).await?;
+    }
+    Ok(stats)
+}
+
+async fn screenshot(client: &Client, url: &str, path: &Path) -> Outcome<()> {
+    client.set_window_size(1280, 1600).await.map_err(|e| e.to_string())?;
+    client.goto("about:blank").await.map_err(|e| e.to_string())?;
+    client.goto(&format!("{url}#edition=C2&with=abbey_and_mayor,builder")).await.map_err(|e| e.to_string())?;
+    let png = client.screenshot().await.map_err(|e| e.to_string())?;
+    std::fs::write(path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Controls without an accessible name, and elements that break the focus
+/// order (a positive tabindex); the skip link must come first.
+const ACCESSIBILITY: &str = r##"
+const problems = [];
+for (const el of document.querySelectorAll("input, button, select, textarea")) {
+  const named = (el.labels && el.labels.length) || el.getAttribute("aria-label") ||
+    (el.tagName === "BUTTON" && el.textContent.trim());
+  if (!named) problems.push("no label: " + el.outerHTML.slice(0, 80));
+}
+for (const el of document.querySelectorAll("[tabindex]")) {
+  if (el.tabIndex > 0) problems.push("positive tabindex: " + el.outerHTML.slice(0, 80));
+}
+const first = document.querySelector("a[href], input, button, select, textarea");
+if (!first || !first.classList.contains("skip")) problems.push("the skip link is not the first stop");
+for (const set of document.querySelectorAll("fieldset")) {
+  if (!set.querySelector(":scope > legend")) problems.push("fieldset without legend");
+}
+if (document.querySelectorAll("h1").length !== 1) problems.push("not one h1");
+return problems;
+"##;
+
+/// The controls' state, as rendered.
+const READ_CONTROLS: &str = r##"
+const checked = (sel) => Array.from(document.querySelectorAll(sel)).filter((b) => b.checked);
+return {
+  edition: checked("input[name=edition]").map((b) => b.value),
+  variant: checked("input[name=variant]").map((b) => b.value),
+  modules: Array.from(new Set(checked("input[data-module]").map((b) => b.dataset.module))).sort(),
+  partial: Array.from(document.querySelectorAll("input[data-expansion]"))
+    .filter((b) => b.indeterminate).map((b) => b.dataset.expansion).sort(),
+  changes: document.getElementById("changes").checked,
+};
+"##;
+
+/// The order of play, as rendered: only what a reader sees.
+const READ_ORDER: &str = r##"
+const vis = (el) => !!el && el.checkVisibility();
+const norm = (s) => s.replace(/\s+/g, " ").trim();
+const items = (list) => !vis(list) ? [] : Array.from(list.children)
+  .filter((li) => li.matches("li.item") && vis(li))
+  .map((li) => {
+    const line = li.querySelector(":scope > .line");
+    const origin = line.querySelector(":scope > .origin");
+    return {
+      id: li.dataset.id,
+      origin: vis(origin) ? norm(origin.innerText) : null,
+      text: norm(line.querySelector(":scope > .text").innerText),
+      markers: Array.from(line.querySelectorAll(":scope > .marker")).filter(vis)
+        .map((m) => norm(m.innerText).replace(/^marker: /, "")),
+      foreign: vis(line.querySelector(":scope > .foreign-badge")),
+      added: vis(line.querySelector(":scope > .added-badge")),
+      children: items(li.querySelector(":scope > .items")),
+    };
+  });
+const section = (id) => items(document.querySelector("#" + id + " > .items"));
+const lead = (step) => {
+  const shown = Array.from(step.querySelectorAll(":scope > .lead")).filter(vis);
+  return shown.length ? norm(shown.map((l) => l.innerText).join(" ")) : null;
+};
+return {
+  notes: section("notes"),
+  setup: section("setup"),
+  any_time: section("any_time"),
+  phases: Array.from(document.querySelectorAll("#turn > .phase")).filter(vis).map((p) => ({
+    title: norm(p.querySelector("h2").innerText),
+    steps: Array.from(p.querySelectorAll(":scope > .step")).filter(vis).map((s) => {
+      const h3 = s.querySelector("h3");
+      const repeat = h3.querySelector(".repeat");
+      return {
+        title: norm(h3.firstChild.textContent),
+        repeat: vis(repeat) ? norm(repeat.innerText) : null,
+        lead: lead(s),
+        items: items(s.querySelector(":scope > .items")),
+      };
+    }),
+  })),
+  final_scoring: section("final_scoring"),
+};
+"##;
+
+/// What the page should show for `s`, in the shape `READ_ORDER` reads.
+fn expected(catalog: &Catalog, s: &Selection) -> (Value, usize) {
+    let order = s.order(catalog);
+    let mut base = HashSet::new();
+    collect_ids(&s.base(catalog), &mut base);
+    let mut count = 0;
+    let mut items = |entries: &[Entry]| entries_json(catalog, entries, &base, s.changes, &mut count);
+    let value = json!({
+        "notes": items(&order.notes),
+        "setup": items(&order.setup),
+        "any_time": items(&order.any_time),
+        "phases": order.phases.iter().map(|p| json!({
+            "title": format!("{}. {}", p.id, p.title),
+            "steps": p.steps.iter().map(|step| json!({
+                "title": format!("Step {}: {}", step.id, step.title),
+                "repeat": step.repeat.map(|r| match r {
+                    Repeat::DoubleTurn => "once, or twice on a double turn",
+                    Repeat::PerFeature => "once per completed feature",
+                }),
+                "lead": if step.items.is_empty() {
+                    Some(carcassonne_rules_runtime::render::NO_ACTIONS)
+                } else if step.choose_one {
+                    Some(carcassonne_rules_runtime::render::CHOOSE_ONE)
+                } else {
+                    None
+                },
+                "items": items(&step.items),
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "final_scoring": items(&order.final_scoring),
+    });
+    (value, count)
+}
+
+fn collect_ids(order: &TurnOrder, out: &mut HashSet<String>) {
+    fn walk(entries: &[Entry], out: &mut HashSet<String>) {
+        for e in entries {
+            out.insert(e.id.clone());
+            walk(&e.children, out);
+        }
+    }
+    for list in [&order.notes, &order.setup, &order.any_time, &order.final_scoring] {
+        walk(list, out);
+    }
+    order.steps().for_each(|s| walk(&s.items, out));
+}
+
+fn entries_json(
+    catalog: &Catalog,
+    entries: &[Entry],
+    base: &HashSet<String>,
+    changes: bool,
+    count: &mut usize,
+) -> Vec<Value> {
+    entries
+        .iter()
+        .map(|e| {
+            *count += 1;
+            json!({
+                "id": e.id,
+                // The badge names the module; the base game has none.
+                "origin": (e.origin != "base").then(|| catalog.module(&e.origin).map_or(e.origin.as_str(), |m| m.name.as_str())),
+                "text": e.text.split_whitespace().collect::<Vec<_>>().join(" "),
+                "markers": e.markers,
+                "foreign": e.foreign,
+                "added": changes && !base.contains(&e.id),
+                "children": entries_json(catalog, &e.children, base, changes, count),
+            })
+        })
+        .collect()
+}
+
+/// Checks the controls, the order of play and the link against `s`; returns
+/// the number of items compared.
+async fn check(client: &Client, catalog: &Catalog, s: &Selection, what: &str) -> Outcome<usize> {
+    // The controls.
+    let controls = run_js(client, READ_CONTROLS).await?;
+    let partial: Vec<&str> = catalog
+        .expansions
+        .iter()
+        .filter(|x| {
+            let n = x.modules.iter().filter(|m| s.modules.contains(&m.id)).count();
+            n > 0 && n < x.modules.len()
+        })
+        .map(|x| x.id.as_str())
+        .collect();
+    let mut partial = partial;
+    partial.sort_unstable();
+    let want = json!({
+        "edition": [catalog.editions[s.edition].id],
+        "variant": [catalog.variants[s.variant].id],
+        "modules": s.modules,
+        "partial": partial,
+        "changes": s.changes,
+    });
+    if controls != want {
+        return Err(format!("{what}: the controls show\n{controls}\nnot\n{want}"));
+    }
+
+    // The order of play.
+    let shown = run_js(client, READ_ORDER).await?;
+    let (want, count) = expected(catalog, s);
+    if let Some(difference) = difference(&shown, &want, "") {
+        return Err(format!("{what}: the page differs from the runtime's turn order at {difference}"));
+    }
+
+    // The link names the same selection, as `--with` would.
+    let link = client.current_url().await.map_err(|e| e.to_string())?;
+    let params: Vec<(String, String)> =
+        link.fragment().map(url_pairs).ok_or_else(|| format!("{what}: the link {link} has no selection"))?;
+    let get = |key: &str| params.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+    let cfg = catalog
+        .config(get("edition").unwrap_or(""), get("variant"), get("with").unwrap_or(""))
+        .map_err(|e| format!("{what}: the link {link} does not parse as a selection: {e:?}"))?;
+    let want_cfg = catalog
+        .config(
+            &catalog.editions[s.edition].id,
+            Some(&catalog.variants[s.variant].id),
+            &s.modules.iter().map(String::as_str).collect::<Vec<_>>().join(","),
+        )
+        .map_err(|e| format!("{e:?}"))?;
+    if cfg != want_cfg || (get("changes") == Some("1")) != s.changes {
+        return Err(format!("{what}: the link {link} names another selection"));
+    }
+    Ok(count)
+}
+
+/// `a=1&b=x,y` (percent-decoded).
+fn url_pairs(fragment: &str) -> Vec<(String, String)> {
+    fragment.split('&').filter_map(|pair| pair.split_once('=')).map(|(k, v)| (decode(k), decode(v))).collect()
+}
+
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match (bytes[i], bytes.get(i + 1..i + 3)) {
+            (b'%', Some(hex)) => {
+                let n = std::str::from_utf8(hex).ok().and_then(|h| u8::from_str_radix(h, 16).ok());
+                match n {
+                    Some(n) => {
+                        out.push(n);
+                        i += 3;
+                        continue;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            (b, _) => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The first place where two JSON values differ, with both sides.
+fn difference(shown: &Value, want: &Value, path: &str) -> Option<String> {
+    match (shown, want) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            keys.into_iter().find_map(|k| {
+                let sub = format!("{path}.{k}");
+                match (a.get(k), b.get(k)) {
+                    (Some(x), Some(y)) => difference(x, y, &sub),
+                    _ => Some(format!("{sub}: key missing on one side")),
+                }
+            })
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let id = |v: &Value| v.get("id").or_else(|| v.get("title")).cloned().unwrap_or(Value::Null);
+            if a.len() != b.len() || a.iter().map(id).ne(b.iter().map(id)) {
+                let ids = |l: &[Value]| l.iter().map(|v| id(v).to_string()).collect::<Vec<_>>().join(", ");
+                if a.first().is_some_and(Value::is_object) || b.first().is_some_and(Value::is_object) {
+                    return Some(format!("{path}:\n  page:    [{}]\n  runtime: [{}]", ids(a), ids(b)));
+                }
+            }
+            if a.len() != b.len() {
+                return Some(format!("{path}:\n  page:    {shown}\n  runtime: {want}"));
+            }
+            a.iter().zip(b).enumerate().find_map(|(i, (x, y))| {
+                let label = id(y);
+                difference(
+                    x,
+                    y,
+                    &format!("{path}[{}]", if label.is_null() { i.to_string() } else { label.to_string() }),
+                )
+            })
+        }
+        (a, b) if a == b => None,
+        (a, b) => Some(format!("{path}:\n  page:    {a}\n  runtime: {b}")),
+    }
+}

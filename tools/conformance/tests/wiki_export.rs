@@ -1,0 +1,184 @@
+//! The wiki export read back: the page reader, reading the page source that
+//! `carcassonne-rules wiki` writes (with no errata), gives exactly the turn
+//! order the runtime gives — sections, steps with their titles, repeats and
+//! choices, every item with its children, origin, text, markers and foreign
+//! mark — for the base game and every module alone in every edition, and for
+//! 500 random selections, each under every publisher's rules. Effects are left
+//! out: the page has no markup for them. The export's markup is checked too:
+//! every tag closed, every class one the page knows.
+
+// Helpers outside `#[test]` functions panic on a broken rule set, as tests do.
+#![allow(clippy::expect_used)]
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use carcassonne_rules_compiler::diagnostics::render;
+use carcassonne_rules_compiler::wiki_export::{self, LAYOUT_CLASSES, selector_key};
+use carcassonne_rules_compiler::{Rules, compile_dir};
+use carcassonne_rules_conformance::Errata;
+use carcassonne_rules_conformance::wiki::{self, Page, snake_case};
+use carcassonne_rules_core::{Config, Entry, TurnOrder, VariantId};
+
+const RANDOM_SELECTIONS: usize = 500;
+const SEED: u64 = 2026;
+
+static RULES: LazyLock<Rules> = LazyLock::new(|| {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+    match compile_dir(&dir).result {
+        Ok(rules) => rules,
+        Err(problems) => panic!("the bundled rules do not check:\n{}", render(&problems, false)),
+    }
+});
+
+static EXPORT: LazyLock<String> = LazyLock::new(|| match wiki_export::export(&RULES) {
+    Ok(text) => text,
+    Err(problems) => panic!("the export fails:\n{}", render(&problems, false)),
+});
+
+fn without_effects(items: &mut [Entry]) {
+    for item in items {
+        item.effect = None;
+        without_effects(&mut item.children);
+    }
+}
+
+fn count(items: &[Entry]) -> usize {
+    items.iter().map(|i| 1 + count(&i.children)).sum()
+}
+
+fn all_items(order: &TurnOrder) -> usize {
+    count(&order.notes)
+        + count(&order.setup)
+        + count(&order.any_time)
+        + order.steps().map(|s| count(&s.items)).sum::<usize>()
+        + count(&order.final_scoring)
+}
+
+#[test]
+fn the_export_reads_back_as_the_runtime_turn_order() {
+    let rules = &*RULES;
+    let page = Page::parse(&EXPORT, rules, &Errata::default());
+    assert!(page.unreadable.is_empty(), "classes the page reader cannot read: {:?}", page.unreadable);
+
+    let (mut selections, mut items, mut differing) = (0, 0, Vec::new());
+    for selection in wiki::selections(&rules.catalog, RANDOM_SELECTIONS, SEED) {
+        for variant in 0..rules.catalog.variants.len() {
+            let cfg = Config { variant: VariantId(variant as u8), ..selection.config };
+            let mut expected = carcassonne_rules_runtime::turn_order(&cfg);
+            without_effects(&mut expected.notes);
+            without_effects(&mut expected.setup);
+            without_effects(&mut expected.any_time);
+            for phase in &mut expected.phases {
+                for step in &mut phase.steps {
+                    without_effects(&mut step.items);
+                }
+            }
+            without_effects(&mut expected.final_scoring);
+            let read = page.turn_order(rules, &cfg);
+            selections += 1;
+            items += all_items(&expected);
+            if read != expected && differing.len() < 3 {
+                differing.push(format!(
+                    "{} ({}):\n  runtime: {}\n  page:    {}",
+                    selection.label,
+                    expected.variant,
+                    serde_json::to_string(&expected).unwrap_or_default(),
+                    serde_json::to_string(&read).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    println!("wiki export round trip: {selections} selections, {items} items compared");
+    assert!(differing.is_empty(), "the page reads back differently:\n{}", differing.join("\n"));
+}
+
+/// The export's tags, in order: (closing, name, attributes).
+fn tags(source: &str) -> Vec<(bool, String, String)> {
+    let mut out = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find('<') {
+        rest = &rest[at + 1..];
+        if rest.starts_with("!--") {
+            let end = rest.find("-->").expect("comment closed");
+            rest = &rest[end..];
+            continue;
+        }
+        let end = rest.find('>').expect("tag closed with >");
+        let tag = &rest[..end];
+        let (closing, tag) = match tag.strip_prefix('/') {
+            Some(t) => (true, t),
+            None => (false, tag),
+        };
+        let name: String = tag.chars().take_while(char::is_ascii_alphanumeric).collect();
+        out.push((closing, name.clone(), tag[name.len()..].to_string()));
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn the_export_is_well_formed_and_uses_only_known_classes() {
+    let rules = &*RULES;
+    let mut open: Vec<String> = Vec::new();
+    let mut classes: Vec<String> = Vec::new();
+    for (closing, name, attributes) in tags(&EXPORT) {
+        assert!(["div", "span", "ul", "ol", "li"].contains(&name.as_str()), "unexpected tag <{name}>");
+        assert!(!attributes.ends_with('/'), "self-closing <{name}/>");
+        if closing {
+            assert_eq!(open.pop().as_deref(), Some(name.as_str()), "</{name}> closes another tag");
+            continue;
+        }
+        open.push(name);
+        if let Some(start) = attributes.find("class=\"") {
+            let value = &attributes[start + 7..];
+            classes.extend(value[..value.find('"').expect("quoted")].split_whitespace().map(String::from));
+        }
+        if let Some(start) = attributes.find("data-dynamic-selector=\"[") {
+            let value = &attributes[start + 24..];
+            let list = &value[..value.find(']').expect("closed list")];
+            let mut parts = list.split(',').map(|p| p.trim_matches('\''));
+            assert!(matches!(parts.next(), Some("AND" | "OR")), "selector operator in {list}");
+            classes.extend(parts.map(String::from));
+        }
+    }
+    assert!(open.is_empty(), "tags left open: {open:?}");
+    // Rules boxes: every `{{` closed by `}}`.
+    let (opened, closed) = (EXPORT.matches("{{").count(), EXPORT.matches("}}").count());
+    assert_eq!(opened, closed, "templates opened and closed");
+
+    let marks: Vec<String> = rules.catalog.editions.iter().map(|e| format!("mark{}", e.id)).collect();
+    let flags: Vec<String> = rules.flags.iter().map(|f| selector_key(&f.id)).collect();
+    for class in &classes {
+        if LAYOUT_CLASSES.contains(&class.as_str()) || marks.contains(class) || class == "showAll" {
+            continue;
+        }
+        assert!(class.starts_with("show"), "unknown class {class}");
+        // Read alone, it is a condition (not unreadable, not ignored)…
+        let probe = format!("'''Step 1A: x'''\n<ul>\n<li class=\"{class}\">x</li>\n</ul>\n");
+        let page = Page::parse(&probe, rules, &Errata::default());
+        assert!(page.unreadable.is_empty(), "the page reader cannot read {class}");
+        // …made of modules and editions, never of the rules' derived flags.
+        if let Some(flag) = flags.iter().find(|f| class.contains(f.as_str())) {
+            panic!("{class} names the derived flag {flag}");
+        }
+    }
+}
+
+#[test]
+fn selector_keys_round_trip_for_every_module() {
+    for module in &RULES.catalog.modules {
+        let key = selector_key(&module.id);
+        assert_eq!(snake_case(&key), module.id, "{key}");
+        assert!(key.chars().next().is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit()), "{key}");
+    }
+}
+
+#[test]
+fn both_dragon_steps_show_each_labelled_with_its_publishers() {
+    let export = &*EXPORT;
+    let two_d = export.find("'''Step 2D:").expect("2D");
+    let three_d = export.find("'''Step 3D:").expect("3D");
+    assert!(export[two_d..].lines().next().expect("line").contains("data-publishers=\"hig zmg\""));
+    assert!(export[three_d..].lines().next().expect("line").contains("data-publishers=\"rgg\""));
+}
