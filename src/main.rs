@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use carcassonne_rules_compiler::diagnostics::{self, Span};
-use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, codegen, compile_dir, interpret, verify};
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, codegen, compile_dir, explain, interpret, verify};
 use carcassonne_rules_runtime::core::catalog::SelectionError;
 use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::render;
@@ -59,6 +59,39 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Why an item shows or not for a selection: its conditions term by term,
+    /// where it was placed, and the smallest change that flips it.
+    Explain {
+        /// The item's id.
+        item: String,
+        #[arg(long)]
+        edition: String,
+        #[arg(long, value_name = "ID")]
+        variant: Option<String>,
+        #[arg(long, default_value = "", value_name = "IDS")]
+        with: String,
+    },
+    /// Compare the turn orders of two selections: a unified diff, with item ids.
+    Diff {
+        /// The first selection's edition.
+        #[arg(long)]
+        edition: String,
+        /// The first selection's rule variant (else the edition's default).
+        #[arg(long, value_name = "ID")]
+        variant: Option<String>,
+        /// The first selection's module and expansion ids.
+        #[arg(long, default_value = "", value_name = "IDS")]
+        with: String,
+        /// The second selection's module and expansion ids.
+        #[arg(long, value_name = "IDS")]
+        against: String,
+        /// The second selection's edition (else the first's).
+        #[arg(long, value_name = "E")]
+        against_edition: Option<String>,
+        /// The second selection's rule variant (else its edition's default).
+        #[arg(long, value_name = "ID")]
+        against_variant: Option<String>,
+    },
     /// List the expansions, their modules and editions.
     Modules {
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
@@ -69,6 +102,13 @@ enum Command {
     Site {
         /// The folder to write the page into.
         #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Write the order of play as wiki source in the conventions of the
+    /// wiki's Order of Play page, from `rules/` (or `--rules`).
+    Wiki {
+        /// The file to write.
+        #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
 }
@@ -173,6 +213,35 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             print_out(&render_order(&order, *format)?);
             Ok(())
         }
+        Command::Explain { item, edition, variant, with } => {
+            let compiled = compile_dir(rules_dir(cli));
+            let rules = compiled.result?;
+            let cfg = selection(&rules.catalog, edition, variant.as_deref(), with)?;
+            let text = explain::explain(&rules, &compiled.spans, &compiled.sources, item, &cfg)
+                .map_err(|message| vec![Diagnostic::global(message)])?;
+            print_out(&text);
+            Ok(())
+        }
+        Command::Diff { edition, variant, with, against, against_edition, against_variant } => {
+            let other_edition = against_edition.as_deref().unwrap_or(edition);
+            let (first, second) = match &cli.rules {
+                None => {
+                    let catalog = carcassonne_rules_runtime::catalog();
+                    let first = selection(catalog, edition, variant.as_deref(), with)?;
+                    let second = selection(catalog, other_edition, against_variant.as_deref(), against)?;
+                    (carcassonne_rules_runtime::turn_order(&first), carcassonne_rules_runtime::turn_order(&second))
+                }
+                Some(dir) => {
+                    let rules = load(dir)?;
+                    let first = selection(&rules.catalog, edition, variant.as_deref(), with)?;
+                    let second = selection(&rules.catalog, other_edition, against_variant.as_deref(), against)?;
+                    (interpret::turn_order(&rules, &first), interpret::turn_order(&rules, &second))
+                }
+            };
+            let (a, b) = (render::text_with_ids(&first), render::text_with_ids(&second));
+            print_out(&unified_diff(&a, &b, std::io::stdout().is_terminal()));
+            Ok(())
+        }
         Command::Modules { format } => {
             let text = match &cli.rules {
                 None => list(carcassonne_rules_runtime::catalog(), *format)?,
@@ -189,6 +258,13 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
                     .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", path.display()))])?;
             }
             print_out(&format!("wrote {} and its {} files\n", out.join("index.html").display(), files.len() - 1));
+            Ok(())
+        }
+        Command::Wiki { out } => {
+            let text = carcassonne_rules_compiler::wiki_export::export(&load(rules_dir(cli))?)?;
+            write_atomically(out, &text)
+                .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", out.display()))])?;
+            print_out(&format!("wrote {}\n", out.display()));
             Ok(())
         }
     }
@@ -256,6 +332,29 @@ fn list(catalog: &Catalog, format: ListFormat) -> Result<String, Vec<Diagnostic>
         ListFormat::Text => render::catalog_text(catalog),
         ListFormat::Json => render::catalog_json(catalog).map_err(json_error)? + "\n",
     })
+}
+
+/// A unified diff of two renderings, coloured for a terminal; empty when they
+/// are equal.
+fn unified_diff(a: &str, b: &str, color: bool) -> String {
+    let diff = similar::TextDiff::from_lines(a, b);
+    let first = a.lines().next().unwrap_or_default();
+    let second = b.lines().next().unwrap_or_default();
+    let text = diff.unified_diff().context_radius(2).header(first, second).to_string();
+    if !color {
+        return text;
+    }
+    text.lines()
+        .map(|line| {
+            let code = match line.as_bytes().first() {
+                Some(b'+') => "32",
+                Some(b'-') => "31",
+                Some(b'@') => "36",
+                _ => return format!("{line}\n"),
+            };
+            format!("\x1b[{code}m{line}\x1b[0m\n")
+        })
+        .collect()
 }
 
 fn json_error(err: serde_json::Error) -> Vec<Diagnostic> {

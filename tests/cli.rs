@@ -416,3 +416,57 @@ fn a_closed_pipe_ends_the_program_quietly() {
         assert_ne!(status.code(), Some(101), "{args:?} panicked");
     }
 }
+
+// ---- verify, explain, diff ----------------------------------------------------------
+
+#[test]
+fn verify_passes_on_the_bundled_rules_and_reproduces_a_planted_overlap() {
+    let out = cli(&["verify"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("properties hold for every selection"));
+
+    let planted = rules_with("rules", "base.yaml", |t| {
+        t.replacen("    - id: draw-tile\n", "    - id: draw-tile\n      one_of: drawing\n", 1).replacen(
+            "    - id: show-tile\n",
+            "    - id: show-tile\n      one_of: drawing\n",
+            1,
+        )
+    });
+    let folder = planted.path().to_str().expect("utf-8 path");
+    let out = cli(&["--rules", folder, "verify"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("base.yaml:"), "located: {stderr}");
+    let command = stderr.split("for example: ").nth(1).and_then(|rest| rest.lines().next()).expect("an example");
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let order = json(&[&["--rules", folder][..], &args, &["--format", "json"]].concat());
+    let text = order.to_string();
+    assert!(text.contains("\"draw-tile\"") && text.contains("\"show-tile\""), "the example shows both: {command}");
+}
+
+#[test]
+fn explain_says_why_and_what_flips_it() {
+    let out = cli(&["explain", "draw-tile-if-nothing-else", "--edition", "C2", "--with", "builder,abbey"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("`draw-tile-if-nothing-else` in step 1B: shown"), "{text}");
+    assert!(text.contains("tiles_in_supply = abbey or halflings or german_castles → true"), "{text}");
+    assert!(text.contains("smallest change that hides it: remove abbey"), "{text}");
+    assert!(text.contains("carcassonne-rules order --edition C2 --with builder"), "{text}");
+
+    let out = cli(&["explain", "draw-tile-if-nothing", "--edition", "C2"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `draw-tile-if-nothing-else`?"));
+}
+
+#[test]
+fn diff_shows_what_a_module_adds_by_item_id() {
+    let out = cli(&["diff", "--edition", "C2", "--with", "builder", "--against", "builder,abbey"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("+    - [abbey-play-from-supply]"), "{text}");
+    assert!(text.contains("-    - [draw-tile] Draw a tile at random."), "{text}");
+    assert!(!text.contains("\x1b["), "no colour when not a terminal");
+    let same = cli(&["diff", "--edition", "C1", "--against", ""]);
+    assert!(same.status.success() && same.stdout.is_empty(), "equal selections: no diff");
+}

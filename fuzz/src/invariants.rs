@@ -97,11 +97,6 @@ impl RulesBed {
         Ok(RulesBed { dir, files })
     }
 
-    /// The folder that holds the copy.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// The file an input replaces: `base.yaml`, `editions.yaml` or
     /// `modules.yaml` when it looks like one, else the expansion file its
     /// `expansion:` header names, else `expansions/abbey-and-mayor.yaml`.
@@ -131,8 +126,9 @@ impl RulesBed {
     /// compiles the copy twice and checks that: both outcomes are the same; a
     /// failure has at least one diagnostic; every diagnostic's location and
     /// labels lie inside its file, on character boundaries; every diagnostic
-    /// renders. Then puts the original file back.
-    pub fn check(&self, input: &[u8]) {
+    /// renders. Then puts the original file back. Returns whether the rules
+    /// checked.
+    pub fn check(&self, input: &[u8]) -> bool {
         let target = self.target_for(input);
         let path = self.dir.join(&target);
         if let Err(err) = std::fs::write(&path, input) {
@@ -145,6 +141,7 @@ impl RulesBed {
             panic!("cannot restore {}: {err}", path.display());
         }
         assert_eq!(first, again, "two compilations of the same rules differ");
+        first.is_ok()
     }
 }
 
@@ -158,12 +155,12 @@ impl Drop for RulesBed {
 
 /// Compiles `dir`, checks the diagnostics, and returns the outcome as text
 /// (the model's debug form, or the diagnostics rendered) for comparing.
-fn outcome(dir: &Path) -> String {
+fn outcome(dir: &Path) -> Result<String, String> {
     match compile_dir(dir).result {
-        Ok(rules) => format!("{rules:?}"),
+        Ok(rules) => Ok(format!("{rules:?}")),
         Err(problems) => {
             assert!(!problems.is_empty(), "the rules failed without a diagnostic");
-            problems.iter().map(|d| diagnostic_is_located(d, dir)).collect()
+            Err(problems.iter().map(|d| diagnostic_is_located(d, dir)).collect())
         }
     }
 }

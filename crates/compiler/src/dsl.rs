@@ -265,13 +265,31 @@ pub const MAX_NESTING: usize = 32;
 fn parse(rule: Rule, input: &str) -> Result<pest::iterators::Pairs<'_, Rule>, SyntaxError> {
     check_nesting(input)?;
     DslParser::parse(rule, input).map_err(|err| {
-        let at = match err.location {
-            pest::error::InputLocation::Pos(p) => (p, p + 1),
-            pest::error::InputLocation::Span((s, e)) => (s, e.max(s + 1)),
+        let (start, end) = match err.location {
+            pest::error::InputLocation::Pos(p) => (p, p),
+            pest::error::InputLocation::Span((s, e)) => (s, e),
         };
-        let at = (at.0.min(input.len()), at.1.min(input.len().max(at.0 + 1)));
-        SyntaxError { message: describe(&err.variant), at }
+        SyntaxError { message: describe(&err.variant), at: whole_characters(input, start, end) }
     })
+}
+
+/// `start..end` as a range of whole characters of `input`, covering at least
+/// the character at `start`; `(len, len + 1)` when `start` is the end of the
+/// input (more was expected). A range that ended inside a multi-byte
+/// character would make the diagnostic's label cut that character.
+fn whole_characters(input: &str, start: usize, end: usize) -> Range {
+    let mut start = start.min(input.len());
+    while !input.is_char_boundary(start) {
+        start -= 1;
+    }
+    let Some(first) = input[start..].chars().next() else {
+        return (input.len(), input.len() + 1);
+    };
+    let mut end = end.clamp(start + first.len_utf8(), input.len());
+    while !input.is_char_boundary(end) {
+        end += 1;
+    }
+    (start, end)
 }
 
 /// pest's error, in the words of our grammar.
@@ -434,6 +452,19 @@ mod tests {
     fn error_points_at_offending_column() {
         let err = condition("abbey or or mayor").unwrap_err();
         assert_eq!(err.at.0, 9);
+    }
+
+    #[test]
+    fn errors_cover_whole_characters() {
+        // Found by the proptest of tests/properties.rs: pest reports a
+        // position, and `(p, p + 1)` ended inside a two-byte character.
+        assert_eq!(condition("é").unwrap_err().at, (0, 2));
+        assert_eq!(condition("abbey and 🐉").unwrap_err().at, (10, 14));
+        assert_eq!(marker("¡").unwrap_err().at, (0, 2));
+        assert_eq!(text("{é}").unwrap_err().at, (1, 3));
+        // At the end of the input: just past it.
+        assert_eq!(condition("abbey and").unwrap_err().at, (9, 10));
+        assert_eq!(condition("").unwrap_err().at, (0, 1));
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod check;
 pub mod codegen;
 pub mod diagnostics;
 pub mod dsl;
+pub mod explain;
 pub mod interpret;
 pub mod model;
 pub mod order;

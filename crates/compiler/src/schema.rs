@@ -1,1 +1,671 @@
-//! JSON Schemas of the rules files (placeholder, filled in below).
+//! JSON Schemas of the rules files, for rule authors' editors: with a YAML
+//! language server (VS Code's YAML extension, Neovim's and Helix's
+//! yaml-language-server), a file that names its schema on its first line
+//! (`# yaml-language-server: $schema=../generated/schemas/base.schema.json`)
+//! gets completion of keys, section names, step ids, module, marker and item
+//! ids, hover documentation of every key, and unknown keys flagged as the
+//! author types.
+//!
+//! The schemas are generated from the checked rules, like the Rust code: the
+//! ids they offer are the rules' own, so `gen` writes them and `gen --check`
+//! fails when they are stale. They check the shape of a file; conditions,
+//! texts, markers' conditions and effects stay DSL strings, which the compiler
+//! checks (a schema only offers their names and a pattern).
+//!
+//! The JSON is written by a small writer of its own (keys in the order given
+//! here, two-space indentation), so the output does not depend on how a JSON
+//! library orders object keys.
+
+use crate::model::{Item, MARKERS, Rules};
+
+/// The folder of the schemas inside the generated folder.
+pub const SCHEMA_DIR: &str = "schemas";
+
+/// The schema of `editions.yaml`.
+pub const EDITIONS: &str = "editions.schema.json";
+/// The schema of `modules.yaml`.
+pub const MODULES: &str = "modules.schema.json";
+/// The schema of `base.yaml`.
+pub const BASE: &str = "base.schema.json";
+/// The schema of each file of `expansions/`.
+pub const EXPANSION: &str = "expansion.schema.json";
+/// The schema of the conformance tool's `errata.yaml`.
+pub const ERRATA: &str = "errata.schema.json";
+
+/// One generated schema: its file name in [`SCHEMA_DIR`] and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaFile {
+    /// `base.schema.json`, …
+    pub name: &'static str,
+    /// The schema, as pretty-printed JSON ending with a newline.
+    pub contents: String,
+}
+
+/// The schema a rules file follows, by its path relative to the rules folder
+/// (`/`-separated): `base.yaml` → [`BASE`], `expansions/x.yaml` → [`EXPANSION`].
+pub fn schema_for(relative: &str) -> Option<&'static str> {
+    match relative {
+        "editions.yaml" => Some(EDITIONS),
+        "modules.yaml" => Some(MODULES),
+        "base.yaml" => Some(BASE),
+        _ if relative.starts_with("expansions/") && (relative.ends_with(".yaml") || relative.ends_with(".yml")) => {
+            Some(EXPANSION)
+        }
+        _ => None,
+    }
+}
+
+/// The schemas of every rules file kind, and of the conformance tool's errata.
+pub fn schemas(rules: &Rules) -> Vec<SchemaFile> {
+    let s = Schemas { rules };
+    [
+        (EDITIONS, s.editions()),
+        (MODULES, s.modules()),
+        (BASE, s.base()),
+        (EXPANSION, s.expansion()),
+        (ERRATA, s.errata()),
+    ]
+    .into_iter()
+    .map(|(name, schema)| {
+        let mut contents = String::new();
+        schema.write(&mut contents, 0);
+        contents.push('\n');
+        SchemaFile { name, contents }
+    })
+    .collect()
+}
+
+// ---- a minimal JSON value, written in the order it is built --------------------
+
+enum Json {
+    Bool(bool),
+    Int(i64),
+    Str(String),
+    Arr(Vec<Json>),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    fn write(&self, out: &mut String, indent: usize) {
+        let pad = |out: &mut String, n: usize| out.extend(std::iter::repeat_n(' ', n));
+        match self {
+            Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Json::Int(n) => out.push_str(&n.to_string()),
+            Json::Str(s) => string(out, s),
+            Json::Arr(items) if items.is_empty() => out.push_str("[]"),
+            Json::Obj(entries) if entries.is_empty() => out.push_str("{}"),
+            Json::Arr(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    pad(out, indent + 2);
+                    item.write(out, indent + 2);
+                }
+                out.push('\n');
+                pad(out, indent);
+                out.push(']');
+            }
+            Json::Obj(entries) => {
+                out.push('{');
+                for (i, (key, value)) in entries.iter().enumerate() {
+                    out.push_str(if i == 0 { "\n" } else { ",\n" });
+                    pad(out, indent + 2);
+                    string(out, key);
+                    out.push_str(": ");
+                    value.write(out, indent + 2);
+                }
+                out.push('\n');
+                pad(out, indent);
+                out.push('}');
+            }
+        }
+    }
+}
+
+/// A JSON string literal.
+fn string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn str(s: impl Into<String>) -> Json {
+    Json::Str(s.into())
+}
+
+fn obj<K: Into<String>>(entries: Vec<(K, Json)>) -> Json {
+    Json::Obj(entries.into_iter().map(|(k, v)| (k.into(), v)).collect())
+}
+
+fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Json {
+    Json::Arr(items.into_iter().map(|s| str(s.as_ref())).collect())
+}
+
+/// `{"description": …, "type": "string"}` with more entries.
+fn typed(kind: &str, description: &str, more: Vec<(&str, Json)>) -> Json {
+    let mut entries = vec![("description", str(description)), ("type", str(kind))];
+    entries.extend(more);
+    obj(entries)
+}
+
+fn array_of(description: &str, items: Json) -> Json {
+    typed("array", description, vec![("items", items)])
+}
+
+/// An object with these properties and no others.
+fn closed<K: Into<String>>(description: &str, required: &[&str], properties: Vec<(K, Json)>) -> Json {
+    let mut entries = vec![("description", str(description)), ("type", str("object"))];
+    if !required.is_empty() {
+        entries.push(("required", strings(required)));
+    }
+    entries.push(("properties", obj(properties)));
+    entries.push(("additionalProperties", Json::Bool(false)));
+    obj(entries)
+}
+
+/// A string offered from `values` by completion, though any string of the
+/// right form (`pattern`, if given) is accepted: for ids a file may be about to
+/// define, and for DSL strings that start with a name.
+fn offered(description: &str, values: Vec<String>, pattern: Option<&str>) -> Json {
+    let mut free = vec![("type", str("string"))];
+    if let Some(p) = pattern {
+        free.push(("pattern", str(p)));
+    }
+    obj(vec![
+        ("description", str(description)),
+        ("anyOf", Json::Arr(vec![obj(vec![("enum", strings(values))]), obj(free)])),
+    ])
+}
+
+fn reference(name: &str) -> Json {
+    obj(vec![("$ref", str(format!("#/definitions/{name}")))])
+}
+
+/// A whole schema document.
+fn document(title: &str, description: &str, body: Json, definitions: Vec<(&str, Json)>) -> Json {
+    let Json::Obj(mut entries) = body else { return body };
+    let mut head = vec![
+        ("$schema".to_string(), str("http://json-schema.org/draft-07/schema#")),
+        ("title".to_string(), str(title)),
+        ("description".to_string(), str(description)),
+    ];
+    entries.retain(|(k, _)| k != "description");
+    head.extend(entries);
+    if !definitions.is_empty() {
+        head.push(("definitions".to_string(), obj(definitions)));
+    }
+    Json::Obj(head)
+}
+
+const KEBAB: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+const SNAKE: &str = "^[a-z0-9]+(_[a-z0-9]+)*$";
+const GENERATED: &str = "Generated by `carcassonne-rules gen` from the rules; do not edit.";
+
+// ---- the schemas --------------------------------------------------------------
+
+struct Schemas<'r> {
+    rules: &'r Rules,
+}
+
+impl Schemas<'_> {
+    fn edition_ids(&self) -> Vec<String> {
+        self.rules.catalog.editions.iter().map(|e| e.id.clone()).collect()
+    }
+
+    fn step_ids(&self) -> Vec<String> {
+        self.rules.steps().map(|s| s.id.clone()).collect()
+    }
+
+    /// Module and derived-flag ids: the names a condition starts with.
+    fn condition_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.rules.catalog.modules.iter().map(|m| m.id.clone()).collect();
+        names.extend(self.rules.flags.iter().map(|f| f.id.clone()));
+        names.push("edition".to_string());
+        names.push("variant".to_string());
+        names.push("not".to_string());
+        names
+    }
+
+    fn condition(&self, description: &str) -> Json {
+        let editions = self.edition_ids().join(", ");
+        let variants: Vec<&str> = self.rules.catalog.variants.iter().map(|v| v.id.as_str()).collect();
+        let text = format!(
+            "{description} A condition (checked by the compiler): module and derived-flag ids joined by `and`, `or`, \
+             `not` and parentheses; `edition == C1` (editions: {editions}); `variant == rgg` (publishers' rules: {}).",
+            variants.join(", ")
+        );
+        offered(&text, self.condition_names(), None)
+    }
+
+    fn item_ids(&self) -> Vec<String> {
+        self.rules.items().into_iter().map(|i| i.id.clone()).collect()
+    }
+
+    /// Every item key, described; `top_level_when`: the top-level items of an
+    /// expansion file need a condition.
+    fn item_definitions(&self, top_level_when: bool) -> Vec<(&'static str, Json)> {
+        let editions = self.edition_ids();
+        let steps = self.step_ids();
+        let step = format!("({})", steps.join("|"));
+        let effect = format!("^(skip {step}(, {step})*|go back to {step}|double turn)$");
+        let marker = format!("^({})( \"[^\"]*\")?( when .+)?$", MARKERS.join("|"));
+        let reference = |what: &str| offered(what, self.item_ids(), Some(KEBAB));
+        let item = closed(
+            "One rule of the turn order.",
+            &["id", "text"],
+            vec![
+                (
+                    "id",
+                    typed(
+                        "string",
+                        "Unique kebab-case id, across all files (`abbey-play-from-supply`); the target of `after`, \
+                         `before` and `under`.",
+                        vec![("pattern", str(KEBAB))],
+                    ),
+                ),
+                (
+                    "text",
+                    typed(
+                        "string",
+                        "The rule, in English, in our own words. Wording that differs by edition: \
+                         `Place a {C1: follower | C2, WE: meeple} on the tile.`",
+                        vec![],
+                    ),
+                ),
+                (
+                    "when",
+                    self.condition(
+                        "When the item shows (with its parent's and its step's conditions). Required on the \
+                         top-level items of an expansion file; children inherit their parent's.",
+                    ),
+                ),
+                (
+                    "markers",
+                    array_of(
+                        "Markers shown on the item: a name, an optional quoted argument, an optional condition \
+                         (`MESSAGES \"#1B\" when messages and edition == C1`).",
+                        offered(
+                            &format!("A marker: {}.", MARKERS.join(", ")),
+                            MARKERS.iter().map(|m| m.to_string()).collect(),
+                            Some(&marker),
+                        ),
+                    ),
+                ),
+                (
+                    "foreign",
+                    typed(
+                        "array",
+                        "Editions in which the item comes from another edition (the wiki's markC1/markC2/markWE); \
+                         children inherit it.",
+                        vec![("items", obj(vec![("enum", strings(&editions))])), ("uniqueItems", Json::Bool(true))],
+                    ),
+                ),
+                ("after", reference("Id of a sibling item this one must follow.")),
+                ("before", reference("Id of a sibling item this one must precede.")),
+                ("under", reference("Id of an item (any file, same section) this one becomes a child of.")),
+                (
+                    "effect",
+                    typed(
+                        "string",
+                        "What carrying the item out does to the turn: `skip 2B-1, 2B-2`, `go back to 1B` or \
+                         `double turn`.",
+                        vec![
+                            ("pattern", str(effect)),
+                            ("examples", strings(["double turn", "go back to 1B", "skip 2B-1, 2B-2"])),
+                        ],
+                    ),
+                ),
+                ("children", array_of("Sub-items, in order.", self::reference("item"))),
+            ],
+        );
+        let mut definitions = vec![("item", item)];
+        definitions.push((
+            "top_level_item",
+            if top_level_when {
+                obj(vec![
+                    ("description", str("A top-level item of an expansion file: it needs `when`.")),
+                    ("allOf", Json::Arr(vec![self::reference("item"), obj(vec![("required", strings(["when"]))])])),
+                ])
+            } else {
+                self::reference("item")
+            },
+        ));
+        definitions
+    }
+
+    /// `items:` by section: notes, setup, any_time, the steps, final_scoring.
+    fn sections(&self) -> Json {
+        let rules = self.rules;
+        let list = |description: String| array_of(&description, reference("top_level_item"));
+        let mut properties = vec![
+            ("notes".to_string(), list("Notes that depend on the selection (how to read the markers, …).".to_string())),
+            ("setup".to_string(), list("Preparing the game.".to_string())),
+            ("any_time".to_string(), list("At any time during your turn.".to_string())),
+        ];
+        for phase in &rules.phases {
+            for step in &phase.steps {
+                let description = format!("Step {}: {} (phase {}: {}).", step.id, step.title, phase.id, phase.title);
+                properties.push((step.id.clone(), list(description)));
+            }
+        }
+        properties.push(("final_scoring".to_string(), list("Scoring at the end of the game.".to_string())));
+        closed("The items, by section: notes, setup, any_time, a step id, final_scoring.", &[], properties)
+    }
+
+    fn editions(&self) -> Json {
+        let variants: Vec<String> = self.rules.catalog.variants.iter().map(|v| v.id.clone()).collect();
+        let body = closed(
+            "",
+            &["editions"],
+            vec![
+                (
+                    "editions",
+                    array_of(
+                        "The editions the order of play distinguishes.",
+                        closed(
+                            "An edition.",
+                            &["id", "name"],
+                            vec![
+                                (
+                                    "id",
+                                    typed("string", "Short id, used in conditions and text variants (`C1`).", vec![]),
+                                ),
+                                ("name", typed("string", "Full name, for people.", vec![])),
+                                (
+                                    "variant",
+                                    obj(vec![
+                                        (
+                                            "description",
+                                            str("The publisher's rules played unless `--variant` says otherwise."),
+                                        ),
+                                        ("enum", strings(&variants)),
+                                    ]),
+                                ),
+                            ],
+                        ),
+                    ),
+                ),
+                (
+                    "variants",
+                    array_of(
+                        "The publishers' rule variants (conditions test them with `variant == rgg`).",
+                        closed(
+                            "A publisher's rules.",
+                            &["id", "name"],
+                            vec![
+                                ("id", typed("string", "Short id, used in `variant == …` tests.", vec![])),
+                                ("name", typed("string", "The publisher.", vec![])),
+                            ],
+                        ),
+                    ),
+                ),
+            ],
+        );
+        document(
+            "editions.yaml",
+            &format!("The editions of Carcassonne and the publishers' rule variants. {GENERATED}"),
+            body,
+            vec![],
+        )
+    }
+
+    fn modules(&self) -> Json {
+        let module = closed(
+            "A module: one part of the expansion that can be played on its own (a selector flag of the wiki page).",
+            &["id", "name"],
+            vec![
+                (
+                    "id",
+                    typed(
+                        "string",
+                        "The snake_case of the wiki's selector key (`WondersOfHumanity` → `wonders_of_humanity`).",
+                        vec![("pattern", str(SNAKE))],
+                    ),
+                ),
+                ("name", typed("string", "What the module is, for people.", vec![])),
+                (
+                    "wiki",
+                    typed(
+                        "boolean",
+                        "`false` for a module the wiki's Order of Play page has no selector for: the conformance \
+                         check leaves it out.",
+                        vec![],
+                    ),
+                ),
+            ],
+        );
+        let expansion = closed(
+            "An expansion (a product): its editions and modules. The order of the list breaks ties between items \
+             anchored to the same place (earlier expansion first).",
+            &["id", "name", "editions", "modules"],
+            vec![
+                (
+                    "id",
+                    typed(
+                        "string",
+                        "snake_case id, accepted by `--with`, and named by its expansion file.",
+                        vec![("pattern", str(SNAKE))],
+                    ),
+                ),
+                ("name", typed("string", "The name printed on the box.", vec![])),
+                (
+                    "editions",
+                    typed(
+                        "array",
+                        "The editions the expansion was published for.",
+                        vec![
+                            ("items", obj(vec![("enum", strings(self.edition_ids()))])),
+                            ("uniqueItems", Json::Bool(true)),
+                        ],
+                    ),
+                ),
+                ("modules", array_of("Its modules.", reference("module"))),
+            ],
+        );
+        let body = closed(
+            "",
+            &["expansions"],
+            vec![
+                ("expansions", array_of("Every expansion the order of play knows.", reference("expansion"))),
+                (
+                    "derived",
+                    obj(vec![
+                        (
+                            "description",
+                            str("Derived flags: named conditions, usable in conditions like a module id \
+                                 (`tiles_in_supply: abbey or halflings or german_castles`)."),
+                        ),
+                        ("type", str("object")),
+                        ("propertyNames", obj(vec![("pattern", str(SNAKE))])),
+                        ("additionalProperties", self.condition("What the flag stands for.")),
+                    ]),
+                ),
+            ],
+        );
+        document(
+            "modules.yaml",
+            &format!("The registry: every expansion, its modules and editions, and the derived flags. {GENERATED}"),
+            body,
+            vec![("expansion", expansion), ("module", module)],
+        )
+    }
+
+    fn base(&self) -> Json {
+        let rules = self.rules;
+        let phase_ids: Vec<String> = rules.phases.iter().map(|p| p.id.clone()).collect();
+        let step = closed(
+            "A step of the phase; items attach to it by its id.",
+            &["id", "title"],
+            vec![
+                (
+                    "id",
+                    obj(vec![
+                        ("description", str("The step's id (`1B`, `2B-1`).")),
+                        ("enum", strings(self.step_ids())),
+                    ]),
+                ),
+                ("title", typed("string", "The step's heading.", vec![])),
+                ("when", self.condition("The step exists only where this holds (2D needs the dragon).")),
+                (
+                    "repeat",
+                    typed(
+                        "string",
+                        "`double_turn` (part of the builder's \"once or twice\" block) or `per_feature` (once per \
+                         completed feature), optionally followed by `when CONDITION`.",
+                        vec![
+                            ("pattern", str("^(double_turn|per_feature)( when .+)?$")),
+                            ("examples", strings(["double_turn when builder", "per_feature"])),
+                        ],
+                    ),
+                ),
+                (
+                    "choose_one",
+                    typed("boolean", "The player does exactly one of the step's items (2B-1, 2B-2).", vec![]),
+                ),
+            ],
+        );
+        let phase = closed(
+            "A phase of the turn and its steps.",
+            &["id", "title", "steps"],
+            vec![
+                ("id", obj(vec![("description", str("The phase's number.")), ("enum", strings(&phase_ids))])),
+                ("title", typed("string", "The phase's heading.", vec![])),
+                ("steps", array_of("Its steps, in playing order.", reference("step"))),
+            ],
+        );
+        let body = closed(
+            "",
+            &["phases"],
+            vec![("phases", array_of("The four phases of a turn.", reference("phase"))), ("items", self.sections())],
+        );
+        let mut definitions = vec![("phase", phase), ("step", step)];
+        definitions.extend(self.item_definitions(false));
+        document(
+            "base.yaml",
+            &format!("The phases and steps of a turn, and the base game's items. {GENERATED}"),
+            body,
+            definitions,
+        )
+    }
+
+    fn expansion(&self) -> Json {
+        let expansions: Vec<String> = self.rules.catalog.expansions.iter().map(|x| x.id.clone()).collect();
+        let body = closed(
+            "",
+            &["expansion"],
+            vec![
+                (
+                    "expansion",
+                    obj(vec![
+                        ("description", str("The id of the expansion in modules.yaml whose items this file holds.")),
+                        ("enum", strings(expansions)),
+                    ]),
+                ),
+                ("items", self.sections()),
+            ],
+        );
+        document(
+            "expansion file",
+            &format!("The items one expansion brings, by section. {GENERATED}"),
+            body,
+            self.item_definitions(true),
+        )
+    }
+
+    fn errata(&self) -> Json {
+        let rules = self.rules;
+        let sections: Vec<String> =
+            ["notes", "any_time"].into_iter().map(String::from).chain(self.step_ids()).collect();
+        let top_level: Vec<String> = rules
+            .notes
+            .iter()
+            .chain(&rules.any_time)
+            .chain(rules.steps().flat_map(|s| &s.items))
+            .map(|i: &Item| i.id.clone())
+            .collect();
+        let reading = closed(
+            "How to read a page class name that cannot be read mechanically.",
+            &["class", "means", "why"],
+            vec![
+                (
+                    "class",
+                    typed(
+                        "string",
+                        "The class as the page writes it (`showPeasantRefolts`).",
+                        vec![("pattern", str("^show"))],
+                    ),
+                ),
+                ("means", self.condition("When an element with the class shows.")),
+                ("why", typed("string", "Why the class reads so.", vec![])),
+            ],
+        );
+        let difference = closed(
+            "A deliberate difference between the page and the rules: page items (by line) the rules leave out, \
+             rule items the page does not show at the top level, or whole sections where `when` holds.",
+            &["id", "page", "rules", "why"],
+            vec![
+                (
+                    "id",
+                    typed(
+                        "string",
+                        "kebab-case id, unique in the file; the comparison names it.",
+                        vec![("pattern", str(KEBAB))],
+                    ),
+                ),
+                ("page", typed("string", "What the page does.", vec![])),
+                ("rules", typed("string", "What the rules do.", vec![])),
+                ("why", typed("string", "Why they differ.", vec![])),
+                (
+                    "steps",
+                    typed(
+                        "array",
+                        "Sections that may differ as a whole: notes, any_time or a step id.",
+                        vec![("items", obj(vec![("enum", strings(&sections))]))],
+                    ),
+                ),
+                ("when", self.condition("Where the difference applies (always, without it).")),
+                (
+                    "page_lines",
+                    typed(
+                        "array",
+                        "1-based lines of page items that the rules leave out.",
+                        vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
+                    ),
+                ),
+                (
+                    "items",
+                    array_of(
+                        "Ids of rule items that the page does not show at the top level.",
+                        offered("A top-level item id.", top_level, Some(KEBAB)),
+                    ),
+                ),
+            ],
+        );
+        let body = closed(
+            "",
+            &[],
+            vec![
+                ("classes", array_of("Readings of page class names.", reference("class_reading"))),
+                ("differences", array_of("Deliberate differences from the page.", reference("difference"))),
+            ],
+        );
+        document(
+            "errata.yaml",
+            &format!(
+                "Where the rules read or differ from the wiki's Order of Play page on purpose (the conformance \
+                 tool's errata). {GENERATED}"
+            ),
+            body,
+            vec![("class_reading", reading), ("difference", difference)],
+        )
+    }
+}

@@ -330,14 +330,31 @@ pub struct ItemSpans {
     pub foreign: Vec<Span>,
     /// Its group of alternatives, if it names one.
     pub one_of: Option<Span>,
+    /// How the author placed it: `after \`x\``, `before \`x\``, `under \`x\``,
+    /// `after \`x\`, the item above it in its file`, or `first in its list`.
+    pub placed: String,
+    /// The `after`, `before` or `under` that placed it, if one did.
+    pub placed_by: Option<Span>,
 }
 
 impl Spans {
     /// The spans of everything `raw` names.
     pub fn of(raw: &RawRules) -> Spans {
         fn items(list: &[RawItem], out: &mut std::collections::HashMap<String, ItemSpans>) {
+            let mut previous: Option<&str> = None;
             for item in list {
+                let anchor = [("after", &item.after), ("before", &item.before), ("under", &item.under)]
+                    .into_iter()
+                    .find_map(|(how, at)| at.as_ref().map(|at| (how, at)));
+                let (placed, placed_by) = match (anchor, previous) {
+                    (Some((how, at)), _) => (format!("{how} `{}`", at.value), Some(at.span)),
+                    (None, Some(above)) => (format!("after `{above}`, the item above it in its file"), None),
+                    (None, None) => ("first in its list in its file".to_string(), None),
+                };
+                previous = Some(&item.id.value);
                 out.entry(item.id.value.clone()).or_insert_with(|| ItemSpans {
+                    placed,
+                    placed_by,
                     id: item.id.span,
                     when: item.when.as_ref().map(|w| w.span),
                     text: item.text.span,

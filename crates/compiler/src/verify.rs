@@ -162,15 +162,8 @@ pub struct Report {
 /// selection, reporting each failure at its YAML span with a counterexample.
 pub fn verify(rules: &Rules, spans: &Spans, sources: &Sources) -> Report {
     let logic = Logic::new(rules);
-    let mut run = Run {
-        logic: &logic,
-        spans,
-        sources,
-        problems: Vec::new(),
-        checks: 0,
-        largest: 0,
-        groups: Vec::new(),
-    };
+    let mut run =
+        Run { logic: &logic, spans, sources, problems: Vec::new(), checks: 0, largest: 0, groups: Vec::new() };
     let everything = logic.everything().clone();
     for (i, flag) in rules.flags.iter().enumerate() {
         let shows = logic.cond(&Cond::Flag(i));

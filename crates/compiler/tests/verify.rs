@@ -104,7 +104,10 @@ fn overlapping_alternatives() {
 
 #[test]
 fn a_child_that_can_never_show() {
-    let edit = ("          when: abbey\n          text: An abbey tile", "          when: not (tiles_in_supply or wetlands)\n          text: An abbey tile");
+    let edit = (
+        "          when: abbey\n          text: An abbey tile",
+        "          when: not (tiles_in_supply or wetlands)\n          text: An abbey tile",
+    );
     let (problems, rules, text) = planted("expansions/abbey-and-mayor.yaml", &[edit]);
     assert!(rules.is_none(), "the checker already finds it");
     assert!(problems[0].message().contains("can never be shown"), "{problems:?}");
@@ -116,7 +119,10 @@ fn a_child_that_can_never_show() {
 
 #[test]
 fn a_marker_that_can_never_show() {
-    let edit = ("      when: mayor\n", "      when: mayor\n      markers: [\"WONDER when wonders_of_humanity and not mayor\"]\n");
+    let edit = (
+        "      when: mayor\n",
+        "      when: mayor\n      markers: [\"WONDER when wonders_of_humanity and not mayor\"]\n",
+    );
     let (problems, rules, text) = planted("expansions/abbey-and-mayor.yaml", &[edit]);
     let rules = rules.expect("checks");
     assert!(problems[0].message().contains("marker WONDER on `mayor-take-figure` can never be seen"), "{problems:?}");

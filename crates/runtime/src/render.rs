@@ -21,7 +21,13 @@ pub fn json(order: &TurnOrder) -> Result<String, serde_json::Error> {
 
 /// The turn order as indented text.
 pub fn text(order: &TurnOrder) -> String {
-    render(order, &Text)
+    render(order, &Text { ids: false })
+}
+
+/// The turn order as indented text with each item's id instead of its number:
+/// what `diff` compares, so that a change reads as the items it concerns.
+pub fn text_with_ids(order: &TurnOrder) -> String {
+    render(order, &Text { ids: true })
 }
 
 /// The turn order as Markdown.
@@ -119,7 +125,10 @@ fn item_line(
     line + "\n"
 }
 
-struct Text;
+/// Plain text; with `ids`, each item is bulleted with its id, not numbered.
+struct Text {
+    ids: bool,
+}
 
 impl Style for Text {
     fn title(&self, order: &TurnOrder) -> String {
@@ -143,7 +152,11 @@ impl Style for Text {
         if in_step { 2 } else { 1 }
     }
     fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
-        let bullet = number.map_or("-".to_string(), |n| format!("{n}."));
+        let bullet = match number {
+            _ if self.ids => format!("- [{}]", item.id),
+            Some(n) => format!("{n}."),
+            None => "-".to_string(),
+        };
         let prefix = format!("{}{bullet} ", "  ".repeat(depth));
         item_line(item, prefix, |m| format!(" [{m}]"), " (from another edition)", |o| format!("  ({o})"))
     }

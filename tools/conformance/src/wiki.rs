@@ -42,8 +42,7 @@ fn regex(pattern: &str) -> Regex {
 /// A marker in an item's text, with the space before it: a coloured template
 /// (`{{ColorRed|ROBBERS}}`; yellow is the page's colour for other publishers'
 /// rules, not a marker).
-static MARKER: LazyLock<Regex> =
-    LazyLock::new(|| regex(r"\s*\{\{Color(?:Green|Red|Pink|Orange|White)\|([^{}]*)\}\}"));
+static MARKER: LazyLock<Regex> = LazyLock::new(|| regex(r"\s*\{\{Color(?:Green|Red|Pink|Orange|White)\|([^{}]*)\}\}"));
 
 /// One element of the page: a `div`, `span`, `ul`, `ol` or `li`.
 #[derive(Debug)]
@@ -367,8 +366,11 @@ impl Page {
                     let origins = show.as_ref().map(|c| c.origins(&rules.flags)).unwrap_or_default();
                     let element = page.elements.len();
                     let top_level = name == "li" && !open.iter().any(|&e| page.elements[e].tag == "li");
-                    let classes: Vec<String> =
-                        attribute(&attributes, "class").unwrap_or_default().split_whitespace().map(String::from).collect();
+                    let classes: Vec<String> = attribute(&attributes, "class")
+                        .unwrap_or_default()
+                        .split_whitespace()
+                        .map(String::from)
+                        .collect();
                     let has = |class: &str| classes.iter().any(|c| c == class);
                     let repeat = if has("wica-repeat-step") {
                         Some(RepeatBox::Step)

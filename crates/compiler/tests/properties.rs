@@ -1,0 +1,332 @@
+//! Property tests over the entry points the fuzz targets cover (`fuzz/`): the
+//! condition, text and marker parsers, and the loader and checker on one YAML
+//! file. Inputs are strings made of the DSL's own tokens and any characters,
+//! and the bundled rules' strings and files with characters inserted, deleted
+//! or replaced. The invariants are the fuzz targets' own
+//! (`fuzz/src/invariants.rs`): no panic, every error located inside the input,
+//! the same result twice.
+//!
+//! Each property runs a fixed number of cases (`PROPTEST_CASES` overrides it).
+//! A failure is not saved to a regressions file: turn it into a case of
+//! `tests/corpus.rs` or a unit test beside the fix.
+//!
+//! `write_fuzz_seeds` (ignored) writes the fuzz targets' seed corpus from the
+//! bundled rules:
+//! `cargo test -p carcassonne-rules-compiler --test properties -- --ignored write_fuzz_seeds`.
+
+// Test helpers, not library code: a broken bundled rules folder should stop the test.
+#![allow(clippy::expect_used)]
+
+#[path = "../../../fuzz/src/invariants.rs"]
+mod invariants;
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use carcassonne_rules_compiler::Sources;
+use carcassonne_rules_compiler::syntax::{self, RawItem};
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::test_runner::{Config, FileFailurePersistence};
+
+/// The rules bundled with the project.
+const BUNDLED: &str = "../../rules";
+
+/// Cases per property for the parsers, and for the loader and checker (each
+/// of whose cases compiles the whole bundled rules twice).
+const PARSER_CASES: u32 = 256;
+const RULES_CASES: u32 = 16;
+
+fn config(cases: u32) -> Config {
+    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
+    Config { cases, failure_persistence: Some(Box::new(FileFailurePersistence::Off)), ..Config::default() }
+}
+
+/// The bundled rules' DSL strings and files: the valid inputs to mutate, and
+/// the fuzz targets' seeds.
+struct Valid {
+    conditions: Vec<String>,
+    texts: Vec<String>,
+    markers: Vec<String>,
+    /// Each rules file (path relative to the rules folder) with its bytes.
+    files: Vec<(String, Vec<u8>)>,
+}
+
+fn valid() -> &'static Valid {
+    static VALID: OnceLock<Valid> = OnceLock::new();
+    VALID.get_or_init(|| {
+        let mut sources = Sources::default();
+        let mut problems = Vec::new();
+        let raw = syntax::load_dir(Path::new(BUNDLED), &mut sources, &mut problems);
+        assert!(problems.is_empty(), "the bundled rules do not load: {problems:?}");
+        let mut valid = Valid { conditions: Vec::new(), texts: Vec::new(), markers: Vec::new(), files: Vec::new() };
+        valid.conditions.extend(raw.derived.iter().map(|(_, definition)| definition.value.clone()));
+        let steps = raw.phases.iter().flat_map(|p| &p.steps);
+        valid.conditions.extend(steps.filter_map(|s| s.when.as_ref()).map(|w| w.value.clone()));
+        let sections = raw.base_sections.iter().chain(raw.expansion_files.iter().flat_map(|f| &f.sections));
+        for (_, items) in sections {
+            collect(items, &mut valid);
+        }
+        for list in [&mut valid.conditions, &mut valid.texts, &mut valid.markers] {
+            list.sort();
+            list.dedup();
+        }
+        for name in &raw.inputs {
+            let bytes = std::fs::read(Path::new(BUNDLED).join(name)).expect("read a rules file");
+            valid.files.push((name.clone(), bytes));
+        }
+        valid
+    })
+}
+
+fn collect(items: &[RawItem], valid: &mut Valid) {
+    for item in items {
+        valid.conditions.extend(item.when.iter().map(|w| w.value.clone()));
+        valid.texts.push(item.text.value.clone());
+        valid.markers.extend(item.markers.iter().map(|m| m.value.clone()));
+        collect(&item.children, valid);
+    }
+}
+
+/// Pieces of the DSL, and characters it has no use for.
+const TOKENS: &[&str] = &[
+    "and",
+    "or",
+    "not",
+    "when",
+    "edition",
+    "variant",
+    "true",
+    "false",
+    "==",
+    "!=",
+    "=",
+    "(",
+    ")",
+    "{",
+    "}",
+    "|",
+    ":",
+    ",",
+    "\"",
+    " ",
+    " ",
+    "\t",
+    "\n",
+    "C1",
+    "C2",
+    "WE",
+    "hig",
+    "rgg",
+    "abbey",
+    "dragon",
+    "ROBBERS",
+    "TREE_TRAP",
+    "\"#1B\"",
+    "2B-1",
+    "-",
+    "_",
+    "é",
+    "\u{0}",
+    "\u{feff}",
+    "🐉",
+];
+
+/// Strings of DSL tokens and arbitrary characters.
+fn soup() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(TOKENS).prop_map(str::to_string),
+        1 => any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(piece, 0..32).prop_map(|pieces| pieces.concat())
+}
+
+/// One change to a string, at a place chosen by `Index`.
+#[derive(Debug, Clone)]
+enum Edit {
+    Insert(Index, String),
+    Delete(Index, usize),
+    Replace(Index, String),
+}
+
+fn edits() -> impl Strategy<Value = Vec<Edit>> {
+    let piece = || {
+        prop_oneof![
+            3 => prop::sample::select(TOKENS).prop_map(str::to_string),
+            1 => any::<char>().prop_map(String::from),
+        ]
+    };
+    let edit = prop_oneof![
+        any::<Index>().prop_flat_map(move |at| piece().prop_map(move |p| Edit::Insert(at, p))),
+        (any::<Index>(), 1..4usize).prop_map(|(at, n)| Edit::Delete(at, n)),
+        any::<Index>().prop_flat_map(move |at| piece().prop_map(move |p| Edit::Replace(at, p))),
+    ];
+    prop::collection::vec(edit, 1..4)
+}
+
+/// `valid` with `edits` applied, character by character.
+fn mutate(valid: &str, edits: &[Edit]) -> String {
+    let mut chars: Vec<String> = valid.chars().map(String::from).collect();
+    for edit in edits {
+        match edit {
+            Edit::Insert(at, piece) => chars.insert(at.index(chars.len() + 1), piece.clone()),
+            Edit::Delete(at, n) if !chars.is_empty() => {
+                let start = at.index(chars.len());
+                chars.drain(start..(start + n).min(chars.len()));
+            }
+            Edit::Replace(at, piece) if !chars.is_empty() => {
+                let at = at.index(chars.len());
+                chars[at] = piece.clone();
+            }
+            Edit::Delete(..) | Edit::Replace(..) => {}
+        }
+    }
+    chars.concat()
+}
+
+/// One change to a file's bytes: the file may stop being UTF-8.
+#[derive(Debug, Clone)]
+enum ByteEdit {
+    Insert(Index, Vec<u8>),
+    Delete(Index, usize),
+    Replace(Index, u8),
+}
+
+fn byte_edits() -> impl Strategy<Value = Vec<ByteEdit>> {
+    let piece = prop_oneof![
+        3 => prop::sample::select(TOKENS).prop_map(|t| t.as_bytes().to_vec()),
+        1 => prop::sample::select(&[": ", "- ", "\n  ", "#", "'", "[", "]", "&a ", "*a", "!!str ", "\r\n"][..])
+            .prop_map(|t| t.as_bytes().to_vec()),
+        1 => any::<u8>().prop_map(|b| vec![b]),
+    ];
+    let edit = prop_oneof![
+        (any::<Index>(), piece).prop_map(|(at, p)| ByteEdit::Insert(at, p)),
+        (any::<Index>(), 1..16usize).prop_map(|(at, n)| ByteEdit::Delete(at, n)),
+        (any::<Index>(), any::<u8>()).prop_map(|(at, b)| ByteEdit::Replace(at, b)),
+    ];
+    prop::collection::vec(edit, 1..4)
+}
+
+fn mutate_bytes(valid: &[u8], edits: &[ByteEdit]) -> Vec<u8> {
+    let mut bytes = valid.to_vec();
+    for edit in edits {
+        match edit {
+            ByteEdit::Insert(at, piece) => {
+                let at = at.index(bytes.len() + 1);
+                bytes.splice(at..at, piece.iter().copied());
+            }
+            ByteEdit::Delete(at, n) if !bytes.is_empty() => {
+                let start = at.index(bytes.len());
+                bytes.drain(start..(start + n).min(bytes.len()));
+            }
+            ByteEdit::Replace(at, b) if !bytes.is_empty() => {
+                let at = at.index(bytes.len());
+                bytes[at] = *b;
+            }
+            ByteEdit::Delete(..) | ByteEdit::Replace(..) => {}
+        }
+    }
+    bytes
+}
+
+fn pick(list: &[String], at: Index) -> &str {
+    &list[at.index(list.len())]
+}
+
+proptest! {
+    #![proptest_config(config(PARSER_CASES))]
+
+    #[test]
+    fn conditions_of_tokens_and_characters(input in soup()) {
+        invariants::condition(&input);
+    }
+
+    #[test]
+    fn mutated_bundled_conditions(at in any::<Index>(), edits in edits()) {
+        invariants::condition(&mutate(pick(&valid().conditions, at), &edits));
+    }
+
+    #[test]
+    fn texts_of_tokens_and_characters(input in soup()) {
+        invariants::text(&input);
+    }
+
+    #[test]
+    fn mutated_bundled_texts(at in any::<Index>(), edits in edits()) {
+        invariants::text(&mutate(pick(&valid().texts, at), &edits));
+    }
+
+    #[test]
+    fn markers_of_tokens_and_characters(input in soup()) {
+        invariants::marker(&input);
+    }
+
+    #[test]
+    fn mutated_bundled_markers(at in any::<Index>(), edits in edits()) {
+        invariants::marker(&mutate(pick(&valid().markers, at), &edits));
+    }
+}
+
+fn bed() -> invariants::RulesBed {
+    invariants::RulesBed::new(Path::new(BUNDLED)).expect("copy the bundled rules")
+}
+
+proptest! {
+    #![proptest_config(config(RULES_CASES))]
+
+    #[test]
+    fn mutated_bundled_rules_files(at in any::<Index>(), edits in byte_edits()) {
+        thread_local!(static BED: invariants::RulesBed = bed());
+        let files = &valid().files;
+        let (_, bytes) = &files[at.index(files.len())];
+        BED.with(|bed| bed.check(&mutate_bytes(bytes, &edits)));
+    }
+}
+
+/// Each kind of bundled rules file, unchanged, goes back where it came from
+/// and checks: the mutations above start from rules that check.
+#[test]
+fn bundled_rules_files_check_in_place() {
+    let bed = bed();
+    let kinds = ["editions.yaml", "modules.yaml", "base.yaml", "expansions/the-messages.yaml"];
+    for (name, bytes) in valid().files.iter().filter(|(name, _)| kinds.contains(&name.as_str())) {
+        assert_eq!(bed.target_for(bytes), Path::new(name), "{name} is written elsewhere");
+        assert!(bed.check(bytes), "the bundled {name} does not check");
+    }
+}
+
+/// Writes the fuzz targets' seed corpus (`fuzz/corpus/<target>/`): every
+/// distinct condition, marker and rules file of the bundled rules, and the
+/// texts that have edition variants or open a section. File names are a
+/// hash of the content, so running it again adds only what is new.
+#[test]
+#[ignore = "writes fuzz/corpus; run by hand after changing the rules"]
+fn write_fuzz_seeds() {
+    let valid = valid();
+    let corpus = Path::new("../../fuzz/corpus");
+    let write = |target: &str, content: &[u8]| {
+        let dir = corpus.join(target);
+        std::fs::create_dir_all(&dir).expect("create the corpus folder");
+        std::fs::write(dir.join(format!("{:016x}", fnv1a(content))), content).expect("write a seed");
+    };
+    for c in &valid.conditions {
+        write("condition", c.as_bytes());
+    }
+    for m in &valid.markers {
+        write("marker", m.as_bytes());
+    }
+    // Texts without variants are alike to a parser: keep one in eight.
+    for (i, t) in valid.texts.iter().enumerate() {
+        if t.contains('{') || i % 8 == 0 {
+            write("text", t.as_bytes());
+        }
+    }
+    for (_, bytes) in &valid.files {
+        write("rules", bytes);
+    }
+}
+
+/// FNV-1a, 64 bits: a stable name for a seed.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
