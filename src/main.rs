@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use carcassonne_rules_compiler::diagnostics::{self, Span};
-use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, codegen, compile_dir, explain, interpret, verify};
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_dir, explain, interpret, verify};
 use carcassonne_rules_runtime::core::catalog::SelectionError;
 use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::render;
@@ -128,8 +128,6 @@ enum ListFormat {
 
 /// The rules folder `check` and `gen` read by default.
 const RULES_DIR: &str = "rules";
-/// The generated file inside the output folder.
-const GENERATED_FILE: &str = "turn_order.rs";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -181,21 +179,32 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             Ok(())
         }
         Command::Gen { check, out } => {
-            let code = codegen::generate(&load(rules_dir(cli))?);
-            let path = out.join(GENERATED_FILE);
-            if std::fs::read_to_string(&path).ok().as_deref() == Some(code.as_str()) {
-                print_out(&format!("{} is up to date\n", path.display()));
+            // Everything is generated before anything is written; each file is
+            // then replaced atomically, and `--check` reports every stale one.
+            let files = carcassonne_rules_compiler::generated_files(&load(rules_dir(cli))?);
+            let stale: Vec<(PathBuf, &str)> = files
+                .iter()
+                .map(|(name, text)| (out.join(name), text.as_str()))
+                .filter(|(path, text)| std::fs::read_to_string(path).ok().as_deref() != Some(*text))
+                .collect();
+            if stale.is_empty() {
+                print_out(&format!("{} is up to date ({} files)\n", out.display(), files.len()));
                 return Ok(());
             }
             if *check {
-                return Err(vec![
-                    Diagnostic::global(format!("{} is stale: the rules generate different code", path.display()))
-                        .with_help("run `cargo run -- gen`, review the diff and commit it"),
-                ]);
+                return Err(stale
+                    .iter()
+                    .map(|(path, _)| {
+                        Diagnostic::global(format!("{} is stale: the rules generate something else", path.display()))
+                            .with_help("run `cargo run -- gen`, review the diff and commit it")
+                    })
+                    .collect());
             }
-            write_atomically(&path, &code)
-                .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", path.display()))])?;
-            print_out(&format!("wrote {}\n", path.display()));
+            for (path, text) in &stale {
+                write_atomically(path, text)
+                    .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", path.display()))])?;
+                print_out(&format!("wrote {}\n", path.display()));
+            }
             Ok(())
         }
         Command::Order { edition, variant, with, format } => {

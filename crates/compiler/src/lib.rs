@@ -29,6 +29,19 @@ use std::path::Path;
 pub use diagnostics::{Diagnostic, Sources};
 pub use model::Rules;
 
+/// The generated file of Rust dispatch and tables, in the generated folder.
+pub const GENERATED_CODE: &str = "turn_order.rs";
+
+/// Every file `gen` writes into the generated folder, by its path relative to
+/// that folder (`/`-separated): the Rust dispatch and tables, and the JSON
+/// Schemas of the rules files (in [`schema::SCHEMA_DIR`]).
+pub fn generated_files(rules: &Rules) -> Vec<(String, String)> {
+    let mut files = vec![(GENERATED_CODE.to_string(), codegen::generate(rules))];
+    files
+        .extend(schema::schemas(rules).into_iter().map(|f| (format!("{}/{}", schema::SCHEMA_DIR, f.name), f.contents)));
+    files
+}
+
 /// The outcome of compiling a rules folder: the model, or every problem found.
 pub struct Compiled {
     /// Every file read, for rendering the diagnostics.

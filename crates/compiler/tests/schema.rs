@@ -1,0 +1,127 @@
+//! The JSON Schemas `gen` writes for rule authors' editors: every bundled
+//! rules file (and the conformance tool's errata) names its schema on its first
+//! line and is valid under it, checked with the `jsonschema` crate; planted
+//! mistakes (an unknown key, an unknown step, an unknown marker or edition)
+//! are not.
+
+// Helpers outside `#[test]` functions panic on a broken fixture, as tests do.
+#![allow(clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use carcassonne_rules_compiler::diagnostics::render;
+use carcassonne_rules_compiler::schema::{self, ERRATA, SCHEMA_DIR, SchemaFile};
+use carcassonne_rules_compiler::{Rules, compile_dir};
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+static RULES: LazyLock<Rules> = LazyLock::new(|| match compile_dir(&root().join("rules")).result {
+    Ok(rules) => rules,
+    Err(problems) => panic!("the bundled rules do not check:\n{}", render(&problems, false)),
+});
+
+static SCHEMAS: LazyLock<Vec<SchemaFile>> = LazyLock::new(|| schema::schemas(&RULES));
+
+fn validator(name: &str) -> jsonschema::Validator {
+    let file = SCHEMAS.iter().find(|s| s.name == name).expect("a schema of that name");
+    let schema: Value = serde_json::from_str(&file.contents).expect("the schema is JSON");
+    jsonschema::draft7::new(&schema).unwrap_or_else(|e| panic!("{name} is not a valid draft-07 schema: {e}"))
+}
+
+/// YAML as the JSON value a language server validates.
+fn json(yaml: &str) -> Value {
+    serde_saphyr::from_str(yaml).unwrap_or_else(|e| panic!("not YAML: {e}"))
+}
+
+/// The validation errors of `yaml` under schema `name`, as text.
+fn errors(name: &str, yaml: &str) -> Vec<String> {
+    let instance = json(yaml);
+    validator(name).iter_errors(&instance).map(|e| format!("{} at {}", e, e.instance_path())).collect()
+}
+
+/// Every bundled file with a schema: its path from the repository root, and
+/// the schema's name.
+fn bundled() -> Vec<(PathBuf, &'static str)> {
+    let mut files: Vec<(PathBuf, &'static str)> = Vec::new();
+    for relative in RULES.inputs.iter() {
+        let name = schema::schema_for(relative).unwrap_or_else(|| panic!("{relative} has no schema"));
+        files.push((Path::new("rules").join(relative), name));
+    }
+    files.push((PathBuf::from("tools/conformance/errata.yaml"), ERRATA));
+    files
+}
+
+#[test]
+fn every_bundled_file_names_its_schema_and_is_valid_under_it() {
+    let files = bundled();
+    assert!(files.len() > 50, "{} files", files.len());
+    for (path, name) in &files {
+        let text = std::fs::read_to_string(root().join(path)).expect("readable");
+        // The first line names the schema, relative to the file.
+        let depth = path.components().count() - 1;
+        let expected = format!("# yaml-language-server: $schema={}generated/{SCHEMA_DIR}/{name}", "../".repeat(depth));
+        assert_eq!(text.lines().next(), Some(expected.as_str()), "{}", path.display());
+        let target = root().join(path).parent().expect("a folder").join(&expected[expected.find('=').expect("=") + 1..]);
+        assert!(target.is_file(), "{} names {}, which does not exist", path.display(), target.display());
+
+        let problems = errors(name, &text);
+        assert!(problems.is_empty(), "{} does not follow {name}:\n{}", path.display(), problems.join("\n"));
+    }
+}
+
+#[test]
+fn planted_mistakes_fail_validation() {
+    let expansion = "expansion: abbey_and_mayor\nitems:\n  1B:\n    - id: x\n      when: abbey\n      text: X.\n";
+    assert!(errors(schema::EXPANSION, expansion).is_empty(), "{:?}", errors(schema::EXPANSION, expansion));
+
+    for (what, yaml) in [
+        ("an unknown item key", expansion.replace("text: X.", "text: X.\n      colour: red")),
+        ("an unknown step", expansion.replace("1B:", "1E:")),
+        ("an unknown top-level key", format!("{expansion}name: Abbey\n")),
+        ("an unknown expansion", expansion.replace("abbey_and_mayor", "abbey_and_mayr")),
+        ("an unknown marker", expansion.replace("text: X.", "text: X.\n      markers: [ROBBRES]")),
+        ("an unknown edition", expansion.replace("text: X.", "text: X.\n      foreign: [C3]")),
+        ("a malformed effect", expansion.replace("text: X.", "text: X.\n      effect: skip 9Z")),
+        ("a top-level item without a condition", expansion.replace("      when: abbey\n", "")),
+        ("an item without text", expansion.replace("      text: X.\n", "")),
+        ("an id that is not kebab-case", expansion.replace("id: x", "id: Not_Kebab")),
+    ] {
+        assert!(!errors(schema::EXPANSION, &yaml).is_empty(), "{what} passes validation:\n{yaml}");
+    }
+
+    let base = "phases:\n  - id: \"1\"\n    title: T\n    steps:\n      - { id: 1A, title: Start }\n";
+    assert!(errors(schema::BASE, base).is_empty(), "{:?}", errors(schema::BASE, base));
+    assert!(!errors(schema::BASE, &base.replace("id: 1A", "id: 1Z")).is_empty(), "an unknown step id");
+    assert!(!errors(schema::BASE, &base.replace("title: Start", "title: Start, repeat: twice")).is_empty());
+    assert!(!errors(schema::BASE, &format!("{base}items:\n  2E: []\n")).is_empty(), "an unknown section");
+
+    let modules = "expansions:\n  - { id: a, name: A, editions: [C1], modules: [{ id: m, name: M }] }\n";
+    assert!(errors(schema::MODULES, modules).is_empty(), "{:?}", errors(schema::MODULES, modules));
+    assert!(!errors(schema::MODULES, &modules.replace("name: M", "nme: M")).is_empty(), "an unknown module key");
+    assert!(!errors(schema::MODULES, &modules.replace("[C1]", "[C4]")).is_empty(), "an unknown edition");
+
+    let editions = "editions:\n  - { id: C1, name: First, variant: hig }\n";
+    assert!(errors(schema::EDITIONS, editions).is_empty(), "{:?}", errors(schema::EDITIONS, editions));
+    assert!(!errors(schema::EDITIONS, &editions.replace("hig", "xyz")).is_empty(), "an unknown variant");
+
+    let errata = "differences:\n  - { id: d, page: P, rules: R, why: W, steps: [2C] }\n";
+    assert!(errors(ERRATA, errata).is_empty(), "{:?}", errors(ERRATA, errata));
+    assert!(!errors(ERRATA, &errata.replace("[2C]", "[2E]")).is_empty(), "an unknown step");
+    assert!(!errors(ERRATA, &errata.replace("why: W", "why: W, because: B")).is_empty(), "an unknown key");
+}
+
+#[test]
+fn the_schemas_offer_the_rules_ids() {
+    let expansion = &SCHEMAS.iter().find(|s| s.name == schema::EXPANSION).expect("expansion schema").contents;
+    // Section names and step ids as keys, with the step's title for hover.
+    assert!(expansion.contains("\"2B-1\": {") && expansion.contains("Step 2B-1: "), "steps as keys");
+    assert!(expansion.contains("\"final_scoring\": {"));
+    // Module, flag, marker, expansion and item ids for completion.
+    for id in ["wonders_of_humanity", "tiles_in_supply", "ROBBER_CHOICE", "abbey_and_mayor", "abbey-play-from-supply"] {
+        assert!(expansion.contains(&format!("\"{id}\"")), "{id} is not offered");
+    }
+}
