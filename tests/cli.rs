@@ -323,9 +323,26 @@ fn gen_writes_then_check_passes_and_staleness_is_detected() {
     );
     assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out]).status.code(), Some(0));
     assert_eq!(cli(&["--rules", FIXTURE, "gen", "--check", "--out", out]).status.code(), Some(0));
-    let leftovers: Vec<_> =
-        std::fs::read_dir(&out_dir).expect("out dir").map(|e| e.expect("entry").file_name()).collect();
-    assert_eq!(leftovers, ["turn_order.rs"], "no temporary files are left behind");
+    let listing = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("out dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(listing(&out_dir), ["schemas", "turn_order.rs"], "no temporary files are left behind");
+    let schemas = ["base", "editions", "errata", "expansion", "modules"].map(|s| format!("{s}.schema.json"));
+    assert_eq!(listing(&out_dir.join("schemas")), schemas, "the rules files' JSON Schemas");
+
+    // A stale schema alone makes the generated folder stale.
+    let schema = out_dir.join("schemas/base.schema.json");
+    let text = std::fs::read_to_string(&schema).expect("schema");
+    std::fs::write(&schema, text.replace("\"title\"", "\"old title\"")).expect("edit the schema");
+    let stale = cli(&["--rules", FIXTURE, "gen", "--check", "--out", out]);
+    assert_eq!(stale.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&stale.stderr).contains("base.schema.json is stale"));
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out]).status.code(), Some(0));
 
     let edited = rules_with(FIXTURE, "base.yaml", |t| t.replace("Show the tile.", "Show the tile to everyone."));
     let rules = edited.path().to_str().expect("utf-8");
@@ -394,8 +411,9 @@ fn gen_with_broken_rules_leaves_generated_code_as_it_was_and_writes_readable_fil
     let broken = broken.path().to_str().expect("utf-8");
     assert_eq!(cli(&["--rules", broken, "gen", "--out", out_arg]).status.code(), Some(1));
     assert_eq!(std::fs::read(&file).expect("generated file"), before, "byte-identical");
+    // turn_order.rs and schemas/, nothing else.
     let entries = std::fs::read_dir(&out).expect("out dir").count();
-    assert_eq!(entries, 1, "no temporary file left behind");
+    assert_eq!(entries, 2, "no temporary file left behind");
 }
 
 #[cfg(unix)]

@@ -77,6 +77,9 @@ pub fn schemas(rules: &Rules) -> Vec<SchemaFile> {
 
 // ---- a minimal JSON value, written in the order it is built --------------------
 
+/// Lists of names are wrapped at this column.
+const WIDTH: usize = 100;
+
 enum Json {
     Bool(bool),
     Int(i64),
@@ -94,6 +97,39 @@ impl Json {
             Json::Str(s) => string(out, s),
             Json::Arr(items) if items.is_empty() => out.push_str("[]"),
             Json::Obj(entries) if entries.is_empty() => out.push_str("{}"),
+            Json::Arr(items) if items.iter().all(|i| matches!(i, Json::Str(_) | Json::Int(_) | Json::Bool(_))) => {
+                // Lists of names: as many to a line as fit.
+                let words: Vec<String> = items
+                    .iter()
+                    .map(|i| {
+                        let mut word = String::new();
+                        i.write(&mut word, 0);
+                        word
+                    })
+                    .collect();
+                let inline = words.join(", ");
+                if indent + inline.len() + 2 <= WIDTH {
+                    out.push_str(&format!("[{inline}]"));
+                    return;
+                }
+                out.push('[');
+                let mut line = 0;
+                for (i, word) in words.iter().enumerate() {
+                    if i == 0 || line + word.len() + 2 > WIDTH {
+                        out.push_str(if i == 0 { "\n" } else { ",\n" });
+                        pad(out, indent + 2);
+                        line = indent + 2;
+                    } else {
+                        out.push_str(", ");
+                        line += 2;
+                    }
+                    out.push_str(word);
+                    line += word.len();
+                }
+                out.push('\n');
+                pad(out, indent);
+                out.push(']');
+            }
             Json::Arr(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
@@ -246,6 +282,17 @@ impl Schemas<'_> {
         offered(&text, self.condition_names(), None)
     }
 
+    /// The groups of alternatives the items name.
+    fn groups(&self) -> Vec<String> {
+        let mut groups: Vec<String> = Vec::new();
+        for group in self.rules.items().into_iter().filter_map(|i| i.one_of.as_ref()) {
+            if !groups.contains(group) {
+                groups.push(group.clone());
+            }
+        }
+        groups
+    }
+
     fn item_ids(&self) -> Vec<String> {
         self.rules.items().into_iter().map(|i| i.id.clone()).collect()
     }
@@ -322,6 +369,15 @@ impl Schemas<'_> {
                             ("pattern", str(effect)),
                             ("examples", strings(["double turn", "go back to 1B", "skip 2B-1, 2B-2"])),
                         ],
+                    ),
+                ),
+                (
+                    "one_of",
+                    offered(
+                        "A group of alternatives: of the items that name the same group, at most one shows for any \
+                         selection (`carcassonne-rules verify` proves it).",
+                        self.groups(),
+                        None,
                     ),
                 ),
                 ("children", array_of("Sub-items, in order.", self::reference("item"))),

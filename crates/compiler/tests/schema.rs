@@ -65,7 +65,8 @@ fn every_bundled_file_names_its_schema_and_is_valid_under_it() {
         let depth = path.components().count() - 1;
         let expected = format!("# yaml-language-server: $schema={}generated/{SCHEMA_DIR}/{name}", "../".repeat(depth));
         assert_eq!(text.lines().next(), Some(expected.as_str()), "{}", path.display());
-        let target = root().join(path).parent().expect("a folder").join(&expected[expected.find('=').expect("=") + 1..]);
+        let target =
+            root().join(path).parent().expect("a folder").join(&expected[expected.find('=').expect("=") + 1..]);
         assert!(target.is_file(), "{} names {}, which does not exist", path.display(), target.display());
 
         let problems = errors(name, &text);
@@ -123,5 +124,133 @@ fn the_schemas_offer_the_rules_ids() {
     // Module, flag, marker, expansion and item ids for completion.
     for id in ["wonders_of_humanity", "tiles_in_supply", "ROBBER_CHOICE", "abbey_and_mayor", "abbey-play-from-supply"] {
         assert!(expansion.contains(&format!("\"{id}\"")), "{id} is not offered");
+    }
+}
+
+/// The keys the compiler reads where `from` stands in the fixture's `file`:
+/// a copy with an unknown key planted there (`from` → `to`) fails to load,
+/// and the diagnostic lists the keys it expected.
+fn keys_read(file: &str, from: &str, to: &str) -> Vec<String> {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal");
+    let temp = tempfile::tempdir().expect("temp dir");
+    for entry in walk(&fixture) {
+        let target = temp.path().join(entry.strip_prefix(&fixture).expect("inside"));
+        std::fs::create_dir_all(target.parent().expect("a folder")).expect("mkdir");
+        std::fs::copy(&entry, &target).expect("copy");
+    }
+    let path = temp.path().join(file);
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains(from), "{file} has no `{from}`");
+    std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    let problems = match compile_dir(temp.path()).result {
+        Ok(_) => panic!("the planted key in {file} was accepted"),
+        Err(problems) => render(&problems, false),
+    };
+    let at = problems.find("unknown field `zzz_probe`, expected ").unwrap_or_else(|| panic!("{problems}"));
+    let list = problems[at..].lines().next().expect("a line");
+    let list = &list[list.find("expected ").expect("expected") + 9..];
+    let mut keys: Vec<String> = list
+        .trim_start_matches("one of ")
+        .split([',', ' '])
+        .filter(|k| !k.is_empty() && *k != "or")
+        .map(|k| k.trim_matches('`').to_string())
+        .collect();
+    keys.sort();
+    keys
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read dir") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() { out.extend(walk(&path)) } else { out.push(path) }
+    }
+    out
+}
+
+/// The property names of the object at `pointer` in schema `name`.
+fn keys_offered(name: &str, pointer: &str) -> Vec<String> {
+    let file = SCHEMAS.iter().find(|s| s.name == name).expect("a schema of that name");
+    let schema: Value = serde_json::from_str(&file.contents).expect("JSON");
+    let properties = schema.pointer(&format!("{pointer}/properties")).unwrap_or_else(|| panic!("{name}{pointer}"));
+    let mut keys: Vec<String> = properties.as_object().expect("an object").keys().cloned().collect();
+    keys.sort();
+    keys
+}
+
+/// The schemas are written by hand from the format; this keeps them in step
+/// with what the compiler reads, key by key, for every kind of record.
+#[test]
+fn the_schemas_know_every_key_the_compiler_reads() {
+    let planted = |entries: &str| format!("{entries}, zzz_probe: 1 }}");
+    for (file, from, to, schema, pointer) in [
+        ("editions.yaml", "editions:", "zzz_probe: 1\neditions:".to_string(), schema::EDITIONS, ""),
+        (
+            "editions.yaml",
+            "{ id: C1, name: 1st edition }",
+            planted("{ id: C1, name: 1st edition"),
+            schema::EDITIONS,
+            "/properties/editions/items",
+        ),
+        (
+            "editions.yaml",
+            "editions:",
+            "variants:\n  - { id: hig, name: H, zzz_probe: 1 }\neditions:".to_string(),
+            schema::EDITIONS,
+            "/properties/variants/items",
+        ),
+        ("modules.yaml", "expansions:", "zzz_probe: 1\nexpansions:".to_string(), schema::MODULES, ""),
+        (
+            "modules.yaml",
+            "    name: Traders & Builders",
+            "    name: Traders & Builders\n    zzz_probe: 1".to_string(),
+            schema::MODULES,
+            "/definitions/expansion",
+        ),
+        (
+            "modules.yaml",
+            "{ id: builder, name: Builder }",
+            planted("{ id: builder, name: Builder"),
+            schema::MODULES,
+            "/definitions/module",
+        ),
+        ("base.yaml", "phases:", "zzz_probe: 1\nphases:".to_string(), schema::BASE, ""),
+        (
+            "base.yaml",
+            "    title: Place a tile",
+            "    title: Place a tile\n    zzz_probe: 1".to_string(),
+            schema::BASE,
+            "/definitions/phase",
+        ),
+        (
+            "base.yaml",
+            "{ id: 1A, title: Start of the turn }",
+            planted("{ id: 1A, title: Start of the turn"),
+            schema::BASE,
+            "/definitions/step",
+        ),
+        (
+            "base.yaml",
+            "      text: Draw a tile.",
+            "      text: Draw a tile.\n      zzz_probe: 1".to_string(),
+            schema::BASE,
+            "/definitions/item",
+        ),
+        (
+            "expansions/abbey-and-mayor.yaml",
+            "expansion:",
+            "zzz_probe: 1\nexpansion:".to_string(),
+            schema::EXPANSION,
+            "",
+        ),
+        (
+            "expansions/abbey-and-mayor.yaml",
+            "      foreign: [WE]",
+            "      foreign: [WE]\n      zzz_probe: 1".to_string(),
+            schema::EXPANSION,
+            "/definitions/item",
+        ),
+    ] {
+        assert_eq!(keys_read(file, from, &to), keys_offered(schema, pointer), "{file}: {schema}{pointer}");
     }
 }

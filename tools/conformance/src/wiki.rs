@@ -211,7 +211,7 @@ fn events(source: &str) -> Vec<(usize, usize, Event)> {
         // The box's title: the last `title=` parameter before `rules=`.
         let rest = &source[m.end()..];
         let parameters = &rest[..rest.find("rules=").unwrap_or(0)];
-        let title = parameters.split('|').filter_map(|p| p.strip_prefix("title=")).last().unwrap_or_default();
+        let title = parameters.split('|').rev().find_map(|p| p.strip_prefix("title=")).unwrap_or_default();
         events.push((m.start(), m.start(), Event::TemplateStart(decode(title.trim()))));
     }
     events.extend(template_end.find_iter(source).map(|m| (m.start(), m.start(), Event::TemplateEnd)));

@@ -3,7 +3,8 @@
 //! order the runtime gives — sections, steps with their titles, repeats and
 //! choices, every item with its children, origin, text, markers and foreign
 //! mark — for the base game and every module alone in every edition, and for
-//! 500 random selections, each under every publisher's rules. Effects are left
+//! 500 random selections, each under every publisher's rules, and every pair of
+//! modules in every edition. Effects are left
 //! out: the page has no markup for them. The export's markup is checked too:
 //! every tag closed, every class one the page knows.
 
@@ -18,7 +19,7 @@ use carcassonne_rules_compiler::wiki_export::{self, LAYOUT_CLASSES, selector_key
 use carcassonne_rules_compiler::{Rules, compile_dir};
 use carcassonne_rules_conformance::Errata;
 use carcassonne_rules_conformance::wiki::{self, Page, snake_case};
-use carcassonne_rules_core::{Config, Entry, TurnOrder, VariantId};
+use carcassonne_rules_core::{Config, EditionId, Entry, TurnOrder, VariantId};
 
 const RANDOM_SELECTIONS: usize = 500;
 const SEED: u64 = 2026;
@@ -55,42 +56,90 @@ fn all_items(order: &TurnOrder) -> usize {
         + count(&order.final_scoring)
 }
 
+static PAGE: LazyLock<Page> = LazyLock::new(|| Page::parse(&EXPORT, &RULES, &Errata::default()));
+
+/// The runtime's turn order of `cfg` and the page's reading of it, without
+/// effects; `Err` with both as JSON if they differ, else the items compared.
+fn read_back(cfg: &Config) -> Result<usize, String> {
+    let mut expected = carcassonne_rules_runtime::turn_order(cfg);
+    without_effects(&mut expected.notes);
+    without_effects(&mut expected.setup);
+    without_effects(&mut expected.any_time);
+    for phase in &mut expected.phases {
+        for step in &mut phase.steps {
+            without_effects(&mut step.items);
+        }
+    }
+    without_effects(&mut expected.final_scoring);
+    let read = PAGE.turn_order(&RULES, cfg);
+    if read == expected {
+        Ok(all_items(&expected))
+    } else {
+        let json = |order: &TurnOrder| serde_json::to_string(order).unwrap_or_default();
+        Err(format!("runtime: {}\n  page:    {}", json(&expected), json(&read)))
+    }
+}
+
+/// The contract of the export: the base game and every module alone in
+/// every edition, and 500 random selections, each under every publisher's rules.
 #[test]
 fn the_export_reads_back_as_the_runtime_turn_order() {
     let rules = &*RULES;
-    let page = Page::parse(&EXPORT, rules, &Errata::default());
-    assert!(page.unreadable.is_empty(), "classes the page reader cannot read: {:?}", page.unreadable);
-
+    assert!(PAGE.unreadable.is_empty(), "classes the page reader cannot read: {:?}", PAGE.unreadable);
     let (mut selections, mut items, mut differing) = (0, 0, Vec::new());
     for selection in wiki::selections(&rules.catalog, RANDOM_SELECTIONS, SEED) {
         for variant in 0..rules.catalog.variants.len() {
             let cfg = Config { variant: VariantId(variant as u8), ..selection.config };
-            let mut expected = carcassonne_rules_runtime::turn_order(&cfg);
-            without_effects(&mut expected.notes);
-            without_effects(&mut expected.setup);
-            without_effects(&mut expected.any_time);
-            for phase in &mut expected.phases {
-                for step in &mut phase.steps {
-                    without_effects(&mut step.items);
-                }
-            }
-            without_effects(&mut expected.final_scoring);
-            let read = page.turn_order(rules, &cfg);
             selections += 1;
-            items += all_items(&expected);
-            if read != expected && differing.len() < 3 {
-                differing.push(format!(
-                    "{} ({}):\n  runtime: {}\n  page:    {}",
-                    selection.label,
-                    expected.variant,
-                    serde_json::to_string(&expected).unwrap_or_default(),
-                    serde_json::to_string(&read).unwrap_or_default()
-                ));
+            match read_back(&cfg) {
+                Ok(n) => items += n,
+                Err(diff) => {
+                    differing.push(format!("{} ({}):\n  {diff}", selection.label, rules.catalog.variants[variant].id))
+                }
             }
         }
     }
     println!("wiki export round trip: {selections} selections, {items} items compared");
-    assert!(differing.is_empty(), "the page reads back differently:\n{}", differing.join("\n"));
+    assert!(
+        differing.is_empty(),
+        "{} selections read back differently; the first:\n{}",
+        differing.len(),
+        differing[..differing.len().min(3)].join("\n")
+    );
+}
+
+/// Modules together: every pair of modules the page has a selector for, in
+/// every edition, under each edition's default publisher.
+#[test]
+fn every_pair_of_modules_reads_back_the_same() {
+    let catalog = &RULES.catalog;
+    let modules: Vec<_> = catalog.modules.iter().filter(|m| m.on_wiki_page).map(|m| m.bit).collect();
+    let (mut selections, mut items, mut differing) = (0, 0, Vec::new());
+    for (e, edition) in catalog.editions.iter().enumerate() {
+        for (i, &a) in modules.iter().enumerate() {
+            for &b in &modules[i + 1..] {
+                let cfg = Config {
+                    edition: EditionId(e as u8),
+                    variant: edition.default_variant,
+                    modules: [a, b].into_iter().collect(),
+                };
+                selections += 1;
+                match read_back(&cfg) {
+                    Ok(n) => items += n,
+                    Err(diff) => {
+                        differing.push(format!("{} {:?}:\n  {diff}", edition.id, catalog.module_ids(cfg.modules)))
+                    }
+                }
+            }
+        }
+    }
+    println!("wiki export round trip, pairs: {selections} selections, {items} items compared");
+    assert!(
+        differing.is_empty(),
+        "{} selections read back differently; the first:\n{}",
+        differing.len(),
+        differing[..differing.len().min(3)].join("\n")
+    );
 }
 
 /// The export's tags, in order: (closing, name, attributes).

@@ -1,0 +1,57 @@
+//! `carcassonne-rules wiki --out FILE`: the order of play as wiki source. What
+//! the file says is proven by the round trip through the page reader
+//! (`tools/conformance/tests/wiki_export.rs`); here, the command's contract.
+
+// Helpers outside `#[test]` functions panic on a broken setup, as tests do.
+#![allow(clippy::expect_used)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("run the binary")
+}
+
+#[test]
+fn wiki_writes_the_page_source_of_the_bundled_rules() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("order.wikitext");
+    let run = cli(&["wiki", "--out", out.to_str().expect("utf-8")]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = std::fs::read_to_string(&out).expect("the export");
+    for expected in [
+        "{{RulesPlacingTile|",
+        "'''Step 1B: Draw a tile'''",
+        "<li class=\"showAbbeyOrHalflingsOrGermanCastlesOrWetlands markWE\" id=\"abbey-play-from-supply\">",
+        "wica-repeat-block",
+        "wica-repeat-step",
+        "data-publishers=\"rgg\"",
+    ] {
+        assert!(text.contains(expected), "no {expected}");
+    }
+    // The same twice over: the export is deterministic.
+    let again = dir.path().join("again.wikitext");
+    assert!(cli(&["wiki", "--out", again.to_str().expect("utf-8")]).status.success());
+    assert_eq!(std::fs::read(&out).expect("first"), std::fs::read(&again).expect("second"));
+}
+
+#[test]
+fn wiki_on_broken_rules_writes_nothing() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/tests/fixtures/minimal");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let copy = dir.path().join("rules");
+    for entry in ["editions.yaml", "modules.yaml", "base.yaml"] {
+        std::fs::create_dir_all(&copy).expect("mkdir");
+        std::fs::copy(rules.join(entry), copy.join(entry)).expect("copy");
+    }
+    let base = std::fs::read_to_string(copy.join("base.yaml")).expect("base");
+    std::fs::write(copy.join("base.yaml"), base.replacen("Show the tile.", "Show the {tile.", 1)).expect("break it");
+    let out = dir.path().join("order.wikitext");
+    let run = cli(&["--rules", copy.to_str().expect("utf-8"), "wiki", "--out", out.to_str().expect("utf-8")]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(!out.exists(), "nothing is written from broken rules");
+}
