@@ -748,17 +748,28 @@ impl Writer<'_> {
         let mut out = format!("'''Step {}: {}'''", step.id, escape(&step.title));
         for (publishers, show) in labels {
             out.push(' ');
-            out.push_str(&self.label(publishers, show, true));
+            out.push_str(&self.label(publishers, show, true, None));
         }
         out
     }
 
     /// A publisher label: `hig zmg` in `data-publishers`, the publishers' names
     /// as the page writes them (another publisher's than the default in yellow).
-    fn label(&self, publishers: &[VariantId], show: &Show, parenthesised: bool) -> String {
+    /// An item whose text already names the publishers (before its first
+    /// colon: "Z-Man Games rules only: …") gets the label without words.
+    fn label(&self, publishers: &[VariantId], show: &Show, parenthesised: bool, text: Option<&Text>) -> String {
         let catalog = &self.rules.catalog;
         let ids: Vec<&str> =
             publishers.iter().filter_map(|v| catalog.variants.get(usize::from(v.0))).map(|v| v.id.as_str()).collect();
+        let lead = match text.and_then(|t| t.0.first()) {
+            Some(TextPart::Literal(s)) => s.split(':').next().unwrap_or_default(),
+            _ => "",
+        };
+        let said =
+            publishers.iter().filter_map(|v| catalog.variants.get(usize::from(v.0))).all(|v| lead.contains(&v.name));
+        if said {
+            return format!("<span{} data-publishers=\"{}\"></span>", show.attributes(&[]), ids.join(" "));
+        }
         let names: Vec<String> = publishers
             .iter()
             .filter_map(|v| catalog.variants.get(usize::from(v.0)))
@@ -824,7 +835,7 @@ impl Writer<'_> {
             .collect();
         let mut line = format!("<li{} id=\"{}\">", shown.show.attributes(&marks), escape(&item.id));
         for (publishers, show) in &shown.labels {
-            line.push_str(&self.label(publishers, show, false));
+            line.push_str(&self.label(publishers, show, false, Some(&item.text)));
         }
         line.push_str(&self.text(&item.text));
         for marker in &item.markers {

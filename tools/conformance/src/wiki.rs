@@ -326,7 +326,9 @@ impl Page {
                 Event::Header(section, title) => {
                     let next = header_starts.iter().copied().find(|&h| h > at).unwrap_or(source.len());
                     let lead = &source[at..next];
-                    let lead = &lead[..lead.find(['<']).map_or(lead.len(), |l| l)];
+                    // The lead stands between the header and the step's list.
+                    let list = ["<ol", "<ul", "<li"].iter().filter_map(|t| lead.find(t)).min();
+                    let lead = &lead[..list.unwrap_or(lead.len())];
                     let choose_one = CHOOSE_ONE_LEADS.iter().any(|l| lead.contains(l));
                     let template = templates.last().map(|&(_, t)| t);
                     page.headers.push(Header { section, parent: open.last().copied(), title, template, choose_one });

@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::diagnostics::render;
+use carcassonne_rules_compiler::wiki_export::selector_key;
 use carcassonne_rules_compiler::{Sources, compile_dir};
 use carcassonne_rules_conformance::Errata;
 use carcassonne_rules_conformance::wiki::{self, Page, Tally};
@@ -61,4 +62,47 @@ fn rules_agree_with_the_wiki_page() {
         tally.unexplained.len(),
         unexplained.join("\n")
     );
+}
+
+/// The wiki export writes each module as the page's selector key, the
+/// CamelCase its id is the snake_case of (`selector_key`): every module the
+/// page has a selector for is spelled so in the page's classes.
+#[test]
+fn selector_keys_are_spelled_as_on_the_page() {
+    let Some(page_path) = std::env::var_os(PAGE_VARIABLE).map(PathBuf::from) else {
+        println!("skipped: set {PAGE_VARIABLE} to check the selector keys against the page");
+        return;
+    };
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page_path = if page_path.is_relative() && !page_path.exists() {
+        manifest.join("../..").join(&page_path)
+    } else {
+        page_path
+    };
+    let source =
+        std::fs::read_to_string(&page_path).unwrap_or_else(|e| panic!("{PAGE_VARIABLE}={}: {e}", page_path.display()));
+    let rules = match compile_dir(&manifest.join("../../rules")).result {
+        Ok(rules) => rules,
+        Err(problems) => panic!("the bundled rules do not check:\n{}", render(&problems, false)),
+    };
+    // The page's class names and selector entries, `show` taken off.
+    let classes: Vec<&str> = source
+        .split(['"', '\'', ' ', '\n'])
+        .filter_map(|word| word.strip_prefix("show"))
+        .filter(|word| word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    let mut missing = Vec::new();
+    for module in rules.catalog.modules.iter().filter(|m| m.on_wiki_page) {
+        let key = selector_key(&module.id);
+        // The key as a whole word run: what follows it starts a new word.
+        let spelled = classes.iter().any(|class| {
+            class.match_indices(key.as_str()).any(|(at, _)| {
+                class[at + key.len()..].chars().next().is_none_or(|c| c.is_ascii_uppercase() || c == '_')
+            })
+        });
+        if !spelled {
+            missing.push(format!("{} ({key})", module.id));
+        }
+    }
+    assert!(missing.is_empty(), "modules whose selector key the page spells otherwise: {missing:?}");
 }
