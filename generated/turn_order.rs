@@ -5902,8 +5902,14 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-exchange-prisoners",
-            text: Text::Same("When two players each hold a prisoner of the other, the two prisoners must be \
-                exchanged at once."),
+            text: Text::ByEdition(&[
+                "When two players each hold one of the other's followers as a prisoner, the two \
+                prisoners must be exchanged at once.",
+                "When two players each hold one of the other's meeples as a prisoner, the two \
+                prisoners must be exchanged at once.",
+                "When two players each hold one of the other's meeples as a prisoner, the two \
+                prisoners must be exchanged at once.",
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],

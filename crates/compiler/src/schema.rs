@@ -704,6 +704,23 @@ impl Schemas<'_> {
                         offered("A top-level item id.", top_level, Some(KEBAB)),
                     ),
                 ),
+                (
+                    "nested_lines",
+                    typed(
+                        "array",
+                        "1-based lines of page sub-items, inline spans and step placeholders whose nested \
+                         comparison with the rules this erratum explains.",
+                        vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
+                    ),
+                ),
+                (
+                    "repair_lines",
+                    typed(
+                        "array",
+                        "1-based lines where the page reader repairs broken markup, as this erratum says.",
+                        vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
+                    ),
+                ),
             ],
         );
         let body = closed(

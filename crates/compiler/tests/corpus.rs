@@ -366,6 +366,21 @@ fn cases() -> Vec<Case> {
             },
         },
         Case {
+            // Trying every selection of its 16 modules took 23 s (debug build);
+            // a condition this large is left to `verify`, as one naming more
+            // than 16 modules is.
+            name: "30 KB condition that can never hold",
+            expect: Ok,
+            setup: |d| {
+                let modules: Vec<&str> = "inns cathedrals big_follower traders builder pig dragon fairy princess \
+                                          magic_portal tower abbey mayor wagon barn count_of_carcassonne"
+                    .split_whitespace()
+                    .collect();
+                let never: Vec<String> = (0..1000).map(|i| format!("({0} and not {0})", modules[i % 16])).collect();
+                replace(d, ABBEY, "when: mayor\n", &format!("when: {}\n", never.join(" or ")));
+            },
+        },
+        Case {
             name: "condition that can never hold",
             expect: Located(1),
             setup: |d| replace(d, ABBEY, "when: mayor", "when: mayor and not mayor"),
@@ -409,6 +424,38 @@ fn cases() -> Vec<Case> {
             name: "derived flag defined by itself",
             expect: Located(1),
             setup: |d| replace(d, "modules.yaml", "tiles_in_supply: abbey or", "tiles_in_supply: tiles_in_supply or"),
+        },
+        Case {
+            // Resolving a flag recursed once per flag it builds on: 20,000
+            // defined each in terms of the next overflowed the stack.
+            name: "derived flags chained 20,000 deep",
+            expect: Located(1),
+            setup: |d| {
+                let chain: String = (0..20_000).map(|i| format!("  chain_{i}: chain_{}\n", i + 1)).collect();
+                replace(d, "modules.yaml", "\nderived:\n", &format!("\nderived:\n{chain}  chain_20000: abbey\n"));
+            },
+        },
+        Case {
+            // Each defined from the one before: resolving is shallow, but every
+            // evaluation would recurse through the whole chain.
+            name: "derived flags chained 20,000 deep, in order",
+            expect: Located(1),
+            setup: |d| {
+                let chain: String = (1..20_000).map(|i| format!("  chain_{i}: chain_{}\n", i - 1)).collect();
+                replace(d, "modules.yaml", "\nderived:\n", &format!("\nderived:\n  chain_0: abbey\n{chain}"));
+            },
+        },
+        Case {
+            // A flag naming the one before twice doubles it: conditions are
+            // evaluated with flags expanded, so `when: laugh_40` never finished.
+            name: "derived flags that double 40 times",
+            expect: Located(1),
+            setup: |d| {
+                let laughs: String =
+                    (1..=40).map(|i| format!("  laugh_{i}: laugh_{0} and laugh_{0}\n", i - 1)).collect();
+                replace(d, "modules.yaml", "\nderived:\n", &format!("\nderived:\n  laugh_0: abbey\n{laughs}"));
+                replace(d, ABBEY, "when: mayor", "when: laugh_40");
+            },
         },
         Case {
             name: "ordering cycle",

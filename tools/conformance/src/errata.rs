@@ -5,7 +5,9 @@
 //! condition it means. `differences` are deliberate differences between the
 //! page and the rules: page items (by source line) the rules leave out, rule
 //! items (by id) the page does not show at the top level, or whole sections,
-//! for the selections where `when` holds.
+//! for the selections where `when` holds; page sub-items, inline spans and
+//! placeholders (by line) whose nested comparison differs; and the lines where
+//! the page reader repairs broken markup.
 //!
 //! The file is checked against the compiled rules: conditions resolve, steps
 //! and items exist, ids are unique; every mistake is a diagnostic at its YAML
@@ -65,6 +67,12 @@ pub struct Difference {
     pub page_lines: Vec<usize>,
     /// Ids of rule items that the page does not show at the top level.
     pub items: Vec<String>,
+    /// 1-based lines of page sub-items, inline spans and step placeholders
+    /// whose nested comparison with the rules this erratum explains.
+    pub nested_lines: Vec<usize>,
+    /// 1-based lines where the page reader repairs broken markup, as this
+    /// erratum says.
+    pub repair_lines: Vec<usize>,
 }
 
 impl Errata {
@@ -92,6 +100,8 @@ impl Errata {
                     when: d.when.map(s),
                     page_lines: d.page_lines,
                     items: d.items.into_iter().map(s).collect(),
+                    nested_lines: d.nested_lines,
+                    repair_lines: d.repair_lines,
                 })
                 .collect(),
         };
@@ -140,6 +150,10 @@ struct DifferenceYaml {
     page_lines: Vec<usize>,
     #[serde(default)]
     items: Vec<S>,
+    #[serde(default)]
+    nested_lines: Vec<usize>,
+    #[serde(default)]
+    repair_lines: Vec<usize>,
 }
 
 struct RawErrata {
@@ -162,6 +176,8 @@ struct RawDifference {
     when: Option<Spanned<String>>,
     page_lines: Vec<usize>,
     items: Vec<Spanned<String>>,
+    nested_lines: Vec<usize>,
+    repair_lines: Vec<usize>,
 }
 
 impl RawErrata {
@@ -261,6 +277,8 @@ impl RawErrata {
                     when,
                     page_lines: d.page_lines,
                     items: d.items.into_iter().map(|i| i.value).collect(),
+                    nested_lines: d.nested_lines,
+                    repair_lines: d.repair_lines,
                 });
             }
         }

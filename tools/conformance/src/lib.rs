@@ -14,4 +14,5 @@ pub mod errata;
 pub mod wiki;
 
 pub use errata::Errata;
+pub use wiki::nested::{NestedTally, compare_nested};
 pub use wiki::{Page, SectionComparison, Selection, Tally, Verdict};

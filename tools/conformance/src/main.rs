@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use carcassonne_rules_compiler::diagnostics::{self, Diagnostic, Sources, Span, suggestion};
 use carcassonne_rules_compiler::{Rules, compile_dir};
-use carcassonne_rules_conformance::Errata;
 use carcassonne_rules_conformance::wiki::{self, Page, Selection, Tally};
+use carcassonne_rules_conformance::{Errata, compare_nested};
 use carcassonne_rules_core::catalog::SelectionError;
 use carcassonne_rules_core::{Catalog, VariantId};
 use clap::Parser;
@@ -87,6 +87,13 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
     }
     out.push_str(&tally.summary());
     out.push('\n');
+    // Below the top level: every selection at once, so once per run.
+    let nested = compare_nested(&page, &rules, &errata);
+    for f in nested.findings.iter().filter(|f| cli.all || f.difference.is_some()) {
+        out.push_str(&format!("{}\n", wiki::nested::describe(f)));
+    }
+    out.push_str(&nested.summary());
+    out.push('\n');
     print_out(&out);
 
     let mut problems = Vec::new();
@@ -94,6 +101,26 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
         problems.push(
             Diagnostic::global(format!("erratum `{id}` names page line {line}, which holds no top-level item"))
                 .with_help(format!("update its `page_lines` in {} to the page's current lines", cli.errata.display())),
+        );
+    }
+    for (id, line) in &nested.stale {
+        problems.push(
+            Diagnostic::global(format!("erratum `{id}` names page line {line}, where it explains nothing")).with_help(
+                format!(
+                    "update its `nested_lines` or `repair_lines` in {} to the page's current lines",
+                    cli.errata.display()
+                ),
+            ),
+        );
+    }
+    let unexplained = nested.unexplained().count();
+    if unexplained > 0 {
+        problems.push(
+            Diagnostic::global(format!(
+                "{unexplained} nested differences from the page are not explained by {}",
+                cli.errata.display()
+            ))
+            .with_help("fix the rules, or name the page line in an erratum's `nested_lines` or `repair_lines`"),
         );
     }
     if !page.unreadable.is_empty() {

@@ -31,6 +31,8 @@ use regex::Regex;
 
 use crate::errata::{Difference, Errata};
 
+pub mod nested;
+
 /// Compiles one of this module's regular expressions.
 #[allow(clippy::expect_used)]
 fn regex(pattern: &str) -> Regex {
@@ -62,6 +64,8 @@ struct Element {
     label: bool,
     /// Its part in a repeat box.
     repeat: Option<RepeatBox>,
+    /// 1-based line of its start tag in the page source.
+    line: usize,
 }
 
 /// The page's repeat boxes.
@@ -134,7 +138,33 @@ pub struct Page {
     templates: Vec<String>,
     /// Class names that could not be read (they count as never shown), sorted.
     pub unreadable: Vec<String>,
+    /// Where the reader read broken markup its own way, in page order: each
+    /// must be named by an erratum (`repair_lines`).
+    pub repairs: Vec<Repair>,
+    /// The steps' "no actions in this step" lines.
+    placeholders: Vec<Placeholder>,
 }
+
+/// A place where the page's markup is broken and the reader repairs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repair {
+    /// 1-based line in the page source.
+    pub line: usize,
+    /// What the reader did.
+    pub what: String,
+}
+
+/// A step's "there are no actions in this step" span.
+#[derive(Debug)]
+struct Placeholder {
+    element: usize,
+    /// The header of its step.
+    header: Option<usize>,
+    line: usize,
+}
+
+/// The text of a step's placeholder, in Dutch and English.
+const PLACEHOLDERS: [&str; 2] = ["Er zijn geen acties in deze stap", "There are no actions in this step"];
 
 /// One visible top-level item of a page section.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -173,7 +203,9 @@ const CHOOSE_ONE_LEADS: [&str; 2] = ["precies één van de volgende", "exactly o
 enum Event {
     /// A start tag: its name and attributes.
     Open(String, String),
-    Close(String),
+    /// An end tag: its name, and whether it lacks its `>` (`</span<span …>`,
+    /// `</span, …)</span>`), so that it runs on to the next `>`.
+    Close(String, bool),
     /// A section header: the section and the step's title.
     Header(String, String),
     /// A rules box: its title parameter.
@@ -197,7 +229,8 @@ fn events(source: &str) -> Vec<(usize, usize, Event)> {
         if matches!(name.as_str(), "div" | "span" | "ul" | "ol" | "li")
             && let Some(m) = c.get(0)
         {
-            let event = if &c[1] == "/" { Event::Close(name) } else { Event::Open(name, c[3].to_string()) };
+            let event =
+                if &c[1] == "/" { Event::Close(name, c[3].contains('<')) } else { Event::Open(name, c[3].to_string()) };
             events.push((m.start(), m.end(), event));
         }
     }
@@ -294,6 +327,8 @@ impl Page {
             runs: Vec::new(),
             templates: Vec::new(),
             unreadable: Vec::new(),
+            repairs: Vec::new(),
+            placeholders: Vec::new(),
         };
         let mut open: Vec<usize> = Vec::new();
         // Open rules boxes: how many elements were open at their start, and which box.
@@ -340,17 +375,60 @@ impl Page {
                 }
                 Event::TemplateEnd => {
                     if let Some((depth, _)) = templates.pop() {
+                        // A list, box or span the rules box leaves open would
+                        // run on past it; the reader closes it with the box (an
+                        // item left open is ordinary wiki markup, not a repair).
+                        for &e in open.iter().skip(depth) {
+                            let element = &page.elements[e];
+                            if element.tag != "li" {
+                                page.repairs.push(Repair {
+                                    line: element.line,
+                                    what: format!("<{}> left open, closed at the end of its rules box", element.tag),
+                                });
+                            }
+                        }
                         open.truncate(depth);
                     }
                 }
-                Event::Close(name) => {
+                Event::Close(name, broken) => {
+                    if broken {
+                        page.repairs.push(Repair {
+                            line,
+                            what: format!("</{name} without its `>`, read as an end tag up to the next `>`"),
+                        });
+                    }
                     // An end tag closes the innermost open element of its kind, and
                     // everything opened inside it; a stray one is ignored.
                     if let Some(pos) = open.iter().rposition(|&e| page.elements[e].tag == name) {
+                        // A list left open inside the element would, in a
+                        // browser, keep the end tag from reaching it (a list is
+                        // the boundary of its items); the reader closes it.
+                        for &e in &open[pos + 1..] {
+                            let element = &page.elements[e];
+                            if matches!(element.tag.as_str(), "ul" | "ol") {
+                                page.repairs.push(Repair {
+                                    line: element.line,
+                                    what: format!("<{}> left open, closed by </{name}> at line {line}", element.tag),
+                                });
+                            }
+                        }
                         open.truncate(pos);
                     }
                 }
                 Event::Open(name, attributes) => {
+                    if attributes.contains('<') {
+                        page.repairs.push(Repair {
+                            line,
+                            what: format!("<{name} without its `>`, read as a start tag up to the next `>`"),
+                        });
+                    }
+                    if name == "span" && PLACEHOLDERS.iter().any(|p| source[end..].trim_start().starts_with(p)) {
+                        page.placeholders.push(Placeholder {
+                            element: page.elements.len(),
+                            header: page.headers.len().checked_sub(1),
+                            line,
+                        });
+                    }
                     if name == "li" {
                         // A new item closes the previous one of the same list.
                         for pos in (0..open.len()).rev() {
@@ -409,6 +487,7 @@ impl Page {
                         label: publishers.is_some(),
                         classes,
                         repeat,
+                        line,
                     });
                     if top_level && !page.headers.is_empty() {
                         page.items.push(TopItem { element, header: page.headers.len() - 1, line });

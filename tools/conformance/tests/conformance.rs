@@ -5,15 +5,19 @@
 //! For the base game and every module alone in every edition, and for 500
 //! random selections from a fixed seed, each step must show as many top-level
 //! items as the page, from the same modules, in the same order — or differ
-//! where an entry of this crate's `errata.yaml` says so. Prints the tally.
+//! where an entry of this crate's `errata.yaml` says so. Below the top level,
+//! every conditional sub-item and inline span of the page must have a rule
+//! counterpart with an equivalent condition (BDDs), or an erratum must name
+//! its line; every repair of broken markup must be named too. Prints both
+//! tallies.
 
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::diagnostics::render;
 use carcassonne_rules_compiler::wiki_export::selector_key;
 use carcassonne_rules_compiler::{Sources, compile_dir};
-use carcassonne_rules_conformance::Errata;
-use carcassonne_rules_conformance::wiki::{self, Page, Tally};
+use carcassonne_rules_conformance::wiki::{self, Page, Tally, nested};
+use carcassonne_rules_conformance::{Errata, compare_nested};
 
 const PAGE_VARIABLE: &str = "CARCASSONNE_WIKI_PAGE";
 const RANDOM_SELECTIONS: usize = 500;
@@ -60,6 +64,20 @@ fn rules_agree_with_the_wiki_page() {
         tally.unexplained.is_empty(),
         "{} steps differ from the page without an erratum; the first ones:\n{}",
         tally.unexplained.len(),
+        unexplained.join("\n")
+    );
+
+    // Below the top level, for every selection at once: each conditional
+    // sub-item and inline span, the rules' markers, the steps' placeholders
+    // and the reader's repairs.
+    let nested = compare_nested(&page, &rules, &errata);
+    println!("{}", nested.summary());
+    assert!(nested.stale.is_empty(), "errata naming nested or repair lines that explain nothing: {:?}", nested.stale);
+    let unexplained: Vec<String> = nested.unexplained().map(nested::describe).collect();
+    assert!(
+        unexplained.is_empty(),
+        "{} nested differences from the page without an erratum:\n{}",
+        unexplained.len(),
         unexplained.join("\n")
     );
 }

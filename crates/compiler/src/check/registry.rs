@@ -8,6 +8,46 @@ use super::*;
 /// At most this many editions and rule variants: ids are bytes.
 const MAX_EDITIONS: usize = u8::MAX as usize;
 
+/// How long a chain of derived flags defined in terms of each other may be.
+/// Resolving a flag, and every walk over a condition, recurses once per flag
+/// of the chain: a chain of 20,000 would overflow the stack. Real ones are 2.
+pub const MAX_FLAG_DEPTH: usize = 32;
+
+/// How many terms a derived flag may have with the flags it names expanded.
+/// Conditions are evaluated with flags expanded, and a flag that names
+/// another twice doubles it: forty such lines would make 2^40 terms. Real
+/// flags have at most a dozen.
+pub const MAX_FLAG_TERMS: usize = 10_000;
+
+/// The size of a resolved derived flag, with the flags it names expanded.
+#[derive(Clone, Copy, Default)]
+pub(super) struct FlagSize {
+    /// The longest chain of flags it builds on, itself included.
+    depth: usize,
+    /// Its terms (names, tests, `not`, `and`, `or`), saturating.
+    terms: usize,
+}
+
+/// The size of `cond`, a flag's resolved definition, from the sizes of the
+/// flags it names (flags not yet measured count as one term).
+fn size_of(cond: &Cond, sizes: &[FlagSize]) -> FlagSize {
+    match cond {
+        Cond::Flag(f) => {
+            let inner = sizes.get(*f).copied().unwrap_or_default();
+            FlagSize { depth: inner.depth, terms: inner.terms.max(1) }
+        }
+        Cond::Not(c) => {
+            let inner = size_of(c, sizes);
+            FlagSize { depth: inner.depth, terms: inner.terms.saturating_add(1) }
+        }
+        Cond::All(cs) | Cond::Any(cs) => cs.iter().fold(FlagSize { depth: 0, terms: 1 }, |size, c| {
+            let inner = size_of(c, sizes);
+            FlagSize { depth: size.depth.max(inner.depth), terms: size.terms.saturating_add(inner.terms) }
+        }),
+        _ => FlagSize { depth: 0, terms: 1 },
+    }
+}
+
 impl Checker<'_> {
     pub(super) fn editions(&mut self, raw: &RawRules) -> Vec<EditionInfo> {
         let mut out = Vec::new();
@@ -151,6 +191,7 @@ impl Checker<'_> {
             }
         }
         self.flags = vec![None; self.derived_source.len()];
+        self.flag_sizes = vec![FlagSize::default(); self.derived_source.len()];
         for flag in 0..self.derived_source.len() {
             self.derived_flag(flag);
         }
@@ -179,12 +220,57 @@ impl Checker<'_> {
             }
             return None;
         }
+        if self.resolving.len() >= MAX_FLAG_DEPTH {
+            // Resolving recurses into the flags a definition names: stop
+            // before the stack runs out, and report the chain once.
+            if !self.deep_flags_reported {
+                self.deep_flags_reported = true;
+                self.report_deep_flag(&name, &source);
+            }
+            if let Some(slot) = self.flags.get_mut(flag) {
+                *slot = Some(None);
+            }
+            return None;
+        }
         self.resolving.push(flag);
         let resolved = self.condition(&source);
         self.resolving.pop();
+        let resolved = resolved.and_then(|cond| {
+            let mut size = size_of(&cond, &self.flag_sizes);
+            size.depth += 1;
+            if size.depth > MAX_FLAG_DEPTH {
+                if !self.deep_flags_reported {
+                    self.deep_flags_reported = true;
+                    self.report_deep_flag(&name, &source);
+                }
+                return None;
+            }
+            if size.terms > MAX_FLAG_TERMS {
+                self.report(
+                    source.span,
+                    format!("derived flag `{name}` expands to more than {MAX_FLAG_TERMS} terms"),
+                    "conditions are evaluated with the flags they name expanded",
+                    Some("a flag that names another twice doubles it: name each flag once".to_string()),
+                );
+                return None;
+            }
+            if let Some(slot) = self.flag_sizes.get_mut(flag) {
+                *slot = size;
+            }
+            Some(cond)
+        });
         if let Some(slot) = self.flags.get_mut(flag) {
             slot.get_or_insert(resolved.clone());
         }
         resolved.map(|_| Cond::Flag(flag))
+    }
+
+    fn report_deep_flag(&mut self, name: &str, source: &Spanned<String>) {
+        self.report(
+            source.span,
+            format!("derived flag `{name}` builds on a chain of more than {MAX_FLAG_DEPTH} derived flags"),
+            format!("the chain of flags naming flags passes {MAX_FLAG_DEPTH} here"),
+            Some("define it from modules, or from flags that build less on one another".to_string()),
+        );
     }
 }
