@@ -77,11 +77,11 @@ impl Diagnostic {
     /// are very long, the place is given as `file:line:col` in the help instead.
     pub fn at(sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
         let text = sources.text(span.file);
-        let start = span.start.min(text.len());
+        let (start, len) = within(text, span);
         let (line, col) = line_col(text, start);
         let location = format!("{}:{line}:{col}", sources.name(span.file));
         let label = clip(label.into());
-        if shown_bytes(text, start, span.len) > MAX_SHOWN_BYTES {
+        if shown_bytes(text, start, len) > MAX_SHOWN_BYTES {
             return Diagnostic {
                 message: clip(message.into()),
                 source: None,
@@ -93,7 +93,7 @@ impl Diagnostic {
         Diagnostic {
             message: clip(message.into()),
             source: Some(Box::new(sources.named(span.file))),
-            labels: vec![LabeledSpan::new_primary_with_span(Some(label), (start, span.len))],
+            labels: vec![LabeledSpan::new_primary_with_span(Some(label), (start, len))],
             help: None,
             location: Some(location),
         }
@@ -113,7 +113,7 @@ impl Diagnostic {
                 .is_some_and(|between| between.iter().filter(|&&c| c == b'\n').count() <= MAX_LINES_BETWEEN)
         });
         if same_file && near {
-            self.labels.push(LabeledSpan::new_with_span(Some(label), (span.start, span.len)));
+            self.labels.push(LabeledSpan::new_with_span(Some(label), within(sources.text(span.file), span)));
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);
             let note = format!("{label}: {}:{line}:{col}", sources.name(span.file));
@@ -165,6 +165,29 @@ fn clip(text: String) -> String {
         cut -= 1;
     }
     format!("{}… ({} bytes in all)", &text[..cut], text.len())
+}
+
+/// `span` as a start and length of whole characters inside `text`. A place
+/// past the end (a YAML error at the end of the file, where the reader points
+/// at the character after the last) becomes the file's last character other
+/// than a line break: past the end, miette would not render the diagnostic,
+/// and an empty label at the end is not drawn, its text lost.
+fn within(text: &str, span: Span) -> (usize, usize) {
+    let mut start = span.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = span.start.saturating_add(span.len).clamp(start, text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    if start == text.len() && span.len > 0 {
+        let last = text.char_indices().rev().find(|&(_, c)| !matches!(c, '\n' | '\r'));
+        if let Some((at, c)) = last {
+            return (at, c.len_utf8());
+        }
+    }
+    (start, end - start)
 }
 
 /// The bytes of the whole lines that a span touches.

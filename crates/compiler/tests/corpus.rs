@@ -98,6 +98,19 @@ fn cases() -> Vec<Case> {
                 )
             },
         },
+        Case {
+            // Found by the `rules` fuzz target: the reader points just past the
+            // end of the file, and the label there did not render (no location).
+            name: "file ending inside a quoted text",
+            expect: Located(1),
+            setup: |d| edit(d, ABBEY, |t| format!("{t}    - id: unfinished\n      text: \"Once you have")),
+        },
+        Case {
+            // The fuzz target's crash, minimized: two bytes.
+            name: "carriage return and NUL",
+            expect: Located(1),
+            setup: |d| write(d, ABBEY, "\r\0"),
+        },
         Case { name: "NUL byte", expect: Located(1), setup: |d| replace(d, ABBEY, "when: mayor", "when: may\0or") },
         Case {
             name: "invalid UTF-8",

@@ -271,12 +271,58 @@ fn bed() -> invariants::RulesBed {
     invariants::RulesBed::new(Path::new(BUNDLED)).expect("copy the bundled rules")
 }
 
+/// YAML's own pieces, for rules files made from scratch.
+const YAML: &[&str] = &[
+    "expansion: abbey_and_mayor\n",
+    "items:\n",
+    "  1B:\n",
+    "    - id: x\n",
+    "      when: ",
+    "      text: ",
+    "      markers: [",
+    "]",
+    "      after: ",
+    "phases:\n",
+    "derived:\n",
+    "editions:\n",
+    ": ",
+    "- ",
+    "\n",
+    "  ",
+    "\"",
+    "'",
+    "{",
+    "}",
+    "[",
+    "&a ",
+    "*a",
+    "#",
+    "\t",
+    "\r\n",
+];
+
+/// Rules files of YAML pieces, DSL tokens and any characters.
+fn yaml_soup() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        2 => prop::sample::select(YAML).prop_map(str::to_string),
+        2 => prop::sample::select(TOKENS).prop_map(str::to_string),
+        1 => any::<char>().prop_map(String::from),
+    ];
+    prop::collection::vec(piece, 0..64).prop_map(|pieces| pieces.concat())
+}
+
+thread_local!(static BED: invariants::RulesBed = bed());
+
 proptest! {
     #![proptest_config(config(RULES_CASES))]
 
     #[test]
+    fn rules_files_of_yaml_tokens_and_characters(input in yaml_soup()) {
+        BED.with(|bed| bed.check(input.as_bytes()));
+    }
+
+    #[test]
     fn mutated_bundled_rules_files(at in any::<Index>(), edits in byte_edits()) {
-        thread_local!(static BED: invariants::RulesBed = bed());
         let files = &valid().files;
         let (_, bytes) = &files[at.index(files.len())];
         BED.with(|bed| bed.check(&mutate_bytes(bytes, &edits)));
