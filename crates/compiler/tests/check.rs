@@ -4,6 +4,8 @@
 // Helpers outside `#[test]` functions panic on a broken fixture, as tests do.
 #![allow(clippy::expect_used)]
 
+mod common;
+
 use std::path::Path;
 
 use carcassonne_rules_compiler::{self as compiler, Diagnostic};
@@ -15,26 +17,13 @@ const BUNDLED: &str = "../../rules";
 /// A copy of the fixture rules with `file`'s text passed through `edit`.
 fn rules_with(file: &str, edit: impl FnOnce(String) -> String) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
-    copy_dir(Path::new(FIXTURE), dir.path());
+    common::copy_dir(Path::new(FIXTURE), dir.path());
     let path = dir.path().join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_default();
     let edited = edit(text.clone());
     assert_ne!(edited, text, "the edit of {file} changed nothing");
     std::fs::write(&path, edited).expect("write edited file");
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read fixture") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 fn problems(dir: &Path) -> Vec<Diagnostic> {
@@ -241,7 +230,7 @@ fn missing_folder_is_a_diagnostic_not_a_panic() {
 fn the_model_does_not_depend_on_file_names_or_order() {
     let mut original = compiler::compile_dir(Path::new(BUNDLED)).result.expect("bundled rules check");
     let dir = tempfile::tempdir().expect("temp dir");
-    copy_dir(Path::new(BUNDLED), dir.path());
+    common::copy_dir(Path::new(BUNDLED), dir.path());
     // Rename the expansion files so that they list in reverse order.
     let expansions = dir.path().join("expansions");
     let mut names: Vec<_> =

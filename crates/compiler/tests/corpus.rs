@@ -10,6 +10,8 @@
 // Test helpers, not library code: a failed setup step should stop the test.
 #![allow(clippy::expect_used)]
 
+mod common;
+
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -534,7 +536,7 @@ fn every_bad_input_gets_its_located_diagnostics_quickly_and_without_a_panic() {
     for case in cases() {
         let temp = tempfile::tempdir().expect("temp dir");
         let dir = temp.path().join("rules");
-        copy_dir(Path::new(BUNDLED), &dir);
+        common::copy_dir(Path::new(BUNDLED), &dir);
         (case.setup)(&dir);
         let started = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| compile_dir(&dir).result));
@@ -568,17 +570,4 @@ fn every_bad_input_gets_its_located_diagnostics_quickly_and_without_a_panic() {
     assert!(count >= 50, "the corpus has {count} cases");
     insta::assert_snapshot!("corpus", snapshot);
     assert!(failures.is_empty(), "{} of {count} cases failed:\n{}", failures.len(), failures.join("\n"));
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read rules") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }

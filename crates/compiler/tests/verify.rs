@@ -5,6 +5,8 @@
 // Test helpers, not library code: a failed setup step should stop the test.
 #![allow(clippy::expect_used)]
 
+mod common;
+
 use std::path::Path;
 
 use carcassonne_rules_compiler::model::Rules;
@@ -27,7 +29,7 @@ fn the_bundled_rules_verify() {
 /// the edited file's text.
 fn planted(file: &str, edits: &[(&str, &str)]) -> (Vec<Diagnostic>, Option<Rules>, String) {
     let dir = tempfile::tempdir().expect("temp dir");
-    copy_dir(Path::new(BUNDLED), dir.path());
+    common::copy_dir(Path::new(BUNDLED), dir.path());
     let path = dir.path().join(file);
     let mut text = std::fs::read_to_string(&path).expect("rules file");
     for (from, to) in edits {
@@ -139,17 +141,4 @@ fn a_derived_flag_that_is_always_false() {
     let rules = rules.expect("checks");
     assert!(problems[0].message().contains("derived flag `never_at_all` is never true"), "{problems:?}");
     only(&problems, &rules, "modules.yaml", line_of(&text, "never_at_all", "abbey"));
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read rules") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }

@@ -1,6 +1,6 @@
 //! The rules against the wiki page itself. The page is not part of this
 //! repository: set `CARCASSONNE_WIKI_PAGE` to its wiki source (for instance
-//! `../shared/seeds/order-of-play.nl.wikitext`); without it the test is skipped.
+//! the seeds folder beside the repository, `shared/seeds/order-of-play.nl.wikitext`); without it the test is skipped.
 //!
 //! For the base game and every module alone in every edition, and for 500
 //! random selections from a fixed seed, each step must show as many top-level
