@@ -14,14 +14,14 @@ use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_dir, explai
 use carcassonne_rules_runtime::core::catalog::SelectionError;
 use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::render;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
 #[command(name = "carcassonne-rules", version, about = "Carcassonne's order of play, compiled from YAML rules")]
 struct Cli {
-    /// A rules folder. `check` and `gen` read `rules/` without it; `order` and
-    /// `modules` use the rules compiled into this binary without it, and
-    /// compile and interpret DIR with it.
+    /// A rules folder. `order`, `modules` and `diff` use the rules compiled
+    /// into this binary without it, and compile and interpret DIR with it; the
+    /// other commands read `rules/` without it.
     #[arg(long, global = true, value_name = "DIR")]
     rules: Option<PathBuf>,
     #[command(subcommand)]
@@ -47,15 +47,8 @@ enum Command {
     },
     /// Print the turn order for an edition and a selection of modules.
     Order {
-        /// C1 (1st edition), C2 (new edition) or WE (Winter edition).
-        #[arg(long)]
-        edition: String,
-        /// A publisher's rule variant (hig, zmg, rgg); each edition has a default.
-        #[arg(long, value_name = "ID")]
-        variant: Option<String>,
-        /// Module and expansion ids, comma-separated.
-        #[arg(long, default_value = "", value_name = "IDS")]
-        with: String,
+        #[command(flatten)]
+        selection: SelectionArgs,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
@@ -64,24 +57,14 @@ enum Command {
     Explain {
         /// The item's id.
         item: String,
-        #[arg(long)]
-        edition: String,
-        #[arg(long, value_name = "ID")]
-        variant: Option<String>,
-        #[arg(long, default_value = "", value_name = "IDS")]
-        with: String,
+        #[command(flatten)]
+        selection: SelectionArgs,
     },
     /// Compare the turn orders of two selections: a unified diff, with item ids.
     Diff {
-        /// The first selection's edition.
-        #[arg(long)]
-        edition: String,
-        /// The first selection's rule variant (else the edition's default).
-        #[arg(long, value_name = "ID")]
-        variant: Option<String>,
-        /// The first selection's module and expansion ids.
-        #[arg(long, default_value = "", value_name = "IDS")]
-        with: String,
+        /// The first selection.
+        #[command(flatten)]
+        selection: SelectionArgs,
         /// The second selection's module and expansion ids.
         #[arg(long, value_name = "IDS")]
         against: String,
@@ -111,6 +94,20 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+}
+
+/// An edition, a rule variant and modules, as `order`, `explain` and `diff` take them.
+#[derive(Args)]
+struct SelectionArgs {
+    /// C1 (1st edition), C2 (new edition) or WE (Winter edition).
+    #[arg(long)]
+    edition: String,
+    /// A publisher's rule variant (hig, zmg, rgg); each edition has a default.
+    #[arg(long, value_name = "ID")]
+    variant: Option<String>,
+    /// Module and expansion ids, comma-separated.
+    #[arg(long, default_value = "", value_name = "IDS")]
+    with: String,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -207,7 +204,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             }
             Ok(())
         }
-        Command::Order { edition, variant, with, format } => {
+        Command::Order { selection: SelectionArgs { edition, variant, with }, format } => {
             let order = match &cli.rules {
                 None => {
                     let cfg = selection(carcassonne_rules_runtime::catalog(), edition, variant.as_deref(), with)?;
@@ -222,7 +219,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             print_out(&render_order(&order, *format)?);
             Ok(())
         }
-        Command::Explain { item, edition, variant, with } => {
+        Command::Explain { item, selection: SelectionArgs { edition, variant, with } } => {
             let compiled = compile_dir(rules_dir(cli));
             let rules = compiled.result?;
             let cfg = selection(&rules.catalog, edition, variant.as_deref(), with)?;
@@ -231,7 +228,12 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             print_out(&text);
             Ok(())
         }
-        Command::Diff { edition, variant, with, against, against_edition, against_variant } => {
+        Command::Diff {
+            selection: SelectionArgs { edition, variant, with },
+            against,
+            against_edition,
+            against_variant,
+        } => {
             let other_edition = against_edition.as_deref().unwrap_or(edition);
             let (first, second) = match &cli.rules {
                 None => {
