@@ -195,21 +195,29 @@ fn shown_bytes(text: &str, start: usize, len: usize) -> usize {
     let bytes = text.as_bytes();
     let start = start.min(bytes.len());
     let end = start.saturating_add(len).min(bytes.len());
-    let first = bytes[..start].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let last = bytes[end..].iter().position(|&b| b == b'\n').map_or(bytes.len(), |i| end + i);
+    let first = bytes[..start].iter().rposition(|&b| matches!(b, b'\n' | b'\r')).map_or(0, |i| i + 1);
+    let last = bytes[end..].iter().position(|&b| matches!(b, b'\n' | b'\r')).map_or(bytes.len(), |i| end + i);
     last - first
 }
 
-/// 1-based line and column (in characters) of a byte offset.
+/// 1-based line and column (in characters) of a byte offset. Line breaks are
+/// `\n`, `\r\n` and a lone `\r`, as in miette's header (rules files with a
+/// lone `\r` are refused before they are read, as the YAML reader ignores it).
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
+    let bytes = text.as_bytes();
+    let (mut line, mut line_start) = (1, 0);
+    for (i, &b) in bytes[..offset].iter().enumerate() {
+        let lone_cr = b == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+        if b == b'\n' || lone_cr {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
+    (line, text[line_start..offset].chars().count() + 1)
 }
 
 /// `file:line:col: message (help: …)`: what a failing test should print,

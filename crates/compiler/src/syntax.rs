@@ -537,6 +537,19 @@ pub fn read_yaml<T: for<'de> Deserialize<'de>>(
     let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
     let file = sources.add(path.display().to_string(), text);
     let content = sources.text(file);
+    // The YAML reader takes only `\n` and `\r\n` as line ends: with old Mac
+    // line ends the whole file would read as its first line.
+    let bytes = content.as_bytes();
+    if let Some(at) = (0..bytes.len()).find(|&i| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+        // No snippet: a terminal would print the lone `\r` as a jump to the
+        // start of the line.
+        let (line, col) = crate::diagnostics::line_col(content, at);
+        let shown = path.display();
+        return Err(Diagnostic::global(format!(
+            "`{shown}` has a carriage return without a line feed at {shown}:{line}:{col}"
+        ))
+        .with_help("save the file with Unix (`\\n`) or Windows (`\\r\\n`) line ends"));
+    }
     if content.lines().all(|line| line.trim().is_empty() || line.trim_start().starts_with('#')) {
         return Err(Diagnostic::global(format!("`{}` is empty", path.display()))
             .with_help(format!("{name} must hold a YAML mapping; rules/README.md shows what it contains")));
