@@ -721,6 +721,35 @@ impl Schemas<'_> {
                         vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
                     ),
                 ),
+                (
+                    "ignored_start_tags",
+                    array_of(
+                        "Start tags the page reader skips, so that the end tags meant for them close the elements \
+                         around them (a duplicated block whose first copy is never closed).",
+                        closed(
+                            "The start tags of one kind at one page line.",
+                            &["line", "tag"],
+                            vec![
+                                (
+                                    "line",
+                                    typed(
+                                        "integer",
+                                        "1-based line in the page source.",
+                                        vec![("minimum", Json::Int(1))],
+                                    ),
+                                ),
+                                (
+                                    "tag",
+                                    typed(
+                                        "string",
+                                        "The tag's name.",
+                                        vec![("enum", strings(&["div", "span", "ul", "ol", "li"]))],
+                                    ),
+                                ),
+                            ],
+                        ),
+                    ),
+                ),
             ],
         );
         let body = closed(

@@ -73,6 +73,27 @@ pub struct Difference {
     /// 1-based lines where the page reader repairs broken markup, as this
     /// erratum says.
     pub repair_lines: Vec<usize>,
+    /// Start tags the page reader skips, so that the end tags meant for the
+    /// elements they open close the elements around them (a duplicated block
+    /// whose first copy is never closed).
+    pub ignored_start_tags: Vec<StartTag>,
+}
+
+/// Start tags of one kind at one page line.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StartTag {
+    /// 1-based line in the page source.
+    pub line: usize,
+    /// The tag's name (`div`, `ol`).
+    pub tag: String,
+}
+
+impl Difference {
+    /// Whether this erratum names the reader's repair at `line`.
+    pub fn names_repair(&self, line: usize) -> bool {
+        self.repair_lines.contains(&line) || self.ignored_start_tags.iter().any(|t| t.line == line)
+    }
 }
 
 impl Errata {
@@ -102,6 +123,7 @@ impl Errata {
                     items: d.items.into_iter().map(s).collect(),
                     nested_lines: d.nested_lines,
                     repair_lines: d.repair_lines,
+                    ignored_start_tags: d.ignored_start_tags,
                 })
                 .collect(),
         };
@@ -154,6 +176,8 @@ struct DifferenceYaml {
     nested_lines: Vec<usize>,
     #[serde(default)]
     repair_lines: Vec<usize>,
+    #[serde(default)]
+    ignored_start_tags: Vec<StartTag>,
 }
 
 struct RawErrata {
@@ -178,6 +202,7 @@ struct RawDifference {
     items: Vec<Spanned<String>>,
     nested_lines: Vec<usize>,
     repair_lines: Vec<usize>,
+    ignored_start_tags: Vec<StartTag>,
 }
 
 impl RawErrata {
@@ -279,6 +304,7 @@ impl RawErrata {
                     items: d.items.into_iter().map(|i| i.value).collect(),
                     nested_lines: d.nested_lines,
                     repair_lines: d.repair_lines,
+                    ignored_start_tags: d.ignored_start_tags,
                 });
             }
         }

@@ -416,6 +416,19 @@ impl Page {
                     }
                 }
                 Event::Open(name, attributes) => {
+                    let ignored = errata.differences.iter().find(|d| {
+                        d.ignored_start_tags.iter().any(|t| t.line == line && t.tag.eq_ignore_ascii_case(&name))
+                    });
+                    if let Some(d) = ignored {
+                        page.repairs.push(Repair {
+                            line,
+                            what: format!(
+                                "<{name}> skipped as erratum {} says, so that its end tag closes the one around it",
+                                d.id
+                            ),
+                        });
+                        continue;
+                    }
                     if attributes.contains('<') {
                         page.repairs.push(Repair {
                             line,

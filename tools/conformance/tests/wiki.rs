@@ -112,6 +112,44 @@ fn an_unclosed_box_ends_with_its_template() {
     assert_eq!(sections[2].1.len(), 1);
 }
 
+/// A block written twice: the first copy's list is never closed, so the
+/// second copy's `<div>` and `<ol>` open inside it and the end tags close
+/// only those; step 1C stays inside the first `<div class="showBuilder">`.
+const DUPLICATED_BLOCK_PAGE: &str = r#"'''Stap 1B: Draw'''
+<div class="showBuilder">
+<ol>
+<li class="showBuilder">First copy.</li><div class="showBuilder">
+<ol>
+<li class="showBuilder">Second copy.</li>
+</ol>
+</div>
+'''Stap 1C: Place'''
+<ol>
+<li>Place the tile.</li>
+</ol>
+"#;
+
+#[test]
+fn an_erratum_can_skip_the_start_tags_of_a_duplicated_block() {
+    let rules = fixture();
+    let as_written = Page::parse(DUPLICATED_BLOCK_PAGE, &rules, &Errata::default());
+    assert!(as_written.repairs.is_empty(), "{:?}", as_written.repairs);
+    // Without the builder the page, as written, hides all of step 1C.
+    let sections = shown(&as_written, &rules, "C2", "");
+    assert!(sections.iter().all(|(section, _)| section != "1C"), "{sections:?}");
+
+    let skip = errata(
+        &rules,
+        "differences:\n  - id: block-written-twice\n    page: p\n    rules: r\n    why: w\n    \
+         ignored_start_tags: [{ line: 4, tag: div }, { line: 5, tag: ol }]\n",
+    );
+    let repaired = Page::parse(DUPLICATED_BLOCK_PAGE, &rules, &skip);
+    assert_eq!(repaired.repairs.iter().map(|r| r.line).collect::<Vec<_>>(), [4, 5]);
+    assert_eq!(shown(&repaired, &rules, "C2", "")[1], ("1C".to_string(), vec![item("base", 11)]));
+    // With the builder both copies show, as two items of one list.
+    assert_eq!(shown(&repaired, &rules, "C2", "builder")[0].1, [item("builder", 4), item("builder", 6)]);
+}
+
 const ORIGINS_PAGE: &str = r#"'''Stap 1B: Draw'''
 <ol>
 <li class="showDragonOrPrincessOrAbbey">First selected of three.</li>

@@ -201,7 +201,8 @@ pub fn compare_nested(page: &Page, rules: &Rules, errata: &Errata) -> NestedTall
     run.findings.sort_by_key(|f| (f.kind, f.line));
     let mut tally = NestedTally { findings: run.findings, stale: Vec::new() };
     for d in &errata.differences {
-        for (lines, kinds) in [(&d.nested_lines, false), (&d.repair_lines, true)] {
+        let ignored: Vec<usize> = d.ignored_start_tags.iter().map(|t| t.line).collect();
+        for (lines, kinds) in [(&d.nested_lines, false), (&d.repair_lines, true), (&ignored, true)] {
             for &line in lines {
                 let used = tally.findings.iter().any(|f| {
                     f.line == line && f.erratum.as_deref() == Some(d.id.as_str()) && (f.kind == Kind::Repair) == kinds
@@ -256,7 +257,7 @@ impl Run<'_, '_> {
             self.errata
                 .differences
                 .iter()
-                .find(|d| if repair { d.repair_lines.contains(&line) } else { d.nested_lines.contains(&line) })
+                .find(|d| if repair { d.names_repair(line) } else { d.nested_lines.contains(&line) })
                 .map(|d| d.id.clone())
         });
         self.findings.push(Finding { kind, line, what, difference, erratum });
