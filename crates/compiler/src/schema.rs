@@ -743,7 +743,7 @@ impl Schemas<'_> {
                                     typed(
                                         "string",
                                         "The tag's name.",
-                                        vec![("enum", strings(&["div", "span", "ul", "ol", "li"]))],
+                                        vec![("enum", strings(["div", "span", "ul", "ol", "li"]))],
                                     ),
                                 ),
                             ],
