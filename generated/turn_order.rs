@@ -616,20 +616,20 @@ pub mod item {
     pub const WAGON_DEPLOY_BRIDGE: ItemId = ItemId(152);
     /// `abbot-deploy`
     pub const ABBOT_DEPLOY: ItemId = ItemId(153);
-    /// `abbot-deploy-abbey`
-    pub const ABBOT_DEPLOY_ABBEY: ItemId = ItemId(154);
-    /// `abbot-deploy-shrine`
-    pub const ABBOT_DEPLOY_SHRINE: ItemId = ItemId(155);
-    /// `abbot-deploy-german-monastery`
-    pub const ABBOT_DEPLOY_GERMAN_MONASTERY: ItemId = ItemId(156);
-    /// `abbot-deploy-dutch-belgian-monastery`
-    pub const ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY: ItemId = ItemId(157);
-    /// `abbot-deploy-japanese-building`
-    pub const ABBOT_DEPLOY_JAPANESE_BUILDING: ItemId = ItemId(158);
-    /// `abbot-deploy-darmstadt-church`
-    pub const ABBOT_DEPLOY_DARMSTADT_CHURCH: ItemId = ItemId(159);
     /// `abbot-deploy-garden`
-    pub const ABBOT_DEPLOY_GARDEN: ItemId = ItemId(160);
+    pub const ABBOT_DEPLOY_GARDEN: ItemId = ItemId(154);
+    /// `abbot-deploy-abbey`
+    pub const ABBOT_DEPLOY_ABBEY: ItemId = ItemId(155);
+    /// `abbot-deploy-shrine`
+    pub const ABBOT_DEPLOY_SHRINE: ItemId = ItemId(156);
+    /// `abbot-deploy-german-monastery`
+    pub const ABBOT_DEPLOY_GERMAN_MONASTERY: ItemId = ItemId(157);
+    /// `abbot-deploy-dutch-belgian-monastery`
+    pub const ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY: ItemId = ItemId(158);
+    /// `abbot-deploy-japanese-building`
+    pub const ABBOT_DEPLOY_JAPANESE_BUILDING: ItemId = ItemId(159);
+    /// `abbot-deploy-darmstadt-church`
+    pub const ABBOT_DEPLOY_DARMSTADT_CHURCH: ItemId = ItemId(160);
     /// `ringmaster-deploy`
     pub const RINGMASTER_DEPLOY: ItemId = ItemId(161);
     /// `ringmaster-deploy-bridge`
@@ -2165,6 +2165,9 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::ABBOT) {
         v.item(item::ABBOT_DEPLOY);
+        if cfg.has(module::GARDENS) {
+            v.item(item::ABBOT_DEPLOY_GARDEN);
+        }
         if cfg.has(module::ABBEY) {
             v.item(item::ABBOT_DEPLOY_ABBEY);
         }
@@ -2178,9 +2181,6 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::DARMSTADT) {
             v.item(item::ABBOT_DEPLOY_DARMSTADT_CHURCH);
-        }
-        if cfg.has(module::GARDENS) {
-            v.item(item::ABBOT_DEPLOY_GARDEN);
         }
     }
     if cfg.has(module::RINGMASTER) {
@@ -5308,24 +5308,29 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy",
-            text: Text::ByEdition(&[
-                "Abbot onto a monastic building: a cloister",
-                "Abbot onto a monastic building: a monastery",
-                "Abbot onto a monastic building: a monastery",
-            ]),
+            text: Text::ByEdition(&["Abbot onto a cloister", "Abbot onto a monastery", "Abbot onto a monastery"]),
             origins: &[module::ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[
+                item::ABBOT_DEPLOY_GARDEN,
                 item::ABBOT_DEPLOY_ABBEY,
                 item::ABBOT_DEPLOY_SHRINE,
                 item::ABBOT_DEPLOY_GERMAN_MONASTERY,
                 item::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY,
                 item::ABBOT_DEPLOY_JAPANESE_BUILDING,
                 item::ABBOT_DEPLOY_DARMSTADT_CHURCH,
-                item::ABBOT_DEPLOY_GARDEN,
             ],
+        },
+        ItemInfo {
+            id: "abbot-deploy-garden",
+            text: Text::Same("or onto a garden"),
+            origins: &[module::GARDENS],
+            markers: &[],
+            foreign: &[edition::C1, edition::WE],
+            effect: None,
+            children: &[],
         },
         ItemInfo {
             id: "abbot-deploy-abbey",
@@ -5378,15 +5383,6 @@ pub static TABLES: Tables = Tables {
             origins: &[module::DARMSTADT],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
-            effect: None,
-            children: &[],
-        },
-        ItemInfo {
-            id: "abbot-deploy-garden",
-            text: Text::Same("or onto a garden"),
-            origins: &[module::GARDENS],
-            markers: &[],
-            foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
         },

@@ -55,7 +55,9 @@ impl<'r> Logic<'r> {
         let all = vars.variables();
         let (modules, rest) = all.split_at(catalog.modules.len().min(all.len()));
         let (editions, variants) = rest.split_at(catalog.editions.len().min(rest.len()));
-        let domain = vars.mk_sat_exactly_k(1, editions).and(&vars.mk_sat_exactly_k(1, variants));
+        // Rules without publishers' variants have no variant to choose.
+        let one_variant = if variants.is_empty() { vars.mk_true() } else { vars.mk_sat_exactly_k(1, variants) };
+        let domain = vars.mk_sat_exactly_k(1, editions).and(&one_variant);
         let mut logic = Logic {
             rules,
             modules: modules.to_vec(),
@@ -108,7 +110,7 @@ impl<'r> Logic<'r> {
     /// can be left out), in the edition's default variant where possible.
     pub fn witness(&self, set: &Bdd) -> Option<Selection> {
         let mut narrowed = set.clone();
-        for (e, info) in self.rules.catalog.editions.iter().enumerate() {
+        for (e, info) in self.rules.catalog.editions.iter().enumerate().filter(|_| !self.variants.is_empty()) {
             let default = self.var(&self.variants, usize::from(info.default_variant.0));
             let preferred = narrowed.and(&self.edition(EditionId(e as u8)).imp(&default));
             if !preferred.is_false() {

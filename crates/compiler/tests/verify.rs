@@ -24,6 +24,18 @@ fn the_bundled_rules_verify() {
     assert!(report.checks > 1000, "{} properties", report.checks);
 }
 
+#[test]
+fn rules_without_publishers_variants_verify() {
+    // The test fixture declares editions only: every selection has no variant,
+    // and an item shown with the abbey is not dead.
+    let compiled = compile_dir(Path::new("tests/fixtures/minimal"));
+    let rules = compiled.result.expect("the fixture checks");
+    assert!(rules.catalog.variants.is_empty());
+    let report = verify::verify(&rules, &compiled.spans, &compiled.sources);
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    assert!(report.checks > 10, "{} properties", report.checks);
+}
+
 /// The bundled rules with each `(from, to)` edit made once in `file`: every
 /// problem of checking and then verifying them, the rules if they checked, and
 /// the edited file's text.

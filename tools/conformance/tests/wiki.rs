@@ -360,3 +360,58 @@ fn a_module_with_a_selector_must_be_on_the_page() {
     assert!(!tally.unexplained.is_empty());
     assert!(tally.unexplained.iter().all(|(label, c)| label.contains("mage") && c.section == "1B"));
 }
+
+/// The fixture with two sub-items of `deploy-meeple`, in the order `first`,
+/// then the other: `abbey` ("or onto an abbey") and `revolts` (protection).
+fn fixture_with_deploy_asides(first: &str) -> (tempfile::TempDir, Rules) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let from = fixture_dir();
+    std::fs::create_dir(dir.path().join("expansions")).expect("mkdir");
+    for file in [
+        "base.yaml",
+        "editions.yaml",
+        "modules.yaml",
+        "expansions/abbey-and-mayor.yaml",
+        "expansions/princess-and-dragon.yaml",
+        "expansions/traders-and-builders.yaml",
+    ] {
+        std::fs::copy(from.join(file), dir.path().join(file)).expect("copy the fixture");
+    }
+    let abbey =
+        "    - id: deploy-onto-abbey\n      when: abbey\n      under: deploy-meeple\n      text: or onto an abbey\n";
+    let revolts = "    - id: deploy-protected\n      when: peasant_revolts\n      under: deploy-meeple\n      text: It may be protected.\n";
+    let (a, b) = if first == "abbey" { (abbey, revolts) } else { (revolts, abbey) };
+    let file = dir.path().join("expansions/abbey-and-mayor.yaml");
+    let text = std::fs::read_to_string(&file).expect("read");
+    std::fs::write(&file, format!("{text}  2B-1:\n{a}{b}")).expect("write");
+    let rules = compile(dir.path());
+    (dir, rules)
+}
+
+/// The abbey as words of the item's sentence, the protection as a sub-item.
+const ASIDE_PAGE: &str = r#"'''Stap 2B-1: Deploy'''
+<ol>
+<li>Deploy a meeple<span class="showAbbey"> or onto an abbey</span>.
+<ul>
+<li class="showPeasantRevolts">It may be protected.</li>
+</ul></li>
+</ol>
+"#;
+
+#[test]
+fn nested_asides_and_sub_items_must_keep_the_rules_order() {
+    let differences = |first: &str| {
+        let (_dir, rules) = fixture_with_deploy_asides(first);
+        let page = Page::parse(ASIDE_PAGE, &rules, &Errata::default());
+        let tally = carcassonne_rules_conformance::compare_nested(&page, &rules, &Errata::default());
+        let found: Vec<(usize, String)> =
+            tally.findings.iter().filter_map(|f| f.difference.clone().map(|d| (f.line, d))).collect();
+        (tally.findings.len(), found)
+    };
+    // The page's order: the aside in the sentence, then the sub-list.
+    let (compared, found) = differences("abbey");
+    assert_eq!((compared, found), (2, vec![]));
+    // The rules' sub-items the other way round.
+    let (_, found) = differences("revolts");
+    assert_eq!(found, [(5, "`deploy-meeple` has it as `deploy-protected`, in another order".to_string())]);
+}

@@ -161,6 +161,39 @@ fn marker_kind(label: &str) -> String {
     KINDS.iter().find(|(prefix, _)| label.starts_with(prefix)).map_or(label.clone(), |(_, kind)| (*kind).to_string())
 }
 
+/// Where the page has got to in a rule item's sub-items.
+#[derive(Default)]
+struct Order {
+    /// The first sub-item the page's next span or sub-item may stand for.
+    next: usize,
+}
+
+impl Order {
+    /// Places an aside that may stand for any of the sub-items `candidates`
+    /// (ascending): the first not yet passed, which the next sub-item of the
+    /// page may stand for as well (a span can head the sub-list after it).
+    /// Otherwise the page has it in another order, and the sub-item it
+    /// stands for is returned.
+    fn aside(&mut self, candidates: &[usize]) -> Result<(), usize> {
+        match candidates.iter().find(|&&j| j >= self.next) {
+            Some(&j) => {
+                self.next = j;
+                Ok(())
+            }
+            None => Err(candidates[0]),
+        }
+    }
+}
+
+/// A part of a page list item that stands for a part of a rule item.
+#[derive(Clone, Copy)]
+enum Part {
+    /// A conditional span (an element).
+    Span(usize),
+    /// A sub-item (a list item).
+    Sub(usize),
+}
+
 /// Whether two sets of selections are the same.
 fn same(a: &Bdd, b: &Bdd) -> bool {
     a.xor(b).is_false()
@@ -372,7 +405,6 @@ impl Run<'_, '_> {
     /// Compares page list item `li` with rule item `rule`; `shows` is where
     /// the page shows `li`.
     fn item(&mut self, li: usize, rule: &Item, shows: &Bdd) {
-        let element = self.page.list_items[li].element;
         let mut page_markers: Vec<(String, Bdd)> = Vec::new();
         // Unconditional markers of the item's own text.
         for r in self.page.list_items[li].runs.clone() {
@@ -381,56 +413,18 @@ impl Run<'_, '_> {
                 page_markers.extend(MARKER.captures_iter(&run.text).map(|c| (marker_kind(&c[1]), shows.clone())));
             }
         }
-        for e in self.spans(li) {
-            let cond = shows.and(&self.chain(e, Some(element)));
-            // Where the span around it shows (the item, or an outer span).
-            let around = match self.page.elements[e].parent {
-                Some(p) if p != element => shows.and(&self.chain(p, Some(element))),
-                _ => shows.clone(),
-            };
-            let (text, markers) = self.direct(e);
-            let line = self.page.elements[e].line;
-            let what = self.span_name(e);
-            if !markers.is_empty() {
-                let mut missing = Vec::new();
-                for label in &markers {
-                    let kind = marker_kind(label);
-                    page_markers.push((kind.clone(), cond.clone()));
-                    // A marker the page can never show matches none in the rules.
-                    let found = cond.is_false()
-                        || rule.markers.iter().any(|m| {
-                            marker_kind(&m.label) == kind && same(&shows.and(&self.logic.cond(&m.when)), &cond)
-                        });
-                    if !found {
-                        missing.push(label.clone());
-                    }
-                }
-                let difference = (!missing.is_empty()).then(|| {
-                    format!("`{}` has no marker {} with an equivalent condition", rule.id, missing.join(", "))
-                });
-                self.push(Kind::Span, line, what, difference);
-                continue;
+        // Spans and sub-items in page order: the rule item's sub-items that
+        // they stand for must come in the same order.
+        let mut parts: Vec<(usize, Part)> = self.spans(li).into_iter().map(|e| (e, Part::Span(e))).collect();
+        parts
+            .extend(self.page.list_items[li].children.iter().map(|&c| (self.page.list_items[c].element, Part::Sub(c))));
+        parts.sort_by_key(|&(element, _)| element);
+        let mut order = Order::default();
+        for (_, part) in parts {
+            match part {
+                Part::Span(e) => self.span(li, e, rule, shows, &mut order, &mut page_markers),
+                Part::Sub(c) => self.sub_item(li, c, rule, shows, &mut order),
             }
-            if !text.chars().any(char::is_alphanumeric) {
-                // Spacing or punctuation only, or a wrapper of other spans.
-                continue;
-            }
-            let difference = if cond.is_false() {
-                Some("never shown: its condition contradicts its item's".to_string())
-            } else if same(&cond, &around)
-                || self.same_word(li, e, &text, &around)
-                || std::iter::once(rule).chain(&rule.children).any(|r| self.variant(r, &around, &cond))
-                || rule.children.iter().any(|c| same(&shows.and(&self.logic.cond(&c.when)), &cond))
-            {
-                None
-            } else {
-                Some(format!(
-                    "`{}` has no text variant or sub-item with an equivalent condition (a {}-part wording)",
-                    rule.id,
-                    if self.edition_only(&around, &cond) { "missing edition" } else { "module-conditional" }
-                ))
-            };
-            self.push(Kind::Span, line, what, difference);
         }
         // Every marker of the rules is one the page shows where they do.
         for m in &rule.markers {
@@ -445,51 +439,125 @@ impl Run<'_, '_> {
                 (!found).then(|| "the page item has no such marker with an equivalent condition".to_string());
             self.push(Kind::RuleMarker, line, format!("`{}` marker {}", rule.id, m.label), difference);
         }
-        // Sub-items, in order.
-        let mut next = 0;
-        for c in self.page.list_items[li].children.clone() {
-            let child = self.page.list_items[c].element;
-            let cond = shows.and(&self.chain(child, Some(element)));
-            let conditional = self.conditional(child, Some(element));
-            let line = self.page.list_items[c].line;
-            let what = self.name(child);
-            let equivalent = |r: &Item| same(&shows.and(&self.logic.cond(&r.when)), &cond);
-            // A sub-list inside a conditional span (the page's aside) belongs
-            // to the rule sub-item that span stands for.
-            if let Some(holder) = self.holder(child, element, rule, shows) {
-                let inner = &rule.children[holder];
-                let within = shows.and(&self.logic.cond(&inner.when));
-                let found = inner.children.iter().position(|r| same(&within.and(&self.logic.cond(&r.when)), &cond));
-                if let Some(j) = found {
-                    if conditional {
-                        self.push(Kind::SubItem, line, format!("{what} = `{}`", inner.children[j].id), None);
-                    }
-                    self.item(c, &inner.children[j], &cond);
-                    continue;
+    }
+
+    /// Compares conditional span `e` of page list item `li` with rule item
+    /// `rule`: a marker, a text variant, words that hold wherever the item
+    /// shows, or an aside that the rules write as a sub-item.
+    fn span(
+        &mut self,
+        li: usize,
+        e: usize,
+        rule: &Item,
+        shows: &Bdd,
+        order: &mut Order,
+        page_markers: &mut Vec<(String, Bdd)>,
+    ) {
+        let element = self.page.list_items[li].element;
+        let cond = shows.and(&self.chain(e, Some(element)));
+        // Where the span around it shows (the item, or an outer span).
+        let around = match self.page.elements[e].parent {
+            Some(p) if p != element => shows.and(&self.chain(p, Some(element))),
+            _ => shows.clone(),
+        };
+        let (text, markers) = self.direct(e);
+        let line = self.page.elements[e].line;
+        let what = self.span_name(e);
+        if !markers.is_empty() {
+            let mut missing = Vec::new();
+            for label in &markers {
+                let kind = marker_kind(label);
+                page_markers.push((kind.clone(), cond.clone()));
+                // A marker the page can never show matches none in the rules.
+                let found = cond.is_false()
+                    || rule
+                        .markers
+                        .iter()
+                        .any(|m| marker_kind(&m.label) == kind && same(&shows.and(&self.logic.cond(&m.when)), &cond));
+                if !found {
+                    missing.push(label.clone());
                 }
             }
-            let found = rule.children.iter().skip(next).position(equivalent).map(|j| j + next);
-            match found {
-                Some(j) => {
-                    next = j + 1;
-                    if conditional {
-                        self.push(Kind::SubItem, line, format!("{what} = `{}`", rule.children[j].id), None);
-                    }
-                    self.item(c, &rule.children[j], &cond);
+            let difference = (!missing.is_empty())
+                .then(|| format!("`{}` has no marker {} with an equivalent condition", rule.id, missing.join(", ")));
+            self.push(Kind::Span, line, what, difference);
+            return;
+        }
+        if !text.chars().any(char::is_alphanumeric) {
+            // Spacing or punctuation only, or a wrapper of other spans.
+            return;
+        }
+        // The sub-items an aside shown under a module's condition may stand for.
+        let asides: Vec<usize> = (0..rule.children.len())
+            .filter(|&j| same(&shows.and(&self.logic.cond(&rule.children[j].when)), &cond))
+            .collect();
+        let difference = if cond.is_false() {
+            Some("never shown: its condition contradicts its item's".to_string())
+        } else if same(&cond, &around)
+            || self.same_word(li, e, &text, &around)
+            || std::iter::once(rule).chain(&rule.children).any(|r| self.variant(r, &around, &cond))
+        {
+            None
+        } else if !asides.is_empty() {
+            order
+                .aside(&asides)
+                .err()
+                .map(|j| format!("`{}` has it as `{}`, in another order", rule.id, rule.children[j].id))
+        } else {
+            Some(format!(
+                "`{}` has no text variant or sub-item with an equivalent condition (a {}-part wording)",
+                rule.id,
+                if self.edition_only(&around, &cond) { "missing edition" } else { "module-conditional" }
+            ))
+        };
+        self.push(Kind::Span, line, what, difference);
+    }
+
+    /// Pairs sub-item `c` of page list item `li` with the first sub-item of
+    /// `rule` at or after `order` whose condition is equivalent, and compares
+    /// the two.
+    fn sub_item(&mut self, li: usize, c: usize, rule: &Item, shows: &Bdd, order: &mut Order) {
+        let element = self.page.list_items[li].element;
+        let child = self.page.list_items[c].element;
+        let cond = shows.and(&self.chain(child, Some(element)));
+        let conditional = self.conditional(child, Some(element));
+        let line = self.page.list_items[c].line;
+        let what = self.name(child);
+        let equivalent = |r: &Item| same(&shows.and(&self.logic.cond(&r.when)), &cond);
+        // A sub-list inside a conditional span (the page's aside) belongs to
+        // the rule sub-item that span stands for.
+        if let Some(holder) = self.holder(child, element, rule, shows) {
+            let inner = &rule.children[holder];
+            let within = shows.and(&self.logic.cond(&inner.when));
+            let found = inner.children.iter().position(|r| same(&within.and(&self.logic.cond(&r.when)), &cond));
+            if let Some(j) = found {
+                if conditional {
+                    self.push(Kind::SubItem, line, format!("{what} = `{}`", inner.children[j].id), None);
                 }
-                None => {
-                    let earlier = rule.children.iter().take(next).position(equivalent);
-                    let difference = match earlier {
-                        Some(j) => format!("`{}` has it as `{}`, in another order", rule.id, rule.children[j].id),
-                        None => format!("`{}` has no sub-item with an equivalent condition", rule.id),
-                    };
-                    if conditional || earlier.is_none() {
-                        self.push(Kind::SubItem, line, what, Some(difference.clone()));
-                    }
-                    match earlier {
-                        Some(j) => self.item(c, &rule.children[j], &cond),
-                        None => self.unmapped(c, &format!("line {line}: {difference}")),
-                    }
+                self.item(c, &inner.children[j], &cond);
+                return;
+            }
+        }
+        let found = rule.children.iter().skip(order.next).position(equivalent).map(|j| j + order.next);
+        match found {
+            Some(j) => {
+                order.next = j + 1;
+                if conditional {
+                    self.push(Kind::SubItem, line, format!("{what} = `{}`", rule.children[j].id), None);
+                }
+                self.item(c, &rule.children[j], &cond);
+            }
+            None => {
+                let earlier = rule.children.iter().take(order.next).position(equivalent);
+                let difference = match earlier {
+                    Some(j) => format!("`{}` has it as `{}`, in another order", rule.id, rule.children[j].id),
+                    None => format!("`{}` has no sub-item with an equivalent condition", rule.id),
+                };
+                // Unconditional sub-items count only where they differ.
+                self.push(Kind::SubItem, line, what, Some(difference.clone()));
+                match earlier {
+                    Some(j) => self.item(c, &rule.children[j], &cond),
+                    None => self.unmapped(c, &format!("line {line}: {difference}")),
                 }
             }
         }
