@@ -8,8 +8,9 @@
 //! markers, `foreign` editions and text alternatives can be seen; it has a
 //! wording in every edition it shows in; a heading (a text ending in `:` with
 //! sub-items) never shows without one of them. For every group of
-//! alternatives (items with the same `one_of`), at most one shows. For every
-//! derived flag, it is neither always true nor always false. Each failure is a
+//! alternatives (items with the same `one_of`), at most one shows. A step
+//! with a condition of its own never shows empty. For every derived flag, it
+//! is neither always true nor always false. Each failure is a
 //! diagnostic at the culprit, with a selection as a ready-to-run command: one
 //! that shows the fault, or, where the fault is that nothing can show, one
 //! that shows the context without it.
@@ -177,10 +178,22 @@ pub fn verify(rules: &Rules, spans: &Spans, sources: &Sources) -> Report {
     for (_, items) in rules.sections() {
         run.items(items, &everything, None);
     }
-    // A `choose_one` step with no visible item reads "There are no actions in
-    // this step", as the wiki's 2B-2 does in the base game: not a failure.
+    // A step of every game with no visible item reads "There are no actions
+    // in this step", as the wiki's 2B-2 (a `choose_one` step) does in the
+    // base game. A step that exists only under a condition (2D: the dragon)
+    // must have something to do wherever it shows.
     for step in rules.steps() {
-        run.items(&step.items, &logic.cond(&step.when), None);
+        let shown = logic.cond(&step.when);
+        let any = run.items(&step.items, &shown, None);
+        if step.when != Cond::True {
+            let empty = shown.and_not(&any);
+            run.check_empty(
+                &empty,
+                spans.steps.get(&step.id).copied(),
+                || format!("step {} exists only under its condition, but can show with none of its items", step.id),
+                "shown with nothing in it",
+            );
+        }
     }
     run.alternatives();
     Report { problems: run.problems, checks: run.checks, largest_bdd: run.largest }

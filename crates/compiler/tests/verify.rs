@@ -154,3 +154,19 @@ fn a_derived_flag_that_is_always_false() {
     assert!(problems[0].message().contains("derived flag `never_at_all` is never true"), "{problems:?}");
     only(&problems, &rules, "modules.yaml", line_of(&text, "never_at_all", "abbey"));
 }
+
+#[test]
+fn a_conditional_step_that_can_show_empty() {
+    // 3D without its publisher: the step shows in every 1st-edition game with
+    // the dragon, its only item in RGG's variant alone.
+    let edit = (
+        "id: 3D, title: The dragon moves, repeat: double_turn when builder, when: dragon and edition == C1 and variant == rgg }",
+        "id: 3D, title: The dragon moves, repeat: double_turn when builder, when: dragon and edition == C1 }",
+    );
+    let (problems, rules, text) = planted("base.yaml", &[edit]);
+    let rules = rules.expect("checks");
+    assert!(problems[0].message().contains("step 3D exists only under its condition"), "{problems:?}");
+    let order = only(&problems, &rules, "base.yaml", line_of(&text, "- { id: 3D", "3D"));
+    let step = order.steps().find(|s| s.id == "3D").expect("the example shows step 3D");
+    assert!(step.items.is_empty(), "with nothing in it: {:?}", step.items);
+}

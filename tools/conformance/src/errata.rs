@@ -6,8 +6,9 @@
 //! page and the rules: page items (by source line) the rules leave out, rule
 //! items (by id) the page does not show at the top level, or whole sections,
 //! for the selections where `when` holds; page sub-items, inline spans and
-//! placeholders (by line) whose nested comparison differs; and the lines where
-//! the page reader repairs broken markup.
+//! placeholders (by line) whose nested comparison differs; the lines where
+//! the page reader repairs broken markup; and start tags the reader skips
+//! (the second copy of a block whose first copy is never closed).
 //!
 //! The file is checked against the compiled rules: conditions resolve, steps
 //! and items exist, ids are unique; every mistake is a diagnostic at its YAML
