@@ -714,6 +714,15 @@ impl Schemas<'_> {
                     ),
                 ),
                 (
+                    "mark_lines",
+                    typed(
+                        "array",
+                        "1-based lines of page items and spans whose foreign marks differ from the rules' as this \
+                         erratum says.",
+                        vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
+                    ),
+                ),
+                (
                     "repair_lines",
                     typed(
                         "array",

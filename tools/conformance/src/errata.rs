@@ -6,7 +6,8 @@
 //! page and the rules: page items (by source line) the rules leave out, rule
 //! items (by id) the page does not show at the top level, or whole sections,
 //! for the selections where `when` holds; page sub-items, inline spans and
-//! placeholders (by line) whose nested comparison differs; the lines where
+//! placeholders (by line) whose nested comparison differs; items and spans
+//! (by line) whose foreign marks differ; the lines where
 //! the page reader repairs broken markup; and start tags the reader skips
 //! (the second copy of a block whose first copy is never closed).
 //!
@@ -71,6 +72,9 @@ pub struct Difference {
     /// 1-based lines of page sub-items, inline spans and step placeholders
     /// whose nested comparison with the rules this erratum explains.
     pub nested_lines: Vec<usize>,
+    /// 1-based lines of page items and spans whose foreign marks
+    /// (`markC1`) differ from the rules' as this erratum says.
+    pub mark_lines: Vec<usize>,
     /// 1-based lines where the page reader repairs broken markup, as this
     /// erratum says.
     pub repair_lines: Vec<usize>,
@@ -123,6 +127,7 @@ impl Errata {
                     page_lines: d.page_lines,
                     items: d.items.into_iter().map(s).collect(),
                     nested_lines: d.nested_lines,
+                    mark_lines: d.mark_lines,
                     repair_lines: d.repair_lines,
                     ignored_start_tags: d.ignored_start_tags,
                 })
@@ -176,6 +181,8 @@ struct DifferenceYaml {
     #[serde(default)]
     nested_lines: Vec<usize>,
     #[serde(default)]
+    mark_lines: Vec<usize>,
+    #[serde(default)]
     repair_lines: Vec<usize>,
     #[serde(default)]
     ignored_start_tags: Vec<StartTag>,
@@ -202,6 +209,7 @@ struct RawDifference {
     page_lines: Vec<usize>,
     items: Vec<Spanned<String>>,
     nested_lines: Vec<usize>,
+    mark_lines: Vec<usize>,
     repair_lines: Vec<usize>,
     ignored_start_tags: Vec<StartTag>,
 }
@@ -304,6 +312,7 @@ impl RawErrata {
                     page_lines: d.page_lines,
                     items: d.items.into_iter().map(|i| i.value).collect(),
                     nested_lines: d.nested_lines,
+                    mark_lines: d.mark_lines,
                     repair_lines: d.repair_lines,
                     ignored_start_tags: d.ignored_start_tags,
                 });

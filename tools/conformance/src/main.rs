@@ -107,7 +107,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
         problems.push(
             Diagnostic::global(format!("erratum `{id}` names page line {line}, where it explains nothing")).with_help(
                 format!(
-                    "update its `nested_lines` or `repair_lines` in {} to the page's current lines",
+                    "update its `nested_lines`, `mark_lines` or `repair_lines` in {} to the page's current lines",
                     cli.errata.display()
                 ),
             ),
@@ -120,7 +120,9 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
                 "{unexplained} nested differences from the page are not explained by {}",
                 cli.errata.display()
             ))
-            .with_help("fix the rules, or name the page line in an erratum's `nested_lines` or `repair_lines`"),
+            .with_help(
+                "fix the rules, or name the page line in an erratum's `nested_lines`, `mark_lines` or `repair_lines`",
+            ),
         );
     }
     if !page.unreadable.is_empty() {

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::{Rules, Sources, compile_dir};
-use carcassonne_rules_conformance::wiki::{self, Page, PageItem, Tally};
+use carcassonne_rules_conformance::wiki::{self, Page, PageItem, Tally, nested};
 use carcassonne_rules_conformance::{Errata, Verdict};
 use carcassonne_rules_core::Config;
 
@@ -408,10 +408,46 @@ fn nested_asides_and_sub_items_must_keep_the_rules_order() {
             tally.findings.iter().filter_map(|f| f.difference.clone().map(|d| (f.line, d))).collect();
         (tally.findings.len(), found)
     };
-    // The page's order: the aside in the sentence, then the sub-list.
+    // The page's order: the aside in the sentence, then the sub-list (and
+    // the foreign marks of the two items paired).
     let (compared, found) = differences("abbey");
-    assert_eq!((compared, found), (2, vec![]));
+    assert_eq!((compared, found), (4, vec![]));
     // The rules' sub-items the other way round.
     let (_, found) = differences("revolts");
     assert_eq!(found, [(5, "`deploy-meeple` has it as `deploy-protected`, in another order".to_string())]);
+}
+
+#[test]
+fn nested_foreign_marks_follow_the_rule_items() {
+    let (_dir, rules) = fixture_with_deploy_asides("abbey");
+    let marks = |page: &str| {
+        let page = Page::parse(page, &rules, &Errata::default());
+        let tally = carcassonne_rules_conformance::compare_nested(&page, &rules, &Errata::default());
+        tally
+            .findings
+            .into_iter()
+            .filter(|f| f.kind == nested::Kind::Mark)
+            .map(|f| (f.line, f.what, f.difference))
+            .collect::<Vec<_>>()
+    };
+    // The paired item is compared; the page and the rules mark nothing.
+    let unmarked = [
+        (3, "li  = `deploy-meeple`".to_string(), None),
+        (5, "li showPeasantRevolts = `deploy-protected`".to_string(), None),
+    ];
+    assert_eq!(marks(ASIDE_PAGE), unmarked);
+    // A mark on the aside is the mark of the sub-item it stands for.
+    let marked = ASIDE_PAGE.replace("<span class=\"showAbbey\">", "<span class=\"showAbbey markC1\">");
+    let found = marks(&marked);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found[1].0, 3);
+    assert!(found[1].1.ends_with("= `deploy-onto-abbey`"), "{found:?}");
+    assert_eq!(found[1].2.as_deref(), Some("the page marks it foreign in C1, the rules do not"));
+    // A mark on the item holds for what is in it, its sub-items too.
+    let whole = ASIDE_PAGE.replace("<li>Deploy", "<li class=\"markWE\">Deploy");
+    let found = marks(&whole);
+    assert!(
+        found.iter().all(|f| f.2.as_deref() == Some("the page marks it foreign in WE, the rules do not")),
+        "{found:?}"
+    );
 }

@@ -20,8 +20,13 @@
 //!   rules write such an aside as a sub-item), else it differs.
 //!
 //! Besides, every marker of a paired rule item must be matched by one on the
-//! page (the page shows it where the rules do); every step's "no actions in
-//! this step" line must not show together with one of the step's items; and
+//! page (the page shows it where the rules do); a paired item is marked
+//! foreign (`markC1`, on it or around it) in the editions the rule item's
+//! `foreign` names, where it shows; a span with a mark of its own carries the
+//! marks of the sub-item it stands for, or else of its item (the format has no
+//! foreign mark on a part of a sentence or on a marker); every step's "no
+//! actions in this step" line must not show together with one of the step's
+//! items; and
 //! every repair the reader makes to broken markup ([`Page::repairs`]) must be
 //! named by an erratum (`repair_lines`).
 
@@ -31,10 +36,10 @@ use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::interpret;
 use carcassonne_rules_compiler::model::{Item, Rules, TextPart};
 use carcassonne_rules_compiler::verify::Logic;
-use carcassonne_rules_core::Config;
+use carcassonne_rules_core::{Config, EditionId};
 
 use super::{MARKER, Page, compare, decode};
-use crate::errata::Errata;
+use crate::errata::{Difference, Errata};
 
 /// What a nested comparison compares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -45,6 +50,8 @@ pub enum Kind {
     Span,
     /// A marker of the rules, looked for on the page.
     RuleMarker,
+    /// A foreign mark (`markC1`) of a paired item, or one of a span's own.
+    Mark,
     /// A step's "no actions in this step" line.
     Placeholder,
     /// A place where the reader repairs broken markup.
@@ -57,6 +64,7 @@ impl Kind {
             Kind::SubItem => "sub-items",
             Kind::Span => "inline spans",
             Kind::RuleMarker => "rule markers",
+            Kind::Mark => "foreign marks",
             Kind::Placeholder => "placeholders",
             Kind::Repair => "repairs",
         }
@@ -83,7 +91,7 @@ pub struct Finding {
 pub struct NestedTally {
     /// Every comparison, in page order per kind.
     pub findings: Vec<Finding>,
-    /// Lines named by an erratum's `nested_lines` or `repair_lines` that
+    /// Lines named by an erratum's `nested_lines`, `mark_lines` or `repair_lines` that
     /// explain nothing: `(erratum id, line)`.
     pub stale: Vec<(String, usize)>,
 }
@@ -108,7 +116,7 @@ impl NestedTally {
         let mut out = format!(
             "nested compared: {all}, agreeing: {agreeing}, explained by errata: {explained}, unexplained: {unexplained}"
         );
-        for kind in [Kind::SubItem, Kind::Span, Kind::RuleMarker, Kind::Placeholder, Kind::Repair] {
+        for kind in [Kind::SubItem, Kind::Span, Kind::RuleMarker, Kind::Mark, Kind::Placeholder, Kind::Repair] {
             let (all, agreeing, explained, unexplained) = count(Some(kind));
             out.push_str(&format!(
                 "\n  {}: {all} compared, {agreeing} agree, {explained} explained, {unexplained} unexplained",
@@ -164,24 +172,38 @@ fn marker_kind(label: &str) -> String {
 /// Where the page has got to in a rule item's sub-items.
 #[derive(Default)]
 struct Order {
-    /// The first sub-item the page's next span or sub-item may stand for.
+    /// The first sub-item the page's next sub-item may stand for.
     next: usize,
+    /// The first sub-item the page's next aside may stand for, if any is
+    /// left there (asides before a sub-list each take their own).
+    next_aside: usize,
 }
 
 impl Order {
     /// Places an aside that may stand for any of the sub-items `candidates`
-    /// (ascending): the first not yet passed, which the next sub-item of the
-    /// page may stand for as well (a span can head the sub-list after it).
-    /// Otherwise the page has it in another order, and the sub-item it
-    /// stands for is returned.
-    fn aside(&mut self, candidates: &[usize]) -> Result<(), usize> {
-        match candidates.iter().find(|&&j| j >= self.next) {
+    /// (ascending) and returns the one it stands for: the first not taken by
+    /// an aside before it, else the first the next sub-item may stand for.
+    /// The next sub-item of the page may stand for it as well (a span can
+    /// head the sub-list after it). Otherwise the page has it in another
+    /// order: the sub-item it stands for is the error.
+    fn aside(&mut self, candidates: &[usize]) -> Result<usize, usize> {
+        let found = candidates
+            .iter()
+            .find(|&&j| j >= self.next_aside.max(self.next))
+            .or_else(|| candidates.iter().find(|&&j| j >= self.next));
+        match found {
             Some(&j) => {
-                self.next = j;
-                Ok(())
+                (self.next, self.next_aside) = (j, j + 1);
+                Ok(j)
             }
             None => Err(candidates[0]),
         }
+    }
+
+    /// Takes sub-item `j` for a sub-item of the page.
+    fn sub_item(&mut self, j: usize) {
+        self.next = j + 1;
+        self.next_aside = self.next_aside.max(self.next);
     }
 }
 
@@ -192,6 +214,32 @@ enum Part {
     Span(usize),
     /// A sub-item (a list item).
     Sub(usize),
+}
+
+/// Which of an erratum's lists of lines explains a kind of finding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Names {
+    /// `nested_lines`.
+    Nested,
+    /// `mark_lines`.
+    Marks,
+    /// `repair_lines` and `ignored_start_tags`.
+    Repairs,
+}
+
+impl Names {
+    fn of(kind: Kind) -> Names {
+        match kind {
+            Kind::Mark => Names::Marks,
+            Kind::Repair => Names::Repairs,
+            Kind::SubItem | Kind::Span | Kind::RuleMarker | Kind::Placeholder => Names::Nested,
+        }
+    }
+}
+
+/// The page's class for a foreign mark in edition `id`: `markC1`.
+fn mark(id: &str) -> String {
+    format!("mark{id}")
 }
 
 /// Whether two sets of selections are the same.
@@ -207,6 +255,9 @@ struct Run<'a, 'r> {
     findings: Vec<Finding>,
     /// The list item of each element that is one.
     list_item_of: HashMap<usize, usize>,
+    /// For each conditional span compared, the rule item it stands for and
+    /// that item's foreign editions.
+    marks_of: HashMap<usize, (String, Vec<EditionId>)>,
 }
 
 /// Compares the page with the rules below the top level (see the module
@@ -214,7 +265,8 @@ struct Run<'a, 'r> {
 pub fn compare_nested(page: &Page, rules: &Rules, errata: &Errata) -> NestedTally {
     let logic = Logic::new(rules);
     let list_item_of = page.list_items.iter().enumerate().map(|(i, item)| (item.element, i)).collect();
-    let mut run = Run { page, rules, errata, logic: &logic, findings: Vec::new(), list_item_of };
+    let mut run =
+        Run { page, rules, errata, logic: &logic, findings: Vec::new(), list_item_of, marks_of: HashMap::new() };
     let by_id: HashMap<&str, &Item> = rules.items().into_iter().map(|i| (i.id.as_str(), i)).collect();
     for top in &page.items {
         let Some(&li) = run.list_item_of.get(&top.element) else { continue };
@@ -235,10 +287,12 @@ pub fn compare_nested(page: &Page, rules: &Rules, errata: &Errata) -> NestedTall
     let mut tally = NestedTally { findings: run.findings, stale: Vec::new() };
     for d in &errata.differences {
         let ignored: Vec<usize> = d.ignored_start_tags.iter().map(|t| t.line).collect();
-        for (lines, kinds) in [(&d.nested_lines, false), (&d.repair_lines, true), (&ignored, true)] {
+        let lists =
+            [(&d.nested_lines, Names::Nested), (&d.mark_lines, Names::Marks), (&d.repair_lines, Names::Repairs)];
+        for (lines, names) in lists.into_iter().chain([(&ignored, Names::Repairs)]) {
             for &line in lines {
                 let used = tally.findings.iter().any(|f| {
-                    f.line == line && f.erratum.as_deref() == Some(d.id.as_str()) && (f.kind == Kind::Repair) == kinds
+                    f.line == line && f.erratum.as_deref() == Some(d.id.as_str()) && Names::of(f.kind) == names
                 });
                 if !used {
                     tally.stale.push((d.id.clone(), line));
@@ -283,15 +337,16 @@ impl Run<'_, '_> {
         false
     }
 
-    /// Records a comparison; a difference takes the erratum that names its line.
+    /// Records a comparison; a difference takes the erratum that names its
+    /// line in the list for its kind.
     fn push(&mut self, kind: Kind, line: usize, what: String, difference: Option<String>) {
-        let repair = kind == Kind::Repair;
         let erratum = difference.as_ref().and_then(|_| {
-            self.errata
-                .differences
-                .iter()
-                .find(|d| if repair { d.names_repair(line) } else { d.nested_lines.contains(&line) })
-                .map(|d| d.id.clone())
+            let names = |d: &&Difference| match Names::of(kind) {
+                Names::Nested => d.nested_lines.contains(&line),
+                Names::Marks => d.mark_lines.contains(&line),
+                Names::Repairs => d.names_repair(line),
+            };
+            self.errata.differences.iter().find(names).map(|d| d.id.clone())
         });
         self.findings.push(Finding { kind, line, what, difference, erratum });
     }
@@ -405,6 +460,10 @@ impl Run<'_, '_> {
     /// Compares page list item `li` with rule item `rule`; `shows` is where
     /// the page shows `li`.
     fn item(&mut self, li: usize, rule: &Item, shows: &Bdd) {
+        let element = self.page.list_items[li].element;
+        let line = self.page.list_items[li].line;
+        let difference = self.marks_differ(element, &rule.foreign, shows);
+        self.push(Kind::Mark, line, format!("{} = `{}`", self.name(element), rule.id), difference);
         let mut page_markers: Vec<(String, Bdd)> = Vec::new();
         // Unconditional markers of the item's own text.
         for r in self.page.list_items[li].runs.clone() {
@@ -425,6 +484,41 @@ impl Run<'_, '_> {
                 Part::Span(e) => self.span(li, e, rule, shows, &mut order, &mut page_markers),
                 Part::Sub(c) => self.sub_item(li, c, rule, shows, &mut order),
             }
+        }
+        // Spans with a foreign mark and no condition (`<span class="markC2">
+        // or plague source</span>`): a mark on a part of the item's text.
+        let mut marked: Vec<usize> = Vec::new();
+        for &r in &self.page.list_items[li].runs {
+            for &e in &self.page.runs[r].via {
+                let x = &self.page.elements[e];
+                if x.show.is_none() && x.tag == "span" && !marked.contains(&e) {
+                    marked.push(e);
+                }
+            }
+        }
+        for e in marked {
+            let own = self.rules.catalog.editions.iter().any(|x| self.page.elements[e].classes.contains(&mark(&x.id)));
+            let cond = shows.and(&self.chain(e, Some(element)));
+            if !own || cond.is_false() {
+                continue;
+            }
+            // The marks of what the conditional span around it stands for.
+            let mut at = self.page.elements[e].parent;
+            let (id, foreign) = loop {
+                match at {
+                    Some(x) if x != element => match self.marks_of.get(&x) {
+                        Some(found) => break found.clone(),
+                        None => at = self.page.elements[x].parent,
+                    },
+                    _ => break (rule.id.clone(), rule.foreign.clone()),
+                }
+            };
+            let difference = self.marks_differ(e, &foreign, &cond);
+            let x = &self.page.elements[e];
+            let text: String =
+                self.page.runs.iter().filter(|r| r.via.last() == Some(&e)).map(|r| r.text.as_str()).collect();
+            let what = format!("span {} \"{}\" = `{id}`", x.classes.join(" "), decode(text.trim()));
+            self.push(Kind::Mark, x.line, what, difference);
         }
         // Every marker of the rules is one the page shows where they do.
         for m in &rule.markers {
@@ -481,16 +575,20 @@ impl Run<'_, '_> {
             let difference = (!missing.is_empty())
                 .then(|| format!("`{}` has no marker {} with an equivalent condition", rule.id, missing.join(", ")));
             self.push(Kind::Span, line, what, difference);
+            self.span_marks(e, rule, &cond);
             return;
         }
         if !text.chars().any(char::is_alphanumeric) {
             // Spacing or punctuation only, or a wrapper of other spans.
+            self.span_marks(e, rule, &cond);
             return;
         }
         // The sub-items an aside shown under a module's condition may stand for.
         let asides: Vec<usize> = (0..rule.children.len())
             .filter(|&j| same(&shows.and(&self.logic.cond(&rule.children[j].when)), &cond))
             .collect();
+        // The rule item whose foreign marks the span's own must be.
+        let mut stands_for = rule;
         let difference = if cond.is_false() {
             Some("never shown: its condition contradicts its item's".to_string())
         } else if same(&cond, &around)
@@ -499,10 +597,13 @@ impl Run<'_, '_> {
         {
             None
         } else if !asides.is_empty() {
-            order
-                .aside(&asides)
-                .err()
-                .map(|j| format!("`{}` has it as `{}`, in another order", rule.id, rule.children[j].id))
+            match order.aside(&asides) {
+                Ok(j) => {
+                    stands_for = &rule.children[j];
+                    None
+                }
+                Err(j) => Some(format!("`{}` has it as `{}`, in another order", rule.id, rule.children[j].id)),
+            }
         } else {
             Some(format!(
                 "`{}` has no text variant or sub-item with an equivalent condition (a {}-part wording)",
@@ -511,6 +612,53 @@ impl Run<'_, '_> {
             ))
         };
         self.push(Kind::Span, line, what, difference);
+        self.span_marks(e, stands_for, &cond);
+    }
+
+    /// Where span `e` has a foreign mark of its own, the marks on it and
+    /// around it are those of `rule` (its item, or the sub-item it stands
+    /// for) wherever it shows (`cond`).
+    fn span_marks(&mut self, e: usize, rule: &Item, cond: &Bdd) {
+        self.marks_of.insert(e, (rule.id.clone(), rule.foreign.clone()));
+        let own = self.rules.catalog.editions.iter().any(|x| self.page.elements[e].classes.contains(&mark(&x.id)));
+        if !own || cond.is_false() {
+            return;
+        }
+        let difference = self.marks_differ(e, &rule.foreign, cond);
+        let what = format!("{} = `{}`", self.span_name(e), rule.id);
+        self.push(Kind::Mark, self.page.elements[e].line, what, difference);
+    }
+
+    /// In the editions where `element` can show (within `shows`), whether
+    /// the page marks it foreign (on it or around it) as `foreign` says.
+    fn marks_differ(&self, element: usize, foreign: &[EditionId], shows: &Bdd) -> Option<String> {
+        let (mut page_only, mut rules_only) = (Vec::new(), Vec::new());
+        for (e, info) in self.rules.catalog.editions.iter().enumerate() {
+            let edition = EditionId(e as u8);
+            if shows.and(&self.logic.edition(edition)).is_false() {
+                continue;
+            }
+            let class = mark(&info.id);
+            let mut marked = false;
+            let mut at = Some(element);
+            while let Some(x) = at {
+                marked |= self.page.elements[x].classes.contains(&class);
+                at = self.page.elements[x].parent;
+            }
+            match (marked, foreign.contains(&edition)) {
+                (true, false) => page_only.push(info.id.as_str()),
+                (false, true) => rules_only.push(info.id.as_str()),
+                _ => {}
+            }
+        }
+        let mut parts = Vec::new();
+        if !page_only.is_empty() {
+            parts.push(format!("the page marks it foreign in {}, the rules do not", page_only.join(", ")));
+        }
+        if !rules_only.is_empty() {
+            parts.push(format!("the rules mark it foreign in {}, the page does not", rules_only.join(", ")));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
     }
 
     /// Pairs sub-item `c` of page list item `li` with the first sub-item of
@@ -541,7 +689,7 @@ impl Run<'_, '_> {
         let found = rule.children.iter().skip(order.next).position(equivalent).map(|j| j + order.next);
         match found {
             Some(j) => {
-                order.next = j + 1;
+                order.sub_item(j);
                 if conditional {
                     self.push(Kind::SubItem, line, format!("{what} = `{}`", rule.children[j].id), None);
                 }
