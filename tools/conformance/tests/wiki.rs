@@ -297,7 +297,8 @@ fn differences_are_explained_by_errata_or_reported() {
 
 /// Copies the fixture to a temporary folder and adds the module `mage` (in an
 /// expansion of its own, `wiki: <on_page>`) with an item in step 1B.
-fn fixture_with_mage(on_page: bool) -> (tempfile::TempDir, Rules) {
+/// A copy of the fixture's rules folder, to edit.
+fn copy_of_fixture() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     let from = fixture_dir();
     std::fs::create_dir(dir.path().join("expansions")).expect("mkdir");
@@ -311,7 +312,12 @@ fn fixture_with_mage(on_page: bool) -> (tempfile::TempDir, Rules) {
     ] {
         std::fs::copy(from.join(file), dir.path().join(file)).expect("copy the fixture");
     }
-    let modules = std::fs::read_to_string(from.join("modules.yaml")).expect("modules.yaml");
+    dir
+}
+
+fn fixture_with_mage(on_page: bool) -> (tempfile::TempDir, Rules) {
+    let dir = copy_of_fixture();
+    let modules = std::fs::read_to_string(dir.path().join("modules.yaml")).expect("modules.yaml");
     let mage = format!(
         "  - id: mage_and_witch\n    name: Mage & Witch\n    editions: [C1, C2]\n    modules:\n      - {{ id: mage, name: Mage, wiki: {on_page} }}\n"
     );
@@ -364,19 +370,7 @@ fn a_module_with_a_selector_must_be_on_the_page() {
 /// The fixture with two sub-items of `deploy-meeple`, in the order `first`,
 /// then the other: `abbey` ("or onto an abbey") and `revolts` (protection).
 fn fixture_with_deploy_asides(first: &str) -> (tempfile::TempDir, Rules) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let from = fixture_dir();
-    std::fs::create_dir(dir.path().join("expansions")).expect("mkdir");
-    for file in [
-        "base.yaml",
-        "editions.yaml",
-        "modules.yaml",
-        "expansions/abbey-and-mayor.yaml",
-        "expansions/princess-and-dragon.yaml",
-        "expansions/traders-and-builders.yaml",
-    ] {
-        std::fs::copy(from.join(file), dir.path().join(file)).expect("copy the fixture");
-    }
+    let dir = copy_of_fixture();
     let abbey =
         "    - id: deploy-onto-abbey\n      when: abbey\n      under: deploy-meeple\n      text: or onto an abbey\n";
     let revolts = "    - id: deploy-protected\n      when: peasant_revolts\n      under: deploy-meeple\n      text: It may be protected.\n";
