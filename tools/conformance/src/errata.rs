@@ -7,9 +7,9 @@
 //! items (by id) the page does not show at the top level, or whole sections,
 //! for the selections where `when` holds; page sub-items, inline spans and
 //! placeholders (by line) whose nested comparison differs; items and spans
-//! (by line) whose foreign marks differ; the lines where
-//! the page reader repairs broken markup; and start tags the reader skips
-//! (the second copy of a block whose first copy is never closed).
+//! (by line) whose foreign marks differ; the lines where the page reader
+//! repairs broken markup; and start tags the reader skips (the second copy of
+//! a block whose first copy is never closed).
 //!
 //! The file is checked against the compiled rules: conditions resolve, steps
 //! and items exist, ids are unique; every mistake is a diagnostic at its YAML

@@ -437,6 +437,12 @@ fn nested_foreign_marks_follow_the_rule_items() {
     assert_eq!(found[1].0, 3);
     assert!(found[1].1.ends_with("= `deploy-onto-abbey`"), "{found:?}");
     assert_eq!(found[1].2.as_deref(), Some("the page marks it foreign in C1, the rules do not"));
+    // A mark on a part of the aside's words is the sub-item's mark too.
+    let part = ASIDE_PAGE.replace(" or onto an abbey</span>", " or onto an <span class=\"markC2\">abbey</span></span>");
+    let found = marks(&part);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert_eq!(found[1].1, "span markC2 \"abbey\" = `deploy-onto-abbey`");
+    assert_eq!(found[1].2.as_deref(), Some("the page marks it foreign in C2, the rules do not"));
     // A mark on the item holds for what is in it, its sub-items too.
     let whole = ASIDE_PAGE.replace("<li>Deploy", "<li class=\"markWE\">Deploy");
     let found = marks(&whole);

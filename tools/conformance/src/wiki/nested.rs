@@ -485,41 +485,7 @@ impl Run<'_, '_> {
                 Part::Sub(c) => self.sub_item(li, c, rule, shows, &mut order),
             }
         }
-        // Spans with a foreign mark and no condition (`<span class="markC2">
-        // or plague source</span>`): a mark on a part of the item's text.
-        let mut marked: Vec<usize> = Vec::new();
-        for &r in &self.page.list_items[li].runs {
-            for &e in &self.page.runs[r].via {
-                let x = &self.page.elements[e];
-                if x.show.is_none() && x.tag == "span" && !marked.contains(&e) {
-                    marked.push(e);
-                }
-            }
-        }
-        for e in marked {
-            let own = self.rules.catalog.editions.iter().any(|x| self.page.elements[e].classes.contains(&mark(&x.id)));
-            let cond = shows.and(&self.chain(e, Some(element)));
-            if !own || cond.is_false() {
-                continue;
-            }
-            // The marks of what the conditional span around it stands for.
-            let mut at = self.page.elements[e].parent;
-            let (id, foreign) = loop {
-                match at {
-                    Some(x) if x != element => match self.marks_of.get(&x) {
-                        Some(found) => break found.clone(),
-                        None => at = self.page.elements[x].parent,
-                    },
-                    _ => break (rule.id.clone(), rule.foreign.clone()),
-                }
-            };
-            let difference = self.marks_differ(e, &foreign, &cond);
-            let x = &self.page.elements[e];
-            let text: String =
-                self.page.runs.iter().filter(|r| r.via.last() == Some(&e)).map(|r| r.text.as_str()).collect();
-            let what = format!("span {} \"{}\" = `{id}`", x.classes.join(" "), decode(text.trim()));
-            self.push(Kind::Mark, x.line, what, difference);
-        }
+        self.marked_text_parts(li, rule, shows);
         // Every marker of the rules is one the page shows where they do.
         for m in &rule.markers {
             let cond = shows.and(&self.logic.cond(&m.when));
@@ -615,13 +581,55 @@ impl Run<'_, '_> {
         self.span_marks(e, stands_for, &cond);
     }
 
+    /// Spans of list item `li` with a foreign mark and no condition
+    /// (`<span class="markC2"> or plague source</span>`): a mark on a part of
+    /// the text of `rule`, or of the sub-item the span around it stands for.
+    fn marked_text_parts(&mut self, li: usize, rule: &Item, shows: &Bdd) {
+        let element = self.page.list_items[li].element;
+        let mut marked: Vec<usize> = Vec::new();
+        for &r in &self.page.list_items[li].runs {
+            for &e in &self.page.runs[r].via {
+                let x = &self.page.elements[e];
+                if x.show.is_none() && x.tag == "span" && self.own_mark(e) && !marked.contains(&e) {
+                    marked.push(e);
+                }
+            }
+        }
+        for e in marked {
+            let cond = shows.and(&self.chain(e, Some(element)));
+            if cond.is_false() {
+                continue;
+            }
+            let mut at = self.page.elements[e].parent;
+            let (id, foreign) = loop {
+                match at {
+                    Some(x) if x != element => match self.marks_of.get(&x) {
+                        Some(found) => break found.clone(),
+                        None => at = self.page.elements[x].parent,
+                    },
+                    _ => break (rule.id.clone(), rule.foreign.clone()),
+                }
+            };
+            let difference = self.marks_differ(e, &foreign, &cond);
+            let x = &self.page.elements[e];
+            let text: String =
+                self.page.runs.iter().filter(|r| r.via.last() == Some(&e)).map(|r| r.text.as_str()).collect();
+            let what = format!("span {} \"{}\" = `{id}`", x.classes.join(" "), decode(text.trim()));
+            self.push(Kind::Mark, x.line, what, difference);
+        }
+    }
+
+    /// Whether element `e` has a foreign mark (`markC1`) of its own.
+    fn own_mark(&self, e: usize) -> bool {
+        self.rules.catalog.editions.iter().any(|x| self.page.elements[e].classes.contains(&mark(&x.id)))
+    }
+
     /// Where span `e` has a foreign mark of its own, the marks on it and
     /// around it are those of `rule` (its item, or the sub-item it stands
     /// for) wherever it shows (`cond`).
     fn span_marks(&mut self, e: usize, rule: &Item, cond: &Bdd) {
         self.marks_of.insert(e, (rule.id.clone(), rule.foreign.clone()));
-        let own = self.rules.catalog.editions.iter().any(|x| self.page.elements[e].classes.contains(&mark(&x.id)));
-        if !own || cond.is_false() {
+        if !self.own_mark(e) || cond.is_false() {
             return;
         }
         let difference = self.marks_differ(e, &rule.foreign, cond);
