@@ -10,6 +10,11 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+// The compiler's test helpers (copying a rules folder), shared as a file.
+#[path = "../crates/compiler/tests/common/mod.rs"]
+mod common;
+use common::copy_dir;
+
 /// The rules the compiler's tests use.
 const FIXTURE: &str = "crates/compiler/tests/fixtures/minimal";
 
@@ -31,19 +36,6 @@ fn rules_with(from: &str, file: &str, edit: impl FnOnce(String) -> String) -> te
     assert_ne!(edited, text, "the edit of {file} changed nothing");
     std::fs::write(&path, edited).expect("write edited file");
     dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create dir");
-    for entry in std::fs::read_dir(from).expect("read rules") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        if entry.file_type().expect("type").is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 fn json(args: &[&str]) -> Value {

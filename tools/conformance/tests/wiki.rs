@@ -12,6 +12,10 @@ use carcassonne_rules_conformance::wiki::{self, Page, PageItem, Tally, nested};
 use carcassonne_rules_conformance::{Errata, Verdict};
 use carcassonne_rules_core::Config;
 
+// The compiler's test helpers (copying a rules folder), shared as a file.
+#[path = "../../../crates/compiler/tests/common/mod.rs"]
+mod common;
+
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../crates/compiler/tests/fixtures/minimal")
 }
@@ -300,18 +304,7 @@ fn differences_are_explained_by_errata_or_reported() {
 /// A copy of the fixture's rules folder, to edit.
 fn copy_of_fixture() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
-    let from = fixture_dir();
-    std::fs::create_dir(dir.path().join("expansions")).expect("mkdir");
-    for file in [
-        "base.yaml",
-        "editions.yaml",
-        "modules.yaml",
-        "expansions/abbey-and-mayor.yaml",
-        "expansions/princess-and-dragon.yaml",
-        "expansions/traders-and-builders.yaml",
-    ] {
-        std::fs::copy(from.join(file), dir.path().join(file)).expect("copy the fixture");
-    }
+    common::copy_dir(&fixture_dir(), dir.path());
     dir
 }
 
