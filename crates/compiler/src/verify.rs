@@ -111,11 +111,14 @@ impl<'r> Logic<'r> {
     /// can be left out), in the edition's default variant where possible.
     pub fn witness(&self, set: &Bdd) -> Option<Selection> {
         let mut narrowed = set.clone();
-        for (e, info) in self.rules.catalog.editions.iter().enumerate().filter(|_| !self.variants.is_empty()) {
-            let default = self.var(&self.variants, usize::from(info.default_variant.0));
-            let preferred = narrowed.and(&self.edition(EditionId(e as u8)).imp(&default));
-            if !preferred.is_false() {
-                narrowed = preferred;
+        // Without publishers' variants there is no default to prefer.
+        if !self.variants.is_empty() {
+            for (e, info) in self.rules.catalog.editions.iter().enumerate() {
+                let default = self.var(&self.variants, usize::from(info.default_variant.0));
+                let preferred = narrowed.and(&self.edition(EditionId(e as u8)).imp(&default));
+                if !preferred.is_false() {
+                    narrowed = preferred;
+                }
             }
         }
         for &m in &self.modules {

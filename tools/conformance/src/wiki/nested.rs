@@ -185,8 +185,9 @@ impl Order {
     /// an aside before it, else the first the next sub-item may stand for.
     /// The next sub-item of the page may stand for it as well (a span can
     /// head the sub-list after it). Otherwise the page has it in another
-    /// order: the sub-item it stands for is the error.
-    fn aside(&mut self, candidates: &[usize]) -> Result<usize, usize> {
+    /// order (the error is the sub-item it stands for), or no sub-item can
+    /// stand for it (`None`).
+    fn aside(&mut self, candidates: &[usize]) -> Result<usize, Option<usize>> {
         let found = candidates
             .iter()
             .find(|&&j| j >= self.next_aside.max(self.next))
@@ -196,7 +197,7 @@ impl Order {
                 (self.next, self.next_aside) = (j, j + 1);
                 Ok(j)
             }
-            None => Err(candidates[0]),
+            None => Err(candidates.first().copied()),
         }
     }
 
@@ -549,10 +550,6 @@ impl Run<'_, '_> {
             self.span_marks(e, rule, &cond);
             return;
         }
-        // The sub-items an aside shown under a module's condition may stand for.
-        let asides: Vec<usize> = (0..rule.children.len())
-            .filter(|&j| same(&shows.and(&self.logic.cond(&rule.children[j].when)), &cond))
-            .collect();
         // The rule item whose foreign marks the span's own must be.
         let mut stands_for = rule;
         let difference = if cond.is_false() {
@@ -562,20 +559,20 @@ impl Run<'_, '_> {
             || std::iter::once(rule).chain(&rule.children).any(|r| self.variant(r, &around, &cond))
         {
             None
-        } else if !asides.is_empty() {
-            match order.aside(&asides) {
+        } else {
+            // An aside the rules write as a sub-item, in the page's order.
+            match order.aside(&self.asides(rule, shows, &cond)) {
                 Ok(j) => {
                     stands_for = &rule.children[j];
                     None
                 }
-                Err(j) => Some(format!("`{}` has it as `{}`, in another order", rule.id, rule.children[j].id)),
+                Err(Some(j)) => Some(format!("`{}` has it as `{}`, in another order", rule.id, rule.children[j].id)),
+                Err(None) => Some(format!(
+                    "`{}` has no text variant or sub-item with an equivalent condition (a {}-part wording)",
+                    rule.id,
+                    if self.edition_only(&around, &cond) { "missing edition" } else { "module-conditional" }
+                )),
             }
-        } else {
-            Some(format!(
-                "`{}` has no text variant or sub-item with an equivalent condition (a {}-part wording)",
-                rule.id,
-                if self.edition_only(&around, &cond) { "missing edition" } else { "module-conditional" }
-            ))
         };
         self.push(Kind::Span, line, what, difference);
         self.span_marks(e, stands_for, &cond);
@@ -622,6 +619,12 @@ impl Run<'_, '_> {
     /// Whether element `e` has a foreign mark (`markC1`) of its own.
     fn own_mark(&self, e: usize) -> bool {
         self.rules.catalog.editions.iter().any(|x| self.page.elements[e].classes.contains(&mark(&x.id)))
+    }
+
+    /// The sub-items of `rule` that an aside shown where `cond` holds may
+    /// stand for: those with an equivalent condition.
+    fn asides(&self, rule: &Item, shows: &Bdd, cond: &Bdd) -> Vec<usize> {
+        (0..rule.children.len()).filter(|&j| same(&shows.and(&self.logic.cond(&rule.children[j].when)), cond)).collect()
     }
 
     /// Where span `e` has a foreign mark of its own, the marks on it and
