@@ -148,7 +148,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             let compiled = compile_dir(dir);
             let rules = compiled.result?;
             let started = std::time::Instant::now();
-            let report = verify::verify(&rules, &compiled.spans, &compiled.sources);
+            let report = verify::verify(&rules, &compiled.sources);
             if !report.problems.is_empty() {
                 return Err(report.problems);
             }
@@ -223,7 +223,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             let compiled = compile_dir(rules_dir(cli));
             let rules = compiled.result?;
             let cfg = selection(&rules.catalog, edition, variant.as_deref(), with)?;
-            let text = explain::explain(&rules, &compiled.spans, &compiled.sources, item, &cfg)
+            let text = explain::explain(&rules, &compiled.sources, item, &cfg)
                 .map_err(|message| vec![Diagnostic::global(message)])?;
             print_out(&text);
             Ok(())

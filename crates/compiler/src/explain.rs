@@ -5,18 +5,15 @@
 
 use std::fmt::Write;
 
-use carcassonne_rules_core::{Config, EditionId, ModuleId, ModuleSet};
+use carcassonne_rules_core::{Config, EditionId, ModuleId};
 
-use crate::diagnostics::{Sources, line_col, suggestion};
-use crate::model::{Cond, Item, Rules, Step};
-use crate::syntax::Spans;
-
-/// Changes of the selection tried, at most this many at once.
-const MAX_CHANGES: usize = 3;
+use crate::diagnostics::{Sources, Span, line_col, suggestion};
+use crate::logic::Logic;
+use crate::model::{Anchored, Cond, Item, Placed, Rules, Step, WhyEnd};
 
 /// The explanation of `item` for `cfg`, or why there is none (an unknown id,
 /// with a suggestion).
-pub fn explain(rules: &Rules, spans: &Spans, sources: &Sources, item: &str, cfg: &Config) -> Result<String, String> {
+pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Result<String, String> {
     let Some((step, path)) = find(rules, item) else {
         let ids = rules.items().into_iter().map(|i| i.id.as_str());
         return Err(match suggestion(item, ids) {
@@ -24,9 +21,10 @@ pub fn explain(rules: &Rules, spans: &Spans, sources: &Sources, item: &str, cfg:
             None => format!("unknown item `{item}`"),
         });
     };
-    let shows = |cfg: &Config| {
-        step.is_none_or(|s| s.when.eval(&rules.flags, cfg)) && path.iter().all(|i| i.when.eval(&rules.flags, cfg))
-    };
+    let logic = Logic::new(rules);
+    let conds = step.map(|s| &s.when).into_iter().chain(path.iter().map(|i| &i.when));
+    let shows_set = conds.fold(logic.everything().clone(), |acc, c| acc.and(&logic.cond(c)));
+    let shows = |cfg: &Config| logic.contains(&shows_set, cfg);
     let shown = shows(cfg);
     let mut out = String::new();
     let place = step.map_or_else(|| section_of(rules, item).to_string(), |s| format!("step {}", s.id));
@@ -45,26 +43,28 @@ pub fn explain(rules: &Rules, spans: &Spans, sources: &Sources, item: &str, cfg:
             explainer.tree(&node.when, 2, &mut out);
         }
     }
-    if let Some(spans) = spans.items.get(item) {
-        let at = spans.placed_by.map(|span| {
-            let (line, col) = line_col(sources.text(span.file), span.start);
-            format!(" ({}:{line}:{col})", sources.name(span.file))
-        });
-        let _ = writeln!(out, "  placed: {}{}", spans.placed, at.unwrap_or_default());
+    if let Some(placed) = path.last().map(|i| &i.placed) {
+        let list = match path.len() {
+            1 => format!("the top level of {place}"),
+            n => format!("the sub-items of `{}`", path[n - 2].id),
+        };
+        let _ = writeln!(out, "  placed: {}", placement(placed, &list, sources));
     }
     if shown {
         let origin = origin(rules, &path, cfg);
         let _ = writeln!(out, "  origin: {origin}");
     }
     let support = support(rules, step, &path);
-    match flip(rules, cfg, &support, &shows) {
+    let flips = if shown { logic.everything().and_not(&shows_set) } else { shows_set.clone() };
+    match flip(rules, &logic, &flips, cfg, &support) {
         Some((changes, flipped)) => {
             let what = if shown { "hides" } else { "shows" };
             let _ = writeln!(out, "  smallest change that {what} it: {}", changes.join(", "));
             let _ = writeln!(out, "    {}", rules.catalog.order_command(&flipped));
         }
         None => {
-            let _ = writeln!(out, "  no change of up to {MAX_CHANGES} modules or the edition flips it");
+            let what = if shown { "hides" } else { "shows" };
+            let _ = writeln!(out, "  no change of the modules or the edition {what} it");
         }
     }
     Ok(out)
@@ -129,75 +129,57 @@ fn support(rules: &Rules, step: Option<&Step>, path: &[&Item]) -> Vec<ModuleId> 
     modules
 }
 
-/// The fewest changes (toggled modules, or another edition with up to one
-/// module toggled) that flip `shows`, and the selection they make.
-fn flip(
-    rules: &Rules,
-    cfg: &Config,
-    support: &[ModuleId],
-    shows: &dyn Fn(&Config) -> bool,
-) -> Option<(Vec<String>, Config)> {
-    let now = shows(cfg);
-    let name = |m: ModuleId| rules.catalog.modules.get(usize::from(m.0)).map_or("?", |m| m.id.as_str());
-    let toggled = |set: &[ModuleId]| {
-        let mut modules = ModuleSet::EMPTY;
-        for m in cfg.modules.iter() {
-            if !set.contains(&m) {
-                modules.insert(m);
-            }
-        }
-        for &m in set {
-            if !cfg.has(m) {
-                modules.insert(m);
-            }
-        }
-        Config { modules, ..*cfg }
+/// Where `check` placed the item in `list`, and why, with the place of each
+/// reference that did it.
+fn placement(placed: &Placed, list: &str, sources: &Sources) -> String {
+    let at = |span: Span| {
+        let (line, col) = line_col(sources.text(span.file), span.start);
+        format!(" ({}:{line}:{col})", sources.name(span.file))
     };
-    let describe = |set: &[ModuleId]| -> Vec<String> {
-        set.iter().map(|&m| format!("{} {}", if cfg.has(m) { "remove" } else { "add" }, name(m))).collect()
-    };
-    for size in 1..=MAX_CHANGES.min(support.len()) {
-        for set in combinations(support, size) {
-            let candidate = toggled(&set);
-            if shows(&candidate) != now {
-                return Some((describe(&set), candidate));
-            }
-        }
+    let mut out = String::new();
+    if let Some((parent, span)) = &placed.under {
+        out.push_str(&format!("under `{parent}`{}, ", at(*span)));
     }
-    for (e, edition) in rules.catalog.editions.iter().enumerate() {
-        let edition_id = EditionId(e as u8);
-        if edition_id == cfg.edition {
-            continue;
+    out.push_str(&match &placed.anchor {
+        Anchored::After(x, span) => format!("after `{x}`{}", at(*span)),
+        Anchored::Before(x, span) => format!("before `{x}`{}", at(*span)),
+        Anchored::Above(x, _) => format!("after `{x}`, the item above it in its file"),
+        Anchored::End(WhyEnd::FirstInFile) => format!("at the end of {list}, being first in its list in its file"),
+        Anchored::End(WhyEnd::AboveElsewhere { id, parent, .. }) => {
+            let there = parent.as_ref().map_or_else(|| "at the top level".to_string(), |p| format!("under `{p}`"));
+            format!("at the end of {list}: `{id}`, the item above it in its file, is {there}")
         }
-        let moved = Config { edition: edition_id, variant: edition.default_variant, ..*cfg };
-        if shows(&moved) != now {
-            return Some((vec![format!("edition {} instead", edition.id)], moved));
-        }
-        for &m in support {
-            let candidate = Config { edition: edition_id, variant: edition.default_variant, ..toggled(&[m]) };
-            if shows(&candidate) != now {
-                let mut changes = vec![format!("edition {} instead", edition.id)];
-                changes.extend(describe(&[m]));
-                return Some((changes, candidate));
-            }
-        }
-    }
-    None
+    });
+    out
 }
 
-/// Every `size`-element subset of `items`, in order.
-fn combinations<T: Copy>(items: &[T], size: usize) -> Vec<Vec<T>> {
-    if size == 0 {
-        return vec![Vec::new()];
+/// The fewest changes that move `cfg` into `flips` (toggled modules of
+/// `support`; failing that, another edition in its default variant with
+/// modules toggled), and the selection they make.
+fn flip(
+    rules: &Rules,
+    logic: &Logic,
+    flips: &biodivine_lib_bdd::Bdd,
+    cfg: &Config,
+    support: &[ModuleId],
+) -> Option<(Vec<String>, Config)> {
+    let name = |m: ModuleId| rules.catalog.modules.get(usize::from(m.0)).map_or("?", |m| m.id.as_str());
+    let describe = |toggled: &[ModuleId]| -> Vec<String> {
+        toggled.iter().map(|&m| format!("{} {}", if cfg.has(m) { "remove" } else { "add" }, name(m))).collect()
+    };
+    if let Some((toggled, flipped)) = logic.nearest(flips, cfg, support) {
+        return Some((describe(&toggled), flipped));
     }
-    let mut out = Vec::new();
-    for (i, &first) in items.iter().enumerate() {
-        for mut rest in combinations(&items[i + 1..], size - 1) {
-            rest.insert(0, first);
-            out.push(rest);
-        }
-    }
-    out
+    let elsewhere = rules.catalog.editions.iter().enumerate().filter(|&(e, _)| EditionId(e as u8) != cfg.edition);
+    let (id, toggled, flipped) = elsewhere
+        .filter_map(|(e, edition)| {
+            let moved = Config { edition: EditionId(e as u8), variant: edition.default_variant, ..*cfg };
+            logic.nearest(flips, &moved, support).map(|(toggled, flipped)| (&edition.id, toggled, flipped))
+        })
+        .min_by_key(|(_, toggled, _)| toggled.len())?;
+    let mut changes = vec![format!("edition {id} instead")];
+    changes.extend(describe(&toggled));
+    Some((changes, flipped))
 }
 
 /// Prints conditions in the DSL with their values for one selection.
@@ -212,7 +194,7 @@ impl Explainer<'_> {
     }
 
     fn line(&self, cond: &Cond) -> String {
-        format!("{} → {}", self.dsl(cond, 0), self.value(cond))
+        format!("{} → {}", self.rules.dsl(cond), self.value(cond))
     }
 
     /// The terms of `cond`, one a line, derived flags opened up.
@@ -236,27 +218,5 @@ impl Explainer<'_> {
             }
             _ => {}
         }
-    }
-
-    /// `cond` in the DSL; `outer` is the binding strength around it
-    /// (0: none, 1: `or`, 2: `and`, 3: `not`).
-    fn dsl(&self, cond: &Cond, outer: u8) -> String {
-        let catalog = &self.rules.catalog;
-        let (text, strength) = match cond {
-            Cond::True => ("true".to_string(), 4),
-            Cond::False => ("false".to_string(), 4),
-            Cond::Module(m) => (catalog.modules.get(usize::from(m.0)).map_or("?".into(), |m| m.id.clone()), 4),
-            Cond::Flag(f) => (self.rules.flags.get(*f).map_or("?".into(), |f| f.id.clone()), 4),
-            Cond::Edition(e) => {
-                (format!("edition == {}", catalog.editions.get(usize::from(e.0)).map_or("?", |e| e.id.as_str())), 4)
-            }
-            Cond::Variant(v) => {
-                (format!("variant == {}", catalog.variants.get(usize::from(v.0)).map_or("?", |v| v.id.as_str())), 4)
-            }
-            Cond::Not(inner) => (format!("not {}", self.dsl(inner, 3)), 3),
-            Cond::All(parts) => (parts.iter().map(|p| self.dsl(p, 2)).collect::<Vec<_>>().join(" and "), 2),
-            Cond::Any(parts) => (parts.iter().map(|p| self.dsl(p, 1)).collect::<Vec<_>>().join(" or "), 1),
-        };
-        if strength < outer { format!("({text})") } else { text }
     }
 }

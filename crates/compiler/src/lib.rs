@@ -3,10 +3,13 @@
 //! Data flows one way, each phase returning its product: [`syntax`] reads the
 //! files into spanned raw records, [`dsl`] parses the strings inside them,
 //! [`check`] resolves and validates everything (using [`order`] to place
-//! items) into the [`model`], and [`codegen`] turns the model into Rust.
+//! items, and [`logic`] to decide conditions) into the [`model`], which keeps
+//! where each part was written and why each item is placed where it is, and
+//! [`codegen`] turns the model into Rust.
 //! [`interpret`] computes a turn order straight from the model: for rules that
 //! were not compiled in, and as the oracle for the generated code. [`verify`]
-//! proves properties of the model over every selection at once.
+//! proves properties of the model over every selection at once, with the
+//! same [`logic`].
 //! [`wiki_export`] writes the rules as the wiki page's source, and [`schema`]
 //! the JSON Schemas that give rule authors completion in their editors.
 
@@ -16,6 +19,7 @@ pub mod diagnostics;
 pub mod dsl;
 pub mod explain;
 pub mod interpret;
+pub mod logic;
 pub mod model;
 pub mod order;
 pub mod schema;
@@ -46,10 +50,9 @@ pub fn generated_files(rules: &Rules) -> Vec<(String, String)> {
 pub struct Compiled {
     /// Every file read, for rendering the diagnostics.
     pub sources: Sources,
-    /// The checked rules, or every problem found.
+    /// The checked rules (which keep where each part was written), or every
+    /// problem found.
     pub result: Result<Rules, Vec<Diagnostic>>,
-    /// Where the rules' named things were written.
-    pub spans: syntax::Spans,
 }
 
 /// Loads and checks the rules under `dir`.
@@ -62,5 +65,5 @@ pub fn compile_dir(dir: &Path) -> Compiled {
         Some(rules) if problems.is_empty() => Ok(rules),
         _ => Err(problems),
     };
-    Compiled { sources, result, spans: syntax::Spans::of(&raw) }
+    Compiled { sources, result }
 }

@@ -8,6 +8,8 @@
 use carcassonne_rules_core::tables::{ItemId, MarkerId, StepId};
 use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, VariantId};
 
+pub use crate::diagnostics::Span;
+
 /// Index into [`Rules::flags`].
 pub type FlagIx = usize;
 
@@ -39,6 +41,8 @@ pub struct Flag {
     pub id: String,
     /// What it stands for.
     pub when: Cond,
+    /// Its definition in `modules.yaml`.
+    pub span: Span,
 }
 
 /// A phase and its steps.
@@ -69,6 +73,8 @@ pub struct Step {
     pub choose_one: bool,
     /// Top-level items, in order.
     pub items: Vec<Item>,
+    /// Its id in `base.yaml`.
+    pub span: Span,
 }
 
 /// One item of a step or section.
@@ -97,6 +103,71 @@ pub struct Item {
     pub one_of: Option<String>,
     /// Sub-items, in order.
     pub children: Vec<Item>,
+    /// Where its parts were written.
+    pub spans: ItemSpans,
+    /// Where `check` placed it, and why.
+    pub placed: Placed,
+}
+
+/// Where the parts of an item were written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemSpans {
+    /// The id.
+    pub id: Span,
+    /// The condition, if it has one.
+    pub when: Option<Span>,
+    /// The text.
+    pub text: Span,
+    /// Each edition its own `foreign` names, in the order written (the
+    /// parent's are the parent's).
+    pub foreign: Vec<(EditionId, Span)>,
+    /// Its group of alternatives, if it names one.
+    pub one_of: Option<Span>,
+}
+
+/// How `check` placed an item in its list, with the references that did it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placed {
+    /// The item it was moved under by `under`, and that `under`; `None` when
+    /// it stays where it was written (nested under its parent in its file, or
+    /// at the top of its step or section).
+    pub under: Option<(String, Span)>,
+    /// Where in its list it goes.
+    pub anchor: Anchored,
+}
+
+/// Where an item goes in its list (the children of its parent, or the top
+/// level of its step or section).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Anchored {
+    /// Right after the sibling `after:` names (before the items that merely
+    /// follow that sibling).
+    After(String, Span),
+    /// Right before the sibling `before:` names.
+    Before(String, Span),
+    /// After the item written above it in its file (its id's span), which
+    /// is in the same list.
+    Above(String, Span),
+    /// At the end of its list, among the other items placed so in file order
+    /// (the base game's first).
+    End(WhyEnd),
+}
+
+/// Why an item without `after` or `before` goes at the end of its list.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WhyEnd {
+    /// It is the first of its list in its file.
+    FirstInFile,
+    /// The item written above it (its id and span) ended up in another list:
+    /// under the item named, or at the top level (`None`).
+    AboveElsewhere {
+        /// The item above it in its file.
+        id: String,
+        /// That item's id in the file.
+        span: Span,
+        /// Where that item went: under this item, or the top level.
+        parent: Option<String>,
+    },
 }
 
 /// A condition on the selection.
@@ -242,6 +313,8 @@ pub struct Marker {
     pub label: String,
     /// Where it shows (on a visible item).
     pub when: Cond,
+    /// As written in the item's `markers`.
+    pub span: Span,
 }
 
 impl Rules {
@@ -290,3 +363,71 @@ pub const SECTIONS_AFTER_STEPS: [&str; 1] = ["final_scoring"];
 /// Markers the rules may use, as written in the DSL.
 pub const MARKERS: [&str; 7] =
     ["MESSAGES", "ROBBERS", "ROBBER_CHOICE", "WONDER", "TREE_TRAP", "LAKE_TRAP", "HANS_STATUE"];
+
+/// A condition as the DSL writes it, with the names of `rules`: what every
+/// printer of a condition shows (`explain`, the page's comments).
+pub struct Dsl<'a> {
+    rules: &'a Rules,
+    cond: &'a Cond,
+}
+
+impl Rules {
+    /// `cond` printed as the DSL.
+    pub fn dsl<'a>(&'a self, cond: &'a Cond) -> Dsl<'a> {
+        Dsl { rules: self, cond }
+    }
+}
+
+impl std::fmt::Display for Dsl<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write(f, self.cond, 0)
+    }
+}
+
+impl Dsl<'_> {
+    /// Writes `cond`; `outer` is the binding strength around it (0: none,
+    /// 1: `or`, 2: `and`, 3: `not`): a weaker condition is parenthesized.
+    fn write(&self, f: &mut std::fmt::Formatter<'_>, cond: &Cond, outer: u8) -> std::fmt::Result {
+        let catalog = &self.rules.catalog;
+        let strength = match cond {
+            Cond::Any(_) => 1,
+            Cond::All(_) => 2,
+            Cond::Not(_) => 3,
+            _ => 4,
+        };
+        if strength < outer {
+            f.write_str("(")?;
+        }
+        let parts = |f: &mut std::fmt::Formatter<'_>, parts: &[Cond], op: &str| {
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(op)?;
+                }
+                self.write(f, part, strength)?;
+            }
+            Ok(())
+        };
+        match cond {
+            Cond::True => f.write_str("true")?,
+            Cond::False => f.write_str("false")?,
+            Cond::Module(m) => f.write_str(catalog.modules.get(usize::from(m.0)).map_or("?", |m| m.id.as_str()))?,
+            Cond::Flag(x) => f.write_str(self.rules.flags.get(*x).map_or("?", |x| x.id.as_str()))?,
+            Cond::Edition(e) => {
+                write!(f, "edition == {}", catalog.editions.get(usize::from(e.0)).map_or("?", |e| e.id.as_str()))?
+            }
+            Cond::Variant(v) => {
+                write!(f, "variant == {}", catalog.variants.get(usize::from(v.0)).map_or("?", |v| v.id.as_str()))?
+            }
+            Cond::Not(inner) => {
+                f.write_str("not ")?;
+                self.write(f, inner, 3)?;
+            }
+            Cond::All(all) => parts(f, all, " and ")?,
+            Cond::Any(any) => parts(f, any, " or ")?,
+        }
+        if strength < outer {
+            f.write_str(")")?;
+        }
+        Ok(())
+    }
+}

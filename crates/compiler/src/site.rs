@@ -82,7 +82,7 @@ impl<'a> Conds<'a> {
         let next = self.list.len();
         let n = *self.numbers.entry(js.clone()).or_insert(next);
         if n == next {
-            self.list.push((js, dsl(self.rules, cond, 0)));
+            self.list.push((js, self.rules.dsl(cond).to_string()));
         }
         format!(" data-c=\"{n}\"")
     }
@@ -118,28 +118,6 @@ fn join(parts: impl Iterator<Item = String>, op: &str, empty: &str) -> String {
 /// The JavaScript function of a derived flag.
 fn flag_fn(id: &str) -> String {
     format!("flag_{id}")
-}
-
-/// A condition as the DSL writes it, for the comments of `rules.js`.
-/// `outer` is the binding strength around it: 0 none, 1 `or`, 2 `and`, 3 `not`.
-fn dsl(rules: &Rules, cond: &Cond, outer: u8) -> String {
-    let catalog = &rules.catalog;
-    let (text, strength) = match cond {
-        Cond::True => ("true".to_string(), 4),
-        Cond::False => ("false".to_string(), 4),
-        Cond::Module(m) => (catalog.modules.get(usize::from(m.0)).map_or("?", |m| m.id.as_str()).to_string(), 4),
-        Cond::Flag(f) => (rules.flags.get(*f).map_or("?", |f| f.id.as_str()).to_string(), 4),
-        Cond::Edition(e) => {
-            (format!("edition == {}", catalog.editions.get(usize::from(e.0)).map_or("?", |e| e.id.as_str())), 4)
-        }
-        Cond::Variant(v) => {
-            (format!("variant == {}", catalog.variants.get(usize::from(v.0)).map_or("?", |v| v.id.as_str())), 4)
-        }
-        Cond::Not(c) => (format!("not {}", dsl(rules, c, 3)), 3),
-        Cond::All(cs) => (cs.iter().map(|c| dsl(rules, c, 2)).collect::<Vec<_>>().join(" and "), 2),
-        Cond::Any(cs) => (cs.iter().map(|c| dsl(rules, c, 1)).collect::<Vec<_>>().join(" or "), 1),
-    };
-    if strength < outer { format!("({text})") } else { text }
 }
 
 /// Text for HTML element content and attribute values.
@@ -506,7 +484,7 @@ fn rules_js(rules: &Rules, conds: &Conds<'_>) -> String {
             out,
             "  // {id} := {dsl}\n  function {name}(e, v, m) {{\n    return {js};\n  }}",
             id = flag.id,
-            dsl = dsl(rules, &flag.when, 0),
+            dsl = rules.dsl(&flag.when),
             name = flag_fn(&flag.id),
             js = js(rules, &flag.when),
         );
@@ -567,7 +545,11 @@ mod tests {
                 &[("abbey", "Abbey", true), ("zz", "Z", true)],
                 &[("x", "X", &["C1"], &[ModuleId(0), ModuleId(1)])],
             ),
-            flags: vec![Flag { id: "any".to_string(), when: Cond::Any(vec![Cond::Module(ModuleId(1))]) }],
+            flags: vec![Flag {
+                id: "any".to_string(),
+                when: Cond::Any(vec![Cond::Module(ModuleId(1))]),
+                span: crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 },
+            }],
             phases: Vec::new(),
             notes: Vec::new(),
             setup: Vec::new(),
@@ -584,7 +566,7 @@ mod tests {
             Cond::Module(ModuleId(0)),
             Cond::Not(Box::new(Cond::Any(vec![Cond::Flag(0), Cond::Edition(EditionId(0))]))),
         ]);
-        assert_eq!(dsl(&rules, &cond, 0), "abbey and not (any or edition == C1)");
+        assert_eq!(rules.dsl(&cond).to_string(), "abbey and not (any or edition == C1)");
         assert_eq!(js(&rules, &cond), "((m[0] & 0x1) !== 0) && (!((flag_any(e, v, m)) || (e === 0)))");
         assert_eq!(js(&rules, &Cond::Module(ModuleId(1))), "(m[0] & 0x2) !== 0");
     }

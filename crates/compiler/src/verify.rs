@@ -15,144 +15,12 @@
 //! that shows the fault, or, where the fault is that nothing can show, one
 //! that shows the context without it.
 
-use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
-use carcassonne_rules_core::{Config, EditionId, ModuleId, VariantId};
+use biodivine_lib_bdd::Bdd;
+use carcassonne_rules_core::EditionId;
 
 use crate::diagnostics::{Diagnostic, Sources, Span};
+pub use crate::logic::{Logic, Selection};
 use crate::model::{Cond, Item, Rules, TextPart};
-use crate::syntax::{ItemSpans, Spans};
-
-/// Conditions as BDDs over one variable per module, one per edition and one
-/// per rule variant (exactly one edition and one variant hold: the domain).
-pub struct Logic<'r> {
-    rules: &'r Rules,
-    vars: BddVariableSet,
-    modules: Vec<BddVariable>,
-    editions: Vec<BddVariable>,
-    variants: Vec<BddVariable>,
-    /// Exactly one edition and one variant.
-    domain: Bdd,
-    /// Each derived flag's BDD, by flag index.
-    flags: Vec<Bdd>,
-}
-
-/// A selection: what a counterexample or an explanation names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Selection {
-    /// The edition.
-    pub edition: EditionId,
-    /// The rule variant.
-    pub variant: VariantId,
-    /// The selected modules, by bit.
-    pub modules: Vec<ModuleId>,
-}
-
-impl<'r> Logic<'r> {
-    /// The variables and the derived flags of `rules`.
-    pub fn new(rules: &'r Rules) -> Self {
-        let catalog = &rules.catalog;
-        let count = catalog.modules.len() + catalog.editions.len() + catalog.variants.len();
-        let vars = BddVariableSet::new_anonymous(u16::try_from(count).unwrap_or(u16::MAX));
-        let all = vars.variables();
-        let (modules, rest) = all.split_at(catalog.modules.len().min(all.len()));
-        let (editions, variants) = rest.split_at(catalog.editions.len().min(rest.len()));
-        // Rules without publishers' variants have no variant to choose.
-        let one_variant = if variants.is_empty() { vars.mk_true() } else { vars.mk_sat_exactly_k(1, variants) };
-        let domain = vars.mk_sat_exactly_k(1, editions).and(&one_variant);
-        let mut logic = Logic {
-            rules,
-            modules: modules.to_vec(),
-            editions: editions.to_vec(),
-            variants: variants.to_vec(),
-            domain,
-            flags: Vec::new(),
-            vars,
-        };
-        // A flag refers only to flags defined without cycles (the checker
-        // rejects cycles), so expanding each on its own terminates.
-        logic.flags = rules.flags.iter().map(|flag| logic.bdd(&flag.when.expanded(&rules.flags))).collect();
-        logic
-    }
-
-    /// The selections that satisfy `cond` (within the domain).
-    pub fn cond(&self, cond: &Cond) -> Bdd {
-        self.bdd(cond).and(&self.domain)
-    }
-
-    /// The domain: every selection.
-    pub fn everything(&self) -> &Bdd {
-        &self.domain
-    }
-
-    fn bdd(&self, cond: &Cond) -> Bdd {
-        match cond {
-            Cond::True => self.vars.mk_true(),
-            Cond::False => self.vars.mk_false(),
-            Cond::Module(m) => self.var(&self.modules, usize::from(m.0)),
-            Cond::Flag(f) => self.flags.get(*f).cloned().unwrap_or_else(|| self.vars.mk_false()),
-            Cond::Edition(e) => self.var(&self.editions, usize::from(e.0)),
-            Cond::Variant(v) => self.var(&self.variants, usize::from(v.0)),
-            Cond::Not(inner) => self.bdd(inner).not(),
-            Cond::All(parts) => parts.iter().fold(self.vars.mk_true(), |acc, p| acc.and(&self.bdd(p))),
-            Cond::Any(parts) => parts.iter().fold(self.vars.mk_false(), |acc, p| acc.or(&self.bdd(p))),
-        }
-    }
-
-    fn var(&self, vars: &[BddVariable], i: usize) -> Bdd {
-        vars.get(i).map_or_else(|| self.vars.mk_false(), |&v| self.vars.mk_var(v))
-    }
-
-    /// The edition `e` is played.
-    pub fn edition(&self, e: EditionId) -> Bdd {
-        self.var(&self.editions, usize::from(e.0))
-    }
-
-    /// A selection in `set` with as few modules as can be (no module of it
-    /// can be left out), in the edition's default variant where possible.
-    pub fn witness(&self, set: &Bdd) -> Option<Selection> {
-        let mut narrowed = set.clone();
-        // Without publishers' variants there is no default to prefer.
-        if !self.variants.is_empty() {
-            for (e, info) in self.rules.catalog.editions.iter().enumerate() {
-                let default = self.var(&self.variants, usize::from(info.default_variant.0));
-                let preferred = narrowed.and(&self.edition(EditionId(e as u8)).imp(&default));
-                if !preferred.is_false() {
-                    narrowed = preferred;
-                }
-            }
-        }
-        for &m in &self.modules {
-            let without = narrowed.var_select(m, false);
-            if !without.is_false() {
-                narrowed = without;
-            }
-        }
-        let valuation = narrowed.sat_witness()?;
-        Some(self.selection(&valuation))
-    }
-
-    fn selection(&self, valuation: &BddValuation) -> Selection {
-        let first = |vars: &[BddVariable]| vars.iter().position(|&v| valuation.value(v)).unwrap_or(0) as u8;
-        Selection {
-            edition: EditionId(first(&self.editions)),
-            variant: VariantId(first(&self.variants)),
-            modules: (0..self.modules.len())
-                .filter(|&i| valuation.value(self.modules[i]))
-                .map(|i| ModuleId(i as u8))
-                .collect(),
-        }
-    }
-
-    /// The command that shows `selection`'s turn order.
-    pub fn command(&self, selection: &Selection) -> String {
-        let cfg = Config {
-            edition: selection.edition,
-            variant: selection.variant,
-            modules: selection.modules.iter().copied().collect(),
-        };
-        self.rules.catalog.order_command(&cfg)
-    }
-}
 
 /// What a run of [`verify`] found and how much it did.
 pub struct Report {
@@ -166,14 +34,14 @@ pub struct Report {
 
 /// Proves the properties listed in the module documentation for every
 /// selection, reporting each failure at its YAML span with a counterexample.
-pub fn verify(rules: &Rules, spans: &Spans, sources: &Sources) -> Report {
+pub fn verify(rules: &Rules, sources: &Sources) -> Report {
     let logic = Logic::new(rules);
     let mut run =
-        Run { logic: &logic, spans, sources, problems: Vec::new(), checks: 0, largest: 0, groups: Vec::new() };
+        Run { rules, logic: &logic, sources, problems: Vec::new(), checks: 0, largest: 0, groups: Vec::new() };
     let everything = logic.everything().clone();
     for (i, flag) in rules.flags.iter().enumerate() {
         let shows = logic.cond(&Cond::Flag(i));
-        let span = spans.flags.get(&flag.id).copied();
+        let span = flag.span;
         run.check_possible(&shows, &everything, span, || format!("derived flag `{}` is never true", flag.id));
         let hidden = everything.and_not(&shows);
         run.check_possible(&hidden, &everything, span, || format!("derived flag `{}` is always true", flag.id));
@@ -192,7 +60,7 @@ pub fn verify(rules: &Rules, spans: &Spans, sources: &Sources) -> Report {
             let empty = shown.and_not(&any);
             run.check_empty(
                 &empty,
-                spans.steps.get(&step.id).copied(),
+                step.span,
                 || format!("step {} exists only under its condition, but can show with none of its items", step.id),
                 "shown with nothing in it",
             );
@@ -203,32 +71,29 @@ pub fn verify(rules: &Rules, spans: &Spans, sources: &Sources) -> Report {
 }
 
 struct Run<'a, 'r> {
+    rules: &'a Rules,
     logic: &'a Logic<'r>,
-    spans: &'a Spans,
     sources: &'a Sources,
     problems: Vec<Diagnostic>,
     checks: usize,
     largest: usize,
     /// Items with a `one_of`, in order: group, id, where they show, the span.
-    groups: Vec<(String, String, Bdd, Option<Span>)>,
+    groups: Vec<(String, String, Bdd, Span)>,
 }
 
 impl Run<'_, '_> {
     /// Checks `items` under `context` (the selections where their parent, or
     /// their step, shows); returns the selections where one of them shows.
     fn items(&mut self, items: &[Item], context: &Bdd, parent: Option<&Item>) -> Bdd {
-        let mut any = self.logic.vars.mk_false();
+        let mut any = self.logic.nothing();
         for item in items {
             let shows = context.and(&self.logic.cond(&item.when));
             self.largest = self.largest.max(shows.size());
             any = any.or(&shows);
-            let Some(spans) = self.spans.items.get(&item.id).cloned() else {
-                continue;
-            };
             if let Some(group) = &item.one_of {
-                self.groups.push((group.clone(), item.id.clone(), shows.clone(), spans.one_of));
+                self.groups.push((group.clone(), item.id.clone(), shows.clone(), item.spans.one_of.unwrap_or(item.spans.id)));
             }
-            self.item(item, &spans, context, &shows, parent);
+            self.item(item, context, &shows, parent);
         }
         any
     }
@@ -252,10 +117,10 @@ impl Run<'_, '_> {
         }
     }
 
-    fn item(&mut self, item: &Item, spans: &ItemSpans, context: &Bdd, shows: &Bdd, parent: Option<&Item>) {
-        let parent_foreign = parent.map_or(&[][..], |p| &p.foreign[..]);
+    fn item(&mut self, item: &Item, context: &Bdd, shows: &Bdd, parent: Option<&Item>) {
+        let spans = &item.spans;
         let id = &item.id;
-        let at_when = spans.when.or(Some(spans.id));
+        let at_when = spans.when.unwrap_or(spans.id);
         self.check_possible(shows, context, at_when, || format!("item `{id}` can never be shown"));
         // A top-level item's condition names the module it comes from, even
         // where its step already implies it (2D needs the dragon anyway).
@@ -265,36 +130,35 @@ impl Run<'_, '_> {
                 format!("the condition of `{id}` adds nothing to its parent's and its step's")
             });
         }
-        for (marker, span) in item.markers.iter().zip(&spans.markers) {
+        for marker in &item.markers {
             let seen = shows.and(&self.logic.cond(&marker.when));
-            self.check_possible(&seen, shows, Some(*span), || {
+            self.check_possible(&seen, shows, marker.span, || {
                 format!("marker {} on `{id}` can never be seen", marker.label)
             });
         }
-        let own_foreign: Vec<&EditionId> = item.foreign.iter().filter(|e| !parent_foreign.contains(e)).collect();
-        for (e, span) in own_foreign.into_iter().zip(&spans.foreign) {
+        for (e, span) in &spans.foreign {
             let seen = shows.and(&self.logic.edition(*e));
             let name = self.edition_name(*e);
-            self.check_possible(&seen, shows, Some(*span), || {
+            self.check_possible(&seen, shows, *span, || {
                 format!("`{id}` is marked foreign in {name}, but never shows in {name}")
             });
         }
         for part in &item.text.0 {
             let TextPart::ByEdition(alternatives) = part else { continue };
-            let mut named = self.logic.vars.mk_false();
+            let mut named = self.logic.nothing();
             for (editions, wording) in alternatives {
-                let these = editions.iter().fold(self.logic.vars.mk_false(), |acc, &e| acc.or(&self.logic.edition(e)));
+                let these = editions.iter().fold(self.logic.nothing(), |acc, &e| acc.or(&self.logic.edition(e)));
                 named = named.or(&these);
                 let seen = shows.and(&these);
                 let names: Vec<String> = editions.iter().map(|&e| self.edition_name(e)).collect();
-                self.check_possible(&seen, shows, Some(spans.text), || {
+                self.check_possible(&seen, shows, spans.text, || {
                     format!("the wording \"{wording}\" of `{id}` ({}) is never shown", names.join(", "))
                 });
             }
             let unworded = shows.and_not(&named);
             self.check_empty(
                 &unworded,
-                Some(spans.text),
+                spans.text,
                 || format!("`{id}` can show in an edition its text variants give no wording for"),
                 "no alternative for this edition",
             );
@@ -304,7 +168,7 @@ impl Run<'_, '_> {
             let bare = shows.and_not(&children);
             self.check_empty(
                 &bare,
-                Some(spans.id),
+                spans.id,
                 || format!("heading `{id}` can show without any of its sub-items"),
                 "shown with nothing under it",
             );
@@ -312,13 +176,13 @@ impl Run<'_, '_> {
     }
 
     fn edition_name(&self, e: EditionId) -> String {
-        self.logic.rules.catalog.editions.get(usize::from(e.0)).map_or_else(|| "?".into(), |x| x.id.clone())
+        self.rules.catalog.editions.get(usize::from(e.0)).map_or_else(|| "?".into(), |x| x.id.clone())
     }
 
     /// Fails when `set` is empty: something that should be possible is not.
     /// The example is a selection from `around` (where it was expected), which
     /// shows the context without it.
-    fn check_possible(&mut self, set: &Bdd, around: &Bdd, span: Option<Span>, message: impl FnOnce() -> String) {
+    fn check_possible(&mut self, set: &Bdd, around: &Bdd, span: Span, message: impl FnOnce() -> String) {
         self.checks += 1;
         if set.is_false() {
             let command = self.logic.witness(around).map(|w| self.logic.command(&w));
@@ -327,7 +191,7 @@ impl Run<'_, '_> {
     }
 
     /// Fails when `set` is not empty: a selection in it is the counterexample.
-    fn check_empty(&mut self, set: &Bdd, span: Option<Span>, message: impl FnOnce() -> String, label: &str) {
+    fn check_empty(&mut self, set: &Bdd, span: Span, message: impl FnOnce() -> String, label: &str) {
         self.checks += 1;
         if set.is_false() {
             return;
@@ -336,11 +200,8 @@ impl Run<'_, '_> {
         self.report(span, message(), label, command);
     }
 
-    fn report(&mut self, span: Option<Span>, message: String, label: &str, counterexample: Option<String>) {
-        let mut d = match span {
-            Some(span) => Diagnostic::at(self.sources, span, message, label),
-            None => Diagnostic::global(message),
-        };
+    fn report(&mut self, span: Span, message: String, label: &str, counterexample: Option<String>) {
+        let mut d = Diagnostic::at(self.sources, span, message, label);
         if let Some(command) = counterexample {
             d = d.with_help(format!("for example: {command}"));
         }

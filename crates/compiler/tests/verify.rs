@@ -19,7 +19,7 @@ const BUNDLED: &str = "../../rules";
 fn the_bundled_rules_verify() {
     let compiled = compile_dir(Path::new(BUNDLED));
     let rules = compiled.result.expect("the bundled rules check");
-    let report = verify::verify(&rules, &compiled.spans, &compiled.sources);
+    let report = verify::verify(&rules, &compiled.sources);
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert!(report.checks > 1000, "{} properties", report.checks);
 }
@@ -31,7 +31,7 @@ fn rules_without_publishers_variants_verify() {
     let compiled = compile_dir(Path::new("tests/fixtures/minimal"));
     let rules = compiled.result.expect("the fixture checks");
     assert!(rules.catalog.variants.is_empty());
-    let report = verify::verify(&rules, &compiled.spans, &compiled.sources);
+    let report = verify::verify(&rules, &compiled.sources);
     assert!(report.problems.is_empty(), "{:?}", report.problems);
     assert!(report.checks > 10, "{} properties", report.checks);
 }
@@ -52,7 +52,7 @@ fn planted(file: &str, edits: &[(&str, &str)]) -> (Vec<Diagnostic>, Option<Rules
     let compiled = compile_dir(dir.path());
     match compiled.result {
         Err(problems) => (problems, None, text),
-        Ok(rules) => (verify::verify(&rules, &compiled.spans, &compiled.sources).problems, Some(rules), text),
+        Ok(rules) => (verify::verify(&rules, &compiled.sources).problems, Some(rules), text),
     }
 }
 

@@ -1,6 +1,9 @@
 //! Items: ids, placement, conditions, and the checked items themselves.
 
+use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_core::Catalog;
+
+use crate::logic::Logic;
 use carcassonne_rules_core::tables::{ItemId, MarkerId};
 
 use super::*;
@@ -113,6 +116,8 @@ impl Checker<'_> {
 
         let placements: Vec<Placement> =
             (0..nodes.len()).map(|i| self.placement(i, &nodes, &by_id, &sections)).collect();
+        let placed: Vec<model::Placed> =
+            placements.iter().enumerate().map(|(i, p)| self.placed(i, p, &nodes, &by_id)).collect();
         let ordered = order::place(&placements);
         for &i in &ordered.unplaced {
             // Report each cycle once, at its first item in file order.
@@ -130,10 +135,12 @@ impl Checker<'_> {
         self.check_before_constraints(&nodes, &by_id, &ordered);
 
         let flags = self.flags();
+        let logic = Logic::over(&catalog, &flags);
         let build = Build {
             nodes: &nodes,
+            placed: &placed,
             ordered: &ordered,
-            settings: Settings { editions: catalog.editions.len(), variants: catalog.variants.len() },
+            logic: &logic,
             flags: &flags,
             catalog: &catalog,
             sections: &sections,
@@ -141,7 +148,8 @@ impl Checker<'_> {
         let mut section_items: Vec<Vec<Item>> = Vec::new();
         for (s, section) in sections.iter().enumerate() {
             let top = ordered.sections.get(&s).cloned().unwrap_or_default();
-            let items = top.iter().filter_map(|&i| self.item(&build, i, &section.exists, &[])).collect();
+            let exists = logic.cond(&section.exists);
+            let items = top.iter().filter_map(|&i| self.item(&build, i, &exists, &[])).collect();
             section_items.push(items);
         }
         let mut section_items = section_items.into_iter();
@@ -229,6 +237,32 @@ impl Checker<'_> {
             let _ = sibling(self, before, "before");
         }
         Placement { section: node.section, parent, anchor: anchor.unwrap_or(Anchor::End), key: node.key }
+    }
+
+    /// How `placement` placed item `i`, in the model's terms: the
+    /// references that did it, or why it goes at the end of its list.
+    fn placed(&self, i: usize, placement: &Placement, nodes: &[Node], by_id: &HashMap<&str, usize>) -> model::Placed {
+        let node = &nodes[i];
+        let id = |x: usize| nodes[x].raw.id.value.clone();
+        let under = match (&node.raw.under, placement.parent) {
+            (Some(under), Some(parent)) => Some((id(parent), under.span)),
+            _ => None,
+        };
+        let reference = |source: &Option<Spanned<String>>| source.as_ref().map_or(node.raw.id.span, |s| s.span);
+        let anchor = match placement.anchor {
+            Anchor::After(x) => model::Anchored::After(id(x), reference(&node.raw.after)),
+            Anchor::Before(x) => model::Anchored::Before(id(x), reference(&node.raw.before)),
+            Anchor::FollowPrevious(x) => model::Anchored::Above(id(x), nodes[x].raw.id.span),
+            Anchor::End => model::Anchored::End(match node.previous {
+                None => model::WhyEnd::FirstInFile,
+                Some(above) => model::WhyEnd::AboveElsewhere {
+                    id: id(above),
+                    span: nodes[above].raw.id.span,
+                    parent: self.parent_of(above, nodes, by_id).map(id),
+                },
+            }),
+        };
+        model::Placed { under, anchor }
     }
 
     /// The parent an item ends up with (from `under`, or from nesting).
@@ -325,7 +359,8 @@ impl Checker<'_> {
     }
 
     /// Builds one checked item (and its children) from its node.
-    fn item(&mut self, build: &Build, i: usize, context: &Cond, parent_foreign: &[EditionId]) -> Option<Item> {
+    /// `context` are the selections where its parent (or its step) shows.
+    fn item(&mut self, build: &Build, i: usize, context: &Bdd, parent_foreign: &[EditionId]) -> Option<Item> {
         let node = &build.nodes[i];
         let raw = node.raw;
         let when = match &raw.when {
@@ -347,21 +382,25 @@ impl Checker<'_> {
         let text = self.text(&raw.text);
         let markers: Vec<Option<model::Marker>> = raw.markers.iter().map(|m| self.marker(m)).collect();
         let mut foreign = parent_foreign.to_vec();
+        let mut own_foreign = Vec::new();
         for f in &raw.foreign {
             if let Some(e) = self.edition(&f.value, f.span)
                 && !foreign.contains(&e)
             {
                 foreign.push(e);
+                own_foreign.push((e, f.span));
             }
         }
         foreign.sort_unstable();
         let effect = raw.effect.as_ref().and_then(|e| self.effect(e, build.sections));
 
         let when = when?;
-        let in_context = context.clone().and(when.clone());
-        if !satisfiable(&in_context, build.flags, build.settings) {
+        let logic = build.logic;
+        let own = logic.cond(&when);
+        let in_context = context.and(&own);
+        if in_context.is_false() {
             let span = raw.when.as_ref().map_or(raw.id.span, |w| w.span);
-            let (message, label) = if satisfiable(&when, build.flags, build.settings) {
+            let (message, label) = if !own.is_false() {
                 (
                     format!("item `{}` can never be shown", raw.id.value),
                     "this condition contradicts its parent's or its step's",
@@ -373,7 +412,8 @@ impl Checker<'_> {
                 )
             };
             // Where the item was expected to show: its parent or step.
-            let example = witness(context, build.flags, build.settings)
+            let example = logic
+                .witness(context)
                 .map(|cfg| format!("for example: {} shows its context without it", build.catalog.order_command(&cfg)));
             self.report(span, message, label, example);
         }
@@ -390,6 +430,14 @@ impl Checker<'_> {
             effect,
             one_of: raw.one_of.as_ref().map(|g| g.value.clone()),
             children,
+            spans: model::ItemSpans {
+                id: raw.id.span,
+                when: raw.when.as_ref().map(|w| w.span),
+                text: raw.text.span,
+                foreign: own_foreign,
+                one_of: raw.one_of.as_ref().map(|g| g.span),
+            },
+            placed: build.placed[i].clone(),
         })
     }
 }
@@ -410,8 +458,11 @@ struct Node<'r> {
 
 struct Build<'a, 'r> {
     nodes: &'a [Node<'r>],
+    /// Each node's placement with its reason.
+    placed: &'a [model::Placed],
     ordered: &'a order::Ordered,
-    settings: Settings,
+    /// Decides whether conditions can hold.
+    logic: &'a Logic<'a>,
     flags: &'a [Flag],
     catalog: &'a Catalog,
     sections: &'a [Section],

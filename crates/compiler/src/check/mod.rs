@@ -24,15 +24,6 @@ use crate::model::{self, Cond, Flag, FlagIx, Item, Rules};
 use crate::order::{self, Anchor, Placement};
 use crate::syntax::{Failed, RawItem, RawRules, RawSections, Spanned};
 
-/// Satisfiability is checked by trying every assignment of up to this many modules.
-const MAX_EXHAUSTIVE_MODULES: usize = 16;
-
-/// Trying every assignment evaluates the condition `2^modules × editions ×
-/// variants` times: past this many terms visited in all, the condition is not
-/// tried either. Real conditions need a few thousand; a 30 KB condition naming
-/// 16 modules needed 10^10 (23 s in a debug build).
-const MAX_EXHAUSTIVE_TERMS: usize = 4_000_000;
-
 /// Checks the raw rules; the model, if nothing was wrong.
 pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) -> Option<Rules> {
     let before = problems.len();
@@ -149,9 +140,13 @@ impl<'a> Checker<'a> {
     /// The derived flags as the model holds them.
     fn flags(&self) -> Vec<Flag> {
         self.derived_source
-            .keys()
+            .iter()
             .zip(&self.flags)
-            .map(|(id, when)| Flag { id: id.clone(), when: when.clone().flatten().unwrap_or(Cond::False) })
+            .map(|((id, definition), when)| Flag {
+                id: id.clone(),
+                when: when.clone().flatten().unwrap_or(Cond::False),
+                span: definition.span,
+            })
             .collect()
     }
 
@@ -201,117 +196,4 @@ fn first_definition(known: &mut IndexMap<String, Span>, id: &Spanned<String>) ->
 /// The index of `name`, or a "did you mean" for it.
 fn index_or_help(known: &IndexMap<String, Span>, name: &str) -> Result<usize, Option<String>> {
     known.get_index_of(name).ok_or_else(|| suggestion(name, known.keys().map(String::as_str)))
-}
-
-/// How many editions and rule variants there are.
-#[derive(Clone, Copy)]
-pub struct Settings {
-    /// Number of editions (ids `0..editions`).
-    pub editions: usize,
-    /// Number of rule variants (ids `0..variants`).
-    pub variants: usize,
-}
-
-/// Whether some edition, variant and selection of modules satisfies `cond`.
-/// Conditions naming very many modules, or too large to try every selection
-/// on, are assumed satisfiable (`verify` decides them exactly).
-pub fn satisfiable(cond: &Cond, flags: &[Flag], settings: Settings) -> bool {
-    !worth_trying(cond, flags, settings) || witness(cond, flags, settings).is_some()
-}
-
-/// A selection that satisfies `cond`, trying selections with fewer modules
-/// first; `None` if none does or the condition is not worth trying (see
-/// [`satisfiable`]).
-pub fn witness(cond: &Cond, flags: &[Flag], settings: Settings) -> Option<carcassonne_rules_core::Config> {
-    if !worth_trying(cond, flags, settings) {
-        return None;
-    }
-    let modules = cond.modules(flags);
-    let mut assignments: Vec<u32> = (0u32..1 << modules.len()).collect();
-    assignments.sort_by_key(|a| a.count_ones());
-    assignments.into_iter().find_map(|assignment| {
-        (0..settings.editions.max(1)).find_map(|edition| {
-            (0..settings.variants.max(1)).find_map(|variant| {
-                let modules = modules
-                    .iter()
-                    .enumerate()
-                    .filter(|(bit, _)| assignment & (1 << bit) != 0)
-                    .map(|(_, &m)| m)
-                    .collect::<ModuleSet>();
-                let cfg = carcassonne_rules_core::Config {
-                    edition: EditionId(edition as u8),
-                    variant: VariantId(variant as u8),
-                    modules,
-                };
-                cond.eval(flags, &cfg).then_some(cfg)
-            })
-        })
-    })
-}
-
-/// Whether trying every selection on `cond` stays within
-/// [`MAX_EXHAUSTIVE_MODULES`] and [`MAX_EXHAUSTIVE_TERMS`].
-fn worth_trying(cond: &Cond, flags: &[Flag], settings: Settings) -> bool {
-    let modules = cond.modules(flags).len();
-    if modules > MAX_EXHAUSTIVE_MODULES {
-        return false;
-    }
-    let tries = (1usize << modules).saturating_mul(settings.editions.max(1)).saturating_mul(settings.variants.max(1));
-    let mut budget = MAX_EXHAUSTIVE_TERMS / tries;
-    terms_within(cond, flags, &mut budget)
-}
-
-/// Counts `cond`'s terms (flags expanded) against `budget`; `false` once it
-/// runs out, without visiting the rest.
-fn terms_within(cond: &Cond, flags: &[Flag], budget: &mut usize) -> bool {
-    let Some(left) = budget.checked_sub(1) else {
-        return false;
-    };
-    *budget = left;
-    match cond {
-        Cond::Flag(f) => flags.get(*f).is_none_or(|flag| terms_within(&flag.when, flags, budget)),
-        Cond::Not(c) => terms_within(c, flags, budget),
-        Cond::All(cs) | Cond::Any(cs) => cs.iter().all(|c| terms_within(c, flags, budget)),
-        Cond::True | Cond::False | Cond::Module(_) | Cond::Edition(_) | Cond::Variant(_) => true,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn satisfiability_of_huge_conditions_is_not_tried() {
-        // 16 modules, each `(m and not m)`, 1,000 times: never holds, but
-        // trying every selection would visit 10^10 terms.
-        let three = Settings { editions: 3, variants: 3 };
-        let never = |m: u8| Cond::All(vec![Cond::Module(ModuleId(m)), Cond::Not(Box::new(Cond::Module(ModuleId(m))))]);
-        let small = Cond::Any((0..8).map(never).collect());
-        assert!(!satisfiable(&small, &[], three), "small enough to try");
-        let huge = Cond::Any((0..1000).map(|i| never((i % 16) as u8)).collect());
-        let started = std::time::Instant::now();
-        assert!(satisfiable(&huge, &[], three), "assumed satisfiable");
-        assert!(witness(&huge, &[], three).is_none());
-        assert!(started.elapsed() < std::time::Duration::from_secs(1));
-    }
-
-    #[test]
-    fn satisfiability() {
-        let three = Settings { editions: 3, variants: 3 };
-        let dragon = Cond::Module(ModuleId(0));
-        assert!(satisfiable(&dragon, &[], three));
-        let never = Cond::All(vec![dragon.clone(), Cond::Not(Box::new(dragon.clone()))]);
-        assert!(!satisfiable(&never, &[], three));
-        let two_editions = Cond::All(vec![Cond::Edition(EditionId(0)), Cond::Edition(EditionId(1))]);
-        assert!(!satisfiable(&two_editions, &[], three));
-        let we = Cond::Edition(EditionId(2));
-        assert!(satisfiable(&we, &[], three));
-        assert!(!satisfiable(&we, &[], Settings { editions: 2, variants: 3 }), "edition 2 does not exist");
-        let rgg = Cond::All(vec![Cond::Variant(VariantId(2)), Cond::Edition(EditionId(0))]);
-        assert!(satisfiable(&rgg, &[], three));
-        assert!(!satisfiable(&rgg, &[], Settings { editions: 3, variants: 2 }));
-        assert!(!satisfiable(&Cond::False, &[], three));
-        let flags = [Flag { id: "no_dragon".into(), when: Cond::Not(Box::new(dragon.clone())) }];
-        assert!(!satisfiable(&Cond::All(vec![dragon, Cond::Flag(0)]), &flags, three), "flags are expanded");
-    }
 }

@@ -138,7 +138,7 @@ impl Checker<'_> {
             Some(arg) => format!("{name} ({arg})"),
             None => name,
         };
-        Some(model::Marker { number: MarkerId(0), label, when })
+        Some(model::Marker { number: MarkerId(0), label, when, span: source.span })
     }
 
     pub(super) fn effect(&mut self, source: &Spanned<String>, sections: &[Section]) -> Option<Effect> {

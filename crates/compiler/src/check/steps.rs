@@ -30,6 +30,7 @@ impl Checker<'_> {
                     repeat,
                     choose_one: s.choose_one,
                     items: Vec::new(),
+                    span: s.id.span,
                 });
             }
             phases.push(model::Phase { id: p.id.value.clone(), title: p.title.value.clone(), steps });

@@ -1,0 +1,268 @@
+//! The one logic engine: conditions as binary decision diagrams (BDDs) over
+//! every selection at once. `check` asks it whether a condition can hold,
+//! `verify` proves properties with it, `explain` finds the smallest change
+//! of a selection that flips an item, and the wiki export asks it which of
+//! its class readings are possible or implied.
+
+use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
+use carcassonne_rules_core::{Catalog, Config, EditionId, ModuleId, ModuleSet, VariantId};
+
+use crate::model::{Cond, Flag, Rules};
+
+/// Conditions as BDDs over one variable per module, one per edition and one
+/// per rule variant (exactly one edition and one variant hold: the domain).
+pub struct Logic<'r> {
+    catalog: &'r Catalog,
+    vars: BddVariableSet,
+    modules: Vec<BddVariable>,
+    editions: Vec<BddVariable>,
+    variants: Vec<BddVariable>,
+    /// Exactly one edition and one variant.
+    domain: Bdd,
+    /// Each derived flag's BDD, by flag index.
+    flags: Vec<Bdd>,
+}
+
+/// A selection: what a counterexample or an explanation names. The same as
+/// the turn order's [`Config`]; the name stays for the tools that use it.
+pub type Selection = Config;
+
+impl<'r> Logic<'r> {
+    /// The variables and the derived flags of `rules`.
+    pub fn new(rules: &'r Rules) -> Self {
+        Self::over(&rules.catalog, &rules.flags)
+    }
+
+    /// The variables of `catalog`, with `flags` as the derived flags (for
+    /// `check`, before the model exists).
+    pub fn over(catalog: &'r Catalog, flags: &[Flag]) -> Self {
+        let count = catalog.modules.len() + catalog.editions.len() + catalog.variants.len();
+        let vars = BddVariableSet::new_anonymous(u16::try_from(count).unwrap_or(u16::MAX));
+        let all = vars.variables();
+        let (modules, rest) = all.split_at(catalog.modules.len().min(all.len()));
+        let (editions, variants) = rest.split_at(catalog.editions.len().min(rest.len()));
+        // Rules without publishers' variants have no variant to choose, and
+        // rules whose editions could not be read no edition.
+        let exactly_one = |of: &[BddVariable]| if of.is_empty() { vars.mk_true() } else { vars.mk_sat_exactly_k(1, of) };
+        let domain = exactly_one(editions).and(&exactly_one(variants));
+        let mut logic = Logic {
+            catalog,
+            modules: modules.to_vec(),
+            editions: editions.to_vec(),
+            variants: variants.to_vec(),
+            domain,
+            flags: Vec::new(),
+            vars,
+        };
+        // A flag refers only to flags defined without cycles (the checker
+        // rejects cycles), so expanding each on its own terminates.
+        logic.flags = flags.iter().map(|flag| logic.bdd(&flag.when.expanded(flags))).collect();
+        logic
+    }
+
+    /// The selections that satisfy `cond` (within the domain).
+    pub fn cond(&self, cond: &Cond) -> Bdd {
+        self.bdd(cond).and(&self.domain)
+    }
+
+    /// The domain: every selection.
+    pub fn everything(&self) -> &Bdd {
+        &self.domain
+    }
+
+    /// No selection.
+    pub fn nothing(&self) -> Bdd {
+        self.vars.mk_false()
+    }
+
+    fn bdd(&self, cond: &Cond) -> Bdd {
+        match cond {
+            Cond::True => self.vars.mk_true(),
+            Cond::False => self.vars.mk_false(),
+            Cond::Module(m) => self.var(&self.modules, usize::from(m.0)),
+            Cond::Flag(f) => self.flags.get(*f).cloned().unwrap_or_else(|| self.vars.mk_false()),
+            Cond::Edition(e) => self.var(&self.editions, usize::from(e.0)),
+            Cond::Variant(v) => self.var(&self.variants, usize::from(v.0)),
+            Cond::Not(inner) => self.bdd(inner).not(),
+            Cond::All(parts) => parts.iter().fold(self.vars.mk_true(), |acc, p| acc.and(&self.bdd(p))),
+            Cond::Any(parts) => parts.iter().fold(self.vars.mk_false(), |acc, p| acc.or(&self.bdd(p))),
+        }
+    }
+
+    fn var(&self, vars: &[BddVariable], i: usize) -> Bdd {
+        vars.get(i).map_or_else(|| self.vars.mk_false(), |&v| self.vars.mk_var(v))
+    }
+
+    /// The edition `e` is played.
+    pub fn edition(&self, e: EditionId) -> Bdd {
+        self.var(&self.editions, usize::from(e.0))
+    }
+
+    /// The module `m` is selected.
+    pub fn module(&self, m: ModuleId) -> Bdd {
+        self.var(&self.modules, usize::from(m.0))
+    }
+
+    /// A selection in `set` with as few modules as can be (no module of it
+    /// can be left out), in the edition's default variant where possible.
+    pub fn witness(&self, set: &Bdd) -> Option<Selection> {
+        let mut narrowed = set.clone();
+        // Without publishers' variants there is no default to prefer.
+        if !self.variants.is_empty() {
+            for (e, info) in self.catalog.editions.iter().enumerate() {
+                let default = self.var(&self.variants, usize::from(info.default_variant.0));
+                let preferred = narrowed.and(&self.edition(EditionId(e as u8)).imp(&default));
+                if !preferred.is_false() {
+                    narrowed = preferred;
+                }
+            }
+        }
+        for &m in &self.modules {
+            let without = narrowed.var_select(m, false);
+            if !without.is_false() {
+                narrowed = without;
+            }
+        }
+        let valuation = narrowed.sat_witness()?;
+        Some(self.selection(&valuation))
+    }
+
+    fn selection(&self, valuation: &BddValuation) -> Selection {
+        let first = |vars: &[BddVariable]| vars.iter().position(|&v| valuation.value(v)).unwrap_or(0) as u8;
+        Selection {
+            edition: EditionId(first(&self.editions)),
+            variant: VariantId(first(&self.variants)),
+            modules: (0..self.modules.len())
+                .filter(|&i| valuation.value(self.modules[i]))
+                .map(|i| ModuleId(i as u8))
+                .collect(),
+        }
+    }
+
+    /// Whether `cfg` is in `set`.
+    pub fn contains(&self, set: &Bdd, cfg: &Config) -> bool {
+        !self.point(cfg).and(set).is_false()
+    }
+
+    /// The one selection `cfg`, as a set.
+    fn point(&self, cfg: &Config) -> Bdd {
+        let mut fixed: Vec<(BddVariable, bool)> = Vec::new();
+        for (i, &v) in self.modules.iter().enumerate() {
+            fixed.push((v, cfg.has(ModuleId(i as u8))));
+        }
+        for (i, &v) in self.editions.iter().enumerate() {
+            fixed.push((v, usize::from(cfg.edition.0) == i));
+        }
+        for (i, &v) in self.variants.iter().enumerate() {
+            fixed.push((v, usize::from(cfg.variant.0) == i));
+        }
+        self.vars.mk_true().select(&fixed)
+    }
+
+    /// The selection of `set` nearest to `cfg` when only the modules of
+    /// `among` may change and the edition and variant stay: the fewest
+    /// modules toggled, the earliest of `among` first where several sets of
+    /// that size would do. `None` if no such selection is in `set`.
+    pub fn nearest(&self, set: &Bdd, cfg: &Config, among: &[ModuleId]) -> Option<(Vec<ModuleId>, Config)> {
+        let movable: Vec<BddVariable> =
+            among.iter().filter_map(|m| self.modules.get(usize::from(m.0)).copied()).collect();
+        let start = self.point(cfg);
+        // Every selection within `changes` toggles of `cfg`, grown one toggle at a time.
+        let mut ball = start.clone();
+        let mut found = ball.and(set);
+        let mut changes = 0;
+        while found.is_false() {
+            let grown = movable.iter().fold(ball.clone(), |acc, &v| acc.or(&ball.var_exists(v)));
+            if grown == ball {
+                return None;
+            }
+            ball = grown;
+            changes += 1;
+            found = ball.and(set);
+        }
+        // Of the nearest, the one that toggles the earliest modules.
+        let mut toggled = Vec::new();
+        for &m in among {
+            if toggled.len() == changes {
+                break;
+            }
+            let Some(&v) = self.modules.get(usize::from(m.0)) else { continue };
+            let flipped = found.var_select(v, !cfg.has(m));
+            if !flipped.is_false() {
+                found = flipped;
+                toggled.push(m);
+            }
+        }
+        let mut modules = ModuleSet::EMPTY;
+        for m in cfg.modules.iter().filter(|m| !toggled.contains(m)) {
+            modules.insert(m);
+        }
+        for &m in toggled.iter().filter(|&&m| !cfg.has(m)) {
+            modules.insert(m);
+        }
+        Some((toggled, Config { modules, ..*cfg }))
+    }
+
+    /// The command that shows `selection`'s turn order.
+    pub fn command(&self, selection: &Selection) -> String {
+        self.catalog.order_command(selection)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> Catalog {
+        Catalog::new(
+            &[("C1", "1st", VariantId(0)), ("C2", "new", VariantId(0)), ("WE", "winter", VariantId(0))],
+            &[("hig", "HiG"), ("zmg", "ZMG"), ("rgg", "RGG")],
+            &[("dragon", "Dragon", true), ("fairy", "Fairy", true), ("abbey", "Abbey", true)],
+            &[("x", "X", &["C1"], &[ModuleId(0), ModuleId(1), ModuleId(2)])],
+        )
+    }
+
+    fn empty(logic: &Logic, cond: &Cond) -> bool {
+        logic.cond(cond).is_false()
+    }
+
+    #[test]
+    fn the_domain_is_one_edition_and_one_variant() {
+        let catalog = catalog();
+        let logic = Logic::over(&catalog, &[]);
+        let dragon = Cond::Module(ModuleId(0));
+        assert!(!empty(&logic, &dragon));
+        assert!(empty(&logic, &Cond::All(vec![dragon.clone(), Cond::Not(Box::new(dragon.clone()))])));
+        assert!(empty(&logic, &Cond::All(vec![Cond::Edition(EditionId(0)), Cond::Edition(EditionId(1))])));
+        assert!(!empty(&logic, &Cond::All(vec![Cond::Variant(VariantId(2)), Cond::Edition(EditionId(0))])));
+        assert!(empty(&logic, &Cond::Edition(EditionId(3))), "edition 3 does not exist");
+        assert!(empty(&logic, &Cond::False));
+        let flags = [Flag { id: "no_dragon".into(), when: Cond::Not(Box::new(dragon.clone())), span: NOWHERE }];
+        let logic = Logic::over(&catalog, &flags);
+        assert!(empty(&logic, &Cond::All(vec![dragon, Cond::Flag(0)])), "flags are expanded");
+    }
+
+    const NOWHERE: crate::model::Span = crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 };
+
+    #[test]
+    fn nearest_toggles_the_fewest_modules_earliest_first() {
+        let catalog = catalog();
+        let logic = Logic::over(&catalog, &[]);
+        let [dragon, fairy, abbey] = [0, 1, 2].map(|m| Cond::Module(ModuleId(m)));
+        let cfg = Config { edition: EditionId(1), variant: VariantId(0), modules: [ModuleId(1)].into_iter().collect() };
+        // dragon and not fairy, or abbey: adding abbey is one change.
+        let set = logic.cond(&Cond::Any(vec![
+            Cond::All(vec![dragon.clone(), Cond::Not(Box::new(fairy.clone()))]),
+            abbey.clone(),
+        ]));
+        let all = [ModuleId(0), ModuleId(1), ModuleId(2)];
+        let (toggled, flipped) = logic.nearest(&set, &cfg, &all).expect("reachable");
+        assert_eq!(toggled, [ModuleId(2)]);
+        assert!(logic.contains(&set, &flipped) && !logic.contains(&set, &cfg));
+        // Without abbey movable, it takes two: add dragon, remove fairy.
+        let (toggled, flipped) = logic.nearest(&set, &cfg, &all[..2]).expect("reachable");
+        assert_eq!(toggled, [ModuleId(0), ModuleId(1)]);
+        assert_eq!(flipped.modules.iter().collect::<Vec<_>>(), [ModuleId(0)]);
+        assert!(logic.nearest(&logic.cond(&Cond::Edition(EditionId(0))), &cfg, &all).is_none(), "editions stay");
+    }
+}
