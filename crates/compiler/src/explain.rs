@@ -46,6 +46,7 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
     if let Some(placed) = path.last().map(|i| &i.placed) {
         let list = match path.len() {
             1 => format!("the top level of {place}"),
+            _ if placed.under.is_some() => "its sub-items".to_string(),
             n => format!("the sub-items of `{}`", path[n - 2].id),
         };
         let _ = writeln!(out, "  placed: {}", placement(placed, &list, sources));
@@ -144,10 +145,15 @@ fn placement(placed: &Placed, list: &str, sources: &Sources) -> String {
         Anchored::After(x, span) => format!("after `{x}`{}", at(*span)),
         Anchored::Before(x, span) => format!("before `{x}`{}", at(*span)),
         Anchored::Above(x, _) => format!("after `{x}`, the item above it in its file"),
-        Anchored::End(WhyEnd::FirstInFile) => format!("at the end of {list}, being first in its list in its file"),
-        Anchored::End(WhyEnd::AboveElsewhere { id, parent, .. }) => {
-            let there = parent.as_ref().map_or_else(|| "at the top level".to_string(), |p| format!("under `{p}`"));
-            format!("at the end of {list}: `{id}`, the item above it in its file, is {there}")
+        Anchored::End(why) => {
+            let why = match why {
+                WhyEnd::FirstInFile => "it is first in its list in its file".to_string(),
+                WhyEnd::AboveElsewhere { id, parent, .. } => {
+                    let there = parent.as_ref().map_or_else(|| "at the top level".to_string(), |p| format!("under `{p}`"));
+                    format!("`{id}`, the item above it in its file, is {there}")
+                }
+            };
+            format!("at the end of {list}, in file order (the base game's first): {why}")
         }
     });
     out

@@ -201,7 +201,7 @@ fn an_item_after_one_moved_under_another_goes_last_at_the_top_level_and_explain_
     let placed = text.lines().find(|l| l.trim_start().starts_with("placed:")).expect("a placement");
     assert_eq!(
         placed.trim(),
-        "placed: at the end of the top level of step 1C: `tower-bridge-shift-tower`, the item above it in its \
-         file, is under `bridges-build`",
+        "placed: at the end of the top level of step 1C, in file order (the base game's first): \
+         `tower-bridge-shift-tower`, the item above it in its file, is under `bridges-build`",
     );
 }
