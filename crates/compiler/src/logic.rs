@@ -127,6 +127,30 @@ impl<'r> Logic<'r> {
         Some(self.selection(&valuation))
     }
 
+    /// A selection in `set` with the fewest modules, all of them among
+    /// `mentioned` (the modules a condition names, in the order it names
+    /// them): of those, the one that leaves out the later-named modules
+    /// first, then the first edition and the first variant.
+    pub fn fewest(&self, set: &Bdd, mentioned: &[ModuleId]) -> Option<Selection> {
+        let vars: Vec<BddVariable> =
+            mentioned.iter().filter_map(|m| self.modules.get(usize::from(m.0)).copied()).collect();
+        let others: Vec<(BddVariable, bool)> =
+            self.modules.iter().filter(|v| !vars.contains(v)).map(|&v| (v, false)).collect();
+        let within = set.select(&others);
+        let count = (0..=vars.len()).find(|&k| !within.and(&self.vars.mk_sat_exactly_k(k, &vars)).is_false())?;
+        let mut narrowed = within.and(&self.vars.mk_sat_exactly_k(count, &vars));
+        for &v in vars.iter().rev() {
+            let without = narrowed.var_select(v, false);
+            narrowed = if without.is_false() { narrowed.var_select(v, true) } else { without };
+        }
+        for group in [&self.editions, &self.variants] {
+            if let Some(first) = group.iter().map(|&v| narrowed.var_select(v, true)).find(|b| !b.is_false()) {
+                narrowed = first;
+            }
+        }
+        narrowed.sat_witness().map(|valuation| self.selection(&valuation))
+    }
+
     fn selection(&self, valuation: &BddValuation) -> Selection {
         let first = |vars: &[BddVariable]| vars.iter().position(|&v| valuation.value(v)).unwrap_or(0) as u8;
         Selection {
@@ -253,6 +277,30 @@ mod tests {
         assert!(empty(&logic, &Cond::Any((0..1000).map(|i| never((i % 3) as u8)).collect())));
         assert!(logic.witness(&logic.cond(&never(0))).is_none());
         assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    }
+
+    #[test]
+    fn fewest_prefers_the_modules_named_first() {
+        let catalog = catalog();
+        let logic = Logic::over(&catalog, &[]);
+        let [dragon, fairy, abbey] = [0, 1, 2].map(|m| Cond::Module(ModuleId(m)));
+        // abbey or fairy, named so: abbey is the one.
+        let set = logic.cond(&Cond::Any(vec![abbey.clone(), fairy.clone()]));
+        let cfg = logic.fewest(&set, &[ModuleId(2), ModuleId(1)]).expect("satisfiable");
+        assert_eq!(cfg.modules.iter().collect::<Vec<_>>(), [ModuleId(2)]);
+        assert_eq!((cfg.edition, cfg.variant), (EditionId(0), VariantId(0)));
+        // Two of three: the first two named.
+        let two = Cond::Any(vec![
+            Cond::All(vec![dragon.clone(), fairy.clone()]),
+            Cond::All(vec![dragon.clone(), abbey.clone()]),
+            Cond::All(vec![fairy.clone(), abbey.clone()]),
+        ]);
+        let named = [ModuleId(0), ModuleId(1), ModuleId(2)];
+        let cfg = logic.fewest(&logic.cond(&two), &named).expect("satisfiable");
+        assert_eq!(cfg.modules.iter().collect::<Vec<_>>(), [ModuleId(0), ModuleId(1)]);
+        let we = logic.cond(&Cond::All(vec![Cond::Edition(EditionId(2)), Cond::Variant(VariantId(1))]));
+        let cfg = logic.fewest(&we, &[]).expect("satisfiable");
+        assert_eq!((cfg.edition, cfg.variant, cfg.modules), (EditionId(2), VariantId(1), ModuleSet::EMPTY));
     }
 
     const NOWHERE: crate::model::Span = crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 };

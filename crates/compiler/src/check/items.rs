@@ -149,7 +149,8 @@ impl Checker<'_> {
         for (s, section) in sections.iter().enumerate() {
             let top = ordered.sections.get(&s).cloned().unwrap_or_default();
             let exists = logic.cond(&section.exists);
-            let items = top.iter().filter_map(|&i| self.item(&build, i, &exists, &[])).collect();
+            let context = Context { selections: exists, conds: vec![&section.exists] };
+            let items = top.iter().filter_map(|&i| self.item(&build, i, &context, &[])).collect();
             section_items.push(items);
         }
         let mut section_items = section_items.into_iter();
@@ -359,8 +360,7 @@ impl Checker<'_> {
     }
 
     /// Builds one checked item (and its children) from its node.
-    /// `context` are the selections where its parent (or its step) shows.
-    fn item(&mut self, build: &Build, i: usize, context: &Bdd, parent_foreign: &[EditionId]) -> Option<Item> {
+    fn item(&mut self, build: &Build, i: usize, context: &Context, parent_foreign: &[EditionId]) -> Option<Item> {
         let node = &build.nodes[i];
         let raw = node.raw;
         let when = match &raw.when {
@@ -397,7 +397,7 @@ impl Checker<'_> {
         let when = when?;
         let logic = build.logic;
         let own = logic.cond(&when);
-        let in_context = context.and(&own);
+        let in_context = context.selections.and(&own);
         if in_context.is_false() {
             let span = raw.when.as_ref().map_or(raw.id.span, |w| w.span);
             let (message, label) = if !own.is_false() {
@@ -412,13 +412,22 @@ impl Checker<'_> {
                 )
             };
             // Where the item was expected to show: its parent or step.
+            let mut named: Vec<ModuleId> = Vec::new();
+            for m in context.conds.iter().flat_map(|c| c.modules(build.flags)) {
+                if !named.contains(&m) {
+                    named.push(m);
+                }
+            }
             let example = logic
-                .witness(context)
+                .fewest(&context.selections, &named)
                 .map(|cfg| format!("for example: {} shows its context without it", build.catalog.order_command(&cfg)));
             self.report(span, message, label, example);
         }
         let children = build.ordered.children[i].clone();
-        let children = children.into_iter().filter_map(|c| self.item(build, c, &in_context, &foreign)).collect();
+        let mut conds = context.conds.clone();
+        conds.push(&when);
+        let inner = Context { selections: in_context, conds };
+        let children = children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign)).collect();
         Some(Item {
             id: raw.id.value.clone(),
             number: ItemId(0),
@@ -466,6 +475,14 @@ struct Build<'a, 'r> {
     flags: &'a [Flag],
     catalog: &'a Catalog,
     sections: &'a [Section],
+}
+
+/// Where an item's parent (or its step) shows: as selections, and as the
+/// conditions that say so (the step's first), whose modules a counterexample
+/// prefers in the order they name them.
+struct Context<'c> {
+    selections: Bdd,
+    conds: Vec<&'c Cond>,
 }
 
 /// Turns a YAML list of items (and their children) into nodes.
