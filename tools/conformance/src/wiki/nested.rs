@@ -36,7 +36,7 @@ use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::interpret;
 use carcassonne_rules_compiler::model::{Item, Rules, TextPart};
 use carcassonne_rules_compiler::verify::Logic;
-use carcassonne_rules_core::{Config, EditionId};
+use carcassonne_rules_core::EditionId;
 
 use super::{MARKER, Page, compare, decode};
 use crate::errata::{Difference, Errata};
@@ -363,12 +363,7 @@ impl Run<'_, '_> {
         }
         let mut why = "never shown".to_string();
         for set in [shows.and(&whole), shows.clone()] {
-            let Some(selection) = self.logic.witness(&set) else { continue };
-            let cfg = Config {
-                edition: selection.edition,
-                variant: selection.variant,
-                modules: selection.modules.iter().copied().collect(),
-            };
+            let Some(cfg) = self.logic.witness(&set) else { continue };
             let order = interpret::turn_order(self.rules, &cfg);
             let comparisons = compare(self.page, self.rules, self.errata, &cfg, &order);
             let Some(c) = comparisons.iter().find(|c| c.section == *section) else { continue };
@@ -386,7 +381,7 @@ impl Run<'_, '_> {
                 continue;
             }
             let same = page.len() == rules.len() && page.iter().zip(&rules).all(|(p, r)| p.origin == r.origin);
-            let command = self.logic.command(&selection);
+            let command = self.logic.command(&cfg);
             match page.iter().position(|i| i.line == line) {
                 Some(at) if same => return Ok(rules[at].id.clone()),
                 _ => why = format!("step {section} differs from the rules in `{command}`"),
