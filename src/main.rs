@@ -272,7 +272,8 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             Ok(())
         }
         Command::Wiki { out } => {
-            let text = carcassonne_rules_compiler::wiki_export::export(&load(rules_dir(cli))?)?;
+            let compiled = compile_dir(rules_dir(cli));
+            let text = carcassonne_rules_compiler::wiki_export::export(&compiled.result?, &compiled.sources)?;
             write_atomically(out, &text)
                 .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", out.display()))])?;
             print_out(&format!("wrote {}\n", out.display()));

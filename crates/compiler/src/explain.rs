@@ -149,7 +149,8 @@ fn placement(placed: &Placed, list: &str, sources: &Sources) -> String {
             let why = match why {
                 WhyEnd::FirstInFile => "it is first in its list in its file".to_string(),
                 WhyEnd::AboveElsewhere { id, parent, .. } => {
-                    let there = parent.as_ref().map_or_else(|| "at the top level".to_string(), |p| format!("under `{p}`"));
+                    let there =
+                        parent.as_ref().map_or_else(|| "at the top level".to_string(), |p| format!("under `{p}`"));
                     format!("`{id}`, the item above it in its file, is {there}")
                 }
             };

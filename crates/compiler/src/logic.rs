@@ -43,7 +43,8 @@ impl<'r> Logic<'r> {
         let (editions, variants) = rest.split_at(catalog.editions.len().min(rest.len()));
         // Rules without publishers' variants have no variant to choose, and
         // rules whose editions could not be read no edition.
-        let exactly_one = |of: &[BddVariable]| if of.is_empty() { vars.mk_true() } else { vars.mk_sat_exactly_k(1, of) };
+        let exactly_one =
+            |of: &[BddVariable]| if of.is_empty() { vars.mk_true() } else { vars.mk_sat_exactly_k(1, of) };
         let domain = exactly_one(editions).and(&exactly_one(variants));
         let mut logic = Logic {
             catalog,
@@ -312,10 +313,8 @@ mod tests {
         let [dragon, fairy, abbey] = [0, 1, 2].map(|m| Cond::Module(ModuleId(m)));
         let cfg = Config { edition: EditionId(1), variant: VariantId(0), modules: [ModuleId(1)].into_iter().collect() };
         // dragon and not fairy, or abbey: adding abbey is one change.
-        let set = logic.cond(&Cond::Any(vec![
-            Cond::All(vec![dragon.clone(), Cond::Not(Box::new(fairy.clone()))]),
-            abbey.clone(),
-        ]));
+        let set = logic
+            .cond(&Cond::Any(vec![Cond::All(vec![dragon.clone(), Cond::Not(Box::new(fairy.clone()))]), abbey.clone()]));
         let all = [ModuleId(0), ModuleId(1), ModuleId(2)];
         let (toggled, flipped) = logic.nearest(&set, &cfg, &all).expect("reachable");
         assert_eq!(toggled, [ModuleId(2)]);

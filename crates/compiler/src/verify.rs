@@ -91,7 +91,12 @@ impl Run<'_, '_> {
             self.largest = self.largest.max(shows.size());
             any = any.or(&shows);
             if let Some(group) = &item.one_of {
-                self.groups.push((group.clone(), item.id.clone(), shows.clone(), item.spans.one_of.unwrap_or(item.spans.id)));
+                self.groups.push((
+                    group.clone(),
+                    item.id.clone(),
+                    shows.clone(),
+                    item.spans.one_of.unwrap_or(item.spans.id),
+                ));
             }
             self.item(item, context, &shows, parent);
         }

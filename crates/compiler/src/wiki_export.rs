@@ -34,7 +34,10 @@
 
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, VariantId};
 
-use crate::diagnostics::Diagnostic;
+use biodivine_lib_bdd::Bdd;
+
+use crate::diagnostics::{Diagnostic, Sources, Span};
+use crate::logic::Logic;
 use crate::model::{Cond, Item, Marker, Phase, Rules, Step, Text, TextPart};
 
 /// Classes the export uses for layout, as the page does; they say nothing about
@@ -85,14 +88,22 @@ pub fn selector_key(id: &str) -> String {
 
 /// The order of play as wiki source. A condition the page's classes cannot
 /// say (one that depends on the publisher on a marker or a repeat, or one whose
-/// classes would credit the item to another module) is reported.
-pub fn export(rules: &Rules) -> Result<String, Vec<Diagnostic>> {
-    let mut writer = Writer { rules, out: String::new(), problems: Vec::new() };
+/// classes would credit the item to another module) is reported where it is
+/// written (`sources` are the rules files `rules` were read from).
+pub fn export(rules: &Rules, sources: &Sources) -> Result<String, Vec<Diagnostic>> {
+    let logic = Logic::new(rules);
+    let mut writer = Writer { rules, logic, sources, out: String::new(), problems: Vec::new() };
     writer.document();
     if writer.problems.is_empty() { Ok(writer.out) } else { Err(writer.problems) }
 }
 
 // ---- conditions as the page's classes ------------------------------------------
+//
+// What follows is a printer: it rewrites a condition into the shapes the
+// page's classes can say (negations on atoms, a disjunction of conjunctions)
+// and picks the shortest. Whether a conjunction can hold at all, and whether
+// a publisher's label is implied by its context, are questions of logic: the
+// BDDs of [`Logic`] answer them.
 
 /// What the page's classes can test: a module, or the edition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -189,7 +200,7 @@ fn nnf(cond: &Cond, rules: &Rules, variant: VariantId, negated: bool) -> Nnf {
 /// The condition as a disjunction of satisfiable conjunctions, in the order
 /// the literals are first met, none implied by another; `None` if it has more
 /// than [`MAX_TERMS`] terms.
-fn dnf(n: &Nnf, editions: usize) -> Option<Vec<Term>> {
+fn dnf(n: &Nnf, logic: &Logic) -> Option<Vec<Term>> {
     let terms = match n {
         Nnf::Const(true) => vec![Vec::new()],
         Nnf::Const(false) => Vec::new(),
@@ -197,21 +208,21 @@ fn dnf(n: &Nnf, editions: usize) -> Option<Vec<Term>> {
         Nnf::Or(parts) => {
             let mut terms = Vec::new();
             for part in parts {
-                terms.extend(dnf(part, editions)?);
+                terms.extend(dnf(part, logic)?);
             }
             terms
         }
         Nnf::And(parts) => {
             let mut terms: Vec<Term> = vec![Vec::new()];
             for part in parts {
-                let factor = dnf(part, editions)?;
+                let factor = dnf(part, logic)?;
                 let mut product = Vec::new();
                 for t in &terms {
                     for f in &factor {
                         product.push(t.iter().chain(f).copied().collect());
                     }
                 }
-                terms = product.into_iter().filter_map(|t| term(t, editions)).collect();
+                terms = product.into_iter().filter_map(|t| term(t, logic)).collect();
                 if terms.len() > MAX_TERMS {
                     return None;
                 }
@@ -219,7 +230,7 @@ fn dnf(n: &Nnf, editions: usize) -> Option<Vec<Term>> {
             terms
         }
     };
-    let terms: Vec<Term> = terms.into_iter().filter_map(|t| term(t, editions)).collect();
+    let terms: Vec<Term> = terms.into_iter().filter_map(|t| term(t, logic)).collect();
     let implied = |i: usize| {
         terms.iter().enumerate().any(|(j, other)| {
             j != i && other.iter().all(|l| terms[i].contains(l)) && (other.len() < terms[i].len() || j < i)
@@ -229,37 +240,57 @@ fn dnf(n: &Nnf, editions: usize) -> Option<Vec<Term>> {
     (kept.len() <= MAX_TERMS).then_some(kept)
 }
 
-/// A conjunction with repeats dropped, or `None` if nothing satisfies it: an
-/// atom both ways, two editions, or no edition left.
-fn term(lits: Term, editions: usize) -> Option<Term> {
+/// A conjunction with repeats dropped, and the negated editions that the
+/// rest implies (`C1 and not C2` is `C1`); `None` if no selection satisfies it.
+fn term(lits: Term, logic: &Logic) -> Option<Term> {
     let mut out: Term = Vec::new();
     for l in lits {
-        if out.contains(&Lit { atom: l.atom, positive: !l.positive }) {
-            return None;
-        }
         if !out.contains(&l) {
             out.push(l);
         }
     }
-    let edition = out.iter().find_map(|l| match l.atom {
-        Atom::Edition(e) if l.positive => Some(e),
-        _ => None,
-    });
-    match edition {
-        Some(e) => {
-            if out.iter().any(|l| l.positive && matches!(l.atom, Atom::Edition(x) if x != e)) {
-                return None;
-            }
-            out.retain(|l| l.positive || !matches!(l.atom, Atom::Edition(_)));
-        }
-        None => {
-            let excluded = out.iter().filter(|l| matches!(l.atom, Atom::Edition(_))).count();
-            if editions > 0 && excluded >= editions {
-                return None;
-            }
+    if conjunction(&out, logic).is_false() {
+        return None;
+    }
+    let mut i = 0;
+    while i < out.len() {
+        let l = out[i];
+        let rest: Term = out.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, l)| *l).collect();
+        if !l.positive
+            && matches!(l.atom, Atom::Edition(_))
+            && conjunction(&rest, logic).and_not(&literal(l, logic)).is_false()
+        {
+            out.remove(i);
+        } else {
+            i += 1;
         }
     }
     Some(out)
+}
+
+/// The selections where the literal holds.
+fn literal(l: Lit, logic: &Logic) -> Bdd {
+    let atom = match l.atom {
+        Atom::Module(m) => logic.module(m),
+        Atom::Edition(e) => logic.edition(e),
+    };
+    if l.positive { atom.and(logic.everything()) } else { logic.everything().and_not(&atom) }
+}
+
+/// The selections where every literal holds.
+fn conjunction(lits: &[Lit], logic: &Logic) -> Bdd {
+    lits.iter().fold(logic.everything().clone(), |acc, &l| acc.and(&literal(l, logic)))
+}
+
+/// The selections where `n` holds.
+fn selections(n: &Nnf, logic: &Logic) -> Bdd {
+    match n {
+        Nnf::Const(true) => logic.everything().clone(),
+        Nnf::Const(false) => logic.nothing(),
+        Nnf::Lit(l) => literal(*l, logic),
+        Nnf::And(parts) => parts.iter().fold(logic.everything().clone(), |acc, p| acc.and(&selections(p, logic))),
+        Nnf::Or(parts) => parts.iter().fold(logic.nothing(), |acc, p| acc.or(&selections(p, logic))),
+    }
 }
 
 fn from_terms(terms: &[Term]) -> Nnf {
@@ -319,10 +350,6 @@ struct Shown {
 }
 
 impl Writer<'_> {
-    fn editions(&self) -> usize {
-        self.rules.catalog.editions.len()
-    }
-
     fn variants(&self) -> Vec<VariantId> {
         let n = self.rules.catalog.variants.len().max(1);
         (0..n).map(|v| VariantId(v as u8)).collect()
@@ -362,7 +389,7 @@ impl Writer<'_> {
     /// The shortest way to write `n` whose classes credit `credit` (when given)
     /// in the rules' order; `None` if there is none.
     fn encode(&self, n: &Nnf, credit: Option<&[ModuleId]>) -> Option<Show> {
-        let editions = self.editions();
+        let logic = &self.logic;
         let fits = |terms: &[Vec<Term>]| {
             credit.is_none_or(|want| {
                 let mut got = Vec::new();
@@ -374,7 +401,7 @@ impl Writer<'_> {
             return fits(&[]).then(Show::default);
         }
         let mut candidates: Vec<Show> = Vec::new();
-        let terms = dnf(n, editions);
+        let terms = dnf(n, logic);
         if terms.as_ref().is_some_and(|t| t.iter().any(Vec::is_empty)) {
             return fits(&[]).then(Show::default);
         }
@@ -406,7 +433,7 @@ impl Writer<'_> {
             && groups.len() > 1
         {
             let terms: Option<Vec<Vec<Term>>> =
-                groups.iter().map(|g| dnf(g, editions).filter(|t| !t.is_empty())).collect();
+                groups.iter().map(|g| dnf(g, logic).filter(|t| !t.is_empty())).collect();
             let terms = terms.map(|mut terms| {
                 // An edition tested on its own is the first class's `_For` suffix.
                 let edition = |t: &Vec<Term>| match t.as_slice() {
@@ -445,10 +472,9 @@ impl Writer<'_> {
     /// conditions of the enclosing step and items: a label they already imply
     /// is left out. `credit`: the check that the classes credit the rules'
     /// modules (items only).
-    fn shown(&mut self, cond: &Cond, context: &[&Cond], credit: bool, what: &str) -> Option<Shown> {
+    fn shown(&mut self, cond: &Cond, context: &[&Cond], credit: bool, at: Span) -> Option<Shown> {
         let rules = self.rules;
         let variants = self.variants();
-        let editions = self.editions();
         let per_variant: Vec<Nnf> = variants.iter().map(|&v| nnf(cond, rules, v, false)).collect();
         let want = cond.origins(&rules.flags);
         let want = credit.then_some(want.as_slice());
@@ -456,24 +482,30 @@ impl Writer<'_> {
         let page = if uniform {
             per_variant.first().cloned().unwrap_or(Nnf::Const(true))
         } else {
-            match dnf(&or(per_variant.clone()), editions) {
+            match dnf(&or(per_variant.clone()), &self.logic) {
                 Some(terms) => from_terms(&terms),
                 None => or(per_variant.clone()),
             }
         };
         let Some(show) = self.encode(&page, want) else {
-            self.problems.push(Diagnostic::global(format!(
-                "{what}: its condition cannot be written as the page's classes so that they credit the same modules"
-            )));
+            self.report(
+                at,
+                "this condition cannot be written as the page's classes so that they credit the same modules",
+                "written here",
+            );
             return None;
         };
         let mut labels = Vec::new();
         if !uniform {
+            // Where the context and the page's condition hold, each
+            // publisher's condition holds too: no label is needed.
+            let logic = &self.logic;
+            let page_holds = selections(&page, logic);
             let implied = variants.iter().enumerate().all(|(i, &v)| {
-                let mut parts: Vec<Nnf> = context.iter().map(|c| nnf(c, rules, v, false)).collect();
-                parts.push(page.clone());
-                parts.push(negate(&per_variant[i]));
-                dnf(&and(parts), editions).is_some_and(|t| t.is_empty())
+                let around = context
+                    .iter()
+                    .fold(page_holds.clone(), |acc, c| acc.and(&selections(&nnf(c, rules, v, false), logic)));
+                around.and_not(&selections(&per_variant[i], logic)).is_false()
             });
             if !implied {
                 for subset in 1..(1u32 << variants.len()) - 1 {
@@ -482,17 +514,15 @@ impl Writer<'_> {
                         .enumerate()
                         .map(|(i, n)| if subset & (1 << i) != 0 { n.clone() } else { negate(n) })
                         .collect();
-                    let Some(terms) = dnf(&and(parts), editions) else {
-                        self.problems
-                            .push(Diagnostic::global(format!("{what}: its publishers' rules are too involved")));
+                    let Some(terms) = dnf(&and(parts), &self.logic) else {
+                        self.report(at, "its publishers' rules are too involved for the page", "written here");
                         return None;
                     };
                     if terms.is_empty() {
                         continue;
                     }
                     let Some(label) = self.encode(&from_terms(&terms), None) else {
-                        self.problems
-                            .push(Diagnostic::global(format!("{what}: its publishers' rules are too involved")));
+                        self.report(at, "its publishers' rules are too involved for the page", "written here");
                         return None;
                     };
                     let publishers = variants.iter().enumerate().filter(|(i, _)| subset & (1 << i) != 0);
@@ -504,16 +534,19 @@ impl Writer<'_> {
     }
 
     /// A condition that may not depend on the publisher (markers, repeats).
-    fn plain(&mut self, cond: &Cond, what: &str) -> Option<Show> {
-        let shown = self.shown(cond, &[], false, what)?;
+    fn plain(&mut self, cond: &Cond, at: Span) -> Option<Show> {
+        let shown = self.shown(cond, &[], false, at)?;
         if shown.labels.is_empty() {
             Some(shown.show)
         } else {
-            self.problems.push(Diagnostic::global(format!(
-                "{what}: depends on the publisher's rules, which the page cannot show here"
-            )));
+            self.report(at, "this depends on the publisher's rules, which the page cannot show here", "written here");
             None
         }
+    }
+
+    /// A problem with what is written at `at`.
+    fn report(&mut self, at: Span, message: &str, label: &str) {
+        self.problems.push(Diagnostic::at(self.sources, at, message, label));
     }
 }
 
@@ -567,6 +600,8 @@ fn phase_template(phase: &str) -> &'static str {
 
 struct Writer<'r> {
     rules: &'r Rules,
+    logic: Logic<'r>,
+    sources: &'r Sources,
     out: String,
     problems: Vec<Diagnostic>,
 }
@@ -673,7 +708,7 @@ impl Writer<'_> {
 
     /// The heading of the builder's block, and the start of its box.
     fn block_start(&mut self, when: &Cond, step: &Step) {
-        let show = self.plain(when, &format!("the double turn of step {}", step.id)).unwrap_or_default();
+        let show = self.plain(when, step.span).unwrap_or_default();
         self.line(&format!(
             "<div class=\"wica-box-header wica-repeat-block wica-visible wica-top-spacing\"><span{} style=\"{}\">{}</span>",
             show.attributes(&[]),
@@ -691,9 +726,9 @@ impl Writer<'_> {
     /// `div` with the condition.
     fn own_box(&mut self, phase: &Phase, step: &Step) {
         let rules = self.rules;
-        let Some(shown) = self.shown(&step.when, &[], false, &format!("step {}", step.id)) else { return };
+        let Some(shown) = self.shown(&step.when, &[], false, step.span) else { return };
         let template = shown
-            .page_modules()
+            .page_modules(&self.logic)
             .first()
             .and_then(|m| rules.catalog.modules.get(usize::from(m.0)))
             .map_or_else(|| phase_template(&phase.id).to_string(), |m| format!("Rules{}", selector_key(&m.id)));
@@ -715,10 +750,14 @@ impl Writer<'_> {
         let per_feature = match &step.repeat {
             Some((Repeat::PerFeature, when)) => {
                 if *when != Cond::True {
-                    self.problems.push(Diagnostic::global(format!(
-                        "step {}: a per-feature repeat that depends on the selection cannot be shown on the page",
-                        step.id
-                    )));
+                    self.report(
+                        step.span,
+                        &format!(
+                            "step {}: a per-feature repeat that depends on the selection cannot be shown on the page",
+                            step.id
+                        ),
+                        "this step",
+                    );
                 }
                 true
             }
@@ -805,7 +844,7 @@ impl Writer<'_> {
             .collect());
         // Not where the step's own condition already implies an item shows.
         let step_page = or(self.variants().iter().map(|&v| nnf(&step.when, rules, v, false)).collect());
-        let never = dnf(&and(vec![step_page, nothing.clone()]), self.editions()).is_some_and(|t| t.is_empty());
+        let never = selections(&step_page, &self.logic).and(&selections(&nothing, &self.logic)).is_false();
         let show = match nothing {
             _ if never => None,
             Nnf::Const(true) => Some(Show { classes: vec!["showAll".to_string()], dynamic: None }),
@@ -825,8 +864,9 @@ impl Writer<'_> {
     }
 
     fn item(&mut self, item: &Item, context: &[&Cond]) {
-        let what = format!("item `{}`", item.id);
-        let Some(shown) = self.shown(&item.when, context, true, &what) else { return };
+        let Some(shown) = self.shown(&item.when, context, true, item.spans.when.unwrap_or(item.spans.id)) else {
+            return;
+        };
         let marks: Vec<String> = item
             .foreign
             .iter()
@@ -839,7 +879,7 @@ impl Writer<'_> {
         }
         line.push_str(&self.text(&item.text));
         for marker in &item.markers {
-            line.push_str(&self.marker(marker, &what));
+            line.push_str(&self.marker(marker));
         }
         if item.children.is_empty() {
             line.push_str("</li>");
@@ -882,9 +922,8 @@ impl Writer<'_> {
     }
 
     /// ` {{ColorRed|ROBBERS}}` in a span with the marker's condition.
-    fn marker(&mut self, marker: &Marker, item: &str) -> String {
-        let what = format!("{item}, marker {}", marker.label);
-        let show = self.plain(&marker.when, &what).unwrap_or_default();
+    fn marker(&mut self, marker: &Marker) -> String {
+        let show = self.plain(&marker.when, marker.span).unwrap_or_default();
         let show =
             if show == Show::default() { Show { classes: vec!["showAll".to_string()], dynamic: None } } else { show };
         format!(
@@ -898,9 +937,9 @@ impl Writer<'_> {
 
 impl Shown {
     /// The modules the page's condition credits, in order.
-    fn page_modules(&self) -> Vec<ModuleId> {
+    fn page_modules(&self, logic: &Logic) -> Vec<ModuleId> {
         let mut out = Vec::new();
-        if let Some(terms) = dnf(&self.page, 0) {
+        if let Some(terms) = dnf(&self.page, logic) {
             credited(&terms, &mut out);
         }
         out

@@ -291,9 +291,26 @@ fn a_contradiction_naming_twenty_modules_is_rejected_where_it_is_written() {
     // satisfies it, which only an exact decision procedure can tell at 20
     // modules (trying selections one by one stopped at 16).
     let modules = [
-        "inns", "cathedrals", "big_follower", "traders", "builder", "pig", "dragon", "fairy", "princess",
-        "magic_portal", "tower", "abbey", "mayor", "wagon", "barn", "count_of_carcassonne", "king_and_robber",
-        "shrines", "river_ii", "pig_herd",
+        "inns",
+        "cathedrals",
+        "big_follower",
+        "traders",
+        "builder",
+        "pig",
+        "dragon",
+        "fairy",
+        "princess",
+        "magic_portal",
+        "tower",
+        "abbey",
+        "mayor",
+        "wagon",
+        "barn",
+        "count_of_carcassonne",
+        "king_and_robber",
+        "shrines",
+        "river_ii",
+        "pig_herd",
     ];
     let all = modules.join(" and ");
     let when = format!("{all} and not ({all})");

@@ -160,10 +160,8 @@ fn every_bundled_items_placement_is_where_the_turn_order_puts_it() {
         for e in 0..rules.catalog.editions.len() {
             let here = shows.and(&logic.edition(EditionId(e as u8)));
             // Where possible, a selection that shows its anchor too.
-            let with_anchor = anchor.map_or_else(
-                || here.clone(),
-                |a| a.shows.iter().fold(here.clone(), |acc, c| acc.and(&logic.cond(c))),
-            );
+            let with_anchor = anchor
+                .map_or_else(|| here.clone(), |a| a.shows.iter().fold(here.clone(), |acc, c| acc.and(&logic.cond(c))));
             let Some(cfg) = logic.witness(&with_anchor).or_else(|| logic.witness(&here)) else { continue };
             agrees(&item.id, &cfg, &rules, &places);
             checked += 1;

@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::diagnostics::render;
 use carcassonne_rules_compiler::wiki_export::{self, LAYOUT_CLASSES, selector_key};
-use carcassonne_rules_compiler::{Rules, compile_dir};
+use carcassonne_rules_compiler::{Rules, Sources, compile_dir};
 use carcassonne_rules_conformance::Errata;
 use carcassonne_rules_conformance::wiki::{self, Page, snake_case};
 use carcassonne_rules_core::{Config, EditionId, Entry, TurnOrder, VariantId};
@@ -24,15 +24,18 @@ use carcassonne_rules_core::{Config, EditionId, Entry, TurnOrder, VariantId};
 const RANDOM_SELECTIONS: usize = 500;
 const SEED: u64 = 2026;
 
-static RULES: LazyLock<Rules> = LazyLock::new(|| {
+static COMPILED: LazyLock<(Rules, Sources)> = LazyLock::new(|| {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
-    match compile_dir(&dir).result {
-        Ok(rules) => rules,
+    let compiled = compile_dir(&dir);
+    match compiled.result {
+        Ok(rules) => (rules, compiled.sources),
         Err(problems) => panic!("the bundled rules do not check:\n{}", render(&problems, false)),
     }
 });
 
-static EXPORT: LazyLock<String> = LazyLock::new(|| match wiki_export::export(&RULES) {
+static RULES: LazyLock<&Rules> = LazyLock::new(|| &COMPILED.0);
+
+static EXPORT: LazyLock<String> = LazyLock::new(|| match wiki_export::export(&COMPILED.0, &COMPILED.1) {
     Ok(text) => text,
     Err(problems) => panic!("the export fails:\n{}", render(&problems, false)),
 });
