@@ -11,6 +11,9 @@
 // Helpers outside `#[test]` functions panic on a broken rule set, as tests do.
 #![allow(clippy::expect_used)]
 
+#[path = "../../../crates/compiler/tests/common/mod.rs"]
+mod common;
+
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -233,4 +236,24 @@ fn both_dragon_steps_show_each_labelled_with_its_publishers() {
     let three_d = export.find("'''Step 3D:").expect("3D");
     assert!(export[two_d..].lines().next().expect("line").contains("data-publishers=\"hig zmg\""));
     assert!(export[three_d..].lines().next().expect("line").contains("data-publishers=\"rgg\""));
+}
+
+#[test]
+fn what_the_page_cannot_say_is_reported_where_it_is_written() {
+    // A marker that depends on the publisher: the page cannot select one.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+    common::copy_dir(&rules, dir.path());
+    let path = dir.path().join("expansions/the-tower.yaml");
+    let text = std::fs::read_to_string(&path).expect("the tower's rules");
+    let marker = "\"LAKE_TRAP when russian_promos\"";
+    assert!(text.contains(marker), "the tower's rules changed");
+    std::fs::write(&path, text.replacen(marker, "\"LAKE_TRAP when variant == zmg\"", 1)).expect("write");
+    let compiled = compile_dir(dir.path());
+    let rules = compiled.result.unwrap_or_else(|p| panic!("{}", render(&p, false)));
+    let problems = wiki_export::export(&rules, &compiled.sources).expect_err("the page cannot show it");
+    assert_eq!(problems.len(), 1, "{}", render(&problems, false));
+    assert!(problems[0].message().contains("depends on the publisher's rules"), "{}", problems[0].message());
+    let location = problems[0].location().expect("located");
+    assert!(location.ends_with("expansions/the-tower.yaml:30:17"), "{location}");
 }
