@@ -2,7 +2,7 @@
 //!
 //! Data flows one way, each phase returning its product: [`syntax`] reads the
 //! files into spanned raw records, [`dsl`] parses the strings inside them,
-//! [`check`] resolves and validates everything (using [`order`] to place
+//! [`check`] resolves and validates everything (using [`placement`] to place
 //! items, and [`logic`] to decide conditions) into the [`model`], which keeps
 //! where each part was written and why each item is placed where it is, and
 //! [`codegen`] turns the model into Rust.
@@ -21,7 +21,7 @@ pub mod explain;
 pub mod interpret;
 pub mod logic;
 pub mod model;
-pub mod order;
+pub mod placement;
 pub mod schema;
 pub mod site;
 pub mod syntax;

@@ -118,7 +118,7 @@ impl Checker<'_> {
             (0..nodes.len()).map(|i| self.placement(i, &nodes, &by_id, &sections)).collect();
         let placed: Vec<model::Placed> =
             placements.iter().enumerate().map(|(i, p)| self.placed(i, p, &nodes, &by_id)).collect();
-        let ordered = order::place(&placements);
+        let ordered = placement::place(&placements);
         for &i in &ordered.unplaced {
             // Report each cycle once, at its first item in file order.
             let raw = nodes[i].raw;
@@ -324,7 +324,7 @@ impl Checker<'_> {
 
     /// An item with both `after` and `before` is placed by `after`; here we
     /// check that `before` still holds.
-    fn check_before_constraints(&mut self, nodes: &[Node], by_id: &HashMap<&str, usize>, ordered: &order::Ordered) {
+    fn check_before_constraints(&mut self, nodes: &[Node], by_id: &HashMap<&str, usize>, ordered: &placement::Ordered) {
         for node in nodes {
             let (Some(after), Some(before)) = (&node.raw.after, &node.raw.before) else {
                 continue;
@@ -469,7 +469,7 @@ struct Build<'a, 'r> {
     nodes: &'a [Node<'r>],
     /// Each node's placement with its reason.
     placed: &'a [model::Placed],
-    ordered: &'a order::Ordered,
+    ordered: &'a placement::Ordered,
     /// Decides whether conditions can hold.
     logic: &'a Logic<'a>,
     flags: &'a [Flag],

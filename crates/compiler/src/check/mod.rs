@@ -21,7 +21,7 @@ use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, VariantId};
 use crate::diagnostics::{Diagnostic, Sources, Span, suggestion};
 use crate::dsl;
 use crate::model::{self, Cond, Flag, FlagIx, Item, Rules};
-use crate::order::{self, Anchor, Placement};
+use crate::placement::{self, Anchor, Placement};
 use crate::syntax::{Failed, RawItem, RawRules, RawSections, Spanned};
 
 /// Checks the raw rules; the model, if nothing was wrong.
