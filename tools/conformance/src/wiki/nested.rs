@@ -34,8 +34,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::interpret;
-use carcassonne_rules_compiler::model::{Item, Rules, TextPart};
 use carcassonne_rules_compiler::logic::Logic;
+use carcassonne_rules_compiler::model::{Item, Rules, TextPart};
 use carcassonne_rules_core::EditionId;
 
 use super::{MARKER, Page, compare, decode};
