@@ -1,7 +1,8 @@
 //! Why an item shows or not for one selection: its step, its parents' and its
-//! own conditions evaluated term by term (derived flags opened up), where its
-//! author placed it, its origin, and the smallest change of the selection that
-//! would flip it.
+//! own conditions evaluated term by term (derived flags opened up), where
+//! `check` placed it and why (read off the model), its origin, and the
+//! smallest change of the selection that would flip it (from the BDDs of
+//! [`Logic`], so however many modules it takes).
 
 use std::fmt::Write;
 
