@@ -12,6 +12,7 @@
 //! same [`logic`].
 //! [`wiki_export`] writes the rules as the wiki page's source, and [`schema`]
 //! the JSON Schemas that give rule authors completion in their editors.
+//! [`lexicon`] says what each string of the rules may hold.
 
 pub mod check;
 pub mod codegen;
@@ -19,6 +20,7 @@ pub mod diagnostics;
 pub mod dsl;
 pub mod explain;
 pub mod interpret;
+pub mod lexicon;
 pub mod logic;
 pub mod model;
 pub mod placement;

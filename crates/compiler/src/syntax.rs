@@ -8,7 +8,10 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter};
 
+use carcassonne_rules_core::shown::shown;
+
 use crate::diagnostics::{Diagnostic, FileId, Sources, Span};
+use crate::lexicon;
 
 /// A YAML value with the place it came from.
 #[derive(Debug, Clone)]
@@ -407,27 +410,33 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
     }
 
     let expansions_dir = dir.join(EXPANSIONS_DIR);
-    let mut names: Vec<String> = match std::fs::read_dir(&expansions_dir) {
-        Ok(entries) => entries.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect(),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(err) => {
-            loader.problems.push(Diagnostic::global(format!("cannot list `{}`: {err}", expansions_dir.display())));
+    let mut names: Vec<std::ffi::OsString> = match list_folder(&expansions_dir) {
+        Ok(names) => names,
+        Err(problem) => {
+            loader.problems.push(problem);
             raw.failed.expansion = true;
             Vec::new()
         }
     };
     names.sort();
     // Hidden files (editor swap files, `.DS_Store`) are not rules.
-    for name in names.into_iter().filter(|n| !n.starts_with('.')) {
-        let rel = Path::new(EXPANSIONS_DIR).join(&name);
-        if !(name.ends_with(".yaml") || name.ends_with(".yml")) {
-            loader.problems.push(
-                Diagnostic::global(format!("`{}` is not a rules file", dir.join(&rel).display()))
-                    .with_help("rules files end in `.yaml`; rename it, or move it out of the rules folder"),
-            );
+    for name in names.into_iter().filter(|n| !n.as_encoded_bytes().starts_with(b".")) {
+        let Some(name) = name.to_str().filter(|n| lexicon::accepts_file_name(n)) else {
+            let lossy = name.to_string_lossy();
+            let shown_name = shown(&format!("{}/{lossy}", expansions_dir.display()));
+            let help = if lossy.ends_with(".yaml") || lossy.ends_with(".yml") {
+                format!(
+                    "expansion files are named `{}`, such as `abbey-and-mayor.yaml`: rename it",
+                    lexicon::RULES_FILE_PATTERN
+                )
+            } else {
+                "rules files end in `.yaml`; rename it, or move it out of the rules folder".to_string()
+            };
+            loader.problems.push(Diagnostic::global(format!("`{shown_name}` is not a rules file")).with_help(help));
             raw.failed.expansion = true;
             continue;
-        }
+        };
+        let rel = Path::new(EXPANSIONS_DIR).join(name);
         match loader.read::<ExpansionFileYaml>(&rel) {
             Some((file, yaml)) => raw.expansion_files.push(RawExpansionFile {
                 file,
@@ -441,15 +450,36 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
     raw
 }
 
+/// The names in the folder `dir`, which may be missing (no names) but must
+/// be a folder of its own, not a symbolic link to one elsewhere.
+fn list_folder(dir: &Path) -> Result<Vec<std::ffi::OsString>, Diagnostic> {
+    let shown_dir = shown(&dir.display().to_string());
+    match std::fs::symlink_metadata(dir) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            return Err(Diagnostic::global(format!("`{shown_dir}` is a symbolic link")).with_help(SYMLINK_HELP));
+        }
+        _ => {}
+    }
+    let entries =
+        std::fs::read_dir(dir).map_err(|err| Diagnostic::global(format!("cannot list `{shown_dir}`: {err}")))?;
+    Ok(entries.filter_map(Result::ok).map(|e| e.file_name()).collect())
+}
+
+/// Why a symbolic link is refused, and what to do instead.
+const SYMLINK_HELP: &str = "rules files are read only as regular files inside the rules folder, never through a \
+     symbolic link (it could point anywhere): replace the link with a copy of its file";
+
 /// The largest rules file read, in bytes: far beyond any real one (the
 /// largest bundled file is about 50 KB), and small enough to read at once.
 pub const MAX_FILE_BYTES: u64 = 8 << 20;
 
 /// Reads and deserializes one YAML file, keeping its text in `sources`; a file
 /// that cannot be read or does not fit `T` is a diagnostic at the mistake,
-/// which names the file `name`. Only regular files of at most
-/// [`MAX_FILE_BYTES`] are read, so a FIFO, a device or a huge file cannot
-/// hang the compiler or exhaust memory.
+/// which names the file `name`. Only regular files are read, never through a
+/// symbolic link, and at most [`MAX_FILE_BYTES`] of them, so a FIFO, a device,
+/// a link out of the rules folder or a huge file cannot hang the compiler,
+/// leak what it points at or exhaust memory.
 pub fn read_yaml<T: for<'de> Deserialize<'de>>(
     path: &Path,
     name: &str,
@@ -480,44 +510,85 @@ pub fn read_yaml<T: for<'de> Deserialize<'de>>(
     serde_saphyr::from_str::<T>(content).map(|value| (file, value)).map_err(|err| yaml_error(&err, name, file, sources))
 }
 
-/// A file's text, if it is a regular file of sensible size in UTF-8.
+/// A file's text, if it is a regular file (not a link) of at most
+/// [`MAX_FILE_BYTES`] in UTF-8. The size is counted while reading: `/proc`
+/// files and devices say they hold nothing.
 fn read_text(path: &Path) -> Result<String, Diagnostic> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|err| match err.kind() {
-        std::io::ErrorKind::NotFound if std::fs::symlink_metadata(path).is_ok() => {
-            Diagnostic::global(format!("`{shown}` is a symbolic link to nothing"))
-                .with_help("point it at a rules file, or remove it")
-        }
-        std::io::ErrorKind::NotFound => Diagnostic::global(format!("`{shown}` is missing"))
+    let shown_path = shown(&path.display().to_string());
+    let not_regular = |meta: &std::fs::Metadata| -> Option<Diagnostic> {
+        let what = if meta.file_type().is_symlink() {
+            return Some(Diagnostic::global(format!("`{shown_path}` is a symbolic link")).with_help(SYMLINK_HELP));
+        } else if meta.is_dir() {
+            "a folder"
+        } else if meta.is_file() {
+            return None;
+        } else {
+            "not a regular file (a FIFO, socket or device)"
+        };
+        Some(
+            Diagnostic::global(format!("`{shown_path}` is {what}"))
+                .with_help("the rules folder holds YAML files only; remove it or move it elsewhere"),
+        )
+    };
+    let meta = std::fs::symlink_metadata(path).map_err(|err| match err.kind() {
+        std::io::ErrorKind::NotFound => Diagnostic::global(format!("`{shown_path}` is missing"))
             .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
-        _ => Diagnostic::global(format!("cannot read `{shown}`: {err}")),
+        _ => Diagnostic::global(format!("cannot read `{shown_path}`: {err}")),
     })?;
-    if !meta.is_file() {
-        let what = if meta.is_dir() { "a folder" } else { "not a regular file (a FIFO, socket or device)" };
-        return Err(Diagnostic::global(format!("`{shown}` is {what}"))
-            .with_help("the rules folder holds YAML files only; remove it or move it elsewhere"));
+    if let Some(problem) = not_regular(&meta) {
+        return Err(problem);
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(Diagnostic::global(format!(
-            "`{shown}` is {} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes",
-            meta.len()
-        ))
-        .with_help("split it, or check that it is the file you meant"));
+    let cannot_read = |err: std::io::Error| Diagnostic::global(format!("cannot read `{shown_path}`: {err}"));
+    let file = open_no_follow(path).map_err(cannot_read)?;
+    // The path may have been swapped for something else since it was looked at.
+    let opened = file.metadata().map_err(cannot_read)?;
+    if let Some(problem) = not_regular(&opened) {
+        return Err(problem);
+    }
+    if !same_file(&meta, &opened) {
+        return Err(Diagnostic::global(format!("`{shown_path}` changed while it was being opened"))
+            .with_help("run the command again once nothing else writes into the rules folder"));
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_FILE_BYTES + 1), &mut bytes))
-        .map_err(|err| Diagnostic::global(format!("cannot read `{shown}`: {err}")))?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes).map_err(cannot_read)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(Diagnostic::global(format!("`{shown}` grew beyond {MAX_FILE_BYTES} bytes while being read")));
+        return Err(Diagnostic::global(format!(
+            "`{shown_path}` is longer than {MAX_FILE_BYTES} bytes, the most a rules file may hold"
+        ))
+        .with_help("split it, or check that it is the file you meant"));
     }
     String::from_utf8(bytes).map_err(|err| {
         let at = err.utf8_error().valid_up_to();
         let before = String::from_utf8_lossy(&err.as_bytes()[..at]).into_owned();
         let (line, col) = crate::diagnostics::line_col(&before, at);
-        Diagnostic::global(format!("`{shown}` is not UTF-8: invalid byte at {shown}:{line}:{col}"))
+        Diagnostic::global(format!("`{shown_path}` is not UTF-8: invalid byte at {shown_path}:{line}:{col}"))
             .with_help("save the file as UTF-8")
     })
+}
+
+/// Opens `path` for reading without following a final symbolic link and
+/// without waiting on a FIFO that replaced the file.
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
+}
+
+/// Whether two metadata describe the same file.
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    (a.dev(), a.ino()) == (b.dev(), b.ino())
+}
+
+#[cfg(not(unix))]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    a.len() == b.len() && a.modified().ok() == b.modified().ok()
 }
 
 /// serde-saphyr's error as a diagnostic at its line and column, with help for

@@ -245,7 +245,7 @@ fn unknown<'a>(
         option,
         value: value.to_string(),
         at,
-        message: format!("unknown {what} `{id}`"),
+        message: format!("unknown {what} `{}`", crate::shown::shown(id)),
         label: format!("not a {what} id"),
         help,
     }

@@ -7,6 +7,7 @@
 //! - [`tables`]: the static description of compiled rules (steps, items, texts).
 //! - [`visible`]: what one selection shows, as bit sets over those tables.
 //! - [`order`]: a selection's turn order, resolved into owned, printable values.
+//! - [`shown`]: untrusted strings made safe to quote in a message.
 //!
 //! Nothing here knows any particular rules: ids and names come from the rules
 //! the compiler reads.
@@ -14,6 +15,7 @@
 pub mod catalog;
 pub mod order;
 pub mod select;
+pub mod shown;
 pub mod suggest;
 pub mod tables;
 pub mod visible;

@@ -104,9 +104,14 @@ impl Checker<'_> {
 
         // Ids are unique across all files.
         let mut by_id: HashMap<&str, usize> = HashMap::new();
+        self.check_case_collisions(IdKind::Item, nodes.iter().map(|n| &n.raw.id));
+        self.check_case_collisions(IdKind::Group, nodes.iter().filter_map(|n| n.raw.one_of.as_ref()));
         for (i, node) in nodes.iter().enumerate() {
             let id = &node.raw.id;
-            self.check_case(id, "item", '-');
+            self.check_id(id, IdKind::Item);
+            if let Some(group) = &node.raw.one_of {
+                self.check_id(group, IdKind::Group);
+            }
             if let Some(&first) = by_id.get(id.value.as_str()) {
                 self.duplicate("item id", id, nodes[first].raw.id.span);
             } else {
@@ -379,6 +384,7 @@ impl Checker<'_> {
                 }
             }
         };
+        self.check_text(&raw.text, "an item's text");
         let text = self.text(&raw.text);
         let markers: Vec<Option<model::Marker>> = raw.markers.iter().map(|m| self.marker(m)).collect();
         let mut foreign = parent_foreign.to_vec();

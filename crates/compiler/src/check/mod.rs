@@ -16,10 +16,12 @@ use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 
+use carcassonne_rules_core::shown::shown;
 use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, VariantId};
 
 use crate::diagnostics::{Diagnostic, Sources, Span, suggestion};
 use crate::dsl;
+use crate::lexicon::{self, IdKind};
 use crate::model::{self, Cond, Flag, FlagIx, Item, Rules};
 use crate::placement::{self, Anchor, Placement};
 use crate::syntax::{Failed, RawItem, RawRules, RawSections, Spanned};
@@ -158,19 +160,70 @@ impl<'a> Checker<'a> {
         self.problems.push(d);
     }
 
-    /// Ids are lower-case words joined by `separator`: snake_case for modules,
-    /// expansions and flags (`_`), kebab-case for items (`-`).
-    fn check_case(&mut self, id: &Spanned<String>, what: &str, separator: char) {
-        let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit());
-        if !id.value.split(separator).all(word) {
-            let case = if separator == '_' { "snake_case" } else { "kebab-case" };
-            let fixed: String = id.value.to_lowercase().replace(['_', '-', ' '], &separator.to_string());
+    /// Reports an id that does not match its kind's pattern (see [`lexicon`]).
+    fn check_id(&mut self, id: &Spanned<String>, kind: IdKind) {
+        if kind.accepts(&id.value) {
+            return;
+        }
+        let help = match kind.fixed(&id.value) {
+            Some(fixed) => format!("write `{fixed}`"),
+            None if id.value.len() > lexicon::MAX_ID_LEN => {
+                format!("ids have at most {} characters", lexicon::MAX_ID_LEN)
+            }
+            None => format!("{} ids match `{}`", kind.what(), kind.pattern()),
+        };
+        self.report(
+            id.span,
+            format!("{} id `{}` is not {}", kind.what(), shown(&id.value), kind.described()),
+            format!("{} ids are {}", kind.what(), kind.described()),
+            Some(help),
+        );
+    }
+
+    /// Reports a name, title or text that is not one line of printable
+    /// characters, at the first character that is not allowed.
+    fn check_text(&mut self, text: &Spanned<String>, what: &str) {
+        if let Some((at, c)) = lexicon::forbidden_in_text(&text.value) {
             self.report(
-                id.span,
-                format!("{what} id `{}` is not {case}", id.value),
-                format!("{what} ids are {case}"),
-                Some(format!("write `{fixed}`")),
+                text.sub_span(at, at + c.len_utf8()),
+                format!("{what} holds {}", lexicon::describe_char(c)),
+                "not allowed here",
+                Some(format!(
+                    "{what}s are one line without control characters or bidirectional overrides: \
+                     remove it (rules/README.md, \"Ids, names and texts\")"
+                )),
             );
+        }
+    }
+
+    /// Reports every id of `ids` that equals an earlier one once case is
+    /// ignored but differs from it: in generated code, where constants are
+    /// upper-cased, the two would be one.
+    fn check_case_collisions<'i>(&mut self, kind: IdKind, ids: impl IntoIterator<Item = &'i Spanned<String>>) {
+        let mut seen: HashMap<String, &Spanned<String>> = HashMap::new();
+        for id in ids {
+            match seen.get(&id.value.to_lowercase()) {
+                Some(first) if first.value != id.value => {
+                    let d = Diagnostic::at(
+                        self.sources,
+                        id.span,
+                        format!(
+                            "{} ids `{}` and `{}` differ only in case",
+                            kind.what(),
+                            shown(&first.value),
+                            shown(&id.value)
+                        ),
+                        "differs only in case from another id",
+                    )
+                    .also(self.sources, first.span, "the other id")
+                    .with_help("ids of one kind must differ in more than case: rename one of them");
+                    self.problems.push(d);
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(id.value.to_lowercase(), id);
+                }
+            }
         }
     }
 

@@ -51,7 +51,10 @@ fn size_of(cond: &Cond, sizes: &[FlagSize]) -> FlagSize {
 impl Checker<'_> {
     pub(super) fn editions(&mut self, raw: &RawRules) -> Vec<EditionInfo> {
         let mut out = Vec::new();
+        self.check_case_collisions(IdKind::Edition, raw.editions.iter().map(|e| &e.id));
         for e in &raw.editions {
+            self.check_id(&e.id, IdKind::Edition);
+            self.check_text(&e.name, "an edition's name");
             if let Some(first) = first_definition(&mut self.editions, &e.id) {
                 self.duplicate("edition", &e.id, first);
                 continue;
@@ -66,7 +69,10 @@ impl Checker<'_> {
 
     pub(super) fn variants(&mut self, raw: &RawRules) -> Vec<VariantInfo> {
         let mut out = Vec::new();
+        self.check_case_collisions(IdKind::Variant, raw.variants.iter().map(|v| &v.id));
         for v in &raw.variants {
+            self.check_id(&v.id, IdKind::Variant);
+            self.check_text(&v.name, "a rule variant's name");
             if let Some(first) = first_definition(&mut self.variants, &v.id) {
                 self.duplicate("variant", &v.id, first);
                 continue;
@@ -121,12 +127,17 @@ impl Checker<'_> {
     ) -> Catalog {
         let mut declared: Vec<(&Spanned<String>, &str, bool)> = Vec::new();
         let mut members: Vec<Vec<usize>> = Vec::new();
+        // Modules, expansions and flags share one namespace.
+        let names = raw.expansions.iter().flat_map(|x| std::iter::once(&x.id).chain(x.modules.iter().map(|m| &m.id)));
+        self.check_case_collisions(IdKind::Module, names.chain(raw.derived.iter().map(|(name, _)| name)));
         for x in &raw.expansions {
-            self.check_case(&x.id, "expansion", '_');
+            self.check_id(&x.id, IdKind::Expansion);
+            self.check_text(&x.name, "an expansion's name");
             self.claim_name(&x.id, Named::Expansion(members.len()));
             let mut mine = Vec::new();
             for m in &x.modules {
-                self.check_case(&m.id, "module", '_');
+                self.check_id(&m.id, IdKind::Module);
+                self.check_text(&m.name, "a module's name");
                 // Bits are assigned below, once every module is known.
                 if self.claim_name(&m.id, Named::Module(ModuleId(0))) {
                     mine.push(declared.len());
@@ -185,7 +196,7 @@ impl Checker<'_> {
 
     pub(super) fn derived_flags(&mut self, raw: &RawRules) {
         for (name, definition) in &raw.derived {
-            self.check_case(name, "derived flag", '_');
+            self.check_id(name, IdKind::Flag);
             if self.claim_name(name, Named::Derived(self.derived_source.len())) {
                 self.derived_source.insert(name.value.clone(), definition.clone());
             }

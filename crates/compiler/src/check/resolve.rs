@@ -134,6 +134,19 @@ impl Checker<'_> {
             None => Cond::True,
         };
         let name = marker.name.text.replace('_', " ");
+        if let Some(arg) = &marker.arg
+            && let Some((at, c)) = lexicon::forbidden_in_text(arg)
+        {
+            // The argument stands verbatim after the name and its opening quote.
+            let start = source.value.find('"').map_or(0, |q| q + 1) + at;
+            self.report(
+                source.sub_span(start, start + c.len_utf8()),
+                format!("a marker's argument holds {}", lexicon::describe_char(c)),
+                "not allowed here",
+                Some("a marker's argument is one line without control characters".to_string()),
+            );
+            return None;
+        }
         let label = match marker.arg {
             Some(arg) => format!("{name} ({arg})"),
             None => name,

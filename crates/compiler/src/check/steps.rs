@@ -9,14 +9,19 @@ impl Checker<'_> {
     pub(super) fn phases(&mut self, raw: &RawRules) -> Vec<model::Phase> {
         let mut step_ids = IndexMap::new();
         let mut phases = Vec::new();
+        self.check_case_collisions(IdKind::Phase, raw.phases.iter().map(|p| &p.id));
+        self.check_case_collisions(IdKind::Step, raw.phases.iter().flat_map(|p| &p.steps).map(|s| &s.id));
         for p in &raw.phases {
+            self.check_id(&p.id, IdKind::Phase);
+            self.check_text(&p.title, "a phase's title");
             let mut steps = Vec::new();
             for s in &p.steps {
                 if let Some(first) = first_definition(&mut step_ids, &s.id) {
                     self.duplicate("step", &s.id, first);
                     continue;
                 }
-                self.parse(&s.id, "step id", dsl::step);
+                self.check_id(&s.id, IdKind::Step);
+                self.check_text(&s.title, "a step's title");
                 let when = match &s.when {
                     Some(w) => self.condition(w).unwrap_or(Cond::True),
                     None => Cond::True,
