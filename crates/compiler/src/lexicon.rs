@@ -38,7 +38,7 @@ pub enum IdKind {
 
 /// The words of the conditions' language: a module or flag with one of these
 /// names could never be named in a condition.
-const KEYWORDS: [&str; 8] = ["and", "or", "not", "when", "edition", "variant", "true", "false"];
+pub const KEYWORDS: [&str; 8] = ["and", "or", "not", "when", "edition", "variant", "true", "false"];
 
 impl IdKind {
     /// What the id names, for messages: `edition`, `derived flag`, ….
@@ -90,7 +90,7 @@ impl IdKind {
         match self {
             IdKind::Edition => id.starts_with(|c: char| c.is_ascii_uppercase()) && id.chars().all(upper),
             IdKind::Variant => id.starts_with(|c: char| c.is_ascii_lowercase()) && id.chars().all(lower),
-            IdKind::Expansion | IdKind::Module | IdKind::Flag => words(id, '_', lower) && !KEYWORDS.contains(&id),
+            IdKind::Expansion | IdKind::Module | IdKind::Flag => words(id, '_', lower) && !is_keyword(id),
             IdKind::Item | IdKind::Group => words(id, '-', lower),
             IdKind::Step => {
                 let (head, number) = id.split_once('-').map_or((id, None), |(h, n)| (h, Some(n)));
@@ -116,6 +116,12 @@ impl IdKind {
         };
         self.accepts(&fixed).then_some(fixed)
     }
+}
+
+/// Whether `id` is a word of the conditions' language (which module,
+/// expansion and flag ids may not be).
+pub fn is_keyword(id: &str) -> bool {
+    KEYWORDS.contains(&id)
 }
 
 /// Whether every `separator`-separated word of `id` is non-empty and made of

@@ -266,6 +266,134 @@ fn cases() -> Vec<Case> {
                 std::os::unix::fs::symlink("/no/such/file.yaml", d.join("expansions/gone.yaml")).expect("symlink");
             },
         },
+        #[cfg(unix)]
+        Case {
+            // Followed, the link made `check` print the process environment
+            // (CI secrets) in its diagnostic.
+            name: "symbolic link to /proc/self/environ",
+            expect: Whole(1),
+            setup: |d| {
+                std::os::unix::fs::symlink("/proc/self/environ", d.join("expansions/env.yaml")).expect("symlink");
+            },
+        },
+        #[cfg(unix)]
+        Case {
+            name: "symbolic link to a rules file outside the folder",
+            expect: Whole(1),
+            setup: |d| {
+                let outside = d.with_file_name("outside.yaml");
+                std::fs::rename(d.join(ABBEY), &outside).expect("move out");
+                std::os::unix::fs::symlink(&outside, d.join(ABBEY)).expect("symlink");
+            },
+        },
+        #[cfg(unix)]
+        Case {
+            name: "expansions folder that is a symbolic link",
+            expect: Whole(1),
+            setup: |d| {
+                let outside = d.with_file_name("elsewhere");
+                std::fs::rename(d.join("expansions"), &outside).expect("move out");
+                std::os::unix::fs::symlink(&outside, d.join("expansions")).expect("symlink");
+            },
+        },
+        Case {
+            name: "newline in a file name",
+            expect: Whole(1),
+            setup: |d| {
+                std::fs::rename(d.join(ABBEY), d.join("expansions/abbey-and-mayor\n#[no_mangle].yaml")).expect("rename")
+            },
+        },
+        Case {
+            // The page's header comments printed input file names unescaped.
+            name: "markup as a file name",
+            expect: Whole(1),
+            setup: |d| {
+                std::fs::rename(d.join(ABBEY), d.join("expansions/x--><img src=x onerror=alert(1)><!--.yaml"))
+                    .expect("rename")
+            },
+        },
+        Case {
+            name: "snake_case file name",
+            expect: Whole(1),
+            setup: |d| std::fs::rename(d.join(ABBEY), d.join("expansions/abbey_and_mayor.yaml")).expect("rename"),
+        },
+        // ---- what strings may hold ----
+        Case {
+            // A newline ended the `///` comment codegen writes before the
+            // module's constant: the rest became code run on every build.
+            name: "newline in a module name (code injection)",
+            expect: Located(1),
+            setup: |d| {
+                replace(
+                    d,
+                    "modules.yaml",
+                    "{ id: mayor, name: Mayor }",
+                    r#"{ id: mayor, name: "Mayor\n#[unsafe(no_mangle)] pub extern \"C\" fn zz() {}\n//" }"#,
+                )
+            },
+        },
+        Case {
+            name: "quote in an edition id",
+            expect: Located(1),
+            setup: |d| {
+                replace(
+                    d,
+                    "editions.yaml",
+                    "  - { id: WE,",
+                    "  - { id: \"X\\\"); fn zz() {} //\", name: Hostile }\n  - { id: WE,",
+                )
+            },
+        },
+        Case {
+            name: "U+202E in an expansion name",
+            expect: Located(1),
+            setup: |d| replace(d, "modules.yaml", "name: Abbey & Mayor", "name: \"Abbey \\u202E& Mayor\""),
+        },
+        Case {
+            name: "OSC and ESC sequences in a text",
+            expect: Located(1),
+            setup: |d| {
+                replace(
+                    d,
+                    ABBEY,
+                    "text: Every player adds the mayor of their colour to their supply.",
+                    "text: \"\\e]52;c;cm0gLXJmIH4=\\a\\e[2JEvery player adds the mayor to their supply.\"",
+                )
+            },
+        },
+        Case {
+            name: "C1 control in a step title",
+            expect: Located(1),
+            setup: |d| replace(d, "base.yaml", "title: Start of the turn", "title: \"Start\\N of the turn\""),
+        },
+        Case {
+            name: "tab in a marker's argument",
+            expect: Located(1),
+            setup: |d| replace(d, "expansions/the-messages.yaml", "'MESSAGES \"#1B\"'", "\"MESSAGES \\\"#1\\tB\\\"\""),
+        },
+        Case {
+            // Constants are upper-cased: the two would be one in generated code.
+            name: "item ids that differ only in case",
+            expect: Located(2),
+            setup: |d| replace(d, ABBEY, "id: mayor-take-figure", "id: Abbey-Take-Tile"),
+        },
+        Case {
+            name: "module named like a keyword",
+            expect: Located(1),
+            setup: |d| {
+                replace(
+                    d,
+                    "modules.yaml",
+                    "{ id: barn, name: Barn }",
+                    "{ id: barn, name: Barn }\n      - { id: not, name: Not }",
+                )
+            },
+        },
+        Case {
+            name: "lower-case edition id",
+            expect: Located(1),
+            setup: |d| replace(d, "editions.yaml", "  - { id: WE,", "  - { id: x1, name: Lower }\n  - { id: WE,"),
+        },
         // ---- structure ----
         Case {
             name: "wrong type: list for text",

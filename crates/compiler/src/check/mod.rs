@@ -165,6 +165,15 @@ impl<'a> Checker<'a> {
         if kind.accepts(&id.value) {
             return;
         }
+        if lexicon::is_keyword(&id.value) {
+            self.report(
+                id.span,
+                format!("{} id `{}` is a word of the conditions' language", kind.what(), id.value),
+                "a condition could never name it",
+                Some(format!("module, expansion and flag ids are not one of {}", lexicon::KEYWORDS.join(", "))),
+            );
+            return;
+        }
         let help = match kind.fixed(&id.value) {
             Some(fixed) => format!("write `{fixed}`"),
             None if id.value.len() > lexicon::MAX_ID_LEN => {
@@ -188,10 +197,11 @@ impl<'a> Checker<'a> {
                 text.sub_span(at, at + c.len_utf8()),
                 format!("{what} holds {}", lexicon::describe_char(c)),
                 "not allowed here",
-                Some(format!(
-                    "{what}s are one line without control characters or bidirectional overrides: \
-                     remove it (rules/README.md, \"Ids, names and texts\")"
-                )),
+                Some(
+                    "names, titles and texts are one line without control characters or bidirectional \
+                     overrides: remove it (rules/README.md, \"What strings may hold\")"
+                        .to_string(),
+                ),
             );
         }
     }
