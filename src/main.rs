@@ -16,6 +16,8 @@ use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::render;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod output;
+
 #[derive(Parser)]
 #[command(name = "carcassonne-rules", version, about = "Carcassonne's order of play, compiled from YAML rules")]
 struct Cli {
@@ -176,30 +178,36 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             Ok(())
         }
         Command::Gen { check, out } => {
-            // Everything is generated before anything is written; each file is
-            // then replaced atomically, and `--check` reports every stale one.
+            // Everything is generated before anything is written; the stale
+            // files are then written as one set (src/output.rs).
             let files = carcassonne_rules_compiler::generated_files(&load(rules_dir(cli))?);
-            let stale: Vec<(PathBuf, &str)> = files
-                .iter()
-                .map(|(name, text)| (out.join(name), text.as_str()))
-                .filter(|(path, text)| std::fs::read_to_string(path).ok().as_deref() != Some(*text))
-                .collect();
-            if stale.is_empty() {
+            if *check {
+                let mut stale = Vec::new();
+                for (name, text) in &files {
+                    let path = out.join(name);
+                    if output::current(&path).map_err(write_error)?.as_deref() != Some(text.as_str()) {
+                        stale.push(
+                            Diagnostic::global(format!(
+                                "{} is stale: the rules generate something else",
+                                path.display()
+                            ))
+                            .with_help("run `cargo run -- gen`, review the diff and commit it"),
+                        );
+                    }
+                }
+                if !stale.is_empty() {
+                    return Err(stale);
+                }
                 print_out(&format!("{} is up to date ({} files)\n", out.display(), files.len()));
                 return Ok(());
             }
-            if *check {
-                return Err(stale
-                    .iter()
-                    .map(|(path, _)| {
-                        Diagnostic::global(format!("{} is stale: the rules generate something else", path.display()))
-                            .with_help("run `cargo run -- gen`, review the diff and commit it")
-                    })
-                    .collect());
+            output::remove_temporaries_on_signal();
+            let options = output::SetOptions { lock: true, keep_work_dir: true };
+            let written = output::write_set(out, &files, &options).map_err(write_error)?;
+            if written.is_empty() {
+                print_out(&format!("{} is up to date ({} files)\n", out.display(), files.len()));
             }
-            for (path, text) in &stale {
-                write_atomically(path, text)
-                    .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", path.display()))])?;
+            for path in written {
                 print_out(&format!("wrote {}\n", path.display()));
             }
             Ok(())
@@ -262,24 +270,31 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             Ok(())
         }
         Command::Site { out } => {
-            let files = carcassonne_rules_compiler::site::generate(&load(rules_dir(cli))?);
-            for file in &files {
-                let path = out.join(file.name);
-                write_atomically(&path, &file.contents)
-                    .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", path.display()))])?;
-            }
+            let page = carcassonne_rules_compiler::site::generate(&load(rules_dir(cli))?);
+            // The folder is empty, new, or holds a page written before.
+            let names: Vec<&str> = page.iter().map(|f| f.name).collect();
+            output::owned_folder(out, &names).map_err(write_error)?;
+            let files: Vec<(String, String)> = page.iter().map(|f| (f.name.to_string(), f.contents.clone())).collect();
+            output::remove_temporaries_on_signal();
+            let options = output::SetOptions { lock: false, keep_work_dir: false };
+            output::write_set(out, &files, &options).map_err(write_error)?;
             print_out(&format!("wrote {} and its {} files\n", out.join("index.html").display(), files.len() - 1));
             Ok(())
         }
         Command::Wiki { out } => {
             let compiled = compile_dir(rules_dir(cli));
             let text = carcassonne_rules_compiler::wiki_export::export(&compiled.result?, &compiled.sources)?;
-            write_atomically(out, &text)
-                .map_err(|e| vec![Diagnostic::global(format!("cannot write {}: {e}", out.display()))])?;
+            output::remove_temporaries_on_signal();
+            output::write_file(out, &text).map_err(write_error)?;
             print_out(&format!("wrote {}\n", out.display()));
             Ok(())
         }
     }
+}
+
+/// A failure to write an output, as a diagnostic.
+fn write_error(message: String) -> Vec<Diagnostic> {
+    vec![Diagnostic::global(message)]
 }
 
 fn rules_dir(cli: &Cli) -> &Path {
@@ -371,33 +386,6 @@ fn unified_diff(a: &str, b: &str, color: bool) -> String {
 
 fn json_error(err: serde_json::Error) -> Vec<Diagnostic> {
     vec![Diagnostic::global(format!("cannot write JSON: {err}"))]
-}
-
-/// Writes through a temporary file in the same folder, so a reader never
-/// sees half a file; the file gets the usual permissions, not the temporary's.
-fn write_atomically(path: &Path, contents: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(contents.as_bytes())?;
-    let permissions = std::fs::metadata(path).map(|m| m.permissions()).ok();
-    let file = tmp.persist(path).map_err(|e| e.error)?;
-    match permissions {
-        Some(p) => file.set_permissions(p)?,
-        None => set_default_mode(&file)?,
-    }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn set_default_mode(file: &std::fs::File) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn set_default_mode(_: &std::fs::File) -> std::io::Result<()> {
-    Ok(())
 }
 
 /// Prints to stdout; a closed pipe (`| head`) is not an error.
