@@ -201,7 +201,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
                 print_out(&format!("{} is up to date ({} files)\n", out.display(), files.len()));
                 return Ok(());
             }
-            output::remove_temporaries_on_signal();
+            output::finish_writing_on_signal();
             let options = output::SetOptions { lock: true, keep_work_dir: true };
             let written = output::write_set(out, &files, &options).map_err(write_error)?;
             if written.is_empty() {
@@ -275,7 +275,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             let names: Vec<&str> = page.iter().map(|f| f.name).collect();
             output::owned_folder(out, &names).map_err(write_error)?;
             let files: Vec<(String, String)> = page.iter().map(|f| (f.name.to_string(), f.contents.clone())).collect();
-            output::remove_temporaries_on_signal();
+            output::finish_writing_on_signal();
             let options = output::SetOptions { lock: false, keep_work_dir: false };
             output::write_set(out, &files, &options).map_err(write_error)?;
             print_out(&format!("wrote {} and its {} files\n", out.join("index.html").display(), files.len() - 1));
@@ -284,7 +284,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
         Command::Wiki { out } => {
             let compiled = compile_dir(rules_dir(cli));
             let text = carcassonne_rules_compiler::wiki_export::export(&compiled.result?, &compiled.sources)?;
-            output::remove_temporaries_on_signal();
+            output::finish_writing_on_signal();
             output::write_file(out, &text).map_err(write_error)?;
             print_out(&format!("wrote {}\n", out.display()));
             Ok(())

@@ -4,9 +4,10 @@
 //! A folder's files are written as one set: every file is first written into
 //! a hidden folder of temporaries inside the output folder ([`WORK_DIR`]),
 //! then, once all are written, each is renamed over its target. The hidden
-//! folder is removed on an error and on Ctrl-C or SIGTERM (the handler waits
-//! for the renames to finish, so a set is never half moved in by a signal); a
-//! `kill -9` can leave it behind, git-ignored, and the next run removes it.
+//! folder exists only while a lock is held that Ctrl-C and SIGTERM wait for,
+//! and is removed on an error: a signal never leaves a temporary nor half a
+//! set. A `kill -9` can leave it behind, git-ignored, and the next run
+//! removes it.
 //! `gen` also takes a lock in the hidden folder, so a second `gen` waits.
 
 use std::fs::File;
@@ -17,41 +18,31 @@ use std::sync::Mutex;
 /// The hidden folder of temporaries (and `gen`'s lock) in an output folder.
 pub const WORK_DIR: &str = ".carcassonne-rules";
 
-/// The temporaries to remove if a signal ends the program. Held while a set
-/// is renamed into place, so that the signal handler waits for the renames.
-static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// Held while temporaries exist: from the first temporary written to the
+/// last renamed into place (or removed after an error). Generating, the slow
+/// part, comes before, so a signal waits a few milliseconds at most.
+static WRITING: Mutex<()> = Mutex::new(());
 
-/// Removes the temporaries and exits on Ctrl-C, SIGTERM and SIGHUP.
-pub fn remove_temporaries_on_signal() {
-    // Without a handler a signal still ends the program; the leftovers are
-    // then git-ignored and removed by the next run.
+/// Ends the program on Ctrl-C, SIGTERM and SIGHUP once no temporaries exist:
+/// a set being written is finished first.
+pub fn finish_writing_on_signal() {
+    // Without a handler a signal still ends the program; what it leaves is
+    // in the git-ignored hidden folder, and the next run removes it.
     let _ = ctrlc::set_handler(|| {
-        let temporaries = TEMPORARIES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        for path in temporaries.iter() {
-            remove(path);
-        }
+        let _writing = WRITING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         std::process::exit(130);
     });
 }
 
+/// Runs `write`, which creates and removes its temporaries, with no signal
+/// ending the program in between.
+fn uninterrupted<T>(write: impl FnOnce() -> T) -> T {
+    let _writing = WRITING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    write()
+}
+
 fn remove(path: &Path) {
     let _ = if path.is_dir() { std::fs::remove_dir_all(path) } else { std::fs::remove_file(path) };
-}
-
-/// Tracks a temporary in [`TEMPORARIES`] for as long as it lives.
-struct Tracked(PathBuf);
-
-impl Tracked {
-    fn new(path: &Path) -> Tracked {
-        TEMPORARIES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(path.to_path_buf());
-        Tracked(path.to_path_buf())
-    }
-}
-
-impl Drop for Tracked {
-    fn drop(&mut self) {
-        TEMPORARIES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).retain(|p| p != &self.0);
-    }
 }
 
 /// What is at a path, looked at without following a symbolic link.
@@ -199,32 +190,35 @@ pub fn write_set(out: &Path, files: &[(String, String)], options: &SetOptions) -
         return Ok(Vec::new());
     }
 
-    let stage = tempfile::Builder::new()
-        .prefix("stage-")
-        .tempdir_in(&work)
-        .map_err(|e| format!("cannot create a temporary folder in {}: {e}", work.display()))?;
-    let tracked = Tracked::new(stage.path());
+    let stage = work.join(format!("stage-{}", std::process::id()));
+    uninterrupted(|| {
+        let committed = stage_files(&stage, &targets).and_then(|staged| {
+            for ((target, _), path) in targets.iter().zip(&staged) {
+                if let Some(parent) = target.parent() {
+                    real_folder(parent)?;
+                }
+                std::fs::rename(path, target).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+            }
+            Ok(())
+        });
+        remove(&stage);
+        committed
+    })?;
+    finish(&work, options);
+    Ok(targets.into_iter().map(|(target, _)| target).collect())
+}
+
+/// Writes each target's contents into a new folder `stage`, by number.
+fn stage_files(stage: &Path, targets: &[(PathBuf, &String)]) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir(stage).map_err(|e| format!("cannot create {}: {e}", stage.display()))?;
     let mut staged = Vec::new();
     for (i, (target, contents)) in targets.iter().enumerate() {
-        let path = stage.path().join(i.to_string());
+        let path = stage.join(i.to_string());
         write_new(&path, contents, std::fs::metadata(target).ok().map(|m| m.permissions()))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         staged.push(path);
     }
-    {
-        // A signal now waits for every file to be in place.
-        let _hold = TEMPORARIES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        for ((target, _), path) in targets.iter().zip(&staged) {
-            if let Some(parent) = target.parent() {
-                real_folder(parent)?;
-            }
-            std::fs::rename(path, target).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
-        }
-    }
-    drop(tracked);
-    drop(stage);
-    finish(&work, options);
-    Ok(targets.into_iter().map(|(target, _)| target).collect())
+    Ok(staged)
 }
 
 /// Removes what a killed run left in the hidden folder (under the lock, or
@@ -232,8 +226,10 @@ pub fn write_set(out: &Path, files: &[(String, String)], options: &SetOptions) -
 fn remove_leftovers(work: &Path) -> Result<(), String> {
     let entries = std::fs::read_dir(work).map_err(|e| format!("cannot list {}: {e}", work.display()))?;
     for entry in entries.filter_map(Result::ok) {
-        if entry.file_name().to_string_lossy().starts_with("stage-") {
-            let _ = std::fs::remove_dir_all(entry.path());
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("stage-") || name.ends_with(".tmp") {
+            remove(&entry.path());
         }
     }
     Ok(())
@@ -252,8 +248,8 @@ fn write_small(path: &Path, contents: &str) -> Result<(), String> {
         return Ok(());
     }
     let tmp = path.with_extension("tmp");
-    write_new(&tmp, contents, None).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    uninterrupted(|| replace_with(&tmp, path, contents, None))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Creates `path` (which must not exist) with `contents`, flushed to disk,
@@ -326,16 +322,23 @@ pub fn write_file(path: &Path, contents: &str) -> Result<(), String> {
     real_folder(dir)?;
     let name = path.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let tracked = Tracked::new(&tmp);
+    uninterrupted(|| replace_with(&tmp, path, contents, permissions))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Writes `contents` into the temporary `tmp`, then renames it over `path`;
+/// removes it on failure.
+fn replace_with(
+    tmp: &Path,
+    path: &Path,
+    contents: &str,
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
     // A killed run with the same process id may have left it.
-    remove(&tmp);
-    let written = write_new(&tmp, contents, permissions).and_then(|()| {
-        let _hold = TEMPORARIES.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        std::fs::rename(&tmp, path)
-    });
+    remove(tmp);
+    let written = write_new(tmp, contents, permissions).and_then(|()| std::fs::rename(tmp, path));
     if written.is_err() {
-        remove(&tmp);
+        remove(tmp);
     }
-    drop(tracked);
-    written.map_err(|e| format!("cannot write {}: {e}", path.display()))
+    written
 }

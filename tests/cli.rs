@@ -323,7 +323,8 @@ fn gen_writes_then_check_passes_and_staleness_is_detected() {
         names.sort();
         names
     };
-    assert_eq!(listing(&out_dir), ["schemas", "turn_order.rs"], "no temporary files are left behind");
+    assert_eq!(listing(&out_dir), [".carcassonne-rules", "schemas", "turn_order.rs"]);
+    assert_eq!(listing(&out_dir.join(".carcassonne-rules")), [".gitignore", "lock"], "no temporaries left behind");
     let schemas = ["base", "editions", "errata", "expansion", "modules"].map(|s| format!("{s}.schema.json"));
     assert_eq!(listing(&out_dir.join("schemas")), schemas, "the rules files' JSON Schemas");
 
@@ -403,9 +404,10 @@ fn gen_with_broken_rules_leaves_generated_code_as_it_was_and_writes_readable_fil
     let broken = broken.path().to_str().expect("utf-8");
     assert_eq!(cli(&["--rules", broken, "gen", "--out", out_arg]).status.code(), Some(1));
     assert_eq!(std::fs::read(&file).expect("generated file"), before, "byte-identical");
-    // turn_order.rs and schemas/, nothing else.
+    // turn_order.rs, schemas/ and the hidden folder with the lock, nothing else.
     let entries = std::fs::read_dir(&out).expect("out dir").count();
-    assert_eq!(entries, 2, "no temporary file left behind");
+    assert_eq!(entries, 3, "no temporary file left behind");
+    assert_eq!(std::fs::read_dir(out.join(".carcassonne-rules")).expect("hidden folder").count(), 2);
 }
 
 #[cfg(unix)]
@@ -425,6 +427,301 @@ fn a_closed_pipe_ends_the_program_quietly() {
         let status = child.wait().expect("wait");
         assert_ne!(status.code(), Some(101), "{args:?} panicked");
     }
+}
+
+// ---- untrusted rules and ids ------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn a_rules_file_linked_to_the_environment_leaks_none_of_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(Path::new(FIXTURE), dir.path());
+    std::os::unix::fs::symlink("/proc/self/environ", dir.path().join("expansions/env.yaml")).expect("symlink");
+    let rules = dir.path().to_str().expect("utf-8");
+    let secret = "s3cr3t-token-0123456789";
+    let site = dir.path().join("site");
+    let wiki = dir.path().join("order.wikitext");
+    let generated = dir.path().join("generated");
+    let commands: [&[&str]; 6] = [
+        &["check"],
+        &["verify"],
+        &["gen", "--out", generated.to_str().expect("utf-8")],
+        &["site", "--out", site.to_str().expect("utf-8")],
+        &["wiki", "--out", wiki.to_str().expect("utf-8")],
+        &["order", "--edition", "C2"],
+    ];
+    for args in commands {
+        let out = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+            .args(["--rules", rules])
+            .args(args)
+            .env("CARCASSONNE_TEST_SECRET", secret)
+            .output()
+            .expect("run the binary");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        let printed = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(printed.contains("env.yaml` is a symbolic link"), "{args:?}: {printed}");
+        // Every value of the environment long enough to be a secret, and not
+        // a part of the paths the output names.
+        for (name, value) in std::env::vars().chain([("CARCASSONNE_TEST_SECRET".into(), secret.into())]) {
+            if value.len() >= 8 && !rules.contains(&value) {
+                assert!(!printed.contains(&value), "{args:?} printed ${name}: {printed}");
+            }
+        }
+    }
+    assert!(!site.exists() && !wiki.exists() && !generated.exists(), "nothing was written");
+}
+
+#[test]
+fn command_line_ids_are_quoted_escaped() {
+    for (option, value) in
+        [("--edition", "C\u{1b}]0;title\u{7}"), ("--variant", "h\u{202e}ig"), ("--with", "abbey,x\u{9b}2J")]
+    {
+        let mut args = vec!["order", "--edition", "C2"];
+        if option == "--edition" {
+            args[2] = value;
+        } else {
+            args.extend([option, value]);
+        }
+        let out = cli(&args);
+        assert_eq!(out.status.code(), Some(1), "{option}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let message = stderr.lines().find(|l| l.contains("unknown")).expect("a message");
+        let escaped: String =
+            value.chars().filter(|c| !c.is_control() && !('\u{202a}'..='\u{202e}').contains(c)).collect();
+        assert!(!message.chars().any(|c| c.is_control() || c == '\u{202e}'), "{option}: {message:?}");
+        assert!(message.contains("\\u{"), "{option}: shown as an escape: {message:?} ({escaped})");
+    }
+}
+
+// ---- writing outputs ------------------------------------------------------------------
+
+/// The names in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("folder")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[cfg(unix)]
+#[test]
+fn wiki_and_site_replace_only_their_own_regular_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let target = dir.path().join("target.txt");
+    std::fs::write(&target, "not the wiki's").expect("write");
+    let link = dir.path().join("link.wikitext");
+    std::os::unix::fs::symlink(&target, &link).expect("symlink");
+    let fifo = dir.path().join("fifo.wikitext");
+    assert!(Command::new("mkfifo").arg(&fifo).status().expect("mkfifo").success());
+    let to_null = dir.path().join("null.wikitext");
+    std::os::unix::fs::symlink("/dev/null", &to_null).expect("symlink");
+    for (out, what) in [(&link, "a symbolic link"), (&fifo, "a FIFO"), (&to_null, "a symbolic link")] {
+        let run = cli(&["--rules", FIXTURE, "wiki", "--out", out.to_str().expect("utf-8")]);
+        assert_eq!(run.status.code(), Some(1), "{}", out.display());
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(stderr.contains(&format!("is {what}: refusing to replace it")), "{stderr}");
+        assert!(std::fs::symlink_metadata(out).expect("still there").file_type().is_symlink() || out == &fifo);
+    }
+    assert_eq!(std::fs::read_to_string(&target).expect("target"), "not the wiki's", "not written through the link");
+    assert!(Command::new("test").arg("-p").arg(&fifo).status().expect("test").success(), "still a FIFO");
+    assert_eq!(
+        names_in(dir.path()),
+        ["fifo.wikitext", "link.wikitext", "null.wikitext", "target.txt"],
+        "no temporaries"
+    );
+    let wiki = dir.path().join("order.wikitext");
+    assert_eq!(cli(&["--rules", FIXTURE, "wiki", "--out", wiki.to_str().expect("utf-8")]).status.code(), Some(0));
+    assert_eq!(
+        cli(&["--rules", FIXTURE, "wiki", "--out", wiki.to_str().expect("utf-8")]).status.code(),
+        Some(0),
+        "its own file"
+    );
+
+    // site: a new folder, then the same folder again; never one with other files or links.
+    let site = dir.path().join("site");
+    let site_arg = site.to_str().expect("utf-8");
+    assert_eq!(cli(&["--rules", FIXTURE, "site", "--out", site_arg]).status.code(), Some(0));
+    assert_eq!(names_in(&site), ["app.js", "index.html", "rules.js", "style.css"], "no temporaries");
+    assert_eq!(cli(&["--rules", FIXTURE, "site", "--out", site_arg]).status.code(), Some(0));
+    std::fs::write(site.join("notes.txt"), "mine").expect("write");
+    let run = cli(&["--rules", FIXTURE, "site", "--out", site_arg]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("holds notes.txt, which this command did not write"));
+    std::fs::remove_file(site.join("notes.txt")).expect("rm");
+    std::fs::remove_file(site.join("app.js")).expect("rm");
+    std::os::unix::fs::symlink(&target, site.join("app.js")).expect("symlink");
+    let run = cli(&["--rules", FIXTURE, "site", "--out", site_arg]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("app.js is a symbolic link"));
+    assert_eq!(std::fs::read_to_string(&target).expect("target"), "not the wiki's");
+    let linked = dir.path().join("linked-site");
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), &linked).expect("symlink");
+    let run = cli(&["--rules", FIXTURE, "site", "--out", linked.to_str().expect("utf-8")]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(!dir.path().join("elsewhere").exists(), "not written through the link");
+}
+
+#[cfg(unix)]
+#[test]
+fn gen_never_writes_through_a_symlink_in_generated() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("generated");
+    let out_arg = out.to_str().expect("utf-8");
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).expect("mkdir");
+    std::fs::create_dir(&out).expect("mkdir");
+    std::os::unix::fs::symlink(&elsewhere, out.join("schemas")).expect("symlink");
+    let run = cli(&["--rules", FIXTURE, "gen", "--out", out_arg]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("schemas is a symbolic link: refusing to write through it"));
+    assert!(names_in(&elsewhere).is_empty());
+    assert!(!out.join("turn_order.rs").exists(), "nothing of the set was written");
+
+    std::fs::remove_file(out.join("schemas")).expect("rm");
+    std::os::unix::fs::symlink(elsewhere.join("code.rs"), out.join("turn_order.rs")).expect("symlink");
+    let run = cli(&["--rules", FIXTURE, "gen", "--out", out_arg]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("turn_order.rs is a symbolic link"));
+    assert!(names_in(&elsewhere).is_empty());
+    let run = cli(&["--rules", FIXTURE, "gen", "--check", "--out", out_arg]);
+    assert_eq!(run.status.code(), Some(1), "not read through the link either");
+}
+
+/// A folder of generated files in a git repository, committed with
+/// contents that every `gen` replaces.
+fn committed_generated() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("generated");
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out.to_str().expect("utf-8")]).status.code(), Some(0));
+    std::fs::remove_dir_all(out.join(".carcassonne-rules")).expect("rm");
+    for file in generated_files(&out) {
+        std::fs::write(&file, "old\n").expect("write");
+    }
+    let git = |args: &[&str]| {
+        let run = Command::new("git").current_dir(dir.path()).args(args).output().expect("git");
+        assert!(run.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&run.stderr));
+    };
+    // The repository's own rule for gen's hidden folder (which also ignores
+    // itself, for any other --out).
+    let ignore = "/generated/.carcassonne-rules/";
+    let ours = std::fs::read_to_string(".gitignore").expect("the project's .gitignore");
+    assert!(ours.lines().any(|l| l == ignore), "{ignore} is in .gitignore");
+    std::fs::write(dir.path().join(".gitignore"), format!("{ignore}\n")).expect("write");
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "old"]);
+    (dir, out)
+}
+
+/// The generated files under `out` (not the hidden folder), sorted.
+fn generated_files(out: &Path) -> Vec<PathBuf> {
+    let mut files = vec![out.join("turn_order.rs")];
+    let mut schemas: Vec<PathBuf> =
+        std::fs::read_dir(out.join("schemas")).expect("schemas").map(|e| e.expect("entry").path()).collect();
+    schemas.sort();
+    files.extend(schemas);
+    files
+}
+
+#[cfg(unix)]
+#[test]
+fn gen_killed_midway_leaves_the_set_whole_and_nothing_for_git() {
+    use std::time::Duration;
+    let (dir, out) = committed_generated();
+    let out_arg = out.to_str().expect("utf-8");
+    let hidden = out.join(".carcassonne-rules");
+    let mut interrupted = 0;
+    for (round, signal) in (0..24).zip(["INT", "TERM", "KILL"].into_iter().cycle()) {
+        // Back to the old set, then a `gen` stopped after a growing delay.
+        for file in generated_files(&out) {
+            std::fs::write(&file, "old\n").expect("write");
+        }
+        let mut child = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+            .args(["--rules", FIXTURE, "gen", "--out", out_arg])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(Duration::from_millis(5 * round));
+        let killed = Command::new("kill").arg(format!("-{signal}")).arg(child.id().to_string()).status().expect("kill");
+        let status = child.wait().expect("wait");
+        if killed.success() && !status.success() {
+            interrupted += 1;
+        }
+        let old = generated_files(&out).iter().filter(|f| std::fs::read_to_string(f).expect("read") == "old\n").count();
+        if signal != "KILL" {
+            assert!(
+                old == 0 || old == generated_files(&out).len(),
+                "SIG{signal} after {round}: {old} files old, the rest new"
+            );
+            if hidden.exists() {
+                let left = names_in(&hidden);
+                assert!(left.iter().all(|n| n == ".gitignore" || n == "lock"), "SIG{signal} left {left:?}");
+            }
+        }
+        // Whatever a kill leaves is in the hidden folder, which git ignores.
+        let status = Command::new("git")
+            .current_dir(dir.path())
+            .args(["status", "--porcelain", "--untracked-files=all"])
+            .output()
+            .expect("git");
+        let status = String::from_utf8_lossy(&status.stdout);
+        assert!(status.lines().all(|l| l.starts_with(" M generated/")), "SIG{signal}: {status}");
+    }
+    assert!(interrupted >= 6, "only {interrupted} runs were stopped before they finished");
+    // The next `gen` removes what a `kill -9` left, and writes the whole set.
+    std::fs::create_dir_all(hidden.join("stage-left-by-kill")).expect("mkdir");
+    std::fs::write(hidden.join("stage-left-by-kill/0"), "half").expect("write");
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out_arg]).status.code(), Some(0));
+    assert_eq!(names_in(&hidden), [".gitignore", "lock"]);
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--check", "--out", out_arg]).status.code(), Some(0));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_second_gen_waits_for_the_lock_and_says_so() {
+    use std::time::Duration;
+    let (_dir, out) = committed_generated();
+    let out_arg = out.to_str().expect("utf-8");
+    std::fs::create_dir_all(out.join(".carcassonne-rules")).expect("mkdir");
+    let lock = std::fs::File::create(out.join(".carcassonne-rules/lock")).expect("lock file");
+    lock.lock().expect("lock");
+    let child = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+        .args(["--rules", FIXTURE, "gen", "--out", out_arg])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(std::fs::read_to_string(out.join("turn_order.rs")).expect("read"), "old\n", "it waited");
+    lock.unlock().expect("unlock");
+    let run = child.wait_with_output().expect("wait");
+    assert!(run.status.success());
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("waiting for another run"),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--check", "--out", out_arg]).status.code(), Some(0));
+
+    // Two at once: both finish, and the set is whole.
+    for file in generated_files(&out) {
+        std::fs::write(&file, "old\n").expect("write");
+    }
+    let spawn = || {
+        Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+            .args(["--rules", FIXTURE, "gen", "--out", out_arg])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn")
+    };
+    let (mut a, mut b) = (spawn(), spawn());
+    assert!(a.wait().expect("wait").success() && b.wait().expect("wait").success());
+    assert_eq!(cli(&["--rules", FIXTURE, "gen", "--check", "--out", out_arg]).status.code(), Some(0));
+    assert_eq!(names_in(&out.join(".carcassonne-rules")), [".gitignore", "lock"]);
 }
 
 // ---- verify, explain, diff ----------------------------------------------------------
