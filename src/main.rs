@@ -258,7 +258,7 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
                 }
             };
             let (a, b) = (render::text_with_ids(&first), render::text_with_ids(&second));
-            print_out(&unified_diff(&a, &b, std::io::stdout().is_terminal()));
+            print_out(&carcassonne_rules::diff::unified(&a, &b, std::io::stdout().is_terminal()));
             Ok(())
         }
         Command::Modules { format } => {
@@ -359,29 +359,6 @@ fn list(catalog: &Catalog, format: ListFormat) -> Result<String, Vec<Diagnostic>
         ListFormat::Text => render::catalog_text(catalog),
         ListFormat::Json => render::catalog_json(catalog).map_err(json_error)? + "\n",
     })
-}
-
-/// A unified diff of two renderings, coloured for a terminal; empty when they
-/// are equal.
-fn unified_diff(a: &str, b: &str, color: bool) -> String {
-    let diff = similar::TextDiff::from_lines(a, b);
-    let first = a.lines().next().unwrap_or_default();
-    let second = b.lines().next().unwrap_or_default();
-    let text = diff.unified_diff().context_radius(2).header(first, second).to_string();
-    if !color {
-        return text;
-    }
-    text.lines()
-        .map(|line| {
-            let code = match line.as_bytes().first() {
-                Some(b'+') => "32",
-                Some(b'-') => "31",
-                Some(b'@') => "36",
-                _ => return format!("{line}\n"),
-            };
-            format!("\x1b[{code}m{line}\x1b[0m\n")
-        })
-        .collect()
 }
 
 fn json_error(err: serde_json::Error) -> Vec<Diagnostic> {

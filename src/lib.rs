@@ -1,0 +1,4 @@
+//! What the command line computes beyond the compiler and the runtime: the
+//! unified diff of two turn orders (`diff`), shared with its benchmark.
+
+pub mod diff;
