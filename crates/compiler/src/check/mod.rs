@@ -238,9 +238,13 @@ impl<'a> Checker<'a> {
     }
 
     fn duplicate(&mut self, what: &str, name: &Spanned<String>, first: Span) {
-        let d =
-            Diagnostic::at(self.sources, name.span, format!("duplicate {what} `{}`", name.value), "defined again here")
-                .also(self.sources, first, "first defined here");
+        let d = Diagnostic::at(
+            self.sources,
+            name.span,
+            format!("duplicate {what} `{}`", shown(&name.value)),
+            "defined again here",
+        )
+        .also(self.sources, first, "first defined here");
         self.problems.push(d);
     }
 }
