@@ -72,6 +72,7 @@ use carcassonne_rules_core::select::VariantId;
 use carcassonne_rules_core::tables::ItemId;
 use carcassonne_rules_core::tables::ItemInfo;
 use carcassonne_rules_core::tables::MarkerId;
+use carcassonne_rules_core::tables::OriginId;
 use carcassonne_rules_core::tables::PhaseInfo;
 use carcassonne_rules_core::tables::StepId;
 use carcassonne_rules_core::tables::StepInfo;
@@ -1228,243 +1229,1246 @@ pub mod item {
 pub mod marker {
     use super::MarkerId;
     /// ROBBERS on `tower-ransom`
-    pub const TOWER_RANSOM_0: MarkerId = MarkerId(0);
+    pub const TOWER_RANSOM_ROBBERS: MarkerId = MarkerId(0);
     /// WONDER on `tower-ransom`
-    pub const TOWER_RANSOM_1: MarkerId = MarkerId(1);
+    pub const TOWER_RANSOM_WONDER: MarkerId = MarkerId(1);
     /// TREE TRAP on `tunnel-claim-opening`
-    pub const TUNNEL_CLAIM_OPENING_0: MarkerId = MarkerId(2);
+    pub const TUNNEL_CLAIM_OPENING_TREE_TRAP: MarkerId = MarkerId(2);
     /// LAKE TRAP on `plague-flee`
-    pub const PLAGUE_FLEE_0: MarkerId = MarkerId(3);
+    pub const PLAGUE_FLEE_LAKE_TRAP: MarkerId = MarkerId(3);
     /// HANS STATUE (2×) on `fairy-start-of-turn-point`
-    pub const FAIRY_START_OF_TURN_POINT_0: MarkerId = MarkerId(4);
+    pub const FAIRY_START_OF_TURN_POINT_HANS_STATUE_2: MarkerId = MarkerId(4);
     /// MESSAGES (#1A) on `fairy-start-of-turn-point`
-    pub const FAIRY_START_OF_TURN_POINT_1: MarkerId = MarkerId(5);
+    pub const FAIRY_START_OF_TURN_POINT_MESSAGES_1A: MarkerId = MarkerId(5);
     /// ROBBERS on `fairy-start-of-turn-point`
-    pub const FAIRY_START_OF_TURN_POINT_2: MarkerId = MarkerId(6);
+    pub const FAIRY_START_OF_TURN_POINT_ROBBERS: MarkerId = MarkerId(6);
     /// WONDER on `fairy-start-of-turn-point`
-    pub const FAIRY_START_OF_TURN_POINT_3: MarkerId = MarkerId(7);
+    pub const FAIRY_START_OF_TURN_POINT_WONDER: MarkerId = MarkerId(7);
     /// ROBBERS on `wheel-of-fortune-spin`
-    pub const WHEEL_OF_FORTUNE_SPIN_0: MarkerId = MarkerId(8);
+    pub const WHEEL_OF_FORTUNE_SPIN_ROBBERS: MarkerId = MarkerId(8);
     /// WONDER on `wheel-of-fortune-spin`
-    pub const WHEEL_OF_FORTUNE_SPIN_1: MarkerId = MarkerId(9);
+    pub const WHEEL_OF_FORTUNE_SPIN_WONDER: MarkerId = MarkerId(9);
     /// ROBBERS on `peasant-revolt-resolve`
-    pub const PEASANT_REVOLT_RESOLVE_0: MarkerId = MarkerId(10);
+    pub const PEASANT_REVOLT_RESOLVE_ROBBERS: MarkerId = MarkerId(10);
     /// WONDER on `peasant-revolt-resolve`
-    pub const PEASANT_REVOLT_RESOLVE_1: MarkerId = MarkerId(11);
+    pub const PEASANT_REVOLT_RESOLVE_WONDER: MarkerId = MarkerId(11);
     /// TREE TRAP on `gifts-open-card`
-    pub const GIFTS_OPEN_CARD_0: MarkerId = MarkerId(12);
+    pub const GIFTS_OPEN_CARD_TREE_TRAP: MarkerId = MarkerId(12);
     /// LAKE TRAP on `gifts-open-card`
-    pub const GIFTS_OPEN_CARD_1: MarkerId = MarkerId(13);
+    pub const GIFTS_OPEN_CARD_LAKE_TRAP: MarkerId = MarkerId(13);
     /// ROBBERS on `gifts-open-card`
-    pub const GIFTS_OPEN_CARD_2: MarkerId = MarkerId(14);
+    pub const GIFTS_OPEN_CARD_ROBBERS: MarkerId = MarkerId(14);
     /// WONDER on `gifts-open-card`
-    pub const GIFTS_OPEN_CARD_3: MarkerId = MarkerId(15);
+    pub const GIFTS_OPEN_CARD_WONDER: MarkerId = MarkerId(15);
     /// MESSAGES (#1B) on `messages-check-1b-wheel-and-revolts`
-    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_0: MarkerId = MarkerId(16);
+    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_MESSAGES_1B: MarkerId = MarkerId(16);
     /// ROBBERS on `messages-check-1b-wheel-and-revolts`
-    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_1: MarkerId = MarkerId(17);
+    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_ROBBERS: MarkerId = MarkerId(17);
     /// WONDER on `messages-check-1b-wheel-and-revolts`
-    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_2: MarkerId = MarkerId(18);
+    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_WONDER: MarkerId = MarkerId(18);
     /// MESSAGES (#1B) on `messages-check-1b-wheel`
-    pub const MESSAGES_CHECK_1B_WHEEL_0: MarkerId = MarkerId(19);
+    pub const MESSAGES_CHECK_1B_WHEEL_MESSAGES_1B: MarkerId = MarkerId(19);
     /// ROBBERS on `messages-check-1b-wheel`
-    pub const MESSAGES_CHECK_1B_WHEEL_1: MarkerId = MarkerId(20);
+    pub const MESSAGES_CHECK_1B_WHEEL_ROBBERS: MarkerId = MarkerId(20);
     /// WONDER on `messages-check-1b-wheel`
-    pub const MESSAGES_CHECK_1B_WHEEL_2: MarkerId = MarkerId(21);
+    pub const MESSAGES_CHECK_1B_WHEEL_WONDER: MarkerId = MarkerId(21);
     /// MESSAGES (#1B) on `messages-check-1b-revolts`
-    pub const MESSAGES_CHECK_1B_REVOLTS_0: MarkerId = MarkerId(22);
+    pub const MESSAGES_CHECK_1B_REVOLTS_MESSAGES_1B: MarkerId = MarkerId(22);
     /// ROBBERS on `messages-check-1b-revolts`
-    pub const MESSAGES_CHECK_1B_REVOLTS_1: MarkerId = MarkerId(23);
+    pub const MESSAGES_CHECK_1B_REVOLTS_ROBBERS: MarkerId = MarkerId(23);
     /// WONDER on `messages-check-1b-revolts`
-    pub const MESSAGES_CHECK_1B_REVOLTS_2: MarkerId = MarkerId(24);
+    pub const MESSAGES_CHECK_1B_REVOLTS_WONDER: MarkerId = MarkerId(24);
     /// TREE TRAP on `bridges-build`
-    pub const BRIDGES_BUILD_0: MarkerId = MarkerId(25);
+    pub const BRIDGES_BUILD_TREE_TRAP: MarkerId = MarkerId(25);
     /// ROBBERS on `wind-roses-quadrant-points`
-    pub const WIND_ROSES_QUADRANT_POINTS_0: MarkerId = MarkerId(26);
+    pub const WIND_ROSES_QUADRANT_POINTS_ROBBERS: MarkerId = MarkerId(26);
     /// WONDER on `wind-roses-quadrant-points`
-    pub const WIND_ROSES_QUADRANT_POINTS_1: MarkerId = MarkerId(27);
+    pub const WIND_ROSES_QUADRANT_POINTS_WONDER: MarkerId = MarkerId(27);
     /// TREE TRAP on `russian-promos-solovei-placed`
-    pub const RUSSIAN_PROMOS_SOLOVEI_PLACED_0: MarkerId = MarkerId(28);
+    pub const RUSSIAN_PROMOS_SOLOVEI_PLACED_TREE_TRAP: MarkerId = MarkerId(28);
     /// LAKE TRAP on `russian-promos-vodyanoy-placed`
-    pub const RUSSIAN_PROMOS_VODYANOY_PLACED_0: MarkerId = MarkerId(29);
+    pub const RUSSIAN_PROMOS_VODYANOY_PLACED_LAKE_TRAP: MarkerId = MarkerId(29);
     /// ROBBERS on `spiel-doch-second-tile`
-    pub const SPIEL_DOCH_SECOND_TILE_0: MarkerId = MarkerId(30);
+    pub const SPIEL_DOCH_SECOND_TILE_ROBBERS: MarkerId = MarkerId(30);
     /// WONDER on `spiel-doch-second-tile`
-    pub const SPIEL_DOCH_SECOND_TILE_1: MarkerId = MarkerId(31);
+    pub const SPIEL_DOCH_SECOND_TILE_WONDER: MarkerId = MarkerId(31);
     /// ROBBERS on `20th-anniversary-tile-points`
-    pub const I_20TH_ANNIVERSARY_TILE_POINTS_0: MarkerId = MarkerId(32);
+    pub const I_20TH_ANNIVERSARY_TILE_POINTS_ROBBERS: MarkerId = MarkerId(32);
     /// WONDER on `20th-anniversary-tile-points`
-    pub const I_20TH_ANNIVERSARY_TILE_POINTS_1: MarkerId = MarkerId(33);
+    pub const I_20TH_ANNIVERSARY_TILE_POINTS_WONDER: MarkerId = MarkerId(33);
     /// ROBBERS on `wonders-stonehenge-roads`
-    pub const WONDERS_STONEHENGE_ROADS_0: MarkerId = MarkerId(34);
+    pub const WONDERS_STONEHENGE_ROADS_ROBBERS: MarkerId = MarkerId(34);
     /// MESSAGES (#1C) on `messages-check-1c-wind-roses`
-    pub const MESSAGES_CHECK_1C_WIND_ROSES_0: MarkerId = MarkerId(35);
+    pub const MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES_1C: MarkerId = MarkerId(35);
     /// ROBBERS on `messages-check-1c-wind-roses`
-    pub const MESSAGES_CHECK_1C_WIND_ROSES_1: MarkerId = MarkerId(36);
+    pub const MESSAGES_CHECK_1C_WIND_ROSES_ROBBERS: MarkerId = MarkerId(36);
     /// MESSAGES (#1C) on `messages-check-1c-new-tiles`
-    pub const MESSAGES_CHECK_1C_NEW_TILES_0: MarkerId = MarkerId(37);
+    pub const MESSAGES_CHECK_1C_NEW_TILES_MESSAGES_1C: MarkerId = MarkerId(37);
     /// ROBBERS on `messages-check-1c-new-tiles`
-    pub const MESSAGES_CHECK_1C_NEW_TILES_1: MarkerId = MarkerId(38);
+    pub const MESSAGES_CHECK_1C_NEW_TILES_ROBBERS: MarkerId = MarkerId(38);
     /// WONDER on `messages-check-1c-new-tiles`
-    pub const MESSAGES_CHECK_1C_NEW_TILES_2: MarkerId = MarkerId(39);
+    pub const MESSAGES_CHECK_1C_NEW_TILES_WONDER: MarkerId = MarkerId(39);
     /// MESSAGES (#1C) on `messages-check-1c-both`
-    pub const MESSAGES_CHECK_1C_BOTH_0: MarkerId = MarkerId(40);
+    pub const MESSAGES_CHECK_1C_BOTH_MESSAGES_1C: MarkerId = MarkerId(40);
     /// ROBBERS on `messages-check-1c-both`
-    pub const MESSAGES_CHECK_1C_BOTH_1: MarkerId = MarkerId(41);
+    pub const MESSAGES_CHECK_1C_BOTH_ROBBERS: MarkerId = MarkerId(41);
     /// WONDER on `messages-check-1c-both`
-    pub const MESSAGES_CHECK_1C_BOTH_2: MarkerId = MarkerId(42);
+    pub const MESSAGES_CHECK_1C_BOTH_WONDER: MarkerId = MarkerId(42);
     /// TREE TRAP on `deploy-meeple`
-    pub const DEPLOY_MEEPLE_0: MarkerId = MarkerId(43);
+    pub const DEPLOY_MEEPLE_TREE_TRAP: MarkerId = MarkerId(43);
     /// LAKE TRAP on `deploy-meeple`
-    pub const DEPLOY_MEEPLE_1: MarkerId = MarkerId(44);
+    pub const DEPLOY_MEEPLE_LAKE_TRAP: MarkerId = MarkerId(44);
     /// LAKE TRAP on `tower-deploy`
-    pub const TOWER_DEPLOY_0: MarkerId = MarkerId(45);
+    pub const TOWER_DEPLOY_LAKE_TRAP: MarkerId = MarkerId(45);
     /// LAKE TRAP on `acrobats-add-to-pyramid`
-    pub const ACROBATS_ADD_TO_PYRAMID_0: MarkerId = MarkerId(46);
+    pub const ACROBATS_ADD_TO_PYRAMID_LAKE_TRAP: MarkerId = MarkerId(46);
     /// ROBBERS on `acrobats-score-pyramid`
-    pub const ACROBATS_SCORE_PYRAMID_0: MarkerId = MarkerId(47);
+    pub const ACROBATS_SCORE_PYRAMID_ROBBERS: MarkerId = MarkerId(47);
     /// WONDER on `acrobats-score-pyramid`
-    pub const ACROBATS_SCORE_PYRAMID_1: MarkerId = MarkerId(48);
+    pub const ACROBATS_SCORE_PYRAMID_WONDER: MarkerId = MarkerId(48);
     /// ROBBERS on `abbot-return-and-score`
-    pub const ABBOT_RETURN_AND_SCORE_0: MarkerId = MarkerId(49);
+    pub const ABBOT_RETURN_AND_SCORE_ROBBERS: MarkerId = MarkerId(49);
     /// WONDER on `abbot-return-and-score`
-    pub const ABBOT_RETURN_AND_SCORE_1: MarkerId = MarkerId(50);
+    pub const ABBOT_RETURN_AND_SCORE_WONDER: MarkerId = MarkerId(50);
     /// TREE TRAP on `phantom-deploy`
-    pub const PHANTOM_DEPLOY_0: MarkerId = MarkerId(51);
+    pub const PHANTOM_DEPLOY_TREE_TRAP: MarkerId = MarkerId(51);
     /// LAKE TRAP on `phantom-deploy`
-    pub const PHANTOM_DEPLOY_1: MarkerId = MarkerId(52);
+    pub const PHANTOM_DEPLOY_LAKE_TRAP: MarkerId = MarkerId(52);
     /// LAKE TRAP on `tower-phantom-deploy`
-    pub const TOWER_PHANTOM_DEPLOY_0: MarkerId = MarkerId(53);
+    pub const TOWER_PHANTOM_DEPLOY_LAKE_TRAP: MarkerId = MarkerId(53);
     /// TREE TRAP on `ferries-place-ferry`
-    pub const FERRIES_PLACE_FERRY_0: MarkerId = MarkerId(54);
+    pub const FERRIES_PLACE_FERRY_TREE_TRAP: MarkerId = MarkerId(54);
     /// TREE TRAP on `ferries-move-ferry`
-    pub const FERRIES_MOVE_FERRY_0: MarkerId = MarkerId(55);
+    pub const FERRIES_MOVE_FERRY_TREE_TRAP: MarkerId = MarkerId(55);
     /// ROBBERS on `sheep-drive-flock-home`
-    pub const SHEEP_DRIVE_FLOCK_HOME_0: MarkerId = MarkerId(56);
+    pub const SHEEP_DRIVE_FLOCK_HOME_ROBBERS: MarkerId = MarkerId(56);
     /// WONDER on `sheep-drive-flock-home`
-    pub const SHEEP_DRIVE_FLOCK_HOME_1: MarkerId = MarkerId(57);
+    pub const SHEEP_DRIVE_FLOCK_HOME_WONDER: MarkerId = MarkerId(57);
     /// ROBBERS on `sheep-field-closed-drive-home`
-    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME_0: MarkerId = MarkerId(58);
+    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME_ROBBERS: MarkerId = MarkerId(58);
     /// WONDER on `sheep-field-closed-drive-home`
-    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME_1: MarkerId = MarkerId(59);
+    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME_WONDER: MarkerId = MarkerId(59);
     /// ROBBERS on `fruit-tree-harvest`
-    pub const FRUIT_TREE_HARVEST_0: MarkerId = MarkerId(60);
+    pub const FRUIT_TREE_HARVEST_ROBBERS: MarkerId = MarkerId(60);
     /// WONDER on `fruit-tree-harvest`
-    pub const FRUIT_TREE_HARVEST_1: MarkerId = MarkerId(61);
+    pub const FRUIT_TREE_HARVEST_WONDER: MarkerId = MarkerId(61);
     /// ROBBERS on `fruit-tree-sell`
-    pub const FRUIT_TREE_SELL_0: MarkerId = MarkerId(62);
+    pub const FRUIT_TREE_SELL_ROBBERS: MarkerId = MarkerId(62);
     /// WONDER on `fruit-tree-sell`
-    pub const FRUIT_TREE_SELL_1: MarkerId = MarkerId(63);
+    pub const FRUIT_TREE_SELL_WONDER: MarkerId = MarkerId(63);
     /// ROBBERS on `wonders-notre-dame`
-    pub const WONDERS_NOTRE_DAME_0: MarkerId = MarkerId(64);
+    pub const WONDERS_NOTRE_DAME_ROBBERS: MarkerId = MarkerId(64);
     /// MESSAGES (#2) on `messages-check-2c-shepherd`
-    pub const MESSAGES_CHECK_2C_SHEPHERD_0: MarkerId = MarkerId(65);
+    pub const MESSAGES_CHECK_2C_SHEPHERD_MESSAGES_2: MarkerId = MarkerId(65);
     /// ROBBERS on `messages-check-2c-shepherd`
-    pub const MESSAGES_CHECK_2C_SHEPHERD_1: MarkerId = MarkerId(66);
+    pub const MESSAGES_CHECK_2C_SHEPHERD_ROBBERS: MarkerId = MarkerId(66);
     /// WONDER on `messages-check-2c-shepherd`
-    pub const MESSAGES_CHECK_2C_SHEPHERD_2: MarkerId = MarkerId(67);
+    pub const MESSAGES_CHECK_2C_SHEPHERD_WONDER: MarkerId = MarkerId(67);
     /// MESSAGES (#2) on `messages-check-2c-new-scoring`
-    pub const MESSAGES_CHECK_2C_NEW_SCORING_0: MarkerId = MarkerId(68);
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES_2: MarkerId = MarkerId(68);
     /// ROBBERS on `messages-check-2c-new-scoring`
-    pub const MESSAGES_CHECK_2C_NEW_SCORING_1: MarkerId = MarkerId(69);
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_ROBBERS: MarkerId = MarkerId(69);
     /// WONDER on `messages-check-2c-new-scoring`
-    pub const MESSAGES_CHECK_2C_NEW_SCORING_2: MarkerId = MarkerId(70);
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_WONDER: MarkerId = MarkerId(70);
     /// ROBBER CHOICE on `gingerbread-score-city`
-    pub const GINGERBREAD_SCORE_CITY_0: MarkerId = MarkerId(71);
+    pub const GINGERBREAD_SCORE_CITY_ROBBER_CHOICE: MarkerId = MarkerId(71);
     /// WONDER on `gingerbread-score-city`
-    pub const GINGERBREAD_SCORE_CITY_1: MarkerId = MarkerId(72);
+    pub const GINGERBREAD_SCORE_CITY_WONDER: MarkerId = MarkerId(72);
     /// ROBBER CHOICE on `fortune-teller-tent-reward`
-    pub const FORTUNE_TELLER_TENT_REWARD_0: MarkerId = MarkerId(73);
+    pub const FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE: MarkerId = MarkerId(73);
     /// WONDER on `fortune-teller-tent-reward`
-    pub const FORTUNE_TELLER_TENT_REWARD_1: MarkerId = MarkerId(74);
+    pub const FORTUNE_TELLER_TENT_REWARD_WONDER: MarkerId = MarkerId(74);
     /// TREE TRAP on `count-move-from-city`
-    pub const COUNT_MOVE_FROM_CITY_0: MarkerId = MarkerId(75);
+    pub const COUNT_MOVE_FROM_CITY_TREE_TRAP: MarkerId = MarkerId(75);
     /// LAKE TRAP on `count-move-from-city`
-    pub const COUNT_MOVE_FROM_CITY_1: MarkerId = MarkerId(76);
+    pub const COUNT_MOVE_FROM_CITY_LAKE_TRAP: MarkerId = MarkerId(76);
     /// ROBBER CHOICE on `watchtowers-bonus`
-    pub const WATCHTOWERS_BONUS_0: MarkerId = MarkerId(77);
+    pub const WATCHTOWERS_BONUS_ROBBER_CHOICE: MarkerId = MarkerId(77);
     /// WONDER on `watchtowers-bonus`
-    pub const WATCHTOWERS_BONUS_1: MarkerId = MarkerId(78);
+    pub const WATCHTOWERS_BONUS_WONDER: MarkerId = MarkerId(78);
     /// ROBBER CHOICE on `tollkeepers-toll`
-    pub const TOLLKEEPERS_TOLL_0: MarkerId = MarkerId(79);
+    pub const TOLLKEEPERS_TOLL_ROBBER_CHOICE: MarkerId = MarkerId(79);
     /// WONDER on `tollkeepers-toll`
-    pub const TOLLKEEPERS_TOLL_1: MarkerId = MarkerId(80);
+    pub const TOLLKEEPERS_TOLL_WONDER: MarkerId = MarkerId(80);
     /// ROBBER CHOICE on `score-feature`
-    pub const SCORE_FEATURE_0: MarkerId = MarkerId(81);
+    pub const SCORE_FEATURE_ROBBER_CHOICE: MarkerId = MarkerId(81);
     /// WONDER on `score-feature`
-    pub const SCORE_FEATURE_1: MarkerId = MarkerId(82);
+    pub const SCORE_FEATURE_WONDER: MarkerId = MarkerId(82);
     /// ROBBER CHOICE on `teacher-copy-points`
-    pub const TEACHER_COPY_POINTS_0: MarkerId = MarkerId(83);
+    pub const TEACHER_COPY_POINTS_ROBBER_CHOICE: MarkerId = MarkerId(83);
     /// WONDER on `teacher-copy-points`
-    pub const TEACHER_COPY_POINTS_1: MarkerId = MarkerId(84);
+    pub const TEACHER_COPY_POINTS_WONDER: MarkerId = MarkerId(84);
     /// ROBBER CHOICE on `fairy-completed-feature-bonus`
-    pub const FAIRY_COMPLETED_FEATURE_BONUS_0: MarkerId = MarkerId(85);
+    pub const FAIRY_COMPLETED_FEATURE_BONUS_ROBBER_CHOICE: MarkerId = MarkerId(85);
     /// WONDER on `fairy-completed-feature-bonus`
-    pub const FAIRY_COMPLETED_FEATURE_BONUS_1: MarkerId = MarkerId(86);
+    pub const FAIRY_COMPLETED_FEATURE_BONUS_WONDER: MarkerId = MarkerId(86);
     /// ROBBER CHOICE on `ringmaster-scoring`
-    pub const RINGMASTER_SCORING_0: MarkerId = MarkerId(87);
+    pub const RINGMASTER_SCORING_ROBBER_CHOICE: MarkerId = MarkerId(87);
     /// WONDER on `ringmaster-scoring`
-    pub const RINGMASTER_SCORING_1: MarkerId = MarkerId(88);
+    pub const RINGMASTER_SCORING_WONDER: MarkerId = MarkerId(88);
     /// ROBBER CHOICE on `leipzig-bonus`
-    pub const LEIPZIG_BONUS_0: MarkerId = MarkerId(89);
+    pub const LEIPZIG_BONUS_ROBBER_CHOICE: MarkerId = MarkerId(89);
     /// WONDER on `leipzig-bonus`
-    pub const LEIPZIG_BONUS_1: MarkerId = MarkerId(90);
+    pub const LEIPZIG_BONUS_WONDER: MarkerId = MarkerId(90);
     /// ROBBER CHOICE on `darmstadt-church-bonus`
-    pub const DARMSTADT_CHURCH_BONUS_0: MarkerId = MarkerId(91);
+    pub const DARMSTADT_CHURCH_BONUS_ROBBER_CHOICE: MarkerId = MarkerId(91);
     /// WONDER on `darmstadt-church-bonus`
-    pub const DARMSTADT_CHURCH_BONUS_1: MarkerId = MarkerId(92);
+    pub const DARMSTADT_CHURCH_BONUS_WONDER: MarkerId = MarkerId(92);
     /// LAKE TRAP on `bathhouse-send-to-bathhouse`
-    pub const BATHHOUSE_SEND_TO_BATHHOUSE_0: MarkerId = MarkerId(93);
+    pub const BATHHOUSE_SEND_TO_BATHHOUSE_LAKE_TRAP: MarkerId = MarkerId(93);
     /// TREE TRAP on `wagon-move-after-scoring`
-    pub const WAGON_MOVE_AFTER_SCORING_0: MarkerId = MarkerId(94);
+    pub const WAGON_MOVE_AFTER_SCORING_TREE_TRAP: MarkerId = MarkerId(94);
     /// LAKE TRAP on `wagon-move-after-scoring`
-    pub const WAGON_MOVE_AFTER_SCORING_1: MarkerId = MarkerId(95);
+    pub const WAGON_MOVE_AFTER_SCORING_LAKE_TRAP: MarkerId = MarkerId(95);
     /// ROBBERS on `circus-new-big-top`
-    pub const CIRCUS_NEW_BIG_TOP_0: MarkerId = MarkerId(96);
+    pub const CIRCUS_NEW_BIG_TOP_ROBBERS: MarkerId = MarkerId(96);
     /// WONDER on `circus-new-big-top`
-    pub const CIRCUS_NEW_BIG_TOP_1: MarkerId = MarkerId(97);
+    pub const CIRCUS_NEW_BIG_TOP_WONDER: MarkerId = MarkerId(97);
     /// ROBBERS on `bets-settle`
-    pub const BETS_SETTLE_0: MarkerId = MarkerId(98);
+    pub const BETS_SETTLE_ROBBERS: MarkerId = MarkerId(98);
     /// WONDER on `bets-settle`
-    pub const BETS_SETTLE_1: MarkerId = MarkerId(99);
+    pub const BETS_SETTLE_WONDER: MarkerId = MarkerId(99);
     /// ROBBERS on `gingerbread-move-after-tile`
-    pub const GINGERBREAD_MOVE_AFTER_TILE_0: MarkerId = MarkerId(100);
+    pub const GINGERBREAD_MOVE_AFTER_TILE_ROBBERS: MarkerId = MarkerId(100);
     /// WONDER on `gingerbread-move-after-tile`
-    pub const GINGERBREAD_MOVE_AFTER_TILE_1: MarkerId = MarkerId(101);
+    pub const GINGERBREAD_MOVE_AFTER_TILE_WONDER: MarkerId = MarkerId(101);
     /// MESSAGES (#3) on `messages-check-3c`
-    pub const MESSAGES_CHECK_3C_0: MarkerId = MarkerId(102);
+    pub const MESSAGES_CHECK_3C_MESSAGES_3: MarkerId = MarkerId(102);
     /// ROBBERS on `messages-check-3c`
-    pub const MESSAGES_CHECK_3C_1: MarkerId = MarkerId(103);
+    pub const MESSAGES_CHECK_3C_ROBBERS: MarkerId = MarkerId(103);
     /// WONDER on `messages-check-3c`
-    pub const MESSAGES_CHECK_3C_2: MarkerId = MarkerId(104);
+    pub const MESSAGES_CHECK_3C_WONDER: MarkerId = MarkerId(104);
     /// MESSAGES (#4) on `catapult-fair`
-    pub const CATAPULT_FAIR_0: MarkerId = MarkerId(105);
+    pub const CATAPULT_FAIR_MESSAGES_4: MarkerId = MarkerId(105);
     /// ROBBERS on `catapult-fair`
-    pub const CATAPULT_FAIR_1: MarkerId = MarkerId(106);
+    pub const CATAPULT_FAIR_ROBBERS: MarkerId = MarkerId(106);
     /// WONDER on `catapult-fair`
-    pub const CATAPULT_FAIR_2: MarkerId = MarkerId(107);
+    pub const CATAPULT_FAIR_WONDER: MarkerId = MarkerId(107);
     /// MESSAGES on `messages-check-4a`
-    pub const MESSAGES_CHECK_4A_0: MarkerId = MarkerId(108);
+    pub const MESSAGES_CHECK_4A_MESSAGES: MarkerId = MarkerId(108);
     /// ROBBERS on `messages-check-4a`
-    pub const MESSAGES_CHECK_4A_1: MarkerId = MarkerId(109);
+    pub const MESSAGES_CHECK_4A_ROBBERS: MarkerId = MarkerId(109);
     /// WONDER on `messages-check-4a`
-    pub const MESSAGES_CHECK_4A_2: MarkerId = MarkerId(110);
+    pub const MESSAGES_CHECK_4A_WONDER: MarkerId = MarkerId(110);
     /// ROBBERS on `builder-absent-bazaar-auction`
-    pub const BUILDER_ABSENT_BAZAAR_AUCTION_0: MarkerId = MarkerId(111);
+    pub const BUILDER_ABSENT_BAZAAR_AUCTION_ROBBERS: MarkerId = MarkerId(111);
     /// WONDER on `builder-absent-bazaar-auction`
-    pub const BUILDER_ABSENT_BAZAAR_AUCTION_1: MarkerId = MarkerId(112);
+    pub const BUILDER_ABSENT_BAZAAR_AUCTION_WONDER: MarkerId = MarkerId(112);
     /// ROBBERS on `builder-bazaar-c1-auction`
-    pub const BUILDER_BAZAAR_C1_AUCTION_0: MarkerId = MarkerId(113);
+    pub const BUILDER_BAZAAR_C1_AUCTION_ROBBERS: MarkerId = MarkerId(113);
     /// WONDER on `builder-bazaar-c1-auction`
-    pub const BUILDER_BAZAAR_C1_AUCTION_1: MarkerId = MarkerId(114);
+    pub const BUILDER_BAZAAR_C1_AUCTION_WONDER: MarkerId = MarkerId(114);
     /// ROBBERS on `builder-bazaar-c2-auction`
-    pub const BUILDER_BAZAAR_C2_AUCTION_0: MarkerId = MarkerId(115);
+    pub const BUILDER_BAZAAR_C2_AUCTION_ROBBERS: MarkerId = MarkerId(115);
     /// WONDER on `builder-bazaar-c2-auction`
-    pub const BUILDER_BAZAAR_C2_AUCTION_1: MarkerId = MarkerId(116);
+    pub const BUILDER_BAZAAR_C2_AUCTION_WONDER: MarkerId = MarkerId(116);
 }
 
-/// What one selection shows: bit sets over steps, items and markers.
-pub type Visible = carcassonne_rules_core::visible::Visible<1, 8, 2>;
+/// The items' origin candidates, numbered in item order.
+pub mod origin {
+    use super::OriginId;
+    /// `messages` on `messages-note-c1`
+    pub const MESSAGES_NOTE_C1_MESSAGES: OriginId = OriginId(0);
+    /// `messages` on `messages-note-c2`
+    pub const MESSAGES_NOTE_C2_MESSAGES: OriginId = OriginId(1);
+    /// `robbers` on `robbers-note`
+    pub const ROBBERS_NOTE_ROBBERS: OriginId = OriginId(2);
+    /// `wonders_of_humanity` on `wonders-note`
+    pub const WONDERS_NOTE_WONDERS_OF_HUMANITY: OriginId = OriginId(3);
+    /// `russian_promos` on `russian-promos-traps-note`
+    pub const RUSSIAN_PROMOS_TRAPS_NOTE_RUSSIAN_PROMOS: OriginId = OriginId(4);
+    /// `builder` on `russian-promos-solovei-builder`
+    pub const RUSSIAN_PROMOS_SOLOVEI_BUILDER_BUILDER: OriginId = OriginId(5);
+    /// `ferries` on `russian-promos-solovei-ferries`
+    pub const RUSSIAN_PROMOS_SOLOVEI_FERRIES_FERRIES: OriginId = OriginId(6);
+    /// `tunnel` on `russian-promos-solovei-tunnel`
+    pub const RUSSIAN_PROMOS_SOLOVEI_TUNNEL_TUNNEL: OriginId = OriginId(7);
+    /// `builder` on `russian-promos-vodyanoy-special-figures`
+    pub const RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_BUILDER: OriginId = OriginId(8);
+    /// `pig` on `russian-promos-vodyanoy-special-figures`
+    pub const RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_PIG: OriginId = OriginId(9);
+    /// `mayor` on `russian-promos-vodyanoy-special-figures`
+    pub const RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_MAYOR: OriginId = OriginId(10);
+    /// `wagon` on `russian-promos-vodyanoy-special-figures`
+    pub const RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_WAGON: OriginId = OriginId(11);
+    /// `sheep` on `russian-promos-vodyanoy-special-figures`
+    pub const RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_SHEEP: OriginId = OriginId(12);
+    /// `barn` on `russian-promos-vodyanoy-not-barns`
+    pub const RUSSIAN_PROMOS_VODYANOY_NOT_BARNS_BARN: OriginId = OriginId(13);
+    /// `fortune_teller` on `fortune-teller-clarifications`
+    pub const FORTUNE_TELLER_CLARIFICATIONS_FORTUNE_TELLER: OriginId = OriginId(14);
+    /// `abbey` on `fortune-teller-note-supply-instead`
+    pub const FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_ABBEY: OriginId = OriginId(15);
+    /// `halflings` on `fortune-teller-note-supply-instead`
+    pub const FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_HALFLINGS: OriginId = OriginId(16);
+    /// `german_castles` on `fortune-teller-note-supply-instead`
+    pub const FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_GERMAN_CASTLES: OriginId = OriginId(17);
+    /// `builder` on `fortune-teller-note-none-fits-builder`
+    pub const FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_BUILDER: OriginId = OriginId(18);
+    /// `abbey` on `fortune-teller-note-none-fits-builder-no-supply`
+    pub const FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_ABBEY: OriginId = OriginId(19);
+    /// `halflings` on `fortune-teller-note-none-fits-builder-no-supply`
+    pub const FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_HALFLINGS: OriginId = OriginId(20);
+    /// `german_castles` on `fortune-teller-note-none-fits-builder-no-supply`
+    pub const FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_GERMAN_CASTLES: OriginId = OriginId(21);
+    /// `abbey` on `fortune-teller-note-none-fits-no-supply`
+    pub const FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_ABBEY: OriginId = OriginId(22);
+    /// `halflings` on `fortune-teller-note-none-fits-no-supply`
+    pub const FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_HALFLINGS: OriginId = OriginId(23);
+    /// `german_castles` on `fortune-teller-note-none-fits-no-supply`
+    pub const FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_GERMAN_CASTLES: OriginId = OriginId(24);
+    /// `builder` on `fortune-teller-note-double-turn`
+    pub const FORTUNE_TELLER_NOTE_DOUBLE_TURN_BUILDER: OriginId = OriginId(25);
+    /// `builder` on `fortune-teller-note-builder-turn`
+    pub const FORTUNE_TELLER_NOTE_BUILDER_TURN_BUILDER: OriginId = OriginId(26);
+    /// `abbey` on `fortune-teller-note-builder-turn-no-supply`
+    pub const FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_ABBEY: OriginId = OriginId(27);
+    /// `halflings` on `fortune-teller-note-builder-turn-no-supply`
+    pub const FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_HALFLINGS: OriginId = OriginId(28);
+    /// `german_castles` on `fortune-teller-note-builder-turn-no-supply`
+    pub const FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_GERMAN_CASTLES: OriginId = OriginId(29);
+    /// `hans_statue` on `hans-statue-note`
+    pub const HANS_STATUE_NOTE_HANS_STATUE: OriginId = OriginId(30);
+    /// `abbey` on `abbey-and-mayor-new-tiles`
+    pub const ABBEY_AND_MAYOR_NEW_TILES_ABBEY: OriginId = OriginId(31);
+    /// `mayor` on `abbey-and-mayor-new-tiles`
+    pub const ABBEY_AND_MAYOR_NEW_TILES_MAYOR: OriginId = OriginId(32);
+    /// `wagon` on `abbey-and-mayor-new-tiles`
+    pub const ABBEY_AND_MAYOR_NEW_TILES_WAGON: OriginId = OriginId(33);
+    /// `barn` on `abbey-and-mayor-new-tiles`
+    pub const ABBEY_AND_MAYOR_NEW_TILES_BARN: OriginId = OriginId(34);
+    /// `abbey` on `abbey-take-tile`
+    pub const ABBEY_TAKE_TILE_ABBEY: OriginId = OriginId(35);
+    /// `mayor` on `mayor-take-figure`
+    pub const MAYOR_TAKE_FIGURE_MAYOR: OriginId = OriginId(36);
+    /// `wagon` on `wagon-take-figure`
+    pub const WAGON_TAKE_FIGURE_WAGON: OriginId = OriginId(37);
+    /// `barn` on `barn-take-figure`
+    pub const BARN_TAKE_FIGURE_BARN: OriginId = OriginId(38);
+    /// `river_ii` on `river-ii-start`
+    pub const RIVER_II_START_RIVER_II: OriginId = OriginId(39);
+    /// `river_ii` on `river-ii-not-with-count`
+    pub const RIVER_II_NOT_WITH_COUNT_RIVER_II: OriginId = OriginId(40);
+    /// `count_of_carcassonne` on `river-ii-not-with-count`
+    pub const RIVER_II_NOT_WITH_COUNT_COUNT_OF_CARCASSONNE: OriginId = OriginId(41);
+    /// `count_of_carcassonne` on `count-city-boards`
+    pub const COUNT_CITY_BOARDS_COUNT_OF_CARCASSONNE: OriginId = OriginId(42);
+    /// `count_of_carcassonne` on `count-on-castle`
+    pub const COUNT_ON_CASTLE_COUNT_OF_CARCASSONNE: OriginId = OriginId(43);
+    /// `king_and_robber` on `king-and-robber-lay-out`
+    pub const KING_AND_ROBBER_LAY_OUT_KING_AND_ROBBER: OriginId = OriginId(44);
+    /// `shrines` on `shrines-shuffle`
+    pub const SHRINES_SHUFFLE_SHRINES: OriginId = OriginId(45);
+    /// `count_of_carcassonne` on `count-king-and-robber-new-tiles`
+    pub const COUNT_KING_AND_ROBBER_NEW_TILES_COUNT_OF_CARCASSONNE: OriginId = OriginId(46);
+    /// `king_and_robber` on `count-king-and-robber-new-tiles`
+    pub const COUNT_KING_AND_ROBBER_NEW_TILES_KING_AND_ROBBER: OriginId = OriginId(47);
+    /// `shrines` on `count-king-and-robber-new-tiles`
+    pub const COUNT_KING_AND_ROBBER_NEW_TILES_SHRINES: OriginId = OriginId(48);
+    /// `bets` on `bets-look-at-own-tokens`
+    pub const BETS_LOOK_AT_OWN_TOKENS_BETS: OriginId = OriginId(49);
+    /// `builder` on `any-time-only-once`
+    pub const ANY_TIME_ONLY_ONCE_BUILDER: OriginId = OriginId(50);
+    /// `tower` on `any-time-only-once`
+    pub const ANY_TIME_ONLY_ONCE_TOWER: OriginId = OriginId(51);
+    /// `tunnel` on `any-time-only-once`
+    pub const ANY_TIME_ONLY_ONCE_TUNNEL: OriginId = OriginId(52);
+    /// `plague` on `any-time-only-once`
+    pub const ANY_TIME_ONLY_ONCE_PLAGUE: OriginId = OriginId(53);
+    /// `builder` on `builder-once-per-double-turn`
+    pub const BUILDER_ONCE_PER_DOUBLE_TURN_BUILDER: OriginId = OriginId(54);
+    /// `tower` on `tower-ransom`
+    pub const TOWER_RANSOM_TOWER: OriginId = OriginId(55);
+    /// `tunnel` on `tunnel-claim-opening`
+    pub const TUNNEL_CLAIM_OPENING_TUNNEL: OriginId = OriginId(56);
+    /// `plague` on `plague-flee`
+    pub const PLAGUE_FLEE_PLAGUE: OriginId = OriginId(57);
+    /// `builder` on `plague-flee-special-figure`
+    pub const PLAGUE_FLEE_SPECIAL_FIGURE_BUILDER: OriginId = OriginId(58);
+    /// `pig` on `plague-flee-special-figure`
+    pub const PLAGUE_FLEE_SPECIAL_FIGURE_PIG: OriginId = OriginId(59);
+    /// `mayor` on `plague-flee-special-figure`
+    pub const PLAGUE_FLEE_SPECIAL_FIGURE_MAYOR: OriginId = OriginId(60);
+    /// `wagon` on `plague-flee-special-figure`
+    pub const PLAGUE_FLEE_SPECIAL_FIGURE_WAGON: OriginId = OriginId(61);
+    /// `sheep` on `plague-flee-special-figure`
+    pub const PLAGUE_FLEE_SPECIAL_FIGURE_SHEEP: OriginId = OriginId(62);
+    /// `barn` on `plague-flee-not-barn`
+    pub const PLAGUE_FLEE_NOT_BARN_BARN: OriginId = OriginId(63);
+    /// `plague` on `plague-spread`
+    pub const PLAGUE_SPREAD_PLAGUE: OriginId = OriginId(64);
+    /// `fairy` on `fairy-start-of-turn-point`
+    pub const FAIRY_START_OF_TURN_POINT_FAIRY: OriginId = OriginId(65);
+    /// `acrobats` on `fairy-start-of-turn-acrobats`
+    pub const FAIRY_START_OF_TURN_ACROBATS_ACROBATS: OriginId = OriginId(66);
+    /// `plague` on `plague-remove-oldest-outbreak`
+    pub const PLAGUE_REMOVE_OLDEST_OUTBREAK_PLAGUE: OriginId = OriginId(67);
+    /// `bazaars` on `mandatory-tiles`
+    pub const MANDATORY_TILES_BAZAARS: OriginId = OriginId(68);
+    /// `wonders_of_humanity` on `mandatory-tiles`
+    pub const MANDATORY_TILES_WONDERS_OF_HUMANITY: OriginId = OriginId(69);
+    /// `fortune_teller` on `mandatory-tiles`
+    pub const MANDATORY_TILES_FORTUNE_TELLER: OriginId = OriginId(70);
+    /// `builder` on `mandatory-tiles`
+    pub const MANDATORY_TILES_BUILDER: OriginId = OriginId(71);
+    /// `bazaars` on `bazaar-play-bought-tile`
+    pub const BAZAAR_PLAY_BOUGHT_TILE_BAZAARS: OriginId = OriginId(72);
+    /// `wonders_of_humanity` on `wonders-play-wonder-tile`
+    pub const WONDERS_PLAY_WONDER_TILE_WONDERS_OF_HUMANITY: OriginId = OriginId(73);
+    /// `fortune_teller` on `fortune-teller-double-turn-leftover`
+    pub const FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_FORTUNE_TELLER: OriginId = OriginId(74);
+    /// `builder` on `fortune-teller-double-turn-leftover`
+    pub const FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_BUILDER: OriginId = OriginId(75);
+    /// `abbey` on `abbey-play-from-supply`
+    pub const ABBEY_PLAY_FROM_SUPPLY_ABBEY: OriginId = OriginId(76);
+    /// `halflings` on `abbey-play-from-supply`
+    pub const ABBEY_PLAY_FROM_SUPPLY_HALFLINGS: OriginId = OriginId(77);
+    /// `german_castles` on `abbey-play-from-supply`
+    pub const ABBEY_PLAY_FROM_SUPPLY_GERMAN_CASTLES: OriginId = OriginId(78);
+    /// `wetlands` on `abbey-play-from-supply`
+    pub const ABBEY_PLAY_FROM_SUPPLY_WETLANDS: OriginId = OriginId(79);
+    /// `bazaars` on `abbey-supply-no-mandatory-tile`
+    pub const ABBEY_SUPPLY_NO_MANDATORY_TILE_BAZAARS: OriginId = OriginId(80);
+    /// `wonders_of_humanity` on `abbey-supply-no-mandatory-tile`
+    pub const ABBEY_SUPPLY_NO_MANDATORY_TILE_WONDERS_OF_HUMANITY: OriginId = OriginId(81);
+    /// `fortune_teller` on `abbey-supply-no-mandatory-tile`
+    pub const ABBEY_SUPPLY_NO_MANDATORY_TILE_FORTUNE_TELLER: OriginId = OriginId(82);
+    /// `builder` on `abbey-supply-no-mandatory-tile`
+    pub const ABBEY_SUPPLY_NO_MANDATORY_TILE_BUILDER: OriginId = OriginId(83);
+    /// `abbey` on `abbey-supply-abbey-tile`
+    pub const ABBEY_SUPPLY_ABBEY_TILE_ABBEY: OriginId = OriginId(84);
+    /// `halflings` on `abbey-supply-halfling-tile`
+    pub const ABBEY_SUPPLY_HALFLING_TILE_HALFLINGS: OriginId = OriginId(85);
+    /// `german_castles` on `abbey-supply-german-castle-tile`
+    pub const ABBEY_SUPPLY_GERMAN_CASTLE_TILE_GERMAN_CASTLES: OriginId = OriginId(86);
+    /// `wetlands` on `abbey-supply-wetlands-tile`
+    pub const ABBEY_SUPPLY_WETLANDS_TILE_WETLANDS: OriginId = OriginId(87);
+    /// `bazaars` on `draw-tile-if-nothing-else`
+    pub const DRAW_TILE_IF_NOTHING_ELSE_BAZAARS: OriginId = OriginId(88);
+    /// `wonders_of_humanity` on `draw-tile-if-nothing-else`
+    pub const DRAW_TILE_IF_NOTHING_ELSE_WONDERS_OF_HUMANITY: OriginId = OriginId(89);
+    /// `fortune_teller` on `draw-tile-if-nothing-else`
+    pub const DRAW_TILE_IF_NOTHING_ELSE_FORTUNE_TELLER: OriginId = OriginId(90);
+    /// `builder` on `draw-tile-if-nothing-else`
+    pub const DRAW_TILE_IF_NOTHING_ELSE_BUILDER: OriginId = OriginId(91);
+    /// `abbey` on `draw-tile-if-nothing-else`
+    pub const DRAW_TILE_IF_NOTHING_ELSE_ABBEY: OriginId = OriginId(92);
+    /// `halflings` on `draw-tile-if-nothing-else`
+    pub const DRAW_TILE_IF_NOTHING_ELSE_HALFLINGS: OriginId = OriginId(93);
+    /// `german_castles` on `draw-tile-if-nothing-else`
+    pub const DRAW_TILE_IF_NOTHING_ELSE_GERMAN_CASTLES: OriginId = OriginId(94);
+    /// `wetlands` on `draw-tile-if-nothing-else`
+    pub const DRAW_TILE_IF_NOTHING_ELSE_WETLANDS: OriginId = OriginId(95);
+    /// `fortune_teller` on `fortune-teller-draw-extra-if-nothing-else`
+    pub const FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE_FORTUNE_TELLER: OriginId = OriginId(96);
+    /// `fortune_teller` on `fortune-teller-extra-none-fits-if-nothing-else`
+    pub const FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE_FORTUNE_TELLER: OriginId = OriginId(97);
+    /// `dragon` on `dragon-set-aside-if-nothing-else`
+    pub const DRAGON_SET_ASIDE_IF_NOTHING_ELSE_DRAGON: OriginId = OriginId(98);
+    /// `fortune_teller` on `fortune-teller-draw-extra`
+    pub const FORTUNE_TELLER_DRAW_EXTRA_FORTUNE_TELLER: OriginId = OriginId(99);
+    /// `fortune_teller` on `fortune-teller-extra-none-fits`
+    pub const FORTUNE_TELLER_EXTRA_NONE_FITS_FORTUNE_TELLER: OriginId = OriginId(100);
+    /// `dragon` on `dragon-set-aside-dragon-tile`
+    pub const DRAGON_SET_ASIDE_DRAGON_TILE_DRAGON: OriginId = OriginId(101);
+    /// `wheel_of_fortune` on `wheel-of-fortune-tile-in-front-both`
+    pub const WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_WHEEL_OF_FORTUNE: OriginId = OriginId(102);
+    /// `peasant_revolts` on `wheel-of-fortune-tile-in-front-both`
+    pub const WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_PEASANT_REVOLTS: OriginId = OriginId(103);
+    /// `wheel_of_fortune` on `wheel-of-fortune-tile-in-front-wof-only`
+    pub const WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY_WHEEL_OF_FORTUNE: OriginId = OriginId(104);
+    /// `peasant_revolts` on `wheel-of-fortune-tile-in-front-revolts-only`
+    pub const WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY_PEASANT_REVOLTS: OriginId = OriginId(105);
+    /// `hills` on `hills-draw-hidden-tile`
+    pub const HILLS_DRAW_HIDDEN_TILE_HILLS: OriginId = OriginId(106);
+    /// `wheel_of_fortune` on `wheel-of-fortune-spin`
+    pub const WHEEL_OF_FORTUNE_SPIN_WHEEL_OF_FORTUNE: OriginId = OriginId(107);
+    /// `peasant_revolts` on `peasant-revolt-resolve`
+    pub const PEASANT_REVOLT_RESOLVE_PEASANT_REVOLTS: OriginId = OriginId(108);
+    /// `gifts` on `gifts-open-card`
+    pub const GIFTS_OPEN_CARD_GIFTS: OriginId = OriginId(109);
+    /// `messages` on `messages-check-1b-wheel-and-revolts`
+    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_MESSAGES: OriginId = OriginId(110);
+    /// `wheel_of_fortune` on `messages-check-1b-wheel-and-revolts`
+    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_WHEEL_OF_FORTUNE: OriginId = OriginId(111);
+    /// `peasant_revolts` on `messages-check-1b-wheel-and-revolts`
+    pub const MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_PEASANT_REVOLTS: OriginId = OriginId(112);
+    /// `messages` on `messages-check-1b-wheel`
+    pub const MESSAGES_CHECK_1B_WHEEL_MESSAGES: OriginId = OriginId(113);
+    /// `wheel_of_fortune` on `messages-check-1b-wheel`
+    pub const MESSAGES_CHECK_1B_WHEEL_WHEEL_OF_FORTUNE: OriginId = OriginId(114);
+    /// `messages` on `messages-check-1b-revolts`
+    pub const MESSAGES_CHECK_1B_REVOLTS_MESSAGES: OriginId = OriginId(115);
+    /// `peasant_revolts` on `messages-check-1b-revolts`
+    pub const MESSAGES_CHECK_1B_REVOLTS_PEASANT_REVOLTS: OriginId = OriginId(116);
+    /// `hills` on `hills-set-aside-hidden-tile`
+    pub const HILLS_SET_ASIDE_HIDDEN_TILE_HILLS: OriginId = OriginId(117);
+    /// `bridges` on `bridges-build`
+    pub const BRIDGES_BUILD_BRIDGES: OriginId = OriginId(118);
+    /// `tower` on `tower-bridge-shift-tower`
+    pub const TOWER_BRIDGE_SHIFT_TOWER_TOWER: OriginId = OriginId(119);
+    /// `acrobats` on `acrobats-no-bridge-on-occupied-tile`
+    pub const ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE_ACROBATS: OriginId = OriginId(120);
+    /// `circus` on `circus-bridge-on-big-top-tile`
+    pub const CIRCUS_BRIDGE_ON_BIG_TOP_TILE_CIRCUS: OriginId = OriginId(121);
+    /// `wonders_of_humanity` on `wonders-place-extra-tile-first`
+    pub const WONDERS_PLACE_EXTRA_TILE_FIRST_WONDERS_OF_HUMANITY: OriginId = OriginId(122);
+    /// `wonders_of_humanity` on `wonders-mark-wonder`
+    pub const WONDERS_MARK_WONDER_WONDERS_OF_HUMANITY: OriginId = OriginId(123);
+    /// `fortune_teller` on `fortune-teller-return-extra-tiles`
+    pub const FORTUNE_TELLER_RETURN_EXTRA_TILES_FORTUNE_TELLER: OriginId = OriginId(124);
+    /// `builder` on `fortune-teller-keep-extra-for-builder`
+    pub const FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER_BUILDER: OriginId = OriginId(125);
+    /// `dragon` on `dragon-volcano`
+    pub const DRAGON_VOLCANO_DRAGON: OriginId = OriginId(126);
+    /// `princess` on `princess-remove-knight`
+    pub const PRINCESS_REMOVE_KNIGHT_PRINCESS: OriginId = OriginId(127);
+    /// `plague` on `plague-outbreak-token`
+    pub const PLAGUE_OUTBREAK_TOKEN_PLAGUE: OriginId = OriginId(128);
+    /// `goldmines` on `goldmines-place-gold`
+    pub const GOLDMINES_PLACE_GOLD_GOLDMINES: OriginId = OriginId(129);
+    /// `mage` on `mage-witch-move`
+    pub const MAGE_WITCH_MOVE_MAGE: OriginId = OriginId(130);
+    /// `witch` on `mage-witch-move`
+    pub const MAGE_WITCH_MOVE_WITCH: OriginId = OriginId(131);
+    /// `mage` on `mage-witch-move-either`
+    pub const MAGE_WITCH_MOVE_EITHER_MAGE: OriginId = OriginId(132);
+    /// `witch` on `mage-witch-move-either`
+    pub const MAGE_WITCH_MOVE_EITHER_WITCH: OriginId = OriginId(133);
+    /// `mage` on `mage-witch-move-mage`
+    pub const MAGE_WITCH_MOVE_MAGE_MAGE: OriginId = OriginId(134);
+    /// `witch` on `mage-witch-move-witch`
+    pub const MAGE_WITCH_MOVE_WITCH_WITCH: OriginId = OriginId(135);
+    /// `robbers` on `robbers-place-on-track`
+    pub const ROBBERS_PLACE_ON_TRACK_ROBBERS: OriginId = OriginId(136);
+    /// `wind_roses` on `wind-roses-quadrant-points`
+    pub const WIND_ROSES_QUADRANT_POINTS_WIND_ROSES: OriginId = OriginId(137);
+    /// `hills` on `hills-place-with-hidden-tile`
+    pub const HILLS_PLACE_WITH_HIDDEN_TILE_HILLS: OriginId = OriginId(138);
+    /// `russian_promos` on `russian-promos-solovei-placed`
+    pub const RUSSIAN_PROMOS_SOLOVEI_PLACED_RUSSIAN_PROMOS: OriginId = OriginId(139);
+    /// `russian_promos` on `russian-promos-vodyanoy-placed`
+    pub const RUSSIAN_PROMOS_VODYANOY_PLACED_RUSSIAN_PROMOS: OriginId = OriginId(140);
+    /// `porxada` on `porxada-choose-action`
+    pub const PORXADA_CHOOSE_ACTION_PORXADA: OriginId = OriginId(141);
+    /// `peasant_revolts` on `porxada-swap-revolt-protection`
+    pub const PORXADA_SWAP_REVOLT_PROTECTION_PEASANT_REVOLTS: OriginId = OriginId(142);
+    /// `easter_in_carcassonne` on `easter-bunny-place`
+    pub const EASTER_BUNNY_PLACE_EASTER_IN_CARCASSONNE: OriginId = OriginId(143);
+    /// `circus` on `circus-first-big-top`
+    pub const CIRCUS_FIRST_BIG_TOP_CIRCUS: OriginId = OriginId(144);
+    /// `fruit_bearing_trees` on `fruit-tree-place-tokens`
+    pub const FRUIT_TREE_PLACE_TOKENS_FRUIT_BEARING_TREES: OriginId = OriginId(145);
+    /// `spiel_doch2018` on `spiel-doch-second-tile`
+    pub const SPIEL_DOCH_SECOND_TILE_SPIEL_DOCH2018: OriginId = OriginId(146);
+    /// `bathhouses` on `bathhouse-surrounded-release`
+    pub const BATHHOUSE_SURROUNDED_RELEASE_BATHHOUSES: OriginId = OriginId(147);
+    /// `20th_anniversary_expansion` on `20th-anniversary-tile-points`
+    pub const I_20TH_ANNIVERSARY_TILE_POINTS_20TH_ANNIVERSARY_EXPANSION: OriginId = OriginId(148);
+    /// `wonders_of_humanity` on `20th-anniversary-one-arrow-with-wonder`
+    pub const I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER_WONDERS_OF_HUMANITY: OriginId = OriginId(149);
+    /// `20th_anniversary_expansion` on `20th-anniversary-extra-turn`
+    pub const I_20TH_ANNIVERSARY_EXTRA_TURN_20TH_ANNIVERSARY_EXPANSION: OriginId = OriginId(150);
+    /// `builder` on `20th-anniversary-extra-turn-double-turn`
+    pub const I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN_BUILDER: OriginId = OriginId(151);
+    /// `gifts` on `gifts-draw-card`
+    pub const GIFTS_DRAW_CARD_GIFTS: OriginId = OriginId(152);
+    /// `spell_circles` on `spell-circles-ghosts-for-own-meeples`
+    pub const SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES_SPELL_CIRCLES: OriginId = OriginId(153);
+    /// `ghosts` on `spell-circles-ghosts-for-own-meeples`
+    pub const SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES_GHOSTS: OriginId = OriginId(154);
+    /// `wonders_of_humanity` on `wonders-stonehenge-roads`
+    pub const WONDERS_STONEHENGE_ROADS_WONDERS_OF_HUMANITY: OriginId = OriginId(155);
+    /// `messages` on `messages-check-1c-wind-roses`
+    pub const MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES: OriginId = OriginId(156);
+    /// `wind_roses` on `messages-check-1c-wind-roses`
+    pub const MESSAGES_CHECK_1C_WIND_ROSES_WIND_ROSES: OriginId = OriginId(157);
+    /// `messages` on `messages-check-1c-new-tiles`
+    pub const MESSAGES_CHECK_1C_NEW_TILES_MESSAGES: OriginId = OriginId(158);
+    /// `20th_anniversary_expansion` on `messages-check-1c-new-tiles`
+    pub const MESSAGES_CHECK_1C_NEW_TILES_20TH_ANNIVERSARY_EXPANSION: OriginId = OriginId(159);
+    /// `spiel_doch2018` on `messages-check-1c-new-tiles`
+    pub const MESSAGES_CHECK_1C_NEW_TILES_SPIEL_DOCH2018: OriginId = OriginId(160);
+    /// `wonders_of_humanity` on `messages-check-1c-new-tiles`
+    pub const MESSAGES_CHECK_1C_NEW_TILES_WONDERS_OF_HUMANITY: OriginId = OriginId(161);
+    /// `messages` on `messages-check-1c-both`
+    pub const MESSAGES_CHECK_1C_BOTH_MESSAGES: OriginId = OriginId(162);
+    /// `wind_roses` on `messages-check-1c-both`
+    pub const MESSAGES_CHECK_1C_BOTH_WIND_ROSES: OriginId = OriginId(163);
+    /// `20th_anniversary_expansion` on `messages-check-1c-both`
+    pub const MESSAGES_CHECK_1C_BOTH_20TH_ANNIVERSARY_EXPANSION: OriginId = OriginId(164);
+    /// `spiel_doch2018` on `messages-check-1c-both`
+    pub const MESSAGES_CHECK_1C_BOTH_SPIEL_DOCH2018: OriginId = OriginId(165);
+    /// `wonders_of_humanity` on `messages-check-1c-both`
+    pub const MESSAGES_CHECK_1C_BOTH_WONDERS_OF_HUMANITY: OriginId = OriginId(166);
+    /// `spell_circles` on `spell-circles-gather-ghosts`
+    pub const SPELL_CIRCLES_GATHER_GHOSTS_SPELL_CIRCLES: OriginId = OriginId(167);
+    /// `ghosts` on `spell-circles-gather-ghosts`
+    pub const SPELL_CIRCLES_GATHER_GHOSTS_GHOSTS: OriginId = OriginId(168);
+    /// `ghosts` on `ghosts-mist-extended`
+    pub const GHOSTS_MIST_EXTENDED_GHOSTS: OriginId = OriginId(169);
+    /// `spell_circles` on `spell-circles-mist-extended`
+    pub const SPELL_CIRCLES_MIST_EXTENDED_SPELL_CIRCLES: OriginId = OriginId(170);
+    /// `ghosts` on `spell-circles-mist-extended`
+    pub const SPELL_CIRCLES_MIST_EXTENDED_GHOSTS: OriginId = OriginId(171);
+    /// `ghosts` on `ghosts-mist-limited`
+    pub const GHOSTS_MIST_LIMITED_GHOSTS: OriginId = OriginId(172);
+    /// `spell_circles` on `spell-circles-mist-limited`
+    pub const SPELL_CIRCLES_MIST_LIMITED_SPELL_CIRCLES: OriginId = OriginId(173);
+    /// `ghosts` on `spell-circles-mist-limited`
+    pub const SPELL_CIRCLES_MIST_LIMITED_GHOSTS: OriginId = OriginId(174);
+    /// `bathhouses` on `bathhouse-buy-back`
+    pub const BATHHOUSE_BUY_BACK_BATHHOUSES: OriginId = OriginId(175);
+    /// `wonders_of_humanity` on `wonders-deploy-two`
+    pub const WONDERS_DEPLOY_TWO_WONDERS_OF_HUMANITY: OriginId = OriginId(176);
+    /// `flier` on `flier-or-portal-use`
+    pub const FLIER_OR_PORTAL_USE_FLIER: OriginId = OriginId(177);
+    /// `magic_portal` on `flier-or-portal-use`
+    pub const FLIER_OR_PORTAL_USE_MAGIC_PORTAL: OriginId = OriginId(178);
+    /// `magic_portal` on `flier-absent-portal-use`
+    pub const FLIER_ABSENT_PORTAL_USE_MAGIC_PORTAL: OriginId = OriginId(179);
+    /// `flier` on `flier-use`
+    pub const FLIER_USE_FLIER: OriginId = OriginId(180);
+    /// `20th_anniversary_expansion` on `20th-anniversary-deploy-arrow`
+    pub const I_20TH_ANNIVERSARY_DEPLOY_ARROW_20TH_ANNIVERSARY_EXPANSION: OriginId = OriginId(181);
+    /// `peasant_revolts` on `peasant-revolt-protect-deployed`
+    pub const PEASANT_REVOLT_PROTECT_DEPLOYED_PEASANT_REVOLTS: OriginId = OriginId(182);
+    /// `dragon` on `dragon-no-deploy-volcano-or-plague`
+    pub const DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON: OriginId = OriginId(183);
+    /// `plague` on `dragon-no-deploy-volcano-or-plague`
+    pub const DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE: OriginId = OriginId(184);
+    /// `plague` on `dragon-no-deploy-plague-source`
+    pub const DRAGON_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE: OriginId = OriginId(185);
+    /// `dragon` on `dragon-no-deploy-volcano`
+    pub const DRAGON_NO_DEPLOY_VOLCANO_DRAGON: OriginId = OriginId(186);
+    /// `bridges` on `bridges-deploy-normal-meeple`
+    pub const BRIDGES_DEPLOY_NORMAL_MEEPLE_BRIDGES: OriginId = OriginId(187);
+    /// `big_follower` on `big-follower-deploy`
+    pub const BIG_FOLLOWER_DEPLOY_BIG_FOLLOWER: OriginId = OriginId(188);
+    /// `bridges` on `big-follower-deploy-bridge`
+    pub const BIG_FOLLOWER_DEPLOY_BRIDGE_BRIDGES: OriginId = OriginId(189);
+    /// `mayor` on `mayor-deploy`
+    pub const MAYOR_DEPLOY_MAYOR: OriginId = OriginId(190);
+    /// `wagon` on `wagon-deploy`
+    pub const WAGON_DEPLOY_WAGON: OriginId = OriginId(191);
+    /// `bridges` on `wagon-deploy-bridge`
+    pub const WAGON_DEPLOY_BRIDGE_BRIDGES: OriginId = OriginId(192);
+    /// `abbot` on `abbot-deploy`
+    pub const ABBOT_DEPLOY_ABBOT: OriginId = OriginId(193);
+    /// `gardens` on `abbot-deploy-garden`
+    pub const ABBOT_DEPLOY_GARDEN_GARDENS: OriginId = OriginId(194);
+    /// `abbey` on `abbot-deploy-abbey`
+    pub const ABBOT_DEPLOY_ABBEY_ABBEY: OriginId = OriginId(195);
+    /// `shrines` on `abbot-deploy-shrine`
+    pub const ABBOT_DEPLOY_SHRINE_SHRINES: OriginId = OriginId(196);
+    /// `monasteries` on `abbot-deploy-german-monastery`
+    pub const ABBOT_DEPLOY_GERMAN_MONASTERY_MONASTERIES: OriginId = OriginId(197);
+    /// `monasteries` on `abbot-deploy-dutch-belgian-monastery`
+    pub const ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY_MONASTERIES: OriginId = OriginId(198);
+    /// `monasteries` on `abbot-deploy-japanese-building`
+    pub const ABBOT_DEPLOY_JAPANESE_BUILDING_MONASTERIES: OriginId = OriginId(199);
+    /// `darmstadt` on `abbot-deploy-darmstadt-church`
+    pub const ABBOT_DEPLOY_DARMSTADT_CHURCH_DARMSTADT: OriginId = OriginId(200);
+    /// `ringmaster` on `ringmaster-deploy`
+    pub const RINGMASTER_DEPLOY_RINGMASTER: OriginId = OriginId(201);
+    /// `bridges` on `ringmaster-deploy-bridge`
+    pub const RINGMASTER_DEPLOY_BRIDGE_BRIDGES: OriginId = OriginId(202);
+    /// `guard_meeples` on `guard-meeple-deploy`
+    pub const GUARD_MEEPLE_DEPLOY_GUARD_MEEPLES: OriginId = OriginId(203);
+    /// `bridges` on `guard-meeple-deploy-bridge`
+    pub const GUARD_MEEPLE_DEPLOY_BRIDGE_BRIDGES: OriginId = OriginId(204);
+    /// `wonders_of_humanity` on `wonders-note-same-feature`
+    pub const WONDERS_NOTE_SAME_FEATURE_WONDERS_OF_HUMANITY: OriginId = OriginId(205);
+    /// `wonders_of_humanity` on `wonders-note-not-on-extra-tile`
+    pub const WONDERS_NOTE_NOT_ON_EXTRA_TILE_WONDERS_OF_HUMANITY: OriginId = OriginId(206);
+    /// `flier` on `flier-not-on-extra-tile`
+    pub const FLIER_NOT_ON_EXTRA_TILE_FLIER: OriginId = OriginId(207);
+    /// `magic_portal` on `magic-portal-not-on-extra-tile`
+    pub const MAGIC_PORTAL_NOT_ON_EXTRA_TILE_MAGIC_PORTAL: OriginId = OriginId(208);
+    /// `fortune_teller` on `fortune-teller-tent-limit`
+    pub const FORTUNE_TELLER_TENT_LIMIT_FORTUNE_TELLER: OriginId = OriginId(209);
+    /// `tower` on `tower-deploy`
+    pub const TOWER_DEPLOY_TOWER: OriginId = OriginId(210);
+    /// `black_tower` on `tower-deploy-black-tower`
+    pub const TOWER_DEPLOY_BLACK_TOWER_BLACK_TOWER: OriginId = OriginId(211);
+    /// `big_follower` on `big-follower-tower-deploy`
+    pub const BIG_FOLLOWER_TOWER_DEPLOY_BIG_FOLLOWER: OriginId = OriginId(212);
+    /// `ringmaster` on `ringmaster-tower-deploy`
+    pub const RINGMASTER_TOWER_DEPLOY_RINGMASTER: OriginId = OriginId(213);
+    /// `guard_meeples` on `guard-meeple-tower-deploy`
+    pub const GUARD_MEEPLE_TOWER_DEPLOY_GUARD_MEEPLES: OriginId = OriginId(214);
+    /// `acrobats` on `acrobats-action`
+    pub const ACROBATS_ACTION_ACROBATS: OriginId = OriginId(215);
+    /// `bridges` on `acrobats-pyramid-no-bridge`
+    pub const ACROBATS_PYRAMID_NO_BRIDGE_BRIDGES: OriginId = OriginId(216);
+    /// `magic_portal` on `magic-portal-acrobat-pyramid`
+    pub const MAGIC_PORTAL_ACROBAT_PYRAMID_MAGIC_PORTAL: OriginId = OriginId(217);
+    /// `flier` on `acrobats-add-via-flier`
+    pub const ACROBATS_ADD_VIA_FLIER_FLIER: OriginId = OriginId(218);
+    /// `20th_anniversary_expansion` on `20th-anniversary-acrobat-arrow`
+    pub const I_20TH_ANNIVERSARY_ACROBAT_ARROW_20TH_ANNIVERSARY_EXPANSION: OriginId = OriginId(219);
+    /// `ghosts` on `ghosts-leave-with-acrobats`
+    pub const GHOSTS_LEAVE_WITH_ACROBATS_GHOSTS: OriginId = OriginId(220);
+    /// `pig` on `deploy-other-figures`
+    pub const DEPLOY_OTHER_FIGURES_PIG: OriginId = OriginId(221);
+    /// `builder` on `deploy-other-figures`
+    pub const DEPLOY_OTHER_FIGURES_BUILDER: OriginId = OriginId(222);
+    /// `sheep` on `deploy-other-figures`
+    pub const DEPLOY_OTHER_FIGURES_SHEEP: OriginId = OriginId(223);
+    /// `dragon` on `pig-other-figures-volcano`
+    pub const PIG_OTHER_FIGURES_VOLCANO_DRAGON: OriginId = OriginId(224);
+    /// `plague` on `pig-other-figures-plague-source`
+    pub const PIG_OTHER_FIGURES_PLAGUE_SOURCE_PLAGUE: OriginId = OriginId(225);
+    /// `pig` on `pig-deploy`
+    pub const PIG_DEPLOY_PIG: OriginId = OriginId(226);
+    /// `builder` on `builder-deploy`
+    pub const BUILDER_DEPLOY_BUILDER: OriginId = OriginId(227);
+    /// `sheep` on `sheep-deploy`
+    pub const SHEEP_DEPLOY_SHEEP: OriginId = OriginId(228);
+    /// `barn` on `barn-place`
+    pub const BARN_PLACE_BARN: OriginId = OriginId(229);
+    /// `wheel_of_fortune` on `wheel-of-fortune-special-action`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_ACTION_WHEEL_OF_FORTUNE: OriginId = OriginId(230);
+    /// `festival` on `wheel-of-fortune-special-action`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_ACTION_FESTIVAL: OriginId = OriginId(231);
+    /// `abbot` on `wheel-of-fortune-special-action`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_ACTION_ABBOT: OriginId = OriginId(232);
+    /// `russian_promos` on `wheel-of-fortune-special-action`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_ACTION_RUSSIAN_PROMOS: OriginId = OriginId(233);
+    /// `peasant_revolts` on `wheel-of-fortune-special-action`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_ACTION_PEASANT_REVOLTS: OriginId = OriginId(234);
+    /// `wheel_of_fortune` on `wheel-of-fortune-place-meeple`
+    pub const WHEEL_OF_FORTUNE_PLACE_MEEPLE_WHEEL_OF_FORTUNE: OriginId = OriginId(235);
+    /// `festival` on `festival-take-back-figure`
+    pub const FESTIVAL_TAKE_BACK_FIGURE_FESTIVAL: OriginId = OriginId(236);
+    /// `russian_promos` on `wheel-of-fortune-special-russian-trap`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_RUSSIAN_PROMOS: OriginId = OriginId(237);
+    /// `builder` on `wheel-of-fortune-special-russian-trap-figure`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_BUILDER: OriginId = OriginId(238);
+    /// `pig` on `wheel-of-fortune-special-russian-trap-figure`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_PIG: OriginId = OriginId(239);
+    /// `mayor` on `wheel-of-fortune-special-russian-trap-figure`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_MAYOR: OriginId = OriginId(240);
+    /// `wagon` on `wheel-of-fortune-special-russian-trap-figure`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_WAGON: OriginId = OriginId(241);
+    /// `sheep` on `wheel-of-fortune-special-russian-trap-figure`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_SHEEP: OriginId = OriginId(242);
+    /// `abbot` on `abbot-return-and-score`
+    pub const ABBOT_RETURN_AND_SCORE_ABBOT: OriginId = OriginId(243);
+    /// `ghosts` on `ghosts-leave-with-abbot`
+    pub const GHOSTS_LEAVE_WITH_ABBOT_GHOSTS: OriginId = OriginId(244);
+    /// `peasant_revolts` on `wheel-of-fortune-special-peasant-revolts`
+    pub const WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS_PEASANT_REVOLTS: OriginId = OriginId(245);
+    /// `tower` on `tower-neutral-figure`
+    pub const TOWER_NEUTRAL_FIGURE_TOWER: OriginId = OriginId(246);
+    /// `little_buildings` on `tower-neutral-figure`
+    pub const TOWER_NEUTRAL_FIGURE_LITTLE_BUILDINGS: OriginId = OriginId(247);
+    /// `fairy` on `tower-neutral-figure`
+    pub const TOWER_NEUTRAL_FIGURE_FAIRY: OriginId = OriginId(248);
+    /// `tollkeepers` on `tower-neutral-figure`
+    pub const TOWER_NEUTRAL_FIGURE_TOLLKEEPERS: OriginId = OriginId(249);
+    /// `little_buildings` on `tower-neutral-figure-or-token`
+    pub const TOWER_NEUTRAL_FIGURE_OR_TOKEN_LITTLE_BUILDINGS: OriginId = OriginId(250);
+    /// `tollkeepers` on `tower-neutral-figure-or-token`
+    pub const TOWER_NEUTRAL_FIGURE_OR_TOKEN_TOLLKEEPERS: OriginId = OriginId(251);
+    /// `tower` on `tower-build-piece`
+    pub const TOWER_BUILD_PIECE_TOWER: OriginId = OriginId(252);
+    /// `black_tower` on `tower-build-black-tower`
+    pub const TOWER_BUILD_BLACK_TOWER_BLACK_TOWER: OriginId = OriginId(253);
+    /// `little_buildings` on `little-buildings-place`
+    pub const LITTLE_BUILDINGS_PLACE_LITTLE_BUILDINGS: OriginId = OriginId(254);
+    /// `fairy` on `fairy-deploy`
+    pub const FAIRY_DEPLOY_FAIRY: OriginId = OriginId(255);
+    /// `castles` on `fairy-not-beside-castle`
+    pub const FAIRY_NOT_BESIDE_CASTLE_CASTLES: OriginId = OriginId(256);
+    /// `tollkeepers` on `tollkeepers-place-tollhouse`
+    pub const TOLLKEEPERS_PLACE_TOLLHOUSE_TOLLKEEPERS: OriginId = OriginId(257);
+    /// `phantom` on `phantom-deploy`
+    pub const PHANTOM_DEPLOY_PHANTOM: OriginId = OriginId(258);
+    /// `bridges` on `phantom-deploy-bridge`
+    pub const PHANTOM_DEPLOY_BRIDGE_BRIDGES: OriginId = OriginId(259);
+    /// `flier` on `phantom-deploy-flier-or-portal`
+    pub const PHANTOM_DEPLOY_FLIER_OR_PORTAL_FLIER: OriginId = OriginId(260);
+    /// `magic_portal` on `phantom-deploy-flier-or-portal`
+    pub const PHANTOM_DEPLOY_FLIER_OR_PORTAL_MAGIC_PORTAL: OriginId = OriginId(261);
+    /// `magic_portal` on `phantom-deploy-portal`
+    pub const PHANTOM_DEPLOY_PORTAL_MAGIC_PORTAL: OriginId = OriginId(262);
+    /// `flier` on `phantom-deploy-flier`
+    pub const PHANTOM_DEPLOY_FLIER_FLIER: OriginId = OriginId(263);
+    /// `20th_anniversary_expansion` on `phantom-deploy-anniversary-symbol`
+    pub const PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL_20TH_ANNIVERSARY_EXPANSION: OriginId = OriginId(264);
+    /// `peasant_revolts` on `phantom-deploy-revolt-protection`
+    pub const PHANTOM_DEPLOY_REVOLT_PROTECTION_PEASANT_REVOLTS: OriginId = OriginId(265);
+    /// `dragon` on `phantom-no-deploy-volcano-or-plague`
+    pub const PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON: OriginId = OriginId(266);
+    /// `plague` on `phantom-no-deploy-volcano-or-plague`
+    pub const PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE: OriginId = OriginId(267);
+    /// `dragon` on `phantom-no-deploy-volcano`
+    pub const PHANTOM_NO_DEPLOY_VOLCANO_DRAGON: OriginId = OriginId(268);
+    /// `plague` on `phantom-no-deploy-plague-source`
+    pub const PHANTOM_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE: OriginId = OriginId(269);
+    /// `fortune_teller` on `fortune-teller-tent-limit-phantom`
+    pub const FORTUNE_TELLER_TENT_LIMIT_PHANTOM_FORTUNE_TELLER: OriginId = OriginId(270);
+    /// `tower` on `tower-phantom-deploy`
+    pub const TOWER_PHANTOM_DEPLOY_TOWER: OriginId = OriginId(271);
+    /// `phantom` on `tower-phantom-deploy`
+    pub const TOWER_PHANTOM_DEPLOY_PHANTOM: OriginId = OriginId(272);
+    /// `black_tower` on `tower-phantom-black-tower`
+    pub const TOWER_PHANTOM_BLACK_TOWER_BLACK_TOWER: OriginId = OriginId(273);
+    /// `wheel_of_fortune` on `wheel-of-fortune-phantom-special-action`
+    pub const WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_WHEEL_OF_FORTUNE: OriginId = OriginId(274);
+    /// `phantom` on `wheel-of-fortune-phantom-special-action`
+    pub const WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_PHANTOM: OriginId = OriginId(275);
+    /// `ferries` on `ferries-place-ferry`
+    pub const FERRIES_PLACE_FERRY_FERRIES: OriginId = OriginId(276);
+    /// `ferries` on `ferries-move-ferry`
+    pub const FERRIES_MOVE_FERRY_FERRIES: OriginId = OriginId(277);
+    /// `sheep` on `sheep-field-extended`
+    pub const SHEEP_FIELD_EXTENDED_SHEEP: OriginId = OriginId(278);
+    /// `sheep` on `sheep-field-closed`
+    pub const SHEEP_FIELD_CLOSED_SHEEP: OriginId = OriginId(279);
+    /// `fruit_bearing_trees` on `fruit-tree-harvest-or-sell`
+    pub const FRUIT_TREE_HARVEST_OR_SELL_FRUIT_BEARING_TREES: OriginId = OriginId(280);
+    /// `wonders_of_humanity` on `wonders-notre-dame`
+    pub const WONDERS_NOTRE_DAME_WONDERS_OF_HUMANITY: OriginId = OriginId(281);
+    /// `abbey` on `wonders-notre-dame-abbey`
+    pub const WONDERS_NOTRE_DAME_ABBEY_ABBEY: OriginId = OriginId(282);
+    /// `shrines` on `wonders-notre-dame-shrine`
+    pub const WONDERS_NOTRE_DAME_SHRINE_SHRINES: OriginId = OriginId(283);
+    /// `monasteries` on `wonders-notre-dame-german-monastery`
+    pub const WONDERS_NOTRE_DAME_GERMAN_MONASTERY_MONASTERIES: OriginId = OriginId(284);
+    /// `monasteries` on `wonders-notre-dame-dutch-belgian-monastery`
+    pub const WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY_MONASTERIES: OriginId = OriginId(285);
+    /// `monasteries` on `wonders-notre-dame-japanese-building`
+    pub const WONDERS_NOTRE_DAME_JAPANESE_BUILDING_MONASTERIES: OriginId = OriginId(286);
+    /// `darmstadt` on `wonders-notre-dame-darmstadt-church`
+    pub const WONDERS_NOTRE_DAME_DARMSTADT_CHURCH_DARMSTADT: OriginId = OriginId(287);
+    /// `messages` on `messages-check-2c-shepherd`
+    pub const MESSAGES_CHECK_2C_SHEPHERD_MESSAGES: OriginId = OriginId(288);
+    /// `sheep` on `messages-check-2c-shepherd`
+    pub const MESSAGES_CHECK_2C_SHEPHERD_SHEEP: OriginId = OriginId(289);
+    /// `messages` on `messages-check-2c-new-scoring`
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES: OriginId = OriginId(290);
+    /// `fruit_bearing_trees` on `messages-check-2c-new-scoring`
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_FRUIT_BEARING_TREES: OriginId = OriginId(291);
+    /// `wonders_of_humanity` on `messages-check-2c-new-scoring`
+    pub const MESSAGES_CHECK_2C_NEW_SCORING_WONDERS_OF_HUMANITY: OriginId = OriginId(292);
+    /// `dragon` on `dragon-move-hig-zmg`
+    pub const DRAGON_MOVE_HIG_ZMG_DRAGON: OriginId = OriginId(293);
+    /// `dragon` on `dragon-move`
+    pub const DRAGON_MOVE_DRAGON: OriginId = OriginId(294);
+    /// `abbey` on `abbey-completes-features`
+    pub const ABBEY_COMPLETES_FEATURES_ABBEY: OriginId = OriginId(295);
+    /// `halflings` on `halflings-completes-features`
+    pub const HALFLINGS_COMPLETES_FEATURES_HALFLINGS: OriginId = OriginId(296);
+    /// `german_castles` on `german-castles-completes-features`
+    pub const GERMAN_CASTLES_COMPLETES_FEATURES_GERMAN_CASTLES: OriginId = OriginId(297);
+    /// `wonders_of_humanity` on `wonders-completes-features`
+    pub const WONDERS_COMPLETES_FEATURES_WONDERS_OF_HUMANITY: OriginId = OriginId(298);
+    /// `abbey` on `abbey-completed`
+    pub const ABBEY_COMPLETED_ABBEY: OriginId = OriginId(299);
+    /// `shrines` on `shrines-completed`
+    pub const SHRINES_COMPLETED_SHRINES: OriginId = OriginId(300);
+    /// `monasteries` on `monasteries-german-completed`
+    pub const MONASTERIES_GERMAN_COMPLETED_MONASTERIES: OriginId = OriginId(301);
+    /// `monasteries` on `monasteries-dutch-belgian-completed`
+    pub const MONASTERIES_DUTCH_BELGIAN_COMPLETED_MONASTERIES: OriginId = OriginId(302);
+    /// `monasteries` on `monasteries-japanese-completed`
+    pub const MONASTERIES_JAPANESE_COMPLETED_MONASTERIES: OriginId = OriginId(303);
+    /// `darmstadt` on `darmstadt-church-completed`
+    pub const DARMSTADT_CHURCH_COMPLETED_DARMSTADT: OriginId = OriginId(304);
+    /// `russian_promos` on `russian-promos-baba-yaga-completed`
+    pub const RUSSIAN_PROMOS_BABA_YAGA_COMPLETED_RUSSIAN_PROMOS: OriginId = OriginId(305);
+    /// `abbot` on `gardens-completed`
+    pub const GARDENS_COMPLETED_ABBOT: OriginId = OriginId(306);
+    /// `gardens` on `gardens-completed`
+    pub const GARDENS_COMPLETED_GARDENS: OriginId = OriginId(307);
+    /// `german_castles` on `german-castles-completed`
+    pub const GERMAN_CASTLES_COMPLETED_GERMAN_CASTLES: OriginId = OriginId(308);
+    /// `german_cathedrals` on `german-cathedrals-completed`
+    pub const GERMAN_CATHEDRALS_COMPLETED_GERMAN_CATHEDRALS: OriginId = OriginId(309);
+    /// `haunted_castles` on `haunted-castles-completed`
+    pub const HAUNTED_CASTLES_COMPLETED_HAUNTED_CASTLES: OriginId = OriginId(310);
+    /// `cemeteries` on `cemeteries-completed`
+    pub const CEMETERIES_COMPLETED_CEMETERIES: OriginId = OriginId(311);
+    /// `easter_in_carcassonne` on `easter-nest-completed`
+    pub const EASTER_NEST_COMPLETED_EASTER_IN_CARCASSONNE: OriginId = OriginId(312);
+    /// `fortune_teller` on `fortune-teller-tent-completed`
+    pub const FORTUNE_TELLER_TENT_COMPLETED_FORTUNE_TELLER: OriginId = OriginId(313);
+    /// `bridges` on `bridges-completed-roads`
+    pub const BRIDGES_COMPLETED_ROADS_BRIDGES: OriginId = OriginId(314);
+    /// `german_cathedrals` on `bridges-completed-german-cathedrals`
+    pub const BRIDGES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS: OriginId = OriginId(315);
+    /// `tunnel` on `tunnel-completed-roads`
+    pub const TUNNEL_COMPLETED_ROADS_TUNNEL: OriginId = OriginId(316);
+    /// `german_cathedrals` on `tunnel-completed-german-cathedrals`
+    pub const TUNNEL_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS: OriginId = OriginId(317);
+    /// `ferries` on `ferries-completed-roads`
+    pub const FERRIES_COMPLETED_ROADS_FERRIES: OriginId = OriginId(318);
+    /// `german_cathedrals` on `ferries-completed-german-cathedrals`
+    pub const FERRIES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS: OriginId = OriginId(319);
+    /// `barn` on `barn-fields-to-score`
+    pub const BARN_FIELDS_TO_SCORE_BARN: OriginId = OriginId(320);
+    /// `castles` on `castles-completed`
+    pub const CASTLES_COMPLETED_CASTLES: OriginId = OriginId(321);
+    /// `porxada` on `porxada-knight-tokens`
+    pub const PORXADA_KNIGHT_TOKENS_PORXADA: OriginId = OriginId(322);
+    /// `big_follower` on `big-follower-control-vote`
+    pub const BIG_FOLLOWER_CONTROL_VOTE_BIG_FOLLOWER: OriginId = OriginId(323);
+    /// `wagon` on `wagon-control-vote`
+    pub const WAGON_CONTROL_VOTE_WAGON: OriginId = OriginId(324);
+    /// `mayor` on `mayor-control-vote`
+    pub const MAYOR_CONTROL_VOTE_MAYOR: OriginId = OriginId(325);
+    /// `phantom` on `phantom-control-vote`
+    pub const PHANTOM_CONTROL_VOTE_PHANTOM: OriginId = OriginId(326);
+    /// `abbot` on `abbot-control-vote`
+    pub const ABBOT_CONTROL_VOTE_ABBOT: OriginId = OriginId(327);
+    /// `ringmaster` on `ringmaster-control-vote`
+    pub const RINGMASTER_CONTROL_VOTE_RINGMASTER: OriginId = OriginId(328);
+    /// `guard_meeples` on `guard-meeple-control-vote`
+    pub const GUARD_MEEPLE_CONTROL_VOTE_GUARD_MEEPLES: OriginId = OriginId(329);
+    /// `hills` on `hills-control-tie`
+    pub const HILLS_CONTROL_TIE_HILLS: OriginId = OriginId(330);
+    /// `land_surveyors` on `land-surveyors-citizens-jury-vote`
+    pub const LAND_SURVEYORS_CITIZENS_JURY_VOTE_LAND_SURVEYORS: OriginId = OriginId(331);
+    /// `markets_of_leipzig` on `leipzig-move-to-quarter`
+    pub const LEIPZIG_MOVE_TO_QUARTER_MARKETS_OF_LEIPZIG: OriginId = OriginId(332);
+    /// `robbers` on `robbers-scoring-order-exception`
+    pub const ROBBERS_SCORING_ORDER_EXCEPTION_ROBBERS: OriginId = OriginId(333);
+    /// `watchtowers` on `robbers-scoring-order-exception`
+    pub const ROBBERS_SCORING_ORDER_EXCEPTION_WATCHTOWERS: OriginId = OriginId(334);
+    /// `bathhouses` on `bathhouse-scoring-order`
+    pub const BATHHOUSE_SCORING_ORDER_BATHHOUSES: OriginId = OriginId(335);
+    /// `castles` on `castles-score-at-once`
+    pub const CASTLES_SCORE_AT_ONCE_CASTLES: OriginId = OriginId(336);
+    /// `castles` on `castles-overlapping-fiefs`
+    pub const CASTLES_OVERLAPPING_FIEFS_CASTLES: OriginId = OriginId(337);
+    /// `castles` on `castles-build`
+    pub const CASTLES_BUILD_CASTLES: OriginId = OriginId(338);
+    /// `gingerbread_man` on `gingerbread-score-city`
+    pub const GINGERBREAD_SCORE_CITY_GINGERBREAD_MAN: OriginId = OriginId(339);
+    /// `castles` on `gingerbread-castle-unclear`
+    pub const GINGERBREAD_CASTLE_UNCLEAR_CASTLES: OriginId = OriginId(340);
+    /// `traders` on `rewards-for-completion`
+    pub const REWARDS_FOR_COMPLETION_TRADERS: OriginId = OriginId(341);
+    /// `king_and_robber` on `rewards-for-completion`
+    pub const REWARDS_FOR_COMPLETION_KING_AND_ROBBER: OriginId = OriginId(342);
+    /// `fortune_teller` on `rewards-for-completion`
+    pub const REWARDS_FOR_COMPLETION_FORTUNE_TELLER: OriginId = OriginId(343);
+    /// `traders` on `traders-collect-goods`
+    pub const TRADERS_COLLECT_GOODS_TRADERS: OriginId = OriginId(344);
+    /// `king_and_robber` on `king-and-robber-take-tile`
+    pub const KING_AND_ROBBER_TAKE_TILE_KING_AND_ROBBER: OriginId = OriginId(345);
+    /// `fortune_teller` on `fortune-teller-tent-reward`
+    pub const FORTUNE_TELLER_TENT_REWARD_FORTUNE_TELLER: OriginId = OriginId(346);
+    /// `count_of_carcassonne` on `count-move-from-city`
+    pub const COUNT_MOVE_FROM_CITY_COUNT_OF_CARCASSONNE: OriginId = OriginId(347);
+    /// `count_of_carcassonne` on `count-redetermine-majority`
+    pub const COUNT_REDETERMINE_MAJORITY_COUNT_OF_CARCASSONNE: OriginId = OriginId(348);
+    /// `markets_of_leipzig` on `count-redetermine-majority`
+    pub const COUNT_REDETERMINE_MAJORITY_MARKETS_OF_LEIPZIG: OriginId = OriginId(349);
+    /// `big_follower` on `big-follower-majority-strength`
+    pub const BIG_FOLLOWER_MAJORITY_STRENGTH_BIG_FOLLOWER: OriginId = OriginId(350);
+    /// `wagon` on `wagon-majority-strength`
+    pub const WAGON_MAJORITY_STRENGTH_WAGON: OriginId = OriginId(351);
+    /// `mayor` on `mayor-majority-strength`
+    pub const MAYOR_MAJORITY_STRENGTH_MAYOR: OriginId = OriginId(352);
+    /// `phantom` on `phantom-majority-strength`
+    pub const PHANTOM_MAJORITY_STRENGTH_PHANTOM: OriginId = OriginId(353);
+    /// `abbot` on `abbot-majority-strength`
+    pub const ABBOT_MAJORITY_STRENGTH_ABBOT: OriginId = OriginId(354);
+    /// `ringmaster` on `ringmaster-majority-strength`
+    pub const RINGMASTER_MAJORITY_STRENGTH_RINGMASTER: OriginId = OriginId(355);
+    /// `guard_meeples` on `guard-meeple-majority-strength`
+    pub const GUARD_MEEPLE_MAJORITY_STRENGTH_GUARD_MEEPLES: OriginId = OriginId(356);
+    /// `hills` on `hills-majority-tie`
+    pub const HILLS_MAJORITY_TIE_HILLS: OriginId = OriginId(357);
+    /// `land_surveyors` on `land-surveyors-citizens-jury-strength`
+    pub const LAND_SURVEYORS_CITIZENS_JURY_STRENGTH_LAND_SURVEYORS: OriginId = OriginId(358);
+    /// `watchtowers` on `watchtowers-bonus`
+    pub const WATCHTOWERS_BONUS_WATCHTOWERS: OriginId = OriginId(359);
+    /// `tollkeepers` on `tollkeepers-toll`
+    pub const TOLLKEEPERS_TOLL_TOLLKEEPERS: OriginId = OriginId(360);
+    /// `german_cathedrals` on `german-cathedrals-score-road`
+    pub const GERMAN_CATHEDRALS_SCORE_ROAD_GERMAN_CATHEDRALS: OriginId = OriginId(361);
+    /// `inns` on `inns-score-road`
+    pub const INNS_SCORE_ROAD_INNS: OriginId = OriginId(362);
+    /// `mage` on `mage-score-road`
+    pub const MAGE_SCORE_ROAD_MAGE: OriginId = OriginId(363);
+    /// `witch` on `witch-score-road`
+    pub const WITCH_SCORE_ROAD_WITCH: OriginId = OriginId(364);
+    /// `little_buildings` on `little-buildings-score-road`
+    pub const LITTLE_BUILDINGS_SCORE_ROAD_LITTLE_BUILDINGS: OriginId = OriginId(365);
+    /// `german_castles` on `german-castles-score-road`
+    pub const GERMAN_CASTLES_SCORE_ROAD_GERMAN_CASTLES: OriginId = OriginId(366);
+    /// `bathhouses` on `bathhouse-score-road`
+    pub const BATHHOUSE_SCORE_ROAD_BATHHOUSES: OriginId = OriginId(367);
+    /// `labyrinth` on `labyrinth-score-road`
+    pub const LABYRINTH_SCORE_ROAD_LABYRINTH: OriginId = OriginId(368);
+    /// `signposts` on `signposts-score-road`
+    pub const SIGNPOSTS_SCORE_ROAD_SIGNPOSTS: OriginId = OriginId(369);
+    /// `ghosts` on `ghosts-score-road`
+    pub const GHOSTS_SCORE_ROAD_GHOSTS: OriginId = OriginId(370);
+    /// `land_surveyors` on `land-surveyors-score-road`
+    pub const LAND_SURVEYORS_SCORE_ROAD_LAND_SURVEYORS: OriginId = OriginId(371);
+    /// `cathars` on `cathars-score-city`
+    pub const CATHARS_SCORE_CITY_CATHARS: OriginId = OriginId(372);
+    /// `cathedrals` on `cathedrals-score-city`
+    pub const CATHEDRALS_SCORE_CITY_CATHEDRALS: OriginId = OriginId(373);
+    /// `mage` on `mage-score-city`
+    pub const MAGE_SCORE_CITY_MAGE: OriginId = OriginId(374);
+    /// `witch` on `witch-score-city`
+    pub const WITCH_SCORE_CITY_WITCH: OriginId = OriginId(375);
+    /// `little_buildings` on `little-buildings-score-city`
+    pub const LITTLE_BUILDINGS_SCORE_CITY_LITTLE_BUILDINGS: OriginId = OriginId(376);
+    /// `german_castles` on `german-castles-score-city`
+    pub const GERMAN_CASTLES_SCORE_CITY_GERMAN_CASTLES: OriginId = OriginId(377);
+    /// `bathhouses` on `bathhouse-score-city`
+    pub const BATHHOUSE_SCORE_CITY_BATHHOUSES: OriginId = OriginId(378);
+    /// `darmstadt` on `darmstadt-score-city`
+    pub const DARMSTADT_SCORE_CITY_DARMSTADT: OriginId = OriginId(379);
+    /// `ghosts` on `ghosts-score-city`
+    pub const GHOSTS_SCORE_CITY_GHOSTS: OriginId = OriginId(380);
+    /// `land_surveyors` on `land-surveyors-score-city`
+    pub const LAND_SURVEYORS_SCORE_CITY_LAND_SURVEYORS: OriginId = OriginId(381);
+    /// `vineyards` on `vineyards-score-monastery`
+    pub const VINEYARDS_SCORE_MONASTERY_VINEYARDS: OriginId = OriginId(382);
+    /// `little_buildings` on `little-buildings-score-monastic`
+    pub const LITTLE_BUILDINGS_SCORE_MONASTIC_LITTLE_BUILDINGS: OriginId = OriginId(383);
+    /// `ghosts` on `ghosts-score-monastic`
+    pub const GHOSTS_SCORE_MONASTIC_GHOSTS: OriginId = OriginId(384);
+    /// `land_surveyors` on `land-surveyors-score-monastic`
+    pub const LAND_SURVEYORS_SCORE_MONASTIC_LAND_SURVEYORS: OriginId = OriginId(385);
+    /// `abbey` on `abbey-score`
+    pub const ABBEY_SCORE_ABBEY: OriginId = OriginId(386);
+    /// `shrines` on `shrines-score`
+    pub const SHRINES_SCORE_SHRINES: OriginId = OriginId(387);
+    /// `monasteries` on `monasteries-german-score`
+    pub const MONASTERIES_GERMAN_SCORE_MONASTERIES: OriginId = OriginId(388);
+    /// `monasteries` on `monasteries-dutch-belgian-score`
+    pub const MONASTERIES_DUTCH_BELGIAN_SCORE_MONASTERIES: OriginId = OriginId(389);
+    /// `monasteries` on `monasteries-japanese-score`
+    pub const MONASTERIES_JAPANESE_SCORE_MONASTERIES: OriginId = OriginId(390);
+    /// `darmstadt` on `darmstadt-church-score`
+    pub const DARMSTADT_CHURCH_SCORE_DARMSTADT: OriginId = OriginId(391);
+    /// `barn` on `barn-score-fields`
+    pub const BARN_SCORE_FIELDS_BARN: OriginId = OriginId(392);
+    /// `castles` on `barn-score-castles`
+    pub const BARN_SCORE_CASTLES_CASTLES: OriginId = OriginId(393);
+    /// `pig` on `barn-score-pig`
+    pub const BARN_SCORE_PIG_PIG: OriginId = OriginId(394);
+    /// `pig_herd` on `barn-score-pig-herd`
+    pub const BARN_SCORE_PIG_HERD_PIG_HERD: OriginId = OriginId(395);
+    /// `cathars` on `barn-score-cathars`
+    pub const BARN_SCORE_CATHARS_CATHARS: OriginId = OriginId(396);
+    /// `little_buildings` on `barn-score-little-buildings`
+    pub const BARN_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS: OriginId = OriginId(397);
+    /// `ghosts` on `barn-score-ghosts`
+    pub const BARN_SCORE_GHOSTS_GHOSTS: OriginId = OriginId(398);
+    /// `russian_promos` on `russian-promos-baba-yaga-score`
+    pub const RUSSIAN_PROMOS_BABA_YAGA_SCORE_RUSSIAN_PROMOS: OriginId = OriginId(399);
+    /// `little_buildings` on `russian-promos-baba-yaga-little-buildings`
+    pub const RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS_LITTLE_BUILDINGS: OriginId = OriginId(400);
+    /// `ghosts` on `russian-promos-baba-yaga-ghosts`
+    pub const RUSSIAN_PROMOS_BABA_YAGA_GHOSTS_GHOSTS: OriginId = OriginId(401);
+    /// `abbot` on `gardens-score`
+    pub const GARDENS_SCORE_ABBOT: OriginId = OriginId(402);
+    /// `gardens` on `gardens-score`
+    pub const GARDENS_SCORE_GARDENS: OriginId = OriginId(403);
+    /// `little_buildings` on `gardens-score-little-buildings`
+    pub const GARDENS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS: OriginId = OriginId(404);
+    /// `ghosts` on `ghosts-score-gardens`
+    pub const GHOSTS_SCORE_GARDENS_GHOSTS: OriginId = OriginId(405);
+    /// `german_castles` on `german-castles-score`
+    pub const GERMAN_CASTLES_SCORE_GERMAN_CASTLES: OriginId = OriginId(406);
+    /// `little_buildings` on `german-castles-score-little-buildings`
+    pub const GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS: OriginId = OriginId(407);
+    /// `ghosts` on `german-castles-score-ghosts`
+    pub const GERMAN_CASTLES_SCORE_GHOSTS_GHOSTS: OriginId = OriginId(408);
+    /// `german_cathedrals` on `german-cathedrals-score`
+    pub const GERMAN_CATHEDRALS_SCORE_GERMAN_CATHEDRALS: OriginId = OriginId(409);
+    /// `inns` on `german-cathedrals-score-inns`
+    pub const GERMAN_CATHEDRALS_SCORE_INNS_INNS: OriginId = OriginId(410);
+    /// `little_buildings` on `german-cathedrals-score-little-buildings`
+    pub const GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS: OriginId = OriginId(411);
+    /// `ghosts` on `german-cathedrals-score-ghosts`
+    pub const GERMAN_CATHEDRALS_SCORE_GHOSTS_GHOSTS: OriginId = OriginId(412);
+    /// `haunted_castles` on `haunted-castles-score`
+    pub const HAUNTED_CASTLES_SCORE_HAUNTED_CASTLES: OriginId = OriginId(413);
+    /// `little_buildings` on `haunted-castles-score-little-buildings`
+    pub const HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS: OriginId = OriginId(414);
+    /// `ghosts` on `haunted-castles-score-ghosts`
+    pub const HAUNTED_CASTLES_SCORE_GHOSTS_GHOSTS: OriginId = OriginId(415);
+    /// `cemeteries` on `cemeteries-score`
+    pub const CEMETERIES_SCORE_CEMETERIES: OriginId = OriginId(416);
+    /// `little_buildings` on `cemeteries-score-little-buildings`
+    pub const CEMETERIES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS: OriginId = OriginId(417);
+    /// `ghosts` on `cemeteries-score-ghosts`
+    pub const CEMETERIES_SCORE_GHOSTS_GHOSTS: OriginId = OriginId(418);
+    /// `ghosts` on `cemeteries-extra-guard-meeple`
+    pub const CEMETERIES_EXTRA_GUARD_MEEPLE_GHOSTS: OriginId = OriginId(419);
+    /// `castles` on `castles-scored-points-note`
+    pub const CASTLES_SCORED_POINTS_NOTE_CASTLES: OriginId = OriginId(420);
+    /// `teacher` on `castles-scored-points-note`
+    pub const CASTLES_SCORED_POINTS_NOTE_TEACHER: OriginId = OriginId(421);
+    /// `castles` on `castles-scored-points-castle`
+    pub const CASTLES_SCORED_POINTS_CASTLE_CASTLES: OriginId = OriginId(422);
+    /// `teacher` on `teacher-feature-points-note`
+    pub const TEACHER_FEATURE_POINTS_NOTE_TEACHER: OriginId = OriginId(423);
+    /// `teacher` on `teacher-copy-points`
+    pub const TEACHER_COPY_POINTS_TEACHER: OriginId = OriginId(424);
+    /// `fairy` on `fairy-completed-feature-bonus`
+    pub const FAIRY_COMPLETED_FEATURE_BONUS_FAIRY: OriginId = OriginId(425);
+    /// `acrobats` on `fairy-bonus-not-acrobats`
+    pub const FAIRY_BONUS_NOT_ACROBATS_ACROBATS: OriginId = OriginId(426);
+    /// `ringmaster` on `ringmaster-scoring`
+    pub const RINGMASTER_SCORING_RINGMASTER: OriginId = OriginId(427);
+    /// `circus` on `ringmaster-scoring`
+    pub const RINGMASTER_SCORING_CIRCUS: OriginId = OriginId(428);
+    /// `acrobats` on `ringmaster-scoring`
+    pub const RINGMASTER_SCORING_ACROBATS: OriginId = OriginId(429);
+    /// `abbey` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_ABBEY: OriginId = OriginId(430);
+    /// `shrines` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_SHRINES: OriginId = OriginId(431);
+    /// `monasteries` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_MONASTERIES: OriginId = OriginId(432);
+    /// `darmstadt` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_DARMSTADT: OriginId = OriginId(433);
+    /// `gardens` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_GARDENS: OriginId = OriginId(434);
+    /// `german_castles` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CASTLES: OriginId = OriginId(435);
+    /// `german_cathedrals` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CATHEDRALS: OriginId = OriginId(436);
+    /// `haunted_castles` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_HAUNTED_CASTLES: OriginId = OriginId(437);
+    /// `cemeteries` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_CEMETERIES: OriginId = OriginId(438);
+    /// `easter_in_carcassonne` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_EASTER_IN_CARCASSONNE: OriginId = OriginId(439);
+    /// `fortune_teller` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_FORTUNE_TELLER: OriginId = OriginId(440);
+    /// `russian_promos` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_RUSSIAN_PROMOS: OriginId = OriginId(441);
+    /// `castles` on `ringmaster-scoring-basic-features`
+    pub const RINGMASTER_SCORING_BASIC_FEATURES_CASTLES: OriginId = OriginId(442);
+    /// `markets_of_leipzig` on `leipzig-bonus`
+    pub const LEIPZIG_BONUS_MARKETS_OF_LEIPZIG: OriginId = OriginId(443);
+    /// `darmstadt` on `darmstadt-church-bonus`
+    pub const DARMSTADT_CHURCH_BONUS_DARMSTADT: OriginId = OriginId(444);
+    /// `bathhouses` on `bathhouse-send-to-bathhouse`
+    pub const BATHHOUSE_SEND_TO_BATHHOUSE_BATHHOUSES: OriginId = OriginId(445);
+    /// `mage` on `mage-witch-remove-either`
+    pub const MAGE_WITCH_REMOVE_EITHER_MAGE: OriginId = OriginId(446);
+    /// `witch` on `mage-witch-remove-either`
+    pub const MAGE_WITCH_REMOVE_EITHER_WITCH: OriginId = OriginId(447);
+    /// `mage` on `mage-witch-remove-mage`
+    pub const MAGE_WITCH_REMOVE_MAGE_MAGE: OriginId = OriginId(448);
+    /// `witch` on `mage-witch-remove-witch`
+    pub const MAGE_WITCH_REMOVE_WITCH_WITCH: OriginId = OriginId(449);
+    /// `shrines` on `shrines-challenge`
+    pub const SHRINES_CHALLENGE_SHRINES: OriginId = OriginId(450);
+    /// `drawbridges` on `drawbridge-move-into-city`
+    pub const DRAWBRIDGE_MOVE_INTO_CITY_DRAWBRIDGES: OriginId = OriginId(451);
+    /// `peasant_revolts` on `drawbridge-protect-against-revolts`
+    pub const DRAWBRIDGE_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS: OriginId = OriginId(452);
+    /// `peasant_revolts` on `drawbridge-keeps-revolt-protection`
+    pub const DRAWBRIDGE_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS: OriginId = OriginId(453);
+    /// `wagon` on `wagon-move-after-scoring`
+    pub const WAGON_MOVE_AFTER_SCORING_WAGON: OriginId = OriginId(454);
+    /// `peasant_revolts` on `wagon-protect-against-revolts`
+    pub const WAGON_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS: OriginId = OriginId(455);
+    /// `peasant_revolts` on `wagon-keeps-revolt-protection`
+    pub const WAGON_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS: OriginId = OriginId(456);
+    /// `ghosts` on `ghosts-return-to-supply`
+    pub const GHOSTS_RETURN_TO_SUPPLY_GHOSTS: OriginId = OriginId(457);
+    /// `teacher` on `teacher-take-from-school`
+    pub const TEACHER_TAKE_FROM_SCHOOL_TEACHER: OriginId = OriginId(458);
+    /// `goldmines` on `goldmines-share-gold`
+    pub const GOLDMINES_SHARE_GOLD_GOLDMINES: OriginId = OriginId(459);
+    /// `tollkeepers` on `tollkeepers-turn-token`
+    pub const TOLLKEEPERS_TURN_TOKEN_TOLLKEEPERS: OriginId = OriginId(460);
+    /// `land_surveyors` on `land-surveyors-change-scoring-tiles`
+    pub const LAND_SURVEYORS_CHANGE_SCORING_TILES_LAND_SURVEYORS: OriginId = OriginId(461);
+    /// `circus` on `circus-new-big-top`
+    pub const CIRCUS_NEW_BIG_TOP_CIRCUS: OriginId = OriginId(462);
+    /// `bets` on `bets-settle`
+    pub const BETS_SETTLE_BETS: OriginId = OriginId(463);
+    /// `gingerbread_man` on `gingerbread-move-after-tile`
+    pub const GINGERBREAD_MOVE_AFTER_TILE_GINGERBREAD_MAN: OriginId = OriginId(464);
+    /// `count_of_carcassonne` on `gingerbread-before-count`
+    pub const GINGERBREAD_BEFORE_COUNT_COUNT_OF_CARCASSONNE: OriginId = OriginId(465);
+    /// `count_of_carcassonne` on `count-place-in-city`
+    pub const COUNT_PLACE_IN_CITY_COUNT_OF_CARCASSONNE: OriginId = OriginId(466);
+    /// `messages` on `messages-check-3c`
+    pub const MESSAGES_CHECK_3C_MESSAGES: OriginId = OriginId(467);
+    /// `dragon` on `dragon-move-rgg`
+    pub const DRAGON_MOVE_RGG_DRAGON: OriginId = OriginId(468);
+    /// `catapult` on `catapult-fair`
+    pub const CATAPULT_FAIR_CATAPULT: OriginId = OriginId(469);
+    /// `peasant_revolts` on `catapult-seduction-protect`
+    pub const CATAPULT_SEDUCTION_PROTECT_PEASANT_REVOLTS: OriginId = OriginId(470);
+    /// `messages` on `messages-check-4a`
+    pub const MESSAGES_CHECK_4A_MESSAGES: OriginId = OriginId(471);
+    /// `easter_in_carcassonne` on `easter-nest-eggs`
+    pub const EASTER_NEST_EGGS_EASTER_IN_CARCASSONNE: OriginId = OriginId(472);
+    /// `easter_in_carcassonne` on `easter-bunny-phase`
+    pub const EASTER_BUNNY_PHASE_EASTER_IN_CARCASSONNE: OriginId = OriginId(473);
+    /// `dragon` on `easter-bunny-phase-dragon`
+    pub const EASTER_BUNNY_PHASE_DRAGON_DRAGON: OriginId = OriginId(474);
+    /// `bets` on `bets-place-token`
+    pub const BETS_PLACE_TOKEN_BETS: OriginId = OriginId(475);
+    /// `crop_circles` on `crop-circles-all-players`
+    pub const CROP_CIRCLES_ALL_PLAYERS_CROP_CIRCLES: OriginId = OriginId(476);
+    /// `peasant_revolts` on `crop-circles-peasant-revolts`
+    pub const CROP_CIRCLES_PEASANT_REVOLTS_PEASANT_REVOLTS: OriginId = OriginId(477);
+    /// `cathars` on `cathars-remove-knight`
+    pub const CATHARS_REMOVE_KNIGHT_CATHARS: OriginId = OriginId(478);
+    /// `shrines` on `cathars-shrine-counts`
+    pub const CATHARS_SHRINE_COUNTS_SHRINES: OriginId = OriginId(479);
+    /// `abbey` on `cathars-abbey-counts`
+    pub const CATHARS_ABBEY_COUNTS_ABBEY: OriginId = OriginId(480);
+    /// `monasteries` on `cathars-monasteries-count`
+    pub const CATHARS_MONASTERIES_COUNT_MONASTERIES: OriginId = OriginId(481);
+    /// `darmstadt` on `cathars-darmstadt-counts`
+    pub const CATHARS_DARMSTADT_COUNTS_DARMSTADT: OriginId = OriginId(482);
+    /// `bazaars` on `builder-absent-bazaar`
+    pub const BUILDER_ABSENT_BAZAAR_BAZAARS: OriginId = OriginId(483);
+    /// `builder` on `builder-bazaar-c1`
+    pub const BUILDER_BAZAAR_C1_BUILDER: OriginId = OriginId(484);
+    /// `bazaars` on `builder-bazaar-c1`
+    pub const BUILDER_BAZAAR_C1_BAZAARS: OriginId = OriginId(485);
+    /// `builder` on `builder-bazaar-c2`
+    pub const BUILDER_BAZAAR_C2_BUILDER: OriginId = OriginId(486);
+    /// `bazaars` on `builder-bazaar-c2`
+    pub const BUILDER_BAZAAR_C2_BAZAARS: OriginId = OriginId(487);
+    /// `builder` on `builder-double-turn`
+    pub const BUILDER_DOUBLE_TURN_BUILDER: OriginId = OriginId(488);
+    /// `abbey` on `abbey-no-late-placement`
+    pub const ABBEY_NO_LATE_PLACEMENT_ABBEY: OriginId = OriginId(489);
+    /// `abbey` on `abbey-final-score`
+    pub const ABBEY_FINAL_SCORE_ABBEY: OriginId = OriginId(490);
+    /// `mayor` on `mayor-final-strength`
+    pub const MAYOR_FINAL_STRENGTH_MAYOR: OriginId = OriginId(491);
+    /// `barn` on `barn-final-score`
+    pub const BARN_FINAL_SCORE_BARN: OriginId = OriginId(492);
+    /// `count_of_carcassonne` on `count-market-to-fields`
+    pub const COUNT_MARKET_TO_FIELDS_COUNT_OF_CARCASSONNE: OriginId = OriginId(493);
+    /// `count_of_carcassonne` on `count-other-quarters-score-nothing`
+    pub const COUNT_OTHER_QUARTERS_SCORE_NOTHING_COUNT_OF_CARCASSONNE: OriginId = OriginId(494);
+    /// `count_of_carcassonne` on `count-city-for-fields`
+    pub const COUNT_CITY_FOR_FIELDS_COUNT_OF_CARCASSONNE: OriginId = OriginId(495);
+    /// `king_and_robber` on `king-and-robber-king-final`
+    pub const KING_AND_ROBBER_KING_FINAL_KING_AND_ROBBER: OriginId = OriginId(496);
+    /// `king_and_robber` on `king-and-robber-robber-final`
+    pub const KING_AND_ROBBER_ROBBER_FINAL_KING_AND_ROBBER: OriginId = OriginId(497);
+    /// `shrines` on `shrines-final-challenges`
+    pub const SHRINES_FINAL_CHALLENGES_SHRINES: OriginId = OriginId(498);
+}
+
+/// What one selection shows: bit sets over steps, items, markers and origin candidates.
+pub type Visible = carcassonne_rules_core::visible::Visible<1, 8, 2, 8>;
 
 /// The derived flags of `modules.yaml`.
 pub mod flag {
@@ -1567,9 +2571,11 @@ fn notes(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::MESSAGES) {
         if cfg.edition == edition::C1 {
             v.item(item::MESSAGES_NOTE_C1);
+            v.origin(origin::MESSAGES_NOTE_C1_MESSAGES);
         }
         if cfg.edition != edition::C1 {
             v.item(item::MESSAGES_NOTE_C2);
+            v.origin(origin::MESSAGES_NOTE_C2_MESSAGES);
             if cfg.variant == variant::ZMG {
                 v.item(item::MESSAGES_NOTE_ZMG_SPACE_FREE);
             }
@@ -1577,46 +2583,109 @@ fn notes(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::ROBBERS) {
         v.item(item::ROBBERS_NOTE);
+        v.origin(origin::ROBBERS_NOTE_ROBBERS);
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_NOTE);
+        v.origin(origin::WONDERS_NOTE_WONDERS_OF_HUMANITY);
     }
     if cfg.has(module::RUSSIAN_PROMOS) {
         v.item(item::RUSSIAN_PROMOS_TRAPS_NOTE);
+        v.origin(origin::RUSSIAN_PROMOS_TRAPS_NOTE_RUSSIAN_PROMOS);
         v.item(item::RUSSIAN_PROMOS_SOLOVEI_NOTE);
         if cfg.has(module::BUILDER) {
             v.item(item::RUSSIAN_PROMOS_SOLOVEI_BUILDER);
+            v.origin(origin::RUSSIAN_PROMOS_SOLOVEI_BUILDER_BUILDER);
         }
         if cfg.has(module::FERRIES) {
             v.item(item::RUSSIAN_PROMOS_SOLOVEI_FERRIES);
+            v.origin(origin::RUSSIAN_PROMOS_SOLOVEI_FERRIES_FERRIES);
         }
         if cfg.has(module::TUNNEL) {
             v.item(item::RUSSIAN_PROMOS_SOLOVEI_TUNNEL);
+            v.origin(origin::RUSSIAN_PROMOS_SOLOVEI_TUNNEL_TUNNEL);
         }
         v.item(item::RUSSIAN_PROMOS_VODYANOY_NOTE);
         if flag::special_figures_eaten_by_dragon_bullet(cfg) {
             v.item(item::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES);
+            if cfg.has(module::BUILDER) {
+                v.origin(origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_BUILDER);
+            }
+            if cfg.has(module::PIG) {
+                v.origin(origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_PIG);
+            }
+            if cfg.has(module::MAYOR) {
+                v.origin(origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_MAYOR);
+            }
+            if cfg.has(module::WAGON) {
+                v.origin(origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_WAGON);
+            }
+            if cfg.has(module::SHEEP) {
+                v.origin(origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_SHEEP);
+            }
             if cfg.has(module::BARN) {
                 v.item(item::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS);
+                v.origin(origin::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS_BARN);
             }
         }
         v.item(item::RUSSIAN_PROMOS_CONFLICT_NOTE);
     }
     if cfg.has(module::FORTUNE_TELLER) {
         v.item(item::FORTUNE_TELLER_CLARIFICATIONS);
+        v.origin(origin::FORTUNE_TELLER_CLARIFICATIONS_FORTUNE_TELLER);
         if flag::tiles_in_supply(cfg) {
             v.item(item::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD);
+            if cfg.has(module::ABBEY) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_ABBEY);
+            }
+            if cfg.has(module::HALFLINGS) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_HALFLINGS);
+            }
+            if cfg.has(module::GERMAN_CASTLES) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_GERMAN_CASTLES);
+            }
         }
         v.item(item::FORTUNE_TELLER_NOTE_PLACE_ONE);
         if cfg.has(module::BUILDER) {
             v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER);
+            v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_BUILDER);
             if flag::tiles_in_supply(cfg) {
                 v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY);
+                if cfg.has(module::ABBEY) {
+                    v.origin(
+                        origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_ABBEY,
+                    );
+                }
+                if cfg.has(module::HALFLINGS) {
+                    v.origin(
+                        origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_HALFLINGS,
+                    );
+                }
+                if cfg.has(module::GERMAN_CASTLES) {
+                    v.origin(
+                        origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_GERMAN_CASTLES,
+                    );
+                }
             }
             v.item(item::FORTUNE_TELLER_NOTE_DOUBLE_TURN);
+            v.origin(origin::FORTUNE_TELLER_NOTE_DOUBLE_TURN_BUILDER);
             v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN);
+            v.origin(origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_BUILDER);
             if flag::tiles_in_supply(cfg) {
                 v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY);
+                if cfg.has(module::ABBEY) {
+                    v.origin(origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_ABBEY);
+                }
+                if cfg.has(module::HALFLINGS) {
+                    v.origin(
+                        origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_HALFLINGS,
+                    );
+                }
+                if cfg.has(module::GERMAN_CASTLES) {
+                    v.origin(
+                        origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_GERMAN_CASTLES,
+                    );
+                }
             }
             v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS);
         }
@@ -1624,11 +2693,23 @@ fn notes(cfg: &Config, v: &mut Visible) {
             v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS);
             if flag::tiles_in_supply(cfg) {
                 v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY);
+                if cfg.has(module::ABBEY) {
+                    v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_ABBEY);
+                }
+                if cfg.has(module::HALFLINGS) {
+                    v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_HALFLINGS);
+                }
+                if cfg.has(module::GERMAN_CASTLES) {
+                    v.origin(
+                        origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_GERMAN_CASTLES,
+                    );
+                }
             }
         }
     }
     if cfg.has(module::HANS_STATUE) {
         v.item(item::HANS_STATUE_NOTE);
+        v.origin(origin::HANS_STATUE_NOTE_HANS_STATUE);
     }
 }
 /// The `setup` section.
@@ -1637,39 +2718,71 @@ fn setup(cfg: &Config, v: &mut Visible) {
         || cfg.has(module::BARN)
     {
         v.item(item::ABBEY_AND_MAYOR_NEW_TILES);
+        if cfg.has(module::ABBEY) {
+            v.origin(origin::ABBEY_AND_MAYOR_NEW_TILES_ABBEY);
+        }
+        if cfg.has(module::MAYOR) {
+            v.origin(origin::ABBEY_AND_MAYOR_NEW_TILES_MAYOR);
+        }
+        if cfg.has(module::WAGON) {
+            v.origin(origin::ABBEY_AND_MAYOR_NEW_TILES_WAGON);
+        }
+        if cfg.has(module::BARN) {
+            v.origin(origin::ABBEY_AND_MAYOR_NEW_TILES_BARN);
+        }
     }
     if cfg.has(module::ABBEY) {
         v.item(item::ABBEY_TAKE_TILE);
+        v.origin(origin::ABBEY_TAKE_TILE_ABBEY);
     }
     if cfg.has(module::MAYOR) {
         v.item(item::MAYOR_TAKE_FIGURE);
+        v.origin(origin::MAYOR_TAKE_FIGURE_MAYOR);
     }
     if cfg.has(module::WAGON) {
         v.item(item::WAGON_TAKE_FIGURE);
+        v.origin(origin::WAGON_TAKE_FIGURE_WAGON);
     }
     if cfg.has(module::BARN) {
         v.item(item::BARN_TAKE_FIGURE);
+        v.origin(origin::BARN_TAKE_FIGURE_BARN);
     }
     if cfg.has(module::RIVER_II) {
         v.item(item::RIVER_II_START);
+        v.origin(origin::RIVER_II_START_RIVER_II);
         if cfg.has(module::COUNT_OF_CARCASSONNE) {
             v.item(item::RIVER_II_NOT_WITH_COUNT);
+            v.origin(origin::RIVER_II_NOT_WITH_COUNT_RIVER_II);
+            v.origin(origin::RIVER_II_NOT_WITH_COUNT_COUNT_OF_CARCASSONNE);
         }
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_CITY_BOARDS);
+        v.origin(origin::COUNT_CITY_BOARDS_COUNT_OF_CARCASSONNE);
         v.item(item::COUNT_ON_CASTLE);
+        v.origin(origin::COUNT_ON_CASTLE_COUNT_OF_CARCASSONNE);
     }
     if cfg.has(module::KING_AND_ROBBER) {
         v.item(item::KING_AND_ROBBER_LAY_OUT);
+        v.origin(origin::KING_AND_ROBBER_LAY_OUT_KING_AND_ROBBER);
     }
     if cfg.has(module::SHRINES) {
         v.item(item::SHRINES_SHUFFLE);
+        v.origin(origin::SHRINES_SHUFFLE_SHRINES);
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) || cfg.has(module::KING_AND_ROBBER)
         || cfg.has(module::SHRINES)
     {
         v.item(item::COUNT_KING_AND_ROBBER_NEW_TILES);
+        if cfg.has(module::COUNT_OF_CARCASSONNE) {
+            v.origin(origin::COUNT_KING_AND_ROBBER_NEW_TILES_COUNT_OF_CARCASSONNE);
+        }
+        if cfg.has(module::KING_AND_ROBBER) {
+            v.origin(origin::COUNT_KING_AND_ROBBER_NEW_TILES_KING_AND_ROBBER);
+        }
+        if cfg.has(module::SHRINES) {
+            v.origin(origin::COUNT_KING_AND_ROBBER_NEW_TILES_SHRINES);
+        }
     }
 }
 /// The `any_time` section.
@@ -1679,41 +2792,75 @@ fn any_time(cfg: &Config, v: &mut Visible) {
     v.item(item::CONSULT_RULES);
     if cfg.has(module::BETS) {
         v.item(item::BETS_LOOK_AT_OWN_TOKENS);
+        v.origin(origin::BETS_LOOK_AT_OWN_TOKENS_BETS);
     }
     if cfg.has(module::BUILDER) || cfg.has(module::TOWER) || cfg.has(module::TUNNEL)
         || cfg.has(module::PLAGUE)
     {
         v.item(item::ANY_TIME_ONLY_ONCE);
         if cfg.has(module::BUILDER) {
+            v.origin(origin::ANY_TIME_ONLY_ONCE_BUILDER);
+        }
+        if cfg.has(module::TOWER) {
+            v.origin(origin::ANY_TIME_ONLY_ONCE_TOWER);
+        }
+        if cfg.has(module::TUNNEL) {
+            v.origin(origin::ANY_TIME_ONLY_ONCE_TUNNEL);
+        }
+        if cfg.has(module::PLAGUE) {
+            v.origin(origin::ANY_TIME_ONLY_ONCE_PLAGUE);
+        }
+        if cfg.has(module::BUILDER) {
             v.item(item::BUILDER_ONCE_PER_DOUBLE_TURN);
+            v.origin(origin::BUILDER_ONCE_PER_DOUBLE_TURN_BUILDER);
         }
         if cfg.has(module::TOWER) {
             v.item(item::TOWER_RANSOM);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::TOWER_RANSOM_0);
+                v.marker(marker::TOWER_RANSOM_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::TOWER_RANSOM_1);
+                v.marker(marker::TOWER_RANSOM_WONDER);
             }
+            v.origin(origin::TOWER_RANSOM_TOWER);
         }
         if cfg.has(module::TUNNEL) {
             v.item(item::TUNNEL_CLAIM_OPENING);
             if cfg.has(module::RUSSIAN_PROMOS) {
-                v.marker(marker::TUNNEL_CLAIM_OPENING_0);
+                v.marker(marker::TUNNEL_CLAIM_OPENING_TREE_TRAP);
             }
+            v.origin(origin::TUNNEL_CLAIM_OPENING_TUNNEL);
         }
         if cfg.has(module::PLAGUE) {
             v.item(item::PLAGUE_FLEE);
             if cfg.has(module::RUSSIAN_PROMOS) {
-                v.marker(marker::PLAGUE_FLEE_0);
+                v.marker(marker::PLAGUE_FLEE_LAKE_TRAP);
             }
+            v.origin(origin::PLAGUE_FLEE_PLAGUE);
             if flag::special_figures_eaten_by_dragon_bullet(cfg) {
                 v.item(item::PLAGUE_FLEE_SPECIAL_FIGURE);
+                if cfg.has(module::BUILDER) {
+                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_BUILDER);
+                }
+                if cfg.has(module::PIG) {
+                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_PIG);
+                }
+                if cfg.has(module::MAYOR) {
+                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_MAYOR);
+                }
+                if cfg.has(module::WAGON) {
+                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_WAGON);
+                }
+                if cfg.has(module::SHEEP) {
+                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_SHEEP);
+                }
                 if cfg.has(module::BARN) {
                     v.item(item::PLAGUE_FLEE_NOT_BARN);
+                    v.origin(origin::PLAGUE_FLEE_NOT_BARN_BARN);
                 }
             }
             v.item(item::PLAGUE_SPREAD);
+            v.origin(origin::PLAGUE_SPREAD_PLAGUE);
         }
     }
 }
@@ -1723,23 +2870,26 @@ fn step_1a(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::FAIRY) {
         v.item(item::FAIRY_START_OF_TURN_POINT);
         if cfg.has(module::HANS_STATUE) {
-            v.marker(marker::FAIRY_START_OF_TURN_POINT_0);
+            v.marker(marker::FAIRY_START_OF_TURN_POINT_HANS_STATUE_2);
         }
         if cfg.has(module::MESSAGES) && cfg.edition == edition::C1 {
-            v.marker(marker::FAIRY_START_OF_TURN_POINT_1);
+            v.marker(marker::FAIRY_START_OF_TURN_POINT_MESSAGES_1A);
         }
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::FAIRY_START_OF_TURN_POINT_2);
+            v.marker(marker::FAIRY_START_OF_TURN_POINT_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::FAIRY_START_OF_TURN_POINT_3);
+            v.marker(marker::FAIRY_START_OF_TURN_POINT_WONDER);
         }
+        v.origin(origin::FAIRY_START_OF_TURN_POINT_FAIRY);
         if cfg.has(module::ACROBATS) {
             v.item(item::FAIRY_START_OF_TURN_ACROBATS);
+            v.origin(origin::FAIRY_START_OF_TURN_ACROBATS_ACROBATS);
         }
     }
     if cfg.has(module::PLAGUE) {
         v.item(item::PLAGUE_REMOVE_OLDEST_OUTBREAK);
+        v.origin(origin::PLAGUE_REMOVE_OLDEST_OUTBREAK_PLAGUE);
     }
 }
 /// Step 1B: Draw a tile.
@@ -1751,139 +2901,230 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
     if flag::mandatory_tiles(cfg) {
         v.item(item::MANDATORY_TILES);
         if cfg.has(module::BAZAARS) {
+            v.origin(origin::MANDATORY_TILES_BAZAARS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.origin(origin::MANDATORY_TILES_WONDERS_OF_HUMANITY);
+        }
+        if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
+            v.origin(origin::MANDATORY_TILES_FORTUNE_TELLER);
+        }
+        if cfg.has(module::BUILDER) && cfg.has(module::FORTUNE_TELLER) {
+            v.origin(origin::MANDATORY_TILES_BUILDER);
+        }
+        if cfg.has(module::BAZAARS) {
             v.item(item::BAZAAR_PLAY_BOUGHT_TILE);
+            v.origin(origin::BAZAAR_PLAY_BOUGHT_TILE_BAZAARS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.item(item::WONDERS_PLAY_WONDER_TILE);
+            v.origin(origin::WONDERS_PLAY_WONDER_TILE_WONDERS_OF_HUMANITY);
             v.item(item::WONDERS_EXTRA_TILE);
         }
         if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
             v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER);
+            v.origin(origin::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_FORTUNE_TELLER);
+            v.origin(origin::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_BUILDER);
             v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS);
         }
     }
     if flag::tiles_in_supply(cfg) || cfg.has(module::WETLANDS) {
         v.item(item::ABBEY_PLAY_FROM_SUPPLY);
+        if cfg.has(module::ABBEY) {
+            v.origin(origin::ABBEY_PLAY_FROM_SUPPLY_ABBEY);
+        }
+        if cfg.has(module::HALFLINGS) {
+            v.origin(origin::ABBEY_PLAY_FROM_SUPPLY_HALFLINGS);
+        }
+        if cfg.has(module::GERMAN_CASTLES) {
+            v.origin(origin::ABBEY_PLAY_FROM_SUPPLY_GERMAN_CASTLES);
+        }
+        if cfg.has(module::WETLANDS) {
+            v.origin(origin::ABBEY_PLAY_FROM_SUPPLY_WETLANDS);
+        }
         if flag::mandatory_tiles(cfg) {
             v.item(item::ABBEY_SUPPLY_NO_MANDATORY_TILE);
+            if cfg.has(module::BAZAARS) {
+                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BAZAARS);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_WONDERS_OF_HUMANITY);
+            }
+            if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
+                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_FORTUNE_TELLER);
+            }
+            if cfg.has(module::BUILDER) && cfg.has(module::FORTUNE_TELLER) {
+                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BUILDER);
+            }
         }
         if cfg.has(module::ABBEY) {
             v.item(item::ABBEY_SUPPLY_ABBEY_TILE);
+            v.origin(origin::ABBEY_SUPPLY_ABBEY_TILE_ABBEY);
         }
         if cfg.has(module::HALFLINGS) {
             v.item(item::ABBEY_SUPPLY_HALFLING_TILE);
+            v.origin(origin::ABBEY_SUPPLY_HALFLING_TILE_HALFLINGS);
         }
         if cfg.has(module::GERMAN_CASTLES) {
             v.item(item::ABBEY_SUPPLY_GERMAN_CASTLE_TILE);
+            v.origin(origin::ABBEY_SUPPLY_GERMAN_CASTLE_TILE_GERMAN_CASTLES);
         }
         if cfg.has(module::WETLANDS) {
             v.item(item::ABBEY_SUPPLY_WETLANDS_TILE);
+            v.origin(origin::ABBEY_SUPPLY_WETLANDS_TILE_WETLANDS);
         }
     }
     if flag::tiles_not_drawn_considered(cfg) {
         v.item(item::DRAW_TILE_IF_NOTHING_ELSE);
+        if cfg.has(module::BAZAARS) {
+            v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_BAZAARS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_WONDERS_OF_HUMANITY);
+        }
+        if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
+            v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_FORTUNE_TELLER);
+        }
+        if cfg.has(module::BUILDER) && cfg.has(module::FORTUNE_TELLER) {
+            v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_BUILDER);
+        }
+        if cfg.has(module::ABBEY) {
+            v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_ABBEY);
+        }
+        if cfg.has(module::HALFLINGS) {
+            v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_HALFLINGS);
+        }
+        if cfg.has(module::GERMAN_CASTLES) {
+            v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_GERMAN_CASTLES);
+        }
+        if cfg.has(module::WETLANDS) {
+            v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_WETLANDS);
+        }
         if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE);
+            v.origin(origin::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE_FORTUNE_TELLER);
             v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE);
+            v.origin(
+                origin::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE_FORTUNE_TELLER,
+            );
         }
         if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
             v.item(item::DRAGON_SET_ASIDE_IF_NOTHING_ELSE);
+            v.origin(origin::DRAGON_SET_ASIDE_IF_NOTHING_ELSE_DRAGON);
         }
     }
     if flag::tiles_drawn_only(cfg) {
         v.item(item::DRAW_TILE);
         if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_DRAW_EXTRA);
+            v.origin(origin::FORTUNE_TELLER_DRAW_EXTRA_FORTUNE_TELLER);
             v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS);
+            v.origin(origin::FORTUNE_TELLER_EXTRA_NONE_FITS_FORTUNE_TELLER);
         }
         if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
             v.item(item::DRAGON_SET_ASIDE_DRAGON_TILE);
+            v.origin(origin::DRAGON_SET_ASIDE_DRAGON_TILE_DRAGON);
         }
     }
     v.item(item::SHOW_TILE);
     if cfg.has(module::WHEEL_OF_FORTUNE) {
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH);
+            v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_WHEEL_OF_FORTUNE);
+            v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_PEASANT_REVOLTS);
         }
         if !cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY);
+            v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY_WHEEL_OF_FORTUNE);
         }
     }
     if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) {
         v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY);
+        v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY_PEASANT_REVOLTS);
     }
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_DRAW_HIDDEN_TILE);
+        v.origin(origin::HILLS_DRAW_HIDDEN_TILE_HILLS);
     }
     if cfg.has(module::WHEEL_OF_FORTUNE) {
         v.item(item::WHEEL_OF_FORTUNE_SPIN);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::WHEEL_OF_FORTUNE_SPIN_0);
+            v.marker(marker::WHEEL_OF_FORTUNE_SPIN_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::WHEEL_OF_FORTUNE_SPIN_1);
+            v.marker(marker::WHEEL_OF_FORTUNE_SPIN_WONDER);
         }
+        v.origin(origin::WHEEL_OF_FORTUNE_SPIN_WHEEL_OF_FORTUNE);
     }
     if cfg.has(module::PEASANT_REVOLTS) {
         v.item(item::PEASANT_REVOLT_RESOLVE);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::PEASANT_REVOLT_RESOLVE_0);
+            v.marker(marker::PEASANT_REVOLT_RESOLVE_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::PEASANT_REVOLT_RESOLVE_1);
+            v.marker(marker::PEASANT_REVOLT_RESOLVE_WONDER);
         }
+        v.origin(origin::PEASANT_REVOLT_RESOLVE_PEASANT_REVOLTS);
     }
     if cfg.has(module::GIFTS) {
         v.item(item::GIFTS_OPEN_CARD);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::GIFTS_OPEN_CARD_0);
+            v.marker(marker::GIFTS_OPEN_CARD_TREE_TRAP);
         }
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::GIFTS_OPEN_CARD_1);
+            v.marker(marker::GIFTS_OPEN_CARD_LAKE_TRAP);
         }
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::GIFTS_OPEN_CARD_2);
+            v.marker(marker::GIFTS_OPEN_CARD_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::GIFTS_OPEN_CARD_3);
+            v.marker(marker::GIFTS_OPEN_CARD_WONDER);
         }
+        v.origin(origin::GIFTS_OPEN_CARD_GIFTS);
     }
     if cfg.has(module::MESSAGES) {
         if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS)
             && cfg.edition == edition::C1
         {
             v.item(item::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS);
-            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_0);
+            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_MESSAGES_1B);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_1);
+                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_2);
+                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_WONDER);
             }
+            v.origin(origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_MESSAGES);
+            v.origin(origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_WHEEL_OF_FORTUNE);
+            v.origin(origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_PEASANT_REVOLTS);
         }
         if cfg.has(module::WHEEL_OF_FORTUNE) && !cfg.has(module::PEASANT_REVOLTS)
             && cfg.edition == edition::C1
         {
             v.item(item::MESSAGES_CHECK_1B_WHEEL);
-            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_0);
+            v.marker(marker::MESSAGES_CHECK_1B_WHEEL_MESSAGES_1B);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_1);
+                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_2);
+                v.marker(marker::MESSAGES_CHECK_1B_WHEEL_WONDER);
             }
+            v.origin(origin::MESSAGES_CHECK_1B_WHEEL_MESSAGES);
+            v.origin(origin::MESSAGES_CHECK_1B_WHEEL_WHEEL_OF_FORTUNE);
         }
         if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS)
             && cfg.edition == edition::C1
         {
             v.item(item::MESSAGES_CHECK_1B_REVOLTS);
-            v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_0);
+            v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_MESSAGES_1B);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_1);
+                v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_2);
+                v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_WONDER);
             }
+            v.origin(origin::MESSAGES_CHECK_1B_REVOLTS_MESSAGES);
+            v.origin(origin::MESSAGES_CHECK_1B_REVOLTS_PEASANT_REVOLTS);
         }
     }
 }
@@ -1896,173 +3137,253 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
     v.item(item::PLACE_TILE);
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_SET_ASIDE_HIDDEN_TILE);
+        v.origin(origin::HILLS_SET_ASIDE_HIDDEN_TILE_HILLS);
     }
     if cfg.has(module::BRIDGES) {
         v.item(item::BRIDGES_BUILD);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::BRIDGES_BUILD_0);
+            v.marker(marker::BRIDGES_BUILD_TREE_TRAP);
         }
+        v.origin(origin::BRIDGES_BUILD_BRIDGES);
         if cfg.has(module::TOWER) {
             v.item(item::TOWER_BRIDGE_SHIFT_TOWER);
+            v.origin(origin::TOWER_BRIDGE_SHIFT_TOWER_TOWER);
         }
         if cfg.has(module::ACROBATS) {
             v.item(item::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE);
+            v.origin(origin::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE_ACROBATS);
         }
         if cfg.has(module::CIRCUS) {
             v.item(item::CIRCUS_BRIDGE_ON_BIG_TOP_TILE);
+            v.origin(origin::CIRCUS_BRIDGE_ON_BIG_TOP_TILE_CIRCUS);
         }
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_PLACE_EXTRA_TILE_FIRST);
+        v.origin(origin::WONDERS_PLACE_EXTRA_TILE_FIRST_WONDERS_OF_HUMANITY);
         v.item(item::WONDERS_MARK_WONDER);
+        v.origin(origin::WONDERS_MARK_WONDER_WONDERS_OF_HUMANITY);
     }
     if cfg.has(module::FORTUNE_TELLER) {
         v.item(item::FORTUNE_TELLER_RETURN_EXTRA_TILES);
+        v.origin(origin::FORTUNE_TELLER_RETURN_EXTRA_TILES_FORTUNE_TELLER);
         if cfg.has(module::BUILDER) {
             v.item(item::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER);
+            v.origin(origin::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER_BUILDER);
         }
     }
     v.item(item::FEATURE_COMPLETE_NOTE);
     if cfg.has(module::DRAGON) {
         v.item(item::DRAGON_VOLCANO);
+        v.origin(origin::DRAGON_VOLCANO_DRAGON);
     }
     if cfg.has(module::PRINCESS) {
         v.item(item::PRINCESS_REMOVE_KNIGHT);
+        v.origin(origin::PRINCESS_REMOVE_KNIGHT_PRINCESS);
     }
     if cfg.has(module::PLAGUE) {
         v.item(item::PLAGUE_OUTBREAK_TOKEN);
+        v.origin(origin::PLAGUE_OUTBREAK_TOKEN_PLAGUE);
     }
     if cfg.has(module::GOLDMINES) {
         v.item(item::GOLDMINES_PLACE_GOLD);
+        v.origin(origin::GOLDMINES_PLACE_GOLD_GOLDMINES);
     }
     if cfg.has(module::MAGE) || cfg.has(module::WITCH) {
         v.item(item::MAGE_WITCH_MOVE);
         if cfg.has(module::MAGE) {
+            v.origin(origin::MAGE_WITCH_MOVE_MAGE);
+        }
+        if cfg.has(module::WITCH) {
+            v.origin(origin::MAGE_WITCH_MOVE_WITCH);
+        }
+        if cfg.has(module::MAGE) {
             if cfg.has(module::WITCH) {
                 v.item(item::MAGE_WITCH_MOVE_EITHER);
+                v.origin(origin::MAGE_WITCH_MOVE_EITHER_MAGE);
+                v.origin(origin::MAGE_WITCH_MOVE_EITHER_WITCH);
             }
             if !cfg.has(module::WITCH) {
                 v.item(item::MAGE_WITCH_MOVE_MAGE);
+                v.origin(origin::MAGE_WITCH_MOVE_MAGE_MAGE);
             }
         }
         if !cfg.has(module::MAGE) && cfg.has(module::WITCH) {
             v.item(item::MAGE_WITCH_MOVE_WITCH);
+            v.origin(origin::MAGE_WITCH_MOVE_WITCH_WITCH);
         }
     }
     if cfg.has(module::ROBBERS) {
         v.item(item::ROBBERS_PLACE_ON_TRACK);
+        v.origin(origin::ROBBERS_PLACE_ON_TRACK_ROBBERS);
     }
     if cfg.has(module::WIND_ROSES) {
         v.item(item::WIND_ROSES_QUADRANT_POINTS);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::WIND_ROSES_QUADRANT_POINTS_0);
+            v.marker(marker::WIND_ROSES_QUADRANT_POINTS_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::WIND_ROSES_QUADRANT_POINTS_1);
+            v.marker(marker::WIND_ROSES_QUADRANT_POINTS_WONDER);
         }
+        v.origin(origin::WIND_ROSES_QUADRANT_POINTS_WIND_ROSES);
     }
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_PLACE_WITH_HIDDEN_TILE);
+        v.origin(origin::HILLS_PLACE_WITH_HIDDEN_TILE_HILLS);
     }
     if cfg.has(module::RUSSIAN_PROMOS) {
         v.item(item::RUSSIAN_PROMOS_SOLOVEI_PLACED);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_0);
+            v.marker(marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_TREE_TRAP);
         }
+        v.origin(origin::RUSSIAN_PROMOS_SOLOVEI_PLACED_RUSSIAN_PROMOS);
         v.item(item::RUSSIAN_PROMOS_VODYANOY_PLACED);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::RUSSIAN_PROMOS_VODYANOY_PLACED_0);
+            v.marker(marker::RUSSIAN_PROMOS_VODYANOY_PLACED_LAKE_TRAP);
         }
+        v.origin(origin::RUSSIAN_PROMOS_VODYANOY_PLACED_RUSSIAN_PROMOS);
     }
     if cfg.has(module::PORXADA) {
         v.item(item::PORXADA_CHOOSE_ACTION);
+        v.origin(origin::PORXADA_CHOOSE_ACTION_PORXADA);
         v.item(item::PORXADA_SWAP_MEEPLES);
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::PORXADA_SWAP_REVOLT_PROTECTION);
+            v.origin(origin::PORXADA_SWAP_REVOLT_PROTECTION_PEASANT_REVOLTS);
         }
         v.item(item::PORXADA_FINAL_BONUS);
     }
     if cfg.has(module::EASTER_IN_CARCASSONNE) {
         v.item(item::EASTER_BUNNY_PLACE);
+        v.origin(origin::EASTER_BUNNY_PLACE_EASTER_IN_CARCASSONNE);
     }
     if cfg.has(module::CIRCUS) {
         v.item(item::CIRCUS_FIRST_BIG_TOP);
+        v.origin(origin::CIRCUS_FIRST_BIG_TOP_CIRCUS);
     }
     if cfg.has(module::FRUIT_BEARING_TREES) {
         v.item(item::FRUIT_TREE_PLACE_TOKENS);
+        v.origin(origin::FRUIT_TREE_PLACE_TOKENS_FRUIT_BEARING_TREES);
     }
     if cfg.has(module::SPIEL_DOCH2018) {
         v.item(item::SPIEL_DOCH_SECOND_TILE);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::SPIEL_DOCH_SECOND_TILE_0);
+            v.marker(marker::SPIEL_DOCH_SECOND_TILE_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::SPIEL_DOCH_SECOND_TILE_1);
+            v.marker(marker::SPIEL_DOCH_SECOND_TILE_WONDER);
         }
+        v.origin(origin::SPIEL_DOCH_SECOND_TILE_SPIEL_DOCH2018);
     }
     if cfg.has(module::BATHHOUSES) {
         v.item(item::BATHHOUSE_SURROUNDED_RELEASE);
+        v.origin(origin::BATHHOUSE_SURROUNDED_RELEASE_BATHHOUSES);
     }
     if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
         v.item(item::I_20TH_ANNIVERSARY_TILE_POINTS);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::I_20TH_ANNIVERSARY_TILE_POINTS_0);
+            v.marker(marker::I_20TH_ANNIVERSARY_TILE_POINTS_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::I_20TH_ANNIVERSARY_TILE_POINTS_1);
+            v.marker(marker::I_20TH_ANNIVERSARY_TILE_POINTS_WONDER);
         }
+        v.origin(origin::I_20TH_ANNIVERSARY_TILE_POINTS_20TH_ANNIVERSARY_EXPANSION);
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.item(item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER);
+            v.origin(
+                origin::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER_WONDERS_OF_HUMANITY,
+            );
         }
         v.item(item::I_20TH_ANNIVERSARY_EXTRA_TURN);
+        v.origin(origin::I_20TH_ANNIVERSARY_EXTRA_TURN_20TH_ANNIVERSARY_EXPANSION);
         if cfg.has(module::BUILDER) {
             v.item(item::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN);
+            v.origin(origin::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN_BUILDER);
         }
     }
     if cfg.has(module::GIFTS) {
         v.item(item::GIFTS_DRAW_CARD);
+        v.origin(origin::GIFTS_DRAW_CARD_GIFTS);
     }
     if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
         v.item(item::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES);
+        v.origin(origin::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES_SPELL_CIRCLES);
+        v.origin(origin::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES_GHOSTS);
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_STONEHENGE_ROADS);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::WONDERS_STONEHENGE_ROADS_0);
+            v.marker(marker::WONDERS_STONEHENGE_ROADS_ROBBERS);
         }
+        v.origin(origin::WONDERS_STONEHENGE_ROADS_WONDERS_OF_HUMANITY);
     }
     if cfg.has(module::MESSAGES) {
         if cfg.has(module::WIND_ROSES) && !flag::f_20th_anniversary_expansion_plus(cfg)
             && cfg.edition == edition::C1
         {
             v.item(item::MESSAGES_CHECK_1C_WIND_ROSES);
-            v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_0);
+            v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES_1C);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_1);
+                v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_ROBBERS);
             }
+            v.origin(origin::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES);
+            v.origin(origin::MESSAGES_CHECK_1C_WIND_ROSES_WIND_ROSES);
         }
         if !cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg)
             && cfg.edition == edition::C1
         {
             v.item(item::MESSAGES_CHECK_1C_NEW_TILES);
-            v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_0);
+            v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_MESSAGES_1C);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_1);
+                v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_2);
+                v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_WONDER);
+            }
+            v.origin(origin::MESSAGES_CHECK_1C_NEW_TILES_MESSAGES);
+            if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) && cfg.has(module::MESSAGES)
+                && !cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
+            {
+                v.origin(origin::MESSAGES_CHECK_1C_NEW_TILES_20TH_ANNIVERSARY_EXPANSION);
+            }
+            if cfg.has(module::SPIEL_DOCH2018) && cfg.has(module::MESSAGES)
+                && !cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
+            {
+                v.origin(origin::MESSAGES_CHECK_1C_NEW_TILES_SPIEL_DOCH2018);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.has(module::MESSAGES)
+                && !cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
+            {
+                v.origin(origin::MESSAGES_CHECK_1C_NEW_TILES_WONDERS_OF_HUMANITY);
             }
         }
         if cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg)
             && cfg.edition == edition::C1
         {
             v.item(item::MESSAGES_CHECK_1C_BOTH);
-            v.marker(marker::MESSAGES_CHECK_1C_BOTH_0);
+            v.marker(marker::MESSAGES_CHECK_1C_BOTH_MESSAGES_1C);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::MESSAGES_CHECK_1C_BOTH_1);
+                v.marker(marker::MESSAGES_CHECK_1C_BOTH_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::MESSAGES_CHECK_1C_BOTH_2);
+                v.marker(marker::MESSAGES_CHECK_1C_BOTH_WONDER);
+            }
+            v.origin(origin::MESSAGES_CHECK_1C_BOTH_MESSAGES);
+            v.origin(origin::MESSAGES_CHECK_1C_BOTH_WIND_ROSES);
+            if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) && cfg.has(module::MESSAGES)
+                && cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
+            {
+                v.origin(origin::MESSAGES_CHECK_1C_BOTH_20TH_ANNIVERSARY_EXPANSION);
+            }
+            if cfg.has(module::SPIEL_DOCH2018) && cfg.has(module::MESSAGES)
+                && cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
+            {
+                v.origin(origin::MESSAGES_CHECK_1C_BOTH_SPIEL_DOCH2018);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.has(module::MESSAGES)
+                && cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
+            {
+                v.origin(origin::MESSAGES_CHECK_1C_BOTH_WONDERS_OF_HUMANITY);
             }
         }
     }
@@ -2075,21 +3396,30 @@ fn step_2a(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
         v.item(item::SPELL_CIRCLES_GATHER_GHOSTS);
+        v.origin(origin::SPELL_CIRCLES_GATHER_GHOSTS_SPELL_CIRCLES);
+        v.origin(origin::SPELL_CIRCLES_GATHER_GHOSTS_GHOSTS);
     }
     if cfg.has(module::GHOSTS) {
         v.item(item::GHOSTS_MIST_EXTENDED);
+        v.origin(origin::GHOSTS_MIST_EXTENDED_GHOSTS);
         if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
             v.item(item::SPELL_CIRCLES_MIST_EXTENDED);
+            v.origin(origin::SPELL_CIRCLES_MIST_EXTENDED_SPELL_CIRCLES);
+            v.origin(origin::SPELL_CIRCLES_MIST_EXTENDED_GHOSTS);
             v.item(item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE);
             v.item(item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE);
         }
         v.item(item::GHOSTS_MIST_LIMITED);
+        v.origin(origin::GHOSTS_MIST_LIMITED_GHOSTS);
         if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
             v.item(item::SPELL_CIRCLES_MIST_LIMITED);
+            v.origin(origin::SPELL_CIRCLES_MIST_LIMITED_SPELL_CIRCLES);
+            v.origin(origin::SPELL_CIRCLES_MIST_LIMITED_GHOSTS);
         }
     }
     if cfg.has(module::BATHHOUSES) {
         v.item(item::BATHHOUSE_BUY_BACK);
+        v.origin(origin::BATHHOUSE_BUY_BACK_BATHHOUSES);
     }
 }
 /// Step 2B-1: Move wood (phase 1).
@@ -2100,174 +3430,236 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
     }
     v.item(item::DEPLOY_MEEPLE);
     if cfg.has(module::RUSSIAN_PROMOS) {
-        v.marker(marker::DEPLOY_MEEPLE_0);
+        v.marker(marker::DEPLOY_MEEPLE_TREE_TRAP);
     }
     if cfg.has(module::RUSSIAN_PROMOS) {
-        v.marker(marker::DEPLOY_MEEPLE_1);
+        v.marker(marker::DEPLOY_MEEPLE_LAKE_TRAP);
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_DEPLOY_TWO);
+        v.origin(origin::WONDERS_DEPLOY_TWO_WONDERS_OF_HUMANITY);
         v.item(item::WONDERS_NOTE_SAME_FEATURE);
+        v.origin(origin::WONDERS_NOTE_SAME_FEATURE_WONDERS_OF_HUMANITY);
         v.item(item::WONDERS_NOTE_NOT_ON_EXTRA_TILE);
+        v.origin(origin::WONDERS_NOTE_NOT_ON_EXTRA_TILE_WONDERS_OF_HUMANITY);
         if cfg.has(module::FLIER) {
             v.item(item::FLIER_NOT_ON_EXTRA_TILE);
+            v.origin(origin::FLIER_NOT_ON_EXTRA_TILE_FLIER);
         }
         if cfg.has(module::MAGIC_PORTAL) {
             v.item(item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE);
+            v.origin(origin::MAGIC_PORTAL_NOT_ON_EXTRA_TILE_MAGIC_PORTAL);
         }
     }
     if cfg.has(module::FLIER) {
         if cfg.has(module::MAGIC_PORTAL) {
             v.item(item::FLIER_OR_PORTAL_USE);
+            v.origin(origin::FLIER_OR_PORTAL_USE_FLIER);
+            v.origin(origin::FLIER_OR_PORTAL_USE_MAGIC_PORTAL);
         }
         if !cfg.has(module::MAGIC_PORTAL) {
             v.item(item::FLIER_USE);
+            v.origin(origin::FLIER_USE_FLIER);
         }
     }
     if !cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
         v.item(item::FLIER_ABSENT_PORTAL_USE);
+        v.origin(origin::FLIER_ABSENT_PORTAL_USE_MAGIC_PORTAL);
     }
     if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
         v.item(item::I_20TH_ANNIVERSARY_DEPLOY_ARROW);
+        v.origin(origin::I_20TH_ANNIVERSARY_DEPLOY_ARROW_20TH_ANNIVERSARY_EXPANSION);
     }
     if cfg.has(module::PEASANT_REVOLTS) {
         v.item(item::PEASANT_REVOLT_PROTECT_DEPLOYED);
+        v.origin(origin::PEASANT_REVOLT_PROTECT_DEPLOYED_PEASANT_REVOLTS);
     }
     if cfg.has(module::DRAGON) {
         if cfg.has(module::PLAGUE) {
             v.item(item::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE);
+            v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON);
+            v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE);
         }
         if !cfg.has(module::PLAGUE) {
             v.item(item::DRAGON_NO_DEPLOY_VOLCANO);
+            v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_DRAGON);
         }
     }
     if !cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
         v.item(item::DRAGON_NO_DEPLOY_PLAGUE_SOURCE);
+        v.origin(origin::DRAGON_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE);
     }
     v.item(item::DEPLOY_NORMAL_MEEPLE);
     if cfg.has(module::BRIDGES) {
         v.item(item::BRIDGES_DEPLOY_NORMAL_MEEPLE);
+        v.origin(origin::BRIDGES_DEPLOY_NORMAL_MEEPLE_BRIDGES);
     }
     if cfg.has(module::BIG_FOLLOWER) {
         v.item(item::BIG_FOLLOWER_DEPLOY);
+        v.origin(origin::BIG_FOLLOWER_DEPLOY_BIG_FOLLOWER);
         if cfg.has(module::BRIDGES) {
             v.item(item::BIG_FOLLOWER_DEPLOY_BRIDGE);
+            v.origin(origin::BIG_FOLLOWER_DEPLOY_BRIDGE_BRIDGES);
         }
     }
     if cfg.has(module::MAYOR) {
         v.item(item::MAYOR_DEPLOY);
+        v.origin(origin::MAYOR_DEPLOY_MAYOR);
     }
     if cfg.has(module::WAGON) {
         v.item(item::WAGON_DEPLOY);
+        v.origin(origin::WAGON_DEPLOY_WAGON);
         if cfg.has(module::BRIDGES) {
             v.item(item::WAGON_DEPLOY_BRIDGE);
+            v.origin(origin::WAGON_DEPLOY_BRIDGE_BRIDGES);
         }
     }
     if cfg.has(module::ABBOT) {
         v.item(item::ABBOT_DEPLOY);
+        v.origin(origin::ABBOT_DEPLOY_ABBOT);
         if cfg.has(module::GARDENS) {
             v.item(item::ABBOT_DEPLOY_GARDEN);
+            v.origin(origin::ABBOT_DEPLOY_GARDEN_GARDENS);
         }
         if cfg.has(module::ABBEY) {
             v.item(item::ABBOT_DEPLOY_ABBEY);
+            v.origin(origin::ABBOT_DEPLOY_ABBEY_ABBEY);
         }
         if cfg.has(module::SHRINES) {
             v.item(item::ABBOT_DEPLOY_SHRINE);
+            v.origin(origin::ABBOT_DEPLOY_SHRINE_SHRINES);
         }
         if cfg.has(module::MONASTERIES) {
             v.item(item::ABBOT_DEPLOY_GERMAN_MONASTERY);
+            v.origin(origin::ABBOT_DEPLOY_GERMAN_MONASTERY_MONASTERIES);
             v.item(item::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY);
+            v.origin(origin::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY_MONASTERIES);
             v.item(item::ABBOT_DEPLOY_JAPANESE_BUILDING);
+            v.origin(origin::ABBOT_DEPLOY_JAPANESE_BUILDING_MONASTERIES);
         }
         if cfg.has(module::DARMSTADT) {
             v.item(item::ABBOT_DEPLOY_DARMSTADT_CHURCH);
+            v.origin(origin::ABBOT_DEPLOY_DARMSTADT_CHURCH_DARMSTADT);
         }
     }
     if cfg.has(module::RINGMASTER) {
         v.item(item::RINGMASTER_DEPLOY);
+        v.origin(origin::RINGMASTER_DEPLOY_RINGMASTER);
         if cfg.has(module::BRIDGES) {
             v.item(item::RINGMASTER_DEPLOY_BRIDGE);
+            v.origin(origin::RINGMASTER_DEPLOY_BRIDGE_BRIDGES);
         }
     }
     if cfg.has(module::GUARD_MEEPLES) {
         v.item(item::GUARD_MEEPLE_DEPLOY);
+        v.origin(origin::GUARD_MEEPLE_DEPLOY_GUARD_MEEPLES);
         if cfg.has(module::BRIDGES) {
             v.item(item::GUARD_MEEPLE_DEPLOY_BRIDGE);
+            v.origin(origin::GUARD_MEEPLE_DEPLOY_BRIDGE_BRIDGES);
         }
     }
     if cfg.has(module::FORTUNE_TELLER) {
         v.item(item::FORTUNE_TELLER_TENT_LIMIT);
+        v.origin(origin::FORTUNE_TELLER_TENT_LIMIT_FORTUNE_TELLER);
     }
     if cfg.has(module::TOWER) {
         v.item(item::TOWER_DEPLOY);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::TOWER_DEPLOY_0);
+            v.marker(marker::TOWER_DEPLOY_LAKE_TRAP);
         }
+        v.origin(origin::TOWER_DEPLOY_TOWER);
         if cfg.has(module::BLACK_TOWER) {
             v.item(item::TOWER_DEPLOY_BLACK_TOWER);
+            v.origin(origin::TOWER_DEPLOY_BLACK_TOWER_BLACK_TOWER);
         }
         v.item(item::TOWER_DEPLOY_NORMAL_MEEPLE);
         if cfg.has(module::BIG_FOLLOWER) {
             v.item(item::BIG_FOLLOWER_TOWER_DEPLOY);
+            v.origin(origin::BIG_FOLLOWER_TOWER_DEPLOY_BIG_FOLLOWER);
         }
         if cfg.has(module::RINGMASTER) {
             v.item(item::RINGMASTER_TOWER_DEPLOY);
+            v.origin(origin::RINGMASTER_TOWER_DEPLOY_RINGMASTER);
         }
         if cfg.has(module::GUARD_MEEPLES) {
             v.item(item::GUARD_MEEPLE_TOWER_DEPLOY);
+            v.origin(origin::GUARD_MEEPLE_TOWER_DEPLOY_GUARD_MEEPLES);
         }
     }
     if cfg.has(module::ACROBATS) {
         v.item(item::ACROBATS_ACTION);
+        v.origin(origin::ACROBATS_ACTION_ACROBATS);
         v.item(item::ACROBATS_ADD_TO_PYRAMID);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::ACROBATS_ADD_TO_PYRAMID_0);
+            v.marker(marker::ACROBATS_ADD_TO_PYRAMID_LAKE_TRAP);
         }
         if cfg.has(module::BRIDGES) {
             v.item(item::ACROBATS_PYRAMID_NO_BRIDGE);
+            v.origin(origin::ACROBATS_PYRAMID_NO_BRIDGE_BRIDGES);
         }
         v.item(item::ACROBATS_ADD_DIRECTLY);
         if cfg.has(module::MAGIC_PORTAL) {
             v.item(item::MAGIC_PORTAL_ACROBAT_PYRAMID);
+            v.origin(origin::MAGIC_PORTAL_ACROBAT_PYRAMID_MAGIC_PORTAL);
         }
         if cfg.has(module::FLIER) {
             v.item(item::ACROBATS_ADD_VIA_FLIER);
+            v.origin(origin::ACROBATS_ADD_VIA_FLIER_FLIER);
         }
         if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
             v.item(item::I_20TH_ANNIVERSARY_ACROBAT_ARROW);
+            v.origin(
+                origin::I_20TH_ANNIVERSARY_ACROBAT_ARROW_20TH_ANNIVERSARY_EXPANSION,
+            );
         }
         v.item(item::ACROBATS_SCORE_PYRAMID);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::ACROBATS_SCORE_PYRAMID_0);
+            v.marker(marker::ACROBATS_SCORE_PYRAMID_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::ACROBATS_SCORE_PYRAMID_1);
+            v.marker(marker::ACROBATS_SCORE_PYRAMID_WONDER);
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::GHOSTS_LEAVE_WITH_ACROBATS);
+            v.origin(origin::GHOSTS_LEAVE_WITH_ACROBATS_GHOSTS);
         }
     }
     if cfg.has(module::PIG) || cfg.has(module::BUILDER) || cfg.has(module::SHEEP) {
         v.item(item::DEPLOY_OTHER_FIGURES);
+        if cfg.has(module::PIG) {
+            v.origin(origin::DEPLOY_OTHER_FIGURES_PIG);
+        }
+        if cfg.has(module::BUILDER) {
+            v.origin(origin::DEPLOY_OTHER_FIGURES_BUILDER);
+        }
+        if cfg.has(module::SHEEP) {
+            v.origin(origin::DEPLOY_OTHER_FIGURES_SHEEP);
+        }
         if cfg.has(module::DRAGON) {
             v.item(item::PIG_OTHER_FIGURES_VOLCANO);
+            v.origin(origin::PIG_OTHER_FIGURES_VOLCANO_DRAGON);
         }
         if cfg.has(module::PLAGUE) {
             v.item(item::PIG_OTHER_FIGURES_PLAGUE_SOURCE);
+            v.origin(origin::PIG_OTHER_FIGURES_PLAGUE_SOURCE_PLAGUE);
         }
         if cfg.has(module::PIG) {
             v.item(item::PIG_DEPLOY);
+            v.origin(origin::PIG_DEPLOY_PIG);
         }
         if cfg.has(module::BUILDER) {
             v.item(item::BUILDER_DEPLOY);
+            v.origin(origin::BUILDER_DEPLOY_BUILDER);
         }
         if cfg.has(module::SHEEP) {
             v.item(item::SHEEP_DEPLOY);
+            v.origin(origin::SHEEP_DEPLOY_SHEEP);
             v.item(item::SHEEP_DEPLOY_GROW_FLOCK);
         }
     }
     if cfg.has(module::BARN) {
         v.item(item::BARN_PLACE);
+        v.origin(origin::BARN_PLACE_BARN);
     }
     if cfg.has(module::WHEEL_OF_FORTUNE) || cfg.has(module::FESTIVAL)
         || cfg.has(module::ABBOT) || cfg.has(module::RUSSIAN_PROMOS)
@@ -2275,59 +3667,121 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
     {
         v.item(item::WHEEL_OF_FORTUNE_SPECIAL_ACTION);
         if cfg.has(module::WHEEL_OF_FORTUNE) {
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_WHEEL_OF_FORTUNE);
+        }
+        if cfg.has(module::FESTIVAL) {
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_FESTIVAL);
+        }
+        if cfg.has(module::ABBOT) {
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_ABBOT);
+        }
+        if cfg.has(module::RUSSIAN_PROMOS) {
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_RUSSIAN_PROMOS);
+        }
+        if cfg.has(module::PEASANT_REVOLTS) {
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_PEASANT_REVOLTS);
+        }
+        if cfg.has(module::WHEEL_OF_FORTUNE) {
             v.item(item::WHEEL_OF_FORTUNE_PLACE_MEEPLE);
+            v.origin(origin::WHEEL_OF_FORTUNE_PLACE_MEEPLE_WHEEL_OF_FORTUNE);
         }
         if cfg.has(module::FESTIVAL) {
             v.item(item::FESTIVAL_TAKE_BACK_FIGURE);
+            v.origin(origin::FESTIVAL_TAKE_BACK_FIGURE_FESTIVAL);
         }
         if cfg.has(module::RUSSIAN_PROMOS) {
             v.item(item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP);
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_RUSSIAN_PROMOS);
             if flag::special_figures_eaten_by_dragon_bullet(cfg) {
                 v.item(item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE);
+                if cfg.has(module::BUILDER) {
+                    v.origin(
+                        origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_BUILDER,
+                    );
+                }
+                if cfg.has(module::PIG) {
+                    v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_PIG);
+                }
+                if cfg.has(module::MAYOR) {
+                    v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_MAYOR);
+                }
+                if cfg.has(module::WAGON) {
+                    v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_WAGON);
+                }
+                if cfg.has(module::SHEEP) {
+                    v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_SHEEP);
+                }
             }
         }
         if cfg.has(module::ABBOT) {
             v.item(item::ABBOT_RETURN_AND_SCORE);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::ABBOT_RETURN_AND_SCORE_0);
+                v.marker(marker::ABBOT_RETURN_AND_SCORE_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::ABBOT_RETURN_AND_SCORE_1);
+                v.marker(marker::ABBOT_RETURN_AND_SCORE_WONDER);
             }
+            v.origin(origin::ABBOT_RETURN_AND_SCORE_ABBOT);
             if cfg.has(module::GHOSTS) {
                 v.item(item::GHOSTS_LEAVE_WITH_ABBOT);
+                v.origin(origin::GHOSTS_LEAVE_WITH_ABBOT_GHOSTS);
             }
         }
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS);
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS_PEASANT_REVOLTS);
         }
     }
     if cfg.has(module::TOWER) || cfg.has(module::LITTLE_BUILDINGS)
         || cfg.has(module::FAIRY) || cfg.has(module::TOLLKEEPERS)
     {
         v.item(item::TOWER_NEUTRAL_FIGURE);
+        if cfg.has(module::TOWER) {
+            v.origin(origin::TOWER_NEUTRAL_FIGURE_TOWER);
+        }
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.origin(origin::TOWER_NEUTRAL_FIGURE_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::FAIRY) {
+            v.origin(origin::TOWER_NEUTRAL_FIGURE_FAIRY);
+        }
+        if cfg.has(module::TOLLKEEPERS) {
+            v.origin(origin::TOWER_NEUTRAL_FIGURE_TOLLKEEPERS);
+        }
         if cfg.has(module::LITTLE_BUILDINGS) || cfg.has(module::TOLLKEEPERS) {
             v.item(item::TOWER_NEUTRAL_FIGURE_OR_TOKEN);
+            if cfg.has(module::LITTLE_BUILDINGS) {
+                v.origin(origin::TOWER_NEUTRAL_FIGURE_OR_TOKEN_LITTLE_BUILDINGS);
+            }
+            if cfg.has(module::TOLLKEEPERS) {
+                v.origin(origin::TOWER_NEUTRAL_FIGURE_OR_TOKEN_TOLLKEEPERS);
+            }
         }
         if cfg.has(module::TOWER) {
             v.item(item::TOWER_BUILD_PIECE);
+            v.origin(origin::TOWER_BUILD_PIECE_TOWER);
             if cfg.has(module::BLACK_TOWER) {
                 v.item(item::TOWER_BUILD_BLACK_TOWER);
+                v.origin(origin::TOWER_BUILD_BLACK_TOWER_BLACK_TOWER);
             }
             v.item(item::TOWER_CAPTURE);
             v.item(item::TOWER_EXCHANGE_PRISONERS);
         }
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::LITTLE_BUILDINGS_PLACE);
+            v.origin(origin::LITTLE_BUILDINGS_PLACE_LITTLE_BUILDINGS);
         }
         if cfg.has(module::FAIRY) {
             v.item(item::FAIRY_DEPLOY);
+            v.origin(origin::FAIRY_DEPLOY_FAIRY);
             if cfg.has(module::CASTLES) && cfg.edition == edition::C1 {
                 v.item(item::FAIRY_NOT_BESIDE_CASTLE);
+                v.origin(origin::FAIRY_NOT_BESIDE_CASTLE_CASTLES);
             }
         }
         if cfg.has(module::TOLLKEEPERS) {
             v.item(item::TOLLKEEPERS_PLACE_TOLLHOUSE);
+            v.origin(origin::TOLLKEEPERS_PLACE_TOLLHOUSE_TOLLKEEPERS);
         }
     }
 }
@@ -2340,57 +3794,77 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::PHANTOM) {
         v.item(item::PHANTOM_DEPLOY);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::PHANTOM_DEPLOY_0);
+            v.marker(marker::PHANTOM_DEPLOY_TREE_TRAP);
         }
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::PHANTOM_DEPLOY_1);
+            v.marker(marker::PHANTOM_DEPLOY_LAKE_TRAP);
         }
+        v.origin(origin::PHANTOM_DEPLOY_PHANTOM);
         if cfg.has(module::BRIDGES) {
             v.item(item::PHANTOM_DEPLOY_BRIDGE);
+            v.origin(origin::PHANTOM_DEPLOY_BRIDGE_BRIDGES);
         }
         if cfg.has(module::FLIER) {
             if cfg.has(module::MAGIC_PORTAL) {
                 v.item(item::PHANTOM_DEPLOY_FLIER_OR_PORTAL);
+                v.origin(origin::PHANTOM_DEPLOY_FLIER_OR_PORTAL_FLIER);
+                v.origin(origin::PHANTOM_DEPLOY_FLIER_OR_PORTAL_MAGIC_PORTAL);
             }
             if !cfg.has(module::MAGIC_PORTAL) {
                 v.item(item::PHANTOM_DEPLOY_FLIER);
+                v.origin(origin::PHANTOM_DEPLOY_FLIER_FLIER);
             }
         }
         if !cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
             v.item(item::PHANTOM_DEPLOY_PORTAL);
+            v.origin(origin::PHANTOM_DEPLOY_PORTAL_MAGIC_PORTAL);
         }
         if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
             v.item(item::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL);
+            v.origin(
+                origin::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL_20TH_ANNIVERSARY_EXPANSION,
+            );
         }
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::PHANTOM_DEPLOY_REVOLT_PROTECTION);
+            v.origin(origin::PHANTOM_DEPLOY_REVOLT_PROTECTION_PEASANT_REVOLTS);
         }
         if cfg.has(module::DRAGON) {
             if cfg.has(module::PLAGUE) {
                 v.item(item::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE);
+                v.origin(origin::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON);
+                v.origin(origin::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE);
             }
             if !cfg.has(module::PLAGUE) {
                 v.item(item::PHANTOM_NO_DEPLOY_VOLCANO);
+                v.origin(origin::PHANTOM_NO_DEPLOY_VOLCANO_DRAGON);
             }
         }
         if !cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
             v.item(item::PHANTOM_NO_DEPLOY_PLAGUE_SOURCE);
+            v.origin(origin::PHANTOM_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE);
         }
         if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_TENT_LIMIT_PHANTOM);
+            v.origin(origin::FORTUNE_TELLER_TENT_LIMIT_PHANTOM_FORTUNE_TELLER);
         }
     }
     if cfg.has(module::TOWER) && cfg.has(module::PHANTOM) {
         v.item(item::TOWER_PHANTOM_DEPLOY);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::TOWER_PHANTOM_DEPLOY_0);
+            v.marker(marker::TOWER_PHANTOM_DEPLOY_LAKE_TRAP);
         }
+        v.origin(origin::TOWER_PHANTOM_DEPLOY_TOWER);
+        v.origin(origin::TOWER_PHANTOM_DEPLOY_PHANTOM);
         if cfg.has(module::BLACK_TOWER) {
             v.item(item::TOWER_PHANTOM_BLACK_TOWER);
+            v.origin(origin::TOWER_PHANTOM_BLACK_TOWER_BLACK_TOWER);
         }
     }
     if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PHANTOM) {
         v.item(item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION);
+        v.origin(origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_WHEEL_OF_FORTUNE);
+        v.origin(origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_PHANTOM);
         v.item(item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL);
     }
 }
@@ -2403,89 +3877,128 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::FERRIES) {
         v.item(item::FERRIES_PLACE_FERRY);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::FERRIES_PLACE_FERRY_0);
+            v.marker(marker::FERRIES_PLACE_FERRY_TREE_TRAP);
         }
+        v.origin(origin::FERRIES_PLACE_FERRY_FERRIES);
         v.item(item::FERRIES_MOVE_FERRY);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::FERRIES_MOVE_FERRY_0);
+            v.marker(marker::FERRIES_MOVE_FERRY_TREE_TRAP);
         }
+        v.origin(origin::FERRIES_MOVE_FERRY_FERRIES);
     }
     if cfg.has(module::SHEEP) {
         v.item(item::SHEEP_FIELD_EXTENDED);
+        v.origin(origin::SHEEP_FIELD_EXTENDED_SHEEP);
         v.item(item::SHEEP_GROW_FLOCK);
         v.item(item::SHEEP_DRIVE_FLOCK_HOME);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_0);
+            v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_1);
+            v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_WONDER);
         }
         v.item(item::SHEEP_FIELD_CLOSED);
+        v.origin(origin::SHEEP_FIELD_CLOSED_SHEEP);
         v.item(item::SHEEP_FIELD_CLOSED_DRIVE_HOME);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_0);
+            v.marker(marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_1);
+            v.marker(marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_WONDER);
         }
     }
     if cfg.has(module::FRUIT_BEARING_TREES) {
         v.item(item::FRUIT_TREE_HARVEST_OR_SELL);
+        v.origin(origin::FRUIT_TREE_HARVEST_OR_SELL_FRUIT_BEARING_TREES);
         v.item(item::FRUIT_TREE_HARVEST);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::FRUIT_TREE_HARVEST_0);
+            v.marker(marker::FRUIT_TREE_HARVEST_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::FRUIT_TREE_HARVEST_1);
+            v.marker(marker::FRUIT_TREE_HARVEST_WONDER);
         }
         v.item(item::FRUIT_TREE_SELL);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::FRUIT_TREE_SELL_0);
+            v.marker(marker::FRUIT_TREE_SELL_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::FRUIT_TREE_SELL_1);
+            v.marker(marker::FRUIT_TREE_SELL_WONDER);
         }
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_NOTRE_DAME);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::WONDERS_NOTRE_DAME_0);
+            v.marker(marker::WONDERS_NOTRE_DAME_ROBBERS);
         }
+        v.origin(origin::WONDERS_NOTRE_DAME_WONDERS_OF_HUMANITY);
         if cfg.has(module::ABBEY) {
             v.item(item::WONDERS_NOTRE_DAME_ABBEY);
+            v.origin(origin::WONDERS_NOTRE_DAME_ABBEY_ABBEY);
         }
         if cfg.has(module::SHRINES) {
             v.item(item::WONDERS_NOTRE_DAME_SHRINE);
+            v.origin(origin::WONDERS_NOTRE_DAME_SHRINE_SHRINES);
         }
         if cfg.has(module::MONASTERIES) {
             v.item(item::WONDERS_NOTRE_DAME_GERMAN_MONASTERY);
+            v.origin(origin::WONDERS_NOTRE_DAME_GERMAN_MONASTERY_MONASTERIES);
             v.item(item::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY);
+            v.origin(origin::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY_MONASTERIES);
             v.item(item::WONDERS_NOTRE_DAME_JAPANESE_BUILDING);
+            v.origin(origin::WONDERS_NOTRE_DAME_JAPANESE_BUILDING_MONASTERIES);
         }
         if cfg.has(module::DARMSTADT) {
             v.item(item::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH);
+            v.origin(origin::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH_DARMSTADT);
         }
     }
     if flag::messages_for_entries_step5_mark_we(cfg) && cfg.edition == edition::C1 {
         v.item(item::MESSAGES_CHECK_2C_SHEPHERD);
-        v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_0);
+        v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_MESSAGES_2);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_1);
+            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_2);
+            v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_WONDER);
+        }
+        if cfg.has(module::MESSAGES) && cfg.edition == edition::C1
+            && cfg.has(module::SHEEP)
+        {
+            v.origin(origin::MESSAGES_CHECK_2C_SHEPHERD_MESSAGES);
+        }
+        if cfg.has(module::SHEEP) && cfg.edition == edition::C1
+            && cfg.has(module::MESSAGES)
+        {
+            v.origin(origin::MESSAGES_CHECK_2C_SHEPHERD_SHEEP);
         }
     }
     if flag::messages_for_entries_step5_mark_c1_and_mark_we(cfg)
         && cfg.edition == edition::C1
     {
         v.item(item::MESSAGES_CHECK_2C_NEW_SCORING);
-        v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_0);
+        v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES_2);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_1);
+            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_2);
+            v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_WONDER);
+        }
+        if cfg.has(module::MESSAGES) && cfg.edition == edition::C1
+            && !cfg.has(module::SHEEP)
+            && (cfg.has(module::FRUIT_BEARING_TREES)
+                || cfg.has(module::WONDERS_OF_HUMANITY))
+        {
+            v.origin(origin::MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES);
+        }
+        if cfg.has(module::FRUIT_BEARING_TREES) && cfg.edition == edition::C1
+            && cfg.has(module::MESSAGES) && !cfg.has(module::SHEEP)
+        {
+            v.origin(origin::MESSAGES_CHECK_2C_NEW_SCORING_FRUIT_BEARING_TREES);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.edition == edition::C1
+            && cfg.has(module::MESSAGES) && !cfg.has(module::SHEEP)
+        {
+            v.origin(origin::MESSAGES_CHECK_2C_NEW_SCORING_WONDERS_OF_HUMANITY);
         }
     }
 }
@@ -2503,9 +4016,11 @@ fn step_2d(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::DRAGON) {
         if cfg.edition == edition::C1 {
             v.item(item::DRAGON_MOVE_HIG_ZMG);
+            v.origin(origin::DRAGON_MOVE_HIG_ZMG_DRAGON);
         }
         if cfg.edition != edition::C1 {
             v.item(item::DRAGON_MOVE);
+            v.origin(origin::DRAGON_MOVE_DRAGON);
         }
     }
 }
@@ -2519,16 +4034,21 @@ fn step_3a(cfg: &Config, v: &mut Visible) {
     v.item(item::COMPLETED_BY_TILE);
     if cfg.has(module::ABBEY) {
         v.item(item::ABBEY_COMPLETES_FEATURES);
+        v.origin(origin::ABBEY_COMPLETES_FEATURES_ABBEY);
     }
     if cfg.has(module::HALFLINGS) {
         v.item(item::HALFLINGS_COMPLETES_FEATURES);
+        v.origin(origin::HALFLINGS_COMPLETES_FEATURES_HALFLINGS);
     }
     if cfg.has(module::GERMAN_CASTLES) {
         v.item(item::GERMAN_CASTLES_COMPLETES_FEATURES);
+        v.origin(origin::GERMAN_CASTLES_COMPLETES_FEATURES_GERMAN_CASTLES);
         v.item(item::GERMAN_CASTLES_COMPLETED);
+        v.origin(origin::GERMAN_CASTLES_COMPLETED_GERMAN_CASTLES);
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_COMPLETES_FEATURES);
+        v.origin(origin::WONDERS_COMPLETES_FEATURES_WONDERS_OF_HUMANITY);
     }
     v.item(item::COMPLETED_ROADS);
     v.item(item::COMPLETED_CITIES);
@@ -2536,108 +4056,154 @@ fn step_3a(cfg: &Config, v: &mut Visible) {
     v.item(item::COMPLETED_MONASTERY);
     if cfg.has(module::ABBEY) {
         v.item(item::ABBEY_COMPLETED);
+        v.origin(origin::ABBEY_COMPLETED_ABBEY);
     }
     if cfg.has(module::SHRINES) {
         v.item(item::SHRINES_COMPLETED);
+        v.origin(origin::SHRINES_COMPLETED_SHRINES);
     }
     if cfg.has(module::MONASTERIES) {
         v.item(item::MONASTERIES_GERMAN_COMPLETED);
+        v.origin(origin::MONASTERIES_GERMAN_COMPLETED_MONASTERIES);
         v.item(item::MONASTERIES_DUTCH_BELGIAN_COMPLETED);
+        v.origin(origin::MONASTERIES_DUTCH_BELGIAN_COMPLETED_MONASTERIES);
         v.item(item::MONASTERIES_JAPANESE_COMPLETED);
+        v.origin(origin::MONASTERIES_JAPANESE_COMPLETED_MONASTERIES);
     }
     if cfg.has(module::DARMSTADT) {
         v.item(item::DARMSTADT_CHURCH_COMPLETED);
+        v.origin(origin::DARMSTADT_CHURCH_COMPLETED_DARMSTADT);
     }
     if cfg.has(module::RUSSIAN_PROMOS) {
         v.item(item::RUSSIAN_PROMOS_BABA_YAGA_COMPLETED);
+        v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_COMPLETED_RUSSIAN_PROMOS);
     }
     if flag::abbot_and_gardens_full(cfg) {
         v.item(item::GARDENS_COMPLETED);
+        if cfg.has(module::ABBOT) && cfg.has(module::GARDENS) {
+            v.origin(origin::GARDENS_COMPLETED_ABBOT);
+        }
+        if cfg.has(module::GARDENS) && cfg.has(module::ABBOT) {
+            v.origin(origin::GARDENS_COMPLETED_GARDENS);
+        }
     }
     if cfg.has(module::GERMAN_CATHEDRALS) {
         v.item(item::GERMAN_CATHEDRALS_COMPLETED);
+        v.origin(origin::GERMAN_CATHEDRALS_COMPLETED_GERMAN_CATHEDRALS);
     }
     if cfg.has(module::HAUNTED_CASTLES) {
         v.item(item::HAUNTED_CASTLES_COMPLETED);
+        v.origin(origin::HAUNTED_CASTLES_COMPLETED_HAUNTED_CASTLES);
     }
     if cfg.has(module::CEMETERIES) {
         v.item(item::CEMETERIES_COMPLETED);
+        v.origin(origin::CEMETERIES_COMPLETED_CEMETERIES);
     }
     if cfg.has(module::EASTER_IN_CARCASSONNE) {
         v.item(item::EASTER_NEST_COMPLETED);
+        v.origin(origin::EASTER_NEST_COMPLETED_EASTER_IN_CARCASSONNE);
     }
     if cfg.has(module::FORTUNE_TELLER) {
         v.item(item::FORTUNE_TELLER_TENT_COMPLETED);
+        v.origin(origin::FORTUNE_TELLER_TENT_COMPLETED_FORTUNE_TELLER);
     }
     if cfg.has(module::BRIDGES) {
         v.item(item::BRIDGES_COMPLETED_ROADS);
+        v.origin(origin::BRIDGES_COMPLETED_ROADS_BRIDGES);
         if cfg.has(module::GERMAN_CATHEDRALS) {
             v.item(item::BRIDGES_COMPLETED_GERMAN_CATHEDRALS);
+            v.origin(origin::BRIDGES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
         }
     }
     if cfg.has(module::TUNNEL) {
         v.item(item::TUNNEL_COMPLETED_ROADS);
+        v.origin(origin::TUNNEL_COMPLETED_ROADS_TUNNEL);
         if cfg.has(module::GERMAN_CATHEDRALS) {
             v.item(item::TUNNEL_COMPLETED_GERMAN_CATHEDRALS);
+            v.origin(origin::TUNNEL_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
         }
     }
     if cfg.has(module::FERRIES) {
         v.item(item::FERRIES_COMPLETED_ROADS);
+        v.origin(origin::FERRIES_COMPLETED_ROADS_FERRIES);
         if cfg.has(module::GERMAN_CATHEDRALS) {
             v.item(item::FERRIES_COMPLETED_GERMAN_CATHEDRALS);
+            v.origin(origin::FERRIES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
         }
     }
     if cfg.has(module::BARN) {
         v.item(item::BARN_FIELDS_TO_SCORE);
+        v.origin(origin::BARN_FIELDS_TO_SCORE_BARN);
     }
     if cfg.has(module::CASTLES) {
         v.item(item::CASTLES_COMPLETED);
+        v.origin(origin::CASTLES_COMPLETED_CASTLES);
     }
     if cfg.has(module::PORXADA) {
         v.item(item::PORXADA_KNIGHT_TOKENS);
+        v.origin(origin::PORXADA_KNIGHT_TOKENS_PORXADA);
     }
     v.item(item::RESOLVE_CONTROL);
     v.item(item::CONTROL_NORMAL_MEEPLE);
     if cfg.has(module::BIG_FOLLOWER) {
         v.item(item::BIG_FOLLOWER_CONTROL_VOTE);
+        v.origin(origin::BIG_FOLLOWER_CONTROL_VOTE_BIG_FOLLOWER);
     }
     if cfg.has(module::WAGON) {
         v.item(item::WAGON_CONTROL_VOTE);
+        v.origin(origin::WAGON_CONTROL_VOTE_WAGON);
     }
     if cfg.has(module::MAYOR) {
         v.item(item::MAYOR_CONTROL_VOTE);
+        v.origin(origin::MAYOR_CONTROL_VOTE_MAYOR);
     }
     if cfg.has(module::PHANTOM) {
         v.item(item::PHANTOM_CONTROL_VOTE);
+        v.origin(origin::PHANTOM_CONTROL_VOTE_PHANTOM);
     }
     if cfg.has(module::ABBOT) {
         v.item(item::ABBOT_CONTROL_VOTE);
+        v.origin(origin::ABBOT_CONTROL_VOTE_ABBOT);
     }
     if cfg.has(module::RINGMASTER) {
         v.item(item::RINGMASTER_CONTROL_VOTE);
+        v.origin(origin::RINGMASTER_CONTROL_VOTE_RINGMASTER);
     }
     if cfg.has(module::GUARD_MEEPLES) {
         v.item(item::GUARD_MEEPLE_CONTROL_VOTE);
+        v.origin(origin::GUARD_MEEPLE_CONTROL_VOTE_GUARD_MEEPLES);
     }
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_CONTROL_TIE);
+        v.origin(origin::HILLS_CONTROL_TIE_HILLS);
     }
     if cfg.has(module::LAND_SURVEYORS) {
         v.item(item::LAND_SURVEYORS_CITIZENS_JURY_VOTE);
+        v.origin(origin::LAND_SURVEYORS_CITIZENS_JURY_VOTE_LAND_SURVEYORS);
     }
     if cfg.has(module::MARKETS_OF_LEIPZIG) {
         v.item(item::LEIPZIG_MOVE_TO_QUARTER);
+        v.origin(origin::LEIPZIG_MOVE_TO_QUARTER_MARKETS_OF_LEIPZIG);
     }
     v.item(item::CHOOSE_SCORING_ORDER);
     if cfg.has(module::ROBBERS) || cfg.has(module::WATCHTOWERS) {
         v.item(item::ROBBERS_SCORING_ORDER_EXCEPTION);
+        if cfg.has(module::ROBBERS) {
+            v.origin(origin::ROBBERS_SCORING_ORDER_EXCEPTION_ROBBERS);
+        }
+        if cfg.has(module::WATCHTOWERS) {
+            v.origin(origin::ROBBERS_SCORING_ORDER_EXCEPTION_WATCHTOWERS);
+        }
     }
     if cfg.has(module::BATHHOUSES) {
         v.item(item::BATHHOUSE_SCORING_ORDER);
+        v.origin(origin::BATHHOUSE_SCORING_ORDER_BATHHOUSES);
     }
     if cfg.has(module::CASTLES) {
         v.item(item::CASTLES_SCORE_AT_ONCE);
+        v.origin(origin::CASTLES_SCORE_AT_ONCE_CASTLES);
         v.item(item::CASTLES_OVERLAPPING_FIEFS);
+        v.origin(origin::CASTLES_OVERLAPPING_FIEFS_CASTLES);
     }
     v.item(item::PERFORM_3B_EACH);
 }
@@ -2647,17 +4213,20 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
     v.repeat(step::S3B);
     if cfg.has(module::CASTLES) {
         v.item(item::CASTLES_BUILD);
+        v.origin(origin::CASTLES_BUILD_CASTLES);
     }
     if cfg.has(module::GINGERBREAD_MAN) {
         v.item(item::GINGERBREAD_SCORE_CITY);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::GINGERBREAD_SCORE_CITY_0);
+            v.marker(marker::GINGERBREAD_SCORE_CITY_ROBBER_CHOICE);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::GINGERBREAD_SCORE_CITY_1);
+            v.marker(marker::GINGERBREAD_SCORE_CITY_WONDER);
         }
+        v.origin(origin::GINGERBREAD_SCORE_CITY_GINGERBREAD_MAN);
         if cfg.has(module::CASTLES) {
             v.item(item::GINGERBREAD_CASTLE_UNCLEAR);
+            v.origin(origin::GINGERBREAD_CASTLE_UNCLEAR_CASTLES);
         }
     }
     if cfg.has(module::TRADERS) || cfg.has(module::KING_AND_ROBBER)
@@ -2665,363 +4234,535 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
     {
         v.item(item::REWARDS_FOR_COMPLETION);
         if cfg.has(module::TRADERS) {
+            v.origin(origin::REWARDS_FOR_COMPLETION_TRADERS);
+        }
+        if cfg.has(module::KING_AND_ROBBER) {
+            v.origin(origin::REWARDS_FOR_COMPLETION_KING_AND_ROBBER);
+        }
+        if cfg.has(module::FORTUNE_TELLER) {
+            v.origin(origin::REWARDS_FOR_COMPLETION_FORTUNE_TELLER);
+        }
+        if cfg.has(module::TRADERS) {
             v.item(item::TRADERS_COLLECT_GOODS);
+            v.origin(origin::TRADERS_COLLECT_GOODS_TRADERS);
         }
         if cfg.has(module::KING_AND_ROBBER) {
             v.item(item::KING_AND_ROBBER_TAKE_TILE);
+            v.origin(origin::KING_AND_ROBBER_TAKE_TILE_KING_AND_ROBBER);
         }
         if cfg.has(module::FORTUNE_TELLER) {
             v.item(item::FORTUNE_TELLER_TENT_REWARD);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::FORTUNE_TELLER_TENT_REWARD_0);
+                v.marker(marker::FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::FORTUNE_TELLER_TENT_REWARD_1);
+                v.marker(marker::FORTUNE_TELLER_TENT_REWARD_WONDER);
             }
+            v.origin(origin::FORTUNE_TELLER_TENT_REWARD_FORTUNE_TELLER);
         }
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_MOVE_FROM_CITY);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::COUNT_MOVE_FROM_CITY_0);
+            v.marker(marker::COUNT_MOVE_FROM_CITY_TREE_TRAP);
         }
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::COUNT_MOVE_FROM_CITY_1);
+            v.marker(marker::COUNT_MOVE_FROM_CITY_LAKE_TRAP);
         }
+        v.origin(origin::COUNT_MOVE_FROM_CITY_COUNT_OF_CARCASSONNE);
     }
     v.item(item::DETERMINE_MAJORITY);
     if cfg.has(module::COUNT_OF_CARCASSONNE) || cfg.has(module::MARKETS_OF_LEIPZIG) {
         v.item(item::COUNT_REDETERMINE_MAJORITY);
+        if cfg.has(module::COUNT_OF_CARCASSONNE) {
+            v.origin(origin::COUNT_REDETERMINE_MAJORITY_COUNT_OF_CARCASSONNE);
+        }
+        if cfg.has(module::MARKETS_OF_LEIPZIG) {
+            v.origin(origin::COUNT_REDETERMINE_MAJORITY_MARKETS_OF_LEIPZIG);
+        }
     }
     v.item(item::MAJORITY_NORMAL_MEEPLE);
     if cfg.has(module::BIG_FOLLOWER) {
         v.item(item::BIG_FOLLOWER_MAJORITY_STRENGTH);
+        v.origin(origin::BIG_FOLLOWER_MAJORITY_STRENGTH_BIG_FOLLOWER);
     }
     if cfg.has(module::WAGON) {
         v.item(item::WAGON_MAJORITY_STRENGTH);
+        v.origin(origin::WAGON_MAJORITY_STRENGTH_WAGON);
     }
     if cfg.has(module::MAYOR) {
         v.item(item::MAYOR_MAJORITY_STRENGTH);
+        v.origin(origin::MAYOR_MAJORITY_STRENGTH_MAYOR);
     }
     if cfg.has(module::PHANTOM) {
         v.item(item::PHANTOM_MAJORITY_STRENGTH);
+        v.origin(origin::PHANTOM_MAJORITY_STRENGTH_PHANTOM);
     }
     if cfg.has(module::ABBOT) {
         v.item(item::ABBOT_MAJORITY_STRENGTH);
+        v.origin(origin::ABBOT_MAJORITY_STRENGTH_ABBOT);
     }
     if cfg.has(module::RINGMASTER) {
         v.item(item::RINGMASTER_MAJORITY_STRENGTH);
+        v.origin(origin::RINGMASTER_MAJORITY_STRENGTH_RINGMASTER);
     }
     if cfg.has(module::GUARD_MEEPLES) {
         v.item(item::GUARD_MEEPLE_MAJORITY_STRENGTH);
+        v.origin(origin::GUARD_MEEPLE_MAJORITY_STRENGTH_GUARD_MEEPLES);
     }
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_MAJORITY_TIE);
+        v.origin(origin::HILLS_MAJORITY_TIE_HILLS);
     }
     if cfg.has(module::LAND_SURVEYORS) {
         v.item(item::LAND_SURVEYORS_CITIZENS_JURY_STRENGTH);
+        v.origin(origin::LAND_SURVEYORS_CITIZENS_JURY_STRENGTH_LAND_SURVEYORS);
     }
     if cfg.has(module::WATCHTOWERS) {
         v.item(item::WATCHTOWERS_BONUS);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::WATCHTOWERS_BONUS_0);
+            v.marker(marker::WATCHTOWERS_BONUS_ROBBER_CHOICE);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::WATCHTOWERS_BONUS_1);
+            v.marker(marker::WATCHTOWERS_BONUS_WONDER);
         }
+        v.origin(origin::WATCHTOWERS_BONUS_WATCHTOWERS);
     }
     if cfg.has(module::TOLLKEEPERS) {
         v.item(item::TOLLKEEPERS_TOLL);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::TOLLKEEPERS_TOLL_0);
+            v.marker(marker::TOLLKEEPERS_TOLL_ROBBER_CHOICE);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::TOLLKEEPERS_TOLL_1);
+            v.marker(marker::TOLLKEEPERS_TOLL_WONDER);
         }
+        v.origin(origin::TOLLKEEPERS_TOLL_TOLLKEEPERS);
     }
     v.item(item::SCORE_FEATURE);
     if cfg.has(module::ROBBERS) {
-        v.marker(marker::SCORE_FEATURE_0);
+        v.marker(marker::SCORE_FEATURE_ROBBER_CHOICE);
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
-        v.marker(marker::SCORE_FEATURE_1);
+        v.marker(marker::SCORE_FEATURE_WONDER);
     }
     v.item(item::SCORE_ROAD);
     if cfg.has(module::GERMAN_CATHEDRALS) {
         v.item(item::GERMAN_CATHEDRALS_SCORE_ROAD);
+        v.origin(origin::GERMAN_CATHEDRALS_SCORE_ROAD_GERMAN_CATHEDRALS);
     }
     if cfg.has(module::INNS) {
         v.item(item::INNS_SCORE_ROAD);
+        v.origin(origin::INNS_SCORE_ROAD_INNS);
     }
     if cfg.has(module::MAGE) {
         v.item(item::MAGE_SCORE_ROAD);
+        v.origin(origin::MAGE_SCORE_ROAD_MAGE);
     }
     if cfg.has(module::WITCH) {
         v.item(item::WITCH_SCORE_ROAD);
+        v.origin(origin::WITCH_SCORE_ROAD_WITCH);
     }
     if cfg.has(module::LITTLE_BUILDINGS) {
         v.item(item::LITTLE_BUILDINGS_SCORE_ROAD);
+        v.origin(origin::LITTLE_BUILDINGS_SCORE_ROAD_LITTLE_BUILDINGS);
     }
     if cfg.has(module::GERMAN_CASTLES) {
         v.item(item::GERMAN_CASTLES_SCORE_ROAD);
+        v.origin(origin::GERMAN_CASTLES_SCORE_ROAD_GERMAN_CASTLES);
     }
     if cfg.has(module::BATHHOUSES) {
         v.item(item::BATHHOUSE_SCORE_ROAD);
+        v.origin(origin::BATHHOUSE_SCORE_ROAD_BATHHOUSES);
     }
     if cfg.has(module::LABYRINTH) {
         v.item(item::LABYRINTH_SCORE_ROAD);
+        v.origin(origin::LABYRINTH_SCORE_ROAD_LABYRINTH);
     }
     if cfg.has(module::SIGNPOSTS) {
         v.item(item::SIGNPOSTS_SCORE_ROAD);
+        v.origin(origin::SIGNPOSTS_SCORE_ROAD_SIGNPOSTS);
     }
     if cfg.has(module::GHOSTS) {
         v.item(item::GHOSTS_SCORE_ROAD);
+        v.origin(origin::GHOSTS_SCORE_ROAD_GHOSTS);
     }
     if cfg.has(module::LAND_SURVEYORS) {
         v.item(item::LAND_SURVEYORS_SCORE_ROAD);
+        v.origin(origin::LAND_SURVEYORS_SCORE_ROAD_LAND_SURVEYORS);
     }
     v.item(item::SCORE_CITY);
     if cfg.has(module::CATHARS) {
         v.item(item::CATHARS_SCORE_CITY);
+        v.origin(origin::CATHARS_SCORE_CITY_CATHARS);
     }
     if cfg.has(module::CATHEDRALS) {
         v.item(item::CATHEDRALS_SCORE_CITY);
+        v.origin(origin::CATHEDRALS_SCORE_CITY_CATHEDRALS);
     }
     if cfg.has(module::MAGE) {
         v.item(item::MAGE_SCORE_CITY);
+        v.origin(origin::MAGE_SCORE_CITY_MAGE);
     }
     if cfg.has(module::WITCH) {
         v.item(item::WITCH_SCORE_CITY);
+        v.origin(origin::WITCH_SCORE_CITY_WITCH);
     }
     if cfg.has(module::LITTLE_BUILDINGS) {
         v.item(item::LITTLE_BUILDINGS_SCORE_CITY);
+        v.origin(origin::LITTLE_BUILDINGS_SCORE_CITY_LITTLE_BUILDINGS);
     }
     if cfg.has(module::GERMAN_CASTLES) {
         v.item(item::GERMAN_CASTLES_SCORE_CITY);
+        v.origin(origin::GERMAN_CASTLES_SCORE_CITY_GERMAN_CASTLES);
     }
     if cfg.has(module::BATHHOUSES) {
         v.item(item::BATHHOUSE_SCORE_CITY);
+        v.origin(origin::BATHHOUSE_SCORE_CITY_BATHHOUSES);
     }
     if cfg.has(module::DARMSTADT) {
         v.item(item::DARMSTADT_SCORE_CITY);
+        v.origin(origin::DARMSTADT_SCORE_CITY_DARMSTADT);
     }
     if cfg.has(module::GHOSTS) {
         v.item(item::GHOSTS_SCORE_CITY);
+        v.origin(origin::GHOSTS_SCORE_CITY_GHOSTS);
     }
     if cfg.has(module::LAND_SURVEYORS) {
         v.item(item::LAND_SURVEYORS_SCORE_CITY);
+        v.origin(origin::LAND_SURVEYORS_SCORE_CITY_LAND_SURVEYORS);
     }
     v.item(item::SCORE_MONASTIC);
     if cfg.has(module::VINEYARDS) {
         v.item(item::VINEYARDS_SCORE_MONASTERY);
+        v.origin(origin::VINEYARDS_SCORE_MONASTERY_VINEYARDS);
     }
     if cfg.has(module::LITTLE_BUILDINGS) {
         v.item(item::LITTLE_BUILDINGS_SCORE_MONASTIC);
+        v.origin(origin::LITTLE_BUILDINGS_SCORE_MONASTIC_LITTLE_BUILDINGS);
     }
     if cfg.has(module::GHOSTS) {
         v.item(item::GHOSTS_SCORE_MONASTIC);
+        v.origin(origin::GHOSTS_SCORE_MONASTIC_GHOSTS);
     }
     if cfg.has(module::LAND_SURVEYORS) {
         v.item(item::LAND_SURVEYORS_SCORE_MONASTIC);
+        v.origin(origin::LAND_SURVEYORS_SCORE_MONASTIC_LAND_SURVEYORS);
     }
     v.item(item::SCORE_MONASTERY);
     if cfg.has(module::ABBEY) {
         v.item(item::ABBEY_SCORE);
+        v.origin(origin::ABBEY_SCORE_ABBEY);
     }
     if cfg.has(module::SHRINES) {
         v.item(item::SHRINES_SCORE);
+        v.origin(origin::SHRINES_SCORE_SHRINES);
     }
     if cfg.has(module::MONASTERIES) {
         v.item(item::MONASTERIES_GERMAN_SCORE);
+        v.origin(origin::MONASTERIES_GERMAN_SCORE_MONASTERIES);
         v.item(item::MONASTERIES_DUTCH_BELGIAN_SCORE);
+        v.origin(origin::MONASTERIES_DUTCH_BELGIAN_SCORE_MONASTERIES);
         v.item(item::MONASTERIES_JAPANESE_SCORE);
+        v.origin(origin::MONASTERIES_JAPANESE_SCORE_MONASTERIES);
     }
     if cfg.has(module::DARMSTADT) {
         v.item(item::DARMSTADT_CHURCH_SCORE);
+        v.origin(origin::DARMSTADT_CHURCH_SCORE_DARMSTADT);
     }
     if cfg.has(module::BARN) {
         v.item(item::BARN_SCORE_FIELDS);
+        v.origin(origin::BARN_SCORE_FIELDS_BARN);
         if cfg.has(module::CASTLES) {
             v.item(item::BARN_SCORE_CASTLES);
+            v.origin(origin::BARN_SCORE_CASTLES_CASTLES);
         }
         if cfg.has(module::PIG) {
             v.item(item::BARN_SCORE_PIG);
+            v.origin(origin::BARN_SCORE_PIG_PIG);
         }
         if cfg.has(module::PIG_HERD) {
             v.item(item::BARN_SCORE_PIG_HERD);
+            v.origin(origin::BARN_SCORE_PIG_HERD_PIG_HERD);
         }
         if cfg.has(module::CATHARS) {
             v.item(item::BARN_SCORE_CATHARS);
+            v.origin(origin::BARN_SCORE_CATHARS_CATHARS);
         }
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::BARN_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::BARN_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::BARN_SCORE_GHOSTS);
+            v.origin(origin::BARN_SCORE_GHOSTS_GHOSTS);
         }
     }
     if cfg.has(module::RUSSIAN_PROMOS) {
         v.item(item::RUSSIAN_PROMOS_BABA_YAGA_SCORE);
+        v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_SCORE_RUSSIAN_PROMOS);
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS);
+            v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS);
+            v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS_GHOSTS);
         }
     }
     if flag::abbot_and_gardens_full(cfg) {
         v.item(item::GARDENS_SCORE);
+        if cfg.has(module::ABBOT) && cfg.has(module::GARDENS) {
+            v.origin(origin::GARDENS_SCORE_ABBOT);
+        }
+        if cfg.has(module::GARDENS) && cfg.has(module::ABBOT) {
+            v.origin(origin::GARDENS_SCORE_GARDENS);
+        }
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::GARDENS_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::GARDENS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::GHOSTS_SCORE_GARDENS);
+            v.origin(origin::GHOSTS_SCORE_GARDENS_GHOSTS);
         }
     }
     if cfg.has(module::GERMAN_CASTLES) {
         v.item(item::GERMAN_CASTLES_SCORE);
+        v.origin(origin::GERMAN_CASTLES_SCORE_GERMAN_CASTLES);
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::GERMAN_CASTLES_SCORE_GHOSTS);
+            v.origin(origin::GERMAN_CASTLES_SCORE_GHOSTS_GHOSTS);
         }
     }
     if cfg.has(module::GERMAN_CATHEDRALS) {
         v.item(item::GERMAN_CATHEDRALS_SCORE);
+        v.origin(origin::GERMAN_CATHEDRALS_SCORE_GERMAN_CATHEDRALS);
         if cfg.has(module::INNS) {
             v.item(item::GERMAN_CATHEDRALS_SCORE_INNS);
+            v.origin(origin::GERMAN_CATHEDRALS_SCORE_INNS_INNS);
         }
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::GERMAN_CATHEDRALS_SCORE_GHOSTS);
+            v.origin(origin::GERMAN_CATHEDRALS_SCORE_GHOSTS_GHOSTS);
         }
     }
     if cfg.has(module::HAUNTED_CASTLES) {
         v.item(item::HAUNTED_CASTLES_SCORE);
+        v.origin(origin::HAUNTED_CASTLES_SCORE_HAUNTED_CASTLES);
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::HAUNTED_CASTLES_SCORE_GHOSTS);
+            v.origin(origin::HAUNTED_CASTLES_SCORE_GHOSTS_GHOSTS);
         }
     }
     if cfg.has(module::CEMETERIES) {
         v.item(item::CEMETERIES_SCORE);
+        v.origin(origin::CEMETERIES_SCORE_CEMETERIES);
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::CEMETERIES_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::CEMETERIES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
         }
         if cfg.has(module::GHOSTS) {
             v.item(item::CEMETERIES_SCORE_GHOSTS);
+            v.origin(origin::CEMETERIES_SCORE_GHOSTS_GHOSTS);
             v.item(item::CEMETERIES_EXTRA_GUARD_MEEPLE);
+            v.origin(origin::CEMETERIES_EXTRA_GUARD_MEEPLE_GHOSTS);
         }
     }
     if cfg.has(module::CASTLES) || cfg.has(module::TEACHER) {
         v.item(item::CASTLES_SCORED_POINTS_NOTE);
         if cfg.has(module::CASTLES) {
+            v.origin(origin::CASTLES_SCORED_POINTS_NOTE_CASTLES);
+        }
+        if cfg.has(module::TEACHER) {
+            v.origin(origin::CASTLES_SCORED_POINTS_NOTE_TEACHER);
+        }
+        if cfg.has(module::CASTLES) {
             v.item(item::CASTLES_SCORED_POINTS_CASTLE);
+            v.origin(origin::CASTLES_SCORED_POINTS_CASTLE_CASTLES);
         }
         if cfg.has(module::TEACHER) {
             v.item(item::TEACHER_FEATURE_POINTS_NOTE);
+            v.origin(origin::TEACHER_FEATURE_POINTS_NOTE_TEACHER);
         }
     }
     if cfg.has(module::TEACHER) {
         v.item(item::TEACHER_COPY_POINTS);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::TEACHER_COPY_POINTS_0);
+            v.marker(marker::TEACHER_COPY_POINTS_ROBBER_CHOICE);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::TEACHER_COPY_POINTS_1);
+            v.marker(marker::TEACHER_COPY_POINTS_WONDER);
         }
+        v.origin(origin::TEACHER_COPY_POINTS_TEACHER);
         v.item(item::TEACHER_TAKE_FROM_SCHOOL);
+        v.origin(origin::TEACHER_TAKE_FROM_SCHOOL_TEACHER);
     }
     if cfg.has(module::FAIRY) {
         v.item(item::FAIRY_COMPLETED_FEATURE_BONUS);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::FAIRY_COMPLETED_FEATURE_BONUS_0);
+            v.marker(marker::FAIRY_COMPLETED_FEATURE_BONUS_ROBBER_CHOICE);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::FAIRY_COMPLETED_FEATURE_BONUS_1);
+            v.marker(marker::FAIRY_COMPLETED_FEATURE_BONUS_WONDER);
         }
+        v.origin(origin::FAIRY_COMPLETED_FEATURE_BONUS_FAIRY);
         if cfg.has(module::ACROBATS) {
             v.item(item::FAIRY_BONUS_NOT_ACROBATS);
+            v.origin(origin::FAIRY_BONUS_NOT_ACROBATS_ACROBATS);
         }
     }
     if flag::ringmaster_scoring(cfg) {
         v.item(item::RINGMASTER_SCORING);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::RINGMASTER_SCORING_0);
+            v.marker(marker::RINGMASTER_SCORING_ROBBER_CHOICE);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::RINGMASTER_SCORING_1);
+            v.marker(marker::RINGMASTER_SCORING_WONDER);
+        }
+        if cfg.has(module::RINGMASTER)
+            && (cfg.has(module::CIRCUS) || cfg.has(module::ACROBATS))
+        {
+            v.origin(origin::RINGMASTER_SCORING_RINGMASTER);
+        }
+        if cfg.has(module::CIRCUS) && cfg.has(module::RINGMASTER) {
+            v.origin(origin::RINGMASTER_SCORING_CIRCUS);
+        }
+        if cfg.has(module::ACROBATS) && cfg.has(module::RINGMASTER) {
+            v.origin(origin::RINGMASTER_SCORING_ACROBATS);
         }
         if flag::non_basic_feature_for_ringmaster(cfg) {
             v.item(item::RINGMASTER_SCORING_BASIC_FEATURES);
+            if cfg.has(module::ABBEY) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_ABBEY);
+            }
+            if cfg.has(module::SHRINES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_SHRINES);
+            }
+            if cfg.has(module::MONASTERIES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_MONASTERIES);
+            }
+            if cfg.has(module::DARMSTADT) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_DARMSTADT);
+            }
+            if cfg.has(module::GARDENS) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GARDENS);
+            }
+            if cfg.has(module::GERMAN_CASTLES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CASTLES);
+            }
+            if cfg.has(module::GERMAN_CATHEDRALS) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CATHEDRALS);
+            }
+            if cfg.has(module::HAUNTED_CASTLES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_HAUNTED_CASTLES);
+            }
+            if cfg.has(module::CEMETERIES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_CEMETERIES);
+            }
+            if cfg.has(module::EASTER_IN_CARCASSONNE) {
+                v.origin(
+                    origin::RINGMASTER_SCORING_BASIC_FEATURES_EASTER_IN_CARCASSONNE,
+                );
+            }
+            if cfg.has(module::FORTUNE_TELLER) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_FORTUNE_TELLER);
+            }
+            if cfg.has(module::RUSSIAN_PROMOS) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_RUSSIAN_PROMOS);
+            }
+            if cfg.has(module::CASTLES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_CASTLES);
+            }
         }
     }
     if cfg.has(module::MARKETS_OF_LEIPZIG) {
         v.item(item::LEIPZIG_BONUS);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::LEIPZIG_BONUS_0);
+            v.marker(marker::LEIPZIG_BONUS_ROBBER_CHOICE);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::LEIPZIG_BONUS_1);
+            v.marker(marker::LEIPZIG_BONUS_WONDER);
         }
+        v.origin(origin::LEIPZIG_BONUS_MARKETS_OF_LEIPZIG);
     }
     if cfg.has(module::DARMSTADT) {
         v.item(item::DARMSTADT_CHURCH_BONUS);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::DARMSTADT_CHURCH_BONUS_0);
+            v.marker(marker::DARMSTADT_CHURCH_BONUS_ROBBER_CHOICE);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::DARMSTADT_CHURCH_BONUS_1);
+            v.marker(marker::DARMSTADT_CHURCH_BONUS_WONDER);
         }
+        v.origin(origin::DARMSTADT_CHURCH_BONUS_DARMSTADT);
     }
     if cfg.has(module::BATHHOUSES) {
         v.item(item::BATHHOUSE_SEND_TO_BATHHOUSE);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::BATHHOUSE_SEND_TO_BATHHOUSE_0);
+            v.marker(marker::BATHHOUSE_SEND_TO_BATHHOUSE_LAKE_TRAP);
         }
+        v.origin(origin::BATHHOUSE_SEND_TO_BATHHOUSE_BATHHOUSES);
     }
     if cfg.has(module::MAGE) {
         if cfg.has(module::WITCH) {
             v.item(item::MAGE_WITCH_REMOVE_EITHER);
+            v.origin(origin::MAGE_WITCH_REMOVE_EITHER_MAGE);
+            v.origin(origin::MAGE_WITCH_REMOVE_EITHER_WITCH);
         }
         if !cfg.has(module::WITCH) {
             v.item(item::MAGE_WITCH_REMOVE_MAGE);
+            v.origin(origin::MAGE_WITCH_REMOVE_MAGE_MAGE);
         }
     }
     if !cfg.has(module::MAGE) && cfg.has(module::WITCH) {
         v.item(item::MAGE_WITCH_REMOVE_WITCH);
+        v.origin(origin::MAGE_WITCH_REMOVE_WITCH_WITCH);
     }
     if cfg.has(module::SHRINES) {
         v.item(item::SHRINES_CHALLENGE);
+        v.origin(origin::SHRINES_CHALLENGE_SHRINES);
     }
     if cfg.has(module::DRAWBRIDGES) {
         v.item(item::DRAWBRIDGE_MOVE_INTO_CITY);
+        v.origin(origin::DRAWBRIDGE_MOVE_INTO_CITY_DRAWBRIDGES);
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS);
+            v.origin(origin::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS);
             v.item(item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION);
+            v.origin(origin::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS);
         }
     }
     if cfg.has(module::WAGON) {
         v.item(item::WAGON_MOVE_AFTER_SCORING);
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::WAGON_MOVE_AFTER_SCORING_0);
+            v.marker(marker::WAGON_MOVE_AFTER_SCORING_TREE_TRAP);
         }
         if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::WAGON_MOVE_AFTER_SCORING_1);
+            v.marker(marker::WAGON_MOVE_AFTER_SCORING_LAKE_TRAP);
         }
+        v.origin(origin::WAGON_MOVE_AFTER_SCORING_WAGON);
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::WAGON_PROTECT_AGAINST_REVOLTS);
+            v.origin(origin::WAGON_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS);
             v.item(item::WAGON_KEEPS_REVOLT_PROTECTION);
+            v.origin(origin::WAGON_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS);
         }
     }
     v.item(item::RETURN_MEEPLES);
     if cfg.has(module::GHOSTS) {
         v.item(item::GHOSTS_RETURN_TO_SUPPLY);
+        v.origin(origin::GHOSTS_RETURN_TO_SUPPLY_GHOSTS);
     }
 }
 /// Step 3C: Resolve tile scoring.
@@ -3032,55 +4773,64 @@ fn step_3c(cfg: &Config, v: &mut Visible) {
     }
     if cfg.has(module::GOLDMINES) {
         v.item(item::GOLDMINES_SHARE_GOLD);
+        v.origin(origin::GOLDMINES_SHARE_GOLD_GOLDMINES);
     }
     if cfg.has(module::TOLLKEEPERS) {
         v.item(item::TOLLKEEPERS_TURN_TOKEN);
+        v.origin(origin::TOLLKEEPERS_TURN_TOKEN_TOLLKEEPERS);
     }
     if cfg.has(module::LAND_SURVEYORS) {
         v.item(item::LAND_SURVEYORS_CHANGE_SCORING_TILES);
+        v.origin(origin::LAND_SURVEYORS_CHANGE_SCORING_TILES_LAND_SURVEYORS);
     }
     if cfg.has(module::CIRCUS) {
         v.item(item::CIRCUS_NEW_BIG_TOP);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::CIRCUS_NEW_BIG_TOP_0);
+            v.marker(marker::CIRCUS_NEW_BIG_TOP_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::CIRCUS_NEW_BIG_TOP_1);
+            v.marker(marker::CIRCUS_NEW_BIG_TOP_WONDER);
         }
+        v.origin(origin::CIRCUS_NEW_BIG_TOP_CIRCUS);
     }
     if cfg.has(module::BETS) {
         v.item(item::BETS_SETTLE);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::BETS_SETTLE_0);
+            v.marker(marker::BETS_SETTLE_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::BETS_SETTLE_1);
+            v.marker(marker::BETS_SETTLE_WONDER);
         }
+        v.origin(origin::BETS_SETTLE_BETS);
     }
     if cfg.has(module::GINGERBREAD_MAN) {
         v.item(item::GINGERBREAD_MOVE_AFTER_TILE);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::GINGERBREAD_MOVE_AFTER_TILE_0);
+            v.marker(marker::GINGERBREAD_MOVE_AFTER_TILE_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::GINGERBREAD_MOVE_AFTER_TILE_1);
+            v.marker(marker::GINGERBREAD_MOVE_AFTER_TILE_WONDER);
         }
+        v.origin(origin::GINGERBREAD_MOVE_AFTER_TILE_GINGERBREAD_MAN);
         if cfg.has(module::COUNT_OF_CARCASSONNE) {
             v.item(item::GINGERBREAD_BEFORE_COUNT);
+            v.origin(origin::GINGERBREAD_BEFORE_COUNT_COUNT_OF_CARCASSONNE);
         }
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_PLACE_IN_CITY);
+        v.origin(origin::COUNT_PLACE_IN_CITY_COUNT_OF_CARCASSONNE);
     }
     if cfg.has(module::MESSAGES) && cfg.edition == edition::C1 {
         v.item(item::MESSAGES_CHECK_3C);
-        v.marker(marker::MESSAGES_CHECK_3C_0);
+        v.marker(marker::MESSAGES_CHECK_3C_MESSAGES_3);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_3C_1);
+            v.marker(marker::MESSAGES_CHECK_3C_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_3C_2);
+            v.marker(marker::MESSAGES_CHECK_3C_WONDER);
         }
+        v.origin(origin::MESSAGES_CHECK_3C_MESSAGES);
     }
 }
 /// Step 3D: The dragon moves.
@@ -3098,6 +4848,7 @@ fn step_3d(cfg: &Config, v: &mut Visible) {
         && cfg.variant == variant::RGG
     {
         v.item(item::DRAGON_MOVE_RGG);
+        v.origin(origin::DRAGON_MOVE_RGG_DRAGON);
     }
 }
 /// Step 4A: Finish tile actions.
@@ -3109,81 +4860,98 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::CATAPULT) {
         v.item(item::CATAPULT_FAIR);
         if cfg.has(module::MESSAGES) && cfg.edition == edition::C1 {
-            v.marker(marker::CATAPULT_FAIR_0);
+            v.marker(marker::CATAPULT_FAIR_MESSAGES_4);
         }
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::CATAPULT_FAIR_1);
+            v.marker(marker::CATAPULT_FAIR_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::CATAPULT_FAIR_2);
+            v.marker(marker::CATAPULT_FAIR_WONDER);
         }
+        v.origin(origin::CATAPULT_FAIR_CATAPULT);
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::CATAPULT_SEDUCTION_PROTECT);
+            v.origin(origin::CATAPULT_SEDUCTION_PROTECT_PEASANT_REVOLTS);
         }
     }
     if cfg.has(module::MESSAGES) && cfg.edition != edition::C1 {
         v.item(item::MESSAGES_CHECK_4A);
-        v.marker(marker::MESSAGES_CHECK_4A_0);
+        v.marker(marker::MESSAGES_CHECK_4A_MESSAGES);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::MESSAGES_CHECK_4A_1);
+            v.marker(marker::MESSAGES_CHECK_4A_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::MESSAGES_CHECK_4A_2);
+            v.marker(marker::MESSAGES_CHECK_4A_WONDER);
         }
+        v.origin(origin::MESSAGES_CHECK_4A_MESSAGES);
     }
     if cfg.has(module::EASTER_IN_CARCASSONNE) {
         v.item(item::EASTER_NEST_EGGS);
+        v.origin(origin::EASTER_NEST_EGGS_EASTER_IN_CARCASSONNE);
         v.item(item::EASTER_BUNNY_PHASE);
+        v.origin(origin::EASTER_BUNNY_PHASE_EASTER_IN_CARCASSONNE);
         if cfg.has(module::DRAGON) {
             v.item(item::EASTER_BUNNY_PHASE_DRAGON);
+            v.origin(origin::EASTER_BUNNY_PHASE_DRAGON_DRAGON);
         }
     }
     if cfg.has(module::BETS) {
         v.item(item::BETS_PLACE_TOKEN);
+        v.origin(origin::BETS_PLACE_TOKEN_BETS);
     }
     if cfg.has(module::CROP_CIRCLES) {
         v.item(item::CROP_CIRCLES_ALL_PLAYERS);
+        v.origin(origin::CROP_CIRCLES_ALL_PLAYERS_CROP_CIRCLES);
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::CROP_CIRCLES_PEASANT_REVOLTS);
+            v.origin(origin::CROP_CIRCLES_PEASANT_REVOLTS_PEASANT_REVOLTS);
         }
     }
     if cfg.has(module::CATHARS) {
         v.item(item::CATHARS_REMOVE_KNIGHT);
+        v.origin(origin::CATHARS_REMOVE_KNIGHT_CATHARS);
         v.item(item::CATHARS_NEXT_TO_CITY_TILE);
         v.item(item::CATHARS_NEXT_TO_CATHAR_TILE);
         if cfg.has(module::SHRINES) {
             v.item(item::CATHARS_SHRINE_COUNTS);
+            v.origin(origin::CATHARS_SHRINE_COUNTS_SHRINES);
         }
         if cfg.has(module::ABBEY) {
             v.item(item::CATHARS_ABBEY_COUNTS);
+            v.origin(origin::CATHARS_ABBEY_COUNTS_ABBEY);
         }
         if cfg.has(module::MONASTERIES) {
             v.item(item::CATHARS_MONASTERIES_COUNT);
+            v.origin(origin::CATHARS_MONASTERIES_COUNT_MONASTERIES);
         }
         if cfg.has(module::DARMSTADT) {
             v.item(item::CATHARS_DARMSTADT_COUNTS);
+            v.origin(origin::CATHARS_DARMSTADT_COUNTS_DARMSTADT);
         }
     }
     if !cfg.has(module::BUILDER) && cfg.has(module::BAZAARS) {
         v.item(item::BUILDER_ABSENT_BAZAAR);
+        v.origin(origin::BUILDER_ABSENT_BAZAAR_BAZAARS);
         v.item(item::BUILDER_ABSENT_BAZAAR_AUCTION);
         if cfg.has(module::ROBBERS) {
-            v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_0);
+            v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_ROBBERS);
         }
         if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_1);
+            v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_WONDER);
         }
         v.item(item::BUILDER_ABSENT_BAZAAR_ROUND);
     }
     if cfg.has(module::BUILDER) {
         if cfg.has(module::BAZAARS) && cfg.edition == edition::C1 {
             v.item(item::BUILDER_BAZAAR_C1);
+            v.origin(origin::BUILDER_BAZAAR_C1_BUILDER);
+            v.origin(origin::BUILDER_BAZAAR_C1_BAZAARS);
             v.item(item::BUILDER_BAZAAR_C1_AUCTION);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_0);
+                v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_1);
+                v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_WONDER);
             }
             v.item(item::BUILDER_BAZAAR_C1_ROUND);
             v.item(item::BUILDER_BAZAAR_C1_DOUBLE_TURN);
@@ -3191,12 +4959,14 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::BAZAARS) && cfg.edition != edition::C1 {
             v.item(item::BUILDER_BAZAAR_C2);
+            v.origin(origin::BUILDER_BAZAAR_C2_BUILDER);
+            v.origin(origin::BUILDER_BAZAAR_C2_BAZAARS);
             v.item(item::BUILDER_BAZAAR_C2_AUCTION);
             if cfg.has(module::ROBBERS) {
-                v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_0);
+                v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_ROBBERS);
             }
             if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_1);
+                v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_WONDER);
             }
             v.item(item::BUILDER_BAZAAR_C2_ROUND);
             v.item(item::BUILDER_BAZAAR_C2_DOUBLE_TURN);
@@ -3209,31 +4979,42 @@ fn step_4b(cfg: &Config, v: &mut Visible) {
     v.step(step::S4B);
     if cfg.has(module::BUILDER) {
         v.item(item::BUILDER_DOUBLE_TURN);
+        v.origin(origin::BUILDER_DOUBLE_TURN_BUILDER);
     }
 }
 /// The `final_scoring` section.
 fn final_scoring(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::ABBEY) {
         v.item(item::ABBEY_NO_LATE_PLACEMENT);
+        v.origin(origin::ABBEY_NO_LATE_PLACEMENT_ABBEY);
         v.item(item::ABBEY_FINAL_SCORE);
+        v.origin(origin::ABBEY_FINAL_SCORE_ABBEY);
     }
     if cfg.has(module::MAYOR) {
         v.item(item::MAYOR_FINAL_STRENGTH);
+        v.origin(origin::MAYOR_FINAL_STRENGTH_MAYOR);
     }
     if cfg.has(module::BARN) {
         v.item(item::BARN_FINAL_SCORE);
+        v.origin(origin::BARN_FINAL_SCORE_BARN);
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_MARKET_TO_FIELDS);
+        v.origin(origin::COUNT_MARKET_TO_FIELDS_COUNT_OF_CARCASSONNE);
         v.item(item::COUNT_OTHER_QUARTERS_SCORE_NOTHING);
+        v.origin(origin::COUNT_OTHER_QUARTERS_SCORE_NOTHING_COUNT_OF_CARCASSONNE);
         v.item(item::COUNT_CITY_FOR_FIELDS);
+        v.origin(origin::COUNT_CITY_FOR_FIELDS_COUNT_OF_CARCASSONNE);
     }
     if cfg.has(module::KING_AND_ROBBER) {
         v.item(item::KING_AND_ROBBER_KING_FINAL);
+        v.origin(origin::KING_AND_ROBBER_KING_FINAL_KING_AND_ROBBER);
         v.item(item::KING_AND_ROBBER_ROBBER_FINAL);
+        v.origin(origin::KING_AND_ROBBER_ROBBER_FINAL_KING_AND_ROBBER);
     }
     if cfg.has(module::SHRINES) {
         v.item(item::SHRINES_FINAL_CHALLENGES);
+        v.origin(origin::SHRINES_FINAL_CHALLENGES_SHRINES);
     }
 }
 
@@ -3493,7 +5274,7 @@ pub static TABLES: Tables = Tables {
                 the turn it is. At most one message is drawn per scoring round, even when both \
                 figures stop on dark spaces; carrying out a message can itself lead to drawing \
                 another one."),
-            origins: &[module::MESSAGES],
+            origins: &[origin::MESSAGES_NOTE_C1_MESSAGES],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3507,7 +5288,7 @@ pub static TABLES: Tables = Tables {
                 stopped on a dark space. At most one message is drawn per scoring round, even \
                 when both figures stop on dark spaces; carrying out a message can itself lead to \
                 drawing another one."),
-            origins: &[module::MESSAGES],
+            origins: &[origin::MESSAGES_NOTE_C2_MESSAGES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3542,7 +5323,7 @@ pub static TABLES: Tables = Tables {
                 to choose whose scoring figure to steal from: this happens when a robber shares a \
                 space with several scoring figures moved by the scoring of step 3B.",
             ]),
-            origins: &[module::ROBBERS],
+            origins: &[origin::ROBBERS_NOTE_ROBBERS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3576,7 +5357,7 @@ pub static TABLES: Tables = Tables {
                 the track 5 spaces on, but never past 25, and repeat while a player still \
                 qualifies.",
             ]),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::WONDERS_NOTE_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -3589,7 +5370,7 @@ pub static TABLES: Tables = Tables {
                 "With the Russian promos, two tiles can trap meeples:",
                 "With the Russian promos, two tiles can trap meeples:",
             ]),
-            origins: &[module::RUSSIAN_PROMOS],
+            origins: &[origin::RUSSIAN_PROMOS_TRAPS_NOTE_RUSSIAN_PROMOS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -3628,7 +5409,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-solovei-builder",
             text: Text::Same("Builders on such a road are trapped as well."),
-            origins: &[module::BUILDER],
+            origins: &[origin::RUSSIAN_PROMOS_SOLOVEI_BUILDER_BUILDER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -3638,7 +5419,7 @@ pub static TABLES: Tables = Tables {
             id: "russian-promos-solovei-ferries",
             text: Text::Same("Roads joined by ferries count as connected, but only once the newly joined road \
                 section is occupied."),
-            origins: &[module::FERRIES],
+            origins: &[origin::RUSSIAN_PROMOS_SOLOVEI_FERRIES_FERRIES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -3648,7 +5429,7 @@ pub static TABLES: Tables = Tables {
             id: "russian-promos-solovei-tunnel",
             text: Text::Same("Roads joined by tunnel tokens count as connected, but only once the newly joined \
                 road section is occupied."),
-            origins: &[module::TUNNEL],
+            origins: &[origin::RUSSIAN_PROMOS_SOLOVEI_TUNNEL_TUNNEL],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -3676,7 +5457,13 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-vodyanoy-special-figures",
             text: Text::Same("Special figures are trapped as well."),
-            origins: &[module::BUILDER, module::PIG, module::MAYOR, module::WAGON, module::SHEEP],
+            origins: &[
+                origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_BUILDER,
+                origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_PIG,
+                origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_MAYOR,
+                origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_WAGON,
+                origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_SHEEP,
+            ],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -3685,7 +5472,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-vodyanoy-not-barns",
             text: Text::Same("Barns are never trapped."),
-            origins: &[module::BARN],
+            origins: &[origin::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS_BARN],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -3703,7 +5490,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-clarifications",
             text: Text::Same("With the fortune teller, the published clarifications lead to these options:"),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_CLARIFICATIONS_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3720,7 +5507,11 @@ pub static TABLES: Tables = Tables {
             id: "fortune-teller-note-supply-instead",
             text: Text::Same("If you hold tiles in your supply, you may play one of them, placed legally, \
                 instead of drawing tiles."),
-            origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES],
+            origins: &[
+                origin::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_ABBEY,
+                origin::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_HALFLINGS,
+                origin::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_GERMAN_CASTLES,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3739,7 +5530,7 @@ pub static TABLES: Tables = Tables {
             id: "fortune-teller-note-none-fits-builder",
             text: Text::Same("If none of the drawn tiles fits, put one tile from your hand back into the box \
                 and draw a replacement, until a tile fits."),
-            origins: &[module::BUILDER],
+            origins: &[origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3748,7 +5539,11 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-note-none-fits-builder-no-supply",
             text: Text::Same("Once that has happened, you can no longer fall back on a tile from your supply."),
-            origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES],
+            origins: &[
+                origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_ABBEY,
+                origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_HALFLINGS,
+                origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_GERMAN_CASTLES,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3767,7 +5562,11 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-note-none-fits-no-supply",
             text: Text::Same("Once that has happened, you can no longer fall back on a tile from your supply."),
-            origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES],
+            origins: &[
+                origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_ABBEY,
+                origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_HALFLINGS,
+                origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_GERMAN_CASTLES,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3778,7 +5577,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If you earn a double turn, keep the spare tiles your fortune teller(s) gave you \
                 until the builder's turn and then place one of them that fits; the others go back \
                 into the box."),
-            origins: &[module::BUILDER],
+            origins: &[origin::FORTUNE_TELLER_NOTE_DOUBLE_TURN_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3787,7 +5586,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-note-builder-turn",
             text: Text::Same("In the builder's turn:"),
-            origins: &[module::BUILDER],
+            origins: &[origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3800,7 +5599,11 @@ pub static TABLES: Tables = Tables {
             id: "fortune-teller-note-builder-turn-no-supply",
             text: Text::Same("You may not swap the tiles in your hand for a tile from your supply, not even \
                 when none of them fits."),
-            origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES],
+            origins: &[
+                origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_ABBEY,
+                origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_HALFLINGS,
+                origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_GERMAN_CASTLES,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -3821,7 +5624,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("With the Hans statue: points scored for the tile the statue stands on, or for a \
                 feature with a part on that tile, are doubled where you see HANS STATUE (2×); \
                 negative points there are halved instead, shown as HANS STATUE (1/2)."),
-            origins: &[module::HANS_STATUE],
+            origins: &[origin::HANS_STATUE_NOTE_HANS_STATUE],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3831,7 +5634,12 @@ pub static TABLES: Tables = Tables {
             id: "abbey-and-mayor-new-tiles",
             text: Text::Same("Shuffle the expansion's new land tiles into the other land tiles and stack them \
                 face down as usual."),
-            origins: &[module::ABBEY, module::MAYOR, module::WAGON, module::BARN],
+            origins: &[
+                origin::ABBEY_AND_MAYOR_NEW_TILES_ABBEY,
+                origin::ABBEY_AND_MAYOR_NEW_TILES_MAYOR,
+                origin::ABBEY_AND_MAYOR_NEW_TILES_WAGON,
+                origin::ABBEY_AND_MAYOR_NEW_TILES_BARN,
+            ],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3841,7 +5649,7 @@ pub static TABLES: Tables = Tables {
             id: "abbey-take-tile",
             text: Text::Same("Give every player one abbey tile; with fewer than six players, the spare abbey \
                 tiles go back into the box."),
-            origins: &[module::ABBEY],
+            origins: &[origin::ABBEY_TAKE_TILE_ABBEY],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3850,7 +5658,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mayor-take-figure",
             text: Text::Same("Every player adds the mayor of their colour to their supply."),
-            origins: &[module::MAYOR],
+            origins: &[origin::MAYOR_TAKE_FIGURE_MAYOR],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3859,7 +5667,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wagon-take-figure",
             text: Text::Same("Every player adds the wagon of their colour to their supply."),
-            origins: &[module::WAGON],
+            origins: &[origin::WAGON_TAKE_FIGURE_WAGON],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3868,7 +5676,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-take-figure",
             text: Text::Same("Every player adds the barn of their colour to their supply."),
-            origins: &[module::BARN],
+            origins: &[origin::BARN_TAKE_FIGURE_BARN],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3878,7 +5686,7 @@ pub static TABLES: Tables = Tables {
             id: "river-ii-start",
             text: Text::Same("Start with the River II instead of the standard start tile, which goes back into \
                 the box."),
-            origins: &[module::RIVER_II],
+            origins: &[origin::RIVER_II_START_RIVER_II],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3888,7 +5696,7 @@ pub static TABLES: Tables = Tables {
             id: "river-ii-not-with-count",
             text: Text::Same("Do not start with both the River II and the City of Carcassonne; together they \
                 can make the river impossible to finish."),
-            origins: &[module::RIVER_II, module::COUNT_OF_CARCASSONNE],
+            origins: &[origin::RIVER_II_NOT_WITH_COUNT_RIVER_II, origin::RIVER_II_NOT_WITH_COUNT_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3900,7 +5708,7 @@ pub static TABLES: Tables = Tables {
                 Carcassonne boards in the middle of the table instead. The side with flags shows \
                 the four quarters (castle, market, blacksmith, cathedral); the side without flags \
                 is only a start tile."),
-            origins: &[module::COUNT_OF_CARCASSONNE],
+            origins: &[origin::COUNT_CITY_BOARDS_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3909,7 +5717,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "count-on-castle",
             text: Text::Same("Stand the Count on the castle quarter."),
-            origins: &[module::COUNT_OF_CARCASSONNE],
+            origins: &[origin::COUNT_ON_CASTLE_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3918,7 +5726,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "king-and-robber-lay-out",
             text: Text::Same("Lay the King and Robber tiles and their tokens where every player can reach them."),
-            origins: &[module::KING_AND_ROBBER],
+            origins: &[origin::KING_AND_ROBBER_LAY_OUT_KING_AND_ROBBER],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3927,7 +5735,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "shrines-shuffle",
             text: Text::Same("Shuffle the 5 shrine tiles into the other land tiles."),
-            origins: &[module::SHRINES],
+            origins: &[origin::SHRINES_SHUFFLE_SHRINES],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3937,7 +5745,11 @@ pub static TABLES: Tables = Tables {
             id: "count-king-and-robber-new-tiles",
             text: Text::Same("Shuffle the 5 new ordinary land tiles into the others and stack them face down as \
                 usual."),
-            origins: &[module::COUNT_OF_CARCASSONNE, module::KING_AND_ROBBER, module::SHRINES],
+            origins: &[
+                origin::COUNT_KING_AND_ROBBER_NEW_TILES_COUNT_OF_CARCASSONNE,
+                origin::COUNT_KING_AND_ROBBER_NEW_TILES_KING_AND_ROBBER,
+                origin::COUNT_KING_AND_ROBBER_NEW_TILES_SHRINES,
+            ],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3974,7 +5786,7 @@ pub static TABLES: Tables = Tables {
             id: "bets-look-at-own-tokens",
             text: Text::Same("You may check which betting tokens remain in your supply (never the ones already \
                 on the board)."),
-            origins: &[module::BETS],
+            origins: &[origin::BETS_LOOK_AT_OWN_TOKENS_BETS],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3983,7 +5795,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "any-time-only-once",
             text: Text::Same("Only once:"),
-            origins: &[module::BUILDER, module::TOWER, module::TUNNEL, module::PLAGUE],
+            origins: &[
+                origin::ANY_TIME_ONLY_ONCE_BUILDER,
+                origin::ANY_TIME_ONLY_ONCE_TOWER,
+                origin::ANY_TIME_ONLY_ONCE_TUNNEL,
+                origin::ANY_TIME_ONLY_ONCE_PLAGUE,
+            ],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -3999,7 +5816,7 @@ pub static TABLES: Tables = Tables {
             id: "builder-once-per-double-turn",
             text: Text::Same("Even when your builder gives you a double turn, each of these is allowed only \
                 once."),
-            origins: &[module::BUILDER],
+            origins: &[origin::BUILDER_ONCE_PER_DOUBLE_TURN_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4015,8 +5832,8 @@ pub static TABLES: Tables = Tables {
                 "You may free one of your captured meeples by paying 3 points to the player who \
                 holds it.",
             ]),
-            origins: &[module::TOWER],
-            markers: &[marker::TOWER_RANSOM_0, marker::TOWER_RANSOM_1],
+            origins: &[origin::TOWER_RANSOM_TOWER],
+            markers: &[marker::TOWER_RANSOM_ROBBERS, marker::TOWER_RANSOM_WONDER],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -4025,8 +5842,8 @@ pub static TABLES: Tables = Tables {
             id: "tunnel-claim-opening",
             text: Text::Same("You may claim a tunnel entrance nobody has claimed yet by laying one of your \
                 tunnel tokens on it."),
-            origins: &[module::TUNNEL],
-            markers: &[marker::TUNNEL_CLAIM_OPENING_0],
+            origins: &[origin::TUNNEL_CLAIM_OPENING_TUNNEL],
+            markers: &[marker::TUNNEL_CLAIM_OPENING_TREE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
@@ -4038,8 +5855,8 @@ pub static TABLES: Tables = Tables {
                 "Once the plague is active, you may let one of your meeples flee from it.",
                 "Once the plague is active, you may let one of your meeples flee from it.",
             ]),
-            origins: &[module::PLAGUE],
-            markers: &[marker::PLAGUE_FLEE_0],
+            origins: &[origin::PLAGUE_FLEE_PLAGUE],
+            markers: &[marker::PLAGUE_FLEE_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[item::PLAGUE_FLEE_SPECIAL_FIGURE],
@@ -4047,7 +5864,13 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "plague-flee-special-figure",
             text: Text::Same("A special figure of yours may flee instead."),
-            origins: &[module::BUILDER, module::PIG, module::MAYOR, module::WAGON, module::SHEEP],
+            origins: &[
+                origin::PLAGUE_FLEE_SPECIAL_FIGURE_BUILDER,
+                origin::PLAGUE_FLEE_SPECIAL_FIGURE_PIG,
+                origin::PLAGUE_FLEE_SPECIAL_FIGURE_MAYOR,
+                origin::PLAGUE_FLEE_SPECIAL_FIGURE_WAGON,
+                origin::PLAGUE_FLEE_SPECIAL_FIGURE_SHEEP,
+            ],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4056,7 +5879,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "plague-flee-not-barn",
             text: Text::Same("A barn never flees."),
-            origins: &[module::BARN],
+            origins: &[origin::PLAGUE_FLEE_NOT_BARN_BARN],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4066,7 +5889,7 @@ pub static TABLES: Tables = Tables {
             id: "plague-spread",
             text: Text::Same("Once the plague is active, you must spread it by placing a flea token, unless the \
                 tile you placed is a new plague source."),
-            origins: &[module::PLAGUE],
+            origins: &[origin::PLAGUE_SPREAD_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4079,12 +5902,12 @@ pub static TABLES: Tables = Tables {
                 "You score 1 point when the fairy stands beside one of your meeples.",
                 "You score 1 point when the fairy stands beside one of your meeples.",
             ]),
-            origins: &[module::FAIRY],
+            origins: &[origin::FAIRY_START_OF_TURN_POINT_FAIRY],
             markers: &[
-                marker::FAIRY_START_OF_TURN_POINT_0,
-                marker::FAIRY_START_OF_TURN_POINT_1,
-                marker::FAIRY_START_OF_TURN_POINT_2,
-                marker::FAIRY_START_OF_TURN_POINT_3,
+                marker::FAIRY_START_OF_TURN_POINT_HANS_STATUE_2,
+                marker::FAIRY_START_OF_TURN_POINT_MESSAGES_1A,
+                marker::FAIRY_START_OF_TURN_POINT_ROBBERS,
+                marker::FAIRY_START_OF_TURN_POINT_WONDER,
             ],
             foreign: &[edition::WE],
             effect: None,
@@ -4094,7 +5917,7 @@ pub static TABLES: Tables = Tables {
             id: "fairy-start-of-turn-acrobats",
             text: Text::Same("With the fairy beside an acrobat, the point is scored once per acrobat of yours \
                 in that pyramid."),
-            origins: &[module::ACROBATS],
+            origins: &[origin::FAIRY_START_OF_TURN_ACROBATS_ACROBATS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4105,7 +5928,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("When no fleas are left in the supply, remove the oldest outbreak; keep doing so \
                 until at least one flea on the board is no longer active, or until only one \
                 outbreak is left."),
-            origins: &[module::PLAGUE],
+            origins: &[origin::PLAGUE_REMOVE_OLDEST_OUTBREAK_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4115,7 +5938,12 @@ pub static TABLES: Tables = Tables {
             id: "mandatory-tiles",
             text: Text::Same("If you hold tiles you are obliged to play, you must play one of them instead of \
                 drawing."),
-            origins: &[module::BAZAARS, module::WONDERS_OF_HUMANITY, module::FORTUNE_TELLER, module::BUILDER],
+            origins: &[
+                origin::MANDATORY_TILES_BAZAARS,
+                origin::MANDATORY_TILES_WONDERS_OF_HUMANITY,
+                origin::MANDATORY_TILES_FORTUNE_TELLER,
+                origin::MANDATORY_TILES_BUILDER,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4128,7 +5956,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bazaar-play-bought-tile",
             text: Text::Same("A tile you bought at an earlier bazaar auction must be played."),
-            origins: &[module::BAZAARS],
+            origins: &[origin::BAZAAR_PLAY_BOUGHT_TILE_BAZAARS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4137,7 +5965,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-play-wonder-tile",
             text: Text::Same("If you hold a wonder tile in your supply, you must play it."),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::WONDERS_PLAY_WONDER_TILE_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4159,7 +5987,10 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If you drew extra tiles for your fortune teller(s) in the first part of a double \
                 turn, you must take a tile that fits from the ones left over, if there is one; \
                 shuffle the others back into the stacks."),
-            origins: &[module::FORTUNE_TELLER, module::BUILDER],
+            origins: &[
+                origin::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_FORTUNE_TELLER,
+                origin::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_BUILDER,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4179,7 +6010,12 @@ pub static TABLES: Tables = Tables {
             id: "abbey-play-from-supply",
             text: Text::Same("If you hold one or more tiles in your supply, you may play one of them instead of \
                 drawing, provided it has a legal spot:"),
-            origins: &[module::ABBEY, module::HALFLINGS, module::GERMAN_CASTLES, module::WETLANDS],
+            origins: &[
+                origin::ABBEY_PLAY_FROM_SUPPLY_ABBEY,
+                origin::ABBEY_PLAY_FROM_SUPPLY_HALFLINGS,
+                origin::ABBEY_PLAY_FROM_SUPPLY_GERMAN_CASTLES,
+                origin::ABBEY_PLAY_FROM_SUPPLY_WETLANDS,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4194,7 +6030,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-supply-no-mandatory-tile",
             text: Text::Same("This is allowed only when you have no tile you are obliged to play."),
-            origins: &[module::BAZAARS, module::WONDERS_OF_HUMANITY, module::FORTUNE_TELLER, module::BUILDER],
+            origins: &[
+                origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BAZAARS,
+                origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_WONDERS_OF_HUMANITY,
+                origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_FORTUNE_TELLER,
+                origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BUILDER,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4203,7 +6044,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-supply-abbey-tile",
             text: Text::Same("An abbey tile"),
-            origins: &[module::ABBEY],
+            origins: &[origin::ABBEY_SUPPLY_ABBEY_TILE_ABBEY],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4212,7 +6053,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-supply-halfling-tile",
             text: Text::Same("A halfling tile"),
-            origins: &[module::HALFLINGS],
+            origins: &[origin::ABBEY_SUPPLY_HALFLING_TILE_HALFLINGS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4221,7 +6062,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-supply-german-castle-tile",
             text: Text::Same("A tile with a German castle"),
-            origins: &[module::GERMAN_CASTLES],
+            origins: &[origin::ABBEY_SUPPLY_GERMAN_CASTLE_TILE_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4230,7 +6071,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-supply-wetlands-tile",
             text: Text::Same("A wetlands tile"),
-            origins: &[module::WETLANDS],
+            origins: &[origin::ABBEY_SUPPLY_WETLANDS_TILE_WETLANDS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4240,14 +6081,14 @@ pub static TABLES: Tables = Tables {
             id: "draw-tile-if-nothing-else",
             text: Text::Same("If you have done none of the above in this step, draw a tile at random."),
             origins: &[
-                module::BAZAARS,
-                module::WONDERS_OF_HUMANITY,
-                module::FORTUNE_TELLER,
-                module::BUILDER,
-                module::ABBEY,
-                module::HALFLINGS,
-                module::GERMAN_CASTLES,
-                module::WETLANDS,
+                origin::DRAW_TILE_IF_NOTHING_ELSE_BAZAARS,
+                origin::DRAW_TILE_IF_NOTHING_ELSE_WONDERS_OF_HUMANITY,
+                origin::DRAW_TILE_IF_NOTHING_ELSE_FORTUNE_TELLER,
+                origin::DRAW_TILE_IF_NOTHING_ELSE_BUILDER,
+                origin::DRAW_TILE_IF_NOTHING_ELSE_ABBEY,
+                origin::DRAW_TILE_IF_NOTHING_ELSE_HALFLINGS,
+                origin::DRAW_TILE_IF_NOTHING_ELSE_GERMAN_CASTLES,
+                origin::DRAW_TILE_IF_NOTHING_ELSE_WETLANDS,
             ],
             markers: &[],
             foreign: &[],
@@ -4262,7 +6103,7 @@ pub static TABLES: Tables = Tables {
             id: "fortune-teller-draw-extra-if-nothing-else",
             text: Text::Same("Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
                 pick one that can be placed legally."),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4273,7 +6114,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
                 them all aside and draw single tiles until one fits; shuffle the set-aside tiles \
                 back into the stacks."),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4284,7 +6125,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
                 it aside and draw a replacement at random; set-aside tiles are shuffled back in \
                 after the first volcano tile has been drawn and placed."),
-            origins: &[module::DRAGON],
+            origins: &[origin::DRAGON_SET_ASIDE_IF_NOTHING_ELSE_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4307,7 +6148,7 @@ pub static TABLES: Tables = Tables {
             id: "fortune-teller-draw-extra",
             text: Text::Same("Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
                 pick one that can be placed legally."),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_DRAW_EXTRA_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4318,7 +6159,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
                 them all aside and draw single tiles until one fits; shuffle the set-aside tiles \
                 back into the stacks."),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_EXTRA_NONE_FITS_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4329,7 +6170,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
                 it aside and draw a replacement at random; set-aside tiles are shuffled back in \
                 after the first volcano tile has been drawn and placed."),
-            origins: &[module::DRAGON],
+            origins: &[origin::DRAGON_SET_ASIDE_DRAGON_TILE_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4351,7 +6192,10 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-both",
             text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
-            origins: &[module::WHEEL_OF_FORTUNE, module::PEASANT_REVOLTS],
+            origins: &[
+                origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_WHEEL_OF_FORTUNE,
+                origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_PEASANT_REVOLTS,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4360,7 +6204,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-wof-only",
             text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
-            origins: &[module::WHEEL_OF_FORTUNE],
+            origins: &[origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY_WHEEL_OF_FORTUNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4369,7 +6213,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-revolts-only",
             text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4379,7 +6223,7 @@ pub static TABLES: Tables = Tables {
             id: "hills-draw-hidden-tile",
             text: Text::Same("If the tile shows a hill, draw one more tile straight away (if any are left) and \
                 slide it face down under the hill tile."),
-            origins: &[module::HILLS],
+            origins: &[origin::HILLS_DRAW_HIDDEN_TILE_HILLS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4389,8 +6233,8 @@ pub static TABLES: Tables = Tables {
             id: "wheel-of-fortune-spin",
             text: Text::Same("If the tile shows a Wheel of Fortune symbol, resolve the Wheel of Fortune before \
                 anything else."),
-            origins: &[module::WHEEL_OF_FORTUNE],
-            markers: &[marker::WHEEL_OF_FORTUNE_SPIN_0, marker::WHEEL_OF_FORTUNE_SPIN_1],
+            origins: &[origin::WHEEL_OF_FORTUNE_SPIN_WHEEL_OF_FORTUNE],
+            markers: &[marker::WHEEL_OF_FORTUNE_SPIN_ROBBERS, marker::WHEEL_OF_FORTUNE_SPIN_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
@@ -4399,8 +6243,8 @@ pub static TABLES: Tables = Tables {
             id: "peasant-revolt-resolve",
             text: Text::Same("If the tile shows a peasant revolt symbol, first carry out the revolt against the \
                 type of feature the symbol names."),
-            origins: &[module::PEASANT_REVOLTS],
-            markers: &[marker::PEASANT_REVOLT_RESOLVE_0, marker::PEASANT_REVOLT_RESOLVE_1],
+            origins: &[origin::PEASANT_REVOLT_RESOLVE_PEASANT_REVOLTS],
+            markers: &[marker::PEASANT_REVOLT_RESOLVE_ROBBERS, marker::PEASANT_REVOLT_RESOLVE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -4409,12 +6253,12 @@ pub static TABLES: Tables = Tables {
             id: "gifts-open-card",
             text: Text::Same("Once you know the tile can be placed, you may play a gift card from your supply: \
                 reveal it, do what it says and put it on the discard pile."),
-            origins: &[module::GIFTS],
+            origins: &[origin::GIFTS_OPEN_CARD_GIFTS],
             markers: &[
-                marker::GIFTS_OPEN_CARD_0,
-                marker::GIFTS_OPEN_CARD_1,
-                marker::GIFTS_OPEN_CARD_2,
-                marker::GIFTS_OPEN_CARD_3,
+                marker::GIFTS_OPEN_CARD_TREE_TRAP,
+                marker::GIFTS_OPEN_CARD_LAKE_TRAP,
+                marker::GIFTS_OPEN_CARD_ROBBERS,
+                marker::GIFTS_OPEN_CARD_WONDER,
             ],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4424,11 +6268,15 @@ pub static TABLES: Tables = Tables {
             id: "messages-check-1b-wheel-and-revolts",
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
-            origins: &[module::MESSAGES, module::WHEEL_OF_FORTUNE, module::PEASANT_REVOLTS],
+            origins: &[
+                origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_MESSAGES,
+                origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_WHEEL_OF_FORTUNE,
+                origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_PEASANT_REVOLTS,
+            ],
             markers: &[
-                marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_0,
-                marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_1,
-                marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_2,
+                marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_MESSAGES_1B,
+                marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_ROBBERS,
+                marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_WONDER,
             ],
             foreign: &[],
             effect: None,
@@ -4438,11 +6286,11 @@ pub static TABLES: Tables = Tables {
             id: "messages-check-1b-wheel",
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
-            origins: &[module::MESSAGES, module::WHEEL_OF_FORTUNE],
+            origins: &[origin::MESSAGES_CHECK_1B_WHEEL_MESSAGES, origin::MESSAGES_CHECK_1B_WHEEL_WHEEL_OF_FORTUNE],
             markers: &[
-                marker::MESSAGES_CHECK_1B_WHEEL_0,
-                marker::MESSAGES_CHECK_1B_WHEEL_1,
-                marker::MESSAGES_CHECK_1B_WHEEL_2,
+                marker::MESSAGES_CHECK_1B_WHEEL_MESSAGES_1B,
+                marker::MESSAGES_CHECK_1B_WHEEL_ROBBERS,
+                marker::MESSAGES_CHECK_1B_WHEEL_WONDER,
             ],
             foreign: &[],
             effect: None,
@@ -4452,11 +6300,11 @@ pub static TABLES: Tables = Tables {
             id: "messages-check-1b-revolts",
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
-            origins: &[module::MESSAGES, module::PEASANT_REVOLTS],
+            origins: &[origin::MESSAGES_CHECK_1B_REVOLTS_MESSAGES, origin::MESSAGES_CHECK_1B_REVOLTS_PEASANT_REVOLTS],
             markers: &[
-                marker::MESSAGES_CHECK_1B_REVOLTS_0,
-                marker::MESSAGES_CHECK_1B_REVOLTS_1,
-                marker::MESSAGES_CHECK_1B_REVOLTS_2,
+                marker::MESSAGES_CHECK_1B_REVOLTS_MESSAGES_1B,
+                marker::MESSAGES_CHECK_1B_REVOLTS_ROBBERS,
+                marker::MESSAGES_CHECK_1B_REVOLTS_WONDER,
             ],
             foreign: &[edition::C1],
             effect: None,
@@ -4480,7 +6328,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "hills-set-aside-hidden-tile",
             text: Text::Same("A tile drawn to lie under a hill is set aside together with it."),
-            origins: &[module::HILLS],
+            origins: &[origin::HILLS_SET_ASIDE_HIDDEN_TILE_HILLS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4503,8 +6351,8 @@ pub static TABLES: Tables = Tables {
                 the tile cannot be placed legally without a bridge, you may choose to set it \
                 aside instead.",
             ]),
-            origins: &[module::BRIDGES],
-            markers: &[marker::BRIDGES_BUILD_0],
+            origins: &[origin::BRIDGES_BUILD_BRIDGES],
+            markers: &[marker::BRIDGES_BUILD_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
             children: &[
@@ -4517,7 +6365,7 @@ pub static TABLES: Tables = Tables {
             id: "tower-bridge-shift-tower",
             text: Text::Same("On a tile with a tower, you may have to push the tower aside a little to make \
                 room for the bridge."),
-            origins: &[module::TOWER],
+            origins: &[origin::TOWER_BRIDGE_SHIFT_TOWER_TOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4526,7 +6374,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "acrobats-no-bridge-on-occupied-tile",
             text: Text::Same("No bridge may be built on an acrobat tile where one or more acrobats stand."),
-            origins: &[module::ACROBATS],
+            origins: &[origin::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE_ACROBATS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4535,7 +6383,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "circus-bridge-on-big-top-tile",
             text: Text::Same("A bridge may be built on a big top tile, whether or not the big top stands on it."),
-            origins: &[module::CIRCUS],
+            origins: &[origin::CIRCUS_BRIDGE_ON_BIG_TOP_TILE_CIRCUS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4545,7 +6393,7 @@ pub static TABLES: Tables = Tables {
             id: "wonders-place-extra-tile-first",
             text: Text::Same("If you drew an extra tile so that a wonder tile could be placed, place the extra \
                 tile first and the wonder tile after it."),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::WONDERS_PLACE_EXTRA_TILE_FIRST_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4561,7 +6409,7 @@ pub static TABLES: Tables = Tables {
                 "Once you have placed a wonder tile, stand one of your normal meeples upside down \
                 in the middle of the wonder to mark it as yours.",
             ]),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::WONDERS_MARK_WONDER_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4570,7 +6418,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-return-extra-tiles",
             text: Text::Same("Shuffle the spare tiles your fortune teller(s) gave you back into the stacks."),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_RETURN_EXTRA_TILES_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4579,7 +6427,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-keep-extra-for-builder",
             text: Text::Same("Not when your builder has earned you a double turn; then you keep them."),
-            origins: &[module::BUILDER],
+            origins: &[origin::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4597,7 +6445,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "dragon-volcano",
             text: Text::Same("When the tile has a volcano, the dragon is set on that tile."),
-            origins: &[module::DRAGON],
+            origins: &[origin::DRAGON_VOLCANO_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4607,7 +6455,7 @@ pub static TABLES: Tables = Tables {
             id: "princess-remove-knight",
             text: Text::Same("A princess tile that extends a city occupied by knights lets you send one of \
                 those knights (anyone's) back to its owner; if you do, skip steps 2B-1 and 2B-2."),
-            origins: &[module::PRINCESS],
+            origins: &[origin::PRINCESS_REMOVE_KNIGHT_PRINCESS],
             markers: &[],
             foreign: &[edition::WE],
             effect: Some(Effect::Skip(Cow::Borrowed(&[Cow::Borrowed("2B-1"), Cow::Borrowed("2B-2")]))),
@@ -4617,7 +6465,7 @@ pub static TABLES: Tables = Tables {
             id: "plague-outbreak-token",
             text: Text::Same("When the tile shows a plague source, you must put on it the outbreak token with \
                 the lowest number that is not yet in play."),
-            origins: &[module::PLAGUE],
+            origins: &[origin::PLAGUE_OUTBREAK_TOKEN_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4627,7 +6475,7 @@ pub static TABLES: Tables = Tables {
             id: "goldmines-place-gold",
             text: Text::Same("If the tile shows a gold symbol, you must put one gold bar on it and one on a \
                 neighbouring tile."),
-            origins: &[module::GOLDMINES],
+            origins: &[origin::GOLDMINES_PLACE_GOLD_GOLDMINES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4636,7 +6484,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mage-witch-move",
             text: Text::Same("If the tile shows a magic symbol, you must move a magic figure:"),
-            origins: &[module::MAGE, module::WITCH],
+            origins: &[origin::MAGE_WITCH_MOVE_MAGE, origin::MAGE_WITCH_MOVE_WITCH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4646,7 +6494,7 @@ pub static TABLES: Tables = Tables {
             id: "mage-witch-move-either",
             text: Text::Same("the mage or the witch; you must also move one of them when the tile joins the \
                 feature holding the mage to the feature holding the witch"),
-            origins: &[module::MAGE, module::WITCH],
+            origins: &[origin::MAGE_WITCH_MOVE_EITHER_MAGE, origin::MAGE_WITCH_MOVE_EITHER_WITCH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4655,7 +6503,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mage-witch-move-mage",
             text: Text::Same("the mage"),
-            origins: &[module::MAGE],
+            origins: &[origin::MAGE_WITCH_MOVE_MAGE_MAGE],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4664,7 +6512,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mage-witch-move-witch",
             text: Text::Same("the witch"),
-            origins: &[module::WITCH],
+            origins: &[origin::MAGE_WITCH_MOVE_WITCH_WITCH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4675,7 +6523,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If the tile shows a robber symbol, you and then the next player who still has a \
                 robber in their supply may each put that robber on the scoring track; if your \
                 robber is already in play, you may move it instead."),
-            origins: &[module::ROBBERS],
+            origins: &[origin::ROBBERS_PLACE_ON_TRACK_ROBBERS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4685,8 +6533,8 @@ pub static TABLES: Tables = Tables {
             id: "wind-roses-quadrant-points",
             text: Text::Same("When the tile shows a quarter wind rose and you place it in the matching quadrant \
                 of the playing area, you score 3 points."),
-            origins: &[module::WIND_ROSES],
-            markers: &[marker::WIND_ROSES_QUADRANT_POINTS_0, marker::WIND_ROSES_QUADRANT_POINTS_1],
+            origins: &[origin::WIND_ROSES_QUADRANT_POINTS_WIND_ROSES],
+            markers: &[marker::WIND_ROSES_QUADRANT_POINTS_ROBBERS, marker::WIND_ROSES_QUADRANT_POINTS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
@@ -4694,7 +6542,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "hills-place-with-hidden-tile",
             text: Text::Same("A tile with a hill is placed with the face-down tile still underneath it."),
-            origins: &[module::HILLS],
+            origins: &[origin::HILLS_PLACE_WITH_HIDDEN_TILE_HILLS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -4710,8 +6558,8 @@ pub static TABLES: Tables = Tables {
                 "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
                 it, every highwayman on that road is subject to the tile.",
             ]),
-            origins: &[module::RUSSIAN_PROMOS],
-            markers: &[marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_0],
+            origins: &[origin::RUSSIAN_PROMOS_SOLOVEI_PLACED_RUSSIAN_PROMOS],
+            markers: &[marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_TREE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
@@ -4726,8 +6574,8 @@ pub static TABLES: Tables = Tables {
                 "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
                 subject to the tile.",
             ]),
-            origins: &[module::RUSSIAN_PROMOS],
-            markers: &[marker::RUSSIAN_PROMOS_VODYANOY_PLACED_0],
+            origins: &[origin::RUSSIAN_PROMOS_VODYANOY_PLACED_RUSSIAN_PROMOS],
+            markers: &[marker::RUSSIAN_PROMOS_VODYANOY_PLACED_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
@@ -4735,7 +6583,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "porxada-choose-action",
             text: Text::Same("If the tile you placed shows La Porxada, you may choose one of two actions:"),
-            origins: &[module::PORXADA],
+            origins: &[origin::PORXADA_CHOOSE_ACTION_PORXADA],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4770,7 +6618,7 @@ pub static TABLES: Tables = Tables {
                 "You may pay points to protect the swapped meeple against peasant revolts; swapped \
                 meeples keep their protection.",
             ]),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::PORXADA_SWAP_REVOLT_PROTECTION_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -4788,7 +6636,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "easter-bunny-place",
             text: Text::Same("If you place a tile with an Easter bunny, stand the Easter bunny figure on it."),
-            origins: &[module::EASTER_IN_CARCASSONNE],
+            origins: &[origin::EASTER_BUNNY_PLACE_EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -4798,7 +6646,7 @@ pub static TABLES: Tables = Tables {
             id: "circus-first-big-top",
             text: Text::Same("When the first big top tile comes into play, lay a face-down animal token on its \
                 big top space and stand the big top on that token."),
-            origins: &[module::CIRCUS],
+            origins: &[origin::CIRCUS_FIRST_BIG_TOP_CIRCUS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4808,7 +6656,7 @@ pub static TABLES: Tables = Tables {
             id: "fruit-tree-place-tokens",
             text: Text::Same("If the tile shows a fruit-bearing tree, put a face-down stack of 4 identical \
                 fruit tokens on it; their fruit need not match the tree."),
-            origins: &[module::FRUIT_BEARING_TREES],
+            origins: &[origin::FRUIT_TREE_PLACE_TOKENS_FRUIT_BEARING_TREES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4818,8 +6666,8 @@ pub static TABLES: Tables = Tables {
             id: "spiel-doch-second-tile",
             text: Text::Same("Variant rule: you score 5 points when you place the second Spiel Doch! 2/2018 \
                 tile and the two tiles lie in the right order."),
-            origins: &[module::SPIEL_DOCH2018],
-            markers: &[marker::SPIEL_DOCH_SECOND_TILE_0, marker::SPIEL_DOCH_SECOND_TILE_1],
+            origins: &[origin::SPIEL_DOCH_SECOND_TILE_SPIEL_DOCH2018],
+            markers: &[marker::SPIEL_DOCH_SECOND_TILE_ROBBERS, marker::SPIEL_DOCH_SECOND_TILE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -4837,7 +6685,7 @@ pub static TABLES: Tables = Tables {
                 captured meeple, its owner may take it back for free; an owner who forgets has to \
                 buy it back.",
             ]),
-            origins: &[module::BATHHOUSES],
+            origins: &[origin::BATHHOUSE_SURROUNDED_RELEASE_BATHHOUSES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4847,8 +6695,8 @@ pub static TABLES: Tables = Tables {
             id: "20th-anniversary-tile-points",
             text: Text::Same("You score 2 points for placing a 20th Anniversary tile without activating its \
                 arrow symbol (activating an arrow on a neighbouring tile does not change this)."),
-            origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
-            markers: &[marker::I_20TH_ANNIVERSARY_TILE_POINTS_0, marker::I_20TH_ANNIVERSARY_TILE_POINTS_1],
+            origins: &[origin::I_20TH_ANNIVERSARY_TILE_POINTS_20TH_ANNIVERSARY_EXPANSION],
+            markers: &[marker::I_20TH_ANNIVERSARY_TILE_POINTS_ROBBERS, marker::I_20TH_ANNIVERSARY_TILE_POINTS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER],
@@ -4857,7 +6705,7 @@ pub static TABLES: Tables = Tables {
             id: "20th-anniversary-one-arrow-with-wonder",
             text: Text::Same("Only one arrow may be activated, even when you placed an extra tile to make room \
                 for a wonder tile."),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4868,7 +6716,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If you activate an 'extra turn' arrow symbol on the 20th Anniversary tile you \
                 just placed or on a tile next to it, you play an extra turn once this one is \
                 over. An extra turn can never earn a second one straight after it."),
-            origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
+            origins: &[origin::I_20TH_ANNIVERSARY_EXTRA_TURN_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4877,7 +6725,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "20th-anniversary-extra-turn-double-turn",
             text: Text::Same("This holds even when the current turn is a double turn."),
-            origins: &[module::BUILDER],
+            origins: &[origin::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN_BUILDER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4888,7 +6736,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("Did your tile enlarge at least one occupied road or city in which, with the tile \
                 placed, you lack the majority? Then take a gift card, look at it without showing \
                 anyone and keep it face down in your supply."),
-            origins: &[module::GIFTS],
+            origins: &[origin::GIFTS_DRAW_CARD_GIFTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4910,7 +6758,10 @@ pub static TABLES: Tables = Tables {
                 or more of your own meeples. A meeple of yours that now has three ghosts leaves \
                 the board together with them.",
             ]),
-            origins: &[module::SPELL_CIRCLES, module::GHOSTS],
+            origins: &[
+                origin::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES_SPELL_CIRCLES,
+                origin::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES_GHOSTS,
+            ],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4920,8 +6771,8 @@ pub static TABLES: Tables = Tables {
             id: "wonders-stonehenge-roads",
             text: Text::Same("If you placed the Stonehenge wonder tile in an earlier turn, score 3 points for \
                 each occupied road you have just completed."),
-            origins: &[module::WONDERS_OF_HUMANITY],
-            markers: &[marker::WONDERS_STONEHENGE_ROADS_0],
+            origins: &[origin::WONDERS_STONEHENGE_ROADS_WONDERS_OF_HUMANITY],
+            markers: &[marker::WONDERS_STONEHENGE_ROADS_ROBBERS],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -4930,8 +6781,8 @@ pub static TABLES: Tables = Tables {
             id: "messages-check-1c-wind-roses",
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
-            origins: &[module::MESSAGES, module::WIND_ROSES],
-            markers: &[marker::MESSAGES_CHECK_1C_WIND_ROSES_0, marker::MESSAGES_CHECK_1C_WIND_ROSES_1],
+            origins: &[origin::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES, origin::MESSAGES_CHECK_1C_WIND_ROSES_WIND_ROSES],
+            markers: &[marker::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES_1C, marker::MESSAGES_CHECK_1C_WIND_ROSES_ROBBERS],
             foreign: &[],
             effect: None,
             children: &[],
@@ -4941,15 +6792,15 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[
-                module::MESSAGES,
-                module::M_20TH_ANNIVERSARY_EXPANSION,
-                module::SPIEL_DOCH2018,
-                module::WONDERS_OF_HUMANITY,
+                origin::MESSAGES_CHECK_1C_NEW_TILES_MESSAGES,
+                origin::MESSAGES_CHECK_1C_NEW_TILES_20TH_ANNIVERSARY_EXPANSION,
+                origin::MESSAGES_CHECK_1C_NEW_TILES_SPIEL_DOCH2018,
+                origin::MESSAGES_CHECK_1C_NEW_TILES_WONDERS_OF_HUMANITY,
             ],
             markers: &[
-                marker::MESSAGES_CHECK_1C_NEW_TILES_0,
-                marker::MESSAGES_CHECK_1C_NEW_TILES_1,
-                marker::MESSAGES_CHECK_1C_NEW_TILES_2,
+                marker::MESSAGES_CHECK_1C_NEW_TILES_MESSAGES_1C,
+                marker::MESSAGES_CHECK_1C_NEW_TILES_ROBBERS,
+                marker::MESSAGES_CHECK_1C_NEW_TILES_WONDER,
             ],
             foreign: &[edition::C1],
             effect: None,
@@ -4960,16 +6811,16 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[
-                module::MESSAGES,
-                module::WIND_ROSES,
-                module::M_20TH_ANNIVERSARY_EXPANSION,
-                module::SPIEL_DOCH2018,
-                module::WONDERS_OF_HUMANITY,
+                origin::MESSAGES_CHECK_1C_BOTH_MESSAGES,
+                origin::MESSAGES_CHECK_1C_BOTH_WIND_ROSES,
+                origin::MESSAGES_CHECK_1C_BOTH_20TH_ANNIVERSARY_EXPANSION,
+                origin::MESSAGES_CHECK_1C_BOTH_SPIEL_DOCH2018,
+                origin::MESSAGES_CHECK_1C_BOTH_WONDERS_OF_HUMANITY,
             ],
             markers: &[
-                marker::MESSAGES_CHECK_1C_BOTH_0,
-                marker::MESSAGES_CHECK_1C_BOTH_1,
-                marker::MESSAGES_CHECK_1C_BOTH_2,
+                marker::MESSAGES_CHECK_1C_BOTH_MESSAGES_1C,
+                marker::MESSAGES_CHECK_1C_BOTH_ROBBERS,
+                marker::MESSAGES_CHECK_1C_BOTH_WONDER,
             ],
             foreign: &[],
             effect: None,
@@ -4980,7 +6831,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If the tile you placed has spell circles, move ghosts from the eight tiles around \
                 it onto those spell circles; if there are too few, make up the rest from the \
                 supply as far as it allows."),
-            origins: &[module::SPELL_CIRCLES, module::GHOSTS],
+            origins: &[origin::SPELL_CIRCLES_GATHER_GHOSTS_SPELL_CIRCLES, origin::SPELL_CIRCLES_GATHER_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -4999,7 +6850,7 @@ pub static TABLES: Tables = Tables {
                 opponent's meeple, if you can. Should that be its third ghost, remove the meeple \
                 and its ghosts from the board.",
             ]),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_MIST_EXTENDED_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5021,7 +6872,7 @@ pub static TABLES: Tables = Tables {
                 supply. A meeple that receives its third ghost leaves the board at once together \
                 with its ghosts. How many ghosts move:",
             ]),
-            origins: &[module::SPELL_CIRCLES, module::GHOSTS],
+            origins: &[origin::SPELL_CIRCLES_MIST_EXTENDED_SPELL_CIRCLES, origin::SPELL_CIRCLES_MIST_EXTENDED_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5059,7 +6910,7 @@ pub static TABLES: Tables = Tables {
                 of your own meeples, if you can. Should that be its third ghost, remove the \
                 meeple and its ghosts from the board.",
             ]),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_MIST_LIMITED_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5081,7 +6932,7 @@ pub static TABLES: Tables = Tables {
                 back to the supply. A meeple that receives its third ghost leaves the board at \
                 once together with its ghosts.",
             ]),
-            origins: &[module::SPELL_CIRCLES, module::GHOSTS],
+            origins: &[origin::SPELL_CIRCLES_MIST_LIMITED_SPELL_CIRCLES, origin::SPELL_CIRCLES_MIST_LIMITED_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5097,7 +6948,7 @@ pub static TABLES: Tables = Tables {
                 "If you have a meeple on a bathhouse, you may buy it back by paying the points \
                 shown on the bathhouse tile; you may deploy it again this same turn.",
             ]),
-            origins: &[module::BATHHOUSES],
+            origins: &[origin::BATHHOUSE_BUY_BACK_BATHHOUSES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5107,7 +6958,7 @@ pub static TABLES: Tables = Tables {
             id: "deploy-meeple",
             text: Text::ByEdition(&["Deploy a follower.", "Deploy a meeple.", "Deploy a meeple."]),
             origins: &[],
-            markers: &[marker::DEPLOY_MEEPLE_0, marker::DEPLOY_MEEPLE_1],
+            markers: &[marker::DEPLOY_MEEPLE_TREE_TRAP, marker::DEPLOY_MEEPLE_LAKE_TRAP],
             foreign: &[],
             effect: None,
             children: &[
@@ -5139,7 +6990,7 @@ pub static TABLES: Tables = Tables {
                 "If you placed a wonder tile, you may deploy up to two meeples instead of one.",
                 "If you placed a wonder tile, you may deploy up to two meeples instead of one.",
             ]),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::WONDERS_DEPLOY_TWO_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5148,7 +6999,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "flier-or-portal-use",
             text: Text::Same("If the placed tile has a magic portal or a flier, you may use one of them, once."),
-            origins: &[module::FLIER, module::MAGIC_PORTAL],
+            origins: &[origin::FLIER_OR_PORTAL_USE_FLIER, origin::FLIER_OR_PORTAL_USE_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5157,7 +7008,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "flier-absent-portal-use",
             text: Text::Same("If the placed tile has a magic portal, you may use it."),
-            origins: &[module::MAGIC_PORTAL],
+            origins: &[origin::FLIER_ABSENT_PORTAL_USE_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5166,7 +7017,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "flier-use",
             text: Text::Same("If the placed tile has a flier, you may use it."),
-            origins: &[module::FLIER],
+            origins: &[origin::FLIER_USE_FLIER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5182,7 +7033,7 @@ pub static TABLES: Tables = Tables {
                 "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
                 place a meeple elsewhere or to add one.",
             ]),
-            origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
+            origins: &[origin::I_20TH_ANNIVERSARY_DEPLOY_ARROW_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5198,7 +7049,7 @@ pub static TABLES: Tables = Tables {
                 "A meeple deployed on a feature that peasant revolts can strike may be protected \
                 by paying points.",
             ]),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::PEASANT_REVOLT_PROTECT_DEPLOYED_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5207,7 +7058,10 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "dragon-no-deploy-volcano-or-plague",
             text: Text::Same("Not allowed if the tile you placed has a volcano or a plague source."),
-            origins: &[module::DRAGON, module::PLAGUE],
+            origins: &[
+                origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON,
+                origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5216,7 +7070,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "dragon-no-deploy-plague-source",
             text: Text::Same("Not allowed if the tile you placed has a plague source."),
-            origins: &[module::PLAGUE],
+            origins: &[origin::DRAGON_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -5225,7 +7079,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "dragon-no-deploy-volcano",
             text: Text::Same("Not allowed if the tile you placed has a volcano."),
-            origins: &[module::DRAGON],
+            origins: &[origin::DRAGON_NO_DEPLOY_VOLCANO_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5247,7 +7101,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bridges-deploy-normal-meeple",
             text: Text::Same("or onto a wooden bridge"),
-            origins: &[module::BRIDGES],
+            origins: &[origin::BRIDGES_DEPLOY_NORMAL_MEEPLE_BRIDGES],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -5260,7 +7114,7 @@ pub static TABLES: Tables = Tables {
                 "Big meeple onto a feature",
                 "Big meeple onto a feature",
             ]),
-            origins: &[module::BIG_FOLLOWER],
+            origins: &[origin::BIG_FOLLOWER_DEPLOY_BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5269,7 +7123,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "big-follower-deploy-bridge",
             text: Text::Same("or onto a wooden bridge"),
-            origins: &[module::BRIDGES],
+            origins: &[origin::BIG_FOLLOWER_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5278,7 +7132,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mayor-deploy",
             text: Text::Same("Mayor into a city"),
-            origins: &[module::MAYOR],
+            origins: &[origin::MAYOR_DEPLOY_MAYOR],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5291,7 +7145,7 @@ pub static TABLES: Tables = Tables {
                 "Wagon onto a feature (never a field)",
                 "Wagon onto a feature (never a field)",
             ]),
-            origins: &[module::WAGON],
+            origins: &[origin::WAGON_DEPLOY_WAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5300,7 +7154,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wagon-deploy-bridge",
             text: Text::Same("or onto a wooden bridge"),
-            origins: &[module::BRIDGES],
+            origins: &[origin::WAGON_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5309,7 +7163,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-deploy",
             text: Text::ByEdition(&["Abbot onto a cloister", "Abbot onto a monastery", "Abbot onto a monastery"]),
-            origins: &[module::ABBOT],
+            origins: &[origin::ABBOT_DEPLOY_ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5326,7 +7180,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-deploy-garden",
             text: Text::Same("or onto a garden"),
-            origins: &[module::GARDENS],
+            origins: &[origin::ABBOT_DEPLOY_GARDEN_GARDENS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5335,7 +7189,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-deploy-abbey",
             text: Text::Same("or an abbey"),
-            origins: &[module::ABBEY],
+            origins: &[origin::ABBOT_DEPLOY_ABBEY_ABBEY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5344,7 +7198,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-deploy-shrine",
             text: Text::Same("or a shrine"),
-            origins: &[module::SHRINES],
+            origins: &[origin::ABBOT_DEPLOY_SHRINE_SHRINES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5353,7 +7207,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-deploy-german-monastery",
             text: Text::Same("or a German monastery"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::ABBOT_DEPLOY_GERMAN_MONASTERY_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5362,7 +7216,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-deploy-dutch-belgian-monastery",
             text: Text::Same("or a Dutch or Belgian monastery"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -5371,7 +7225,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-deploy-japanese-building",
             text: Text::Same("or a Japanese building"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::ABBOT_DEPLOY_JAPANESE_BUILDING_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5380,7 +7234,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-deploy-darmstadt-church",
             text: Text::Same("or a Darmstadt church"),
-            origins: &[module::DARMSTADT],
+            origins: &[origin::ABBOT_DEPLOY_DARMSTADT_CHURCH_DARMSTADT],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -5389,7 +7243,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ringmaster-deploy",
             text: Text::Same("Ringmaster onto a feature"),
-            origins: &[module::RINGMASTER],
+            origins: &[origin::RINGMASTER_DEPLOY_RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5398,7 +7252,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ringmaster-deploy-bridge",
             text: Text::Same("or onto a wooden bridge"),
-            origins: &[module::BRIDGES],
+            origins: &[origin::RINGMASTER_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5411,7 +7265,7 @@ pub static TABLES: Tables = Tables {
                 "Guard meeple onto a feature",
                 "Guard meeple onto a feature",
             ]),
-            origins: &[module::GUARD_MEEPLES],
+            origins: &[origin::GUARD_MEEPLE_DEPLOY_GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5420,7 +7274,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "guard-meeple-deploy-bridge",
             text: Text::Same("or onto a wooden bridge"),
-            origins: &[module::BRIDGES],
+            origins: &[origin::GUARD_MEEPLE_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5436,7 +7290,7 @@ pub static TABLES: Tables = Tables {
                 "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
                 onto a different feature.",
             ]),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::WONDERS_NOTE_SAME_FEATURE_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5452,7 +7306,7 @@ pub static TABLES: Tables = Tables {
                 "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
                 that the wonder tile could be placed.",
             ]),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::WONDERS_NOTE_NOT_ON_EXTRA_TILE_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5461,7 +7315,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "flier-not-on-extra-tile",
             text: Text::Same("A flier on such an extra tile cannot be used."),
-            origins: &[module::FLIER],
+            origins: &[origin::FLIER_NOT_ON_EXTRA_TILE_FLIER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5470,7 +7324,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "magic-portal-not-on-extra-tile",
             text: Text::Same("A magic portal on such an extra tile cannot be used."),
-            origins: &[module::MAGIC_PORTAL],
+            origins: &[origin::MAGIC_PORTAL_NOT_ON_EXTRA_TILE_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5483,7 +7337,7 @@ pub static TABLES: Tables = Tables {
                 "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
                 "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
             ]),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_TENT_LIMIT_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5496,8 +7350,8 @@ pub static TABLES: Tables = Tables {
                 "Deploy a meeple on top of a tower:",
                 "Deploy a meeple on top of a tower:",
             ]),
-            origins: &[module::TOWER],
-            markers: &[marker::TOWER_DEPLOY_0],
+            origins: &[origin::TOWER_DEPLOY_TOWER],
+            markers: &[marker::TOWER_DEPLOY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
             children: &[
@@ -5511,7 +7365,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-deploy-black-tower",
             text: Text::Same("or on top of a black tower"),
-            origins: &[module::BLACK_TOWER],
+            origins: &[origin::TOWER_DEPLOY_BLACK_TOWER_BLACK_TOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5529,7 +7383,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "big-follower-tower-deploy",
             text: Text::ByEdition(&["Large follower", "Big meeple", "Big meeple"]),
-            origins: &[module::BIG_FOLLOWER],
+            origins: &[origin::BIG_FOLLOWER_TOWER_DEPLOY_BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5538,7 +7392,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ringmaster-tower-deploy",
             text: Text::Same("Ringmaster"),
-            origins: &[module::RINGMASTER],
+            origins: &[origin::RINGMASTER_TOWER_DEPLOY_RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5547,7 +7401,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "guard-meeple-tower-deploy",
             text: Text::ByEdition(&["Guard follower", "Guard meeple", "Guard meeple"]),
-            origins: &[module::GUARD_MEEPLES],
+            origins: &[origin::GUARD_MEEPLE_TOWER_DEPLOY_GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5556,7 +7410,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "acrobats-action",
             text: Text::Same("Take an acrobat action:"),
-            origins: &[module::ACROBATS],
+            origins: &[origin::ACROBATS_ACTION_ACROBATS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5573,7 +7427,7 @@ pub static TABLES: Tables = Tables {
                 three of them counts as completed from this moment. Ways to add one:",
             ]),
             origins: &[],
-            markers: &[marker::ACROBATS_ADD_TO_PYRAMID_0],
+            markers: &[marker::ACROBATS_ADD_TO_PYRAMID_LAKE_TRAP],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[
@@ -5587,7 +7441,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "acrobats-pyramid-no-bridge",
             text: Text::Same("Only to a pyramid on a tile without a wooden bridge."),
-            origins: &[module::BRIDGES],
+            origins: &[origin::ACROBATS_PYRAMID_NO_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5605,7 +7459,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "magic-portal-acrobat-pyramid",
             text: Text::Same("Through a magic portal on the tile you placed, if it has not been used yet."),
-            origins: &[module::MAGIC_PORTAL],
+            origins: &[origin::MAGIC_PORTAL_ACROBAT_PYRAMID_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5614,7 +7468,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "acrobats-add-via-flier",
             text: Text::Same("Through a flying machine on the tile you placed, if it has not been used yet."),
-            origins: &[module::FLIER],
+            origins: &[origin::ACROBATS_ADD_VIA_FLIER_FLIER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5624,7 +7478,7 @@ pub static TABLES: Tables = Tables {
             id: "20th-anniversary-acrobat-arrow",
             text: Text::Same("Through a 'place meeple' arrow symbol on a 20th Anniversary tile, if placing the \
                 tile activated it."),
-            origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
+            origins: &[origin::I_20TH_ANNIVERSARY_ACROBAT_ARROW_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5635,7 +7489,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("Score a pyramid that was completed in an earlier turn and take its acrobats off \
                 the board, so that a new pyramid can be built in a later turn."),
             origins: &[],
-            markers: &[marker::ACROBATS_SCORE_PYRAMID_0, marker::ACROBATS_SCORE_PYRAMID_1],
+            markers: &[marker::ACROBATS_SCORE_PYRAMID_ROBBERS, marker::ACROBATS_SCORE_PYRAMID_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[item::GHOSTS_LEAVE_WITH_ACROBATS],
@@ -5643,7 +7497,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-leave-with-acrobats",
             text: Text::Same("Any ghosts beside those acrobats come off the board with them."),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_LEAVE_WITH_ACROBATS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5652,7 +7506,11 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "deploy-other-figures",
             text: Text::Same("Deploy one of your other figures."),
-            origins: &[module::PIG, module::BUILDER, module::SHEEP],
+            origins: &[
+                origin::DEPLOY_OTHER_FIGURES_PIG,
+                origin::DEPLOY_OTHER_FIGURES_BUILDER,
+                origin::DEPLOY_OTHER_FIGURES_SHEEP,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5667,7 +7525,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "pig-other-figures-volcano",
             text: Text::Same("Not allowed if the tile you placed has a volcano."),
-            origins: &[module::DRAGON],
+            origins: &[origin::PIG_OTHER_FIGURES_VOLCANO_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5676,7 +7534,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "pig-other-figures-plague-source",
             text: Text::Same("Not allowed after you have placed a plague source tile."),
-            origins: &[module::PLAGUE],
+            origins: &[origin::PIG_OTHER_FIGURES_PLAGUE_SOURCE_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -5689,7 +7547,7 @@ pub static TABLES: Tables = Tables {
                 "Pig onto a field where you already have a meeple",
                 "Pig onto a field where you already have a meeple",
             ]),
-            origins: &[module::PIG],
+            origins: &[origin::PIG_DEPLOY_PIG],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5702,7 +7560,7 @@ pub static TABLES: Tables = Tables {
                 "Builder onto a city or road where you already have a meeple",
                 "Builder onto a city or road where you already have a meeple",
             ]),
-            origins: &[module::BUILDER],
+            origins: &[origin::BUILDER_DEPLOY_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5715,7 +7573,7 @@ pub static TABLES: Tables = Tables {
                 "Shepherd onto a field that has no shepherd yet; you must then:",
                 "Shepherd onto a field that has no shepherd yet; you must then:",
             ]),
-            origins: &[module::SHEEP],
+            origins: &[origin::SHEEP_DEPLOY_SHEEP],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5737,7 +7595,7 @@ pub static TABLES: Tables = Tables {
                 "Place the barn. Its field is scored like an ordinary feature in step 3B.",
                 "Place the barn. Its field is scored like an ordinary feature in step 3B.",
             ]),
-            origins: &[module::BARN],
+            origins: &[origin::BARN_PLACE_BARN],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5747,11 +7605,11 @@ pub static TABLES: Tables = Tables {
             id: "wheel-of-fortune-special-action",
             text: Text::Same("Take a special action:"),
             origins: &[
-                module::WHEEL_OF_FORTUNE,
-                module::FESTIVAL,
-                module::ABBOT,
-                module::RUSSIAN_PROMOS,
-                module::PEASANT_REVOLTS,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_WHEEL_OF_FORTUNE,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_FESTIVAL,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_ABBOT,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_RUSSIAN_PROMOS,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_PEASANT_REVOLTS,
             ],
             markers: &[],
             foreign: &[edition::WE],
@@ -5771,7 +7629,7 @@ pub static TABLES: Tables = Tables {
                 "Put a meeple on the Wheel of Fortune.",
                 "Put a meeple on the Wheel of Fortune.",
             ]),
-            origins: &[module::WHEEL_OF_FORTUNE],
+            origins: &[origin::WHEEL_OF_FORTUNE_PLACE_MEEPLE_WHEEL_OF_FORTUNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -5781,7 +7639,7 @@ pub static TABLES: Tables = Tables {
             id: "festival-take-back-figure",
             text: Text::Same("If the tile you placed shows a festival symbol, take one of your own figures back \
                 from the board."),
-            origins: &[module::FESTIVAL],
+            origins: &[origin::FESTIVAL_TAKE_BACK_FIGURE_FESTIVAL],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5794,7 +7652,7 @@ pub static TABLES: Tables = Tables {
                 "Take back one meeple trapped by Vodyanoy or Solovei Razboynik.",
                 "Take back one meeple trapped by Vodyanoy or Solovei Razboynik.",
             ]),
-            origins: &[module::RUSSIAN_PROMOS],
+            origins: &[origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_RUSSIAN_PROMOS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -5803,7 +7661,13 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-special-russian-trap-figure",
             text: Text::Same("or one trapped special figure"),
-            origins: &[module::BUILDER, module::PIG, module::MAYOR, module::WAGON, module::SHEEP],
+            origins: &[
+                origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_BUILDER,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_PIG,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_MAYOR,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_WAGON,
+                origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_SHEEP,
+            ],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -5812,8 +7676,8 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-return-and-score",
             text: Text::Same("Take your abbot back from the board and score the points it has earned there."),
-            origins: &[module::ABBOT],
-            markers: &[marker::ABBOT_RETURN_AND_SCORE_0, marker::ABBOT_RETURN_AND_SCORE_1],
+            origins: &[origin::ABBOT_RETURN_AND_SCORE_ABBOT],
+            markers: &[marker::ABBOT_RETURN_AND_SCORE_ROBBERS, marker::ABBOT_RETURN_AND_SCORE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[item::GHOSTS_LEAVE_WITH_ABBOT],
@@ -5821,7 +7685,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-leave-with-abbot",
             text: Text::Same("Any ghosts beside your abbot come off the board with it."),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_LEAVE_WITH_ABBOT_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5834,7 +7698,7 @@ pub static TABLES: Tables = Tables {
                 "Pay points to protect one meeple against peasant revolts.",
                 "Pay points to protect one meeple against peasant revolts.",
             ]),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5843,7 +7707,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-neutral-figure",
             text: Text::Same("Place or move a neutral figure:"),
-            origins: &[module::TOWER, module::LITTLE_BUILDINGS, module::FAIRY, module::TOLLKEEPERS],
+            origins: &[
+                origin::TOWER_NEUTRAL_FIGURE_TOWER,
+                origin::TOWER_NEUTRAL_FIGURE_LITTLE_BUILDINGS,
+                origin::TOWER_NEUTRAL_FIGURE_FAIRY,
+                origin::TOWER_NEUTRAL_FIGURE_TOLLKEEPERS,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5858,7 +7727,10 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-neutral-figure-or-token",
             text: Text::Same("or a token"),
-            origins: &[module::LITTLE_BUILDINGS, module::TOLLKEEPERS],
+            origins: &[
+                origin::TOWER_NEUTRAL_FIGURE_OR_TOKEN_LITTLE_BUILDINGS,
+                origin::TOWER_NEUTRAL_FIGURE_OR_TOKEN_TOLLKEEPERS,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5867,7 +7739,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-build-piece",
             text: Text::Same("Add a tower piece to any empty tower foundation or to any tower already standing."),
-            origins: &[module::TOWER],
+            origins: &[origin::TOWER_BUILD_PIECE_TOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5877,7 +7749,7 @@ pub static TABLES: Tables = Tables {
             id: "tower-build-black-tower",
             text: Text::Same("With the black tower: a foundation takes a normal or a black piece, an existing \
                 tower a normal, black or white piece; the white tower itself cannot be chosen."),
-            origins: &[module::BLACK_TOWER],
+            origins: &[origin::TOWER_BUILD_BLACK_TOWER_BLACK_TOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5915,7 +7787,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "little-buildings-place",
             text: Text::Same("Put a little building on the tile you just placed."),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::LITTLE_BUILDINGS_PLACE_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -5928,7 +7800,7 @@ pub static TABLES: Tables = Tables {
                 "Put the fairy next to one of your own meeples.",
                 "Put the fairy next to one of your own meeples.",
             ]),
-            origins: &[module::FAIRY],
+            origins: &[origin::FAIRY_DEPLOY_FAIRY],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5937,7 +7809,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fairy-not-beside-castle",
             text: Text::Same("Not allowed if that follower stands on a castle."),
-            origins: &[module::CASTLES],
+            origins: &[origin::FAIRY_NOT_BESIDE_CASTLE_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -5947,7 +7819,7 @@ pub static TABLES: Tables = Tables {
             id: "tollkeepers-place-tollhouse",
             text: Text::Same("Put your tollhouse on a free crossroads, or move it from its crossroads to \
                 another free one."),
-            origins: &[module::TOLLKEEPERS],
+            origins: &[origin::TOLLKEEPERS_PLACE_TOLLHOUSE_TOLLKEEPERS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -5960,8 +7832,8 @@ pub static TABLES: Tables = Tables {
                 "Deploy the phantom onto a feature, just as you would a normal meeple.",
                 "Deploy the phantom onto a feature, just as you would a normal meeple.",
             ]),
-            origins: &[module::PHANTOM],
-            markers: &[marker::PHANTOM_DEPLOY_0, marker::PHANTOM_DEPLOY_1],
+            origins: &[origin::PHANTOM_DEPLOY_PHANTOM],
+            markers: &[marker::PHANTOM_DEPLOY_TREE_TRAP, marker::PHANTOM_DEPLOY_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[
@@ -5980,7 +7852,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "phantom-deploy-bridge",
             text: Text::Same("or onto a wooden bridge"),
-            origins: &[module::BRIDGES],
+            origins: &[origin::PHANTOM_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -5990,7 +7862,10 @@ pub static TABLES: Tables = Tables {
             id: "phantom-deploy-flier-or-portal",
             text: Text::Same("A flier or magic portal on the placed tile may be used, unless it was already \
                 used in step 2B-1."),
-            origins: &[module::FLIER, module::MAGIC_PORTAL],
+            origins: &[
+                origin::PHANTOM_DEPLOY_FLIER_OR_PORTAL_FLIER,
+                origin::PHANTOM_DEPLOY_FLIER_OR_PORTAL_MAGIC_PORTAL,
+            ],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6000,7 +7875,7 @@ pub static TABLES: Tables = Tables {
             id: "phantom-deploy-portal",
             text: Text::Same("A magic portal on the placed tile may be used, unless it was already used in step \
                 2B-1."),
-            origins: &[module::MAGIC_PORTAL],
+            origins: &[origin::PHANTOM_DEPLOY_PORTAL_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6009,7 +7884,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "phantom-deploy-flier",
             text: Text::Same("A flier on the placed tile may be used, unless it was already used in step 2B-1."),
-            origins: &[module::FLIER],
+            origins: &[origin::PHANTOM_DEPLOY_FLIER_FLIER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6019,7 +7894,7 @@ pub static TABLES: Tables = Tables {
             id: "phantom-deploy-anniversary-symbol",
             text: Text::Same("A 20th-anniversary symbol activated by placing the tile may be used to place or \
                 add a meeple elsewhere, unless it was already used in step 2B-1."),
-            origins: &[module::M_20TH_ANNIVERSARY_EXPANSION],
+            origins: &[origin::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -6029,7 +7904,7 @@ pub static TABLES: Tables = Tables {
             id: "phantom-deploy-revolt-protection",
             text: Text::Same("If the phantom goes onto a feature that peasant revolts can hit, you may pay \
                 points to protect it."),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::PHANTOM_DEPLOY_REVOLT_PROTECTION_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -6038,7 +7913,10 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "phantom-no-deploy-volcano-or-plague",
             text: Text::Same("Not allowed if the tile you placed has a volcano or a plague source."),
-            origins: &[module::DRAGON, module::PLAGUE],
+            origins: &[
+                origin::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON,
+                origin::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE,
+            ],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6047,7 +7925,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "phantom-no-deploy-volcano",
             text: Text::Same("Not allowed if the tile you placed has a volcano."),
-            origins: &[module::DRAGON],
+            origins: &[origin::PHANTOM_NO_DEPLOY_VOLCANO_DRAGON],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6056,7 +7934,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "phantom-no-deploy-plague-source",
             text: Text::Same("Not allowed if the tile you placed has a plague source."),
-            origins: &[module::PLAGUE],
+            origins: &[origin::PHANTOM_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6069,7 +7947,7 @@ pub static TABLES: Tables = Tables {
                 "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
                 "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
             ]),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_TENT_LIMIT_PHANTOM_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6078,8 +7956,8 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-phantom-deploy",
             text: Text::Same("Put the phantom on top of a tower."),
-            origins: &[module::TOWER, module::PHANTOM],
-            markers: &[marker::TOWER_PHANTOM_DEPLOY_0],
+            origins: &[origin::TOWER_PHANTOM_DEPLOY_TOWER, origin::TOWER_PHANTOM_DEPLOY_PHANTOM],
+            markers: &[marker::TOWER_PHANTOM_DEPLOY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
             children: &[item::TOWER_PHANTOM_BLACK_TOWER],
@@ -6087,7 +7965,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-phantom-black-tower",
             text: Text::Same("or on top of a black tower"),
-            origins: &[module::BLACK_TOWER],
+            origins: &[origin::TOWER_PHANTOM_BLACK_TOWER_BLACK_TOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6096,7 +7974,10 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-phantom-special-action",
             text: Text::Same("Take a special action:"),
-            origins: &[module::WHEEL_OF_FORTUNE, module::PHANTOM],
+            origins: &[
+                origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_WHEEL_OF_FORTUNE,
+                origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_PHANTOM,
+            ],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6114,8 +7995,8 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ferries-place-ferry",
             text: Text::Same("If the placed tile shows a ferry lake, put a ferry on it."),
-            origins: &[module::FERRIES],
-            markers: &[marker::FERRIES_PLACE_FERRY_0],
+            origins: &[origin::FERRIES_PLACE_FERRY_FERRIES],
+            markers: &[marker::FERRIES_PLACE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -6124,8 +8005,8 @@ pub static TABLES: Tables = Tables {
             id: "ferries-move-ferry",
             text: Text::Same("If the tile extends a road that ends at a ferry, you may move that ferry. No \
                 ferry may be moved more than once per turn."),
-            origins: &[module::FERRIES],
-            markers: &[marker::FERRIES_MOVE_FERRY_0],
+            origins: &[origin::FERRIES_MOVE_FERRY_FERRIES],
+            markers: &[marker::FERRIES_MOVE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -6140,7 +8021,7 @@ pub static TABLES: Tables = Tables {
                 "If the tile enlarged the field your shepherd stands on, you must choose one of \
                 these two:",
             ]),
-            origins: &[module::SHEEP],
+            origins: &[origin::SHEEP_FIELD_EXTENDED_SHEEP],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6159,7 +8040,7 @@ pub static TABLES: Tables = Tables {
             id: "sheep-drive-flock-home",
             text: Text::Same("Drive the flock to the stable (1 point for each sheep)."),
             origins: &[],
-            markers: &[marker::SHEEP_DRIVE_FLOCK_HOME_0, marker::SHEEP_DRIVE_FLOCK_HOME_1],
+            markers: &[marker::SHEEP_DRIVE_FLOCK_HOME_ROBBERS, marker::SHEEP_DRIVE_FLOCK_HOME_WONDER],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -6174,7 +8055,7 @@ pub static TABLES: Tables = Tables {
                 "Besides, a tile that closes off a field with one or more shepherds on every side \
                 (with roads or city walls) sets off the following by itself:",
             ]),
-            origins: &[module::SHEEP],
+            origins: &[origin::SHEEP_FIELD_CLOSED_SHEEP],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6184,7 +8065,7 @@ pub static TABLES: Tables = Tables {
             id: "sheep-field-closed-drive-home",
             text: Text::Same("The flocks are driven to the stable (1 point for each sheep)."),
             origins: &[],
-            markers: &[marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_0, marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_1],
+            markers: &[marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_ROBBERS, marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_WONDER],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -6202,7 +8083,7 @@ pub static TABLES: Tables = Tables {
                 on it or on a neighbouring tile, you may take one of these actions for each tree \
                 and each meeple:",
             ]),
-            origins: &[module::FRUIT_BEARING_TREES],
+            origins: &[origin::FRUIT_TREE_HARVEST_OR_SELL_FRUIT_BEARING_TREES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6213,7 +8094,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("Harvest: take the top fruit token of the tree, if there is one, and score its \
                 fruit points."),
             origins: &[],
-            markers: &[marker::FRUIT_TREE_HARVEST_0, marker::FRUIT_TREE_HARVEST_1],
+            markers: &[marker::FRUIT_TREE_HARVEST_ROBBERS, marker::FRUIT_TREE_HARVEST_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -6222,7 +8103,7 @@ pub static TABLES: Tables = Tables {
             id: "fruit-tree-sell",
             text: Text::Same("Sell: sell 1 to 4 of your fruit tokens and score the points they are worth."),
             origins: &[],
-            markers: &[marker::FRUIT_TREE_SELL_0, marker::FRUIT_TREE_SELL_1],
+            markers: &[marker::FRUIT_TREE_SELL_ROBBERS, marker::FRUIT_TREE_SELL_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -6240,8 +8121,8 @@ pub static TABLES: Tables = Tables {
                 deployed a meeple on a tile next to at least one monastery or other monastic \
                 building, score 3 points.",
             ]),
-            origins: &[module::WONDERS_OF_HUMANITY],
-            markers: &[marker::WONDERS_NOTRE_DAME_0],
+            origins: &[origin::WONDERS_NOTRE_DAME_WONDERS_OF_HUMANITY],
+            markers: &[marker::WONDERS_NOTRE_DAME_ROBBERS],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[
@@ -6256,7 +8137,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-notre-dame-abbey",
             text: Text::Same("An abbey counts as a monastic building for this."),
-            origins: &[module::ABBEY],
+            origins: &[origin::WONDERS_NOTRE_DAME_ABBEY_ABBEY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6265,7 +8146,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-notre-dame-shrine",
             text: Text::Same("A shrine counts as a monastic building for this."),
-            origins: &[module::SHRINES],
+            origins: &[origin::WONDERS_NOTRE_DAME_SHRINE_SHRINES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6274,7 +8155,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-notre-dame-german-monastery",
             text: Text::Same("A German monastery counts as a monastic building for this."),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::WONDERS_NOTRE_DAME_GERMAN_MONASTERY_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6283,7 +8164,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-notre-dame-dutch-belgian-monastery",
             text: Text::Same("A Dutch or Belgian monastery counts as a monastic building for this."),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -6292,7 +8173,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-notre-dame-japanese-building",
             text: Text::Same("A Japanese building counts as a monastic building for this."),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::WONDERS_NOTRE_DAME_JAPANESE_BUILDING_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6301,7 +8182,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-notre-dame-darmstadt-church",
             text: Text::Same("A Darmstadt church counts as a monastic building for this."),
-            origins: &[module::DARMSTADT],
+            origins: &[origin::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH_DARMSTADT],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -6311,11 +8192,11 @@ pub static TABLES: Tables = Tables {
             id: "messages-check-2c-shepherd",
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
-            origins: &[module::MESSAGES, module::SHEEP],
+            origins: &[origin::MESSAGES_CHECK_2C_SHEPHERD_MESSAGES, origin::MESSAGES_CHECK_2C_SHEPHERD_SHEEP],
             markers: &[
-                marker::MESSAGES_CHECK_2C_SHEPHERD_0,
-                marker::MESSAGES_CHECK_2C_SHEPHERD_1,
-                marker::MESSAGES_CHECK_2C_SHEPHERD_2,
+                marker::MESSAGES_CHECK_2C_SHEPHERD_MESSAGES_2,
+                marker::MESSAGES_CHECK_2C_SHEPHERD_ROBBERS,
+                marker::MESSAGES_CHECK_2C_SHEPHERD_WONDER,
             ],
             foreign: &[],
             effect: None,
@@ -6325,11 +8206,15 @@ pub static TABLES: Tables = Tables {
             id: "messages-check-2c-new-scoring",
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
-            origins: &[module::MESSAGES, module::FRUIT_BEARING_TREES, module::WONDERS_OF_HUMANITY],
+            origins: &[
+                origin::MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES,
+                origin::MESSAGES_CHECK_2C_NEW_SCORING_FRUIT_BEARING_TREES,
+                origin::MESSAGES_CHECK_2C_NEW_SCORING_WONDERS_OF_HUMANITY,
+            ],
             markers: &[
-                marker::MESSAGES_CHECK_2C_NEW_SCORING_0,
-                marker::MESSAGES_CHECK_2C_NEW_SCORING_1,
-                marker::MESSAGES_CHECK_2C_NEW_SCORING_2,
+                marker::MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES_2,
+                marker::MESSAGES_CHECK_2C_NEW_SCORING_ROBBERS,
+                marker::MESSAGES_CHECK_2C_NEW_SCORING_WONDER,
             ],
             foreign: &[edition::C1],
             effect: None,
@@ -6339,7 +8224,7 @@ pub static TABLES: Tables = Tables {
             id: "dragon-move-hig-zmg",
             text: Text::Same("Hans im Glück and Z-Man Games rules: move the dragon when the placed tile bears \
                 a dragon symbol."),
-            origins: &[module::DRAGON],
+            origins: &[origin::DRAGON_MOVE_HIG_ZMG_DRAGON],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -6348,7 +8233,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "dragon-move",
             text: Text::Same("Move the dragon when the placed tile bears a dragon symbol."),
-            origins: &[module::DRAGON],
+            origins: &[origin::DRAGON_MOVE_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6399,7 +8284,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-completes-features",
             text: Text::Same("Also those completed by placing an abbey"),
-            origins: &[module::ABBEY],
+            origins: &[origin::ABBEY_COMPLETES_FEATURES_ABBEY],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6408,7 +8293,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "halflings-completes-features",
             text: Text::Same("Also those completed by placing a halfling tile"),
-            origins: &[module::HALFLINGS],
+            origins: &[origin::HALFLINGS_COMPLETES_FEATURES_HALFLINGS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6417,7 +8302,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-castles-completes-features",
             text: Text::Same("Also those completed by placing a German castle"),
-            origins: &[module::GERMAN_CASTLES],
+            origins: &[origin::GERMAN_CASTLES_COMPLETES_FEATURES_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6426,7 +8311,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-completes-features",
             text: Text::Same("Also those completed by placing a wonder tile"),
-            origins: &[module::WONDERS_OF_HUMANITY],
+            origins: &[origin::WONDERS_COMPLETES_FEATURES_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6479,7 +8364,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-completed",
             text: Text::Same("Abbey"),
-            origins: &[module::ABBEY],
+            origins: &[origin::ABBEY_COMPLETED_ABBEY],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6488,7 +8373,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "shrines-completed",
             text: Text::Same("Shrine"),
-            origins: &[module::SHRINES],
+            origins: &[origin::SHRINES_COMPLETED_SHRINES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6497,7 +8382,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "monasteries-german-completed",
             text: Text::Same("German monastery (with monk)"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::MONASTERIES_GERMAN_COMPLETED_MONASTERIES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6506,7 +8391,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "monasteries-dutch-belgian-completed",
             text: Text::Same("Dutch or Belgian monastery (with monk)"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::MONASTERIES_DUTCH_BELGIAN_COMPLETED_MONASTERIES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6515,7 +8400,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "monasteries-japanese-completed",
             text: Text::Same("Japanese building (with monk)"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::MONASTERIES_JAPANESE_COMPLETED_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6524,7 +8409,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "darmstadt-church-completed",
             text: Text::Same("Darmstadt church"),
-            origins: &[module::DARMSTADT],
+            origins: &[origin::DARMSTADT_CHURCH_COMPLETED_DARMSTADT],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6533,7 +8418,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-baba-yaga-completed",
             text: Text::Same("Baba Yaga's hut"),
-            origins: &[module::RUSSIAN_PROMOS],
+            origins: &[origin::RUSSIAN_PROMOS_BABA_YAGA_COMPLETED_RUSSIAN_PROMOS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6542,7 +8427,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "gardens-completed",
             text: Text::Same("Gardens"),
-            origins: &[module::ABBOT, module::GARDENS],
+            origins: &[origin::GARDENS_COMPLETED_ABBOT, origin::GARDENS_COMPLETED_GARDENS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6551,7 +8436,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-castles-completed",
             text: Text::Same("German castles (unless it was another German castle that completed them)"),
-            origins: &[module::GERMAN_CASTLES],
+            origins: &[origin::GERMAN_CASTLES_COMPLETED_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6560,7 +8445,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-cathedrals-completed",
             text: Text::Same("German cathedrals"),
-            origins: &[module::GERMAN_CATHEDRALS],
+            origins: &[origin::GERMAN_CATHEDRALS_COMPLETED_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6569,7 +8454,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "haunted-castles-completed",
             text: Text::Same("Haunted castles"),
-            origins: &[module::HAUNTED_CASTLES],
+            origins: &[origin::HAUNTED_CASTLES_COMPLETED_HAUNTED_CASTLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6578,7 +8463,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cemeteries-completed",
             text: Text::Same("Cemeteries"),
-            origins: &[module::CEMETERIES],
+            origins: &[origin::CEMETERIES_COMPLETED_CEMETERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6587,7 +8472,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "easter-nest-completed",
             text: Text::Same("Easter nest"),
-            origins: &[module::EASTER_IN_CARCASSONNE],
+            origins: &[origin::EASTER_NEST_COMPLETED_EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6596,7 +8481,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-tent-completed",
             text: Text::Same("Fortune-teller tents"),
-            origins: &[module::FORTUNE_TELLER],
+            origins: &[origin::FORTUNE_TELLER_TENT_COMPLETED_FORTUNE_TELLER],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -6605,7 +8490,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bridges-completed-roads",
             text: Text::Same("Roads completed by building a bridge"),
-            origins: &[module::BRIDGES],
+            origins: &[origin::BRIDGES_COMPLETED_ROADS_BRIDGES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6614,7 +8499,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bridges-completed-german-cathedrals",
             text: Text::Same("and German cathedrals completed the same way"),
-            origins: &[module::GERMAN_CATHEDRALS],
+            origins: &[origin::BRIDGES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6623,7 +8508,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tunnel-completed-roads",
             text: Text::Same("Roads completed by laying a tunnel token"),
-            origins: &[module::TUNNEL],
+            origins: &[origin::TUNNEL_COMPLETED_ROADS_TUNNEL],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6632,7 +8517,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tunnel-completed-german-cathedrals",
             text: Text::Same("and German cathedrals completed the same way"),
-            origins: &[module::GERMAN_CATHEDRALS],
+            origins: &[origin::TUNNEL_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6641,7 +8526,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ferries-completed-roads",
             text: Text::Same("Roads completed by placing the tile or by moving a ferry"),
-            origins: &[module::FERRIES],
+            origins: &[origin::FERRIES_COMPLETED_ROADS_FERRIES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6650,7 +8535,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ferries-completed-german-cathedrals",
             text: Text::Same("and German cathedrals completed in the same way"),
-            origins: &[module::GERMAN_CATHEDRALS],
+            origins: &[origin::FERRIES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6666,7 +8551,7 @@ pub static TABLES: Tables = Tables {
                 "Fields to be scored because a barn was placed on them, or because a field with a \
                 farmer was joined to one with a barn",
             ]),
-            origins: &[module::BARN],
+            origins: &[origin::BARN_FIELDS_TO_SCORE_BARN],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6676,7 +8561,7 @@ pub static TABLES: Tables = Tables {
             id: "castles-completed",
             text: Text::Same("Castles completed because a feature next to them was completed (never in the turn \
                 the castle itself was built)"),
-            origins: &[module::CASTLES],
+            origins: &[origin::CASTLES_COMPLETED_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6687,7 +8572,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If the tile completed the city with La Porxada, every player with a knight in it, \
                 whatever the majority, takes a token to record being there. This is only needed \
                 when the player who placed La Porxada chose the final scoring bonus."),
-            origins: &[module::PORXADA],
+            origins: &[origin::PORXADA_KNIGHT_TOKENS_PORXADA],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6725,7 +8610,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "big-follower-control-vote",
             text: Text::ByEdition(&["Large follower (2 votes)", "Big meeple (2 votes)", "Big meeple (2 votes)"]),
-            origins: &[module::BIG_FOLLOWER],
+            origins: &[origin::BIG_FOLLOWER_CONTROL_VOTE_BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6734,7 +8619,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wagon-control-vote",
             text: Text::Same("Wagon (1 vote)"),
-            origins: &[module::WAGON],
+            origins: &[origin::WAGON_CONTROL_VOTE_WAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6747,7 +8632,7 @@ pub static TABLES: Tables = Tables {
                 "Mayor (1 vote for each coat of arms in the city)",
                 "Mayor (1 vote for each coat of arms in the city)",
             ]),
-            origins: &[module::MAYOR],
+            origins: &[origin::MAYOR_CONTROL_VOTE_MAYOR],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6756,7 +8641,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "phantom-control-vote",
             text: Text::Same("Phantom (1 vote)"),
-            origins: &[module::PHANTOM],
+            origins: &[origin::PHANTOM_CONTROL_VOTE_PHANTOM],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -6765,7 +8650,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-control-vote",
             text: Text::Same("Abbot (1 vote)"),
-            origins: &[module::ABBOT],
+            origins: &[origin::ABBOT_CONTROL_VOTE_ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6774,7 +8659,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ringmaster-control-vote",
             text: Text::Same("Ringmaster (1 vote)"),
-            origins: &[module::RINGMASTER],
+            origins: &[origin::RINGMASTER_CONTROL_VOTE_RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6783,7 +8668,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "guard-meeple-control-vote",
             text: Text::ByEdition(&["Guard follower (1 vote)", "Guard meeple (1 vote)", "Guard meeple (1 vote)"]),
-            origins: &[module::GUARD_MEEPLES],
+            origins: &[origin::GUARD_MEEPLE_CONTROL_VOTE_GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6799,7 +8684,7 @@ pub static TABLES: Tables = Tables {
                 "Hill (when the votes are tied, the tied players with at least one meeple on a \
                 hill count as having the majority)",
             ]),
-            origins: &[module::HILLS],
+            origins: &[origin::HILLS_CONTROL_TIE_HILLS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6809,7 +8694,7 @@ pub static TABLES: Tables = Tables {
             id: "land-surveyors-citizens-jury-vote",
             text: Text::Same("With the Citizens' Jury scoring tile active, everyone present in a city counts as \
                 holding the majority, votes regardless"),
-            origins: &[module::LAND_SURVEYORS],
+            origins: &[origin::LAND_SURVEYORS_CITIZENS_JURY_VOTE_LAND_SURVEYORS],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -6828,7 +8713,7 @@ pub static TABLES: Tables = Tables {
                 indirectly, to the city of Leipzig may move a meeple to a city quarter where they \
                 have none yet.",
             ]),
-            origins: &[module::MARKETS_OF_LEIPZIG],
+            origins: &[origin::LEIPZIG_MOVE_TO_QUARTER_MARKETS_OF_LEIPZIG],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -6852,7 +8737,10 @@ pub static TABLES: Tables = Tables {
             id: "robbers-scoring-order-exception",
             text: Text::Same("Exception: when several features are scored whose majorities belong to different \
                 players, so that their order has to be settled, you decide the order."),
-            origins: &[module::ROBBERS, module::WATCHTOWERS],
+            origins: &[
+                origin::ROBBERS_SCORING_ORDER_EXCEPTION_ROBBERS,
+                origin::ROBBERS_SCORING_ORDER_EXCEPTION_WATCHTOWERS,
+            ],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -6868,7 +8756,7 @@ pub static TABLES: Tables = Tables {
                 "Exception: when there are free bathhouses and several features with a meeple are \
                 scored, you decide the order.",
             ]),
-            origins: &[module::BATHHOUSES],
+            origins: &[origin::BATHHOUSE_SCORING_ORDER_BATHHOUSES],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -6879,7 +8767,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("Exception: a castle is scored right after the feature whose completion completed \
                 it; if the tile completed several features in its fief, the castle's owner picks \
                 the feature."),
-            origins: &[module::CASTLES],
+            origins: &[origin::CASTLES_SCORE_AT_ONCE_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6889,7 +8777,7 @@ pub static TABLES: Tables = Tables {
             id: "castles-overlapping-fiefs",
             text: Text::Same("Exception: completed castles whose fiefs overlap those of other completed castles \
                 are scored together."),
-            origins: &[module::CASTLES],
+            origins: &[origin::CASTLES_OVERLAPPING_FIEFS_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6908,7 +8796,7 @@ pub static TABLES: Tables = Tables {
             id: "castles-build",
             text: Text::Same("If placing the tile completed a small city, its owner may turn it into a castle. \
                 That settles this feature; go on to the next one."),
-            origins: &[module::CASTLES],
+            origins: &[origin::CASTLES_BUILD_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6919,8 +8807,8 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If the gingerbread man stands in the completed city, every player with a knight \
                 in that city scores its points. You then move the gingerbread man to an \
                 incomplete city of your choice, or set it aside if there is none."),
-            origins: &[module::GINGERBREAD_MAN],
-            markers: &[marker::GINGERBREAD_SCORE_CITY_0, marker::GINGERBREAD_SCORE_CITY_1],
+            origins: &[origin::GINGERBREAD_SCORE_CITY_GINGERBREAD_MAN],
+            markers: &[marker::GINGERBREAD_SCORE_CITY_ROBBER_CHOICE, marker::GINGERBREAD_SCORE_CITY_WONDER],
             foreign: &[edition::C1, edition::C2],
             effect: None,
             children: &[item::GINGERBREAD_CASTLE_UNCLEAR],
@@ -6929,7 +8817,7 @@ pub static TABLES: Tables = Tables {
             id: "gingerbread-castle-unclear",
             text: Text::Same("How this works with a castle built just now is not settled; as a castle is no \
                 longer a city, the gingerbread man is most likely removed without scoring."),
-            origins: &[module::CASTLES],
+            origins: &[origin::GINGERBREAD_CASTLE_UNCLEAR_CASTLES],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -6938,7 +8826,11 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "rewards-for-completion",
             text: Text::Same("Hand out the rewards for completing the feature:"),
-            origins: &[module::TRADERS, module::KING_AND_ROBBER, module::FORTUNE_TELLER],
+            origins: &[
+                origin::REWARDS_FOR_COMPLETION_TRADERS,
+                origin::REWARDS_FOR_COMPLETION_KING_AND_ROBBER,
+                origin::REWARDS_FOR_COMPLETION_FORTUNE_TELLER,
+            ],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6947,7 +8839,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "traders-collect-goods",
             text: Text::Same("Collect the trade goods tokens for the goods symbols in the feature."),
-            origins: &[module::TRADERS],
+            origins: &[origin::TRADERS_COLLECT_GOODS_TRADERS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6965,7 +8857,7 @@ pub static TABLES: Tables = Tables {
                 city or the longest road; if it is, take the King or the Robber tile. Put the \
                 matching token on that feature.",
             ]),
-            origins: &[module::KING_AND_ROBBER],
+            origins: &[origin::KING_AND_ROBBER_TAKE_TILE_KING_AND_ROBBER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -6974,8 +8866,8 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-tent-reward",
             text: Text::Same("If the completed feature is a fortune-teller tent, you score its points."),
-            origins: &[module::FORTUNE_TELLER],
-            markers: &[marker::FORTUNE_TELLER_TENT_REWARD_0, marker::FORTUNE_TELLER_TENT_REWARD_1],
+            origins: &[origin::FORTUNE_TELLER_TENT_REWARD_FORTUNE_TELLER],
+            markers: &[marker::FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE, marker::FORTUNE_TELLER_TENT_REWARD_WONDER],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -6993,8 +8885,8 @@ pub static TABLES: Tables = Tables {
                 Carcassonne onto this feature; then each other player may do so in clockwise \
                 order, you last.",
             ]),
-            origins: &[module::COUNT_OF_CARCASSONNE],
-            markers: &[marker::COUNT_MOVE_FROM_CITY_0, marker::COUNT_MOVE_FROM_CITY_1],
+            origins: &[origin::COUNT_MOVE_FROM_CITY_COUNT_OF_CARCASSONNE],
+            markers: &[marker::COUNT_MOVE_FROM_CITY_TREE_TRAP, marker::COUNT_MOVE_FROM_CITY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -7023,7 +8915,10 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "count-redetermine-majority",
             text: Text::Same("Work it out again if it may have changed since step 3A."),
-            origins: &[module::COUNT_OF_CARCASSONNE, module::MARKETS_OF_LEIPZIG],
+            origins: &[
+                origin::COUNT_REDETERMINE_MAJORITY_COUNT_OF_CARCASSONNE,
+                origin::COUNT_REDETERMINE_MAJORITY_MARKETS_OF_LEIPZIG,
+            ],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -7045,7 +8940,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "big-follower-majority-strength",
             text: Text::ByEdition(&["Large follower (value 2)", "Big meeple (strength 2)", "Big meeple (strength 2)"]),
-            origins: &[module::BIG_FOLLOWER],
+            origins: &[origin::BIG_FOLLOWER_MAJORITY_STRENGTH_BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7054,7 +8949,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wagon-majority-strength",
             text: Text::ByEdition(&["Wagon (value 1)", "Wagon (strength 1)", "Wagon (strength 1)"]),
-            origins: &[module::WAGON],
+            origins: &[origin::WAGON_MAJORITY_STRENGTH_WAGON],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7067,7 +8962,7 @@ pub static TABLES: Tables = Tables {
                 "Mayor (strength 1 for each coat of arms in the city)",
                 "Mayor (strength 1 for each coat of arms in the city)",
             ]),
-            origins: &[module::MAYOR],
+            origins: &[origin::MAYOR_MAJORITY_STRENGTH_MAYOR],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7076,7 +8971,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "phantom-majority-strength",
             text: Text::ByEdition(&["Phantom (value 1)", "Phantom (strength 1)", "Phantom (strength 1)"]),
-            origins: &[module::PHANTOM],
+            origins: &[origin::PHANTOM_MAJORITY_STRENGTH_PHANTOM],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7085,7 +8980,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbot-majority-strength",
             text: Text::ByEdition(&["Abbot (value 1)", "Abbot (strength 1)", "Abbot (strength 1)"]),
-            origins: &[module::ABBOT],
+            origins: &[origin::ABBOT_MAJORITY_STRENGTH_ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7094,7 +8989,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ringmaster-majority-strength",
             text: Text::ByEdition(&["Ringmaster (value 1)", "Ringmaster (strength 1)", "Ringmaster (strength 1)"]),
-            origins: &[module::RINGMASTER],
+            origins: &[origin::RINGMASTER_MAJORITY_STRENGTH_RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7107,7 +9002,7 @@ pub static TABLES: Tables = Tables {
                 "Guard meeple (strength 1)",
                 "Guard meeple (strength 1)",
             ]),
-            origins: &[module::GUARD_MEEPLES],
+            origins: &[origin::GUARD_MEEPLE_MAJORITY_STRENGTH_GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7123,7 +9018,7 @@ pub static TABLES: Tables = Tables {
                 "Hill (on a tie, the tied players with at least one meeple on a hill have the \
                 majority)",
             ]),
-            origins: &[module::HILLS],
+            origins: &[origin::HILLS_MAJORITY_TIE_HILLS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7139,7 +9034,7 @@ pub static TABLES: Tables = Tables {
                 "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
                 holding the majority, strength regardless",
             ]),
-            origins: &[module::LAND_SURVEYORS],
+            origins: &[origin::LAND_SURVEYORS_CITIZENS_JURY_STRENGTH_LAND_SURVEYORS],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -7155,8 +9050,8 @@ pub static TABLES: Tables = Tables {
                 "Scoring a city or road that has a watchtower: every player with meeples on a \
                 watchtower gets the watchtower bonus, whether or not they hold the majority.",
             ]),
-            origins: &[module::WATCHTOWERS],
-            markers: &[marker::WATCHTOWERS_BONUS_0, marker::WATCHTOWERS_BONUS_1],
+            origins: &[origin::WATCHTOWERS_BONUS_WATCHTOWERS],
+            markers: &[marker::WATCHTOWERS_BONUS_ROBBER_CHOICE, marker::WATCHTOWERS_BONUS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -7165,8 +9060,8 @@ pub static TABLES: Tables = Tables {
             id: "tollkeepers-toll",
             text: Text::Same("Scoring a road with an end at a crossroads where a tollhouse stands: each owner \
                 of such a tollhouse collects their toll."),
-            origins: &[module::TOLLKEEPERS],
-            markers: &[marker::TOLLKEEPERS_TOLL_0, marker::TOLLKEEPERS_TOLL_1],
+            origins: &[origin::TOLLKEEPERS_TOLL_TOLLKEEPERS],
+            markers: &[marker::TOLLKEEPERS_TOLL_ROBBER_CHOICE, marker::TOLLKEEPERS_TOLL_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -7175,7 +9070,7 @@ pub static TABLES: Tables = Tables {
             id: "score-feature",
             text: Text::Same("Add up the points and give them to the player or players with the majority:"),
             origins: &[],
-            markers: &[marker::SCORE_FEATURE_0, marker::SCORE_FEATURE_1],
+            markers: &[marker::SCORE_FEATURE_ROBBER_CHOICE, marker::SCORE_FEATURE_WONDER],
             foreign: &[],
             effect: None,
             children: &[
@@ -7216,7 +9111,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-cathedrals-score-road",
             text: Text::Same("plus German cathedral"),
-            origins: &[module::GERMAN_CATHEDRALS],
+            origins: &[origin::GERMAN_CATHEDRALS_SCORE_ROAD_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7225,7 +9120,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "inns-score-road",
             text: Text::Same("plus the inns on the road"),
-            origins: &[module::INNS],
+            origins: &[origin::INNS_SCORE_ROAD_INNS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7234,7 +9129,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mage-score-road",
             text: Text::Same("plus the mage: 1 more point per tile"),
-            origins: &[module::MAGE],
+            origins: &[origin::MAGE_SCORE_ROAD_MAGE],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7243,7 +9138,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "witch-score-road",
             text: Text::Same("plus the witch: the points are halved, rounded up"),
-            origins: &[module::WITCH],
+            origins: &[origin::WITCH_SCORE_ROAD_WITCH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7252,7 +9147,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "little-buildings-score-road",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::LITTLE_BUILDINGS_SCORE_ROAD_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7261,7 +9156,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-castles-score-road",
             text: Text::Same("plus German castles"),
-            origins: &[module::GERMAN_CASTLES],
+            origins: &[origin::GERMAN_CASTLES_SCORE_ROAD_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7270,7 +9165,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bathhouse-score-road",
             text: Text::Same("plus bathhouses"),
-            origins: &[module::BATHHOUSES],
+            origins: &[origin::BATHHOUSE_SCORE_ROAD_BATHHOUSES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7279,7 +9174,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "labyrinth-score-road",
             text: Text::Same("plus labyrinths"),
-            origins: &[module::LABYRINTH],
+            origins: &[origin::LABYRINTH_SCORE_ROAD_LABYRINTH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7288,7 +9183,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "signposts-score-road",
             text: Text::Same("plus signposts"),
-            origins: &[module::SIGNPOSTS],
+            origins: &[origin::SIGNPOSTS_SCORE_ROAD_SIGNPOSTS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7297,7 +9192,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-score-road",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_SCORE_ROAD_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7306,7 +9201,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "land-surveyors-score-road",
             text: Text::Same("adjusted by the active scoring tile"),
-            origins: &[module::LAND_SURVEYORS],
+            origins: &[origin::LAND_SURVEYORS_SCORE_ROAD_LAND_SURVEYORS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7335,7 +9230,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cathars-score-city",
             text: Text::Same("plus Cathars, sieges and besiegers"),
-            origins: &[module::CATHARS],
+            origins: &[origin::CATHARS_SCORE_CITY_CATHARS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7344,7 +9239,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cathedrals-score-city",
             text: Text::Same("plus the cathedrals in the city"),
-            origins: &[module::CATHEDRALS],
+            origins: &[origin::CATHEDRALS_SCORE_CITY_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7353,7 +9248,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mage-score-city",
             text: Text::Same("plus the mage: 1 more point per tile"),
-            origins: &[module::MAGE],
+            origins: &[origin::MAGE_SCORE_CITY_MAGE],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7362,7 +9257,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "witch-score-city",
             text: Text::Same("plus the witch: the points are halved, rounded up"),
-            origins: &[module::WITCH],
+            origins: &[origin::WITCH_SCORE_CITY_WITCH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7371,7 +9266,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "little-buildings-score-city",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::LITTLE_BUILDINGS_SCORE_CITY_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7380,7 +9275,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-castles-score-city",
             text: Text::Same("plus German castles"),
-            origins: &[module::GERMAN_CASTLES],
+            origins: &[origin::GERMAN_CASTLES_SCORE_CITY_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7389,7 +9284,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bathhouse-score-city",
             text: Text::Same("plus bathhouses"),
-            origins: &[module::BATHHOUSES],
+            origins: &[origin::BATHHOUSE_SCORE_CITY_BATHHOUSES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7398,7 +9293,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "darmstadt-score-city",
             text: Text::Same("plus Darmstadtium"),
-            origins: &[module::DARMSTADT],
+            origins: &[origin::DARMSTADT_SCORE_CITY_DARMSTADT],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7407,7 +9302,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-score-city",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_SCORE_CITY_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7416,7 +9311,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "land-surveyors-score-city",
             text: Text::Same("adjusted by the active scoring tile"),
-            origins: &[module::LAND_SURVEYORS],
+            origins: &[origin::LAND_SURVEYORS_SCORE_CITY_LAND_SURVEYORS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7446,7 +9341,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "vineyards-score-monastery",
             text: Text::Same("plus the vineyards around it"),
-            origins: &[module::VINEYARDS],
+            origins: &[origin::VINEYARDS_SCORE_MONASTERY_VINEYARDS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7455,7 +9350,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "little-buildings-score-monastic",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::LITTLE_BUILDINGS_SCORE_MONASTIC_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7464,7 +9359,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-score-monastic",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_SCORE_MONASTIC_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7473,7 +9368,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "land-surveyors-score-monastic",
             text: Text::Same("adjusted by the active scoring tile"),
-            origins: &[module::LAND_SURVEYORS],
+            origins: &[origin::LAND_SURVEYORS_SCORE_MONASTIC_LAND_SURVEYORS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7491,7 +9386,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-score",
             text: Text::Same("Abbey"),
-            origins: &[module::ABBEY],
+            origins: &[origin::ABBEY_SCORE_ABBEY],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7500,7 +9395,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "shrines-score",
             text: Text::Same("Shrine"),
-            origins: &[module::SHRINES],
+            origins: &[origin::SHRINES_SCORE_SHRINES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7509,7 +9404,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "monasteries-german-score",
             text: Text::Same("German monastery (with monk)"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::MONASTERIES_GERMAN_SCORE_MONASTERIES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7518,7 +9413,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "monasteries-dutch-belgian-score",
             text: Text::Same("Dutch or Belgian monastery (with monk)"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::MONASTERIES_DUTCH_BELGIAN_SCORE_MONASTERIES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7527,7 +9422,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "monasteries-japanese-score",
             text: Text::Same("Japanese building (with monk)"),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::MONASTERIES_JAPANESE_SCORE_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7536,7 +9431,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "darmstadt-church-score",
             text: Text::Same("Darmstadt church"),
-            origins: &[module::DARMSTADT],
+            origins: &[origin::DARMSTADT_CHURCH_SCORE_DARMSTADT],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7549,7 +9444,7 @@ pub static TABLES: Tables = Tables {
                 "Fields with one or more barns: the completed cities they supply",
                 "Fields with one or more barns: the completed cities they supply",
             ]),
-            origins: &[module::BARN],
+            origins: &[origin::BARN_SCORE_FIELDS_BARN],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7565,7 +9460,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-score-castles",
             text: Text::Same("Castles count as well as completed cities"),
-            origins: &[module::CASTLES],
+            origins: &[origin::BARN_SCORE_CASTLES_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7574,7 +9469,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-score-pig",
             text: Text::Same("plus the pig"),
-            origins: &[module::PIG],
+            origins: &[origin::BARN_SCORE_PIG_PIG],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7583,7 +9478,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-score-pig-herd",
             text: Text::Same("plus the pig herd"),
-            origins: &[module::PIG_HERD],
+            origins: &[origin::BARN_SCORE_PIG_HERD_PIG_HERD],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7592,7 +9487,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-score-cathars",
             text: Text::Same("plus Cathars, sieges and besiegers"),
-            origins: &[module::CATHARS],
+            origins: &[origin::BARN_SCORE_CATHARS_CATHARS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7601,7 +9496,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-score-little-buildings",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::BARN_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7610,7 +9505,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-score-ghosts",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::BARN_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7619,7 +9514,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-baba-yaga-score",
             text: Text::Same("Baba Yaga's hut: points for the hut's tile"),
-            origins: &[module::RUSSIAN_PROMOS],
+            origins: &[origin::RUSSIAN_PROMOS_BABA_YAGA_SCORE_RUSSIAN_PROMOS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7628,7 +9523,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-baba-yaga-little-buildings",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7637,7 +9532,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-baba-yaga-ghosts",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -7646,7 +9541,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "gardens-score",
             text: Text::Same("Garden: points for its own tile and the tiles around it"),
-            origins: &[module::ABBOT, module::GARDENS],
+            origins: &[origin::GARDENS_SCORE_ABBOT, origin::GARDENS_SCORE_GARDENS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7655,7 +9550,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "gardens-score-little-buildings",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::GARDENS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -7664,7 +9559,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-score-gardens",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_SCORE_GARDENS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7673,7 +9568,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-castles-score",
             text: Text::Same("German castle: points for the castle's own tile and the tiles around it"),
-            origins: &[module::GERMAN_CASTLES],
+            origins: &[origin::GERMAN_CASTLES_SCORE_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7682,7 +9577,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-castles-score-little-buildings",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7691,7 +9586,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-castles-score-ghosts",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GERMAN_CASTLES_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7701,7 +9596,7 @@ pub static TABLES: Tables = Tables {
             id: "german-cathedrals-score",
             text: Text::Same("German cathedral: points for the tiles holding its roads, counting the road \
                 segments on the cathedral's own tile"),
-            origins: &[module::GERMAN_CATHEDRALS],
+            origins: &[origin::GERMAN_CATHEDRALS_SCORE_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7714,7 +9609,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-cathedrals-score-inns",
             text: Text::Same("plus inns"),
-            origins: &[module::INNS],
+            origins: &[origin::GERMAN_CATHEDRALS_SCORE_INNS_INNS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7723,7 +9618,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-cathedrals-score-little-buildings",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7732,7 +9627,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "german-cathedrals-score-ghosts",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GERMAN_CATHEDRALS_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7741,7 +9636,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "haunted-castles-score",
             text: Text::Same("Haunted castle: points for its own tile and the tiles around it that show mist"),
-            origins: &[module::HAUNTED_CASTLES],
+            origins: &[origin::HAUNTED_CASTLES_SCORE_HAUNTED_CASTLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7750,7 +9645,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "haunted-castles-score-little-buildings",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -7759,7 +9654,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "haunted-castles-score-ghosts",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::HAUNTED_CASTLES_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7768,7 +9663,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cemeteries-score",
             text: Text::Same("Cemetery: the feature itself is worth no points"),
-            origins: &[module::CEMETERIES],
+            origins: &[origin::CEMETERIES_SCORE_CEMETERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7781,7 +9676,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cemeteries-score-little-buildings",
             text: Text::Same("plus little buildings"),
-            origins: &[module::LITTLE_BUILDINGS],
+            origins: &[origin::CEMETERIES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -7790,7 +9685,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cemeteries-score-ghosts",
             text: Text::Same("plus ghosts"),
-            origins: &[module::GHOSTS],
+            origins: &[origin::CEMETERIES_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7803,7 +9698,7 @@ pub static TABLES: Tables = Tables {
                 "Also add one more guard meeple to your supply, if any is left.",
                 "Also add one more guard meeple to your supply, if any is left.",
             ]),
-            origins: &[module::GHOSTS],
+            origins: &[origin::CEMETERIES_EXTRA_GUARD_MEEPLE_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7813,7 +9708,7 @@ pub static TABLES: Tables = Tables {
             id: "castles-scored-points-note",
             text: Text::Same("Note: the points added up here (the feature's own points, without any bonus) are \
                 also the ones used, where it applies, for:"),
-            origins: &[module::CASTLES, module::TEACHER],
+            origins: &[origin::CASTLES_SCORED_POINTS_NOTE_CASTLES, origin::CASTLES_SCORED_POINTS_NOTE_TEACHER],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -7826,7 +9721,7 @@ pub static TABLES: Tables = Tables {
                 "a castle scoring that this feature sets off (but not for fields with barns)",
                 "a castle scoring that this feature sets off (but not for fields with barns)",
             ]),
-            origins: &[module::CASTLES],
+            origins: &[origin::CASTLES_SCORED_POINTS_CASTLE_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7835,7 +9730,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "teacher-feature-points-note",
             text: Text::Same("the teacher bonus that this feature sets off"),
-            origins: &[module::TEACHER],
+            origins: &[origin::TEACHER_FEATURE_POINTS_NOTE_TEACHER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -7846,8 +9741,8 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If a player holds the teacher, that player scores as many points as the player \
                 who scored this feature (when several players score at once, the teacher's holder \
                 picks whose points to copy). The teacher then goes back to the school."),
-            origins: &[module::TEACHER],
-            markers: &[marker::TEACHER_COPY_POINTS_0, marker::TEACHER_COPY_POINTS_1],
+            origins: &[origin::TEACHER_COPY_POINTS_TEACHER],
+            markers: &[marker::TEACHER_COPY_POINTS_ROBBER_CHOICE, marker::TEACHER_COPY_POINTS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
@@ -7862,8 +9757,11 @@ pub static TABLES: Tables = Tables {
                 "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
                 points.",
             ]),
-            origins: &[module::FAIRY],
-            markers: &[marker::FAIRY_COMPLETED_FEATURE_BONUS_0, marker::FAIRY_COMPLETED_FEATURE_BONUS_1],
+            origins: &[origin::FAIRY_COMPLETED_FEATURE_BONUS_FAIRY],
+            markers: &[
+                marker::FAIRY_COMPLETED_FEATURE_BONUS_ROBBER_CHOICE,
+                marker::FAIRY_COMPLETED_FEATURE_BONUS_WONDER,
+            ],
             foreign: &[edition::WE],
             effect: None,
             children: &[item::FAIRY_BONUS_NOT_ACROBATS],
@@ -7871,7 +9769,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fairy-bonus-not-acrobats",
             text: Text::Same("Acrobats in a pyramid do not get this bonus."),
-            origins: &[module::ACROBATS],
+            origins: &[origin::FAIRY_BONUS_NOT_ACROBATS_ACROBATS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -7881,8 +9779,12 @@ pub static TABLES: Tables = Tables {
             id: "ringmaster-scoring",
             text: Text::Same("Every player whose ringmaster stands on the completed feature scores the \
                 ringmaster bonus, whether or not they hold the majority there."),
-            origins: &[module::RINGMASTER, module::CIRCUS, module::ACROBATS],
-            markers: &[marker::RINGMASTER_SCORING_0, marker::RINGMASTER_SCORING_1],
+            origins: &[
+                origin::RINGMASTER_SCORING_RINGMASTER,
+                origin::RINGMASTER_SCORING_CIRCUS,
+                origin::RINGMASTER_SCORING_ACROBATS,
+            ],
+            markers: &[marker::RINGMASTER_SCORING_ROBBER_CHOICE, marker::RINGMASTER_SCORING_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[item::RINGMASTER_SCORING_BASIC_FEATURES],
@@ -7898,19 +9800,19 @@ pub static TABLES: Tables = Tables {
                 and fields.",
             ]),
             origins: &[
-                module::ABBEY,
-                module::SHRINES,
-                module::MONASTERIES,
-                module::DARMSTADT,
-                module::GARDENS,
-                module::GERMAN_CASTLES,
-                module::GERMAN_CATHEDRALS,
-                module::HAUNTED_CASTLES,
-                module::CEMETERIES,
-                module::EASTER_IN_CARCASSONNE,
-                module::FORTUNE_TELLER,
-                module::RUSSIAN_PROMOS,
-                module::CASTLES,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_ABBEY,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_SHRINES,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_MONASTERIES,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_DARMSTADT,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_GARDENS,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CASTLES,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CATHEDRALS,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_HAUNTED_CASTLES,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_CEMETERIES,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_EASTER_IN_CARCASSONNE,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_FORTUNE_TELLER,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_RUSSIAN_PROMOS,
+                origin::RINGMASTER_SCORING_BASIC_FEATURES_CASTLES,
             ],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7921,8 +9823,8 @@ pub static TABLES: Tables = Tables {
             id: "leipzig-bonus",
             text: Text::Same("Every player who meets a Markets of Leipzig requirement for the completed feature \
                 scores the matching bonus."),
-            origins: &[module::MARKETS_OF_LEIPZIG],
-            markers: &[marker::LEIPZIG_BONUS_0, marker::LEIPZIG_BONUS_1],
+            origins: &[origin::LEIPZIG_BONUS_MARKETS_OF_LEIPZIG],
+            markers: &[marker::LEIPZIG_BONUS_ROBBER_CHOICE, marker::LEIPZIG_BONUS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -7931,8 +9833,8 @@ pub static TABLES: Tables = Tables {
             id: "darmstadt-church-bonus",
             text: Text::Same("If the completed feature is a Darmstadt church, the player or players holding the \
                 majority around the church score 3 bonus points."),
-            origins: &[module::DARMSTADT],
-            markers: &[marker::DARMSTADT_CHURCH_BONUS_0, marker::DARMSTADT_CHURCH_BONUS_1],
+            origins: &[origin::DARMSTADT_CHURCH_BONUS_DARMSTADT],
+            markers: &[marker::DARMSTADT_CHURCH_BONUS_ROBBER_CHOICE, marker::DARMSTADT_CHURCH_BONUS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[],
@@ -7950,8 +9852,8 @@ pub static TABLES: Tables = Tables {
                 on its own must, if possible, move to an unoccupied bathhouse its owner chooses. \
                 When several are involved, you decide the order of these scorings.",
             ]),
-            origins: &[module::BATHHOUSES],
-            markers: &[marker::BATHHOUSE_SEND_TO_BATHHOUSE_0],
+            origins: &[origin::BATHHOUSE_SEND_TO_BATHHOUSE_BATHHOUSES],
+            markers: &[marker::BATHHOUSE_SEND_TO_BATHHOUSE_LAKE_TRAP],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -7960,7 +9862,7 @@ pub static TABLES: Tables = Tables {
             id: "mage-witch-remove-either",
             text: Text::Same("If the mage or the witch took part in scoring this feature, take it off the \
                 board."),
-            origins: &[module::MAGE, module::WITCH],
+            origins: &[origin::MAGE_WITCH_REMOVE_EITHER_MAGE, origin::MAGE_WITCH_REMOVE_EITHER_WITCH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7969,7 +9871,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mage-witch-remove-mage",
             text: Text::Same("If the mage took part in scoring this feature, take it off the board."),
-            origins: &[module::MAGE],
+            origins: &[origin::MAGE_WITCH_REMOVE_MAGE_MAGE],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7978,7 +9880,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mage-witch-remove-witch",
             text: Text::Same("If the witch took part in scoring this feature, take it off the board."),
-            origins: &[module::WITCH],
+            origins: &[origin::MAGE_WITCH_REMOVE_WITCH_WITCH],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -7994,7 +9896,7 @@ pub static TABLES: Tables = Tables {
                 "When a heretic or a monk completes its feature, check whether it has won a \
                 challenge; if it has, the losing meeple goes back to its owner.",
             ]),
-            origins: &[module::SHRINES],
+            origins: &[origin::SHRINES_CHALLENGE_SHRINES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -8013,7 +9915,7 @@ pub static TABLES: Tables = Tables {
                 the player who alone holds the majority on that road may move any number of their \
                 meeples from the road into those cities.",
             ]),
-            origins: &[module::DRAWBRIDGES],
+            origins: &[origin::DRAWBRIDGE_MOVE_INTO_CITY_DRAWBRIDGES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -8029,7 +9931,7 @@ pub static TABLES: Tables = Tables {
                 "While they are being moved, you may pay points to protect any of these meeples \
                 against peasant revolts.",
             ]),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -8042,7 +9944,7 @@ pub static TABLES: Tables = Tables {
                 "Moved meeples keep their protection against peasant revolts.",
                 "Moved meeples keep their protection against peasant revolts.",
             ]),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -8061,8 +9963,8 @@ pub static TABLES: Tables = Tables {
                 feature on the same tile or on a neighbouring tile, if there is one. When several \
                 wagons may move, you go first and the others follow clockwise.",
             ]),
-            origins: &[module::WAGON],
-            markers: &[marker::WAGON_MOVE_AFTER_SCORING_0, marker::WAGON_MOVE_AFTER_SCORING_1],
+            origins: &[origin::WAGON_MOVE_AFTER_SCORING_WAGON],
+            markers: &[marker::WAGON_MOVE_AFTER_SCORING_TREE_TRAP, marker::WAGON_MOVE_AFTER_SCORING_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
             children: &[item::WAGON_PROTECT_AGAINST_REVOLTS, item::WAGON_KEEPS_REVOLT_PROTECTION],
@@ -8071,7 +9973,7 @@ pub static TABLES: Tables = Tables {
             id: "wagon-protect-against-revolts",
             text: Text::Same("If you moved your wagon, you may pay points to protect it against peasant \
                 revolts."),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::WAGON_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -8080,7 +9982,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wagon-keeps-revolt-protection",
             text: Text::Same("A wagon that moves keeps its protection against peasant revolts."),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::WAGON_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -8102,7 +10004,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-return-to-supply",
             text: Text::Same("Every ghost on the completed feature goes back to the general supply."),
-            origins: &[module::GHOSTS],
+            origins: &[origin::GHOSTS_RETURN_TO_SUPPLY_GHOSTS],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8112,7 +10014,7 @@ pub static TABLES: Tables = Tables {
             id: "teacher-take-from-school",
             text: Text::Same("If one or more roads leading to the school were completed, you take the teacher \
                 from the school tiles."),
-            origins: &[module::TEACHER],
+            origins: &[origin::TEACHER_TAKE_FROM_SCHOOL_TEACHER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8122,7 +10024,7 @@ pub static TABLES: Tables = Tables {
             id: "goldmines-share-gold",
             text: Text::Same("If at least one gold bar lies on a tile of a completed feature, the gold bars are \
                 shared out among the players with the majority there."),
-            origins: &[module::GOLDMINES],
+            origins: &[origin::GOLDMINES_SHARE_GOLD_GOLDMINES],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -8132,7 +10034,7 @@ pub static TABLES: Tables = Tables {
             id: "tollkeepers-turn-token",
             text: Text::Same("Flip every tollhouse that has just taken toll from one or more groups of \
                 travellers, a single time however many completed roads it collected from."),
-            origins: &[module::TOLLKEEPERS],
+            origins: &[origin::TOLLKEEPERS_TURN_TOKEN_TOLLKEEPERS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -8142,7 +10044,7 @@ pub static TABLES: Tables = Tables {
             id: "land-surveyors-change-scoring-tiles",
             text: Text::Same("Did you score a road, a city or a monastic building of any kind this turn? Then \
                 change the active scoring tiles of all three of these feature types."),
-            origins: &[module::LAND_SURVEYORS],
+            origins: &[origin::LAND_SURVEYORS_CHANGE_SCORING_TILES_LAND_SURVEYORS],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8153,8 +10055,8 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If a new big top tile was placed, award the points of the animal token under the \
                 big top; then lay a fresh face-down animal token on the new big top tile and move \
                 the big top onto it."),
-            origins: &[module::CIRCUS],
-            markers: &[marker::CIRCUS_NEW_BIG_TOP_0, marker::CIRCUS_NEW_BIG_TOP_1],
+            origins: &[origin::CIRCUS_NEW_BIG_TOP_CIRCUS],
+            markers: &[marker::CIRCUS_NEW_BIG_TOP_ROBBERS, marker::CIRCUS_NEW_BIG_TOP_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -8164,8 +10066,8 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("When a completed city or road holds one or more betting offices, resolve the bets \
                 office by office; if several completed features qualify, you decide which is \
                 dealt with first."),
-            origins: &[module::BETS],
-            markers: &[marker::BETS_SETTLE_0, marker::BETS_SETTLE_1],
+            origins: &[origin::BETS_SETTLE_BETS],
+            markers: &[marker::BETS_SETTLE_ROBBERS, marker::BETS_SETTLE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
             children: &[],
@@ -8175,8 +10077,8 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If you placed a gingerbread man tile this turn and the gingerbread man has not \
                 moved this turn, move it to another incomplete city, if there is one. Whenever it \
                 moves, every player with knights in the city it leaves scores for them."),
-            origins: &[module::GINGERBREAD_MAN],
-            markers: &[marker::GINGERBREAD_MOVE_AFTER_TILE_0, marker::GINGERBREAD_MOVE_AFTER_TILE_1],
+            origins: &[origin::GINGERBREAD_MOVE_AFTER_TILE_GINGERBREAD_MAN],
+            markers: &[marker::GINGERBREAD_MOVE_AFTER_TILE_ROBBERS, marker::GINGERBREAD_MOVE_AFTER_TILE_WONDER],
             foreign: &[edition::C1, edition::C2],
             effect: None,
             children: &[item::GINGERBREAD_BEFORE_COUNT],
@@ -8191,7 +10093,7 @@ pub static TABLES: Tables = Tables {
                 "This comes before the chance to put a meeple into the City of Carcassonne: the \
                 gingerbread points you may score here can take that chance away.",
             ]),
-            origins: &[module::COUNT_OF_CARCASSONNE],
+            origins: &[origin::GINGERBREAD_BEFORE_COUNT_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C1, edition::C2],
             effect: None,
@@ -8210,7 +10112,7 @@ pub static TABLES: Tables = Tables {
                 you, you may put a meeple into the City of Carcassonne. If you did, you may then \
                 move the Count to any quarter.",
             ]),
-            origins: &[module::COUNT_OF_CARCASSONNE],
+            origins: &[origin::COUNT_PLACE_IN_CITY_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -8220,8 +10122,12 @@ pub static TABLES: Tables = Tables {
             id: "messages-check-3c",
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
-            origins: &[module::MESSAGES],
-            markers: &[marker::MESSAGES_CHECK_3C_0, marker::MESSAGES_CHECK_3C_1, marker::MESSAGES_CHECK_3C_2],
+            origins: &[origin::MESSAGES_CHECK_3C_MESSAGES],
+            markers: &[
+                marker::MESSAGES_CHECK_3C_MESSAGES_3,
+                marker::MESSAGES_CHECK_3C_ROBBERS,
+                marker::MESSAGES_CHECK_3C_WONDER,
+            ],
             foreign: &[],
             effect: None,
             children: &[],
@@ -8230,7 +10136,7 @@ pub static TABLES: Tables = Tables {
             id: "dragon-move-rgg",
             text: Text::Same("Rio Grande Games rules: the dragon moves now, when the placed tile bears a dragon \
                 symbol."),
-            origins: &[module::DRAGON],
+            origins: &[origin::DRAGON_MOVE_RGG_DRAGON],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8239,8 +10145,8 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "catapult-fair",
             text: Text::Same("When the tile you placed shows a fair, use the catapult."),
-            origins: &[module::CATAPULT],
-            markers: &[marker::CATAPULT_FAIR_0, marker::CATAPULT_FAIR_1, marker::CATAPULT_FAIR_2],
+            origins: &[origin::CATAPULT_FAIR_CATAPULT],
+            markers: &[marker::CATAPULT_FAIR_MESSAGES_4, marker::CATAPULT_FAIR_ROBBERS, marker::CATAPULT_FAIR_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
             children: &[item::CATAPULT_SEDUCTION_PROTECT],
@@ -8255,7 +10161,7 @@ pub static TABLES: Tables = Tables {
                 "Seduction token: you may pay points to protect the meeple you swapped against \
                 peasant revolts.",
             ]),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::CATAPULT_SEDUCTION_PROTECT_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
@@ -8265,8 +10171,12 @@ pub static TABLES: Tables = Tables {
             id: "messages-check-4a",
             text: Text::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
-            origins: &[module::MESSAGES],
-            markers: &[marker::MESSAGES_CHECK_4A_0, marker::MESSAGES_CHECK_4A_1, marker::MESSAGES_CHECK_4A_2],
+            origins: &[origin::MESSAGES_CHECK_4A_MESSAGES],
+            markers: &[
+                marker::MESSAGES_CHECK_4A_MESSAGES,
+                marker::MESSAGES_CHECK_4A_ROBBERS,
+                marker::MESSAGES_CHECK_4A_WONDER,
+            ],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -8281,7 +10191,7 @@ pub static TABLES: Tables = Tables {
                 "If an Easter nest was completed, you and every other player with meeples on the \
                 neighbouring tiles receive Easter eggs.",
             ]),
-            origins: &[module::EASTER_IN_CARCASSONNE],
+            origins: &[origin::EASTER_NEST_EGGS_EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8300,7 +10210,7 @@ pub static TABLES: Tables = Tables {
                 move the Easter bunny figure, and each receives an Easter egg for every one of \
                 their meeples the bunny meets on its way.",
             ]),
-            origins: &[module::EASTER_IN_CARCASSONNE],
+            origins: &[origin::EASTER_BUNNY_PHASE_EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8309,7 +10219,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "easter-bunny-phase-dragon",
             text: Text::Same("The phase also takes place when a dragon tile completed an Easter nest."),
-            origins: &[module::DRAGON],
+            origins: &[origin::EASTER_BUNNY_PHASE_DRAGON_DRAGON],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8319,7 +10229,7 @@ pub static TABLES: Tables = Tables {
             id: "bets-place-token",
             text: Text::Same("A betting office on the placed tile lets each player put one of their betting \
                 tokens on it face down, except when this was the last tile of the game."),
-            origins: &[module::BETS],
+            origins: &[origin::BETS_PLACE_TOKEN_BETS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -8341,7 +10251,7 @@ pub static TABLES: Tables = Tables {
                 board, or B) everyone must take back one of their meeples from the board. The \
                 kind of crop circle decides which kind of meeple is meant.",
             ]),
-            origins: &[module::CROP_CIRCLES],
+            origins: &[origin::CROP_CIRCLES_ALL_PLAYERS_CROP_CIRCLES],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8357,7 +10267,7 @@ pub static TABLES: Tables = Tables {
                 "You may pay points to protect the meeple you deployed this way against peasant \
                 revolts.",
             ]),
-            origins: &[module::PEASANT_REVOLTS],
+            origins: &[origin::CROP_CIRCLES_PEASANT_REVOLTS_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
@@ -8373,7 +10283,7 @@ pub static TABLES: Tables = Tables {
                 "You may take one knight out of a besieged city if a monastery lies directly next \
                 to one of these:",
             ]),
-            origins: &[module::CATHARS],
+            origins: &[origin::CATHARS_REMOVE_KNIGHT_CATHARS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8411,7 +10321,7 @@ pub static TABLES: Tables = Tables {
                 "A shrine counts as a monastery for this.",
                 "A shrine counts as a monastery for this.",
             ]),
-            origins: &[module::SHRINES],
+            origins: &[origin::CATHARS_SHRINE_COUNTS_SHRINES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8424,7 +10334,7 @@ pub static TABLES: Tables = Tables {
                 "An abbey counts as a monastery for this.",
                 "An abbey counts as a monastery for this.",
             ]),
-            origins: &[module::ABBEY],
+            origins: &[origin::CATHARS_ABBEY_COUNTS_ABBEY],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8440,7 +10350,7 @@ pub static TABLES: Tables = Tables {
                 "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
                 for this.",
             ]),
-            origins: &[module::MONASTERIES],
+            origins: &[origin::CATHARS_MONASTERIES_COUNT_MONASTERIES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8453,7 +10363,7 @@ pub static TABLES: Tables = Tables {
                 "A Darmstadt church counts as a monastery for this.",
                 "A Darmstadt church counts as a monastery for this.",
             ]),
-            origins: &[module::DARMSTADT],
+            origins: &[origin::CATHARS_DARMSTADT_COUNTS_DARMSTADT],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
@@ -8463,7 +10373,7 @@ pub static TABLES: Tables = Tables {
             id: "builder-absent-bazaar",
             text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
                 tiles remain:"),
-            origins: &[module::BAZAARS],
+            origins: &[origin::BUILDER_ABSENT_BAZAAR_BAZAARS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -8473,7 +10383,7 @@ pub static TABLES: Tables = Tables {
             id: "builder-absent-bazaar-auction",
             text: Text::Same("Hold an auction."),
             origins: &[],
-            markers: &[marker::BUILDER_ABSENT_BAZAAR_AUCTION_0, marker::BUILDER_ABSENT_BAZAAR_AUCTION_1],
+            markers: &[marker::BUILDER_ABSENT_BAZAAR_AUCTION_ROBBERS, marker::BUILDER_ABSENT_BAZAAR_AUCTION_WONDER],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -8494,7 +10404,7 @@ pub static TABLES: Tables = Tables {
             text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
                 tiles remain, repeat the two actions below until no player still has a postponed \
                 auction:"),
-            origins: &[module::BUILDER, module::BAZAARS],
+            origins: &[origin::BUILDER_BAZAAR_C1_BUILDER, origin::BUILDER_BAZAAR_C1_BAZAARS],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8504,7 +10414,7 @@ pub static TABLES: Tables = Tables {
             id: "builder-bazaar-c1-auction",
             text: Text::Same("Hold an auction."),
             origins: &[],
-            markers: &[marker::BUILDER_BAZAAR_C1_AUCTION_0, marker::BUILDER_BAZAAR_C1_AUCTION_1],
+            markers: &[marker::BUILDER_BAZAAR_C1_AUCTION_ROBBERS, marker::BUILDER_BAZAAR_C1_AUCTION_WONDER],
             foreign: &[],
             effect: None,
             children: &[],
@@ -8545,7 +10455,7 @@ pub static TABLES: Tables = Tables {
             id: "builder-bazaar-c2",
             text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
                 tiles remain:"),
-            origins: &[module::BUILDER, module::BAZAARS],
+            origins: &[origin::BUILDER_BAZAAR_C2_BUILDER, origin::BUILDER_BAZAAR_C2_BAZAARS],
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
@@ -8555,7 +10465,7 @@ pub static TABLES: Tables = Tables {
             id: "builder-bazaar-c2-auction",
             text: Text::Same("Hold an auction."),
             origins: &[],
-            markers: &[marker::BUILDER_BAZAAR_C2_AUCTION_0, marker::BUILDER_BAZAAR_C2_AUCTION_1],
+            markers: &[marker::BUILDER_BAZAAR_C2_AUCTION_ROBBERS, marker::BUILDER_BAZAAR_C2_AUCTION_WONDER],
             foreign: &[edition::WE],
             effect: None,
             children: &[],
@@ -8595,7 +10505,7 @@ pub static TABLES: Tables = Tables {
             id: "builder-double-turn",
             text: Text::Same("If the tile extended a road or city where your builder stands, play steps 1B to \
                 4A one more time (a second time only, never a third)."),
-            origins: &[module::BUILDER],
+            origins: &[origin::BUILDER_DOUBLE_TURN_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
             effect: Some(Effect::DoubleTurn),
@@ -8605,7 +10515,7 @@ pub static TABLES: Tables = Tables {
             id: "abbey-no-late-placement",
             text: Text::Same("An abbey tile still in a player's supply when the last land tile has been placed \
                 can no longer be played."),
-            origins: &[module::ABBEY],
+            origins: &[origin::ABBEY_NO_LATE_PLACEMENT_ABBEY],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8618,7 +10528,7 @@ pub static TABLES: Tables = Tables {
                 "An incomplete abbey scores like an incomplete monastery.",
                 "An incomplete abbey scores like an incomplete monastery.",
             ]),
-            origins: &[module::ABBEY],
+            origins: &[origin::ABBEY_FINAL_SCORE_ABBEY],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8634,7 +10544,7 @@ pub static TABLES: Tables = Tables {
                 "In incomplete cities too, a mayor's strength equals the number of coats of arms \
                 in its city.",
             ]),
-            origins: &[module::MAYOR],
+            origins: &[origin::MAYOR_FINAL_STRENGTH_MAYOR],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8650,7 +10560,7 @@ pub static TABLES: Tables = Tables {
                 "Each barn scores 4 points for every completed city its field supplies; when \
                 several barns share a field, every one of them scores in full.",
             ]),
-            origins: &[module::BARN],
+            origins: &[origin::BARN_FINAL_SCORE_BARN],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8669,7 +10579,7 @@ pub static TABLES: Tables = Tables {
                 players in turn each move one meeple from the market onto a field, until the \
                 market is empty. If the Count stands on the market, nobody moves.",
             ]),
-            origins: &[module::COUNT_OF_CARCASSONNE],
+            origins: &[origin::COUNT_MARKET_TO_FIELDS_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8682,7 +10592,7 @@ pub static TABLES: Tables = Tables {
                 "Meeples left in the other quarters score nothing.",
                 "Meeples left in the other quarters score nothing.",
             ]),
-            origins: &[module::COUNT_OF_CARCASSONNE],
+            origins: &[origin::COUNT_OTHER_QUARTERS_SCORE_NOTHING_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8695,7 +10605,7 @@ pub static TABLES: Tables = Tables {
                 "For fields, the City of Carcassonne counts as a completed city worth 3 points.",
                 "For fields, the City of Carcassonne counts as a completed city worth 3 points.",
             ]),
-            origins: &[module::COUNT_OF_CARCASSONNE],
+            origins: &[origin::COUNT_CITY_FOR_FIELDS_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8705,7 +10615,7 @@ pub static TABLES: Tables = Tables {
             id: "king-and-robber-king-final",
             text: Text::Same("The holder of the King tile scores 1 point for every completed city (the City of \
                 Carcassonne included, if it is used)."),
-            origins: &[module::KING_AND_ROBBER],
+            origins: &[origin::KING_AND_ROBBER_KING_FINAL_KING_AND_ROBBER],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8714,7 +10624,7 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "king-and-robber-robber-final",
             text: Text::Same("The holder of the Robber tile scores 1 point for every completed road."),
-            origins: &[module::KING_AND_ROBBER],
+            origins: &[origin::KING_AND_ROBBER_ROBBER_FINAL_KING_AND_ROBBER],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8730,7 +10640,7 @@ pub static TABLES: Tables = Tables {
                 "Challenges still open are ignored; incomplete monasteries and shrines score the \
                 usual points.",
             ]),
-            origins: &[module::SHRINES],
+            origins: &[origin::SHRINES_FINAL_CHALLENGES_SHRINES],
             markers: &[],
             foreign: &[],
             effect: None,
@@ -8855,6 +10765,507 @@ pub static TABLES: Tables = Tables {
         "WONDER",
         "ROBBERS",
         "WONDER",
+    ],
+    origins: &[
+        module::MESSAGES,
+        module::MESSAGES,
+        module::ROBBERS,
+        module::WONDERS_OF_HUMANITY,
+        module::RUSSIAN_PROMOS,
+        module::BUILDER,
+        module::FERRIES,
+        module::TUNNEL,
+        module::BUILDER,
+        module::PIG,
+        module::MAYOR,
+        module::WAGON,
+        module::SHEEP,
+        module::BARN,
+        module::FORTUNE_TELLER,
+        module::ABBEY,
+        module::HALFLINGS,
+        module::GERMAN_CASTLES,
+        module::BUILDER,
+        module::ABBEY,
+        module::HALFLINGS,
+        module::GERMAN_CASTLES,
+        module::ABBEY,
+        module::HALFLINGS,
+        module::GERMAN_CASTLES,
+        module::BUILDER,
+        module::BUILDER,
+        module::ABBEY,
+        module::HALFLINGS,
+        module::GERMAN_CASTLES,
+        module::HANS_STATUE,
+        module::ABBEY,
+        module::MAYOR,
+        module::WAGON,
+        module::BARN,
+        module::ABBEY,
+        module::MAYOR,
+        module::WAGON,
+        module::BARN,
+        module::RIVER_II,
+        module::RIVER_II,
+        module::COUNT_OF_CARCASSONNE,
+        module::COUNT_OF_CARCASSONNE,
+        module::COUNT_OF_CARCASSONNE,
+        module::KING_AND_ROBBER,
+        module::SHRINES,
+        module::COUNT_OF_CARCASSONNE,
+        module::KING_AND_ROBBER,
+        module::SHRINES,
+        module::BETS,
+        module::BUILDER,
+        module::TOWER,
+        module::TUNNEL,
+        module::PLAGUE,
+        module::BUILDER,
+        module::TOWER,
+        module::TUNNEL,
+        module::PLAGUE,
+        module::BUILDER,
+        module::PIG,
+        module::MAYOR,
+        module::WAGON,
+        module::SHEEP,
+        module::BARN,
+        module::PLAGUE,
+        module::FAIRY,
+        module::ACROBATS,
+        module::PLAGUE,
+        module::BAZAARS,
+        module::WONDERS_OF_HUMANITY,
+        module::FORTUNE_TELLER,
+        module::BUILDER,
+        module::BAZAARS,
+        module::WONDERS_OF_HUMANITY,
+        module::FORTUNE_TELLER,
+        module::BUILDER,
+        module::ABBEY,
+        module::HALFLINGS,
+        module::GERMAN_CASTLES,
+        module::WETLANDS,
+        module::BAZAARS,
+        module::WONDERS_OF_HUMANITY,
+        module::FORTUNE_TELLER,
+        module::BUILDER,
+        module::ABBEY,
+        module::HALFLINGS,
+        module::GERMAN_CASTLES,
+        module::WETLANDS,
+        module::BAZAARS,
+        module::WONDERS_OF_HUMANITY,
+        module::FORTUNE_TELLER,
+        module::BUILDER,
+        module::ABBEY,
+        module::HALFLINGS,
+        module::GERMAN_CASTLES,
+        module::WETLANDS,
+        module::FORTUNE_TELLER,
+        module::FORTUNE_TELLER,
+        module::DRAGON,
+        module::FORTUNE_TELLER,
+        module::FORTUNE_TELLER,
+        module::DRAGON,
+        module::WHEEL_OF_FORTUNE,
+        module::PEASANT_REVOLTS,
+        module::WHEEL_OF_FORTUNE,
+        module::PEASANT_REVOLTS,
+        module::HILLS,
+        module::WHEEL_OF_FORTUNE,
+        module::PEASANT_REVOLTS,
+        module::GIFTS,
+        module::MESSAGES,
+        module::WHEEL_OF_FORTUNE,
+        module::PEASANT_REVOLTS,
+        module::MESSAGES,
+        module::WHEEL_OF_FORTUNE,
+        module::MESSAGES,
+        module::PEASANT_REVOLTS,
+        module::HILLS,
+        module::BRIDGES,
+        module::TOWER,
+        module::ACROBATS,
+        module::CIRCUS,
+        module::WONDERS_OF_HUMANITY,
+        module::WONDERS_OF_HUMANITY,
+        module::FORTUNE_TELLER,
+        module::BUILDER,
+        module::DRAGON,
+        module::PRINCESS,
+        module::PLAGUE,
+        module::GOLDMINES,
+        module::MAGE,
+        module::WITCH,
+        module::MAGE,
+        module::WITCH,
+        module::MAGE,
+        module::WITCH,
+        module::ROBBERS,
+        module::WIND_ROSES,
+        module::HILLS,
+        module::RUSSIAN_PROMOS,
+        module::RUSSIAN_PROMOS,
+        module::PORXADA,
+        module::PEASANT_REVOLTS,
+        module::EASTER_IN_CARCASSONNE,
+        module::CIRCUS,
+        module::FRUIT_BEARING_TREES,
+        module::SPIEL_DOCH2018,
+        module::BATHHOUSES,
+        module::M_20TH_ANNIVERSARY_EXPANSION,
+        module::WONDERS_OF_HUMANITY,
+        module::M_20TH_ANNIVERSARY_EXPANSION,
+        module::BUILDER,
+        module::GIFTS,
+        module::SPELL_CIRCLES,
+        module::GHOSTS,
+        module::WONDERS_OF_HUMANITY,
+        module::MESSAGES,
+        module::WIND_ROSES,
+        module::MESSAGES,
+        module::M_20TH_ANNIVERSARY_EXPANSION,
+        module::SPIEL_DOCH2018,
+        module::WONDERS_OF_HUMANITY,
+        module::MESSAGES,
+        module::WIND_ROSES,
+        module::M_20TH_ANNIVERSARY_EXPANSION,
+        module::SPIEL_DOCH2018,
+        module::WONDERS_OF_HUMANITY,
+        module::SPELL_CIRCLES,
+        module::GHOSTS,
+        module::GHOSTS,
+        module::SPELL_CIRCLES,
+        module::GHOSTS,
+        module::GHOSTS,
+        module::SPELL_CIRCLES,
+        module::GHOSTS,
+        module::BATHHOUSES,
+        module::WONDERS_OF_HUMANITY,
+        module::FLIER,
+        module::MAGIC_PORTAL,
+        module::MAGIC_PORTAL,
+        module::FLIER,
+        module::M_20TH_ANNIVERSARY_EXPANSION,
+        module::PEASANT_REVOLTS,
+        module::DRAGON,
+        module::PLAGUE,
+        module::PLAGUE,
+        module::DRAGON,
+        module::BRIDGES,
+        module::BIG_FOLLOWER,
+        module::BRIDGES,
+        module::MAYOR,
+        module::WAGON,
+        module::BRIDGES,
+        module::ABBOT,
+        module::GARDENS,
+        module::ABBEY,
+        module::SHRINES,
+        module::MONASTERIES,
+        module::MONASTERIES,
+        module::MONASTERIES,
+        module::DARMSTADT,
+        module::RINGMASTER,
+        module::BRIDGES,
+        module::GUARD_MEEPLES,
+        module::BRIDGES,
+        module::WONDERS_OF_HUMANITY,
+        module::WONDERS_OF_HUMANITY,
+        module::FLIER,
+        module::MAGIC_PORTAL,
+        module::FORTUNE_TELLER,
+        module::TOWER,
+        module::BLACK_TOWER,
+        module::BIG_FOLLOWER,
+        module::RINGMASTER,
+        module::GUARD_MEEPLES,
+        module::ACROBATS,
+        module::BRIDGES,
+        module::MAGIC_PORTAL,
+        module::FLIER,
+        module::M_20TH_ANNIVERSARY_EXPANSION,
+        module::GHOSTS,
+        module::PIG,
+        module::BUILDER,
+        module::SHEEP,
+        module::DRAGON,
+        module::PLAGUE,
+        module::PIG,
+        module::BUILDER,
+        module::SHEEP,
+        module::BARN,
+        module::WHEEL_OF_FORTUNE,
+        module::FESTIVAL,
+        module::ABBOT,
+        module::RUSSIAN_PROMOS,
+        module::PEASANT_REVOLTS,
+        module::WHEEL_OF_FORTUNE,
+        module::FESTIVAL,
+        module::RUSSIAN_PROMOS,
+        module::BUILDER,
+        module::PIG,
+        module::MAYOR,
+        module::WAGON,
+        module::SHEEP,
+        module::ABBOT,
+        module::GHOSTS,
+        module::PEASANT_REVOLTS,
+        module::TOWER,
+        module::LITTLE_BUILDINGS,
+        module::FAIRY,
+        module::TOLLKEEPERS,
+        module::LITTLE_BUILDINGS,
+        module::TOLLKEEPERS,
+        module::TOWER,
+        module::BLACK_TOWER,
+        module::LITTLE_BUILDINGS,
+        module::FAIRY,
+        module::CASTLES,
+        module::TOLLKEEPERS,
+        module::PHANTOM,
+        module::BRIDGES,
+        module::FLIER,
+        module::MAGIC_PORTAL,
+        module::MAGIC_PORTAL,
+        module::FLIER,
+        module::M_20TH_ANNIVERSARY_EXPANSION,
+        module::PEASANT_REVOLTS,
+        module::DRAGON,
+        module::PLAGUE,
+        module::DRAGON,
+        module::PLAGUE,
+        module::FORTUNE_TELLER,
+        module::TOWER,
+        module::PHANTOM,
+        module::BLACK_TOWER,
+        module::WHEEL_OF_FORTUNE,
+        module::PHANTOM,
+        module::FERRIES,
+        module::FERRIES,
+        module::SHEEP,
+        module::SHEEP,
+        module::FRUIT_BEARING_TREES,
+        module::WONDERS_OF_HUMANITY,
+        module::ABBEY,
+        module::SHRINES,
+        module::MONASTERIES,
+        module::MONASTERIES,
+        module::MONASTERIES,
+        module::DARMSTADT,
+        module::MESSAGES,
+        module::SHEEP,
+        module::MESSAGES,
+        module::FRUIT_BEARING_TREES,
+        module::WONDERS_OF_HUMANITY,
+        module::DRAGON,
+        module::DRAGON,
+        module::ABBEY,
+        module::HALFLINGS,
+        module::GERMAN_CASTLES,
+        module::WONDERS_OF_HUMANITY,
+        module::ABBEY,
+        module::SHRINES,
+        module::MONASTERIES,
+        module::MONASTERIES,
+        module::MONASTERIES,
+        module::DARMSTADT,
+        module::RUSSIAN_PROMOS,
+        module::ABBOT,
+        module::GARDENS,
+        module::GERMAN_CASTLES,
+        module::GERMAN_CATHEDRALS,
+        module::HAUNTED_CASTLES,
+        module::CEMETERIES,
+        module::EASTER_IN_CARCASSONNE,
+        module::FORTUNE_TELLER,
+        module::BRIDGES,
+        module::GERMAN_CATHEDRALS,
+        module::TUNNEL,
+        module::GERMAN_CATHEDRALS,
+        module::FERRIES,
+        module::GERMAN_CATHEDRALS,
+        module::BARN,
+        module::CASTLES,
+        module::PORXADA,
+        module::BIG_FOLLOWER,
+        module::WAGON,
+        module::MAYOR,
+        module::PHANTOM,
+        module::ABBOT,
+        module::RINGMASTER,
+        module::GUARD_MEEPLES,
+        module::HILLS,
+        module::LAND_SURVEYORS,
+        module::MARKETS_OF_LEIPZIG,
+        module::ROBBERS,
+        module::WATCHTOWERS,
+        module::BATHHOUSES,
+        module::CASTLES,
+        module::CASTLES,
+        module::CASTLES,
+        module::GINGERBREAD_MAN,
+        module::CASTLES,
+        module::TRADERS,
+        module::KING_AND_ROBBER,
+        module::FORTUNE_TELLER,
+        module::TRADERS,
+        module::KING_AND_ROBBER,
+        module::FORTUNE_TELLER,
+        module::COUNT_OF_CARCASSONNE,
+        module::COUNT_OF_CARCASSONNE,
+        module::MARKETS_OF_LEIPZIG,
+        module::BIG_FOLLOWER,
+        module::WAGON,
+        module::MAYOR,
+        module::PHANTOM,
+        module::ABBOT,
+        module::RINGMASTER,
+        module::GUARD_MEEPLES,
+        module::HILLS,
+        module::LAND_SURVEYORS,
+        module::WATCHTOWERS,
+        module::TOLLKEEPERS,
+        module::GERMAN_CATHEDRALS,
+        module::INNS,
+        module::MAGE,
+        module::WITCH,
+        module::LITTLE_BUILDINGS,
+        module::GERMAN_CASTLES,
+        module::BATHHOUSES,
+        module::LABYRINTH,
+        module::SIGNPOSTS,
+        module::GHOSTS,
+        module::LAND_SURVEYORS,
+        module::CATHARS,
+        module::CATHEDRALS,
+        module::MAGE,
+        module::WITCH,
+        module::LITTLE_BUILDINGS,
+        module::GERMAN_CASTLES,
+        module::BATHHOUSES,
+        module::DARMSTADT,
+        module::GHOSTS,
+        module::LAND_SURVEYORS,
+        module::VINEYARDS,
+        module::LITTLE_BUILDINGS,
+        module::GHOSTS,
+        module::LAND_SURVEYORS,
+        module::ABBEY,
+        module::SHRINES,
+        module::MONASTERIES,
+        module::MONASTERIES,
+        module::MONASTERIES,
+        module::DARMSTADT,
+        module::BARN,
+        module::CASTLES,
+        module::PIG,
+        module::PIG_HERD,
+        module::CATHARS,
+        module::LITTLE_BUILDINGS,
+        module::GHOSTS,
+        module::RUSSIAN_PROMOS,
+        module::LITTLE_BUILDINGS,
+        module::GHOSTS,
+        module::ABBOT,
+        module::GARDENS,
+        module::LITTLE_BUILDINGS,
+        module::GHOSTS,
+        module::GERMAN_CASTLES,
+        module::LITTLE_BUILDINGS,
+        module::GHOSTS,
+        module::GERMAN_CATHEDRALS,
+        module::INNS,
+        module::LITTLE_BUILDINGS,
+        module::GHOSTS,
+        module::HAUNTED_CASTLES,
+        module::LITTLE_BUILDINGS,
+        module::GHOSTS,
+        module::CEMETERIES,
+        module::LITTLE_BUILDINGS,
+        module::GHOSTS,
+        module::GHOSTS,
+        module::CASTLES,
+        module::TEACHER,
+        module::CASTLES,
+        module::TEACHER,
+        module::TEACHER,
+        module::FAIRY,
+        module::ACROBATS,
+        module::RINGMASTER,
+        module::CIRCUS,
+        module::ACROBATS,
+        module::ABBEY,
+        module::SHRINES,
+        module::MONASTERIES,
+        module::DARMSTADT,
+        module::GARDENS,
+        module::GERMAN_CASTLES,
+        module::GERMAN_CATHEDRALS,
+        module::HAUNTED_CASTLES,
+        module::CEMETERIES,
+        module::EASTER_IN_CARCASSONNE,
+        module::FORTUNE_TELLER,
+        module::RUSSIAN_PROMOS,
+        module::CASTLES,
+        module::MARKETS_OF_LEIPZIG,
+        module::DARMSTADT,
+        module::BATHHOUSES,
+        module::MAGE,
+        module::WITCH,
+        module::MAGE,
+        module::WITCH,
+        module::SHRINES,
+        module::DRAWBRIDGES,
+        module::PEASANT_REVOLTS,
+        module::PEASANT_REVOLTS,
+        module::WAGON,
+        module::PEASANT_REVOLTS,
+        module::PEASANT_REVOLTS,
+        module::GHOSTS,
+        module::TEACHER,
+        module::GOLDMINES,
+        module::TOLLKEEPERS,
+        module::LAND_SURVEYORS,
+        module::CIRCUS,
+        module::BETS,
+        module::GINGERBREAD_MAN,
+        module::COUNT_OF_CARCASSONNE,
+        module::COUNT_OF_CARCASSONNE,
+        module::MESSAGES,
+        module::DRAGON,
+        module::CATAPULT,
+        module::PEASANT_REVOLTS,
+        module::MESSAGES,
+        module::EASTER_IN_CARCASSONNE,
+        module::EASTER_IN_CARCASSONNE,
+        module::DRAGON,
+        module::BETS,
+        module::CROP_CIRCLES,
+        module::PEASANT_REVOLTS,
+        module::CATHARS,
+        module::SHRINES,
+        module::ABBEY,
+        module::MONASTERIES,
+        module::DARMSTADT,
+        module::BAZAARS,
+        module::BUILDER,
+        module::BAZAARS,
+        module::BUILDER,
+        module::BAZAARS,
+        module::BUILDER,
+        module::ABBEY,
+        module::ABBEY,
+        module::MAYOR,
+        module::BARN,
+        module::COUNT_OF_CARCASSONNE,
+        module::COUNT_OF_CARCASSONNE,
+        module::COUNT_OF_CARCASSONNE,
+        module::KING_AND_ROBBER,
+        module::KING_AND_ROBBER,
+        module::SHRINES,
     ],
     notes: &[
         item::ACTIVE_PLAYER_NOTE,

@@ -13,14 +13,25 @@
 use std::fmt::Write;
 
 use carcassonne_rules_core::catalog::Catalog;
-use carcassonne_rules_core::tables::{ItemId, ItemInfo, MarkerId, PhaseInfo, StepId, StepInfo, Tables, Text};
-use carcassonne_rules_core::{Config, EditionId, Effect, ModuleId, Repeat, VariantId, Visible};
+use carcassonne_rules_core::tables::{MarkerId, OriginId};
+use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat};
 use codegen::{Function, Scope};
 
 use crate::model::{Cond, Item, Rules, Step};
 
 /// The generator's name and version, as the header gives it.
 pub const GENERATOR: &str = concat!("carcassonne-rules-compiler ", env!("CARGO_PKG_VERSION"));
+
+/// The path by which the generated code names a type of the core crate,
+/// checked here: moving or renaming the type breaks this crate's build rather
+/// than the generated code's.
+macro_rules! core_path {
+    ($module:ident :: $name:ident) => {{
+        #[allow(unused_imports)]
+        use carcassonne_rules_core::$module::$name as _;
+        concat!("carcassonne_rules_core::", stringify!($module), "::", stringify!($name))
+    }};
+}
 
 /// String literals longer than this are continued on the next line.
 const LITERAL_WIDTH: usize = 80;
@@ -32,21 +43,22 @@ pub fn generate(rules: &Rules) -> String {
     out.raw(&header(rules));
     out.line("");
     let mut paths = [
-        path_of::<Catalog>(),
-        path_of::<Config>(),
-        path_of::<EditionId>(),
-        path_of::<Effect>(),
-        path_of::<ModuleId>(),
-        path_of::<Repeat>(),
-        path_of::<VariantId>(),
-        path_of::<ItemId>(),
-        path_of::<ItemInfo>(),
-        path_of::<MarkerId>(),
-        path_of::<PhaseInfo>(),
-        path_of::<StepId>(),
-        path_of::<StepInfo>(),
-        path_of::<Tables>(),
-        path_of::<Text>(),
+        core_path!(catalog::Catalog),
+        core_path!(select::Config),
+        core_path!(select::EditionId),
+        core_path!(order::Effect),
+        core_path!(select::ModuleId),
+        core_path!(order::Repeat),
+        core_path!(select::VariantId),
+        core_path!(tables::ItemId),
+        core_path!(tables::ItemInfo),
+        core_path!(tables::MarkerId),
+        core_path!(tables::OriginId),
+        core_path!(tables::PhaseInfo),
+        core_path!(tables::StepId),
+        core_path!(tables::StepInfo),
+        core_path!(tables::Tables),
+        core_path!(tables::Text),
         "std::borrow::Cow",
     ];
     paths.sort_unstable();
@@ -55,9 +67,9 @@ pub fn generate(rules: &Rules) -> String {
     }
     out.line("");
     constants(rules, &names, &mut out);
-    let (steps, items, markers) = words(rules);
-    out.line("/// What one selection shows: bit sets over steps, items and markers.");
-    out.line(&format!("pub type Visible = {}<{steps}, {items}, {markers}>;", path_of::<Visible<1, 1, 1>>()));
+    let (steps, items, markers, origins) = words(rules);
+    out.line("/// What one selection shows: bit sets over steps, items, markers and origin candidates.");
+    out.line(&format!("pub type Visible = {}<{steps}, {items}, {markers}, {origins}>;", core_path!(visible::Visible)));
     out.line("");
     out.raw(&dispatch(rules, &names));
     out.line("");
@@ -156,18 +168,14 @@ fn header(rules: &Rules) -> String {
     out
 }
 
-/// The path of `T` as the generated code names it (generic arguments dropped).
-fn path_of<T: ?Sized>() -> &'static str {
-    let name = std::any::type_name::<T>();
-    name.split_once('<').map_or(name, |(path, _)| path)
-}
-
-/// 64-bit words a [`Visible`] needs for these rules' steps, items and markers.
-fn words(rules: &Rules) -> (usize, usize, usize) {
+/// 64-bit words a [`Visible`](carcassonne_rules_core::Visible) needs for these
+/// rules' steps, items, markers and origin candidates.
+fn words(rules: &Rules) -> (usize, usize, usize, usize) {
     let items = rules.items();
     let markers = items.iter().map(|i| i.markers.len()).sum::<usize>();
+    let origins = items.iter().map(|i| i.origins.len()).sum::<usize>();
     let words = |n: usize| n.max(1).div_ceil(64);
-    (words(rules.steps().count()), words(items.len()), words(markers))
+    (words(rules.steps().count()), words(items.len()), words(markers), words(origins))
 }
 
 /// Rust names for the rules' ids.
@@ -177,12 +185,22 @@ struct Names {
     /// By module bit.
     modules: Vec<String>,
     flags: Vec<String>,
+    /// By [`MarkerId`]: the item's and the label's names.
+    markers: Vec<String>,
+    /// By [`OriginId`]: the item's and the module's names.
+    origins: Vec<String>,
 }
 
 impl Names {
     fn new(rules: &Rules) -> Self {
         let catalog = &rules.catalog;
+        let items = rules.items();
+        let module_name = |m: ModuleId| catalog.modules.get(usize::from(m.0)).map_or("", |m| m.id.as_str());
+        let markers = items.iter().flat_map(|i| i.markers.iter().map(|m| (i.id.as_str(), m.label.as_str())));
+        let origins = items.iter().flat_map(|i| i.origins.iter().map(|c| (i.id.as_str(), module_name(c.module))));
         Names {
+            markers: unique_names("marker", markers),
+            origins: unique_names("origin", origins),
             editions: catalog.editions.iter().map(|e| format!("edition::{}", constant(&e.id, "E"))).collect(),
             variants: catalog.variants.iter().map(|v| format!("variant::{}", constant(&v.id, "V"))).collect(),
             modules: catalog.modules.iter().map(|m| format!("module::{}", constant(&m.id, "M"))).collect(),
@@ -197,6 +215,35 @@ impl Names {
     fn module(&self, m: ModuleId) -> &str {
         &self.modules[usize::from(m.0)]
     }
+
+    fn marker(&self, m: MarkerId) -> &str {
+        &self.markers[usize::from(m.0)]
+    }
+
+    fn origin(&self, o: OriginId) -> &str {
+        &self.origins[usize::from(o.0)]
+    }
+}
+
+/// `module::ITEM_WHAT` constants for (item id, what) pairs, in order; a pair
+/// named before gets `_2`, `_3`, …
+fn unique_names<'a>(module: &str, pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    pairs
+        .map(|(item, what)| {
+            let name = format!("{}_{}", constant(item, "I"), word(what));
+            let n = seen.entry(name.clone()).or_insert(0);
+            *n += 1;
+            if *n == 1 { format!("{module}::{name}") } else { format!("{module}::{name}_{n}") }
+        })
+        .collect()
+}
+
+/// `MESSAGES (#1B)` → `MESSAGES_1B`: upper case, runs of other characters one `_`.
+fn word(label: &str) -> String {
+    let upper = label.to_uppercase();
+    let parts: Vec<&str> = upper.split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty()).collect();
+    parts.join("_")
 }
 
 /// `abbey-and-mayor` → `ABBEY_AND_MAYOR`; a leading digit gets `prefix_`.
@@ -213,10 +260,6 @@ fn function(id: &str) -> String {
 
 fn item_const(item: &Item) -> String {
     format!("item::{}", constant(&item.id, "I"))
-}
-
-fn marker_const(item: &Item, k: usize) -> String {
-    format!("marker::{}_{k}", constant(&item.id, "I"))
 }
 
 fn step_const(step: &Step) -> String {
@@ -326,8 +369,26 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
         items
             .iter()
             .flat_map(|i| {
-                i.markers.iter().enumerate().map(move |(k, m)| {
-                    (format!("{} on `{}`", m.label, i.id), last(&marker_const(i, k)), m.number.0.to_string())
+                i.markers.iter().map(move |m| {
+                    (format!("{} on `{}`", m.label, i.id), last(names.marker(m.number)), m.number.0.to_string())
+                })
+            })
+            .collect(),
+    );
+    let module_id = |m: ModuleId| catalog.modules.get(usize::from(m.0)).map_or("", |m| m.id.as_str());
+    module(
+        "origin",
+        "The items' origin candidates, numbered in item order.",
+        "OriginId",
+        items
+            .iter()
+            .flat_map(|i| {
+                i.origins.iter().map(move |c| {
+                    (
+                        format!("`{}` on `{}`", module_id(c.module), i.id),
+                        last(names.origin(c.number)),
+                        c.number.0.to_string(),
+                    )
                 })
             })
             .collect(),
@@ -453,11 +514,27 @@ fn same_conditions(items: &[(&Item, Cond)], names: &Names) -> String {
 /// Marks an item, its markers and its children, once its condition holds.
 fn item_body(item: &Item, names: &Names) -> String {
     let mut body = format!("v.item({});\n", item_const(item));
-    for (k, marker) in item.markers.iter().enumerate() {
-        body.push_str(&guarded(&marker.when, &format!("v.marker({});", marker_const(item, k)), names));
+    for marker in &item.markers {
+        body.push_str(&guarded(&marker.when, &format!("v.marker({});", names.marker(marker.number)), names));
+    }
+    for candidate in &item.origins {
+        let holds = Cond::Module(candidate.module).and(candidate.guard.clone());
+        // The item's own condition often is the test already (`when: abbey`).
+        let shown = conjuncts(&item.when);
+        let test = if conjuncts(&holds).iter().all(|c| shown.contains(c)) { Cond::True } else { holds };
+        body.push_str(&guarded(&test, &format!("v.origin({});", names.origin(candidate.number)), names));
     }
     body.push_str(&items_code(&item.children, names));
     body
+}
+
+/// The parts of a conjunction (a condition that is none: itself).
+fn conjuncts(when: &Cond) -> Vec<&Cond> {
+    match when {
+        Cond::True => Vec::new(),
+        Cond::All(parts) => parts.iter().collect(),
+        other => vec![other],
+    }
 }
 
 /// `code`, run only where `when` holds.
@@ -505,6 +582,9 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
         });
         let markers: Vec<String> = items.iter().flat_map(|i| &i.markers).map(|m| literal(&m.label)).collect();
         out.list("markers: &", &markers, ",");
+        let origins: Vec<String> =
+            items.iter().flat_map(|i| &i.origins).map(|c| names.module(c.module).to_string()).collect();
+        out.list("origins: &", &origins, ",");
         for (name, items) in rules.sections() {
             out.list(&format!("{name}: &"), &item_list(items), ",");
         }
@@ -525,9 +605,9 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
                 (0..rules.catalog.editions.len()).map(|e| literal(&item.text.render(EditionId(e as u8)))).collect();
             out.list("text: Text::ByEdition(&", &by_edition, "),");
         }
-        let origins: Vec<String> = item.origins.iter().map(|&m| names.module(m).to_string()).collect();
+        let origins: Vec<String> = item.origins.iter().map(|c| names.origin(c.number).to_string()).collect();
         out.list("origins: &", &origins, ",");
-        let markers: Vec<String> = (0..item.markers.len()).map(|k| marker_const(item, k)).collect();
+        let markers: Vec<String> = item.markers.iter().map(|m| names.marker(m.number).to_string()).collect();
         out.list("markers: &", &markers, ",");
         let foreign: Vec<String> = item.foreign.iter().map(|&e| names.edition(e).to_string()).collect();
         out.list("foreign: &", &foreign, ",");

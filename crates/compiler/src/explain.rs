@@ -110,7 +110,7 @@ fn section_of(rules: &Rules, id: &str) -> &'static str {
 fn origin(rules: &Rules, path: &[&Item], cfg: &Config) -> String {
     let mut origin = "base".to_string();
     for item in path {
-        if let Some(m) = item.origins.iter().find(|&&m| cfg.has(m)) {
+        if let Some(m) = item.origin(&rules.flags, cfg) {
             origin = rules.catalog.modules.get(usize::from(m.0)).map_or(origin, |m| m.id.clone());
         }
     }

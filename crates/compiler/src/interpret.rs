@@ -48,9 +48,7 @@ fn entries(rules: &Rules, items: &[Item], cfg: &Config, parent_origin: &str) -> 
         .filter(|item| item.when.eval(&rules.flags, cfg))
         .map(|item| {
             let origin = item
-                .origins
-                .iter()
-                .find(|&&m| cfg.has(m))
+                .origin(&rules.flags, cfg)
                 .and_then(|m| rules.catalog.modules.get(usize::from(m.0)))
                 .map_or(parent_origin, |m| m.id.as_str());
             Entry {
@@ -72,18 +70,25 @@ fn entries(rules: &Rules, items: &[Item], cfg: &Config, parent_origin: &str) -> 
 }
 
 /// What `cfg` shows under `rules`, as the generated dispatch computes it.
-/// Panics if the rules have more steps, items or markers than the words hold.
-pub fn visible<const S: usize, const I: usize, const M: usize>(rules: &Rules, cfg: &Config) -> Visible<S, I, M> {
-    fn mark<const S: usize, const I: usize, const M: usize>(
+/// Panics if the rules have more steps, items, markers or origin candidates
+/// than the words hold.
+pub fn visible<const S: usize, const I: usize, const M: usize, const O: usize>(
+    rules: &Rules,
+    cfg: &Config,
+) -> Visible<S, I, M, O> {
+    fn mark<const S: usize, const I: usize, const M: usize, const O: usize>(
         rules: &Rules,
         items: &[Item],
         cfg: &Config,
-        out: &mut Visible<S, I, M>,
+        out: &mut Visible<S, I, M, O>,
     ) {
         for item in items.iter().filter(|item| item.when.eval(&rules.flags, cfg)) {
             out.item(item.number);
             for marker in item.markers.iter().filter(|m| m.when.eval(&rules.flags, cfg)) {
                 out.marker(marker.number);
+            }
+            for candidate in item.origins.iter().filter(|c| c.holds(&rules.flags, cfg)) {
+                out.origin(candidate.number);
             }
             mark(rules, &item.children, cfg, out);
         }

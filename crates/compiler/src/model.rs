@@ -5,7 +5,7 @@
 //! ([`Cond::Flag`]), so the generated code can call them by name and an item's
 //! origin can be read off the author's own condition.
 
-use carcassonne_rules_core::tables::{ItemId, MarkerId, StepId};
+use carcassonne_rules_core::tables::{ItemId, MarkerId, OriginId, StepId};
 use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, VariantId};
 
 pub use crate::diagnostics::Span;
@@ -84,10 +84,10 @@ pub struct Item {
     pub id: String,
     /// Its position in a pre-order walk of all sections' items.
     pub number: ItemId,
-    /// The modules the author's condition names outside a `not` (derived flags
-    /// count as the modules they name), in order: the item's origin is the
-    /// first of them that is selected, else its parent's, else the base game.
-    pub origins: Vec<ModuleId>,
+    /// The candidates for the item's origin, in the condition's order: the
+    /// origin is the module of the first that holds ([`Item::origin`]), else
+    /// the parent's origin, else the base game.
+    pub origins: Vec<Candidate>,
     /// The item's own condition; it is shown when this and its parent's hold.
     pub when: Cond,
     /// Its text, with edition variants.
@@ -170,6 +170,36 @@ pub enum WhyEnd {
     },
 }
 
+impl Item {
+    /// The item's own origin for `cfg`: the first selected module, in the
+    /// condition's order, of a part of the condition that holds; `None` leaves
+    /// it to the parent.
+    pub fn origin(&self, flags: &[Flag], cfg: &Config) -> Option<ModuleId> {
+        self.origins.iter().find(|c| c.holds(flags, cfg)).map(|c| c.module)
+    }
+}
+
+/// A module that a condition names outside a `not` (derived flags expanded),
+/// with what the rest of the condition asks for the part that names it to
+/// hold: on the way from the root, every `and`'s other parts (an `or` holds
+/// when one part does).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    /// Its position among all items' candidates, in item order.
+    pub number: OriginId,
+    /// The module.
+    pub module: ModuleId,
+    /// The other parts that must hold with it.
+    pub guard: Cond,
+}
+
+impl Candidate {
+    /// Whether the module is selected and its part of the condition holds.
+    pub fn holds(&self, flags: &[Flag], cfg: &Config) -> bool {
+        cfg.has(self.module) && self.guard.eval(flags, cfg)
+    }
+}
+
 /// A condition on the selection.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cond {
@@ -228,12 +258,48 @@ impl Cond {
     }
 
     /// The modules the condition names other than under a `not` (flags
-    /// expanded), first mention first: the candidates for an item's origin (an
-    /// item shown *without* the builder is not the builder's).
-    pub fn origins(&self, flags: &[Flag]) -> Vec<ModuleId> {
+    /// expanded), first mention first: what the wiki export's classes credit.
+    pub fn named_modules(&self, flags: &[Flag]) -> Vec<ModuleId> {
         let mut out = Vec::new();
         self.walk_modules(flags, false, &mut out);
         out
+    }
+
+    /// The candidates for the origin of an item shown under this condition,
+    /// in the condition's order (an item shown *without* the builder is not
+    /// the builder's, so nothing under a `not` counts). Numbered 0, 1, …
+    pub fn origins(&self, flags: &[Flag]) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        self.walk_origins(flags, &mut Vec::new(), &mut out);
+        out
+    }
+
+    /// `others`: the parts that must hold beside `self` on the way from the root.
+    fn walk_origins<'a>(&'a self, flags: &'a [Flag], others: &mut Vec<&'a Cond>, out: &mut Vec<Candidate>) {
+        match self {
+            Cond::Module(m) => {
+                let guard = others.iter().fold(Cond::True, |guard, &c| guard.and(c.clone()));
+                // A later copy of an earlier candidate can never come first.
+                if !out.iter().any(|c| c.module == *m && c.guard == guard) {
+                    out.push(Candidate { number: OriginId(out.len() as u16), module: *m, guard });
+                }
+            }
+            Cond::Flag(f) => {
+                if let Some(flag) = flags.get(*f) {
+                    flag.when.walk_origins(flags, others, out);
+                }
+            }
+            Cond::Any(cs) => cs.iter().for_each(|c| c.walk_origins(flags, others, out)),
+            Cond::All(cs) => {
+                for (i, c) in cs.iter().enumerate() {
+                    let depth = others.len();
+                    others.extend(cs.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, c)| c));
+                    c.walk_origins(flags, others, out);
+                    others.truncate(depth);
+                }
+            }
+            Cond::True | Cond::False | Cond::Edition(_) | Cond::Variant(_) | Cond::Not(_) => {}
+        }
     }
 
     fn walk_modules(&self, flags: &[Flag], negated_too: bool, out: &mut Vec<ModuleId>) {

@@ -8,8 +8,8 @@
 //! comparisons, one function per derived flag. `app.js` and `style.css` are
 //! fixed assets that know no rule: the script reads the selection from the
 //! controls (and the URL), evaluates the conditions and shows what they allow,
-//! taking each item's origin as the runtime does (the first selected module
-//! among its `origins`, else its parent's, else the base game).
+//! taking each item's origin as the runtime does (the module of the first of
+//! its origin candidates that holds, else its parent's, else the base game).
 //!
 //! Everything is local (no server, no external URL; classic scripts, so the
 //! page works from `file://`), and the output is deterministic: model order
@@ -78,13 +78,36 @@ impl<'a> Conds<'a> {
         if *cond == Cond::True {
             return String::new();
         }
+        format!(" data-c=\"{}\"", self.number(cond))
+    }
+
+    /// The condition's number.
+    fn number(&mut self, cond: &Cond) -> usize {
         let js = js(self.rules, cond);
         let next = self.list.len();
         let n = *self.numbers.entry(js.clone()).or_insert(next);
         if n == next {
             self.list.push((js, self.rules.dsl(cond).to_string()));
         }
-        format!(" data-c=\"{n}\"")
+        n
+    }
+
+    /// ` data-o="6 12:3"`: the item's origin candidates in order, each a
+    /// module's bit and, unless the rest of its part of the condition always
+    /// holds, the number of that rest.
+    fn origins(&mut self, item: &Item) -> String {
+        if item.origins.is_empty() {
+            return String::new();
+        }
+        let candidates: Vec<String> = item
+            .origins
+            .iter()
+            .map(|c| match c.guard {
+                Cond::True => c.module.0.to_string(),
+                ref guard => format!("{}:{}", c.module.0, self.number(guard)),
+            })
+            .collect();
+        format!(" data-o=\"{}\"", candidates.join(" "))
     }
 }
 
@@ -395,9 +418,7 @@ fn list(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, tag: &str, items
 fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item) {
     let id = escape(&item.id);
     let _ = write!(out, "<li class=\"item\" id=\"item-{id}\" data-id=\"{id}\"{}", conds.attr(&item.when));
-    if !item.origins.is_empty() {
-        let _ = write!(out, " data-o=\"{}\"", numbers(item.origins.iter().map(|m| m.0)));
-    }
+    out.push_str(&conds.origins(item));
     if !item.foreign.is_empty() {
         let _ = write!(out, " data-f=\"{}\"", numbers(item.foreign.iter().map(|e| e.0)));
     }

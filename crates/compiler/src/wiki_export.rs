@@ -476,7 +476,7 @@ impl Writer<'_> {
         let rules = self.rules;
         let variants = self.variants();
         let per_variant: Vec<Nnf> = variants.iter().map(|&v| nnf(cond, rules, v, false)).collect();
-        let want = cond.origins(&rules.flags);
+        let want = cond.named_modules(&rules.flags);
         let want = credit.then_some(want.as_slice());
         let uniform = per_variant.windows(2).all(|w| w[0] == w[1]);
         let page = if uniform {

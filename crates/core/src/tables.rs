@@ -18,6 +18,11 @@ pub struct ItemId(pub u16);
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MarkerId(pub u16);
 
+/// A candidate for an item's origin, by its position among all items'
+/// candidates in item order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OriginId(pub u16);
+
 /// Everything about compiled rules that does not depend on the selection.
 #[derive(Debug)]
 pub struct Tables {
@@ -29,6 +34,8 @@ pub struct Tables {
     pub items: &'static [ItemInfo],
     /// Every marker's label, by [`MarkerId`].
     pub markers: &'static [&'static str],
+    /// Every origin candidate's module, by [`OriginId`].
+    pub origins: &'static [ModuleId],
     /// Top-level items of the sections outside the steps.
     pub notes: &'static [ItemId],
     /// See [`Tables::notes`].
@@ -73,10 +80,11 @@ pub struct ItemInfo {
     pub id: &'static str,
     /// The text, per edition where it differs.
     pub text: Text,
-    /// The modules the author's condition names (outside a `not`), in order:
-    /// the item's origin is the first of them that is selected, else its
-    /// parent's origin, else the base game.
-    pub origins: &'static [ModuleId],
+    /// The candidates for the item's origin, in the condition's order: the
+    /// origin is the module of the first that the selection shows (a module
+    /// selected in a part of the condition that holds), else its parent's
+    /// origin, else the base game.
+    pub origins: &'static [OriginId],
     /// The item's markers, each shown where its own condition holds.
     pub markers: &'static [MarkerId],
     /// Editions in which the item (or its parent) comes from another edition.

@@ -2,7 +2,7 @@
 //! and markers are visible, as fixed-size bit sets over the [`Tables`](crate::Tables)'
 //! indices. The generated dispatch fills one without touching the heap.
 
-use crate::tables::{ItemId, MarkerId, StepId};
+use crate::tables::{ItemId, MarkerId, OriginId, StepId};
 
 /// A fixed-size set of small numbers: `W` words of 64 bits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -53,10 +53,11 @@ impl<const W: usize> std::fmt::Debug for BitSet<W> {
     }
 }
 
-/// The visible part of the rules for one selection, with `S`, `I` and `M`
-/// words for steps, items and markers (the generated code sizes them to fit).
+/// The visible part of the rules for one selection, with `S`, `I`, `M` and
+/// `O` words for steps, items, markers and origin candidates (the generated
+/// code sizes them to fit).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct Visible<const S: usize, const I: usize, const M: usize> {
+pub struct Visible<const S: usize, const I: usize, const M: usize, const O: usize> {
     /// Steps that exist.
     pub steps: BitSet<S>,
     /// Steps whose repeat is in force.
@@ -65,9 +66,11 @@ pub struct Visible<const S: usize, const I: usize, const M: usize> {
     pub items: BitSet<I>,
     /// Visible markers of visible items.
     pub markers: BitSet<M>,
+    /// Origin candidates of visible items whose part of the condition holds.
+    pub origins: BitSet<O>,
 }
 
-impl<const S: usize, const I: usize, const M: usize> Visible<S, I, M> {
+impl<const S: usize, const I: usize, const M: usize, const O: usize> Visible<S, I, M, O> {
     /// The step exists.
     #[inline]
     pub fn step(&mut self, step: StepId) {
@@ -92,6 +95,12 @@ impl<const S: usize, const I: usize, const M: usize> Visible<S, I, M> {
         self.markers.insert(usize::from(marker.0));
     }
 
+    /// The origin candidate holds.
+    #[inline]
+    pub fn origin(&mut self, origin: OriginId) {
+        self.origins.insert(usize::from(origin.0));
+    }
+
     /// Whether the step exists.
     pub fn has_step(&self, step: StepId) -> bool {
         self.steps.contains(usize::from(step.0))
@@ -110,6 +119,11 @@ impl<const S: usize, const I: usize, const M: usize> Visible<S, I, M> {
     /// Whether the marker is visible.
     pub fn has_marker(&self, marker: MarkerId) -> bool {
         self.markers.contains(usize::from(marker.0))
+    }
+
+    /// Whether the origin candidate holds.
+    pub fn has_origin(&self, origin: OriginId) -> bool {
+        self.origins.contains(usize::from(origin.0))
     }
 }
 

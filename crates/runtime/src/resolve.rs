@@ -6,10 +6,10 @@ use carcassonne_rules_core::{Catalog, Config, Entry, PhaseOrder, StepOrder, Turn
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
 /// among the selected modules, visible markers and children.
-pub fn turn_order<const S: usize, const I: usize, const M: usize>(
+pub fn turn_order<const S: usize, const I: usize, const M: usize, const O: usize>(
     tables: &Tables,
     catalog: &Catalog,
-    visible: &Visible<S, I, M>,
+    visible: &Visible<S, I, M, O>,
     cfg: &Config,
 ) -> TurnOrder {
     let entries = |items: &[ItemId]| entries(tables, catalog, visible, cfg, items, "base");
@@ -45,10 +45,10 @@ pub fn turn_order<const S: usize, const I: usize, const M: usize>(
     }
 }
 
-fn entries<const S: usize, const I: usize, const M: usize>(
+fn entries<const S: usize, const I: usize, const M: usize, const O: usize>(
     tables: &Tables,
     catalog: &Catalog,
-    visible: &Visible<S, I, M>,
+    visible: &Visible<S, I, M, O>,
     cfg: &Config,
     items: &[ItemId],
     parent_origin: &str,
@@ -61,7 +61,8 @@ fn entries<const S: usize, const I: usize, const M: usize>(
             let origin = item
                 .origins
                 .iter()
-                .find(|&&m| cfg.has(m))
+                .find(|&&o| visible.has_origin(o))
+                .and_then(|o| tables.origins.get(usize::from(o.0)))
                 .and_then(|m| catalog.modules.get(usize::from(m.0)))
                 .map_or(parent_origin, |m| m.id.as_str());
             Entry {

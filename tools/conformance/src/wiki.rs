@@ -7,9 +7,10 @@
 //! the rules' own module and derived-flag ids; names that cannot be read that
 //! way are listed, with their meaning, in the errata (`errata.yaml`).
 //!
-//! An item's origin follows the rules' contract: the first *selected* module
-//! that the classes on the way up name outside a `not` (innermost element
-//! first; derived flags count as the modules they name), else `base`.
+//! An item's origin follows the rules' contract: on the way up (innermost
+//! element first), the first selected module, in the classes' order, of a part
+//! of the classes' condition that holds (derived flags count as the modules
+//! they name; nothing under a `not` counts), else `base`.
 //!
 //! Besides the comparison's top-level items, [`Page::turn_order`] reads the
 //! whole turn order a page shows, as the rules' [`TurnOrder`]: steps with their
@@ -23,7 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::interpret;
-use carcassonne_rules_compiler::model::{Cond, Rules};
+use carcassonne_rules_compiler::model::{Candidate, Cond, Rules};
 use carcassonne_rules_core::{
     Catalog, Config, EditionId, Entry, ModuleId, PhaseOrder, Repeat, StepOrder, TurnOrder, VariantId,
 };
@@ -53,9 +54,8 @@ struct Element {
     parent: Option<usize>,
     /// The show condition of the element's own classes; `None` = always.
     show: Option<Cond>,
-    /// The modules `show` names outside a `not`, first mention first: the
-    /// candidates for the origin of the items inside.
-    origins: Vec<ModuleId>,
+    /// The candidates for the origin of the items inside, from `show`.
+    origins: Vec<Candidate>,
     /// Its class names.
     classes: Vec<String>,
     /// Its `id` attribute.
@@ -545,13 +545,13 @@ impl Page {
         true
     }
 
-    /// The first selected module the classes on the way up from an element
-    /// name outside a `not`, innermost element first; else `base`.
+    /// The module of the first origin candidate that holds on the way up from
+    /// an element, innermost element first; else `base`.
     fn origin(&self, element: usize, rules: &Rules, cfg: &Config) -> String {
         let mut at = Some(element);
         while let Some(e) = at {
             let element = &self.elements[e];
-            if let Some(module) = element.origins.iter().find(|&&m| cfg.has(m)) {
+            if let Some(module) = element.origins.iter().find(|c| c.holds(&rules.flags, cfg)).map(|c| c.module) {
                 return rules
                     .catalog
                     .modules

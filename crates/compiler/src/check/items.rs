@@ -4,7 +4,7 @@ use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_core::Catalog;
 
 use crate::logic::Logic;
-use carcassonne_rules_core::tables::{ItemId, MarkerId};
+use carcassonne_rules_core::tables::{ItemId, MarkerId, OriginId};
 
 use super::*;
 
@@ -172,32 +172,43 @@ impl Checker<'_> {
         rules
     }
 
-    /// Numbers items and markers in the order of [`Rules::items`], which the
-    /// generated tables and the interpreter share.
+    /// Numbers items, markers and origin candidates in the order of
+    /// [`Rules::items`], which the generated tables and the interpreter share.
     fn number(&mut self, rules: &mut Rules) {
-        fn walk(items: &mut [Item], next_item: &mut usize, next_marker: &mut usize) {
+        #[derive(Default)]
+        struct Next {
+            item: usize,
+            marker: usize,
+            origin: usize,
+        }
+        fn walk(items: &mut [Item], next: &mut Next) {
             for item in items {
-                item.number = ItemId(*next_item as u16);
-                *next_item += 1;
+                item.number = ItemId(next.item as u16);
+                next.item += 1;
                 for marker in &mut item.markers {
-                    marker.number = MarkerId(*next_marker as u16);
-                    *next_marker += 1;
+                    marker.number = MarkerId(next.marker as u16);
+                    next.marker += 1;
                 }
-                walk(&mut item.children, next_item, next_marker);
+                for candidate in &mut item.origins {
+                    candidate.number = OriginId(next.origin as u16);
+                    next.origin += 1;
+                }
+                walk(&mut item.children, next);
             }
         }
-        let (mut items, mut markers) = (0, 0);
-        walk(&mut rules.notes, &mut items, &mut markers);
-        walk(&mut rules.setup, &mut items, &mut markers);
-        walk(&mut rules.any_time, &mut items, &mut markers);
+        let mut next = Next::default();
+        walk(&mut rules.notes, &mut next);
+        walk(&mut rules.setup, &mut next);
+        walk(&mut rules.any_time, &mut next);
         for step in rules.phases.iter_mut().flat_map(|p| &mut p.steps) {
-            walk(&mut step.items, &mut items, &mut markers);
+            walk(&mut step.items, &mut next);
         }
-        walk(&mut rules.final_scoring, &mut items, &mut markers);
-        if items > usize::from(u16::MAX) || markers > usize::from(u16::MAX) {
+        walk(&mut rules.final_scoring, &mut next);
+        let max = usize::from(u16::MAX);
+        if next.item > max || next.marker > max || next.origin > max {
             self.problems.push(Diagnostic::global(format!(
-                "{items} items and {markers} markers, but at most {} of each are supported",
-                u16::MAX
+                "{} items, {} markers and {} origin candidates, but at most {max} of each are supported",
+                next.item, next.marker, next.origin
             )));
         }
     }

@@ -201,9 +201,10 @@
         li.classList.toggle("added", !inBase);
         li.querySelector(":scope > .line > .added-badge").hidden = inBase;
         if (!inBase) added += 1;
-        const bits = li.dataset.o ? li.dataset.o.split(" ").map(Number) : [];
-        const own = bits.find((b) => state.modules.has(b));
-        const origin = own === undefined ? parentOrigin : own;
+        // Origin candidates, "6 12:3": module 6, or module 12 where condition 3 holds.
+        const candidates = li.dataset.o ? li.dataset.o.split(" ").map((o) => o.split(":").map(Number)) : [];
+        const own = candidates.find(([bit, c]) => state.modules.has(bit) && (c === undefined || now[c]));
+        const origin = own === undefined ? parentOrigin : own[0];
         const badge = li.querySelector(":scope > .line > .origin");
         badge.hidden = origin === null;
         if (origin !== null) {
