@@ -9,7 +9,9 @@
 //! it with `carcassonne_rules_runtime::turn_order` — what `order --format json`
 //! prints — for random selections from a fixed seed, at desktop and phone
 //! widths; it reloads the page from its shareable link and checks the selection
-//! is restored, and opens a hand-written link.
+//! is restored, and opens a hand-written link. Then it sets thousands of
+//! selections through the controls (every module alone, every pair, 300
+//! random) and compares every shown item's origin badge with the runtime's.
 //!
 //! Without Chromium (`/usr/bin/chromium` and `/usr/bin/chromedriver`, or
 //! `CARCASSONNE_CHROMIUM` and `CARCASSONNE_CHROMEDRIVER`) the browser test
@@ -36,8 +38,12 @@ use serde_json::{Value, json};
 const SELECTIONS: usize = 60;
 /// The seed of those selections.
 const SEED: u64 = 0x0c4a_2c45;
+/// Random selections whose origins are compared, besides every module alone and every pair.
+const ORIGIN_SELECTIONS: usize = 300;
+/// Selections set in one script run of the origin comparison.
+const ORIGIN_BATCH: usize = 250;
 /// How long the whole browser session may take before it counts as stalled.
-const SESSION_LIMIT: Duration = Duration::from_secs(240);
+const SESSION_LIMIT: Duration = Duration::from_secs(360);
 /// The flags Chromium needs here: as root, in a container without network.
 const CHROMIUM_FLAGS: [&str; 8] = [
     "--headless",
@@ -109,6 +115,12 @@ fn the_page_is_deterministic_and_self_contained() {
         .skip(1)
         .map(|rest| rest.split('"').next().and_then(|n| n.parse().ok()).expect("a number"))
         .collect();
+    // Origin candidates name conditions too (`data-o="6 12:3"`).
+    let in_origins = html.split(" data-o=\"").skip(1).flat_map(|rest| {
+        let list = rest.split('"').next().unwrap_or_default();
+        list.split(' ').filter_map(|c| c.split_once(':')).map(|(_, n)| n.parse::<usize>().expect("a number"))
+    });
+    let used: BTreeSet<usize> = used.into_iter().chain(in_origins).collect();
     assert_eq!(used, (0..predicates).collect(), "condition numbers and predicates differ");
 }
 
@@ -219,15 +231,18 @@ fn the_page_shows_what_the_runtime_computes() {
             let _ = writeln!(
                 std::io::stderr(),
                 "site in Chromium: {} selections compared ({} items, {} clicks, {} key presses, {} reloads from the \
-                 link) in {:.1?}",
+                 link), the origins of {} items in {} more, in {:.1?}",
                 stats.selections,
                 stats.items,
                 stats.clicks,
                 stats.keys,
                 stats.reloads,
+                stats.origin_items,
+                stats.origin_selections,
                 started.elapsed()
             );
             assert!(stats.selections >= 50);
+            assert!(stats.origin_selections >= ORIGIN_SELECTIONS + catalog().modules.len());
         }
         Err(problem) => panic!("{problem}"),
     }
@@ -240,6 +255,8 @@ struct Stats {
     clicks: usize,
     keys: usize,
     reloads: usize,
+    origin_selections: usize,
+    origin_items: usize,
 }
 
 /// What the controls should say: the test's own model of the page.
@@ -454,10 +471,92 @@ async fn session(client: &Client, index: &Path) -> Outcome<Stats> {
     }
     stats.selections += 1;
 
+    compare_origins(client, catalog, &mut stats).await?;
+
     if let Some(path) = std::env::var_os("CARCASSONNE_SITE_SCREENSHOT") {
         screenshot(client, &url, Path::new(&path)).await?;
     }
     Ok(stats)
+}
+
+/// Sets each selection in turn through the controls (Chromium throttles
+/// changes of the link, so not through it): "clear", then the edition, the
+/// publisher and each module ticked, each with the `change` event a click
+/// sends. Reads every shown item as `id=module`, `module` the origin badge's
+/// module or `base` where no badge shows; sorted.
+const READ_ORIGINS: &str = r##"
+const [selections] = arguments;
+const tick = (box) => {
+  box.checked = true;
+  box.dispatchEvent(new Event("change", { bubbles: true }));
+};
+return selections.map(([edition, variant, modules]) => {
+  document.getElementById("clear").click();
+  tick(document.querySelector(`input[name=edition][value="${edition}"]`));
+  tick(document.querySelector(`input[name=variant][value="${variant}"]`));
+  modules.forEach((m) => tick(document.querySelector(`input[data-module="${m}"]`)));
+  return Array.from(document.querySelectorAll("li.item"))
+    .filter((li) => !li.closest("[hidden]"))
+    .map((li) => {
+      const badge = li.querySelector(":scope > .line > .origin");
+      return li.dataset.id + "=" + (badge.hidden ? "base" : badge.dataset.module);
+    })
+    .sort();
+});
+"##;
+
+/// Every shown item as `id=origin`, sorted: what `READ_ORIGINS` should read.
+fn origins(order: &TurnOrder) -> Vec<String> {
+    fn walk(entries: &[Entry], out: &mut Vec<String>) {
+        for e in entries {
+            out.push(format!("{}={}", e.id, e.origin));
+            walk(&e.children, out);
+        }
+    }
+    let mut out = Vec::new();
+    for list in [&order.notes, &order.setup, &order.any_time, &order.final_scoring] {
+        walk(list, &mut out);
+    }
+    order.steps().for_each(|s| walk(&s.items, &mut out));
+    out.sort();
+    out
+}
+
+/// Origins on the page against the runtime's: every module alone, every pair
+/// and random selections, editions and variants cycling.
+async fn compare_origins(client: &Client, catalog: &Catalog, stats: &mut Stats) -> Outcome<()> {
+    let ids: Vec<&str> = catalog.modules.iter().map(|m| m.id.as_str()).collect();
+    let mut sets: Vec<Vec<&str>> = ids.iter().map(|&m| vec![m]).collect();
+    for (i, &a) in ids.iter().enumerate() {
+        sets.extend(ids[i + 1..].iter().map(|&b| vec![a, b]));
+    }
+    let mut rng = fastrand::Rng::with_seed(SEED ^ 14);
+    sets.extend((0..ORIGIN_SELECTIONS).map(|_| (0..rng.usize(1..=12)).map(|_| ids[rng.usize(..ids.len())]).collect()));
+    let selections: Vec<(Value, Vec<String>)> = sets
+        .iter()
+        .enumerate()
+        .map(|(n, with)| {
+            let edition = &catalog.editions[n % catalog.editions.len()];
+            let variant = &catalog.variants[(n / catalog.editions.len()) % catalog.variants.len()];
+            let cfg = catalog.config(&edition.id, Some(&variant.id), &with.join(",")).expect("a valid selection");
+            (json!([edition.id, variant.id, with]), origins(&turn_order(&cfg)))
+        })
+        .collect();
+    for batch in selections.chunks(ORIGIN_BATCH) {
+        let controls: Vec<&Value> = batch.iter().map(|(controls, _)| controls).collect();
+        let shown = client.execute(READ_ORIGINS, vec![json!(controls)]).await.map_err(|e| e.to_string())?;
+        let shown: Vec<Vec<String>> = serde_json::from_value(shown).map_err(|e| e.to_string())?;
+        for ((selection, want), shown) in batch.iter().zip(&shown) {
+            if shown != want {
+                let wrong: Vec<&String> = shown.iter().filter(|s| !want.contains(s)).collect();
+                let missing: Vec<&String> = want.iter().filter(|w| !shown.contains(w)).collect();
+                return Err(format!("origins for {selection}: the page shows {wrong:?}, the runtime {missing:?}"));
+            }
+            stats.origin_items += want.len();
+        }
+        stats.origin_selections += batch.len();
+    }
+    Ok(())
 }
 
 async fn screenshot(client: &Client, url: &str, path: &Path) -> Outcome<()> {
