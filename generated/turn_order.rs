@@ -5307,21 +5307,21 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "robbers-note",
             text: Text::ByEdition(&[
-                "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
+                (edition::C1, "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
                 appears, robbers steal points if they can (ignoring points that were stolen and \
                 negative points). Wherever ROBBER CHOICE appears, robbers steal too, but may have \
                 to choose whose scoring marker to steal from: this happens when a robber shares a \
-                space with several scoring markers moved by the scoring of step 3B.",
-                "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
+                space with several scoring markers moved by the scoring of step 3B."),
+                (edition::C2, "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
                 appears, robbers steal points if they can (ignoring points that were stolen and \
                 negative points). Wherever ROBBER CHOICE appears, robbers steal too, but may have \
                 to choose whose scoring figure to steal from: this happens when a robber shares a \
-                space with several scoring figures moved by the scoring of step 3B.",
-                "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
+                space with several scoring figures moved by the scoring of step 3B."),
+                (edition::WE, "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
                 appears, robbers steal points if they can (ignoring points that were stolen and \
                 negative points). Wherever ROBBER CHOICE appears, robbers steal too, but may have \
                 to choose whose scoring figure to steal from: this happens when a robber shares a \
-                space with several scoring figures moved by the scoring of step 3B.",
+                space with several scoring figures moved by the scoring of step 3B."),
             ]),
             origins: &[origin::ROBBERS_NOTE_ROBBERS],
             markers: &[],
@@ -5332,30 +5332,30 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-note",
             text: Text::ByEdition(&[
-                "With The Wonders of Humanity, scoring during the game can win a player a wonder \
+                (edition::C1, "With The Wonders of Humanity, scoring during the game can win a player a wonder \
                 tile and two more followers. Wherever WONDER appears, check whether a player who \
                 has just scored has two figures standing beside a space of the scoring track (10, \
                 15, 20 or 25) and whether a scoring figure reached or passed that space. If so, \
                 that player (or, when several players qualify, the one you agree on) takes a \
                 wonder tile and those two figures. Then move any figures still standing beside \
                 the track 5 spaces on, but never past 25, and repeat while a player still \
-                qualifies.",
-                "With The Wonders of Humanity, scoring during the game can win a player a wonder \
+                qualifies."),
+                (edition::C2, "With The Wonders of Humanity, scoring during the game can win a player a wonder \
                 tile and two more meeples. Wherever WONDER appears, check whether a player who \
                 has just scored has two figures standing beside a space of the scoring track (10, \
                 15, 20 or 25) and whether a scoring figure reached or passed that space. If so, \
                 that player (or, when several players qualify, the one you agree on) takes a \
                 wonder tile and those two figures. Then move any figures still standing beside \
                 the track 5 spaces on, but never past 25, and repeat while a player still \
-                qualifies.",
-                "With The Wonders of Humanity, scoring during the game can win a player a wonder \
+                qualifies."),
+                (edition::WE, "With The Wonders of Humanity, scoring during the game can win a player a wonder \
                 tile and two more meeples. Wherever WONDER appears, check whether a player who \
                 has just scored has two figures standing beside a space of the scoring track (10, \
                 15, 20 or 25) and whether a scoring figure reached or passed that space. If so, \
                 that player (or, when several players qualify, the one you agree on) takes a \
                 wonder tile and those two figures. Then move any figures still standing beside \
                 the track 5 spaces on, but never past 25, and repeat while a player still \
-                qualifies.",
+                qualifies."),
             ]),
             origins: &[origin::WONDERS_NOTE_WONDERS_OF_HUMANITY],
             markers: &[],
@@ -5366,9 +5366,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-traps-note",
             text: Text::ByEdition(&[
-                "With the Russian promos, two tiles can trap followers:",
-                "With the Russian promos, two tiles can trap meeples:",
-                "With the Russian promos, two tiles can trap meeples:",
+                (edition::C1, "With the Russian promos, two tiles can trap followers:"),
+                (edition::C2, "With the Russian promos, two tiles can trap meeples:"),
+                (edition::WE, "With the Russian promos, two tiles can trap meeples:"),
             ]),
             origins: &[origin::RUSSIAN_PROMOS_TRAPS_NOTE_RUSSIAN_PROMOS],
             markers: &[],
@@ -5383,18 +5383,18 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-solovei-note",
             text: Text::ByEdition(&[
-                "Solovei Razboynik traps the nearest followers on a road section connected to its \
+                (edition::C1, "Solovei Razboynik traps the nearest followers on a road section connected to its \
                 tile. Placing a tile or deploying on that road sets the trap off; the trapped \
                 figures go to the tree on the Solovei Razboynik tile. Wherever you see TREE TRAP, \
-                check whether this happens.",
-                "Solovei Razboynik traps the nearest meeples on a road section connected to its \
+                check whether this happens."),
+                (edition::C2, "Solovei Razboynik traps the nearest meeples on a road section connected to its \
                 tile. Placing a tile or deploying on that road sets the trap off; the trapped \
                 figures go to the tree on the Solovei Razboynik tile. Wherever you see TREE TRAP, \
-                check whether this happens.",
-                "Solovei Razboynik traps the nearest meeples on a road section connected to its \
+                check whether this happens."),
+                (edition::WE, "Solovei Razboynik traps the nearest meeples on a road section connected to its \
                 tile. Placing a tile or deploying on that road sets the trap off; the trapped \
                 figures go to the tree on the Solovei Razboynik tile. Wherever you see TREE TRAP, \
-                check whether this happens.",
+                check whether this happens."),
             ]),
             origins: &[],
             markers: &[],
@@ -5438,15 +5438,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-vodyanoy-note",
             text: Text::ByEdition(&[
-                "Vodyanoy traps the followers on its own tile and on the neighbouring tiles; they \
+                (edition::C1, "Vodyanoy traps the followers on its own tile and on the neighbouring tiles; they \
                 go to the lake on the Vodyanoy tile. Wherever you see LAKE TRAP, check whether \
-                this happens.",
-                "Vodyanoy traps the meeples on its own tile and on the neighbouring tiles; they go \
+                this happens."),
+                (edition::C2, "Vodyanoy traps the meeples on its own tile and on the neighbouring tiles; they go \
                 to the lake on the Vodyanoy tile. Wherever you see LAKE TRAP, check whether this \
-                happens.",
-                "Vodyanoy traps the meeples on its own tile and on the neighbouring tiles; they go \
+                happens."),
+                (edition::WE, "Vodyanoy traps the meeples on its own tile and on the neighbouring tiles; they go \
                 to the lake on the Vodyanoy tile. Wherever you see LAKE TRAP, check whether this \
-                happens.",
+                happens."),
             ]),
             origins: &[],
             markers: &[],
@@ -5825,12 +5825,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-ransom",
             text: Text::ByEdition(&[
-                "You may free one of your captured followers by paying 3 points to the player who \
-                holds it.",
-                "You may free one of your captured meeples by paying 3 points to the player who \
-                holds it.",
-                "You may free one of your captured meeples by paying 3 points to the player who \
-                holds it.",
+                (edition::C1, "You may free one of your captured followers by paying 3 points to the player who \
+                holds it."),
+                (edition::C2, "You may free one of your captured meeples by paying 3 points to the player who \
+                holds it."),
+                (edition::WE, "You may free one of your captured meeples by paying 3 points to the player who \
+                holds it."),
             ]),
             origins: &[origin::TOWER_RANSOM_TOWER],
             markers: &[marker::TOWER_RANSOM_ROBBERS, marker::TOWER_RANSOM_WONDER],
@@ -5851,9 +5851,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "plague-flee",
             text: Text::ByEdition(&[
-                "Once the plague is active, you may let one of your followers flee from it.",
-                "Once the plague is active, you may let one of your meeples flee from it.",
-                "Once the plague is active, you may let one of your meeples flee from it.",
+                (edition::C1, "Once the plague is active, you may let one of your followers flee from it."),
+                (edition::C2, "Once the plague is active, you may let one of your meeples flee from it."),
+                (edition::WE, "Once the plague is active, you may let one of your meeples flee from it."),
             ]),
             origins: &[origin::PLAGUE_FLEE_PLAGUE],
             markers: &[marker::PLAGUE_FLEE_LAKE_TRAP],
@@ -5898,9 +5898,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fairy-start-of-turn-point",
             text: Text::ByEdition(&[
-                "You score 1 point when the fairy stands beside one of your followers.",
-                "You score 1 point when the fairy stands beside one of your meeples.",
-                "You score 1 point when the fairy stands beside one of your meeples.",
+                (edition::C1, "You score 1 point when the fairy stands beside one of your followers."),
+                (edition::C2, "You score 1 point when the fairy stands beside one of your meeples."),
+                (edition::WE, "You score 1 point when the fairy stands beside one of your meeples."),
             ]),
             origins: &[origin::FAIRY_START_OF_TURN_POINT_FAIRY],
             markers: &[
@@ -6337,19 +6337,19 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bridges-build",
             text: Text::ByEdition(&[
-                "If you still have a bridge in your supply, you may build it on the tile you just \
+                (edition::C1, "If you still have a bridge in your supply, you may build it on the tile you just \
                 placed, running either way. The bridge may be what makes the placement legal; in \
                 any other case you may build one too, within the limits that completing features \
                 and deploying figures impose. If the tile cannot be placed legally without a \
-                bridge, you may choose to set it aside instead.",
-                "If you still have a bridge in your supply, you may build it on the tile you just \
+                bridge, you may choose to set it aside instead."),
+                (edition::C2, "If you still have a bridge in your supply, you may build it on the tile you just \
                 placed, running either way. The bridge may be what makes the placement legal. If \
                 the tile cannot be placed legally without a bridge, you may choose to set it \
-                aside instead.",
-                "If you still have a bridge in your supply, you may build it on the tile you just \
+                aside instead."),
+                (edition::WE, "If you still have a bridge in your supply, you may build it on the tile you just \
                 placed, running either way. The bridge may be what makes the placement legal. If \
                 the tile cannot be placed legally without a bridge, you may choose to set it \
-                aside instead.",
+                aside instead."),
             ]),
             origins: &[origin::BRIDGES_BUILD_BRIDGES],
             markers: &[marker::BRIDGES_BUILD_TREE_TRAP],
@@ -6402,12 +6402,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-mark-wonder",
             text: Text::ByEdition(&[
-                "Once you have placed a wonder tile, stand one of your normal followers upside \
-                down in the middle of the wonder to mark it as yours.",
-                "Once you have placed a wonder tile, stand one of your normal meeples upside down \
-                in the middle of the wonder to mark it as yours.",
-                "Once you have placed a wonder tile, stand one of your normal meeples upside down \
-                in the middle of the wonder to mark it as yours.",
+                (edition::C1, "Once you have placed a wonder tile, stand one of your normal followers upside \
+                down in the middle of the wonder to mark it as yours."),
+                (edition::C2, "Once you have placed a wonder tile, stand one of your normal meeples upside down \
+                in the middle of the wonder to mark it as yours."),
+                (edition::WE, "Once you have placed a wonder tile, stand one of your normal meeples upside down \
+                in the middle of the wonder to mark it as yours."),
             ]),
             origins: &[origin::WONDERS_MARK_WONDER_WONDERS_OF_HUMANITY],
             markers: &[],
@@ -6551,12 +6551,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-solovei-placed",
             text: Text::ByEdition(&[
-                "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
-                it, every thief on that road is subject to the tile.",
-                "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
-                it, every highwayman on that road is subject to the tile.",
-                "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
-                it, every highwayman on that road is subject to the tile.",
+                (edition::C1, "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
+                it, every thief on that road is subject to the tile."),
+                (edition::C2, "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
+                it, every highwayman on that road is subject to the tile."),
+                (edition::WE, "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
+                it, every highwayman on that road is subject to the tile."),
             ]),
             origins: &[origin::RUSSIAN_PROMOS_SOLOVEI_PLACED_RUSSIAN_PROMOS],
             markers: &[marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_TREE_TRAP],
@@ -6567,12 +6567,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "russian-promos-vodyanoy-placed",
             text: Text::ByEdition(&[
-                "When the Vodyanoy tile is placed, every follower on the neighbouring tiles is \
-                subject to the tile.",
-                "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
-                subject to the tile.",
-                "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
-                subject to the tile.",
+                (edition::C1, "When the Vodyanoy tile is placed, every follower on the neighbouring tiles is \
+                subject to the tile."),
+                (edition::C2, "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
+                subject to the tile."),
+                (edition::WE, "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
+                subject to the tile."),
             ]),
             origins: &[origin::RUSSIAN_PROMOS_VODYANOY_PLACED_RUSSIAN_PROMOS],
             markers: &[marker::RUSSIAN_PROMOS_VODYANOY_PLACED_LAKE_TRAP],
@@ -6592,15 +6592,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "porxada-swap-meeples",
             text: Text::ByEdition(&[
-                "Swap followers in play: exchange one follower with one of another player's. If \
+                (edition::C1, "Swap followers in play: exchange one follower with one of another player's. If \
                 that player refuses, they must put one of their own followers aside until the end \
-                of the game.",
-                "Swap meeples in play: exchange one meeple with one of another player's. If that \
+                of the game."),
+                (edition::C2, "Swap meeples in play: exchange one meeple with one of another player's. If that \
                 player refuses, they must put one of their own meeples aside until the end of the \
-                game.",
-                "Swap meeples in play: exchange one meeple with one of another player's. If that \
+                game."),
+                (edition::WE, "Swap meeples in play: exchange one meeple with one of another player's. If that \
                 player refuses, they must put one of their own meeples aside until the end of the \
-                game.",
+                game."),
             ]),
             origins: &[],
             markers: &[],
@@ -6611,12 +6611,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "porxada-swap-revolt-protection",
             text: Text::ByEdition(&[
-                "You may pay points to protect the swapped follower against peasant revolts; \
-                swapped followers keep their protection.",
-                "You may pay points to protect the swapped meeple against peasant revolts; swapped \
-                meeples keep their protection.",
-                "You may pay points to protect the swapped meeple against peasant revolts; swapped \
-                meeples keep their protection.",
+                (edition::C1, "You may pay points to protect the swapped follower against peasant revolts; \
+                swapped followers keep their protection."),
+                (edition::C2, "You may pay points to protect the swapped meeple against peasant revolts; swapped \
+                meeples keep their protection."),
+                (edition::WE, "You may pay points to protect the swapped meeple against peasant revolts; swapped \
+                meeples keep their protection."),
             ]),
             origins: &[origin::PORXADA_SWAP_REVOLT_PROTECTION_PEASANT_REVOLTS],
             markers: &[],
@@ -6675,15 +6675,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bathhouse-surrounded-release",
             text: Text::ByEdition(&[
-                "If the tile you placed is the last one to surround a bathhouse that holds a \
+                (edition::C1, "If the tile you placed is the last one to surround a bathhouse that holds a \
                 captured follower, its owner may take it back for free; an owner who forgets has \
-                to buy it back.",
-                "If the tile you placed is the last one to surround a bathhouse that holds a \
+                to buy it back."),
+                (edition::C2, "If the tile you placed is the last one to surround a bathhouse that holds a \
                 captured meeple, its owner may take it back for free; an owner who forgets has to \
-                buy it back.",
-                "If the tile you placed is the last one to surround a bathhouse that holds a \
+                buy it back."),
+                (edition::WE, "If the tile you placed is the last one to surround a bathhouse that holds a \
                 captured meeple, its owner may take it back for free; an owner who forgets has to \
-                buy it back.",
+                buy it back."),
             ]),
             origins: &[origin::BATHHOUSE_SURROUNDED_RELEASE_BATHHOUSES],
             markers: &[],
@@ -6745,18 +6745,18 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "spell-circles-ghosts-for-own-meeples",
             text: Text::ByEdition(&[
-                "If you placed a tile with spell circles so that it limits its mist, take one \
+                (edition::C1, "If you placed a tile with spell circles so that it limits its mist, take one \
                 ghost from the supply for each spell circle on the tile and put them beside one \
                 or more of your own followers. A follower of yours that now has three ghosts \
-                leaves the board together with them.",
-                "If you placed a tile with spell circles so that it limits its mist, take one \
+                leaves the board together with them."),
+                (edition::C2, "If you placed a tile with spell circles so that it limits its mist, take one \
                 ghost from the supply for each spell circle on the tile and put them beside one \
                 or more of your own meeples. A meeple of yours that now has three ghosts leaves \
-                the board together with them.",
-                "If you placed a tile with spell circles so that it limits its mist, take one \
+                the board together with them."),
+                (edition::WE, "If you placed a tile with spell circles so that it limits its mist, take one \
                 ghost from the supply for each spell circle on the tile and put them beside one \
                 or more of your own meeples. A meeple of yours that now has three ghosts leaves \
-                the board together with them.",
+                the board together with them."),
             ]),
             origins: &[
                 origin::SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES_SPELL_CIRCLES,
@@ -6840,15 +6840,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-mist-extended",
             text: Text::ByEdition(&[
-                "If the tile you placed extends the mist, put a ghost from the supply beside an \
+                (edition::C1, "If the tile you placed extends the mist, put a ghost from the supply beside an \
                 opponent's follower, if you can. Should that be its third ghost, remove the \
-                follower and its ghosts from the board.",
-                "If the tile you placed extends the mist, put a ghost from the supply beside an \
+                follower and its ghosts from the board."),
+                (edition::C2, "If the tile you placed extends the mist, put a ghost from the supply beside an \
                 opponent's meeple, if you can. Should that be its third ghost, remove the meeple \
-                and its ghosts from the board.",
-                "If the tile you placed extends the mist, put a ghost from the supply beside an \
+                and its ghosts from the board."),
+                (edition::WE, "If the tile you placed extends the mist, put a ghost from the supply beside an \
                 opponent's meeple, if you can. Should that be its third ghost, remove the meeple \
-                and its ghosts from the board.",
+                and its ghosts from the board."),
             ]),
             origins: &[origin::GHOSTS_MIST_EXTENDED_GHOSTS],
             markers: &[],
@@ -6859,18 +6859,18 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "spell-circles-mist-extended",
             text: Text::ByEdition(&[
-                "Next, ghosts standing on spell circles in that mist (not counting the tile just \
+                (edition::C1, "Next, ghosts standing on spell circles in that mist (not counting the tile just \
                 placed) go beside opponents' followers where possible, otherwise back to the \
                 supply. A follower that receives its third ghost leaves the board at once \
-                together with its ghosts. How many ghosts move:",
-                "Next, ghosts standing on spell circles in that mist (not counting the tile just \
+                together with its ghosts. How many ghosts move:"),
+                (edition::C2, "Next, ghosts standing on spell circles in that mist (not counting the tile just \
                 placed) go beside opponents' meeples where possible, otherwise back to the \
                 supply. A meeple that receives its third ghost leaves the board at once together \
-                with its ghosts. How many ghosts move:",
-                "Next, ghosts standing on spell circles in that mist (not counting the tile just \
+                with its ghosts. How many ghosts move:"),
+                (edition::WE, "Next, ghosts standing on spell circles in that mist (not counting the tile just \
                 placed) go beside opponents' meeples where possible, otherwise back to the \
                 supply. A meeple that receives its third ghost leaves the board at once together \
-                with its ghosts. How many ghosts move:",
+                with its ghosts. How many ghosts move:"),
             ]),
             origins: &[origin::SPELL_CIRCLES_MIST_EXTENDED_SPELL_CIRCLES, origin::SPELL_CIRCLES_MIST_EXTENDED_GHOSTS],
             markers: &[],
@@ -6900,15 +6900,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ghosts-mist-limited",
             text: Text::ByEdition(&[
-                "If the tile you placed limits the mist, put one ghost from the supply beside one \
+                (edition::C1, "If the tile you placed limits the mist, put one ghost from the supply beside one \
                 of your own followers, if you can. Should that be its third ghost, remove the \
-                follower and its ghosts from the board.",
-                "If the tile you placed limits the mist, put one ghost from the supply beside one \
+                follower and its ghosts from the board."),
+                (edition::C2, "If the tile you placed limits the mist, put one ghost from the supply beside one \
                 of your own meeples, if you can. Should that be its third ghost, remove the \
-                meeple and its ghosts from the board.",
-                "If the tile you placed limits the mist, put one ghost from the supply beside one \
+                meeple and its ghosts from the board."),
+                (edition::WE, "If the tile you placed limits the mist, put one ghost from the supply beside one \
                 of your own meeples, if you can. Should that be its third ghost, remove the \
-                meeple and its ghosts from the board.",
+                meeple and its ghosts from the board."),
             ]),
             origins: &[origin::GHOSTS_MIST_LIMITED_GHOSTS],
             markers: &[],
@@ -6919,18 +6919,18 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "spell-circles-mist-limited",
             text: Text::ByEdition(&[
-                "Next, all ghosts standing on spell circles in that mist (not counting the tile \
+                (edition::C1, "Next, all ghosts standing on spell circles in that mist (not counting the tile \
                 just placed) go beside one or more of your own followers where possible, \
                 otherwise back to the supply. A follower that receives its third ghost leaves the \
-                board at once together with its ghosts.",
-                "Next, all ghosts standing on spell circles in that mist (not counting the tile \
+                board at once together with its ghosts."),
+                (edition::C2, "Next, all ghosts standing on spell circles in that mist (not counting the tile \
                 just placed) go beside one or more of your own meeples where possible, otherwise \
                 back to the supply. A meeple that receives its third ghost leaves the board at \
-                once together with its ghosts.",
-                "Next, all ghosts standing on spell circles in that mist (not counting the tile \
+                once together with its ghosts."),
+                (edition::WE, "Next, all ghosts standing on spell circles in that mist (not counting the tile \
                 just placed) go beside one or more of your own meeples where possible, otherwise \
                 back to the supply. A meeple that receives its third ghost leaves the board at \
-                once together with its ghosts.",
+                once together with its ghosts."),
             ]),
             origins: &[origin::SPELL_CIRCLES_MIST_LIMITED_SPELL_CIRCLES, origin::SPELL_CIRCLES_MIST_LIMITED_GHOSTS],
             markers: &[],
@@ -6941,12 +6941,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bathhouse-buy-back",
             text: Text::ByEdition(&[
-                "If you have a follower on a bathhouse, you may buy it back by paying the points \
-                shown on the bathhouse tile; you may deploy it again this same turn.",
-                "If you have a meeple on a bathhouse, you may buy it back by paying the points \
-                shown on the bathhouse tile; you may deploy it again this same turn.",
-                "If you have a meeple on a bathhouse, you may buy it back by paying the points \
-                shown on the bathhouse tile; you may deploy it again this same turn.",
+                (edition::C1, "If you have a follower on a bathhouse, you may buy it back by paying the points \
+                shown on the bathhouse tile; you may deploy it again this same turn."),
+                (edition::C2, "If you have a meeple on a bathhouse, you may buy it back by paying the points \
+                shown on the bathhouse tile; you may deploy it again this same turn."),
+                (edition::WE, "If you have a meeple on a bathhouse, you may buy it back by paying the points \
+                shown on the bathhouse tile; you may deploy it again this same turn."),
             ]),
             origins: &[origin::BATHHOUSE_BUY_BACK_BATHHOUSES],
             markers: &[],
@@ -6956,7 +6956,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "deploy-meeple",
-            text: Text::ByEdition(&["Deploy a follower.", "Deploy a meeple.", "Deploy a meeple."]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Deploy a follower."),
+                (edition::C2, "Deploy a meeple."),
+                (edition::WE, "Deploy a meeple."),
+            ]),
             origins: &[],
             markers: &[marker::DEPLOY_MEEPLE_TREE_TRAP, marker::DEPLOY_MEEPLE_LAKE_TRAP],
             foreign: &[],
@@ -6986,9 +6990,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-deploy-two",
             text: Text::ByEdition(&[
-                "If you placed a wonder tile, you may deploy up to two followers instead of one.",
-                "If you placed a wonder tile, you may deploy up to two meeples instead of one.",
-                "If you placed a wonder tile, you may deploy up to two meeples instead of one.",
+                (edition::C1, "If you placed a wonder tile, you may deploy up to two followers instead of one."),
+                (edition::C2, "If you placed a wonder tile, you may deploy up to two meeples instead of one."),
+                (edition::WE, "If you placed a wonder tile, you may deploy up to two meeples instead of one."),
             ]),
             origins: &[origin::WONDERS_DEPLOY_TWO_WONDERS_OF_HUMANITY],
             markers: &[],
@@ -7026,12 +7030,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "20th-anniversary-deploy-arrow",
             text: Text::ByEdition(&[
-                "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
-                place a follower elsewhere or to add one.",
-                "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
-                place a meeple elsewhere or to add one.",
-                "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
-                place a meeple elsewhere or to add one.",
+                (edition::C1, "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
+                place a follower elsewhere or to add one."),
+                (edition::C2, "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
+                place a meeple elsewhere or to add one."),
+                (edition::WE, "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
+                place a meeple elsewhere or to add one."),
             ]),
             origins: &[origin::I_20TH_ANNIVERSARY_DEPLOY_ARROW_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
@@ -7042,12 +7046,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "peasant-revolt-protect-deployed",
             text: Text::ByEdition(&[
-                "A follower deployed on a feature that peasant revolts can strike may be protected \
-                by paying points.",
-                "A meeple deployed on a feature that peasant revolts can strike may be protected \
-                by paying points.",
-                "A meeple deployed on a feature that peasant revolts can strike may be protected \
-                by paying points.",
+                (edition::C1, "A follower deployed on a feature that peasant revolts can strike may be protected \
+                by paying points."),
+                (edition::C2, "A meeple deployed on a feature that peasant revolts can strike may be protected \
+                by paying points."),
+                (edition::WE, "A meeple deployed on a feature that peasant revolts can strike may be protected \
+                by paying points."),
             ]),
             origins: &[origin::PEASANT_REVOLT_PROTECT_DEPLOYED_PEASANT_REVOLTS],
             markers: &[],
@@ -7088,9 +7092,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "deploy-normal-meeple",
             text: Text::ByEdition(&[
-                "A normal follower onto a feature",
-                "A normal meeple onto a feature",
-                "A normal meeple onto a feature",
+                (edition::C1, "A normal follower onto a feature"),
+                (edition::C2, "A normal meeple onto a feature"),
+                (edition::WE, "A normal meeple onto a feature"),
             ]),
             origins: &[],
             markers: &[],
@@ -7110,9 +7114,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "big-follower-deploy",
             text: Text::ByEdition(&[
-                "Large follower onto a feature",
-                "Big meeple onto a feature",
-                "Big meeple onto a feature",
+                (edition::C1, "Large follower onto a feature"),
+                (edition::C2, "Big meeple onto a feature"),
+                (edition::WE, "Big meeple onto a feature"),
             ]),
             origins: &[origin::BIG_FOLLOWER_DEPLOY_BIG_FOLLOWER],
             markers: &[],
@@ -7141,9 +7145,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wagon-deploy",
             text: Text::ByEdition(&[
-                "Wagon onto a feature (never a farm)",
-                "Wagon onto a feature (never a field)",
-                "Wagon onto a feature (never a field)",
+                (edition::C1, "Wagon onto a feature (never a farm)"),
+                (edition::C2, "Wagon onto a feature (never a field)"),
+                (edition::WE, "Wagon onto a feature (never a field)"),
             ]),
             origins: &[origin::WAGON_DEPLOY_WAGON],
             markers: &[],
@@ -7162,7 +7166,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy",
-            text: Text::ByEdition(&["Abbot onto a cloister", "Abbot onto a monastery", "Abbot onto a monastery"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Abbot onto a cloister"),
+                (edition::C2, "Abbot onto a monastery"),
+                (edition::WE, "Abbot onto a monastery"),
+            ]),
             origins: &[origin::ABBOT_DEPLOY_ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7261,9 +7269,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "guard-meeple-deploy",
             text: Text::ByEdition(&[
-                "Guard follower onto a feature",
-                "Guard meeple onto a feature",
-                "Guard meeple onto a feature",
+                (edition::C1, "Guard follower onto a feature"),
+                (edition::C2, "Guard meeple onto a feature"),
+                (edition::WE, "Guard meeple onto a feature"),
             ]),
             origins: &[origin::GUARD_MEEPLE_DEPLOY_GUARD_MEEPLES],
             markers: &[],
@@ -7283,12 +7291,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-note-same-feature",
             text: Text::ByEdition(&[
-                "Note: two followers deployed on a wonder tile may share the tile, but each must \
-                go onto a different feature.",
-                "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
-                onto a different feature.",
-                "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
-                onto a different feature.",
+                (edition::C1, "Note: two followers deployed on a wonder tile may share the tile, but each must \
+                go onto a different feature."),
+                (edition::C2, "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
+                onto a different feature."),
+                (edition::WE, "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
+                onto a different feature."),
             ]),
             origins: &[origin::WONDERS_NOTE_SAME_FEATURE_WONDERS_OF_HUMANITY],
             markers: &[],
@@ -7299,12 +7307,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-note-not-on-extra-tile",
             text: Text::ByEdition(&[
-                "Note: you may not deploy a follower directly onto a tile that was drawn extra so \
-                that the wonder tile could be placed.",
-                "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
-                that the wonder tile could be placed.",
-                "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
-                that the wonder tile could be placed.",
+                (edition::C1, "Note: you may not deploy a follower directly onto a tile that was drawn extra so \
+                that the wonder tile could be placed."),
+                (edition::C2, "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
+                that the wonder tile could be placed."),
+                (edition::WE, "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
+                that the wonder tile could be placed."),
             ]),
             origins: &[origin::WONDERS_NOTE_NOT_ON_EXTRA_TILE_WONDERS_OF_HUMANITY],
             markers: &[],
@@ -7333,9 +7341,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-tent-limit",
             text: Text::ByEdition(&[
-                "Note: no player may ever have more than 2 followers on one fortune-teller tent.",
-                "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
-                "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
+                (edition::C1, "Note: no player may ever have more than 2 followers on one fortune-teller tent."),
+                (edition::C2, "Note: no player may ever have more than 2 meeples on one fortune-teller tent."),
+                (edition::WE, "Note: no player may ever have more than 2 meeples on one fortune-teller tent."),
             ]),
             origins: &[origin::FORTUNE_TELLER_TENT_LIMIT_FORTUNE_TELLER],
             markers: &[],
@@ -7346,9 +7354,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-deploy",
             text: Text::ByEdition(&[
-                "Deploy a follower on top of a tower:",
-                "Deploy a meeple on top of a tower:",
-                "Deploy a meeple on top of a tower:",
+                (edition::C1, "Deploy a follower on top of a tower:"),
+                (edition::C2, "Deploy a meeple on top of a tower:"),
+                (edition::WE, "Deploy a meeple on top of a tower:"),
             ]),
             origins: &[origin::TOWER_DEPLOY_TOWER],
             markers: &[marker::TOWER_DEPLOY_LAKE_TRAP],
@@ -7373,7 +7381,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-deploy-normal-meeple",
-            text: Text::ByEdition(&["A normal follower", "A normal meeple", "A normal meeple"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "A normal follower"),
+                (edition::C2, "A normal meeple"),
+                (edition::WE, "A normal meeple"),
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -7382,7 +7394,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-tower-deploy",
-            text: Text::ByEdition(&["Large follower", "Big meeple", "Big meeple"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Large follower"),
+                (edition::C2, "Big meeple"),
+                (edition::WE, "Big meeple"),
+            ]),
             origins: &[origin::BIG_FOLLOWER_TOWER_DEPLOY_BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -7400,7 +7416,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-tower-deploy",
-            text: Text::ByEdition(&["Guard follower", "Guard meeple", "Guard meeple"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Guard follower"),
+                (edition::C2, "Guard meeple"),
+                (edition::WE, "Guard meeple"),
+            ]),
             origins: &[origin::GUARD_MEEPLE_TOWER_DEPLOY_GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7419,12 +7439,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "acrobats-add-to-pyramid",
             text: Text::ByEdition(&[
-                "Add a normal follower to an unfinished acrobat pyramid; a pyramid that now holds \
-                three of them counts as completed from this moment. Ways to add one:",
-                "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
-                three of them counts as completed from this moment. Ways to add one:",
-                "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
-                three of them counts as completed from this moment. Ways to add one:",
+                (edition::C1, "Add a normal follower to an unfinished acrobat pyramid; a pyramid that now holds \
+                three of them counts as completed from this moment. Ways to add one:"),
+                (edition::C2, "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
+                three of them counts as completed from this moment. Ways to add one:"),
+                (edition::WE, "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
+                three of them counts as completed from this moment. Ways to add one:"),
             ]),
             origins: &[],
             markers: &[marker::ACROBATS_ADD_TO_PYRAMID_LAKE_TRAP],
@@ -7543,9 +7563,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "pig-deploy",
             text: Text::ByEdition(&[
-                "Pig onto a farm where you already have a follower",
-                "Pig onto a field where you already have a meeple",
-                "Pig onto a field where you already have a meeple",
+                (edition::C1, "Pig onto a farm where you already have a follower"),
+                (edition::C2, "Pig onto a field where you already have a meeple"),
+                (edition::WE, "Pig onto a field where you already have a meeple"),
             ]),
             origins: &[origin::PIG_DEPLOY_PIG],
             markers: &[],
@@ -7556,9 +7576,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "builder-deploy",
             text: Text::ByEdition(&[
-                "Builder onto a city or road where you already have a follower",
-                "Builder onto a city or road where you already have a meeple",
-                "Builder onto a city or road where you already have a meeple",
+                (edition::C1, "Builder onto a city or road where you already have a follower"),
+                (edition::C2, "Builder onto a city or road where you already have a meeple"),
+                (edition::WE, "Builder onto a city or road where you already have a meeple"),
             ]),
             origins: &[origin::BUILDER_DEPLOY_BUILDER],
             markers: &[],
@@ -7569,9 +7589,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "sheep-deploy",
             text: Text::ByEdition(&[
-                "Shepherd onto a farm that has no shepherd yet; you must then:",
-                "Shepherd onto a field that has no shepherd yet; you must then:",
-                "Shepherd onto a field that has no shepherd yet; you must then:",
+                (edition::C1, "Shepherd onto a farm that has no shepherd yet; you must then:"),
+                (edition::C2, "Shepherd onto a field that has no shepherd yet; you must then:"),
+                (edition::WE, "Shepherd onto a field that has no shepherd yet; you must then:"),
             ]),
             origins: &[origin::SHEEP_DEPLOY_SHEEP],
             markers: &[],
@@ -7591,9 +7611,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-place",
             text: Text::ByEdition(&[
-                "Place the barn. Its farm is scored like an ordinary feature in step 3B.",
-                "Place the barn. Its field is scored like an ordinary feature in step 3B.",
-                "Place the barn. Its field is scored like an ordinary feature in step 3B.",
+                (edition::C1, "Place the barn. Its farm is scored like an ordinary feature in step 3B."),
+                (edition::C2, "Place the barn. Its field is scored like an ordinary feature in step 3B."),
+                (edition::WE, "Place the barn. Its field is scored like an ordinary feature in step 3B."),
             ]),
             origins: &[origin::BARN_PLACE_BARN],
             markers: &[],
@@ -7625,9 +7645,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-place-meeple",
             text: Text::ByEdition(&[
-                "Put a follower on the Wheel of Fortune.",
-                "Put a meeple on the Wheel of Fortune.",
-                "Put a meeple on the Wheel of Fortune.",
+                (edition::C1, "Put a follower on the Wheel of Fortune."),
+                (edition::C2, "Put a meeple on the Wheel of Fortune."),
+                (edition::WE, "Put a meeple on the Wheel of Fortune."),
             ]),
             origins: &[origin::WHEEL_OF_FORTUNE_PLACE_MEEPLE_WHEEL_OF_FORTUNE],
             markers: &[],
@@ -7648,9 +7668,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-special-russian-trap",
             text: Text::ByEdition(&[
-                "Take back one follower trapped by Vodyanoy or Solovei Razboynik.",
-                "Take back one meeple trapped by Vodyanoy or Solovei Razboynik.",
-                "Take back one meeple trapped by Vodyanoy or Solovei Razboynik.",
+                (edition::C1, "Take back one follower trapped by Vodyanoy or Solovei Razboynik."),
+                (edition::C2, "Take back one meeple trapped by Vodyanoy or Solovei Razboynik."),
+                (edition::WE, "Take back one meeple trapped by Vodyanoy or Solovei Razboynik."),
             ]),
             origins: &[origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_RUSSIAN_PROMOS],
             markers: &[],
@@ -7694,9 +7714,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wheel-of-fortune-special-peasant-revolts",
             text: Text::ByEdition(&[
-                "Pay points to protect one follower against peasant revolts.",
-                "Pay points to protect one meeple against peasant revolts.",
-                "Pay points to protect one meeple against peasant revolts.",
+                (edition::C1, "Pay points to protect one follower against peasant revolts."),
+                (edition::C2, "Pay points to protect one meeple against peasant revolts."),
+                (edition::WE, "Pay points to protect one meeple against peasant revolts."),
             ]),
             origins: &[origin::WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS_PEASANT_REVOLTS],
             markers: &[],
@@ -7758,9 +7778,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-capture",
             text: Text::ByEdition(&[
-                "You may then take a follower prisoner, if the tower allows it.",
-                "You may then take a meeple prisoner, if the tower allows it.",
-                "You may then take a meeple prisoner, if the tower allows it.",
+                (edition::C1, "You may then take a follower prisoner, if the tower allows it."),
+                (edition::C2, "You may then take a meeple prisoner, if the tower allows it."),
+                (edition::WE, "You may then take a meeple prisoner, if the tower allows it."),
             ]),
             origins: &[],
             markers: &[],
@@ -7771,12 +7791,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "tower-exchange-prisoners",
             text: Text::ByEdition(&[
-                "When two players each hold one of the other's followers as a prisoner, the two \
-                prisoners must be exchanged at once.",
-                "When two players each hold one of the other's meeples as a prisoner, the two \
-                prisoners must be exchanged at once.",
-                "When two players each hold one of the other's meeples as a prisoner, the two \
-                prisoners must be exchanged at once.",
+                (edition::C1, "When two players each hold one of the other's followers as a prisoner, the two \
+                prisoners must be exchanged at once."),
+                (edition::C2, "When two players each hold one of the other's meeples as a prisoner, the two \
+                prisoners must be exchanged at once."),
+                (edition::WE, "When two players each hold one of the other's meeples as a prisoner, the two \
+                prisoners must be exchanged at once."),
             ]),
             origins: &[],
             markers: &[],
@@ -7796,9 +7816,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fairy-deploy",
             text: Text::ByEdition(&[
-                "Put the fairy next to one of your own followers.",
-                "Put the fairy next to one of your own meeples.",
-                "Put the fairy next to one of your own meeples.",
+                (edition::C1, "Put the fairy next to one of your own followers."),
+                (edition::C2, "Put the fairy next to one of your own meeples."),
+                (edition::WE, "Put the fairy next to one of your own meeples."),
             ]),
             origins: &[origin::FAIRY_DEPLOY_FAIRY],
             markers: &[],
@@ -7828,9 +7848,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "phantom-deploy",
             text: Text::ByEdition(&[
-                "Deploy the phantom onto a feature, just as you would a normal follower.",
-                "Deploy the phantom onto a feature, just as you would a normal meeple.",
-                "Deploy the phantom onto a feature, just as you would a normal meeple.",
+                (edition::C1, "Deploy the phantom onto a feature, just as you would a normal follower."),
+                (edition::C2, "Deploy the phantom onto a feature, just as you would a normal meeple."),
+                (edition::WE, "Deploy the phantom onto a feature, just as you would a normal meeple."),
             ]),
             origins: &[origin::PHANTOM_DEPLOY_PHANTOM],
             markers: &[marker::PHANTOM_DEPLOY_TREE_TRAP, marker::PHANTOM_DEPLOY_LAKE_TRAP],
@@ -7943,9 +7963,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fortune-teller-tent-limit-phantom",
             text: Text::ByEdition(&[
-                "Note: no player may ever have more than 2 followers on one fortune-teller tent.",
-                "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
-                "Note: no player may ever have more than 2 meeples on one fortune-teller tent.",
+                (edition::C1, "Note: no player may ever have more than 2 followers on one fortune-teller tent."),
+                (edition::C2, "Note: no player may ever have more than 2 meeples on one fortune-teller tent."),
+                (edition::WE, "Note: no player may ever have more than 2 meeples on one fortune-teller tent."),
             ]),
             origins: &[origin::FORTUNE_TELLER_TENT_LIMIT_PHANTOM_FORTUNE_TELLER],
             markers: &[],
@@ -8014,12 +8034,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "sheep-field-extended",
             text: Text::ByEdition(&[
-                "If the tile enlarged the farm your shepherd stands on, you must choose one of \
-                these two:",
-                "If the tile enlarged the field your shepherd stands on, you must choose one of \
-                these two:",
-                "If the tile enlarged the field your shepherd stands on, you must choose one of \
-                these two:",
+                (edition::C1, "If the tile enlarged the farm your shepherd stands on, you must choose one of \
+                these two:"),
+                (edition::C2, "If the tile enlarged the field your shepherd stands on, you must choose one of \
+                these two:"),
+                (edition::WE, "If the tile enlarged the field your shepherd stands on, you must choose one of \
+                these two:"),
             ]),
             origins: &[origin::SHEEP_FIELD_EXTENDED_SHEEP],
             markers: &[],
@@ -8048,12 +8068,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "sheep-field-closed",
             text: Text::ByEdition(&[
-                "Besides, a tile that closes off a farm with one or more shepherds on every side \
-                (with roads or city walls) sets off the following by itself:",
-                "Besides, a tile that closes off a field with one or more shepherds on every side \
-                (with roads or city walls) sets off the following by itself:",
-                "Besides, a tile that closes off a field with one or more shepherds on every side \
-                (with roads or city walls) sets off the following by itself:",
+                (edition::C1, "Besides, a tile that closes off a farm with one or more shepherds on every side \
+                (with roads or city walls) sets off the following by itself:"),
+                (edition::C2, "Besides, a tile that closes off a field with one or more shepherds on every side \
+                (with roads or city walls) sets off the following by itself:"),
+                (edition::WE, "Besides, a tile that closes off a field with one or more shepherds on every side \
+                (with roads or city walls) sets off the following by itself:"),
             ]),
             origins: &[origin::SHEEP_FIELD_CLOSED_SHEEP],
             markers: &[],
@@ -8073,15 +8093,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fruit-tree-harvest-or-sell",
             text: Text::ByEdition(&[
-                "If the tile you placed holds one or more followers and a fruit-bearing tree \
+                (edition::C1, "If the tile you placed holds one or more followers and a fruit-bearing tree \
                 stands on it or on a neighbouring tile, you may take one of these actions for \
-                each tree and each follower:",
-                "If the tile you placed holds one or more meeples and a fruit-bearing tree stands \
+                each tree and each follower:"),
+                (edition::C2, "If the tile you placed holds one or more meeples and a fruit-bearing tree stands \
                 on it or on a neighbouring tile, you may take one of these actions for each tree \
-                and each meeple:",
-                "If the tile you placed holds one or more meeples and a fruit-bearing tree stands \
+                and each meeple:"),
+                (edition::WE, "If the tile you placed holds one or more meeples and a fruit-bearing tree stands \
                 on it or on a neighbouring tile, you may take one of these actions for each tree \
-                and each meeple:",
+                and each meeple:"),
             ]),
             origins: &[origin::FRUIT_TREE_HARVEST_OR_SELL_FRUIT_BEARING_TREES],
             markers: &[],
@@ -8111,15 +8131,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wonders-notre-dame",
             text: Text::ByEdition(&[
-                "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
+                (edition::C1, "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
                 deployed a follower on a tile next to at least one cloister or other monastic \
-                building, score 3 points.",
-                "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
+                building, score 3 points."),
+                (edition::C2, "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
                 deployed a meeple on a tile next to at least one monastery or other monastic \
-                building, score 3 points.",
-                "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
+                building, score 3 points."),
+                (edition::WE, "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
                 deployed a meeple on a tile next to at least one monastery or other monastic \
-                building, score 3 points.",
+                building, score 3 points."),
             ]),
             origins: &[origin::WONDERS_NOTRE_DAME_WONDERS_OF_HUMANITY],
             markers: &[marker::WONDERS_NOTRE_DAME_ROBBERS],
@@ -8354,7 +8374,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "completed-monastery",
-            text: Text::ByEdition(&["Cloister", "Monastery", "Monastery"]),
+            text: Text::ByEdition(&[(edition::C1, "Cloister"), (edition::C2, "Monastery"), (edition::WE, "Monastery")]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8544,12 +8564,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-fields-to-score",
             text: Text::ByEdition(&[
-                "Farms to be scored because a barn was placed on them, or because a farm with a \
-                farmer was joined to one with a barn",
-                "Fields to be scored because a barn was placed on them, or because a field with a \
-                farmer was joined to one with a barn",
-                "Fields to be scored because a barn was placed on them, or because a field with a \
-                farmer was joined to one with a barn",
+                (edition::C1, "Farms to be scored because a barn was placed on them, or because a farm with a \
+                farmer was joined to one with a barn"),
+                (edition::C2, "Fields to be scored because a barn was placed on them, or because a field with a \
+                farmer was joined to one with a barn"),
+                (edition::WE, "Fields to be scored because a barn was placed on them, or because a field with a \
+                farmer was joined to one with a barn"),
             ]),
             origins: &[origin::BARN_FIELDS_TO_SCORE_BARN],
             markers: &[],
@@ -8600,7 +8620,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "control-normal-meeple",
-            text: Text::ByEdition(&["Normal follower (1 vote)", "Normal meeple (1 vote)", "Normal meeple (1 vote)"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Normal follower (1 vote)"),
+                (edition::C2, "Normal meeple (1 vote)"),
+                (edition::WE, "Normal meeple (1 vote)"),
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8609,7 +8633,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-control-vote",
-            text: Text::ByEdition(&["Large follower (2 votes)", "Big meeple (2 votes)", "Big meeple (2 votes)"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Large follower (2 votes)"),
+                (edition::C2, "Big meeple (2 votes)"),
+                (edition::WE, "Big meeple (2 votes)"),
+            ]),
             origins: &[origin::BIG_FOLLOWER_CONTROL_VOTE_BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -8628,9 +8656,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mayor-control-vote",
             text: Text::ByEdition(&[
-                "Mayor (1 vote for each pennant in the city)",
-                "Mayor (1 vote for each coat of arms in the city)",
-                "Mayor (1 vote for each coat of arms in the city)",
+                (edition::C1, "Mayor (1 vote for each pennant in the city)"),
+                (edition::C2, "Mayor (1 vote for each coat of arms in the city)"),
+                (edition::WE, "Mayor (1 vote for each coat of arms in the city)"),
             ]),
             origins: &[origin::MAYOR_CONTROL_VOTE_MAYOR],
             markers: &[],
@@ -8667,7 +8695,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-control-vote",
-            text: Text::ByEdition(&["Guard follower (1 vote)", "Guard meeple (1 vote)", "Guard meeple (1 vote)"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Guard follower (1 vote)"),
+                (edition::C2, "Guard meeple (1 vote)"),
+                (edition::WE, "Guard meeple (1 vote)"),
+            ]),
             origins: &[origin::GUARD_MEEPLE_CONTROL_VOTE_GUARD_MEEPLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8677,12 +8709,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "hills-control-tie",
             text: Text::ByEdition(&[
-                "Hill (when the votes are tied, the tied players with at least one follower on a \
-                hill count as having the majority)",
-                "Hill (when the votes are tied, the tied players with at least one meeple on a \
-                hill count as having the majority)",
-                "Hill (when the votes are tied, the tied players with at least one meeple on a \
-                hill count as having the majority)",
+                (edition::C1, "Hill (when the votes are tied, the tied players with at least one follower on a \
+                hill count as having the majority)"),
+                (edition::C2, "Hill (when the votes are tied, the tied players with at least one meeple on a \
+                hill count as having the majority)"),
+                (edition::WE, "Hill (when the votes are tied, the tied players with at least one meeple on a \
+                hill count as having the majority)"),
             ]),
             origins: &[origin::HILLS_CONTROL_TIE_HILLS],
             markers: &[],
@@ -8703,15 +8735,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "leipzig-move-to-quarter",
             text: Text::ByEdition(&[
-                "Players holding the majority on a completed road that leads, directly or \
+                (edition::C1, "Players holding the majority on a completed road that leads, directly or \
                 indirectly, to the city of Leipzig may move a follower to a city quarter where \
-                they have none yet.",
-                "Players holding the majority on a completed road that leads, directly or \
+                they have none yet."),
+                (edition::C2, "Players holding the majority on a completed road that leads, directly or \
                 indirectly, to the city of Leipzig may move a meeple to a city quarter where they \
-                have none yet.",
-                "Players holding the majority on a completed road that leads, directly or \
+                have none yet."),
+                (edition::WE, "Players holding the majority on a completed road that leads, directly or \
                 indirectly, to the city of Leipzig may move a meeple to a city quarter where they \
-                have none yet.",
+                have none yet."),
             ]),
             origins: &[origin::LEIPZIG_MOVE_TO_QUARTER_MARKETS_OF_LEIPZIG],
             markers: &[],
@@ -8749,12 +8781,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bathhouse-scoring-order",
             text: Text::ByEdition(&[
-                "Exception: when there are free bathhouses and several features with a follower \
-                are scored, you decide the order.",
-                "Exception: when there are free bathhouses and several features with a meeple are \
-                scored, you decide the order.",
-                "Exception: when there are free bathhouses and several features with a meeple are \
-                scored, you decide the order.",
+                (edition::C1, "Exception: when there are free bathhouses and several features with a follower \
+                are scored, you decide the order."),
+                (edition::C2, "Exception: when there are free bathhouses and several features with a meeple are \
+                scored, you decide the order."),
+                (edition::WE, "Exception: when there are free bathhouses and several features with a meeple are \
+                scored, you decide the order."),
             ]),
             origins: &[origin::BATHHOUSE_SCORING_ORDER_BATHHOUSES],
             markers: &[],
@@ -8848,14 +8880,14 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "king-and-robber-take-tile",
             text: Text::ByEdition(&[
-                "If the completed feature is a city or a road, check whether it is now the largest \
-                city or the longest road; if it is, take the King or the Robber tile. ",
-                "If the completed feature is a city or a road, check whether it is now the largest \
+                (edition::C1, "If the completed feature is a city or a road, check whether it is now the largest \
+                city or the longest road; if it is, take the King or the Robber tile. "),
+                (edition::C2, "If the completed feature is a city or a road, check whether it is now the largest \
                 city or the longest road; if it is, take the King or the Robber tile. Put the \
-                matching token on that feature.",
-                "If the completed feature is a city or a road, check whether it is now the largest \
+                matching token on that feature."),
+                (edition::WE, "If the completed feature is a city or a road, check whether it is now the largest \
                 city or the longest road; if it is, take the King or the Robber tile. Put the \
-                matching token on that feature.",
+                matching token on that feature."),
             ]),
             origins: &[origin::KING_AND_ROBBER_TAKE_TILE_KING_AND_ROBBER],
             markers: &[],
@@ -8875,15 +8907,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "count-move-from-city",
             text: Text::ByEdition(&[
-                "The player on your left may move any number of their followers from the City of \
+                (edition::C1, "The player on your left may move any number of their followers from the City of \
                 Carcassonne onto this feature; then each other player may do so in clockwise \
-                order, you last.",
-                "The player on your left may move any number of their meeples from the City of \
+                order, you last."),
+                (edition::C2, "The player on your left may move any number of their meeples from the City of \
                 Carcassonne onto this feature; then each other player may do so in clockwise \
-                order, you last.",
-                "The player on your left may move any number of their meeples from the City of \
+                order, you last."),
+                (edition::WE, "The player on your left may move any number of their meeples from the City of \
                 Carcassonne onto this feature; then each other player may do so in clockwise \
-                order, you last.",
+                order, you last."),
             ]),
             origins: &[origin::COUNT_MOVE_FROM_CITY_COUNT_OF_CARCASSONNE],
             markers: &[marker::COUNT_MOVE_FROM_CITY_TREE_TRAP, marker::COUNT_MOVE_FROM_CITY_LAKE_TRAP],
@@ -8927,9 +8959,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "majority-normal-meeple",
             text: Text::ByEdition(&[
-                "Normal follower (value 1)",
-                "Normal meeple (strength 1)",
-                "Normal meeple (strength 1)",
+                (edition::C1, "Normal follower (value 1)"),
+                (edition::C2, "Normal meeple (strength 1)"),
+                (edition::WE, "Normal meeple (strength 1)"),
             ]),
             origins: &[],
             markers: &[],
@@ -8939,7 +8971,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-majority-strength",
-            text: Text::ByEdition(&["Large follower (value 2)", "Big meeple (strength 2)", "Big meeple (strength 2)"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Large follower (value 2)"),
+                (edition::C2, "Big meeple (strength 2)"),
+                (edition::WE, "Big meeple (strength 2)"),
+            ]),
             origins: &[origin::BIG_FOLLOWER_MAJORITY_STRENGTH_BIG_FOLLOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -8948,7 +8984,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-majority-strength",
-            text: Text::ByEdition(&["Wagon (value 1)", "Wagon (strength 1)", "Wagon (strength 1)"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Wagon (value 1)"),
+                (edition::C2, "Wagon (strength 1)"),
+                (edition::WE, "Wagon (strength 1)"),
+            ]),
             origins: &[origin::WAGON_MAJORITY_STRENGTH_WAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -8958,9 +8998,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mayor-majority-strength",
             text: Text::ByEdition(&[
-                "Mayor (value 1 for each pennant in the city)",
-                "Mayor (strength 1 for each coat of arms in the city)",
-                "Mayor (strength 1 for each coat of arms in the city)",
+                (edition::C1, "Mayor (value 1 for each pennant in the city)"),
+                (edition::C2, "Mayor (strength 1 for each coat of arms in the city)"),
+                (edition::WE, "Mayor (strength 1 for each coat of arms in the city)"),
             ]),
             origins: &[origin::MAYOR_MAJORITY_STRENGTH_MAYOR],
             markers: &[],
@@ -8970,7 +9010,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-majority-strength",
-            text: Text::ByEdition(&["Phantom (value 1)", "Phantom (strength 1)", "Phantom (strength 1)"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Phantom (value 1)"),
+                (edition::C2, "Phantom (strength 1)"),
+                (edition::WE, "Phantom (strength 1)"),
+            ]),
             origins: &[origin::PHANTOM_MAJORITY_STRENGTH_PHANTOM],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8979,7 +9023,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-majority-strength",
-            text: Text::ByEdition(&["Abbot (value 1)", "Abbot (strength 1)", "Abbot (strength 1)"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Abbot (value 1)"),
+                (edition::C2, "Abbot (strength 1)"),
+                (edition::WE, "Abbot (strength 1)"),
+            ]),
             origins: &[origin::ABBOT_MAJORITY_STRENGTH_ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8988,7 +9036,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-majority-strength",
-            text: Text::ByEdition(&["Ringmaster (value 1)", "Ringmaster (strength 1)", "Ringmaster (strength 1)"]),
+            text: Text::ByEdition(&[
+                (edition::C1, "Ringmaster (value 1)"),
+                (edition::C2, "Ringmaster (strength 1)"),
+                (edition::WE, "Ringmaster (strength 1)"),
+            ]),
             origins: &[origin::RINGMASTER_MAJORITY_STRENGTH_RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8998,9 +9050,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "guard-meeple-majority-strength",
             text: Text::ByEdition(&[
-                "Guard follower (value 1)",
-                "Guard meeple (strength 1)",
-                "Guard meeple (strength 1)",
+                (edition::C1, "Guard follower (value 1)"),
+                (edition::C2, "Guard meeple (strength 1)"),
+                (edition::WE, "Guard meeple (strength 1)"),
             ]),
             origins: &[origin::GUARD_MEEPLE_MAJORITY_STRENGTH_GUARD_MEEPLES],
             markers: &[],
@@ -9011,12 +9063,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "hills-majority-tie",
             text: Text::ByEdition(&[
-                "Hill (on a tie, the tied players with at least one follower on a hill have the \
-                majority)",
-                "Hill (on a tie, the tied players with at least one meeple on a hill have the \
-                majority)",
-                "Hill (on a tie, the tied players with at least one meeple on a hill have the \
-                majority)",
+                (edition::C1, "Hill (on a tie, the tied players with at least one follower on a hill have the \
+                majority)"),
+                (edition::C2, "Hill (on a tie, the tied players with at least one meeple on a hill have the \
+                majority)"),
+                (edition::WE, "Hill (on a tie, the tied players with at least one meeple on a hill have the \
+                majority)"),
             ]),
             origins: &[origin::HILLS_MAJORITY_TIE_HILLS],
             markers: &[],
@@ -9027,12 +9079,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "land-surveyors-citizens-jury-strength",
             text: Text::ByEdition(&[
-                "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
-                holding the majority, value regardless",
-                "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
-                holding the majority, strength regardless",
-                "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
-                holding the majority, strength regardless",
+                (edition::C1, "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
+                holding the majority, value regardless"),
+                (edition::C2, "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
+                holding the majority, strength regardless"),
+                (edition::WE, "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
+                holding the majority, strength regardless"),
             ]),
             origins: &[origin::LAND_SURVEYORS_CITIZENS_JURY_STRENGTH_LAND_SURVEYORS],
             markers: &[],
@@ -9043,12 +9095,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "watchtowers-bonus",
             text: Text::ByEdition(&[
-                "Scoring a city or road that has a watchtower: every player with followers on a \
-                watchtower gets the watchtower bonus, whether or not they hold the majority.",
-                "Scoring a city or road that has a watchtower: every player with meeples on a \
-                watchtower gets the watchtower bonus, whether or not they hold the majority.",
-                "Scoring a city or road that has a watchtower: every player with meeples on a \
-                watchtower gets the watchtower bonus, whether or not they hold the majority.",
+                (edition::C1, "Scoring a city or road that has a watchtower: every player with followers on a \
+                watchtower gets the watchtower bonus, whether or not they hold the majority."),
+                (edition::C2, "Scoring a city or road that has a watchtower: every player with meeples on a \
+                watchtower gets the watchtower bonus, whether or not they hold the majority."),
+                (edition::WE, "Scoring a city or road that has a watchtower: every player with meeples on a \
+                watchtower gets the watchtower bonus, whether or not they hold the majority."),
             ]),
             origins: &[origin::WATCHTOWERS_BONUS_WATCHTOWERS],
             markers: &[marker::WATCHTOWERS_BONUS_ROBBER_CHOICE, marker::WATCHTOWERS_BONUS_WONDER],
@@ -9376,7 +9428,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "score-monastery",
-            text: Text::ByEdition(&["Cloister", "Monastery", "Monastery"]),
+            text: Text::ByEdition(&[(edition::C1, "Cloister"), (edition::C2, "Monastery"), (edition::WE, "Monastery")]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -9440,9 +9492,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-score-fields",
             text: Text::ByEdition(&[
-                "Farms with one or more barns: the completed cities they supply",
-                "Fields with one or more barns: the completed cities they supply",
-                "Fields with one or more barns: the completed cities they supply",
+                (edition::C1, "Farms with one or more barns: the completed cities they supply"),
+                (edition::C2, "Fields with one or more barns: the completed cities they supply"),
+                (edition::WE, "Fields with one or more barns: the completed cities they supply"),
             ]),
             origins: &[origin::BARN_SCORE_FIELDS_BARN],
             markers: &[],
@@ -9694,9 +9746,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cemeteries-extra-guard-meeple",
             text: Text::ByEdition(&[
-                "Also add one more guard follower to your supply, if any is left.",
-                "Also add one more guard meeple to your supply, if any is left.",
-                "Also add one more guard meeple to your supply, if any is left.",
+                (edition::C1, "Also add one more guard follower to your supply, if any is left."),
+                (edition::C2, "Also add one more guard meeple to your supply, if any is left."),
+                (edition::WE, "Also add one more guard meeple to your supply, if any is left."),
             ]),
             origins: &[origin::CEMETERIES_EXTRA_GUARD_MEEPLE_GHOSTS],
             markers: &[],
@@ -9717,9 +9769,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "castles-scored-points-castle",
             text: Text::ByEdition(&[
-                "a castle scoring that this feature sets off (but not for farms with barns)",
-                "a castle scoring that this feature sets off (but not for fields with barns)",
-                "a castle scoring that this feature sets off (but not for fields with barns)",
+                (edition::C1, "a castle scoring that this feature sets off (but not for farms with barns)"),
+                (edition::C2, "a castle scoring that this feature sets off (but not for fields with barns)"),
+                (edition::WE, "a castle scoring that this feature sets off (but not for fields with barns)"),
             ]),
             origins: &[origin::CASTLES_SCORED_POINTS_CASTLE_CASTLES],
             markers: &[],
@@ -9750,12 +9802,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "fairy-completed-feature-bonus",
             text: Text::ByEdition(&[
-                "The owner of the follower the fairy stands beside in the completed feature scores \
-                3 points.",
-                "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
-                points.",
-                "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
-                points.",
+                (edition::C1, "The owner of the follower the fairy stands beside in the completed feature scores \
+                3 points."),
+                (edition::C2, "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
+                points."),
+                (edition::WE, "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
+                points."),
             ]),
             origins: &[origin::FAIRY_COMPLETED_FEATURE_BONUS_FAIRY],
             markers: &[
@@ -9792,12 +9844,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "ringmaster-scoring-basic-features",
             text: Text::ByEdition(&[
-                "Only the features of the basic game trigger the bonus: roads, cities, cloisters \
-                and farms.",
-                "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
-                and fields.",
-                "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
-                and fields.",
+                (edition::C1, "Only the features of the basic game trigger the bonus: roads, cities, cloisters \
+                and farms."),
+                (edition::C2, "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
+                and fields."),
+                (edition::WE, "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
+                and fields."),
             ]),
             origins: &[
                 origin::RINGMASTER_SCORING_BASIC_FEATURES_ABBEY,
@@ -9842,15 +9894,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "bathhouse-send-to-bathhouse",
             text: Text::ByEdition(&[
-                "If at least one bathhouse is free, every follower that takes part in this scoring \
+                (edition::C1, "If at least one bathhouse is free, every follower that takes part in this scoring \
                 on its own must, if possible, move to an unoccupied bathhouse its owner chooses. \
-                When several are involved, you decide the order of these scorings.",
-                "If at least one bathhouse is free, every meeple that takes part in this scoring \
+                When several are involved, you decide the order of these scorings."),
+                (edition::C2, "If at least one bathhouse is free, every meeple that takes part in this scoring \
                 on its own must, if possible, move to an unoccupied bathhouse its owner chooses. \
-                When several are involved, you decide the order of these scorings.",
-                "If at least one bathhouse is free, every meeple that takes part in this scoring \
+                When several are involved, you decide the order of these scorings."),
+                (edition::WE, "If at least one bathhouse is free, every meeple that takes part in this scoring \
                 on its own must, if possible, move to an unoccupied bathhouse its owner chooses. \
-                When several are involved, you decide the order of these scorings.",
+                When several are involved, you decide the order of these scorings."),
             ]),
             origins: &[origin::BATHHOUSE_SEND_TO_BATHHOUSE_BATHHOUSES],
             markers: &[marker::BATHHOUSE_SEND_TO_BATHHOUSE_LAKE_TRAP],
@@ -9889,12 +9941,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "shrines-challenge",
             text: Text::ByEdition(&[
-                "When a heretic or a monk completes its feature, check whether it has won a \
-                challenge; if it has, the losing follower goes back to its owner.",
-                "When a heretic or a monk completes its feature, check whether it has won a \
-                challenge; if it has, the losing meeple goes back to its owner.",
-                "When a heretic or a monk completes its feature, check whether it has won a \
-                challenge; if it has, the losing meeple goes back to its owner.",
+                (edition::C1, "When a heretic or a monk completes its feature, check whether it has won a \
+                challenge; if it has, the losing follower goes back to its owner."),
+                (edition::C2, "When a heretic or a monk completes its feature, check whether it has won a \
+                challenge; if it has, the losing meeple goes back to its owner."),
+                (edition::WE, "When a heretic or a monk completes its feature, check whether it has won a \
+                challenge; if it has, the losing meeple goes back to its owner."),
             ]),
             origins: &[origin::SHRINES_CHALLENGE_SHRINES],
             markers: &[],
@@ -9905,15 +9957,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "drawbridge-move-into-city",
             text: Text::ByEdition(&[
-                "If the completed feature is a road leading to a city whose drawbridge is down, \
+                (edition::C1, "If the completed feature is a road leading to a city whose drawbridge is down, \
                 the player who alone holds the majority on that road may move any number of their \
-                followers from the road into those cities.",
-                "If the completed feature is a road leading to a city whose drawbridge is down, \
+                followers from the road into those cities."),
+                (edition::C2, "If the completed feature is a road leading to a city whose drawbridge is down, \
                 the player who alone holds the majority on that road may move any number of their \
-                meeples from the road into those cities.",
-                "If the completed feature is a road leading to a city whose drawbridge is down, \
+                meeples from the road into those cities."),
+                (edition::WE, "If the completed feature is a road leading to a city whose drawbridge is down, \
                 the player who alone holds the majority on that road may move any number of their \
-                meeples from the road into those cities.",
+                meeples from the road into those cities."),
             ]),
             origins: &[origin::DRAWBRIDGE_MOVE_INTO_CITY_DRAWBRIDGES],
             markers: &[],
@@ -9924,12 +9976,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "drawbridge-protect-against-revolts",
             text: Text::ByEdition(&[
-                "While they are being moved, you may pay points to protect any of these followers \
-                against peasant revolts.",
-                "While they are being moved, you may pay points to protect any of these meeples \
-                against peasant revolts.",
-                "While they are being moved, you may pay points to protect any of these meeples \
-                against peasant revolts.",
+                (edition::C1, "While they are being moved, you may pay points to protect any of these followers \
+                against peasant revolts."),
+                (edition::C2, "While they are being moved, you may pay points to protect any of these meeples \
+                against peasant revolts."),
+                (edition::WE, "While they are being moved, you may pay points to protect any of these meeples \
+                against peasant revolts."),
             ]),
             origins: &[origin::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS],
             markers: &[],
@@ -9940,9 +9992,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "drawbridge-keeps-revolt-protection",
             text: Text::ByEdition(&[
-                "Moved followers keep their protection against peasant revolts.",
-                "Moved meeples keep their protection against peasant revolts.",
-                "Moved meeples keep their protection against peasant revolts.",
+                (edition::C1, "Moved followers keep their protection against peasant revolts."),
+                (edition::C2, "Moved meeples keep their protection against peasant revolts."),
+                (edition::WE, "Moved meeples keep their protection against peasant revolts."),
             ]),
             origins: &[origin::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS],
             markers: &[],
@@ -9953,15 +10005,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "wagon-move-after-scoring",
             text: Text::ByEdition(&[
-                "Any wagon on the completed feature may move on to an unoccupied, incomplete \
+                (edition::C1, "Any wagon on the completed feature may move on to an unoccupied, incomplete \
                 feature adjoining it, if there is one. When several wagons may move, you go first \
-                and the others follow clockwise.",
-                "Any wagon on the completed feature may move on to an unoccupied, incomplete \
+                and the others follow clockwise."),
+                (edition::C2, "Any wagon on the completed feature may move on to an unoccupied, incomplete \
                 feature on the same tile or on a neighbouring tile, if there is one. When several \
-                wagons may move, you go first and the others follow clockwise.",
-                "Any wagon on the completed feature may move on to an unoccupied, incomplete \
+                wagons may move, you go first and the others follow clockwise."),
+                (edition::WE, "Any wagon on the completed feature may move on to an unoccupied, incomplete \
                 feature on the same tile or on a neighbouring tile, if there is one. When several \
-                wagons may move, you go first and the others follow clockwise.",
+                wagons may move, you go first and the others follow clockwise."),
             ]),
             origins: &[origin::WAGON_MOVE_AFTER_SCORING_WAGON],
             markers: &[marker::WAGON_MOVE_AFTER_SCORING_TREE_TRAP, marker::WAGON_MOVE_AFTER_SCORING_LAKE_TRAP],
@@ -9991,9 +10043,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "return-meeples",
             text: Text::ByEdition(&[
-                "Every follower still on the completed feature goes back to its owner.",
-                "Every meeple still on the completed feature goes back to its owner.",
-                "Every meeple still on the completed feature goes back to its owner.",
+                (edition::C1, "Every follower still on the completed feature goes back to its owner."),
+                (edition::C2, "Every meeple still on the completed feature goes back to its owner."),
+                (edition::WE, "Every meeple still on the completed feature goes back to its owner."),
             ]),
             origins: &[],
             markers: &[],
@@ -10086,12 +10138,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "gingerbread-before-count",
             text: Text::ByEdition(&[
-                "This comes before the chance to put a follower into the City of Carcassonne: the \
-                gingerbread points you may score here can take that chance away.",
-                "This comes before the chance to put a meeple into the City of Carcassonne: the \
-                gingerbread points you may score here can take that chance away.",
-                "This comes before the chance to put a meeple into the City of Carcassonne: the \
-                gingerbread points you may score here can take that chance away.",
+                (edition::C1, "This comes before the chance to put a follower into the City of Carcassonne: the \
+                gingerbread points you may score here can take that chance away."),
+                (edition::C2, "This comes before the chance to put a meeple into the City of Carcassonne: the \
+                gingerbread points you may score here can take that chance away."),
+                (edition::WE, "This comes before the chance to put a meeple into the City of Carcassonne: the \
+                gingerbread points you may score here can take that chance away."),
             ]),
             origins: &[origin::GINGERBREAD_BEFORE_COUNT_COUNT_OF_CARCASSONNE],
             markers: &[],
@@ -10102,15 +10154,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "count-place-in-city",
             text: Text::ByEdition(&[
-                "If placing your tile this turn gave points to one or more opponents but none to \
+                (edition::C1, "If placing your tile this turn gave points to one or more opponents but none to \
                 you, you may put a follower into the City of Carcassonne. If you did, you may \
-                then move the Count to any quarter.",
-                "If placing your tile this turn gave points to one or more opponents but none to \
+                then move the Count to any quarter."),
+                (edition::C2, "If placing your tile this turn gave points to one or more opponents but none to \
                 you, you may put a meeple into the City of Carcassonne. If you did, you may then \
-                move the Count to any quarter.",
-                "If placing your tile this turn gave points to one or more opponents but none to \
+                move the Count to any quarter."),
+                (edition::WE, "If placing your tile this turn gave points to one or more opponents but none to \
                 you, you may put a meeple into the City of Carcassonne. If you did, you may then \
-                move the Count to any quarter.",
+                move the Count to any quarter."),
             ]),
             origins: &[origin::COUNT_PLACE_IN_CITY_COUNT_OF_CARCASSONNE],
             markers: &[],
@@ -10154,12 +10206,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "catapult-seduction-protect",
             text: Text::ByEdition(&[
-                "Seduction token: you may pay points to protect the follower you swapped against \
-                peasant revolts.",
-                "Seduction token: you may pay points to protect the meeple you swapped against \
-                peasant revolts.",
-                "Seduction token: you may pay points to protect the meeple you swapped against \
-                peasant revolts.",
+                (edition::C1, "Seduction token: you may pay points to protect the follower you swapped against \
+                peasant revolts."),
+                (edition::C2, "Seduction token: you may pay points to protect the meeple you swapped against \
+                peasant revolts."),
+                (edition::WE, "Seduction token: you may pay points to protect the meeple you swapped against \
+                peasant revolts."),
             ]),
             origins: &[origin::CATAPULT_SEDUCTION_PROTECT_PEASANT_REVOLTS],
             markers: &[],
@@ -10184,12 +10236,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "easter-nest-eggs",
             text: Text::ByEdition(&[
-                "If an Easter nest was completed, you and every other player with followers on the \
-                neighbouring tiles receive Easter eggs.",
-                "If an Easter nest was completed, you and every other player with meeples on the \
-                neighbouring tiles receive Easter eggs.",
-                "If an Easter nest was completed, you and every other player with meeples on the \
-                neighbouring tiles receive Easter eggs.",
+                (edition::C1, "If an Easter nest was completed, you and every other player with followers on the \
+                neighbouring tiles receive Easter eggs."),
+                (edition::C2, "If an Easter nest was completed, you and every other player with meeples on the \
+                neighbouring tiles receive Easter eggs."),
+                (edition::WE, "If an Easter nest was completed, you and every other player with meeples on the \
+                neighbouring tiles receive Easter eggs."),
             ]),
             origins: &[origin::EASTER_NEST_EGGS_EASTER_IN_CARCASSONNE],
             markers: &[],
@@ -10200,15 +10252,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "easter-bunny-phase",
             text: Text::ByEdition(&[
-                "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
+                (edition::C1, "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
                 move the Easter bunny figure, and each receives an Easter egg for every one of \
-                their followers the bunny meets on its way.",
-                "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
+                their followers the bunny meets on its way."),
+                (edition::C2, "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
                 move the Easter bunny figure, and each receives an Easter egg for every one of \
-                their meeples the bunny meets on its way.",
-                "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
+                their meeples the bunny meets on its way."),
+                (edition::WE, "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
                 move the Easter bunny figure, and each receives an Easter egg for every one of \
-                their meeples the bunny meets on its way.",
+                their meeples the bunny meets on its way."),
             ]),
             origins: &[origin::EASTER_BUNNY_PHASE_EASTER_IN_CARCASSONNE],
             markers: &[],
@@ -10238,18 +10290,18 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "crop-circles-all-players",
             text: Text::ByEdition(&[
-                "If the tile you placed shows a crop circle, you choose for all players at once: \
+                (edition::C1, "If the tile you placed shows a crop circle, you choose for all players at once: \
                 either A) everyone may deploy a follower beside one of their own already on the \
                 board, or B) everyone must take back one of their followers from the board. The \
-                kind of crop circle decides which kind of follower is meant.",
-                "If the tile you placed shows a crop circle, you choose for all players at once: \
+                kind of crop circle decides which kind of follower is meant."),
+                (edition::C2, "If the tile you placed shows a crop circle, you choose for all players at once: \
                 either A) everyone may deploy a meeple beside one of their own already on the \
                 board, or B) everyone must take back one of their meeples from the board. The \
-                kind of crop circle decides which kind of meeple is meant.",
-                "If the tile you placed shows a crop circle, you choose for all players at once: \
+                kind of crop circle decides which kind of meeple is meant."),
+                (edition::WE, "If the tile you placed shows a crop circle, you choose for all players at once: \
                 either A) everyone may deploy a meeple beside one of their own already on the \
                 board, or B) everyone must take back one of their meeples from the board. The \
-                kind of crop circle decides which kind of meeple is meant.",
+                kind of crop circle decides which kind of meeple is meant."),
             ]),
             origins: &[origin::CROP_CIRCLES_ALL_PLAYERS_CROP_CIRCLES],
             markers: &[],
@@ -10260,12 +10312,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "crop-circles-peasant-revolts",
             text: Text::ByEdition(&[
-                "You may pay points to protect the follower you deployed this way against peasant \
-                revolts.",
-                "You may pay points to protect the meeple you deployed this way against peasant \
-                revolts.",
-                "You may pay points to protect the meeple you deployed this way against peasant \
-                revolts.",
+                (edition::C1, "You may pay points to protect the follower you deployed this way against peasant \
+                revolts."),
+                (edition::C2, "You may pay points to protect the meeple you deployed this way against peasant \
+                revolts."),
+                (edition::WE, "You may pay points to protect the meeple you deployed this way against peasant \
+                revolts."),
             ]),
             origins: &[origin::CROP_CIRCLES_PEASANT_REVOLTS_PEASANT_REVOLTS],
             markers: &[],
@@ -10276,12 +10328,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cathars-remove-knight",
             text: Text::ByEdition(&[
-                "You may take one knight out of a besieged city if a cloister lies directly next \
-                to one of these:",
-                "You may take one knight out of a besieged city if a monastery lies directly next \
-                to one of these:",
-                "You may take one knight out of a besieged city if a monastery lies directly next \
-                to one of these:",
+                (edition::C1, "You may take one knight out of a besieged city if a cloister lies directly next \
+                to one of these:"),
+                (edition::C2, "You may take one knight out of a besieged city if a monastery lies directly next \
+                to one of these:"),
+                (edition::WE, "You may take one knight out of a besieged city if a monastery lies directly next \
+                to one of these:"),
             ]),
             origins: &[origin::CATHARS_REMOVE_KNIGHT_CATHARS],
             markers: &[],
@@ -10317,9 +10369,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cathars-shrine-counts",
             text: Text::ByEdition(&[
-                "A shrine counts as a cloister for this.",
-                "A shrine counts as a monastery for this.",
-                "A shrine counts as a monastery for this.",
+                (edition::C1, "A shrine counts as a cloister for this."),
+                (edition::C2, "A shrine counts as a monastery for this."),
+                (edition::WE, "A shrine counts as a monastery for this."),
             ]),
             origins: &[origin::CATHARS_SHRINE_COUNTS_SHRINES],
             markers: &[],
@@ -10330,9 +10382,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cathars-abbey-counts",
             text: Text::ByEdition(&[
-                "An abbey counts as a cloister for this.",
-                "An abbey counts as a monastery for this.",
-                "An abbey counts as a monastery for this.",
+                (edition::C1, "An abbey counts as a cloister for this."),
+                (edition::C2, "An abbey counts as a monastery for this."),
+                (edition::WE, "An abbey counts as a monastery for this."),
             ]),
             origins: &[origin::CATHARS_ABBEY_COUNTS_ABBEY],
             markers: &[],
@@ -10343,12 +10395,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cathars-monasteries-count",
             text: Text::ByEdition(&[
-                "German, Dutch and Belgian monasteries and Japanese buildings count as cloisters \
-                for this.",
-                "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
-                for this.",
-                "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
-                for this.",
+                (edition::C1, "German, Dutch and Belgian monasteries and Japanese buildings count as cloisters \
+                for this."),
+                (edition::C2, "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
+                for this."),
+                (edition::WE, "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
+                for this."),
             ]),
             origins: &[origin::CATHARS_MONASTERIES_COUNT_MONASTERIES],
             markers: &[],
@@ -10359,9 +10411,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "cathars-darmstadt-counts",
             text: Text::ByEdition(&[
-                "A Darmstadt church counts as a cloister for this.",
-                "A Darmstadt church counts as a monastery for this.",
-                "A Darmstadt church counts as a monastery for this.",
+                (edition::C1, "A Darmstadt church counts as a cloister for this."),
+                (edition::C2, "A Darmstadt church counts as a monastery for this."),
+                (edition::WE, "A Darmstadt church counts as a monastery for this."),
             ]),
             origins: &[origin::CATHARS_DARMSTADT_COUNTS_DARMSTADT],
             markers: &[],
@@ -10524,9 +10576,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "abbey-final-score",
             text: Text::ByEdition(&[
-                "An incomplete abbey scores like an incomplete cloister.",
-                "An incomplete abbey scores like an incomplete monastery.",
-                "An incomplete abbey scores like an incomplete monastery.",
+                (edition::C1, "An incomplete abbey scores like an incomplete cloister."),
+                (edition::C2, "An incomplete abbey scores like an incomplete monastery."),
+                (edition::WE, "An incomplete abbey scores like an incomplete monastery."),
             ]),
             origins: &[origin::ABBEY_FINAL_SCORE_ABBEY],
             markers: &[],
@@ -10537,12 +10589,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "mayor-final-strength",
             text: Text::ByEdition(&[
-                "In incomplete cities too, a mayor's value equals the number of pennants in its \
-                city.",
-                "In incomplete cities too, a mayor's strength equals the number of coats of arms \
-                in its city.",
-                "In incomplete cities too, a mayor's strength equals the number of coats of arms \
-                in its city.",
+                (edition::C1, "In incomplete cities too, a mayor's value equals the number of pennants in its \
+                city."),
+                (edition::C2, "In incomplete cities too, a mayor's strength equals the number of coats of arms \
+                in its city."),
+                (edition::WE, "In incomplete cities too, a mayor's strength equals the number of coats of arms \
+                in its city."),
             ]),
             origins: &[origin::MAYOR_FINAL_STRENGTH_MAYOR],
             markers: &[],
@@ -10553,12 +10605,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "barn-final-score",
             text: Text::ByEdition(&[
-                "Each barn scores 4 points for every completed city its farm supplies; when \
-                several barns share a farm, every one of them scores in full.",
-                "Each barn scores 4 points for every completed city its field supplies; when \
-                several barns share a field, every one of them scores in full.",
-                "Each barn scores 4 points for every completed city its field supplies; when \
-                several barns share a field, every one of them scores in full.",
+                (edition::C1, "Each barn scores 4 points for every completed city its farm supplies; when \
+                several barns share a farm, every one of them scores in full."),
+                (edition::C2, "Each barn scores 4 points for every completed city its field supplies; when \
+                several barns share a field, every one of them scores in full."),
+                (edition::WE, "Each barn scores 4 points for every completed city its field supplies; when \
+                several barns share a field, every one of them scores in full."),
             ]),
             origins: &[origin::BARN_FINAL_SCORE_BARN],
             markers: &[],
@@ -10569,15 +10621,15 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "count-market-to-fields",
             text: Text::ByEdition(&[
-                "After the last tile, starting with the player left of the one who placed it, \
+                (edition::C1, "After the last tile, starting with the player left of the one who placed it, \
                 players in turn each move one follower from the market onto a farm, until the \
-                market is empty. If the Count stands on the market, nobody moves.",
-                "After the last tile, starting with the player left of the one who placed it, \
+                market is empty. If the Count stands on the market, nobody moves."),
+                (edition::C2, "After the last tile, starting with the player left of the one who placed it, \
                 players in turn each move one meeple from the market onto a field, until the \
-                market is empty. If the Count stands on the market, nobody moves.",
-                "After the last tile, starting with the player left of the one who placed it, \
+                market is empty. If the Count stands on the market, nobody moves."),
+                (edition::WE, "After the last tile, starting with the player left of the one who placed it, \
                 players in turn each move one meeple from the market onto a field, until the \
-                market is empty. If the Count stands on the market, nobody moves.",
+                market is empty. If the Count stands on the market, nobody moves."),
             ]),
             origins: &[origin::COUNT_MARKET_TO_FIELDS_COUNT_OF_CARCASSONNE],
             markers: &[],
@@ -10588,9 +10640,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "count-other-quarters-score-nothing",
             text: Text::ByEdition(&[
-                "Followers left in the other quarters score nothing.",
-                "Meeples left in the other quarters score nothing.",
-                "Meeples left in the other quarters score nothing.",
+                (edition::C1, "Followers left in the other quarters score nothing."),
+                (edition::C2, "Meeples left in the other quarters score nothing."),
+                (edition::WE, "Meeples left in the other quarters score nothing."),
             ]),
             origins: &[origin::COUNT_OTHER_QUARTERS_SCORE_NOTHING_COUNT_OF_CARCASSONNE],
             markers: &[],
@@ -10601,9 +10653,9 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "count-city-for-fields",
             text: Text::ByEdition(&[
-                "For farms, the City of Carcassonne counts as a completed city worth 3 points.",
-                "For fields, the City of Carcassonne counts as a completed city worth 3 points.",
-                "For fields, the City of Carcassonne counts as a completed city worth 3 points.",
+                (edition::C1, "For farms, the City of Carcassonne counts as a completed city worth 3 points."),
+                (edition::C2, "For fields, the City of Carcassonne counts as a completed city worth 3 points."),
+                (edition::WE, "For fields, the City of Carcassonne counts as a completed city worth 3 points."),
             ]),
             origins: &[origin::COUNT_CITY_FOR_FIELDS_COUNT_OF_CARCASSONNE],
             markers: &[],
@@ -10633,12 +10685,12 @@ pub static TABLES: Tables = Tables {
         ItemInfo {
             id: "shrines-final-challenges",
             text: Text::ByEdition(&[
-                "Challenges still open are ignored; incomplete cloisters and shrines score the \
-                usual points.",
-                "Challenges still open are ignored; incomplete monasteries and shrines score the \
-                usual points.",
-                "Challenges still open are ignored; incomplete monasteries and shrines score the \
-                usual points.",
+                (edition::C1, "Challenges still open are ignored; incomplete cloisters and shrines score the \
+                usual points."),
+                (edition::C2, "Challenges still open are ignored; incomplete monasteries and shrines score the \
+                usual points."),
+                (edition::WE, "Challenges still open are ignored; incomplete monasteries and shrines score the \
+                usual points."),
             ]),
             origins: &[origin::SHRINES_FINAL_CHALLENGES_SHRINES],
             markers: &[],

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use carcassonne_rules_compiler::diagnostics::{self, Span};
-use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_dir, explain, interpret, verify};
-use carcassonne_rules_runtime::core::catalog::SelectionError;
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, command, compile_dir, explain, interpret, verify};
+use carcassonne_rules_runtime::core::catalog::{SelectionError, SelectionPart};
 use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::render;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -213,18 +213,18 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             Ok(())
         }
         Command::Order { selection: SelectionArgs { edition, variant, with }, format } => {
-            let order = match &cli.rules {
+            let text = match &cli.rules {
                 None => {
                     let cfg = selection(carcassonne_rules_runtime::catalog(), edition, variant.as_deref(), with)?;
-                    carcassonne_rules_runtime::turn_order(&cfg)
+                    render_order(&carcassonne_rules_runtime::turn_order(&cfg), *format)?
                 }
                 Some(dir) => {
                     let rules = load(dir)?;
                     let cfg = selection(&rules.catalog, edition, variant.as_deref(), with)?;
-                    interpret::turn_order(&rules, &cfg)
+                    render_order(&interpret::turn_order(&rules, &cfg), *format)?
                 }
             };
-            print_out(&render_order(&order, *format)?);
+            print_out(&text);
             Ok(())
         }
         Command::Explain { item, selection: SelectionArgs { edition, variant, with } } => {
@@ -243,21 +243,22 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             against_variant,
         } => {
             let other_edition = against_edition.as_deref().unwrap_or(edition);
-            let (first, second) = match &cli.rules {
+            let (a, b) = match &cli.rules {
                 None => {
                     let catalog = carcassonne_rules_runtime::catalog();
                     let first = selection(catalog, edition, variant.as_deref(), with)?;
                     let second = selection(catalog, other_edition, against_variant.as_deref(), against)?;
-                    (carcassonne_rules_runtime::turn_order(&first), carcassonne_rules_runtime::turn_order(&second))
+                    let text = |cfg| render::text_with_ids(&carcassonne_rules_runtime::turn_order(cfg));
+                    (text(&first), text(&second))
                 }
                 Some(dir) => {
                     let rules = load(dir)?;
                     let first = selection(&rules.catalog, edition, variant.as_deref(), with)?;
                     let second = selection(&rules.catalog, other_edition, against_variant.as_deref(), against)?;
-                    (interpret::turn_order(&rules, &first), interpret::turn_order(&rules, &second))
+                    let text = |cfg| render::text_with_ids(&interpret::turn_order(&rules, cfg));
+                    (text(&first), text(&second))
                 }
             };
-            let (a, b) = (render::text_with_ids(&first), render::text_with_ids(&second));
             print_out(&carcassonne_rules::diff::unified(&a, &b, std::io::stdout().is_terminal()));
             Ok(())
         }
@@ -309,11 +310,11 @@ fn load(dir: &Path) -> Result<Rules, Vec<Diagnostic>> {
 /// an unknown id.
 fn selection(catalog: &Catalog, edition: &str, variant: Option<&str>, with: &str) -> Result<Config, Vec<Diagnostic>> {
     catalog.config(edition, variant, with).map_err(|errors| {
-        let mut options: Vec<&'static str> = errors.iter().map(|e| e.option).collect();
-        options.dedup();
-        options
+        let mut parts: Vec<SelectionPart> = errors.iter().map(|e| e.part).collect();
+        parts.dedup();
+        parts
             .into_iter()
-            .map(|option| diagnostic(&errors.iter().filter(|e| e.option == option).collect::<Vec<_>>()))
+            .map(|part| diagnostic(&errors.iter().filter(|e| e.part == part).collect::<Vec<_>>()))
             .collect()
     })
 }
@@ -328,21 +329,26 @@ fn diagnostic(errors: &[&SelectionError]) -> Diagnostic {
         return Diagnostic::global("no unknown id");
     };
     let mut sources = Sources::default();
-    let file = sources.add(first.option, first.value.clone());
+    let option = command::option(first.part);
+    let file = sources.add(option, first.value.clone());
     let span = |e: &SelectionError| Span { file, start: e.at.start, len: e.at.len().max(1) };
     if let [only] = errors {
-        return Diagnostic::at(&sources, span(only), only.message.clone(), only.label.clone())
-            .with_help(only.help.clone());
+        let help = only.help.clone().unwrap_or_else(|| command::MODULE_IDS_HELP.to_string());
+        return Diagnostic::at(&sources, span(only), only.message.clone(), only.label.clone()).with_help(help);
     }
     let what = first.message.split('`').next().unwrap_or("unknown id ").trim_end();
-    let message = format!("{} {what} ids in {}", errors.len(), first.option);
-    let label = |e: &SelectionError| if e.help.starts_with("did you mean") { e.help.clone() } else { e.label.clone() };
+    let message = format!("{} {what} ids in {option}", errors.len());
+    // A close id is the best label; the list of all ids is too long for one.
+    let label = |e: &SelectionError| match &e.help {
+        Some(help) if help.starts_with("did you mean") => help.clone(),
+        _ => e.label.clone(),
+    };
     let mut d = Diagnostic::at(&sources, span(first), message, label(first));
     for e in errors.iter().skip(1).take(MAX_LABELLED_IDS - 1) {
         d = d.also(&sources, span(e), label(e));
     }
     let more = errors.len().saturating_sub(MAX_LABELLED_IDS);
-    let help = "`carcassonne-rules modules` lists the ids";
+    let help = command::MODULE_IDS_HELP;
     d.with_help(if more > 0 { format!("{help} ({more} more unknown ids are not underlined)") } else { help.into() })
 }
 

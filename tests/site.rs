@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use carcassonne_rules_runtime::core::{Catalog, Entry, Repeat, TurnOrder};
+use carcassonne_rules_runtime::core::{Catalog, Entry, Origin, Repeat, TurnOrder};
 use carcassonne_rules_runtime::{catalog, turn_order};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
@@ -269,7 +269,7 @@ struct Selection {
 }
 
 impl Selection {
-    fn order(&self, catalog: &Catalog) -> TurnOrder {
+    fn order(&self, catalog: &Catalog) -> TurnOrder<'static> {
         let with: Vec<&str> = self.modules.iter().map(String::as_str).collect();
         let cfg = catalog
             .config(&catalog.editions[self.edition].id, Some(&catalog.variants[self.variant].id), &with.join(","))
@@ -277,7 +277,7 @@ impl Selection {
         turn_order(&cfg)
     }
 
-    fn base(&self, catalog: &Catalog) -> TurnOrder {
+    fn base(&self, catalog: &Catalog) -> TurnOrder<'static> {
         Selection { modules: BTreeSet::new(), ..self.clone() }.order(catalog)
     }
 }
@@ -509,7 +509,7 @@ return selections.map(([edition, variant, modules]) => {
 fn origins(order: &TurnOrder) -> Vec<String> {
     fn walk(entries: &[Entry], out: &mut Vec<String>) {
         for e in entries {
-            out.push(format!("{}={}", e.id, e.origin));
+            out.push(format!("{}={}", e.id, e.origin_id));
             walk(&e.children, out);
         }
     }
@@ -684,7 +684,7 @@ fn expected(catalog: &Catalog, s: &Selection) -> (Value, usize) {
 fn collect_ids(order: &TurnOrder, out: &mut HashSet<String>) {
     fn walk(entries: &[Entry], out: &mut HashSet<String>) {
         for e in entries {
-            out.insert(e.id.clone());
+            out.insert(e.id.to_string());
             walk(&e.children, out);
         }
     }
@@ -708,11 +708,11 @@ fn entries_json(
             json!({
                 "id": e.id,
                 // The badge names the module; the base game has none.
-                "origin": (e.origin != "base").then(|| catalog.module(&e.origin).map_or(e.origin.as_str(), |m| m.name.as_str())),
+                "origin": (e.origin != Origin::Base).then(|| catalog.module(&e.origin_id).map_or(e.origin_id.as_ref(), |m| m.name.as_str())),
                 "text": e.text.split_whitespace().collect::<Vec<_>>().join(" "),
                 "markers": e.markers,
                 "foreign": e.foreign,
-                "added": changes && !base.contains(&e.id),
+                "added": changes && !base.contains(e.id.as_ref()),
                 "children": entries_json(catalog, &e.children, base, changes, count),
             })
         })

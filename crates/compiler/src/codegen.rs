@@ -14,7 +14,7 @@ use std::fmt::Write;
 
 use carcassonne_rules_core::catalog::Catalog;
 use carcassonne_rules_core::tables::{MarkerId, OriginId};
-use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat};
+use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat, Section};
 use codegen::{Function, Scope};
 
 use crate::model::{Cond, Item, Rules, Step};
@@ -86,16 +86,16 @@ fn dispatch(rules: &Rules, names: &Names) -> String {
     let mut scope = Scope::new();
     scope.raw(flags(rules, names));
     scope.push_fn(visible_fn(rules));
-    let sections = rules.sections();
-    for (name, items) in &sections[..3] {
-        scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, items, names));
-    }
+    let section = |scope: &mut Scope, section: Section| {
+        let name = section.name();
+        scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, rules.section(section), names));
+    };
+    Section::BEFORE_STEPS.into_iter().for_each(|s| section(&mut scope, s));
     for step in rules.steps() {
         let doc = format!("Step {}: {}.", step.id, step.title);
         scope.push_fn(section_fn(&step_fn(step), &doc, Some(step), &step.items, names));
     }
-    let (name, items) = &sections[3];
-    scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, items, names));
+    Section::AFTER_STEPS.into_iter().for_each(|s| section(&mut scope, s));
     let code = scope.to_string();
     // The generated code always parses; should it not, the unformatted code
     // makes the runtime's build fail with rustc's message, which is more
@@ -415,14 +415,15 @@ fn visible_fn(rules: &Rules) -> Function {
     f.vis("pub").doc("What `cfg` shows: the steps that exist and repeat, the visible items and markers.");
     f.arg("cfg", "&Config").ret("Visible");
     f.line("let mut v = Visible::default();");
-    let sections = rules.sections();
-    for (name, _) in &sections[..3] {
-        f.line(format!("{name}(cfg, &mut v);"));
+    for section in Section::BEFORE_STEPS {
+        f.line(format!("{}(cfg, &mut v);", section.name()));
     }
     for step in rules.steps() {
         f.line(format!("{}(cfg, &mut v);", step_fn(step)));
     }
-    f.line(format!("{}(cfg, &mut v);", sections[3].0));
+    for section in Section::AFTER_STEPS {
+        f.line(format!("{}(cfg, &mut v);", section.name()));
+    }
     f.line("v");
     f
 }
@@ -585,8 +586,8 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
         let origins: Vec<String> =
             items.iter().flat_map(|i| &i.origins).map(|c| names.module(c.module).to_string()).collect();
         out.list("origins: &", &origins, ",");
-        for (name, items) in rules.sections() {
-            out.list(&format!("{name}: &"), &item_list(items), ",");
+        for section in Section::BEFORE_STEPS.into_iter().chain(Section::AFTER_STEPS) {
+            out.list(&format!("{}: &", section.name()), &item_list(rules.section(section)), ",");
         }
     });
 }
@@ -601,8 +602,10 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
         if item.text.is_uniform() {
             out.field("text", &format!("Text::Same({})", literal(&item.text.render(EditionId(0)))));
         } else {
-            let by_edition: Vec<String> =
-                (0..rules.catalog.editions.len()).map(|e| literal(&item.text.render(EditionId(e as u8)))).collect();
+            let by_edition: Vec<String> = (0..rules.catalog.editions.len())
+                .map(|e| EditionId(e as u8))
+                .map(|e| format!("({}, {})", names.edition(e), literal(&item.text.render(e))))
+                .collect();
             out.list("text: Text::ByEdition(&", &by_edition, "),");
         }
         let origins: Vec<String> = item.origins.iter().map(|c| names.origin(c.number).to_string()).collect();

@@ -62,7 +62,7 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
         Some((changes, flipped)) => {
             let what = if shown { "hides" } else { "shows" };
             let _ = writeln!(out, "  smallest change that {what} it: {}", changes.join(", "));
-            let _ = writeln!(out, "    {}", rules.catalog.order_command(&flipped));
+            let _ = writeln!(out, "    {}", crate::command::order(&rules.catalog, &flipped));
         }
         None => {
             let what = if shown { "hides" } else { "shows" };

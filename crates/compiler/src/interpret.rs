@@ -3,18 +3,26 @@
 //! tested against. It shares no code with the generated dispatch or the
 //! runtime's resolver, so the two can check each other.
 
-use carcassonne_rules_core::{Config, Entry, PhaseOrder, StepOrder, TurnOrder, Visible};
+use std::borrow::Cow;
+
+use carcassonne_rules_core::{Config, Entry, Origin, PhaseOrder, StepOrder, TurnOrder, Visible};
 
 use crate::model::{Item, Rules};
 
-/// The turn order of `cfg` under `rules`.
-pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
+/// The turn order of `cfg` under `rules`, borrowing their strings.
+pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
     let catalog = &rules.catalog;
-    let entries = |items: &[Item]| entries(rules, items, cfg, "base");
+    let entries = |items: &'r [Item]| entries(rules, items, cfg, (Origin::Base, Origin::BASE));
+    let name = |id: Option<&'r String>| Cow::Borrowed(id.map_or("", String::as_str));
     TurnOrder {
-        edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or_else(String::new, |e| e.id.clone()),
-        variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or_else(String::new, |v| v.id.clone()),
-        modules: catalog.module_ids(cfg.modules),
+        edition: name(catalog.editions.get(usize::from(cfg.edition.0)).map(|e| &e.id)),
+        variant: name(catalog.variants.get(usize::from(cfg.variant.0)).map(|v| &v.id)),
+        modules: cfg
+            .modules
+            .iter()
+            .filter_map(|m| catalog.modules.get(usize::from(m.0)))
+            .map(|m| name(Some(&m.id)))
+            .collect(),
         notes: entries(&rules.notes),
         setup: entries(&rules.setup),
         any_time: entries(&rules.any_time),
@@ -22,15 +30,16 @@ pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
             .phases
             .iter()
             .map(|phase| PhaseOrder {
-                id: phase.id.clone(),
-                title: phase.title.clone(),
+                id: Cow::Borrowed(&phase.id),
+                title: Cow::Borrowed(&phase.title),
                 steps: phase
                     .steps
                     .iter()
                     .filter(|step| step.when.eval(&rules.flags, cfg))
                     .map(|step| StepOrder {
-                        id: step.id.clone(),
-                        title: step.title.clone(),
+                        step: step.number,
+                        id: Cow::Borrowed(&step.id),
+                        title: Cow::Borrowed(&step.title),
                         repeat: step.repeat.as_ref().filter(|(_, when)| when.eval(&rules.flags, cfg)).map(|(r, _)| *r),
                         choose_one: step.choose_one,
                         items: entries(&step.items),
@@ -42,24 +51,26 @@ pub fn turn_order(rules: &Rules, cfg: &Config) -> TurnOrder {
     }
 }
 
-fn entries(rules: &Rules, items: &[Item], cfg: &Config, parent_origin: &str) -> Vec<Entry> {
+fn entries<'r>(rules: &'r Rules, items: &'r [Item], cfg: &Config, parent: (Origin, &'r str)) -> Vec<Entry<'r>> {
     items
         .iter()
         .filter(|item| item.when.eval(&rules.flags, cfg))
         .map(|item| {
-            let origin = item
+            let own = item
                 .origin(&rules.flags, cfg)
-                .and_then(|m| rules.catalog.modules.get(usize::from(m.0)))
-                .map_or(parent_origin, |m| m.id.as_str());
+                .and_then(|m| Some((Origin::Module(m), rules.catalog.modules.get(usize::from(m.0))?.id.as_str())));
+            let origin = own.unwrap_or(parent);
             Entry {
-                id: item.id.clone(),
-                origin: origin.to_string(),
-                text: item.text.render(cfg.edition),
+                item: item.number,
+                id: Cow::Borrowed(&item.id),
+                origin: origin.0,
+                origin_id: Cow::Borrowed(origin.1),
+                text: Cow::Owned(item.text.render(cfg.edition)),
                 markers: item
                     .markers
                     .iter()
                     .filter(|m| m.when.eval(&rules.flags, cfg))
-                    .map(|m| m.label.clone())
+                    .map(|m| Cow::Borrowed(m.label.as_str()))
                     .collect(),
                 foreign: item.foreign.contains(&cfg.edition),
                 effect: item.effect.clone(),

@@ -16,6 +16,7 @@
 
 pub mod check;
 pub mod codegen;
+pub mod command;
 pub mod diagnostics;
 pub mod dsl;
 pub mod explain;

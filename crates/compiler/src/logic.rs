@@ -230,7 +230,7 @@ impl<'r> Logic<'r> {
 
     /// The command that shows `selection`'s turn order.
     pub fn command(&self, selection: &Selection) -> String {
-        self.catalog.order_command(selection)
+        crate::command::order(self.catalog, selection)
     }
 }
 

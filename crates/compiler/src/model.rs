@@ -6,7 +6,7 @@
 //! origin can be read off the author's own condition.
 
 use carcassonne_rules_core::tables::{ItemId, MarkerId, OriginId, StepId};
-use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, VariantId};
+use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, Section, VariantId};
 
 pub use crate::diagnostics::Span;
 
@@ -387,6 +387,16 @@ impl Rules {
     /// Every step, in order.
     pub fn steps(&self) -> impl Iterator<Item = &Step> {
         self.phases.iter().flat_map(|p| &p.steps)
+    }
+
+    /// The items of a section outside the steps.
+    pub fn section(&self, section: Section) -> &[Item] {
+        match section {
+            Section::Notes => &self.notes,
+            Section::Setup => &self.setup,
+            Section::AnyTime => &self.any_time,
+            Section::FinalScoring => &self.final_scoring,
+        }
     }
 
     /// The sections outside the steps, with their names, in turn-order order

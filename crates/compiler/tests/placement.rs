@@ -70,7 +70,7 @@ fn places(rules: &Rules) -> HashMap<String, Place<'_>> {
 fn locate(order: &TurnOrder, id: &str) -> Option<(String, Option<String>, Vec<String>)> {
     fn find(entries: &[Entry], id: &str, parent: Option<&str>) -> Option<(Option<String>, Vec<String>)> {
         if entries.iter().any(|e| e.id == id) {
-            return Some((parent.map(str::to_string), entries.iter().map(|e| e.id.clone()).collect()));
+            return Some((parent.map(str::to_string), entries.iter().map(|e| e.id.to_string()).collect()));
         }
         entries.iter().find_map(|e| find(&e.children, id, Some(&e.id)))
     }
@@ -80,7 +80,7 @@ fn locate(order: &TurnOrder, id: &str) -> Option<(String, Option<String>, Vec<St
         ("any_time", &order.any_time),
         ("final_scoring", &order.final_scoring),
     ];
-    let steps = order.phases.iter().flat_map(|p| &p.steps).map(|s| (s.id.as_str(), &s.items));
+    let steps = order.phases.iter().flat_map(|p| &p.steps).map(|s| (s.id.as_ref(), &s.items));
     sections.into_iter().chain(steps).find_map(|(section, entries)| {
         find(entries, id, None).map(|(parent, list)| (section.to_string(), parent, list))
     })

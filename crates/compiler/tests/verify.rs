@@ -65,7 +65,7 @@ fn line_of(text: &str, after: &str, needle: &str) -> usize {
 
 /// The single problem, located in `file` at `line`, and the turn order of its
 /// example command (run through the interpreter).
-fn only(problems: &[Diagnostic], rules: &Rules, file: &str, line: usize) -> TurnOrder {
+fn only<'r>(problems: &[Diagnostic], rules: &'r Rules, file: &str, line: usize) -> TurnOrder<'r> {
     assert_eq!(problems.len(), 1, "{problems:?}");
     let d = &problems[0];
     let location = d.location().expect("a location");
@@ -82,8 +82,8 @@ fn only(problems: &[Diagnostic], rules: &Rules, file: &str, line: usize) -> Turn
     interpret::turn_order(rules, &cfg)
 }
 
-fn all_items(order: &TurnOrder) -> Vec<&Entry> {
-    fn walk<'a>(items: &'a [Entry], out: &mut Vec<&'a Entry>) {
+fn all_items<'a, 'r>(order: &'a TurnOrder<'r>) -> Vec<&'a Entry<'r>> {
+    fn walk<'a, 'r>(items: &'a [Entry<'r>], out: &mut Vec<&'a Entry<'r>>) {
         for item in items {
             out.push(item);
             walk(&item.children, out);
@@ -99,7 +99,7 @@ fn all_items(order: &TurnOrder) -> Vec<&Entry> {
     out
 }
 
-fn shown<'a>(order: &'a TurnOrder, id: &str) -> Option<&'a Entry> {
+fn shown<'a, 'r>(order: &'a TurnOrder<'r>, id: &str) -> Option<&'a Entry<'r>> {
     all_items(order).into_iter().find(|e| e.id == id)
 }
 

@@ -1,5 +1,5 @@
 //! What a rule set knows: its editions, rule variants, expansions and modules,
-//! and turning a command line's `--edition`, `--variant` and `--with` into a
+//! and turning a chosen edition, rule variant and list of modules into a
 //! [`Config`].
 
 use std::ops::Range;
@@ -75,12 +75,23 @@ pub struct ModuleInfo {
     pub on_wiki_page: bool,
 }
 
-/// An id on the command line that names nothing: where it is and what might
-/// have been meant. The command line turns it into a diagnostic.
+/// Which part of a selection an id belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SelectionPart {
+    /// The edition.
+    Edition,
+    /// The publisher's rule variant.
+    Variant,
+    /// The list of modules and expansions.
+    Modules,
+}
+
+/// An id of a selection that names nothing: where it is and what might have
+/// been meant. The command line turns it into a diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SelectionError {
-    /// `--edition`, `--variant` or `--with`.
-    pub option: &'static str,
+    /// Which part of the selection.
+    pub part: SelectionPart,
     /// The option's whole value.
     pub value: String,
     /// The bad id's byte range in `value`.
@@ -89,8 +100,9 @@ pub struct SelectionError {
     pub message: String,
     /// A label for the bad id.
     pub label: String,
-    /// A suggestion, or where to find the valid ids.
-    pub help: String,
+    /// A suggestion, or the valid ids where they are few; `None` for a module
+    /// nothing is close to.
+    pub help: Option<String>,
 }
 
 /// An expansion as [`Catalog::new`] takes it: id, name, edition ids, modules.
@@ -164,22 +176,6 @@ impl Catalog {
         set.iter().filter_map(|m| self.modules.get(usize::from(m.0))).map(|m| m.id.clone()).collect()
     }
 
-    /// The command line that prints `cfg`'s turn order: how a counterexample
-    /// or an example selection is shown to a rule author.
-    pub fn order_command(&self, cfg: &Config) -> String {
-        let edition = self.editions.get(usize::from(cfg.edition.0));
-        let mut command = format!("carcassonne-rules order --edition {}", edition.map_or("?", |e| e.id.as_str()));
-        if edition.is_some_and(|e| e.default_variant != cfg.variant) {
-            let variant = self.variants.get(usize::from(cfg.variant.0)).map_or("?", |v| v.id.as_str());
-            command.push_str(&format!(" --variant {variant}"));
-        }
-        let modules = self.module_ids(cfg.modules);
-        if !modules.is_empty() {
-            command.push_str(&format!(" --with {}", modules.join(",")));
-        }
-        command
-    }
-
     /// The selection an edition, an optional rule variant (else the edition's
     /// default) and a comma-separated list of module and expansion ids make.
     /// Every unknown id is reported, with a suggestion.
@@ -187,7 +183,13 @@ impl Catalog {
         let mut errors = Vec::new();
         let edition_ids = || self.editions.iter().map(|e| e.id.as_str());
         let edition = self.edition(edition).or_else(|| {
-            errors.push(unknown("--edition", edition, 0..edition.len(), "edition", edition_ids()));
+            errors.push(unknown(
+                SelectionPart::Edition,
+                edition,
+                0..edition.len(),
+                "edition",
+                listed(edition, "edition", edition_ids()),
+            ));
             None
         });
         let variant = match variant {
@@ -195,7 +197,13 @@ impl Catalog {
                 Some(i) => Some(VariantId(i as u8)),
                 None => {
                     let ids = self.variants.iter().map(|x| x.id.as_str());
-                    errors.push(unknown("--variant", v, 0..v.len(), "rule variant", ids));
+                    errors.push(unknown(
+                        SelectionPart::Variant,
+                        v,
+                        0..v.len(),
+                        "rule variant",
+                        listed(v, "rule variant", ids),
+                    ));
                     None
                 }
             },
@@ -217,11 +225,9 @@ impl Catalog {
             } else {
                 let ids =
                     self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules.iter().map(|m| m.id.as_str()));
-                let mut error = unknown("--with", with, at..at + id.len(), "module or expansion", ids);
-                if !error.help.starts_with("did you mean") {
-                    error.help = "`carcassonne-rules modules` lists the ids".to_string();
-                }
-                errors.push(error);
+                // Too many to list: the caller says where to find them.
+                let help = suggestion(id, ids);
+                errors.push(unknown(SelectionPart::Modules, with, at..at + id.len(), "module or expansion", help));
             }
         }
         match (edition, variant) {
@@ -231,22 +237,19 @@ impl Catalog {
     }
 }
 
-fn unknown<'a>(
-    option: &'static str,
-    value: &str,
-    at: Range<usize>,
-    what: &str,
-    known: impl Iterator<Item = &'a str> + Clone,
-) -> SelectionError {
+/// A suggestion for `id`, else the few valid ids.
+fn listed<'a>(id: &str, what: &str, known: impl Iterator<Item = &'a str> + Clone) -> Option<String> {
+    Some(suggestion(id, known.clone()).unwrap_or_else(|| format!("{what}s: {}", known.collect::<Vec<_>>().join(", "))))
+}
+
+fn unknown(part: SelectionPart, value: &str, at: Range<usize>, what: &str, help: Option<String>) -> SelectionError {
     let id = &value[at.clone()];
-    let help =
-        suggestion(id, known.clone()).unwrap_or_else(|| format!("{what}s: {}", known.collect::<Vec<_>>().join(", ")));
     SelectionError {
-        option,
+        part,
         value: value.to_string(),
-        at,
         message: format!("unknown {what} `{}`", crate::shown::shown(id)),
         label: format!("not a {what} id"),
+        at,
         help,
     }
 }
@@ -275,11 +278,12 @@ mod tests {
     #[test]
     fn every_unknown_id_is_reported_where_it_stands() {
         let errors = catalog().config("c1", None, "abey,mayor, zz").expect_err("unknown ids");
-        let found: Vec<(&str, &str, Range<usize>)> =
-            errors.iter().map(|e| (e.option, &e.value[e.at.clone()], e.at.clone())).collect();
-        assert_eq!(found, [("--edition", "c1", 0..2), ("--with", "abey", 0..4), ("--with", "zz", 12..14)]);
-        assert_eq!(errors[0].help, "did you mean `C1`?");
-        assert_eq!(errors[1].help, "did you mean `abbey`?");
-        assert_eq!(errors[2].help, "`carcassonne-rules modules` lists the ids");
+        let found: Vec<(SelectionPart, &str, Range<usize>)> =
+            errors.iter().map(|e| (e.part, &e.value[e.at.clone()], e.at.clone())).collect();
+        use SelectionPart::{Edition, Modules};
+        assert_eq!(found, [(Edition, "c1", 0..2), (Modules, "abey", 0..4), (Modules, "zz", 12..14)]);
+        assert_eq!(errors[0].help.as_deref(), Some("did you mean `C1`?"));
+        assert_eq!(errors[1].help.as_deref(), Some("did you mean `abbey`?"));
+        assert_eq!(errors[2].help, None);
     }
 }

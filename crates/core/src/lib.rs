@@ -6,7 +6,8 @@
 //!   and turning a command line's `--edition`/`--with` into a [`Config`].
 //! - [`tables`]: the static description of compiled rules (steps, items, texts).
 //! - [`visible`]: what one selection shows, as bit sets over those tables.
-//! - [`order`]: a selection's turn order, resolved into owned, printable values.
+//! - [`order`]: a selection's turn order, resolved into printable values that
+//!   borrow the tables, with typed ids and origins; the shared labels.
 //! - [`shown`]: untrusted strings made safe to quote in a message.
 //!
 //! Nothing here knows any particular rules: ids and names come from the rules
@@ -21,7 +22,7 @@ pub mod tables;
 pub mod visible;
 
 pub use catalog::Catalog;
-pub use order::{Effect, Entry, PhaseOrder, Repeat, StepOrder, TurnOrder};
+pub use order::{Effect, Entry, Origin, PhaseOrder, Repeat, Section, StepOrder, Str, TurnOrder};
 pub use select::{Config, EditionId, ModuleId, ModuleSet, VariantId};
-pub use tables::Tables;
+pub use tables::{ItemId, MarkerId, OriginId, StepId, Tables};
 pub use visible::{BitSet, Visible};

@@ -1,63 +1,125 @@
-//! A selection's turn order as owned values: what the renderers print, the
-//! JSON output serializes and the turn driver walks.
+//! A selection's turn order: what the renderers print, the JSON output
+//! serializes and the turn driver walks. Its strings borrow from the rules it
+//! was resolved from (the generated code's static tables: nothing is copied),
+//! and each step and item carries its typed id, which an engine matches
+//! against the generated `step::…` and `item::…` constants.
 
 use std::borrow::Cow;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
+use crate::select::ModuleId;
+use crate::tables::{ItemId, StepId};
+
+/// A string of the rules: borrowed from them, owned where it was put together.
+pub type Str<'a> = Cow<'a, str>;
+
 /// The turn order for one selection (the `order --format json` contract).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct TurnOrder {
+pub struct TurnOrder<'a> {
     /// The edition's id.
-    pub edition: String,
+    pub edition: Str<'a>,
     /// The publisher's rule variant in force.
-    pub variant: String,
+    pub variant: Str<'a>,
     /// The selected module ids, sorted.
-    pub modules: Vec<String>,
+    pub modules: Vec<Str<'a>>,
     /// Notes that depend on the selection (how to read the markers, …).
-    pub notes: Vec<Entry>,
+    pub notes: Vec<Entry<'a>>,
     /// Preparing the game.
-    pub setup: Vec<Entry>,
+    pub setup: Vec<Entry<'a>>,
     /// At any time during your turn.
-    pub any_time: Vec<Entry>,
+    pub any_time: Vec<Entry<'a>>,
     /// The four phases and the steps that exist for the selection.
-    pub phases: Vec<PhaseOrder>,
+    pub phases: Vec<PhaseOrder<'a>>,
     /// Scoring at the end of the game.
-    pub final_scoring: Vec<Entry>,
+    pub final_scoring: Vec<Entry<'a>>,
 }
 
-impl TurnOrder {
+impl<'a> TurnOrder<'a> {
     /// The steps that exist for this selection, in order.
-    pub fn steps(&self) -> impl Iterator<Item = &StepOrder> {
+    pub fn steps(&self) -> impl Iterator<Item = &StepOrder<'a>> {
         self.phases.iter().flat_map(|p| &p.steps)
+    }
+
+    /// The items of a section outside the steps.
+    pub fn section(&self, section: Section) -> &[Entry<'a>] {
+        match section {
+            Section::Notes => &self.notes,
+            Section::Setup => &self.setup,
+            Section::AnyTime => &self.any_time,
+            Section::FinalScoring => &self.final_scoring,
+        }
+    }
+}
+
+/// A section of the turn order outside the phases' steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Section {
+    /// Notes that depend on the selection.
+    Notes,
+    /// Preparing the game.
+    Setup,
+    /// At any time during your turn.
+    AnyTime,
+    /// Scoring at the end of the game.
+    FinalScoring,
+}
+
+impl Section {
+    /// The sections listed before the phases, in order.
+    pub const BEFORE_STEPS: [Section; 3] = [Section::Notes, Section::Setup, Section::AnyTime];
+    /// The sections listed after the phases.
+    pub const AFTER_STEPS: [Section; 1] = [Section::FinalScoring];
+
+    /// Its name in the rules files, the JSON output and the generated code.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Section::Notes => "notes",
+            Section::Setup => "setup",
+            Section::AnyTime => "any_time",
+            Section::FinalScoring => "final_scoring",
+        }
+    }
+
+    /// Its heading, as the renderers print it.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Section::Notes => "Notes",
+            Section::Setup => "Setup",
+            Section::AnyTime => "At any time during your turn",
+            Section::FinalScoring => "Final scoring",
+        }
     }
 }
 
 /// One phase of the turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct PhaseOrder {
+pub struct PhaseOrder<'a> {
     /// `1` to `4`.
-    pub id: String,
+    pub id: Str<'a>,
     /// What the phase is about.
-    pub title: String,
+    pub title: Str<'a>,
     /// Its steps that exist for the selection.
-    pub steps: Vec<StepOrder>,
+    pub steps: Vec<StepOrder<'a>>,
 }
 
 /// One step of the turn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct StepOrder {
-    /// `1A` … `4B`.
-    pub id: String,
+pub struct StepOrder<'a> {
+    /// The step, as the generated `step::…` constants name it.
+    #[serde(skip)]
+    pub step: StepId,
+    /// `1A` … `4B`: its id in the rules.
+    pub id: Str<'a>,
     /// What the step is about.
-    pub title: String,
+    pub title: Str<'a>,
     /// Whether, and how, the step is repeated.
     pub repeat: Option<Repeat>,
     /// The player does exactly one of the items.
     pub choose_one: bool,
     /// The visible items, possibly none.
-    pub items: Vec<Entry>,
+    pub items: Vec<Entry<'a>>,
 }
 
 /// How a step is repeated.
@@ -70,23 +132,59 @@ pub enum Repeat {
     PerFeature,
 }
 
+impl Repeat {
+    /// What a step's heading says of the repeat (`once per completed feature`).
+    pub const fn label(self) -> &'static str {
+        match self {
+            Repeat::DoubleTurn => "once, or twice on a double turn",
+            Repeat::PerFeature => "once per completed feature",
+        }
+    }
+}
+
+/// What a step with no visible item says.
+pub const NO_ACTIONS: &str = "There are no actions in this step.";
+/// What a `choose_one` step says before its items.
+pub const CHOOSE_ONE: &str = "You may do exactly one of the following:";
+
 /// One visible item of the turn order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Entry {
-    /// Unique among the rules' items.
-    pub id: String,
-    /// The selected module that brings the item, or `base`.
-    pub origin: String,
+pub struct Entry<'a> {
+    /// The item, as the generated `item::…` constants name it.
+    #[serde(skip)]
+    pub item: ItemId,
+    /// Its id in the rules, unique among their items.
+    pub id: Str<'a>,
+    /// The selected module that brings the item, or the base game.
+    #[serde(skip)]
+    pub origin: Origin,
+    /// [`Entry::origin`] by name: the module's id, or `base`.
+    #[serde(rename = "origin")]
+    pub origin_id: Str<'a>,
     /// The item's text in the selected edition.
-    pub text: String,
+    pub text: Str<'a>,
     /// Visible markers, upper case (`ROBBER CHOICE`).
-    pub markers: Vec<String>,
+    pub markers: Vec<Str<'a>>,
     /// The item comes from another edition than the one selected.
     pub foreign: bool,
     /// How carrying the item out changes the course of the turn.
     pub effect: Option<Effect>,
     /// Visible sub-items.
-    pub children: Vec<Entry>,
+    pub children: Vec<Entry<'a>>,
+}
+
+/// Where an item comes from, for the selection it was resolved for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The base game.
+    Base,
+    /// A selected module.
+    Module(ModuleId),
+}
+
+impl Origin {
+    /// How the JSON output and the renderers name the base game.
+    pub const BASE: &'static str = "base";
 }
 
 /// A step id inside an [`Effect`]: borrowed from the generated tables, owned

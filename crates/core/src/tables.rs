@@ -2,7 +2,7 @@
 //! texts. The generated code holds one [`Tables`]; what a selection shows is a
 //! [`Visible`](crate::Visible) over its indices.
 
-use crate::order::{Effect, Repeat};
+use crate::order::{Effect, Repeat, Section};
 use crate::select::{EditionId, ModuleId};
 
 /// A step, by its position among all steps of all phases.
@@ -44,6 +44,18 @@ pub struct Tables {
     pub any_time: &'static [ItemId],
     /// See [`Tables::notes`].
     pub final_scoring: &'static [ItemId],
+}
+
+impl Tables {
+    /// The top-level items of a section outside the steps.
+    pub fn section(&self, section: Section) -> &'static [ItemId] {
+        match section {
+            Section::Notes => self.notes,
+            Section::Setup => self.setup,
+            Section::AnyTime => self.any_time,
+            Section::FinalScoring => self.final_scoring,
+        }
+    }
 }
 
 /// A phase and its steps.
@@ -100,8 +112,8 @@ pub struct ItemInfo {
 pub enum Text {
     /// The same in every edition.
     Same(&'static str),
-    /// By [`EditionId`].
-    ByEdition(&'static [&'static str]),
+    /// Each edition with its text.
+    ByEdition(&'static [(EditionId, &'static str)]),
 }
 
 impl Text {
@@ -109,7 +121,7 @@ impl Text {
     pub fn get(&self, edition: EditionId) -> &'static str {
         match self {
             Text::Same(text) => text,
-            Text::ByEdition(texts) => texts.get(usize::from(edition.0)).copied().unwrap_or(""),
+            Text::ByEdition(texts) => texts.iter().find(|(e, _)| *e == edition).map_or("", |(_, text)| text),
         }
     }
 }

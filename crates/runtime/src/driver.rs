@@ -5,15 +5,56 @@
 
 use std::fmt;
 
-use carcassonne_rules_core::{Effect, Entry, Repeat, StepOrder, TurnOrder};
+use carcassonne_rules_core::{Effect, Entry, Repeat, StepId, StepOrder, TurnOrder};
 
-/// The game engine's side of a turn.
+/// The game engine's side of a turn. An engine matches the typed ids it is
+/// handed against the generated constants:
+///
+/// ```
+/// use carcassonne_rules_runtime::core::{Entry, StepId};
+/// use carcassonne_rules_runtime::driver::{Handler, play_turn};
+/// use carcassonne_rules_runtime::generated::{item, step};
+///
+/// /// An engine whose tile never fits, so the turn goes back to drawing once.
+/// #[derive(Default)]
+/// struct Engine {
+///     draws: usize,
+///     placements: usize,
+/// }
+///
+/// impl Handler for Engine {
+///     fn perform(&mut self, in_step: StepId, entry: &Entry) -> bool {
+///         match entry.item {
+///             item::DRAW_TILE => {
+///                 assert_eq!(in_step, step::S1B);
+///                 self.draws += 1;
+///                 false
+///             }
+///             // No legal spot the first time: back to 1B.
+///             item::PLACE_TILE => {
+///                 self.placements += 1;
+///                 self.placements == 1
+///             }
+///             _ => false,
+///         }
+///     }
+///     fn completed_features(&mut self) -> usize {
+///         0
+///     }
+/// }
+///
+/// let cfg = carcassonne_rules_runtime::catalog().config("C2", None, "").expect("the base game");
+/// let order = carcassonne_rules_runtime::turn_order(&cfg);
+/// let mut engine = Engine::default();
+/// play_turn(&order, &mut engine).expect("a finished turn");
+/// assert_eq!((engine.draws, engine.placements), (2, 2));
+/// ```
 pub trait Handler {
     /// Carries out `item` during `step`. Returns whether the item's effect
     /// applies (the princess was used, the tile could not be placed, the
     /// builder's feature was extended, …). Items without an effect may return
     /// anything.
-    fn perform(&mut self, step: &str, item: &Entry) -> bool;
+    fn perform(&mut self, step: StepId, item: &Entry) -> bool;
 
     /// How many features were completed, asked when a per-feature step begins.
     fn completed_features(&mut self) -> usize;
@@ -114,22 +155,22 @@ pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, 
     while i < steps.len() {
         let step = steps[i];
         i += 1;
-        if turn.skipped.contains(&step.id) {
-            turn.trace.0.push(Event::Skipped(step.id.clone()));
+        if turn.skipped.iter().any(|s| *s == step.id) {
+            turn.trace.0.push(Event::Skipped(step.id.to_string()));
             continue;
         }
         if step.repeat == Some(Repeat::PerFeature) {
             let features = handler.completed_features();
             if features == 0 {
-                turn.trace.0.push(Event::NoFeatures(step.id.clone()));
+                turn.trace.0.push(Event::NoFeatures(step.id.to_string()));
             }
             for n in 1..=features {
-                turn.trace.0.push(Event::Step { id: step.id.clone(), feature: Some((n, features)) });
-                turn.items(&step.id, &step.items, 0, handler);
+                turn.trace.0.push(Event::Step { id: step.id.to_string(), feature: Some((n, features)) });
+                turn.items(step.step, &step.items, 0, handler);
             }
         } else {
-            turn.trace.0.push(Event::Step { id: step.id.clone(), feature: None });
-            turn.items(&step.id, &step.items, 0, handler);
+            turn.trace.0.push(Event::Step { id: step.id.to_string(), feature: None });
+            turn.items(step.step, &step.items, 0, handler);
         }
         if let Some(to) = turn.go_back.take() {
             go_backs += 1;
@@ -164,7 +205,7 @@ struct Turn {
 }
 
 impl Turn {
-    fn items(&mut self, step: &str, items: &[Entry], depth: usize, handler: &mut dyn Handler) {
+    fn items(&mut self, step: StepId, items: &[Entry], depth: usize, handler: &mut dyn Handler) {
         for item in items {
             if self.go_back.is_some() {
                 return;
@@ -172,7 +213,7 @@ impl Turn {
             let effect = item.effect.as_ref().filter(|e| !(**e == Effect::DoubleTurn && self.second_part));
             let performed = handler.perform(step, item);
             let applied = performed && effect.is_some();
-            self.trace.0.push(Event::Item { id: item.id.clone(), depth, applied });
+            self.trace.0.push(Event::Item { id: item.id.to_string(), depth, applied });
             match effect.filter(|_| performed) {
                 Some(Effect::Skip(steps)) => self.skipped.extend(steps.iter().map(|s| s.to_string())),
                 Some(Effect::GoBack(to)) => self.go_back = Some(to.to_string()),

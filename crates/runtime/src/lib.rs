@@ -27,7 +27,7 @@ pub fn catalog() -> &'static Catalog {
     &CATALOG
 }
 
-/// The turn order of `cfg` under the bundled rules.
-pub fn turn_order(cfg: &Config) -> TurnOrder {
+/// The turn order of `cfg` under the bundled rules, borrowing their tables.
+pub fn turn_order(cfg: &Config) -> TurnOrder<'static> {
     resolve::turn_order(&generated::TABLES, catalog(), &generated::visible(cfg), cfg)
 }

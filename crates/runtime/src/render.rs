@@ -2,12 +2,8 @@
 
 use std::fmt::Write;
 
-use carcassonne_rules_core::{Catalog, Entry, Repeat, StepOrder, TurnOrder};
-
-/// What a step with no visible item says.
-pub const NO_ACTIONS: &str = "There are no actions in this step.";
-/// What a `choose_one` step says before its items.
-pub const CHOOSE_ONE: &str = "You may do exactly one of the following:";
+pub use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
+use carcassonne_rules_core::{Catalog, Entry, Origin, Section, StepOrder, TurnOrder};
 
 /// ", variant hig" for headers, when the rules have variants.
 fn variant_note(order: &TurnOrder) -> String {
@@ -62,14 +58,16 @@ fn items(out: &mut String, style: &dyn Style, items: &[Entry], depth: usize, num
 
 fn render(order: &TurnOrder, style: &dyn Style) -> String {
     let mut out = style.title(order);
-    for (title, list) in
-        [("Notes", &order.notes), ("Setup", &order.setup), ("At any time during your turn", &order.any_time)]
-    {
-        if !list.is_empty() {
-            out.push_str(&style.section(title));
-            items(&mut out, style, list, style.depth(false), false);
+    let sections = |out: &mut String, sections: &[Section]| {
+        for &section in sections {
+            let list = order.section(section);
+            if !list.is_empty() {
+                out.push_str(&style.section(section.title()));
+                items(out, style, list, style.depth(false), false);
+            }
         }
-    }
+    };
+    sections(&mut out, &Section::BEFORE_STEPS);
     for phase in &order.phases {
         out.push_str(&style.section(&format!("{}. {}", phase.id, phase.title)));
         for step in &phase.steps {
@@ -82,19 +80,13 @@ fn render(order: &TurnOrder, style: &dyn Style) -> String {
             items(&mut out, style, &step.items, style.depth(true), true);
         }
     }
-    if !order.final_scoring.is_empty() {
-        out.push_str(&style.section("Final scoring"));
-        items(&mut out, style, &order.final_scoring, style.depth(false), false);
-    }
+    sections(&mut out, &Section::AFTER_STEPS);
     out
 }
 
-fn repeat_note(step: &StepOrder) -> &'static str {
-    match step.repeat {
-        None => "",
-        Some(Repeat::DoubleTurn) => " (once, or twice on a double turn)",
-        Some(Repeat::PerFeature) => " (once per completed feature)",
-    }
+/// ` (once per completed feature)`, or nothing for a step done once.
+fn repeat_note(step: &StepOrder) -> String {
+    step.repeat.map_or_else(String::new, |r| format!(" ({})", r.label()))
 }
 
 fn module_list(order: &TurnOrder, quote: &str) -> String {
@@ -119,8 +111,8 @@ fn item_line(
     if item.foreign {
         line.push_str(foreign);
     }
-    if item.origin != "base" {
-        line.push_str(&origin(&item.origin));
+    if item.origin != Origin::Base {
+        line.push_str(&origin(&item.origin_id));
     }
     line + "\n"
 }

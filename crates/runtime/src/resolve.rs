@@ -1,85 +1,102 @@
 //! From what a selection shows (the generated dispatch's [`Visible`]) to the
-//! owned [`TurnOrder`] that renderers print and the driver walks.
+//! [`TurnOrder`] that renderers print and the driver walks. Every string is
+//! borrowed from the static tables and the catalog: nothing is copied.
+
+use std::borrow::Cow;
 
 use carcassonne_rules_core::tables::{ItemId, Tables};
-use carcassonne_rules_core::{Catalog, Config, Entry, PhaseOrder, StepOrder, TurnOrder, Visible};
+use carcassonne_rules_core::{Catalog, Config, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible};
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
-/// among the selected modules, visible markers and children.
-pub fn turn_order<const S: usize, const I: usize, const M: usize, const O: usize>(
-    tables: &Tables,
-    catalog: &Catalog,
+/// from the candidates that hold, visible markers and children.
+pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: usize>(
+    tables: &'a Tables,
+    catalog: &'a Catalog,
     visible: &Visible<S, I, M, O>,
     cfg: &Config,
-) -> TurnOrder {
-    let entries = |items: &[ItemId]| entries(tables, catalog, visible, cfg, items, "base");
+) -> TurnOrder<'a> {
+    let resolver = Resolver { tables, catalog, visible, cfg };
+    let section = |s: Section| resolver.entries(tables.section(s), (Origin::Base, Origin::BASE));
     TurnOrder {
-        edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or_else(String::new, |e| e.id.clone()),
-        variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or_else(String::new, |v| v.id.clone()),
-        modules: catalog.module_ids(cfg.modules),
-        notes: entries(tables.notes),
-        setup: entries(tables.setup),
-        any_time: entries(tables.any_time),
+        edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or(Cow::Borrowed(""), |e| Cow::Borrowed(&e.id)),
+        variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or(Cow::Borrowed(""), |v| Cow::Borrowed(&v.id)),
+        modules: cfg
+            .modules
+            .iter()
+            .filter_map(|m| catalog.modules.get(usize::from(m.0)))
+            .map(|m| Cow::Borrowed(m.id.as_str()))
+            .collect(),
+        notes: section(Section::Notes),
+        setup: section(Section::Setup),
+        any_time: section(Section::AnyTime),
         phases: tables
             .phases
             .iter()
             .map(|phase| PhaseOrder {
-                id: phase.id.to_string(),
-                title: phase.title.to_string(),
+                id: Cow::Borrowed(phase.id),
+                title: Cow::Borrowed(phase.title),
                 steps: phase
                     .steps
                     .iter()
                     .filter(|&&s| visible.has_step(s))
                     .filter_map(|&s| Some((s, tables.steps.get(usize::from(s.0))?)))
                     .map(|(s, step)| StepOrder {
-                        id: step.id.to_string(),
-                        title: step.title.to_string(),
+                        step: s,
+                        id: Cow::Borrowed(step.id),
+                        title: Cow::Borrowed(step.title),
                         repeat: step.repeat.filter(|_| visible.has_repeat(s)),
                         choose_one: step.choose_one,
-                        items: entries(step.items),
+                        items: resolver.entries(step.items, (Origin::Base, Origin::BASE)),
                     })
                     .collect(),
             })
             .collect(),
-        final_scoring: entries(tables.final_scoring),
+        final_scoring: section(Section::FinalScoring),
     }
 }
 
-fn entries<const S: usize, const I: usize, const M: usize, const O: usize>(
-    tables: &Tables,
-    catalog: &Catalog,
-    visible: &Visible<S, I, M, O>,
-    cfg: &Config,
-    items: &[ItemId],
-    parent_origin: &str,
-) -> Vec<Entry> {
-    items
-        .iter()
-        .filter(|&&i| visible.has_item(i))
-        .filter_map(|&i| tables.items.get(usize::from(i.0)))
-        .map(|item| {
-            let origin = item
-                .origins
-                .iter()
-                .find(|&&o| visible.has_origin(o))
-                .and_then(|o| tables.origins.get(usize::from(o.0)))
-                .and_then(|m| catalog.modules.get(usize::from(m.0)))
-                .map_or(parent_origin, |m| m.id.as_str());
-            Entry {
-                id: item.id.to_string(),
-                origin: origin.to_string(),
-                text: item.text.get(cfg.edition).to_string(),
-                markers: item
-                    .markers
+struct Resolver<'a, 'v, const S: usize, const I: usize, const M: usize, const O: usize> {
+    tables: &'a Tables,
+    catalog: &'a Catalog,
+    visible: &'v Visible<S, I, M, O>,
+    cfg: &'v Config,
+}
+
+impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolver<'a, '_, S, I, M, O> {
+    /// The visible ones of `items`, with `parent`'s origin (and its name) as
+    /// theirs where none of their own candidates holds.
+    fn entries(&self, items: &[ItemId], parent: (Origin, &'a str)) -> Vec<Entry<'a>> {
+        let (tables, visible) = (self.tables, self.visible);
+        items
+            .iter()
+            .filter(|&&i| visible.has_item(i))
+            .filter_map(|&i| Some((i, tables.items.get(usize::from(i.0))?)))
+            .map(|(i, item)| {
+                let own = item
+                    .origins
                     .iter()
-                    .filter(|&&m| visible.has_marker(m))
-                    .filter_map(|m| tables.markers.get(usize::from(m.0)))
-                    .map(|label| label.to_string())
-                    .collect(),
-                foreign: item.foreign.contains(&cfg.edition),
-                effect: item.effect.clone(),
-                children: entries(tables, catalog, visible, cfg, item.children, origin),
-            }
-        })
-        .collect()
+                    .find(|&&o| visible.has_origin(o))
+                    .and_then(|o| tables.origins.get(usize::from(o.0)))
+                    .and_then(|&m| Some((Origin::Module(m), self.catalog.modules.get(usize::from(m.0))?.id.as_str())));
+                let origin = own.unwrap_or(parent);
+                Entry {
+                    item: i,
+                    id: Cow::Borrowed(item.id),
+                    origin: origin.0,
+                    origin_id: Cow::Borrowed(origin.1),
+                    text: Cow::Borrowed(item.text.get(self.cfg.edition)),
+                    markers: item
+                        .markers
+                        .iter()
+                        .filter(|&&m| visible.has_marker(m))
+                        .filter_map(|m| tables.markers.get(usize::from(m.0)))
+                        .map(|&label| Cow::Borrowed(label))
+                        .collect(),
+                    foreign: item.foreign.contains(&self.cfg.edition),
+                    effect: item.effect.clone(),
+                    children: self.entries(item.children, origin),
+                }
+            })
+            .collect()
+    }
 }

@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use carcassonne_rules_runtime::core::{Effect, Entry, TurnOrder};
+use carcassonne_rules_runtime::core::{Effect, Entry, StepId, TurnOrder};
 use carcassonne_rules_runtime::driver::{Event, Handler, MAX_GO_BACKS, Trace, TurnError, play_turn};
 
 /// A handler that applies the effects `applies` picks and reports completed
@@ -17,7 +17,7 @@ struct Scripted<F: FnMut(&Entry) -> bool> {
 }
 
 impl<F: FnMut(&Entry) -> bool> Handler for Scripted<F> {
-    fn perform(&mut self, _step: &str, item: &Entry) -> bool {
+    fn perform(&mut self, _step: StepId, item: &Entry) -> bool {
         (self.applies)(item)
     }
     fn completed_features(&mut self) -> usize {
@@ -25,7 +25,7 @@ impl<F: FnMut(&Entry) -> bool> Handler for Scripted<F> {
     }
 }
 
-fn order(edition: &str, with: &str) -> TurnOrder {
+fn order(edition: &str, with: &str) -> TurnOrder<'static> {
     let config = carcassonne_rules_runtime::catalog().config(edition, None, with).expect("a valid selection");
     carcassonne_rules_runtime::turn_order(&config)
 }

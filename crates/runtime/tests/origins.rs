@@ -15,7 +15,8 @@ use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::compile_dir;
 use carcassonne_rules_compiler::model::{Cond, Flag, Item, Rules};
-use carcassonne_rules_runtime::core::{Config, EditionId, Entry, ModuleId, ModuleSet, TurnOrder, VariantId};
+use carcassonne_rules_runtime::core::{Config, EditionId, Entry, ModuleId, ModuleSet, Origin, TurnOrder, VariantId};
+use carcassonne_rules_runtime::generated::module;
 use carcassonne_rules_runtime::{catalog, turn_order};
 
 static RULES: LazyLock<Rules> = LazyLock::new(|| match compile_dir(Path::new("../../rules")).result {
@@ -57,36 +58,33 @@ fn items(rules: &Rules) -> HashMap<&str, &Item> {
 
 /// Checks every shown item of `order`; returns how many items were checked.
 fn check(order: &TurnOrder, cfg: &Config) -> usize {
-    let rules = &*RULES;
-    let by_id = items(rules);
-    let module_id = |m: ModuleId| rules.catalog.modules[usize::from(m.0)].id.clone();
-    fn walk(
-        entries: &[Entry],
-        parent: &str,
-        cfg: &Config,
-        by_id: &HashMap<&str, &Item>,
-        rules: &Rules,
-        module_id: &dyn Fn(ModuleId) -> String,
-        count: &mut usize,
-    ) {
+    fn walk(entries: &[Entry], parent: Origin, cfg: &Config, by_id: &HashMap<&str, &Item>, count: &mut usize) {
+        let rules = &*RULES;
         for entry in entries {
-            let item = by_id[entry.id.as_str()];
+            let item = by_id[entry.id.as_ref()];
+            assert_eq!(entry.item, item.number, "`{}` is handed out as the model numbers it", entry.id);
             let mut own = Vec::new();
             credited(&item.when, &rules.flags, cfg, &mut own);
-            let expected = own.first().map_or_else(|| parent.to_string(), |&m| module_id(m));
+            let expected = own.first().map_or(parent, |&m| Origin::Module(m));
             // Equality implies the property: no origin of the item's
             // own is a module named only in parts that are false.
             assert_eq!(entry.origin, expected, "origin of `{}` for {cfg:?}", entry.id);
+            let name = match entry.origin {
+                Origin::Module(m) => rules.catalog.modules[usize::from(m.0)].id.as_str(),
+                Origin::Base => "base",
+            };
+            assert_eq!(entry.origin_id, name);
             *count += 1;
-            walk(&entry.children, &entry.origin, cfg, by_id, rules, module_id, count);
+            walk(&entry.children, entry.origin, cfg, by_id, count);
         }
     }
+    let by_id = items(&RULES);
     let mut count = 0;
     for list in [&order.notes, &order.setup, &order.any_time, &order.final_scoring] {
-        walk(list, "base", cfg, &by_id, rules, &module_id, &mut count);
+        walk(list, Origin::Base, cfg, &by_id, &mut count);
     }
     for step in order.steps() {
-        walk(&step.items, "base", cfg, &by_id, rules, &module_id, &mut count);
+        walk(&step.items, Origin::Base, cfg, &by_id, &mut count);
     }
     count
 }
@@ -130,5 +128,5 @@ fn drawing_a_tile_if_nothing_else_is_the_abbeys_with_the_builder() {
     let cfg = catalog().config("C2", None, "builder,abbey_and_mayor").expect("valid selection");
     let order = turn_order(&cfg);
     let draw = order.steps().flat_map(|s| &s.items).find(|i| i.id == "draw-tile-if-nothing-else");
-    assert_eq!(draw.map(|d| d.origin.as_str()), Some("abbey"));
+    assert_eq!(draw.map(|d| (d.origin, d.origin_id.as_ref())), Some((Origin::Module(module::ABBEY), "abbey")));
 }

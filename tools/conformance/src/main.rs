@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use carcassonne_rules_compiler::diagnostics::{self, Diagnostic, Sources, Span, suggestion};
-use carcassonne_rules_compiler::{Rules, compile_dir};
+use carcassonne_rules_compiler::{Rules, command, compile_dir};
 use carcassonne_rules_conformance::wiki::{self, Page, Selection, Tally};
 use carcassonne_rules_conformance::{Errata, compare_nested};
-use carcassonne_rules_core::catalog::SelectionError;
+use carcassonne_rules_core::catalog::{SelectionError, SelectionPart};
 use carcassonne_rules_core::{Catalog, VariantId};
 use clap::Parser;
 
@@ -179,12 +179,12 @@ fn variant(catalog: &Catalog, id: &str) -> Result<VariantId, Vec<Diagnostic>> {
             let help = suggestion(id, ids())
                 .unwrap_or_else(|| format!("rule variants: {}", ids().collect::<Vec<_>>().join(", ")));
             Err(vec![selection_error(&SelectionError {
-                option: "--variant",
+                part: SelectionPart::Variant,
                 value: id.to_string(),
                 at: 0..id.len(),
                 message: format!("unknown rule variant `{id}`"),
                 label: "not a rule variant id".to_string(),
-                help,
+                help: Some(help),
             })])
         }
     }
@@ -193,9 +193,10 @@ fn variant(catalog: &Catalog, id: &str) -> Result<VariantId, Vec<Diagnostic>> {
 /// A command-line selection error as a diagnostic pointing into the option's value.
 fn selection_error(error: &SelectionError) -> Diagnostic {
     let mut sources = Sources::default();
-    let file = sources.add(error.option, error.value.clone());
+    let file = sources.add(command::option(error.part), error.value.clone());
     let span = Span { file, start: error.at.start, len: error.at.len().max(1) };
-    Diagnostic::at(&sources, span, error.message.clone(), error.label.clone()).with_help(error.help.clone())
+    let help = error.help.clone().unwrap_or_else(|| command::MODULE_IDS_HELP.to_string());
+    Diagnostic::at(&sources, span, error.message.clone(), error.label.clone()).with_help(help)
 }
 
 /// Prints to stdout; a closed pipe (`| head`) is not an error.

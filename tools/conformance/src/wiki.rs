@@ -20,13 +20,15 @@
 //! the export's publisher labels (`data-publishers="hig zmg"`), which the page
 //! itself does not have.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::interpret;
 use carcassonne_rules_compiler::model::{Candidate, Cond, Rules};
 use carcassonne_rules_core::{
-    Catalog, Config, EditionId, Entry, ModuleId, PhaseOrder, Repeat, StepOrder, TurnOrder, VariantId,
+    Catalog, Config, EditionId, Entry, ItemId, ModuleId, Origin, PhaseOrder, Repeat, StepId, StepOrder, TurnOrder,
+    VariantId,
 };
 use regex::Regex;
 
@@ -546,21 +548,26 @@ impl Page {
     }
 
     /// The module of the first origin candidate that holds on the way up from
-    /// an element, innermost element first; else `base`.
-    fn origin(&self, element: usize, rules: &Rules, cfg: &Config) -> String {
+    /// an element, innermost element first; else the base game.
+    fn origin(&self, element: usize, rules: &Rules, cfg: &Config) -> Origin {
         let mut at = Some(element);
         while let Some(e) = at {
             let element = &self.elements[e];
-            if let Some(module) = element.origins.iter().find(|c| c.holds(&rules.flags, cfg)).map(|c| c.module) {
-                return rules
-                    .catalog
-                    .modules
-                    .get(usize::from(module.0))
-                    .map_or_else(|| "base".to_string(), |m| m.id.clone());
+            if let Some(c) = element.origins.iter().find(|c| c.holds(&rules.flags, cfg)) {
+                return Origin::Module(c.module);
             }
             at = element.parent;
         }
-        "base".to_string()
+        Origin::Base
+    }
+
+    /// [`Page::origin`] by name: the module's id, or `base`.
+    fn origin_id(&self, element: usize, rules: &Rules, cfg: &Config) -> String {
+        match self.origin(element, rules, cfg) {
+            Origin::Module(m) => rules.catalog.modules.get(usize::from(m.0)).map_or(Origin::BASE, |m| &m.id),
+            Origin::Base => Origin::BASE,
+        }
+        .to_string()
     }
 
     /// The 1-based source lines of the page's top-level items, in page order.
@@ -580,7 +587,7 @@ impl Page {
                 .items
                 .iter()
                 .filter(|item| item.header == h && self.visible(Some(item.element), rules, cfg))
-                .map(|item| PageItem { origin: self.origin(item.element, rules, cfg), line: item.line })
+                .map(|item| PageItem { origin: self.origin_id(item.element, rules, cfg), line: item.line })
                 .collect();
             match out.iter_mut().find(|(section, _)| *section == header.section) {
                 Some((_, existing)) => existing.extend(items),
@@ -598,12 +605,13 @@ impl Page {
     /// (a `mark…` class of the edition on it or around it). An item's id is its
     /// HTML `id`, else `line-N`. The page does not say what an item does to the
     /// turn: every `effect` is `None`.
-    pub fn turn_order(&self, rules: &Rules, cfg: &Config) -> TurnOrder {
+    pub fn turn_order(&self, rules: &Rules, cfg: &Config) -> TurnOrder<'static> {
         let catalog = &rules.catalog;
+        let name = |id: Option<&String>| Cow::Owned(id.cloned().unwrap_or_default());
         let mut order = TurnOrder {
-            edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or_else(String::new, |e| e.id.clone()),
-            variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or_else(String::new, |v| v.id.clone()),
-            modules: catalog.module_ids(cfg.modules),
+            edition: name(catalog.editions.get(usize::from(cfg.edition.0)).map(|e| &e.id)),
+            variant: name(catalog.variants.get(usize::from(cfg.variant.0)).map(|v| &v.id)),
+            modules: catalog.module_ids(cfg.modules).into_iter().map(Cow::Owned).collect(),
             notes: Vec::new(),
             setup: Vec::new(),
             any_time: Vec::new(),
@@ -615,14 +623,15 @@ impl Page {
             if let Some((id, title)) = title.split_once(". ").filter(|(id, _)| id.chars().all(|c| c.is_ascii_digit()))
                 && !order.phases.iter().any(|p| p.id == id)
             {
-                order.phases.push(PhaseOrder { id: id.to_string(), title: title.to_string(), steps: Vec::new() });
+                let (id, title) = (Cow::Owned(id.to_string()), Cow::Owned(title.to_string()));
+                order.phases.push(PhaseOrder { id, title, steps: Vec::new() });
             }
         }
         for (h, header) in self.headers.iter().enumerate() {
             if !self.visible(header.parent, rules, cfg) {
                 continue;
             }
-            let items: Vec<Entry> = self
+            let items: Vec<Entry<'static>> = self
                 .list_items
                 .iter()
                 .enumerate()
@@ -646,7 +655,8 @@ impl Page {
                     let phase = match order.phases.iter().position(|p| p.id == phase_id) {
                         Some(p) => p,
                         None => {
-                            order.phases.push(PhaseOrder { id: phase_id, title: String::new(), steps: Vec::new() });
+                            let id = Cow::Owned(phase_id);
+                            order.phases.push(PhaseOrder { id, title: Cow::Borrowed(""), steps: Vec::new() });
                             order.phases.len() - 1
                         }
                     };
@@ -654,8 +664,9 @@ impl Page {
                     match steps.iter_mut().find(|s| s.id == step) {
                         Some(existing) => existing.items.extend(items),
                         None => steps.push(StepOrder {
-                            id: step.to_string(),
-                            title: header.title.clone(),
+                            step: step_id(rules, step),
+                            id: Cow::Owned(step.to_string()),
+                            title: Cow::Owned(header.title.clone()),
                             repeat: self.repeat(header, rules, cfg),
                             choose_one: header.choose_one,
                             items,
@@ -670,7 +681,7 @@ impl Page {
     }
 
     /// List item `i` as the turn order shows it, if it is visible.
-    fn entry(&self, i: usize, rules: &Rules, cfg: &Config) -> Option<Entry> {
+    fn entry(&self, i: usize, rules: &Rules, cfg: &Config) -> Option<Entry<'static>> {
         let item = &self.list_items[i];
         if !self.visible(Some(item.element), rules, cfg) {
             return None;
@@ -700,11 +711,14 @@ impl Page {
             foreign |= edition.as_ref().is_some_and(|mark| self.elements[e].classes.contains(mark));
             at = self.elements[e].parent;
         }
+        let id = element.id.clone().unwrap_or_else(|| format!("line-{}", item.line));
         Some(Entry {
-            id: element.id.clone().unwrap_or_else(|| format!("line-{}", item.line)),
+            item: item_id(rules, &id),
+            id: Cow::Owned(id),
             origin: self.origin(item.element, rules, cfg),
-            text,
-            markers,
+            origin_id: Cow::Owned(self.origin_id(item.element, rules, cfg)),
+            text: Cow::Owned(text),
+            markers: markers.into_iter().map(Cow::Owned).collect(),
             foreign,
             effect: None,
             children: item.children.iter().filter_map(|&c| self.entry(c, rules, cfg)).collect(),
@@ -974,13 +988,13 @@ pub fn compare(page: &Page, rules: &Rules, errata: &Errata, cfg: &Config, order:
     let top = |items: &[Entry]| {
         items
             .iter()
-            .filter(|i| !off_page.contains(&i.origin.as_str()))
-            .map(|i| RuleItem { origin: i.origin.clone(), id: i.id.clone() })
+            .filter(|i| !off_page.contains(&i.origin_id.as_ref()))
+            .map(|i| RuleItem { origin: i.origin_id.to_string(), id: i.id.to_string() })
             .collect::<Vec<_>>()
     };
     let mut ours: Vec<(String, Vec<RuleItem>)> =
         vec![("notes".to_string(), top(&order.notes)), ("any_time".to_string(), top(&order.any_time))];
-    ours.extend(order.steps().map(|s| (s.id.clone(), top(&s.items))));
+    ours.extend(order.steps().map(|s| (s.id.to_string(), top(&s.items))));
     let theirs = page.sections(rules, cfg);
     let errata: Vec<&Difference> = errata.applying(rules, cfg).collect();
 
@@ -1178,6 +1192,20 @@ pub fn describe(c: &SectionComparison) -> String {
         Verdict::Differs => "  DIFFERS".to_string(),
     };
     format!("{}: page {page}, rules {rules}{verdict}", c.section)
+}
+
+/// The rules' step with this id; a step the rules do not have gets a number
+/// past theirs.
+fn step_id(rules: &Rules, id: &str) -> StepId {
+    let n = rules.steps().position(|s| s.id == id).unwrap_or(rules.steps().count());
+    StepId(n as u8)
+}
+
+/// The rules' item with this id; an item the rules do not have gets a number
+/// past theirs.
+fn item_id(rules: &Rules, id: &str) -> ItemId {
+    let items = rules.items();
+    items.iter().find(|i| i.id == id).map_or(ItemId(items.len() as u16), |i| i.number)
 }
 
 #[cfg(test)]

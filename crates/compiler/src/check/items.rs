@@ -437,7 +437,7 @@ impl Checker<'_> {
             }
             let example = logic
                 .fewest(&context.selections, &named)
-                .map(|cfg| format!("for example: {} shows its context without it", build.catalog.order_command(&cfg)));
+                .map(|cfg| format!("for example: {} shows its context without it", crate::command::order(build.catalog, &cfg)));
             self.report(span, message, label, example);
         }
         let children = build.ordered.children[i].clone();
