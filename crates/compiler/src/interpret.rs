@@ -73,7 +73,7 @@ fn entries<'r>(rules: &'r Rules, items: &'r [Item], cfg: &Config, parent: (Origi
                     .map(|m| Cow::Borrowed(m.label.as_str()))
                     .collect(),
                 foreign: item.foreign.contains(&cfg.edition),
-                effect: item.effect.clone(),
+                effect: item.effect.as_ref(),
                 children: entries(rules, &item.children, cfg, origin),
             }
         })

@@ -168,7 +168,7 @@ pub struct Entry<'a> {
     /// The item comes from another edition than the one selected.
     pub foreign: bool,
     /// How carrying the item out changes the course of the turn.
-    pub effect: Option<Effect>,
+    pub effect: Option<&'a Effect>,
     /// Visible sub-items.
     pub children: Vec<Entry<'a>>,
 }

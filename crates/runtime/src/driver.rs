@@ -210,7 +210,7 @@ impl Turn {
             if self.go_back.is_some() {
                 return;
             }
-            let effect = item.effect.as_ref().filter(|e| !(**e == Effect::DoubleTurn && self.second_part));
+            let effect = item.effect.filter(|e| !(**e == Effect::DoubleTurn && self.second_part));
             let performed = handler.perform(step, item);
             let applied = performed && effect.is_some();
             self.trace.0.push(Event::Item { id: item.id.to_string(), depth, applied });

@@ -67,7 +67,9 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
     /// theirs where none of their own candidates holds.
     fn entries(&self, items: &[ItemId], parent: (Origin, &'a str)) -> Vec<Entry<'a>> {
         let (tables, visible) = (self.tables, self.visible);
-        items
+        // Sized once: growing the list item by item costs more than counting.
+        let mut out = Vec::with_capacity(items.iter().filter(|&&i| visible.has_item(i)).count());
+        let entries = items
             .iter()
             .filter(|&&i| visible.has_item(i))
             .filter_map(|&i| Some((i, tables.items.get(usize::from(i.0))?)))
@@ -93,10 +95,11 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
                         .map(|&label| Cow::Borrowed(label))
                         .collect(),
                     foreign: item.foreign.contains(&self.cfg.edition),
-                    effect: item.effect.clone(),
+                    effect: item.effect.as_ref(),
                     children: self.entries(item.children, origin),
                 }
-            })
-            .collect()
+            });
+        out.extend(entries);
+        out
     }
 }

@@ -38,7 +38,7 @@ fn steps_started(trace: &Trace, id: &str) -> usize {
 fn builder_double_turn_with_two_completed_features() {
     let order = order("C2", "builder");
     let mut handler =
-        Scripted { applies: |e: &Entry| e.effect == Some(Effect::DoubleTurn), features: VecDeque::from([2, 1]) };
+        Scripted { applies: |e: &Entry| e.effect == Some(&Effect::DoubleTurn), features: VecDeque::from([2, 1]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
     assert_eq!(steps_started(&trace, "1A"), 1, "1A stands outside the builder's block");
     assert_eq!(steps_started(&trace, "1B"), 2, "1B–4A are played twice");
@@ -53,7 +53,7 @@ fn without_the_builder_there_is_no_second_part() {
     let order = order("C2", "abbey_and_mayor");
     // Everything applies, except that the tile always fits.
     let mut handler =
-        Scripted { applies: |e: &Entry| !matches!(e.effect, Some(Effect::GoBack(_))), features: VecDeque::from([1]) };
+        Scripted { applies: |e: &Entry| !matches!(e.effect, Some(&Effect::GoBack(_))), features: VecDeque::from([1]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
     assert!(!trace.0.contains(&Event::Part(2)));
 }
@@ -62,7 +62,7 @@ fn without_the_builder_there_is_no_second_part() {
 fn princess_skips_deploying() {
     let order = order("C2", "princess");
     let mut handler =
-        Scripted { applies: |e: &Entry| matches!(e.effect, Some(Effect::Skip(_))), features: VecDeque::from([0]) };
+        Scripted { applies: |e: &Entry| matches!(e.effect, Some(&Effect::Skip(_))), features: VecDeque::from([0]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
     assert!(trace.0.contains(&Event::Skipped("2B-1".into())));
     assert!(trace.0.contains(&Event::Skipped("2B-2".into())));
@@ -75,7 +75,7 @@ fn princess_skips_deploying() {
 fn unplaceable_tile_goes_back_to_1b() {
     let order = order("C2", "");
     let mut first = true;
-    let applies = |e: &Entry| matches!(e.effect, Some(Effect::GoBack(_))) && std::mem::take(&mut first);
+    let applies = |e: &Entry| matches!(e.effect, Some(&Effect::GoBack(_))) && std::mem::take(&mut first);
     let mut handler = Scripted { applies, features: VecDeque::new() };
     let trace = play_turn(&order, &mut handler).expect("a turn");
     assert!(trace.0.contains(&Event::GoBack { to: "1B".into() }));
@@ -88,6 +88,6 @@ fn unplaceable_tile_goes_back_to_1b() {
 fn a_handler_that_always_goes_back_gets_an_error_not_a_hang() {
     let order = order("C2", "");
     let mut handler =
-        Scripted { applies: |e: &Entry| matches!(e.effect, Some(Effect::GoBack(_))), features: VecDeque::new() };
+        Scripted { applies: |e: &Entry| matches!(e.effect, Some(&Effect::GoBack(_))), features: VecDeque::new() };
     assert_eq!(play_turn(&order, &mut handler), Err(TurnError::TooManyGoBacks(MAX_GO_BACKS)));
 }
