@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
 use carcassonne_rules_core::{EditionId, Repeat};
 
 use crate::codegen::GENERATOR;
@@ -31,11 +32,6 @@ const STYLE_CSS: &str = include_str!("site/style.css");
 /// The edition the page shows when the link names none, if the rules have it
 /// (else their first edition): the game's current edition.
 const DEFAULT_EDITION: &str = "C2";
-
-/// What a `choose_one` step says before its items (as the text renderer says it).
-const CHOOSE_ONE: &str = "You may do exactly one of the following:";
-/// What a step with no visible item says (as the text renderer says it).
-const NO_ACTIONS: &str = "There are no actions in this step.";
 
 /// One file of the page.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -389,8 +385,8 @@ fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step) {
     );
     if let Some((repeat, when)) = &step.repeat {
         let (name, text) = match repeat {
-            Repeat::DoubleTurn => ("double_turn", "once, or twice on a double turn"),
-            Repeat::PerFeature => ("per_feature", "once per completed feature"),
+            Repeat::DoubleTurn => ("double_turn", Repeat::DoubleTurn.label()),
+            Repeat::PerFeature => ("per_feature", Repeat::PerFeature.label()),
         };
         let _ = write!(
             out,

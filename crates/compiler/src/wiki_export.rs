@@ -32,6 +32,7 @@
 //! class names outside a `not` (the page reader in `tools/conformance` reads
 //! them so); a condition that cannot be written so that this holds is an error.
 
+use carcassonne_rules_core::order::NO_ACTIONS;
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, VariantId};
 
 use biodivine_lib_bdd::Bdd;
@@ -64,8 +65,6 @@ pub const ANY_TIME_HEADING: &str = "'''At any time during your turn:'''";
 pub const FINAL_SCORING_HEADING: &str = "'''Final scoring'''";
 /// The lead of a step whose items are alternatives (`choose_one`).
 pub const CHOOSE_ONE_LEAD: &str = "You '''may''' do exactly one of the following:";
-/// What a step with no visible item says, as on the page.
-const NO_ACTIONS: &str = "There are no actions in this step.";
 /// The heading of the builder's block.
 const DOUBLE_TURN_HEADING: &str = "Once, or twice on a double turn";
 
