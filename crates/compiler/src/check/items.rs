@@ -435,9 +435,9 @@ impl Checker<'_> {
                     named.push(m);
                 }
             }
-            let example = logic
-                .fewest(&context.selections, &named)
-                .map(|cfg| format!("for example: {} shows its context without it", crate::command::order(build.catalog, &cfg)));
+            let example = logic.fewest(&context.selections, &named).map(|cfg| {
+                format!("for example: {} shows its context without it", crate::command::order(build.catalog, &cfg))
+            });
             self.report(span, message, label, example);
         }
         let children = build.ordered.children[i].clone();
