@@ -77,6 +77,21 @@ enum Command {
         #[arg(long, value_name = "ID")]
         against_variant: Option<String>,
     },
+    /// What changed between two versions of the rules, over every selection:
+    /// where items, markers and steps now show or no longer show, texts,
+    /// origins, places and renames, each with exact counts and an example.
+    Review {
+        /// The version to compare against: a folder if one exists at that
+        /// path, else a git revision (HEAD~1, main, a commit) of the
+        /// repository holding --rules, read without touching the work tree.
+        #[arg(long, value_name = "DIR|REV")]
+        base: String,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Exit with 1 when anything changed.
+        #[arg(long)]
+        fail_on_change: bool,
+    },
     /// List the expansions, their modules and editions.
     Modules {
         #[arg(long, value_enum, default_value_t = ListFormat::Text)]
@@ -125,12 +140,16 @@ enum ListFormat {
     Json,
 }
 
+/// Set by `review --fail-on-change` when something changed: exit 1 without a diagnostic.
+static CHANGED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The rules folder `check` and `gen` read by default.
 const RULES_DIR: &str = "rules";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(&cli) {
+        Ok(()) if CHANGED.load(std::sync::atomic::Ordering::Relaxed) => ExitCode::FAILURE,
         Ok(()) => ExitCode::SUCCESS,
         Err(problems) => {
             let mut stderr = std::io::stderr().lock();
@@ -260,6 +279,18 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
                 }
             };
             print_out(&carcassonne_rules::diff::unified(&a, &b, std::io::stdout().is_terminal()));
+            Ok(())
+        }
+        Command::Review { base, format, fail_on_change } => {
+            use carcassonne_rules_compiler::review;
+            let format = match format {
+                Format::Text => review::Format::Text,
+                Format::Markdown => review::Format::Markdown,
+                Format::Json => review::Format::Json,
+            };
+            let (text, changed) = review::command(base, rules_dir(cli), format, std::io::stdout().is_terminal())?;
+            print_out(&text);
+            CHANGED.store(changed && *fail_on_change, std::sync::atomic::Ordering::Relaxed);
             Ok(())
         }
         Command::Modules { format } => {

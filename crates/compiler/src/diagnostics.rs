@@ -145,6 +145,25 @@ impl Diagnostic {
         self.help.as_deref()
     }
 
+    /// The diagnostic with the file names that start with `from` shown as
+    /// starting with `to` instead: rules read from a git revision through a
+    /// temporary folder are named `REV:path` (`review`).
+    pub fn with_files_renamed(mut self, from: &str, to: &str) -> Self {
+        let rename = |text: &str| text.replace(from, to);
+        self.message = rename(&self.message);
+        self.help = self.help.as_deref().map(rename);
+        self.location = self.location.as_deref().map(rename);
+        for label in &mut self.labels {
+            let renamed = label.label().map(rename);
+            label.set_label(renamed);
+        }
+        if let Some(source) = self.source.take() {
+            let renamed = NamedSource::new(rename(source.name()), source.inner().clone()).with_language("yaml");
+            self.source = Some(Box::new(renamed));
+        }
+        self
+    }
+
     /// `file:line:col` of the primary label, if the diagnostic has one.
     pub fn location(&self) -> Option<String> {
         self.location.clone()

@@ -9,7 +9,7 @@
 //! [`interpret`] computes a turn order straight from the model: for rules that
 //! were not compiled in, and as the oracle for the generated code. [`verify`]
 //! proves properties of the model over every selection at once, with the
-//! same [`logic`].
+//! same [`logic`]; [`review`] compares two versions of the rules with it.
 //! [`wiki_export`] writes the rules as the wiki page's source, and [`schema`]
 //! the JSON Schemas that give rule authors completion in their editors.
 //! [`lexicon`] says what each string of the rules may hold.
@@ -25,6 +25,7 @@ pub mod lexicon;
 pub mod logic;
 pub mod model;
 pub mod placement;
+pub mod review;
 pub mod schema;
 pub mod site;
 pub mod syntax;

@@ -23,6 +23,20 @@ pub struct Logic<'r> {
     flags: Vec<Bdd>,
 }
 
+/// Where one version's names stand in a variable space the caller built:
+/// the variable of each module, edition and rule variant by its index in the
+/// catalog, and the selections that exist (the domain).
+pub struct Space {
+    /// By module bit.
+    pub modules: Vec<BddVariable>,
+    /// By edition index.
+    pub editions: Vec<BddVariable>,
+    /// By variant index.
+    pub variants: Vec<BddVariable>,
+    /// Every selection.
+    pub domain: Bdd,
+}
+
 /// A selection: what a counterexample or an explanation names. The same as
 /// the turn order's [`Config`]; the name stays for the tools that use it.
 pub type Selection = Config;
@@ -46,15 +60,17 @@ impl<'r> Logic<'r> {
         let exactly_one =
             |of: &[BddVariable]| if of.is_empty() { vars.mk_true() } else { vars.mk_sat_exactly_k(1, of) };
         let domain = exactly_one(editions).and(&exactly_one(variants));
-        let mut logic = Logic {
-            catalog,
-            modules: modules.to_vec(),
-            editions: editions.to_vec(),
-            variants: variants.to_vec(),
-            domain,
-            flags: Vec::new(),
-            vars,
-        };
+        let space =
+            Space { modules: modules.to_vec(), editions: editions.to_vec(), variants: variants.to_vec(), domain };
+        Self::in_space(catalog, flags, vars, space)
+    }
+
+    /// The conditions of `catalog` and `flags` over variables the caller
+    /// chose: `review` puts two versions of the rules, whose module sets may
+    /// differ, into one space this way, so that their BDDs can be compared.
+    pub fn in_space(catalog: &'r Catalog, flags: &[Flag], vars: BddVariableSet, space: Space) -> Self {
+        let Space { modules, editions, variants, domain } = space;
+        let mut logic = Logic { catalog, modules, editions, variants, domain, flags: Vec::new(), vars };
         // A flag refers only to flags defined without cycles (the checker
         // rejects cycles), so expanding each on its own terminates.
         logic.flags = flags.iter().map(|flag| logic.bdd(&flag.when.expanded(flags))).collect();

@@ -1,0 +1,897 @@
+//! `review`: what changed between two versions of the rules, in which
+//! selections, over all of them at once.
+//!
+//! Both versions' conditions become BDDs (`verify`'s [`Logic`]) over one
+//! variable space: the union of their modules (by id), editions and rule
+//! variants. Items, markers and steps are then compared by id: where each
+//! shows in one version and not the other, where its text, origin or place
+//! among its siblings differs, and so on. Each difference is a [`Change`]
+//! with the exact set of selections it holds in, printed as a small DSL
+//! condition ([`condition`]), counted per edition, and shown by an example
+//! selection. Since only meanings are compared, an equivalent rewrite of the
+//! rules (`a or b` → `b or a`, keys reordered, quotes added) reports nothing.
+
+mod condition;
+mod render;
+pub mod revision;
+
+use std::collections::{HashMap, HashSet};
+
+use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
+use carcassonne_rules_core::{EditionId, Effect, Repeat};
+use indexmap::IndexMap;
+
+pub use render::{Format, render};
+
+use crate::model::{Cond, Item, Rules};
+use crate::verify::{Logic, Space};
+
+/// What kind of difference a [`Change`] is (the JSON `kind`, **contract**).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// An item or step now shows where it did not.
+    Shown,
+    /// An item or step no longer shows where it did.
+    Hidden,
+    /// An item only the head has.
+    Added,
+    /// An item only the base has.
+    Removed,
+    /// An item's text reads differently.
+    Text,
+    /// An item's place among its siblings changed.
+    Moved,
+    /// A marker of an item shows in more or fewer selections.
+    Marker,
+    /// An item's origin (the module that brings it) or its foreign editions changed.
+    Origin,
+    /// A step's existence, repeat or choice, or an item's effect on the turn, changed.
+    Step,
+    /// An item's id changed, nothing else.
+    Renamed,
+}
+
+impl Kind {
+    /// As the JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Shown => "shown",
+            Kind::Hidden => "hidden",
+            Kind::Added => "added",
+            Kind::Removed => "removed",
+            Kind::Text => "text",
+            Kind::Moved => "moved",
+            Kind::Marker => "marker",
+            Kind::Origin => "origin",
+            Kind::Step => "step",
+            Kind::Renamed => "renamed",
+        }
+    }
+}
+
+/// One difference between the versions, with the selections it holds in.
+pub struct Change {
+    /// What changed.
+    pub kind: Kind,
+    /// The item's id (the head's, for a rename), if an item changed.
+    pub item: Option<String>,
+    /// The step id or section name (`setup`) it is in.
+    pub step: String,
+    /// The marker, for [`Kind::Marker`].
+    pub marker: Option<String>,
+    /// A one-line description ("no longer shows", `C2: "…" → "…"`).
+    pub detail: String,
+    /// Where it holds, as a DSL condition.
+    pub condition: String,
+    /// Exact numbers of selections where it holds, per edition, every edition listed.
+    pub selections: Vec<(String, u128)>,
+    /// An `order …` command line (without the program name) that shows it.
+    pub example: Option<String>,
+    /// The expansion the item belongs to (by its origin), `None` for the base game.
+    pub expansion: Option<String>,
+    set: Bdd,
+}
+
+impl Change {
+    /// The editions in which it holds somewhere.
+    pub fn editions(&self) -> Vec<&str> {
+        self.selections.iter().filter(|(_, n)| *n > 0).map(|(e, _)| e.as_str()).collect()
+    }
+}
+
+/// The changes of one expansion, for the summary.
+pub struct ExpansionSummary {
+    /// The expansion's id, `None` for the base game.
+    pub id: Option<String>,
+    /// Its name.
+    pub name: String,
+    /// How many changes, by kind.
+    pub kinds: Vec<(Kind, usize)>,
+    /// The selections any of its changes holds in, per edition.
+    pub selections: Vec<(String, u128)>,
+}
+
+/// Everything that differs between two versions.
+pub struct Review {
+    /// How the base was named (`HEAD~1`, a folder).
+    pub base: String,
+    /// How the head was named (its folder).
+    pub head: String,
+    /// Every change, in turn order.
+    pub changes: Vec<Change>,
+    /// Per expansion, in registry order (the base game first).
+    pub expansions: Vec<ExpansionSummary>,
+    /// The selections any change holds in, per edition.
+    pub selections: Vec<(String, u128)>,
+    /// Every selection, per edition.
+    pub totals: Vec<(String, u128)>,
+}
+
+/// Compares `base` with `head`.
+pub fn review(base_name: &str, base: &Rules, head_name: &str, head: &Rules) -> Review {
+    let vars = Vars::new(base, head);
+    let old = Version::walk(base, &vars);
+    let new = Version::walk(head, &vars);
+    let mut cmp = Comparison { vars: &vars, old: &old, new: &new, changes: Vec::new(), renamed: HashMap::new() };
+    cmp.steps();
+    cmp.renames();
+    cmp.items();
+    cmp.siblings();
+    let mut changes = cmp.changes;
+    let rank = |c: &Change| new.rank(c).or_else(|| old.rank(c)).unwrap_or(usize::MAX);
+    changes.sort_by_key(|c| rank(c));
+    let expansions = summarise(&vars, head, base, &changes);
+    let all = changes.iter().fold(vars.set.mk_false(), |acc, c| acc.or(&c.set));
+    let everything = vars.domain.clone();
+    Review {
+        base: base_name.to_string(),
+        head: head_name.to_string(),
+        selections: vars.counts(&all),
+        totals: vars.counts(&everything),
+        changes,
+        expansions,
+    }
+}
+
+fn summarise(vars: &Vars, head: &Rules, base: &Rules, changes: &[Change]) -> Vec<ExpansionSummary> {
+    let mut order: Vec<(Option<String>, String)> = vec![(None, "Base game".to_string())];
+    for x in head.catalog.expansions.iter().chain(&base.catalog.expansions) {
+        if !order.iter().any(|(id, _)| id.as_deref() == Some(x.id.as_str())) {
+            order.push((Some(x.id.clone()), x.name.clone()));
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|(id, name)| {
+            let mine: Vec<&Change> = changes.iter().filter(|c| c.expansion == id).collect();
+            if mine.is_empty() {
+                return None;
+            }
+            let mut kinds: Vec<(Kind, usize)> = Vec::new();
+            for c in &mine {
+                match kinds.iter_mut().find(|(k, _)| *k == c.kind) {
+                    Some((_, n)) => *n += 1,
+                    None => kinds.push((c.kind, 1)),
+                }
+            }
+            kinds.sort();
+            let union = mine.iter().fold(vars.set.mk_false(), |acc, c| acc.or(&c.set));
+            Some(ExpansionSummary { id, name, kinds, selections: vars.counts(&union) })
+        })
+        .collect()
+}
+
+/// The variable space shared by both versions.
+pub(crate) struct Vars {
+    set: BddVariableSet,
+    module_ids: Vec<String>,
+    modules: Vec<BddVariable>,
+    edition_ids: Vec<String>,
+    editions: Vec<BddVariable>,
+    variant_ids: Vec<String>,
+    variants: Vec<BddVariable>,
+    /// Per edition, whether each module exists in it (in either version).
+    edition_modules: Vec<Vec<bool>>,
+    /// Whether each module exists in both versions (examples prefer those).
+    common: Vec<bool>,
+    /// Per edition, its default variant's index.
+    default_variant: Vec<usize>,
+    /// Every selection: one edition, one variant, modules of that edition.
+    domain: Bdd,
+}
+
+impl Vars {
+    fn new(base: &Rules, head: &Rules) -> Vars {
+        let (b, h) = (&base.catalog, &head.catalog);
+        let mut module_ids: Vec<String> = b.modules.iter().chain(&h.modules).map(|m| m.id.clone()).collect();
+        module_ids.sort();
+        module_ids.dedup();
+        let mut edition_ids: Vec<String> = Vec::new();
+        for e in h.editions.iter().chain(&b.editions) {
+            if !edition_ids.contains(&e.id) {
+                edition_ids.push(e.id.clone());
+            }
+        }
+        let mut variant_ids: Vec<String> = Vec::new();
+        for v in h.variants.iter().chain(&b.variants) {
+            if !variant_ids.contains(&v.id) {
+                variant_ids.push(v.id.clone());
+            }
+        }
+        let count = module_ids.len() + edition_ids.len() + variant_ids.len();
+        let set = BddVariableSet::new_anonymous(u16::try_from(count).unwrap_or(u16::MAX));
+        let all = set.variables();
+        let (modules, rest) = all.split_at(module_ids.len().min(all.len()));
+        let (editions, variants) = rest.split_at(edition_ids.len().min(rest.len()));
+        let mut edition_modules = vec![vec![false; module_ids.len()]; edition_ids.len()];
+        for catalog in [b, h] {
+            for x in &catalog.expansions {
+                for e in x.editions.iter().filter_map(|e| edition_ids.iter().position(|id| id == e)) {
+                    for m in x.modules.iter().filter_map(|m| module_ids.iter().position(|id| *id == m.id)) {
+                        edition_modules[e][m] = true;
+                    }
+                }
+            }
+        }
+        let common = module_ids.iter().map(|id| b.module(id).is_some() && h.module(id).is_some()).collect::<Vec<_>>();
+        let default_variant = edition_ids
+            .iter()
+            .map(|id| {
+                let (catalog, e) = match h.edition(id) {
+                    Some(e) => (h, e),
+                    None => (b, b.edition(id).unwrap_or(EditionId(0))),
+                };
+                let v = catalog.editions.get(usize::from(e.0)).map(|e| e.default_variant);
+                let v = v.and_then(|v| catalog.variants.get(usize::from(v.0)));
+                v.and_then(|v| variant_ids.iter().position(|id| *id == v.id)).unwrap_or(0)
+            })
+            .collect();
+        let one_variant = if variants.is_empty() { set.mk_true() } else { set.mk_sat_exactly_k(1, variants) };
+        let mut domain = set.mk_sat_exactly_k(1, editions).and(&one_variant);
+        for (e, present) in edition_modules.iter().enumerate() {
+            let absent = present
+                .iter()
+                .zip(modules)
+                .filter(|(p, _)| !**p)
+                .fold(set.mk_true(), |acc, (_, &m)| acc.and(&set.mk_not_var(m)));
+            domain = domain.and(&set.mk_var(editions[e]).imp(&absent));
+        }
+        Vars {
+            module_ids,
+            modules: modules.to_vec(),
+            edition_ids,
+            editions: editions.to_vec(),
+            variant_ids,
+            variants: variants.to_vec(),
+            edition_modules,
+            common,
+            default_variant,
+            domain,
+            set,
+        }
+    }
+
+    /// Where `rules`' catalog indices stand in this space.
+    fn space(&self, rules: &Rules) -> Space {
+        let c = &rules.catalog;
+        let find = |ids: &[String], vars: &[BddVariable], id: &str| {
+            ids.iter().position(|x| x == id).and_then(|i| vars.get(i).copied()).unwrap_or(BddVariable::from_index(0))
+        };
+        Space {
+            modules: c.modules.iter().map(|m| find(&self.module_ids, &self.modules, &m.id)).collect(),
+            editions: c.editions.iter().map(|e| find(&self.edition_ids, &self.editions, &e.id)).collect(),
+            variants: c.variants.iter().map(|v| find(&self.variant_ids, &self.variants, &v.id)).collect(),
+            domain: self.domain.clone(),
+        }
+    }
+
+    fn edition(&self, e: usize) -> Bdd {
+        self.set.mk_var(self.editions[e])
+    }
+
+    /// The exact number of selections in `set`, per edition.
+    fn counts(&self, set: &Bdd) -> Vec<(String, u128)> {
+        let within = set.and(&self.domain);
+        self.edition_ids
+            .iter()
+            .enumerate()
+            .map(|(e, id)| {
+                let n = within.and(&self.edition(e)).exact_cardinality();
+                (id.clone(), n.to_string().parse().unwrap_or(u128::MAX))
+            })
+            .collect()
+    }
+
+    /// A selection in `set` that is easy to try: in its first edition, the
+    /// edition's default variant, modules both versions know, and as few
+    /// modules as can be (none of them can be left out).
+    fn witness(&self, set: &Bdd) -> Option<BddValuation> {
+        let mut narrowed = set.and(&self.domain);
+        let first = (0..self.editions.len()).find(|&e| !narrowed.and(&self.edition(e)).is_false())?;
+        narrowed = narrowed.and(&self.edition(first));
+        let prefer = |narrowed: &mut Bdd, var: BddVariable, value: bool| {
+            let there = narrowed.var_select(var, value);
+            if !there.is_false() {
+                *narrowed = there;
+            }
+        };
+        if let Some(&v) = self.variants.get(self.default_variant[first]) {
+            prefer(&mut narrowed, v, true);
+        }
+        for (m, &var) in self.modules.iter().enumerate().filter(|(m, _)| !self.common[*m]) {
+            let _ = m;
+            prefer(&mut narrowed, var, false);
+        }
+        for &m in &self.modules {
+            prefer(&mut narrowed, m, false);
+        }
+        narrowed.sat_witness()
+    }
+
+    /// The edition, variant and modules of a valuation, by index.
+    fn selection(&self, v: &BddValuation) -> (usize, usize, Vec<usize>) {
+        let first = |vars: &[BddVariable]| vars.iter().position(|&x| v.value(x)).unwrap_or(0);
+        let modules = (0..self.modules.len()).filter(|&m| v.value(self.modules[m])).collect();
+        (first(&self.editions), first(&self.variants), modules)
+    }
+
+    /// The `order` command line of a valuation, without the program name.
+    fn command(&self, v: &BddValuation) -> String {
+        let (e, variant, modules) = self.selection(v);
+        let mut command = format!("order --edition {}", self.edition_ids[e]);
+        if !self.variants.is_empty() && variant != self.default_variant[e] {
+            command.push_str(&format!(" --variant {}", self.variant_ids[variant]));
+        }
+        if !modules.is_empty() {
+            let ids: Vec<&str> = modules.iter().map(|&m| self.module_ids[m].as_str()).collect();
+            command.push_str(&format!(" --with {}", ids.join(",")));
+        }
+        command
+    }
+}
+
+/// Where an item is: the step or section, or the item it is under.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Parent {
+    Step(String),
+    Item(String),
+}
+
+/// One item of one version, with where it shows.
+struct Node<'r> {
+    item: &'r Item,
+    parent: Parent,
+    /// The step id or section name.
+    place: String,
+    /// Its position in a walk of the version: for putting changes in turn order.
+    rank: usize,
+    /// Where it shows.
+    shows: Bdd,
+    /// Where its parent (or its step) shows.
+    context: Bdd,
+    /// For each module id (`base` for the base game), where it is the item's origin.
+    origin: Vec<(String, Bdd)>,
+    /// Its expansion, by its origin (else its parent's); `None` for the base game.
+    expansion: Option<String>,
+}
+
+/// A step of one version.
+struct StepNode {
+    rank: usize,
+    exists: Bdd,
+    repeat: Option<(Repeat, Bdd)>,
+    choose_one: bool,
+}
+
+/// One version of the rules, walked: every item and step with its BDDs.
+struct Version<'r> {
+    rules: &'r Rules,
+    logic: Logic<'r>,
+    items: IndexMap<String, Node<'r>>,
+    /// The ids under each parent, in order.
+    lists: IndexMap<Parent, Vec<String>>,
+    steps: IndexMap<String, StepNode>,
+    /// Module ids by this version's module bit.
+    module_ids: Vec<String>,
+}
+
+impl<'r> Version<'r> {
+    fn walk(rules: &'r Rules, vars: &Vars) -> Version<'r> {
+        let logic = Logic::in_space(rules, vars.set.clone(), vars.space(rules));
+        let module_ids = rules.catalog.modules.iter().map(|m| m.id.clone()).collect();
+        let mut v = Version {
+            rules,
+            logic,
+            items: IndexMap::new(),
+            lists: IndexMap::new(),
+            steps: IndexMap::new(),
+            module_ids,
+        };
+        let everything = vars.domain.clone();
+        let base_origin = vec![("base".to_string(), everything.clone())];
+        let [notes, setup, any_time, final_scoring] = rules.sections();
+        for (name, items) in [notes, setup, any_time] {
+            v.list(vars, items, Parent::Step(name.to_string()), name, &everything, &base_origin, None);
+        }
+        for step in rules.steps() {
+            let exists = v.logic.cond(&step.when);
+            let repeat = step.repeat.as_ref().map(|(r, when)| (*r, exists.and(&v.logic.cond(when))));
+            let rank = v.items.len() + v.steps.len();
+            v.steps.insert(
+                step.id.clone(),
+                StepNode { rank, exists: exists.clone(), repeat, choose_one: step.choose_one },
+            );
+            v.list(vars, &step.items, Parent::Step(step.id.clone()), &step.id, &exists, &base_origin, None);
+        }
+        let (name, items) = final_scoring;
+        v.list(vars, items, Parent::Step(name.to_string()), name, &everything, &base_origin, None);
+        v
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn list(
+        &mut self,
+        vars: &Vars,
+        items: &'r [Item],
+        parent: Parent,
+        place: &str,
+        context: &Bdd,
+        parent_origin: &[(String, Bdd)],
+        parent_expansion: Option<&str>,
+    ) {
+        self.lists.insert(parent.clone(), items.iter().map(|i| i.id.clone()).collect());
+        for item in items {
+            let shows = context.and(&self.logic.cond(&item.when));
+            let origin = self.origin(vars, item, parent_origin);
+            let expansion = item
+                .origins
+                .first()
+                .and_then(|m| self.module_ids.get(usize::from(m.0)))
+                .and_then(|m| self.rules.catalog.expansions.iter().find(|x| x.modules.iter().any(|xm| xm.id == *m)))
+                .map(|x| x.id.clone())
+                .or_else(|| parent_expansion.map(str::to_string));
+            let rank = self.items.len() + self.steps.len();
+            let node = Node {
+                item,
+                parent: parent.clone(),
+                place: place.to_string(),
+                rank,
+                shows: shows.clone(),
+                context: context.clone(),
+                origin: origin.clone(),
+                expansion: expansion.clone(),
+            };
+            self.items.insert(item.id.clone(), node);
+            self.list(
+                vars,
+                &item.children,
+                Parent::Item(item.id.clone()),
+                place,
+                &shows,
+                &origin,
+                expansion.as_deref(),
+            );
+        }
+    }
+
+    /// Where each module is the item's origin: the first of its own
+    /// candidates that is selected, else its parent's origin.
+    fn origin(&self, vars: &Vars, item: &Item, parent: &[(String, Bdd)]) -> Vec<(String, Bdd)> {
+        let mut out: Vec<(String, Bdd)> = Vec::new();
+        let mut rest = vars.set.mk_true();
+        for m in &item.origins {
+            let Some(id) = self.module_ids.get(usize::from(m.0)) else { continue };
+            let selected = self.logic.cond(&Cond::Module(*m));
+            out.push((id.clone(), rest.and(&selected)));
+            rest = rest.and_not(&selected);
+        }
+        for (id, there) in parent {
+            let here = rest.and(there);
+            match out.iter_mut().find(|(m, _)| m == id) {
+                Some((_, set)) => *set = set.or(&here),
+                None => out.push((id.clone(), here)),
+            }
+        }
+        out
+    }
+
+    /// The item's text in each edition of the space (`None` where this version lacks the edition).
+    fn texts(&self, vars: &Vars, item: &Item) -> Vec<Option<String>> {
+        vars.edition_ids.iter().map(|id| self.rules.catalog.edition(id).map(|e| item.text.render(e))).collect()
+    }
+
+    /// Whether the item is foreign in each edition of the space.
+    fn foreign(&self, vars: &Vars, item: &Item) -> Vec<bool> {
+        vars.edition_ids
+            .iter()
+            .map(|id| self.rules.catalog.edition(id).is_some_and(|e| item.foreign.contains(&e)))
+            .collect()
+    }
+
+    /// Where each of the item's marker labels shows, within `shows`.
+    fn markers(&self, node: &Node) -> Vec<(String, Bdd)> {
+        let mut out: Vec<(String, Bdd)> = Vec::new();
+        for m in &node.item.markers {
+            let seen = node.shows.and(&self.logic.cond(&m.when));
+            match out.iter_mut().find(|(label, _)| *label == m.label) {
+                Some((_, set)) => *set = set.or(&seen),
+                None => out.push((m.label.clone(), seen)),
+            }
+        }
+        out
+    }
+
+    fn rank(&self, c: &Change) -> Option<usize> {
+        match &c.item {
+            Some(id) => self.items.get(id).map(|n| n.rank),
+            None => self.steps.get(&c.step).map(|s| s.rank),
+        }
+    }
+}
+
+struct Comparison<'a, 'r> {
+    vars: &'a Vars,
+    old: &'a Version<'r>,
+    new: &'a Version<'r>,
+    changes: Vec<Change>,
+    /// Head id → base id, for renamed items.
+    renamed: HashMap<String, String>,
+}
+
+/// Two sets are the same set.
+fn same(a: &Bdd, b: &Bdd) -> bool {
+    a.xor(b).is_false()
+}
+
+impl Comparison<'_, '_> {
+    /// Records a change where `set` holds, if it holds anywhere.
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &mut self,
+        kind: Kind,
+        item: Option<&str>,
+        step: &str,
+        marker: Option<&str>,
+        expansion: Option<&String>,
+        set: Bdd,
+        detail: impl FnOnce(&BddValuation) -> String,
+    ) {
+        let set = set.and(&self.vars.domain);
+        let Some(example) = self.vars.witness(&set) else { return };
+        self.changes.push(Change {
+            kind,
+            item: item.map(str::to_string),
+            step: step.to_string(),
+            marker: marker.map(str::to_string),
+            detail: detail(&example),
+            condition: condition::condition(self.vars, &set),
+            selections: self.vars.counts(&set),
+            example: Some(self.vars.command(&example)),
+            expansion: expansion.cloned(),
+            set,
+        });
+    }
+
+    fn steps(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for (id, n) in &new.steps {
+            let Some(o) = old.steps.get(id) else {
+                self.push(Kind::Step, None, id, None, None, n.exists.clone(), |_| "step added".into());
+                continue;
+            };
+            self.push(Kind::Shown, None, id, None, None, n.exists.and_not(&o.exists), |_| "step now exists".into());
+            self.push(Kind::Hidden, None, id, None, None, o.exists.and_not(&n.exists), |_| {
+                "step no longer exists".into()
+            });
+            let both = n.exists.and(&o.exists);
+            let repeats =
+                |r: &Option<(Repeat, Bdd)>| r.clone().unwrap_or((Repeat::DoubleTurn, self.vars.set.mk_false()));
+            let ((ro, so), (rn, sn)) = (repeats(&o.repeat), repeats(&n.repeat));
+            let differ = if ro == rn { so.xor(&sn) } else { so.or(&sn) };
+            let describe = |r: Repeat, s: &Bdd, v: &BddValuation| match s.eval_in(v) {
+                true => repeat_name(r),
+                false => "none",
+            };
+            self.push(Kind::Step, None, id, None, None, both.and(&differ), |v| {
+                format!("repeat: {} → {}", describe(ro, &so, v), describe(rn, &sn, v))
+            });
+            if o.choose_one != n.choose_one {
+                let yes_no = |b: bool| if b { "exactly one of its items" } else { "any of its items" };
+                let detail = format!("choice: {} → {}", yes_no(o.choose_one), yes_no(n.choose_one));
+                self.push(Kind::Step, None, id, None, None, both, |_| detail);
+            }
+        }
+        for (id, o) in &old.steps {
+            if !new.steps.contains_key(id) {
+                self.push(Kind::Step, None, id, None, None, o.exists.clone(), |_| "step removed".into());
+            }
+        }
+    }
+
+    /// The base id of a head item.
+    fn base_id<'s>(&'s self, head_id: &'s str) -> &'s str {
+        self.renamed.get(head_id).map_or(head_id, String::as_str)
+    }
+
+    fn base_parent(&self, p: &Parent) -> Parent {
+        match p {
+            Parent::Item(id) => Parent::Item(self.base_id(id).to_string()),
+            other => other.clone(),
+        }
+    }
+
+    /// Pairs an item only the base has with an identical one only the head has.
+    fn renames(&mut self) {
+        let (old, new, vars) = (self.old, self.new, self.vars);
+        let mut taken: HashSet<&str> = HashSet::new();
+        for (id, n) in &new.items {
+            if old.items.contains_key(id) {
+                continue;
+            }
+            let parent = self.base_parent(&n.parent);
+            let found = old.items.iter().find(|(oid, o)| {
+                !new.items.contains_key(*oid)
+                    && !taken.contains(oid.as_str())
+                    && o.place == n.place
+                    && o.parent == parent
+                    && o.item.effect == n.item.effect
+                    && same(&o.shows, &n.shows)
+                    && old.texts(vars, o.item) == new.texts(vars, n.item)
+                    && old.foreign(vars, o.item) == new.foreign(vars, n.item)
+                    && same_sets(&old.markers(o), &new.markers(n))
+                    && same_sets(&o.origin, &n.origin)
+            });
+            if let Some((oid, _)) = found {
+                taken.insert(oid);
+                self.renamed.insert(id.clone(), oid.clone());
+            }
+        }
+    }
+
+    fn items(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for (id, n) in &new.items {
+            let base_id = self.base_id(id).to_string();
+            let Some(o) = old.items.get(&base_id) else {
+                let parent_added = matches!(&n.parent, Parent::Item(p) if !old.items.contains_key(self.base_id(p)));
+                if !parent_added {
+                    let text = |v: &BddValuation| {
+                        clip(&new.texts(self.vars, n.item)[self.vars.selection(v).0].clone().unwrap_or_default())
+                    };
+                    self.push(Kind::Added, Some(id), &n.place, None, n.expansion.as_ref(), n.shows.clone(), |v| {
+                        format!("added: \"{}\"", text(v))
+                    });
+                }
+                continue;
+            };
+            if base_id != *id {
+                self.push(Kind::Renamed, Some(id), &n.place, None, n.expansion.as_ref(), n.shows.clone(), |_| {
+                    format!("renamed from `{base_id}`")
+                });
+            }
+            self.pair(id, o, n);
+        }
+        let kept: HashSet<&str> = new.items.keys().map(|id| self.base_id(id)).collect::<Vec<_>>().into_iter().collect();
+        let kept: HashSet<String> = kept.into_iter().map(str::to_string).collect();
+        for (id, o) in &old.items {
+            if kept.contains(id) {
+                continue;
+            }
+            let parent_removed = matches!(&o.parent, Parent::Item(p) if !kept.contains(p));
+            if !parent_removed {
+                self.push(Kind::Removed, Some(id), &o.place, None, o.expansion.as_ref(), o.shows.clone(), |_| {
+                    "removed".into()
+                });
+            }
+        }
+    }
+
+    /// Compares an item present in both versions.
+    fn pair(&mut self, id: &str, o: &Node, n: &Node) {
+        let (old, new, vars) = (self.old, self.new, self.vars);
+        let x = n.expansion.as_ref();
+        let context = o.context.and(&n.context);
+        self.push(Kind::Shown, Some(id), &n.place, None, x, context.and(&n.shows).and_not(&o.shows), |_| {
+            "now shows".into()
+        });
+        self.push(Kind::Hidden, Some(id), &n.place, None, x, context.and(&o.shows).and_not(&n.shows), |_| {
+            "no longer shows".into()
+        });
+        let both = o.shows.and(&n.shows);
+        let (om, nm) = (old.markers(o), new.markers(n));
+        let none = vars.set.mk_false();
+        let mut labels: Vec<&String> = nm.iter().map(|(l, _)| l).collect();
+        labels.extend(om.iter().map(|(l, _)| l).filter(|l| !nm.iter().any(|(m, _)| m == *l)));
+        for label in labels {
+            let find =
+                |ms: &[(String, Bdd)]| ms.iter().find(|(l, _)| l == label).map_or(none.clone(), |(_, s)| s.clone());
+            let (before, after) = (find(&om), find(&nm));
+            self.push(Kind::Marker, Some(id), &n.place, Some(label), x, both.and(&after).and_not(&before), |_| {
+                format!("marker {label} now shows")
+            });
+            self.push(Kind::Marker, Some(id), &n.place, Some(label), x, both.and(&before).and_not(&after), |_| {
+                format!("marker {label} no longer shows")
+            });
+        }
+        let (ot, nt) = (old.texts(vars, o.item), new.texts(vars, n.item));
+        let changed: Vec<usize> = (0..vars.edition_ids.len()).filter(|&e| ot[e] != nt[e]).collect();
+        let in_changed = changed.iter().fold(none.clone(), |acc, &e| acc.or(&vars.edition(e)));
+        self.push(Kind::Text, Some(id), &n.place, None, x, both.and(&in_changed), |v| {
+            let e = vars.selection(v).0;
+            let read = |t: &[Option<String>]| clip(t[e].as_deref().unwrap_or(""));
+            format!("{}: \"{}\" → \"{}\"", vars.edition_ids[e], read(&ot), read(&nt))
+        });
+        let origin_differs = o.origin.iter().fold(none.clone(), |acc, (m, there)| {
+            let now = n.origin.iter().find(|(nm, _)| nm == m).map_or(none.clone(), |(_, s)| s.clone());
+            acc.or(&there.and_not(&now))
+        });
+        let origin_at = |origin: &[(String, Bdd)], v: &BddValuation| {
+            origin.iter().find(|(_, s)| s.eval_in(v)).map_or("base".to_string(), |(m, _)| m.clone())
+        };
+        self.push(Kind::Origin, Some(id), &n.place, None, x, both.and(&origin_differs), |v| {
+            format!("origin: {} → {}", origin_at(&o.origin, v), origin_at(&n.origin, v))
+        });
+        let (of, nf) = (old.foreign(vars, o.item), new.foreign(vars, n.item));
+        let flipped = (0..vars.edition_ids.len())
+            .filter(|&e| of[e] != nf[e])
+            .fold(none.clone(), |acc, e| acc.or(&vars.edition(e)));
+        self.push(Kind::Origin, Some(id), &n.place, None, x, both.and(&flipped), |v| {
+            let e = vars.selection(v).0;
+            let yes_no = |f: bool| if f { "from another edition" } else { "native" };
+            format!("in {}: {} → {}", vars.edition_ids[e], yes_no(of[e]), yes_no(nf[e]))
+        });
+        if o.item.effect != n.item.effect {
+            let detail = format!("effect: {} → {}", effect_name(&o.item.effect), effect_name(&n.item.effect));
+            self.push(Kind::Step, Some(id), &n.place, None, x, both.clone(), |_| detail);
+        }
+        if self.base_parent(&n.parent) != o.parent || o.place != n.place {
+            let (was, now) = (parent_name(&o.parent), parent_name(&self.base_parent(&n.parent)));
+            self.push(Kind::Moved, Some(id), &n.place, None, x, both, |_| format!("moved from {was} to {now}"));
+        }
+    }
+
+    /// Items whose order relative to a sibling changed, where both show.
+    fn siblings(&mut self) {
+        let (old, new) = (self.old, self.new);
+        for (parent, ids) in &new.lists {
+            let parent = self.base_parent(parent);
+            let Some(before) = old.lists.get(&parent) else { continue };
+            let after: Vec<String> = ids.iter().map(|id| self.base_id(id).to_string()).collect();
+            let common: Vec<&String> = after.iter().filter(|id| before.contains(id)).collect();
+            let old_seq: Vec<&String> = before.iter().filter(|id| common.contains(id)).collect();
+            let kept = lcs(&old_seq, &common);
+            let pos = |seq: &[&String], id: &String| seq.iter().position(|x| *x == id).unwrap_or(0);
+            for &x in common.iter().filter(|x| !kept.contains(x)) {
+                let head_id = ids[after.iter().position(|a| a == x).unwrap_or(0)].clone();
+                let (Some(xo), Some(xn)) = (old.items.get(x), new.items.get(&head_id)) else { continue };
+                let mut set = self.vars.set.mk_false();
+                for &y in common.iter().filter(|&&y| y != x) {
+                    let flipped = (pos(&old_seq, x) < pos(&old_seq, y)) != (pos(&common, x) < pos(&common, y));
+                    let y_head = &ids[after.iter().position(|a| a == y).unwrap_or(0)];
+                    if let (true, Some(yo), Some(yn)) = (flipped, old.items.get(y), new.items.get(y_head)) {
+                        set = set.or(&yo.shows.and(&yn.shows));
+                    }
+                }
+                let set = set.and(&xo.shows).and(&xn.shows);
+                let previous = |version: &Version, list: &[String], me: &str, v: &BddValuation| {
+                    let at = list.iter().position(|i| i == me).unwrap_or(0);
+                    list[..at]
+                        .iter()
+                        .rev()
+                        .find(|i| version.items.get(*i).is_some_and(|n| n.shows.eval_in(v)))
+                        .map_or("first".to_string(), |i| format!("after `{i}`"))
+                };
+                let expansion = xn.expansion.clone();
+                self.push(Kind::Moved, Some(&head_id), &xn.place, None, expansion.as_ref(), set, |v| {
+                    format!("was {}, now {}", previous(old, before, x, v), previous(new, ids, &head_id, v))
+                });
+            }
+        }
+    }
+}
+
+/// Equal labels with the same sets, in any order.
+fn same_sets(a: &[(String, Bdd)], b: &[(String, Bdd)]) -> bool {
+    let nonempty = |s: &[(String, Bdd)]| s.iter().filter(|(_, x)| !x.is_false()).count();
+    nonempty(a) == nonempty(b)
+        && a.iter().filter(|(_, x)| !x.is_false()).all(|(l, x)| b.iter().any(|(m, y)| l == m && same(x, y)))
+}
+
+/// The longest common subsequence of two sequences of distinct ids: the
+/// items that kept their relative order.
+fn lcs<'s>(a: &[&'s String], b: &[&'s String]) -> Vec<&'s String> {
+    let mut table = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            table[i][j] = if a[i] == b[j] { table[i + 1][j + 1] + 1 } else { table[i + 1][j].max(table[i][j + 1]) };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            out.push(a[i]);
+            i += 1;
+            j += 1;
+        } else if table[i + 1][j] >= table[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+fn parent_name(p: &Parent) -> String {
+    match p {
+        Parent::Step(s) => format!("step {s}"),
+        Parent::Item(i) => format!("under `{i}`"),
+    }
+}
+
+fn repeat_name(r: Repeat) -> &'static str {
+    match r {
+        Repeat::DoubleTurn => "double_turn",
+        Repeat::PerFeature => "per_feature",
+    }
+}
+
+fn effect_name(e: &Option<Effect>) -> String {
+    match e {
+        None => "none".into(),
+        Some(Effect::Skip(steps)) => format!("skip {}", steps.join(", ")),
+        Some(Effect::GoBack(step)) => format!("go back to {step}"),
+        Some(Effect::DoubleTurn) => "double turn".into(),
+    }
+}
+
+/// A text cut to a readable length for a one-line description.
+fn clip(text: &str) -> String {
+    const MAX: usize = 70;
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// The `review` command: compiles the base (a folder, else a git revision,
+/// see [`revision::compile_base`]) and the head folder, and renders what
+/// changed; returns the output and whether anything changed. Problems in
+/// either version are its diagnostics, after one that names the version.
+pub fn command(
+    base: &str,
+    head_dir: &std::path::Path,
+    format: Format,
+    color: bool,
+) -> Result<(String, bool), Vec<crate::Diagnostic>> {
+    let head_name = head_dir.display().to_string();
+    let head = crate::compile_dir(head_dir).result;
+    let old = revision::compile_base(base, head_dir).map(|compiled| compiled.result);
+    let mut problems = Vec::new();
+    let mut failed = |which: &str, name: &str, mut found: Vec<crate::Diagnostic>| {
+        let n = found.len();
+        problems.push(crate::Diagnostic::global(format!(
+            "the {which} version `{name}` does not compile ({n} problem{} below)",
+            if n == 1 { "" } else { "s" }
+        )));
+        problems.append(&mut found);
+    };
+    let head = head.map_err(|found| failed("head", &head_name, found)).ok();
+    let old = match old {
+        Ok(Ok(rules)) => Some(rules),
+        Ok(Err(found)) => {
+            failed("base", base, found);
+            None
+        }
+        Err(found) => {
+            failed("base", base, found);
+            None
+        }
+    };
+    match (old, head) {
+        (Some(old), Some(head)) if problems.is_empty() => {
+            let review = review(base, &old, &head_name, &head);
+            Ok((render(&review, format, color), !review.changes.is_empty()))
+        }
+        _ => Err(problems),
+    }
+}
