@@ -787,3 +787,44 @@ fn diff_shows_what_a_module_adds_by_item_id() {
     let same = cli(&["diff", "--edition", "C1", "--against", ""]);
     assert!(same.status.success() && same.stdout.is_empty(), "equal selections: no diff");
 }
+
+#[test]
+fn review_json_follows_the_contract_and_fails_on_change_when_asked() {
+    let head = rules_with("rules", "expansions/abbey-and-mayor.yaml", |t| {
+        t.replace(
+            "    - id: mayor-deploy\n      when: mayor\n",
+            "    - id: mayor-deploy\n      when: mayor and not barn\n",
+        )
+    });
+    let head_dir = head.path().to_str().expect("UTF-8 path");
+    let out = cli(&["review", "--base", "rules", "--rules", head_dir, "--format", "json", "--fail-on-change"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "a change is no error: {}", String::from_utf8_lossy(&out.stderr));
+    let review: Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+    assert_eq!(keys(&review), ["base", "changes", "head", "summary"]);
+    assert_eq!(review["base"], "rules");
+    assert_eq!(review["head"], head_dir);
+    let change = &review["changes"][0];
+    for key in ["kind", "item", "step", "editions", "where", "selections", "example"] {
+        assert!(change.get(key).is_some(), "{key} in {change}");
+    }
+    assert_eq!(change["kind"], "hidden");
+    assert_eq!(keys(&change["selections"]), ["C1", "C2", "WE"]);
+    assert!(change["selections"]["C1"].is_u64() || change["selections"]["C1"].is_number());
+    // The example shows the change: the item is in the base's turn order, not the head's.
+    let example = change["example"].as_str().expect("an example");
+    let mut args: Vec<&str> = example.split(' ').collect();
+    args.extend(["--format", "json"]);
+    let with = |dir: &str| {
+        let mut a = args.clone();
+        a.extend(["--rules", dir]);
+        String::from_utf8(cli(&a).stdout).expect("UTF-8")
+    };
+    assert!(with("rules").contains("\"mayor-deploy\""));
+    assert!(!with(head_dir).contains("\"mayor-deploy\""));
+    // Without the flag, a change exits 0; no change says so.
+    assert!(cli(&["review", "--base", "rules", "--rules", head_dir]).status.success());
+    let same = cli(&["review", "--base", "rules", "--fail-on-change"]);
+    assert!(same.status.success());
+    assert!(String::from_utf8_lossy(&same.stdout).contains("no change in any selection"));
+}

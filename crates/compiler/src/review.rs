@@ -318,8 +318,7 @@ impl Vars {
         if let Some(&v) = self.variants.get(self.default_variant[first]) {
             prefer(&mut narrowed, v, true);
         }
-        for (m, &var) in self.modules.iter().enumerate().filter(|(m, _)| !self.common[*m]) {
-            let _ = m;
+        for (&var, _) in self.modules.iter().zip(&self.common).filter(|(_, common)| !**common) {
             prefer(&mut narrowed, var, false);
         }
         for &m in &self.modules {
@@ -671,8 +670,7 @@ impl Comparison<'_, '_> {
             }
             self.pair(id, o, n);
         }
-        let kept: HashSet<&str> = new.items.keys().map(|id| self.base_id(id)).collect::<Vec<_>>().into_iter().collect();
-        let kept: HashSet<String> = kept.into_iter().map(str::to_string).collect();
+        let kept: HashSet<String> = new.items.keys().map(|id| self.base_id(id).to_string()).collect();
         for (id, o) in &old.items {
             if kept.contains(id) {
                 continue;
@@ -856,7 +854,7 @@ fn clip(text: &str) -> String {
 /// The `review` command: compiles the base (a folder, else a git revision,
 /// see [`revision::compile_base`]) and the head folder, and renders what
 /// changed; returns the output and whether anything changed. Problems in
-/// either version are its diagnostics, after one that names the version.
+/// either version are its diagnostics, each naming its version in its help.
 pub fn command(
     base: &str,
     head_dir: &std::path::Path,
@@ -867,13 +865,9 @@ pub fn command(
     let head = crate::compile_dir(head_dir).result;
     let old = revision::compile_base(base, head_dir).map(|compiled| compiled.result);
     let mut problems = Vec::new();
-    let mut failed = |which: &str, name: &str, mut found: Vec<crate::Diagnostic>| {
-        let n = found.len();
-        problems.push(crate::Diagnostic::global(format!(
-            "the {which} version `{name}` does not compile ({n} problem{} below)",
-            if n == 1 { "" } else { "s" }
-        )));
-        problems.append(&mut found);
+    let mut failed = |which: &str, name: &str, found: Vec<crate::Diagnostic>| {
+        let note = format!("in the {which} version, `{name}`");
+        problems.extend(found.into_iter().map(|d| d.with_help(note.clone())));
     };
     let head = head.map_err(|found| failed("head", &head_name, found)).ok();
     let old = match old {
