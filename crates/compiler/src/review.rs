@@ -198,6 +198,10 @@ pub(crate) struct Vars {
     default_variant: Vec<usize>,
     /// Every selection: one edition, one variant, modules of that edition.
     domain: Bdd,
+    /// One edition and one variant, whatever the modules: what conditions
+    /// are built within (a far smaller BDD than the domain, so cheaper to
+    /// combine with); every change is cut to the domain when recorded.
+    within: Bdd,
 }
 
 impl Vars {
@@ -247,7 +251,8 @@ impl Vars {
             })
             .collect();
         let one_variant = if variants.is_empty() { set.mk_true() } else { set.mk_sat_exactly_k(1, variants) };
-        let mut domain = set.mk_sat_exactly_k(1, editions).and(&one_variant);
+        let within = set.mk_sat_exactly_k(1, editions).and(&one_variant);
+        let mut domain = within.clone();
         for (e, present) in edition_modules.iter().enumerate() {
             let absent = present
                 .iter()
@@ -267,6 +272,7 @@ impl Vars {
             common,
             default_variant,
             domain,
+            within,
             set,
         }
     }
@@ -281,7 +287,7 @@ impl Vars {
             modules: c.modules.iter().map(|m| find(&self.module_ids, &self.modules, &m.id)).collect(),
             editions: c.editions.iter().map(|e| find(&self.edition_ids, &self.editions, &e.id)).collect(),
             variants: c.variants.iter().map(|v| find(&self.variant_ids, &self.variants, &v.id)).collect(),
-            domain: self.domain.clone(),
+            domain: self.within.clone(),
         }
     }
 
@@ -406,7 +412,7 @@ impl<'r> Version<'r> {
             steps: IndexMap::new(),
             module_ids,
         };
-        let everything = vars.domain.clone();
+        let everything = vars.within.clone();
         let base_origin = vec![("base".to_string(), everything.clone())];
         let [notes, setup, any_time, final_scoring] = rules.sections();
         for (name, items) in [notes, setup, any_time] {
@@ -537,7 +543,7 @@ struct Comparison<'a, 'r> {
     renamed: HashMap<String, String>,
 }
 
-/// Two sets are the same set.
+/// Two sets are the same set (of conditions built within one edition and variant).
 fn same(a: &Bdd, b: &Bdd) -> bool {
     a.xor(b).is_false()
 }
