@@ -801,27 +801,31 @@ fn same_sets(a: &[(String, Bdd)], b: &[(String, Bdd)]) -> bool {
         && a.iter().filter(|(_, x)| !x.is_false()).all(|(l, x)| b.iter().any(|(m, y)| l == m && same(x, y)))
 }
 
-/// The longest common subsequence of two sequences of distinct ids: the
-/// items that kept their relative order.
-fn lcs<'s>(a: &[&'s String], b: &[&'s String]) -> Vec<&'s String> {
-    let mut table = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for i in (0..a.len()).rev() {
-        for j in (0..b.len()).rev() {
-            table[i][j] = if a[i] == b[j] { table[i + 1][j + 1] + 1 } else { table[i + 1][j].max(table[i][j + 1]) };
-        }
-    }
-    let (mut i, mut j, mut out) = (0, 0, Vec::new());
-    while i < a.len() && j < b.len() {
-        if a[i] == b[j] {
-            out.push(a[i]);
-            i += 1;
-            j += 1;
-        } else if table[i + 1][j] >= table[i][j + 1] {
-            i += 1;
+/// The longest common subsequence of two orderings of the same distinct
+/// ids: the items that kept their relative order. It is the longest
+/// increasing run of base positions taken in head order (O(n log n)).
+fn lcs<'s>(base: &[&'s String], head: &[&'s String]) -> Vec<&'s String> {
+    let at: HashMap<&String, usize> = base.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let positions: Vec<usize> = head.iter().filter_map(|id| at.get(id).copied()).collect();
+    // tails[k]: index in `positions` of the smallest tail of an increasing run of length k + 1.
+    let mut tails: Vec<usize> = Vec::new();
+    let mut previous: Vec<Option<usize>> = vec![None; positions.len()];
+    for (i, &p) in positions.iter().enumerate() {
+        let k = tails.partition_point(|&t| positions[t] < p);
+        previous[i] = k.checked_sub(1).map(|k| tails[k]);
+        if k == tails.len() {
+            tails.push(i);
         } else {
-            j += 1;
+            tails[k] = i;
         }
     }
+    let mut out = Vec::new();
+    let mut cursor = tails.last().copied();
+    while let Some(i) = cursor {
+        out.push(base[positions[i]]);
+        cursor = previous[i];
+    }
+    out.reverse();
     out
 }
 
@@ -893,5 +897,24 @@ pub fn command(
             Ok((render(&review, format, color), !review.changes.is_empty()))
         }
         _ => Err(problems),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kept_order_is_a_longest_common_subsequence() {
+        let ids: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        let refs = |order: &[usize]| order.iter().map(|&i| &ids[i]).collect::<Vec<_>>();
+        let kept = |base: &[usize], head: &[usize]| {
+            lcs(&refs(base), &refs(head)).into_iter().map(String::as_str).collect::<Vec<_>>().join("")
+        };
+        assert_eq!(kept(&[0, 1, 2, 3, 4], &[0, 1, 2, 3, 4]), "abcde");
+        // `e` moved to the front: everything else kept its order.
+        assert_eq!(kept(&[0, 1, 2, 3, 4], &[4, 0, 1, 2, 3]), "abcd");
+        assert_eq!(kept(&[0, 1, 2, 3, 4], &[1, 0, 3, 2, 4]).len(), 3);
+        assert_eq!(kept(&[0, 1, 2], &[2, 1, 0]).len(), 1);
     }
 }
