@@ -9,7 +9,7 @@
 
 mod common;
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::process::Command;
 
@@ -49,7 +49,8 @@ fn review_dirs(base: &Path, head: &Path) -> (Rules, Rules, Review) {
 struct Shown<'a> {
     items: HashMap<&'a str, (String, &'a Entry)>,
     lists: HashMap<String, Vec<&'a str>>,
-    steps: HashSet<&'a str>,
+    /// Each step with its repeat and choice.
+    steps: HashMap<&'a str, (Option<carcassonne_rules_core::Repeat>, bool)>,
 }
 
 fn shown(order: &TurnOrder) -> Shown<'_> {
@@ -60,7 +61,7 @@ fn shown(order: &TurnOrder) -> Shown<'_> {
             walk(&e.children, format!("item {}", e.id), out);
         }
     }
-    let mut out = Shown { items: HashMap::new(), lists: HashMap::new(), steps: HashSet::new() };
+    let mut out = Shown { items: HashMap::new(), lists: HashMap::new(), steps: HashMap::new() };
     for (name, entries) in [
         ("notes", &order.notes),
         ("setup", &order.setup),
@@ -71,7 +72,7 @@ fn shown(order: &TurnOrder) -> Shown<'_> {
     }
     for phase in &order.phases {
         for step in &phase.steps {
-            out.steps.insert(&step.id);
+            out.steps.insert(&step.id, (step.repeat, step.choose_one));
             walk(&step.items, format!("step {}", step.id), &mut out);
         }
     }
@@ -83,14 +84,16 @@ fn holds(change: &Change, b: &Shown, h: &Shown) -> bool {
     let parent_in = |s: &Shown, parent: &str| match parent.strip_prefix("item ") {
         Some(p) => s.items.contains_key(p),
         None => {
-            parent.strip_prefix("step ").is_some_and(|st| s.steps.contains(st) || !st.starts_with(char::is_numeric))
+            parent.strip_prefix("step ").is_some_and(|st| s.steps.contains_key(st) || !st.starts_with(char::is_numeric))
         }
     };
     let Some(x) = change.item.as_deref() else {
+        let step = change.step.as_str();
         return match change.kind {
-            Kind::Shown => h.steps.contains(change.step.as_str()) && !b.steps.contains(change.step.as_str()),
-            Kind::Hidden => b.steps.contains(change.step.as_str()) && !h.steps.contains(change.step.as_str()),
-            _ => panic!("no planted edit changes a step"),
+            Kind::Shown => h.steps.contains_key(step) && !b.steps.contains_key(step),
+            Kind::Hidden => b.steps.contains_key(step) && !h.steps.contains_key(step),
+            Kind::Step => matches!((b.steps.get(step), h.steps.get(step)), (Some(o), Some(n)) if o != n),
+            other => panic!("{other:?} of a step"),
         };
     };
     let (bx, hx) = (b.items.get(x), h.items.get(x));
@@ -229,6 +232,16 @@ fn brute_force(old: &Rules, new: &Rules, change: &Change) {
         };
         involved(old, &base_id, change.kind == Kind::Moved, &mut modules);
         involved(new, id, change.kind == Kind::Moved, &mut modules);
+    } else {
+        for rules in [old, new] {
+            let name = |m: carcassonne_rules_core::ModuleId| rules.catalog.modules[usize::from(m.0)].id.clone();
+            for step in rules.steps().filter(|s| s.id == change.step) {
+                modules.extend(step.when.modules(&rules.flags).into_iter().map(name));
+                if let Some((_, when)) = &step.repeat {
+                    modules.extend(when.modules(&rules.flags).into_iter().map(name));
+                }
+            }
+        }
     }
     assert!(modules.len() <= 12, "{} modules to enumerate: {modules:?}", modules.len());
     let condition = dsl::condition(&change.condition).expect("`where` is a DSL condition");
@@ -292,7 +305,7 @@ fn a_narrowed_condition_is_hidden_exactly_where_it_no_longer_holds() {
     let (old, new, review) = review_dirs(Path::new(BUNDLED), head.path());
     assert_eq!(summary(&review), [(Kind::Hidden, Some("mayor-deploy"))]);
     let change = &review.changes[0];
-    assert_eq!(change.condition, "edition != WE and barn and mayor");
+    assert_eq!(change.condition, "barn and mayor");
     assert_eq!(change.step, "2B-1");
     assert_eq!(change.editions(), ["C1", "C2"]);
     assert_eq!(change.example.as_deref(), Some("order --edition C1 --with barn,mayor"));
@@ -326,7 +339,7 @@ fn an_item_moved_among_its_siblings_is_reported_where_both_show() {
     let (old, new, review) = review_dirs(Path::new(BUNDLED), head.path());
     assert_eq!(summary(&review), [(Kind::Moved, Some("barn-take-figure"))]);
     let change = &review.changes[0];
-    assert_eq!(change.condition, "edition != WE and barn and (mayor or wagon)");
+    assert_eq!(change.condition, "barn and (mayor or wagon)");
     brute_force(&old, &new, change);
 }
 
@@ -442,7 +455,7 @@ fn an_added_and_a_removed_item_are_reported_with_where_they_show() {
         summary(&review),
         [(Kind::Added, Some("barn-take-two-figures")), (Kind::Removed, Some("barn-take-figure"))]
     );
-    assert_eq!(review.changes[0].condition, "edition != WE and barn and mayor");
+    assert_eq!(review.changes[0].condition, "barn and mayor");
     for change in &review.changes {
         brute_force(&old, &new, change);
     }
@@ -508,6 +521,38 @@ fn an_or_reordered_changes_the_origin_where_both_modules_are_selected() {
 }
 
 #[test]
+fn a_step_repeated_in_fewer_games_is_a_step_change() {
+    let head = edited(&[(
+        "base.yaml",
+        "{ id: 3C, title: Resolve tile scoring, repeat: double_turn when builder }",
+        "{ id: 3C, title: Resolve tile scoring, repeat: double_turn when builder and not abbey }",
+    )]);
+    let (old, new, review) = review_dirs(Path::new(BUNDLED), head.path());
+    assert_eq!(summary(&review), [(Kind::Step, None)]);
+    let change = &review.changes[0];
+    assert_eq!((change.step.as_str(), change.detail.as_str()), ("3C", "repeat: double_turn → none"));
+    assert_eq!(change.condition, "abbey and builder");
+    brute_force(&old, &new, change);
+}
+
+#[test]
+fn texts_from_the_rules_are_escaped_in_every_format() {
+    // A YAML `\e` is an escape character: a terminal would obey what follows.
+    let head = edited(&[(ABBEY, "text: An abbey tile\n", "text: \"An abbey tile\\e[2J <b>*x*</b> | `y`\"\n")]);
+    let (_, _, review) = review_dirs(Path::new(BUNDLED), head.path());
+    assert_eq!(summary(&review), [(Kind::Text, Some("abbey-supply-abbey-tile"))]);
+    let text = review::render(&review, Format::Text, false);
+    assert!(!text.contains('\x1b'), "{text}");
+    assert!(text.contains("\\u{1b}[2J"), "{text}");
+    let coloured = review::render(&review, Format::Text, true);
+    assert!(!coloured.contains("\x1b[2J"), "{coloured}");
+    let markdown = review::render(&review, Format::Markdown, false);
+    assert!(markdown.contains("\\<b\\>\\*x\\*\\</b\\> \\| \\`y\\`"), "{markdown}");
+    let json: serde_json::Value = serde_json::from_str(&review::render(&review, Format::Json, false)).expect("JSON");
+    assert!(json["changes"][0]["detail"].as_str().expect("detail").contains("\u{1b}[2J"));
+}
+
+#[test]
 fn the_bundled_rules_against_themselves_change_nothing() {
     let (_, _, review) = review_dirs(Path::new(BUNDLED), Path::new(BUNDLED));
     assert!(review.changes.is_empty());
@@ -563,7 +608,7 @@ fn a_revision_is_read_from_git_without_touching_the_work_tree() {
     assert_eq!(changes.len(), 1);
     assert_eq!(changes[0]["kind"], "hidden");
     assert_eq!(changes[0]["item"], "mayor-deploy");
-    assert_eq!(changes[0]["where"], "edition != WE and barn and mayor");
+    assert_eq!(changes[0]["where"], "barn and mayor");
     assert_eq!(changes[0]["editions"], serde_json::json!(["C1", "C2"]));
     assert_eq!(changes[0]["selections"]["WE"], 0);
     // The same as against a folder holding the committed rules.

@@ -6,7 +6,9 @@
 //! disjunction of prime implicants without redundant ones: biodivine's
 //! optimised DNF, each clause widened while it stays inside the set, then
 //! clauses covered by the others dropped. Modules an edition does not have
-//! are false in it, so they never appear in that edition's part.
+//! are false in it, so they never appear in that edition's part, and an
+//! edition test is left out where the modules alone rule the other editions
+//! out.
 
 use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddVariable};
 
@@ -56,7 +58,18 @@ pub(crate) fn condition(vars: &Vars, set: &Bdd) -> String {
         }
         for (variants, g) in &by_variant {
             let variant = test("variant", &vars.variant_ids, variants);
-            let parts: Vec<Expr> = [edition.clone(), variant, modules(vars, g)].into_iter().flatten().collect();
+            // The edition test says nothing where the modules already rule
+            // the other editions out (the abbey is not in the Winter edition).
+            let in_variants = if vars.variants.is_empty() {
+                vars.set.mk_true()
+            } else {
+                variants.iter().fold(vars.set.mk_false(), |acc, &v| acc.or(&vars.set.mk_var(vars.variants[v])))
+            };
+            let edition = match in_variants.and(g).and(&vars.domain).and_not(&set).is_false() {
+                true => None,
+                false => edition.clone(),
+            };
+            let parts: Vec<Expr> = [edition, variant, modules(vars, g)].into_iter().flatten().collect();
             terms.push(Expr::and(parts));
         }
     }
