@@ -643,13 +643,13 @@ fn a_broken_base_names_its_version_and_its_files_as_git_does() {
     git(repo.path(), &["commit", "-q", "-am", "typo"]);
     std::fs::write(&file, &good).unwrap();
     let found = problems(review::command("HEAD", &rules, Format::Text, false));
-    assert!(found.contains("in the base version, `HEAD`"), "{found}");
+    assert!(found.contains("this is in the base version (HEAD)"), "{found}");
     assert!(found.contains("HEAD:rules/expansions/abbey-and-mayor.yaml:"), "{found}");
     assert!(!found.contains("carcassonne-review-"), "{found}");
     // And the head, by its folder.
     std::fs::write(&file, good.replace("when: mayor\n", "when: mayro\n")).unwrap();
     let found = problems(review::command("HEAD", &rules, Format::Text, false));
-    assert!(found.contains("in the head version"), "{found}");
+    assert!(found.contains("this is in the head version ("), "{found}");
 }
 
 #[test]
