@@ -12,7 +12,7 @@
 
 use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddVariable};
 
-use super::Vars;
+use super::space::Vars;
 
 /// `set` (within the domain) as a condition that holds exactly there.
 pub(crate) fn condition(vars: &Vars, set: &Bdd) -> String {

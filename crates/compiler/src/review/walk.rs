@@ -1,0 +1,191 @@
+//! One version of the rules walked in the shared space: every item with
+//! where it shows, where its parent shows, its origin and its expansion, and
+//! every step with where it exists and repeats.
+
+use biodivine_lib_bdd::Bdd;
+use carcassonne_rules_core::Repeat;
+use indexmap::IndexMap;
+
+use super::Change;
+use super::space::Vars;
+use crate::model::{Cond, Item, Rules};
+use crate::verify::Logic;
+
+/// Where an item is: the step or section, or the item it is under.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum Parent {
+    Step(String),
+    Item(String),
+}
+
+/// One item of one version, with where it shows.
+pub(super) struct Node<'r> {
+    pub(super) item: &'r Item,
+    pub(super) parent: Parent,
+    /// The step id or section name.
+    pub(super) place: String,
+    /// Its position in a walk of the version: for putting changes in turn order.
+    pub(super) rank: usize,
+    /// Where it shows.
+    pub(super) shows: Bdd,
+    /// Where its parent (or its step) shows.
+    pub(super) context: Bdd,
+    /// For each module id (`base` for the base game), where it is the item's origin.
+    pub(super) origin: Vec<(String, Bdd)>,
+    /// Its expansion, by its origin (else its parent's); `None` for the base game.
+    pub(super) expansion: Option<String>,
+}
+
+/// A step of one version.
+pub(super) struct StepNode {
+    pub(super) rank: usize,
+    pub(super) exists: Bdd,
+    pub(super) repeat: Option<(Repeat, Bdd)>,
+    pub(super) choose_one: bool,
+}
+
+/// One version of the rules, walked: every item and step with its BDDs.
+pub(super) struct Version<'r> {
+    pub(super) rules: &'r Rules,
+    pub(super) logic: Logic<'r>,
+    pub(super) items: IndexMap<String, Node<'r>>,
+    /// The ids under each parent, in order.
+    pub(super) lists: IndexMap<Parent, Vec<String>>,
+    pub(super) steps: IndexMap<String, StepNode>,
+    /// Module ids by this version's module bit.
+    pub(super) module_ids: Vec<String>,
+}
+
+impl<'r> Version<'r> {
+    pub(super) fn walk(rules: &'r Rules, vars: &Vars) -> Version<'r> {
+        let logic = Logic::in_space(rules, vars.set.clone(), vars.space(rules));
+        let module_ids = rules.catalog.modules.iter().map(|m| m.id.clone()).collect();
+        let mut v = Version {
+            rules,
+            logic,
+            items: IndexMap::new(),
+            lists: IndexMap::new(),
+            steps: IndexMap::new(),
+            module_ids,
+        };
+        let everything = vars.within.clone();
+        let base_origin = vec![("base".to_string(), everything.clone())];
+        let [notes, setup, any_time, final_scoring] = rules.sections();
+        for (name, items) in [notes, setup, any_time] {
+            v.list(vars, items, Parent::Step(name.to_string()), name, &everything, &base_origin, None);
+        }
+        for step in rules.steps() {
+            let exists = v.logic.cond(&step.when);
+            let repeat = step.repeat.as_ref().map(|(r, when)| (*r, exists.and(&v.logic.cond(when))));
+            let rank = v.items.len() + v.steps.len();
+            v.steps.insert(
+                step.id.clone(),
+                StepNode { rank, exists: exists.clone(), repeat, choose_one: step.choose_one },
+            );
+            v.list(vars, &step.items, Parent::Step(step.id.clone()), &step.id, &exists, &base_origin, None);
+        }
+        let (name, items) = final_scoring;
+        v.list(vars, items, Parent::Step(name.to_string()), name, &everything, &base_origin, None);
+        v
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn list(
+        &mut self,
+        vars: &Vars,
+        items: &'r [Item],
+        parent: Parent,
+        place: &str,
+        context: &Bdd,
+        parent_origin: &[(String, Bdd)],
+        parent_expansion: Option<&str>,
+    ) {
+        self.lists.insert(parent.clone(), items.iter().map(|i| i.id.clone()).collect());
+        for item in items {
+            let shows = context.and(&self.logic.cond(&item.when));
+            let origin = self.origin(vars, item, parent_origin);
+            let expansion = item
+                .origins
+                .first()
+                .and_then(|m| self.module_ids.get(usize::from(m.0)))
+                .and_then(|m| self.rules.catalog.expansions.iter().find(|x| x.modules.iter().any(|xm| xm.id == *m)))
+                .map(|x| x.id.clone())
+                .or_else(|| parent_expansion.map(str::to_string));
+            let rank = self.items.len() + self.steps.len();
+            let node = Node {
+                item,
+                parent: parent.clone(),
+                place: place.to_string(),
+                rank,
+                shows: shows.clone(),
+                context: context.clone(),
+                origin: origin.clone(),
+                expansion: expansion.clone(),
+            };
+            self.items.insert(item.id.clone(), node);
+            self.list(
+                vars,
+                &item.children,
+                Parent::Item(item.id.clone()),
+                place,
+                &shows,
+                &origin,
+                expansion.as_deref(),
+            );
+        }
+    }
+
+    /// Where each module is the item's origin: the first of its own
+    /// candidates that is selected, else its parent's origin.
+    pub(super) fn origin(&self, vars: &Vars, item: &Item, parent: &[(String, Bdd)]) -> Vec<(String, Bdd)> {
+        let mut out: Vec<(String, Bdd)> = Vec::new();
+        let mut rest = vars.set.mk_true();
+        for m in &item.origins {
+            let Some(id) = self.module_ids.get(usize::from(m.0)) else { continue };
+            let selected = self.logic.cond(&Cond::Module(*m));
+            out.push((id.clone(), rest.and(&selected)));
+            rest = rest.and_not(&selected);
+        }
+        for (id, there) in parent {
+            let here = rest.and(there);
+            match out.iter_mut().find(|(m, _)| m == id) {
+                Some((_, set)) => *set = set.or(&here),
+                None => out.push((id.clone(), here)),
+            }
+        }
+        out
+    }
+
+    /// The item's text in each edition of the space (`None` where this version lacks the edition).
+    pub(super) fn texts(&self, vars: &Vars, item: &Item) -> Vec<Option<String>> {
+        vars.edition_ids.iter().map(|id| self.rules.catalog.edition(id).map(|e| item.text.render(e))).collect()
+    }
+
+    /// Whether the item is foreign in each edition of the space.
+    pub(super) fn foreign(&self, vars: &Vars, item: &Item) -> Vec<bool> {
+        vars.edition_ids
+            .iter()
+            .map(|id| self.rules.catalog.edition(id).is_some_and(|e| item.foreign.contains(&e)))
+            .collect()
+    }
+
+    /// Where each of the item's marker labels shows, within `shows`.
+    pub(super) fn markers(&self, node: &Node) -> Vec<(String, Bdd)> {
+        let mut out: Vec<(String, Bdd)> = Vec::new();
+        for m in &node.item.markers {
+            let seen = node.shows.and(&self.logic.cond(&m.when));
+            match out.iter_mut().find(|(label, _)| *label == m.label) {
+                Some((_, set)) => *set = set.or(&seen),
+                None => out.push((m.label.clone(), seen)),
+            }
+        }
+        out
+    }
+
+    pub(super) fn rank(&self, c: &Change) -> Option<usize> {
+        match &c.item {
+            Some(id) => self.items.get(id).map(|n| n.rank),
+            None => self.steps.get(&c.step).map(|s| s.rank),
+        }
+    }
+}
