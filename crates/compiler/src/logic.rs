@@ -320,6 +320,36 @@ mod tests {
         assert_eq!((cfg.edition, cfg.variant, cfg.modules), (EditionId(2), VariantId(1), ModuleSet::EMPTY));
     }
 
+    #[test]
+    fn two_catalogs_in_one_space_compare_by_the_variables_given() {
+        // The same modules in another order, and one more: placed by id into
+        // one variable set, each catalog's `dragon` is the same variable.
+        let first = catalog();
+        let second = Catalog::new(
+            &[("C1", "1st", VariantId(0))],
+            &[("hig", "HiG")],
+            &[("tower", "Tower", true), ("abbey", "Abbey", true), ("dragon", "Dragon", true)],
+            &[("x", "X", &["C1"], &[ModuleId(0), ModuleId(1), ModuleId(2)])],
+        );
+        let vars = BddVariableSet::new_anonymous(6);
+        let [dragon, fairy, abbey, tower, c1, hig] = vars.variables()[..] else { unreachable!() };
+        let domain = vars.mk_var(c1).and(&vars.mk_var(hig));
+        let space = |modules: Vec<BddVariable>| Space {
+            modules,
+            editions: vec![c1],
+            variants: vec![hig],
+            domain: domain.clone(),
+        };
+        let a = Logic::in_space(&first, &[], vars.clone(), space(vec![dragon, fairy, abbey]));
+        let b = Logic::in_space(&second, &[], vars.clone(), space(vec![tower, abbey, dragon]));
+        assert_eq!(a.cond(&Cond::Module(ModuleId(0))), b.cond(&Cond::Module(ModuleId(2))), "dragon in both");
+        assert_eq!(a.cond(&Cond::Module(ModuleId(2))), b.cond(&Cond::Module(ModuleId(1))), "abbey in both");
+        assert_ne!(a.cond(&Cond::Module(ModuleId(0))), b.cond(&Cond::Module(ModuleId(0))), "dragon is not tower");
+        // The domain is the caller's: a second edition of `first` has no variable here.
+        assert!(a.cond(&Cond::Edition(EditionId(1))).is_false());
+        assert_eq!(a.everything(), &domain);
+    }
+
     const NOWHERE: crate::model::Span = crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 };
 
     #[test]

@@ -1,11 +1,12 @@
 //! `review`: what changed between two versions of the rules, in which
 //! selections, over all of them at once.
 //!
-//! Both versions' conditions become BDDs (`verify`'s [`Logic`]) over one
-//! variable space: the union of their modules (by id), editions and rule
-//! variants. Items, markers and steps are then compared by id: where each
-//! shows in one version and not the other, where its text, origin or place
-//! among its siblings differs, and so on. Each difference is a [`Change`]
+//! Both versions' conditions become BDDs (the [`Logic`](crate::logic::Logic)
+//! that `check`, `verify` and `explain` use) over one variable space: the
+//! union of their modules (by id), editions and rule variants. Items,
+//! markers and steps are then compared by id: where each shows in one
+//! version and not the other, where its text, origin or place among its
+//! siblings differs, and so on. Each difference is a [`Change`]
 //! with the exact set of selections it holds in, printed as a small DSL
 //! condition ([`condition`]), counted per edition, and shown by an example
 //! selection. Since only meanings are compared, an equivalent rewrite of the

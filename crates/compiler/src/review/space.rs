@@ -6,8 +6,8 @@
 use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
 use carcassonne_rules_core::EditionId;
 
+use crate::logic::Space;
 use crate::model::Rules;
-use crate::verify::Space;
 
 /// The variable space shared by both versions.
 pub(crate) struct Vars {

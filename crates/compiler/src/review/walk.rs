@@ -8,8 +8,8 @@ use indexmap::IndexMap;
 
 use super::Change;
 use super::space::Vars;
+use crate::logic::Logic;
 use crate::model::{Cond, Item, Rules};
-use crate::verify::Logic;
 
 /// Where an item is: the step or section, or the item it is under.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -58,7 +58,7 @@ pub(super) struct Version<'r> {
 
 impl<'r> Version<'r> {
     pub(super) fn walk(rules: &'r Rules, vars: &Vars) -> Version<'r> {
-        let logic = Logic::in_space(rules, vars.set.clone(), vars.space(rules));
+        let logic = Logic::in_space(&rules.catalog, &rules.flags, vars.set.clone(), vars.space(rules));
         let module_ids = rules.catalog.modules.iter().map(|m| m.id.clone()).collect();
         let mut v = Version {
             rules,
