@@ -537,19 +537,47 @@ fn a_step_repeated_in_fewer_games_is_a_step_change() {
 
 #[test]
 fn texts_from_the_rules_are_escaped_in_every_format() {
-    // A YAML `\e` is an escape character: a terminal would obey what follows.
-    let head = edited(&[(ABBEY, "text: An abbey tile\n", "text: \"An abbey tile\\e[2J <b>*x*</b> | `y`\"\n")]);
+    // Markdown markup in a text is shown, not obeyed.
+    let head = edited(&[(ABBEY, "text: An abbey tile\n", "text: \"An abbey tile <b>*x*</b> | `y`\"\n")]);
     let (_, _, review) = review_dirs(Path::new(BUNDLED), head.path());
     assert_eq!(summary(&review), [(Kind::Text, Some("abbey-supply-abbey-tile"))]);
-    let text = review::render(&review, Format::Text, false);
-    assert!(!text.contains('\x1b'), "{text}");
-    assert!(text.contains("\\u{1b}[2J"), "{text}");
-    let coloured = review::render(&review, Format::Text, true);
-    assert!(!coloured.contains("\x1b[2J"), "{coloured}");
     let markdown = review::render(&review, Format::Markdown, false);
     assert!(markdown.contains("\\<b\\>\\*x\\*\\</b\\> \\| \\`y\\`"), "{markdown}");
     let json: serde_json::Value = serde_json::from_str(&review::render(&review, Format::Json, false)).expect("JSON");
-    assert!(json["changes"][0]["detail"].as_str().expect("detail").contains("\u{1b}[2J"));
+    assert!(json["changes"][0]["detail"].as_str().expect("detail").contains("<b>*x*</b> | `y`"));
+
+    // A YAML `\e` is an escape character, which a terminal would obey: the
+    // head's rules are refused, located, and the version named.
+    let head = edited(&[(ABBEY, "text: An abbey tile\n", "text: \"An abbey tile\\e[2J\"\n")]);
+    let found = problems(review::command(BUNDLED, head.path(), Format::Text, false));
+    assert!(found.contains("abbey-and-mayor.yaml:"), "{found}");
+    assert!(found.contains("this is in the head version ("), "{found}");
+    assert!(!found.contains('\x1b'), "{found}");
+
+    // A version's name comes from the command line: a base folder whose
+    // name holds an escape sequence is printed escaped, in the text and in
+    // the help that names the version; JSON keeps it, escaped by JSON.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let base = tmp.path().join("base\x1b[2J");
+    common::copy_dir(Path::new(BUNDLED), &base);
+    let base = base.to_str().expect("utf-8");
+    for color in [false, true] {
+        let (text, changed) = review::command(base, Path::new(BUNDLED), Format::Text, color).expect("review");
+        assert!(!changed, "{text}");
+        assert!(text.contains("base\\u{1b}[2J"), "{text}");
+        assert!(!text.contains("\x1b[2J"), "{text}");
+    }
+    let (markdown, _) = review::command(base, Path::new(BUNDLED), Format::Markdown, false).expect("review");
+    assert!(markdown.contains("base\\u{1b}[2J") && !markdown.contains('\x1b'), "{markdown}");
+    let (json, _) = review::command(base, Path::new(BUNDLED), Format::Json, false).expect("review");
+    assert!(!json.contains('\x1b'), "{json}");
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(json["base"], base);
+    let broken = format!("{base}/{ABBEY}");
+    let good = std::fs::read_to_string(&broken).expect("read");
+    std::fs::write(&broken, good.replace("when: mayor\n", "when: mayro\n")).expect("write");
+    let found = problems(review::command(base, Path::new(BUNDLED), Format::Text, false));
+    assert!(found.contains("this is in the base version (") && found.contains("base\\u{1b}[2J)"), "{found}");
 }
 
 #[test]
@@ -668,5 +696,17 @@ fn revisions_with_links_or_unknown_names_are_refused() {
         std::fs::remove_file(rules.join("expansions/zz-link.yaml")).unwrap();
         let found = problems(review::command("HEAD", &rules, Format::Text, false));
         assert!(found.contains("`HEAD:rules/expansions/zz-link.yaml` is a symbolic link"), "{found}");
+        // A name from the tree is quoted escaped.
+        git(repo.path(), &["rm", "-q", "--cached", "rules/expansions/zz-link.yaml"]);
+        std::os::unix::fs::symlink("/etc/passwd", rules.join("expansions/zz\x1b[2J.yaml")).unwrap();
+        git(repo.path(), &["add", "rules"]);
+        git(repo.path(), &["commit", "-q", "-m", "hostile link"]);
+        let found = problems(review::command("HEAD", &rules, Format::Text, false));
+        assert!(found.contains("`HEAD:rules/expansions/zz\\u{1b}[2J.yaml` is a symbolic link"), "{found}");
+        assert!(!found.contains('\x1b'), "{found}");
     }
+    // So is a revision's name (`:/TEXT` names a commit by its message).
+    let found = problems(review::command(":/no such\x1b[2J", &rules, Format::Text, false));
+    assert!(found.contains("`:/no such\\u{1b}[2J` is neither a folder nor a revision"), "{found}");
+    assert!(!found.contains('\x1b'), "{found}");
 }

@@ -5,6 +5,7 @@
 //! goes through [`terminal`], Markdown through [`markdown`] and [`code`],
 //! JSON through serde_json.
 
+use carcassonne_rules_core::shown::{is_hidden_control, shown};
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -252,10 +253,11 @@ fn percent(n: u128, total: u128) -> String {
     }
 }
 
-/// `s` safe to print on a terminal: control characters (escape sequences,
-/// carriage returns, bidirectional overrides) written as `\u{…}`.
+/// `s` safe to print on a terminal: the project's one escaper of untrusted
+/// strings, control and bidi characters written as `\u{…}`, backslashes
+/// doubled.
 pub(crate) fn terminal(s: &str) -> String {
-    s.chars().map(|c| if is_unsafe(c) { format!("\\u{{{:x}}}", u32::from(c)) } else { c.to_string() }).collect()
+    shown(s)
 }
 
 /// `s` as Markdown text inside a line (never at its start): every character
@@ -266,7 +268,7 @@ pub(crate) fn markdown(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
         match c {
-            _ if is_unsafe(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            _ if is_hidden_control(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
             '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '$' => {
                 out.push('\\');
                 out.push(c);
@@ -292,17 +294,13 @@ pub(crate) fn code(s: &str) -> String {
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
-fn is_unsafe(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn terminal_escapes_control_characters() {
-        assert_eq!(terminal("a\x1b[31mb\r\u{202e}"), "a\\u{1b}[31mb\\u{d}\\u{202e}");
+        assert_eq!(terminal("a\x1b[31mb\r\u{202e}\\"), "a\\u{1b}[31mb\\u{d}\\u{202e}\\\\");
         assert_eq!(terminal("plain – text"), "plain – text");
     }
 

@@ -12,6 +12,8 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use carcassonne_rules_core::shown::shown;
+
 use crate::Compiled;
 use crate::diagnostics::Diagnostic;
 use crate::syntax::MAX_FILE_BYTES;
@@ -33,10 +35,9 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnos
     }
     let repo = Repo::of(head_dir).map_err(|d| vec![d])?;
     let files = repo.rules_at(base).map_err(|d| vec![d])?;
-    let tmp = tempfile::Builder::new()
-        .prefix("carcassonne-review-")
-        .tempdir()
-        .map_err(|e| vec![Diagnostic::global(format!("cannot make a temporary folder for revision `{base}`: {e}"))])?;
+    let tmp = tempfile::Builder::new().prefix("carcassonne-review-").tempdir().map_err(|e| {
+        vec![Diagnostic::global(format!("cannot make a temporary folder for revision `{}`: {e}", shown(base)))]
+    })?;
     let root = tmp.path().join("rules");
     for (rel, contents) in &files {
         let path = root.join(rel);
@@ -45,12 +46,14 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnos
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| std::fs::File::create_new(&path))
             .and_then(|mut f| f.write_all(contents));
-        written.map_err(|e| vec![Diagnostic::global(format!("cannot write `{}`: {e}", path.display()))])?;
+        written.map_err(|e| {
+            vec![Diagnostic::global(format!("cannot write `{}`: {e}", shown(&path.display().to_string())))]
+        })?;
     }
     let mut compiled = crate::compile_dir(&root);
     // Name the files as git does: `REV:rules/base.yaml`.
     let shown_root = format!("{}/", root.display());
-    let as_git = format!("{base}:{}", repo.prefix);
+    let as_git = format!("{}:{}", shown(base), shown(&repo.prefix));
     compiled.result = compiled
         .result
         .map_err(|problems| problems.into_iter().map(|d| d.with_files_renamed(&shown_root, &as_git)).collect());
@@ -71,7 +74,7 @@ impl Repo {
         let not_dir = || {
             Diagnostic::global(format!(
                 "`{}` is not a folder, so there is no repository to read a revision from",
-                head_dir.display()
+                shown(&head_dir.display().to_string())
             ))
             .with_help("--base takes a folder or a git revision of the repository that holds --rules")
         };
@@ -79,8 +82,11 @@ impl Repo {
             return Err(not_dir());
         }
         let prefix = git(head_dir, &["rev-parse", "--show-prefix"], None).map_err(|e| {
-            Diagnostic::global(format!("`{}` is not inside a git repository: {e}", head_dir.display()))
-                .with_help("--base takes a folder, or a revision of the repository that holds --rules")
+            Diagnostic::global(format!(
+                "`{}` is not inside a git repository: {e}",
+                shown(&head_dir.display().to_string())
+            ))
+            .with_help("--base takes a folder, or a revision of the repository that holds --rules")
         })?;
         let prefix = String::from_utf8_lossy(&prefix).trim_end_matches(['\n', '\r']).to_string();
         Ok(Repo { dir: head_dir.to_path_buf(), prefix })
@@ -88,8 +94,10 @@ impl Repo {
 
     /// Every file of the rules folder at `rev`, by its path inside the folder.
     fn rules_at(&self, rev: &str) -> Result<Vec<(PathBuf, Vec<u8>)>, Diagnostic> {
+        // The name as messages quote it; git is given `rev` itself.
+        let name = shown(rev);
         let unknown = |detail: String| {
-            Diagnostic::global(format!("`{rev}` is neither a folder nor a revision of the repository: {detail}"))
+            Diagnostic::global(format!("`{name}` is neither a folder nor a revision of the repository: {detail}"))
                 .with_help("pass a folder that exists, or a revision such as HEAD~1, main or a commit hash")
         };
         // A value git would take for an option is no revision.
@@ -102,17 +110,17 @@ impl Repo {
         let tree = String::from_utf8_lossy(&tree).trim().to_string();
         let listing =
             git(&self.dir, &["ls-tree", "-r", "-z", "--full-tree", "--long", &tree, "--", &self.pathspec()], None)
-                .map_err(|e| Diagnostic::global(format!("cannot list revision `{rev}`: {e}")))?;
-        let entries = self.entries(rev, &listing)?;
+                .map_err(|e| Diagnostic::global(format!("cannot list revision `{name}`: {e}")))?;
+        let entries = self.entries(&name, &listing)?;
         if entries.is_empty() {
-            return Err(Diagnostic::global(format!("revision `{rev}` has no folder `{}`", self.shown_dir()))
+            return Err(Diagnostic::global(format!("revision `{name}` has no folder `{}`", shown(self.shown_dir())))
                 .with_help("--base REV reads the folder that --rules names, at that revision"));
         }
         let request: String = entries.iter().map(|e| format!("{}\n", e.object)).collect();
         let blobs = git(&self.dir, &["cat-file", "--batch"], Some(request.as_bytes()))
-            .map_err(|e| Diagnostic::global(format!("cannot read revision `{rev}`: {e}")))?;
+            .map_err(|e| Diagnostic::global(format!("cannot read revision `{name}`: {e}")))?;
         let contents = split_batch(&blobs, entries.len()).ok_or_else(|| {
-            Diagnostic::global(format!("cannot read revision `{rev}`: unexpected output of git cat-file"))
+            Diagnostic::global(format!("cannot read revision `{name}`: unexpected output of git cat-file"))
         })?;
         Ok(entries.into_iter().map(|e| e.path).zip(contents).collect())
     }
@@ -127,7 +135,8 @@ impl Repo {
     }
 
     /// The listing's files, checked: regular blobs only, of sensible sizes,
-    /// with names that stay inside the folder.
+    /// with names that stay inside the folder. `rev` is the revision's name
+    /// as messages quote it.
     fn entries(&self, rev: &str, listing: &[u8]) -> Result<Vec<Entry>, Diagnostic> {
         let mut entries = Vec::new();
         let mut total = 0u64;
@@ -138,10 +147,10 @@ impl Repo {
             let full = String::from_utf8(record[tab + 1..].to_vec()).map_err(|_| {
                 Diagnostic::global(format!(
                     "revision `{rev}` has a file name that is not UTF-8 in `{}`",
-                    self.shown_dir()
+                    shown(self.shown_dir())
                 ))
             })?;
-            let shown = format!("{rev}:{full}");
+            let named = format!("{rev}:{}", shown(&full));
             let [mode, kind, object, size] = meta.split_whitespace().collect::<Vec<_>>()[..] else {
                 return Err(bad());
             };
@@ -149,18 +158,18 @@ impl Repo {
             match (mode, kind) {
                 ("100644" | "100755", "blob") => {}
                 ("120000", _) => {
-                    return Err(Diagnostic::global(format!("`{shown}` is a symbolic link"))
+                    return Err(Diagnostic::global(format!("`{named}` is a symbolic link"))
                         .with_help("the rules folder holds YAML files only; a link could read outside it"));
                 }
                 _ => {
-                    return Err(Diagnostic::global(format!("`{shown}` is not a regular file ({kind})"))
+                    return Err(Diagnostic::global(format!("`{named}` is not a regular file ({})", shown(kind)))
                         .with_help("the rules folder holds YAML files only"));
                 }
             }
             let size: u64 = size.parse().map_err(|_| bad())?;
             if size > MAX_FILE_BYTES {
                 return Err(Diagnostic::global(format!(
-                    "`{shown}` is {size} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes"
+                    "`{named}` is {size} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes"
                 ))
                 .with_help("split it, or check that it is the file you meant"));
             }
@@ -168,11 +177,11 @@ impl Repo {
             if entries.len() == MAX_FILES || total > MAX_TOTAL_BYTES {
                 return Err(Diagnostic::global(format!(
                     "revision `{rev}` has more in `{}` than rules need (at most {MAX_FILES} files, {MAX_TOTAL_BYTES} bytes)",
-                    self.shown_dir()
+                    shown(self.shown_dir())
                 )));
             }
             let path = safe_path(rel)
-                .ok_or_else(|| Diagnostic::global(format!("`{shown}` has a name that would leave the rules folder")))?;
+                .ok_or_else(|| Diagnostic::global(format!("`{named}` has a name that would leave the rules folder")))?;
             entries.push(Entry { path, object: object.to_string() });
         }
         Ok(entries)
@@ -241,7 +250,8 @@ fn git(dir: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, Strin
     }
     let (status, stdout, stderr) = (output.status, output.stdout, output.stderr);
     if !status.success() {
-        let message = String::from_utf8_lossy(&stderr).trim().to_string();
+        // git may echo what it was given: each line is quoted escaped.
+        let message = String::from_utf8_lossy(&stderr).trim().lines().map(shown).collect::<Vec<_>>().join("\n");
         return Err(if message.is_empty() { format!("git {} failed", args.join(" ")) } else { message });
     }
     Ok(stdout)
