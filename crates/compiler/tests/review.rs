@@ -47,15 +47,15 @@ fn review_dirs(base: &Path, head: &Path) -> (Rules, Rules, Review) {
 
 /// What a turn order shows, by item id.
 struct Shown<'a> {
-    items: HashMap<&'a str, (String, &'a Entry)>,
+    items: HashMap<&'a str, (String, &'a Entry<'a>)>,
     lists: HashMap<String, Vec<&'a str>>,
     /// Each step with its repeat and choice.
     steps: HashMap<&'a str, (Option<carcassonne_rules_core::Repeat>, bool)>,
 }
 
-fn shown(order: &TurnOrder) -> Shown<'_> {
-    fn walk<'a>(entries: &'a [Entry], parent: String, out: &mut Shown<'a>) {
-        out.lists.insert(parent.clone(), entries.iter().map(|e| e.id.as_str()).collect());
+fn shown<'a>(order: &'a TurnOrder<'a>) -> Shown<'a> {
+    fn walk<'a>(entries: &'a [Entry<'a>], parent: String, out: &mut Shown<'a>) {
+        out.lists.insert(parent.clone(), entries.iter().map(|e| &*e.id).collect());
         for e in entries {
             out.items.insert(&e.id, (parent.clone(), e));
             walk(&e.children, format!("item {}", e.id), out);
@@ -108,7 +108,7 @@ fn holds(change: &Change, b: &Shown, h: &Shown) -> bool {
         }
         Kind::Text => matches!((bx, hx), (Some((_, o)), Some((_, n))) if o.text != n.text),
         Kind::Origin => {
-            matches!((bx, hx), (Some((_, o)), Some((_, n))) if o.origin != n.origin || o.foreign != n.foreign)
+            matches!((bx, hx), (Some((_, o)), Some((_, n))) if o.origin_id != n.origin_id || o.foreign != n.foreign)
         }
         Kind::Marker => {
             let label = change.marker.as_deref().expect("a marker");
@@ -146,14 +146,14 @@ fn evaluate(c: &Condition, edition: &str, variant: &str, modules: &BTreeSet<Stri
 }
 
 /// The turn orders of a selection in both versions (modules a version lacks are left out).
-fn orders(
-    old: &Rules,
-    new: &Rules,
+fn orders<'r>(
+    old: &'r Rules,
+    new: &'r Rules,
     edition: &str,
     variant: Option<&str>,
     modules: &BTreeSet<String>,
-) -> (TurnOrder, TurnOrder) {
-    let order = |rules: &Rules| {
+) -> (TurnOrder<'r>, TurnOrder<'r>) {
+    let order = |rules: &'r Rules| {
         let with: Vec<&str> =
             modules.iter().map(String::as_str).filter(|m| rules.catalog.module(m).is_some()).collect();
         let cfg = rules.catalog.config(edition, variant, &with.join(",")).expect("a valid selection");
@@ -506,8 +506,8 @@ fn equivalent_rewrites_report_nothing() {
 
 #[test]
 fn an_or_reordered_changes_the_origin_where_both_modules_are_selected() {
-    // The origin is the first selected module the condition names, so `order`
-    // shows the difference: `review` reports it, and nothing else.
+    // The origin is the first module the condition names whose part holds,
+    // so `order` shows the difference: `review` reports it, and nothing else.
     let head = edited(&[("expansions/mage-and-witch.yaml", "when: mage or witch\n", "when: witch or mage\n")]);
     let (old, new, review) = review_dirs(Path::new(BUNDLED), head.path());
     assert!(!review.changes.is_empty());
@@ -518,6 +518,17 @@ fn an_or_reordered_changes_the_origin_where_both_modules_are_selected() {
     }
     assert_eq!(review.changes[0].item.as_deref(), Some("mage-witch-move"));
     assert_eq!(review.changes[0].detail, "origin: mage → witch");
+
+    // The same shows where mage is named first but its part cannot hold
+    // with witch: a candidate counts only where its part of the condition holds.
+    let when = "when: (mage and not witch) or witch\n";
+    let guarded = edited(&[("expansions/mage-and-witch.yaml", "when: mage or witch\n", when)]);
+    let (old, new, guarded) = review_dirs(Path::new(BUNDLED), guarded.path());
+    assert_eq!(summary(&guarded), summary(&review));
+    for change in &guarded.changes {
+        assert!(change.condition.contains("mage and witch"), "{}", change.condition);
+        brute_force(&old, &new, change);
+    }
 }
 
 #[test]

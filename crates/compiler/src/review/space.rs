@@ -5,7 +5,9 @@
 
 use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
 use carcassonne_rules_core::EditionId;
+use carcassonne_rules_core::catalog::SelectionPart;
 
+use crate::command::option;
 use crate::logic::Space;
 use crate::model::Rules;
 
@@ -168,16 +170,17 @@ impl Vars {
         (first(&self.editions), first(&self.variants), modules)
     }
 
-    /// The `order` command line of a valuation, without the program name.
+    /// The `order` command line of a valuation, without the program name
+    /// (as [`crate::command::order`] writes it, over both versions' names).
     pub(super) fn command(&self, v: &BddValuation) -> String {
         let (e, variant, modules) = self.selection(v);
-        let mut command = format!("order --edition {}", self.edition_ids[e]);
+        let mut command = format!("order {} {}", option(SelectionPart::Edition), self.edition_ids[e]);
         if !self.variants.is_empty() && variant != self.default_variant[e] {
-            command.push_str(&format!(" --variant {}", self.variant_ids[variant]));
+            command.push_str(&format!(" {} {}", option(SelectionPart::Variant), self.variant_ids[variant]));
         }
         if !modules.is_empty() {
             let ids: Vec<&str> = modules.iter().map(|&m| self.module_ids[m].as_str()).collect();
-            command.push_str(&format!(" --with {}", ids.join(",")));
+            command.push_str(&format!(" {} {}", option(SelectionPart::Modules), ids.join(",")));
         }
         command
     }

@@ -107,7 +107,7 @@ impl<'r> Version<'r> {
             let expansion = item
                 .origins
                 .first()
-                .and_then(|m| self.module_ids.get(usize::from(m.0)))
+                .and_then(|c| self.module_ids.get(usize::from(c.module.0)))
                 .and_then(|m| self.rules.catalog.expansions.iter().find(|x| x.modules.iter().any(|xm| xm.id == *m)))
                 .map(|x| x.id.clone())
                 .or_else(|| parent_expansion.map(str::to_string));
@@ -135,23 +135,24 @@ impl<'r> Version<'r> {
         }
     }
 
-    /// Where each module is the item's origin: the first of its own
-    /// candidates that is selected, else its parent's origin.
+    /// Where each module is the item's origin: the module of the first of
+    /// its own candidates that holds (the module selected and its guard
+    /// true), else its parent's origin.
     pub(super) fn origin(&self, vars: &Vars, item: &Item, parent: &[(String, Bdd)]) -> Vec<(String, Bdd)> {
         let mut out: Vec<(String, Bdd)> = Vec::new();
+        let mut add = |id: &String, here: Bdd| match out.iter_mut().find(|(m, _)| m == id) {
+            Some((_, set)) => *set = set.or(&here),
+            None => out.push((id.clone(), here)),
+        };
         let mut rest = vars.set.mk_true();
-        for m in &item.origins {
-            let Some(id) = self.module_ids.get(usize::from(m.0)) else { continue };
-            let selected = self.logic.cond(&Cond::Module(*m));
-            out.push((id.clone(), rest.and(&selected)));
-            rest = rest.and_not(&selected);
+        for candidate in &item.origins {
+            let Some(id) = self.module_ids.get(usize::from(candidate.module.0)) else { continue };
+            let holds = self.logic.cond(&Cond::Module(candidate.module)).and(&self.logic.cond(&candidate.guard));
+            add(id, rest.and(&holds));
+            rest = rest.and_not(&holds);
         }
         for (id, there) in parent {
-            let here = rest.and(there);
-            match out.iter_mut().find(|(m, _)| m == id) {
-                Some((_, set)) => *set = set.or(&here),
-                None => out.push((id.clone(), here)),
-            }
+            add(id, rest.and(there));
         }
         out
     }
