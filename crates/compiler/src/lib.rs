@@ -19,6 +19,7 @@ pub mod codegen;
 pub mod command;
 pub mod diagnostics;
 pub mod dsl;
+pub mod escape;
 pub mod explain;
 pub mod interpret;
 pub mod lexicon;

@@ -9,11 +9,13 @@
 //! - [`order`]: a selection's turn order, resolved into printable values that
 //!   borrow the tables, with typed ids and origins; the shared labels.
 //! - [`shown`]: untrusted strings made safe to quote in a message.
+//! - [`escape`]: text for the terminal and for Markdown, shown as written.
 //!
 //! Nothing here knows any particular rules: ids and names come from the rules
 //! the compiler reads.
 
 pub mod catalog;
+pub mod escape;
 pub mod order;
 pub mod select;
 pub mod shown;

@@ -1,0 +1,180 @@
+//! MediaWiki source: text that shows as written, attribute values, and ids
+//! used as class words.
+//!
+//! Wiki markup is made of characters that mean nothing alone but something
+//! together (`''`, `__NOTOC__`, `~~~~`, `[[`, `{{`) or at the start of a line
+//! (`*`, `#`, `:`, `;`, `=`, `-`, a space), so text cannot be escaped piece by
+//! piece: `x_` followed by `_NOTOC_` followed by `_` is the magic word
+//! `__NOTOC__`. A [`Line`] is therefore assembled from markup and text first,
+//! and its text escaped as a whole, each character seen with its neighbours in
+//! the finished line.
+
+use super::terminal;
+
+/// Punctuation that is markup wherever it stands, written as a character
+/// reference: links, templates, table cells, signatures, references, tags.
+const ALWAYS: &[char] = &['[', ']', '{', '}', '|', '~', '&', '<', '>'];
+
+/// What opens a block at the start of a line: lists, definitions, headings,
+/// a rule, preformatted text.
+const LINE_START: &[char] = &['*', '#', ':', ';', '=', '-', ' '];
+
+/// Words that make the next number a magic link (`ISBN 0-00`, `RFC 1`).
+const MAGIC_LINKS: [&str; 3] = ["ISBN", "RFC", "PMID"];
+
+/// One line (or several) of wiki source, assembled from markup and text.
+#[derive(Debug, Default)]
+pub struct Line {
+    /// Each character, with the number of the text piece it comes from
+    /// (`None` for markup).
+    chars: Vec<(char, Option<usize>)>,
+    pieces: usize,
+}
+
+impl Line {
+    /// An empty line.
+    pub fn new() -> Self {
+        Line::default()
+    }
+
+    /// Appends markup, written as it is.
+    pub fn markup(&mut self, markup: &str) -> &mut Self {
+        self.chars.extend(markup.chars().map(|c| (c, None)));
+        self
+    }
+
+    /// Appends text, to be shown exactly as written.
+    pub fn text(&mut self, text: &str) -> &mut Self {
+        let piece = self.pieces;
+        self.pieces += 1;
+        self.chars.extend(text.chars().map(|c| (c, Some(piece))));
+        self
+    }
+
+    /// The wiki source: markup as given, each text character that could be
+    /// markup in its place as a character reference.
+    pub fn finish(&self) -> String {
+        let mut out = String::with_capacity(self.chars.len() + 16);
+        for (i, &(c, piece)) in self.chars.iter().enumerate() {
+            if piece.is_none() || !self.is_markup(i) {
+                out.push(c);
+                continue;
+            }
+            match c {
+                '&' => out.push_str("&amp;"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                c => out.push_str(&format!("&#{};", u32::from(c))),
+            }
+        }
+        out
+    }
+
+    /// Whether the text character at `i` could be markup beside its neighbours.
+    fn is_markup(&self, i: usize) -> bool {
+        let (c, piece) = self.chars[i];
+        let previous = i.checked_sub(1).map(|p| self.chars[p]);
+        let next = self.chars.get(i + 1).copied();
+        let doubled = previous.is_some_and(|(p, _)| p == c) || next.is_some_and(|(n, _)| n == c);
+        // A quote is bold or italic next to another, and could be next to one
+        // beyond the edge of its piece.
+        let at_edge = previous.is_none_or(|(_, p)| p != piece) || next.is_none_or(|(_, n)| n != piece);
+        let line_start = previous.is_none_or(|(p, _)| p == '\n');
+        let following = |s: &str| self.chars[i + 1..].iter().map(|&(c, _)| c).take(s.chars().count()).eq(s.chars());
+        let preceding = |s: &str| {
+            let n = s.chars().count();
+            i >= n && self.chars[i - n..i].iter().map(|&(c, _)| c).eq(s.chars())
+        };
+        ALWAYS.contains(&c)
+            || terminal::is_unsafe(c)
+            || (c == '\'' && (doubled || at_edge))
+            || (c == '_' && doubled)
+            || (line_start && LINE_START.contains(&c))
+            // A free external link (`https://…`).
+            || (c == ':' && following("//"))
+            || (c == ' ' && MAGIC_LINKS.iter().any(|w| preceding(w)))
+    }
+}
+
+/// Text alone (a title, a name): as a [`Line`] of one text piece, each edge
+/// taken as markup could be beside it.
+pub fn text(text: &str) -> String {
+    Line::new().text(text).finish()
+}
+
+/// A quoted attribute value: as [`text`] (MediaWiki expands templates and
+/// magic words in attributes too), with `"` and `'` as references.
+pub fn attribute(value: &str) -> String {
+    text(value).replace('"', "&quot;").replace('\'', "&#39;")
+}
+
+/// Whether an id can be written as it is into a class name, an attribute
+/// word or a template name: ASCII letters, digits, `-` and single `_`
+/// (`__` could be a magic word), not empty.
+pub fn is_word(id: &str) -> bool {
+    !id.is_empty() && !id.contains("__") && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_characters_are_references() {
+        assert_eq!(text("a [[b]] {{c}} | d"), "a &#91;&#91;b&#93;&#93; &#123;&#123;c&#125;&#125; &#124; d");
+        assert_eq!(text("~~~~ <nowiki> &amp;"), "&#126;&#126;&#126;&#126; &lt;nowiki&gt; &amp;amp;");
+        assert_eq!(text("the player's tile"), "the player's tile");
+        assert_eq!(text("''bold'' 'x'"), "&#39;&#39;bold&#39;&#39; 'x&#39;");
+        assert_eq!(text("__TOC__ a_b"), "&#95;&#95;TOC&#95;&#95; a_b");
+        assert_eq!(text("line\nbreak\r\t\u{1b}\u{202e}"), "line&#10;break&#13;&#9;&#27;&#8238;");
+    }
+
+    #[test]
+    fn magic_words_across_pieces_are_broken() {
+        // `x_{C1, C2, WE: _NOTOC_}_`: three pieces that meet as `x__NOTOC__`.
+        let mut line = Line::new();
+        line.text("x_").text("_NOTOC_").text("_");
+        assert_eq!(line.finish(), "x&#95;&#95;NOTOC&#95;&#95;");
+        let mut line = Line::new();
+        line.text("''").markup("<span>").text("'x").markup("</span>").text("'");
+        assert_eq!(line.finish(), "&#39;&#39;<span>&#39;x</span>&#39;");
+        let mut line = Line::new();
+        line.markup("'''").text("'a");
+        assert_eq!(line.finish(), "'''&#39;a");
+    }
+
+    #[test]
+    fn nothing_opens_a_line() {
+        for c in ['*', '#', ':', ';', '=', '-', ' '] {
+            assert_eq!(text(&format!("{c}x")), format!("&#{};x", u32::from(c)));
+            let mut line = Line::new();
+            line.markup("<li>\n").text(&format!("{c}x"));
+            assert_eq!(line.finish(), format!("<li>\n&#{};x", u32::from(c)));
+        }
+        assert_eq!(text("a: b; c * d # e"), "a: b; c * d # e");
+    }
+
+    #[test]
+    fn links_and_magic_links_are_not_made() {
+        assert_eq!(text("see https://x.example"), "see https&#58;//x.example");
+        assert_eq!(text("ISBN 0-00 RFC 1 PMID 2"), "ISBN&#32;0-00 RFC&#32;1 PMID&#32;2");
+        assert_eq!(text("a: 1"), "a: 1");
+    }
+
+    #[test]
+    fn attributes_end_nowhere() {
+        assert_eq!(attribute("x\" onclick=\"alert(1)"), "x&quot; onclick=&quot;alert(1)");
+        assert_eq!(attribute("a'b {{c}}"), "a&#39;b &#123;&#123;c&#125;&#125;");
+        assert_eq!(attribute("abbey-play-from-supply"), "abbey-play-from-supply");
+    }
+
+    #[test]
+    fn words_are_letters_digits_dashes_and_single_underscores() {
+        for ok in ["C1", "hig", "abbey-play", "river_ii", "20th_anniversary"] {
+            assert!(is_word(ok), "{ok}");
+        }
+        for bad in ["", "a b", "x\" y", "__NOTOC__", "a}}", "é", "a|b", "x\n"] {
+            assert!(!is_word(bad), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Text for CommonMark (and GitHub's tables and strikethrough): shown as
+//! written, never read as markup.
+//!
+//! [`inline`] is for text inside one line that the caller opens (a heading,
+//! a list item, a paragraph): a backslash before each ASCII punctuation
+//! character that can open markup (emphasis, code, links, raw HTML and
+//! autolinks, table cells, strikethrough); a character reference for an `&`
+//! that could start one; and, at the start of the text, what would open a
+//! block there (a list, a heading, a quote, a thematic break, indented code).
+//! A line break or another control character is shown as terminal output
+//! shows it (`\n`, `\u{1b}`; a backslash before a letter is literal in
+//! CommonMark), so a text can never start a line of its own. [`code`] is an
+//! inline code span.
+
+use std::borrow::Cow;
+
+use super::terminal;
+
+/// Punctuation escaped wherever it stands: each can open or close inline
+/// markup (`<` raw HTML and autolinks, `|` a table cell, `~` strikethrough).
+const ALWAYS: &[char] = &['\\', '`', '*', '_', '[', ']', '<', '>', '|', '~'];
+
+/// `text` inside one line of Markdown, shown exactly as written.
+pub fn inline(text: &str) -> Cow<'_, str> {
+    let chars: Vec<char> = text.chars().collect();
+    let digits = chars.iter().take_while(|c| c.is_ascii_digit()).count();
+    let needs = |i: usize, c: char| {
+        let previous = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1).copied();
+        terminal::is_unsafe(c)
+            || ALWAYS.contains(&c)
+            // An entity or numeric reference (`&amp;`, `&#42;`).
+            || (c == '&' && next.is_some_and(|n| n.is_ascii_alphanumeric() || n == '#'))
+            // A heading's opening or closing sequence.
+            || (c == '#' && previous.is_none_or(char::is_whitespace))
+            // At the start: a list, a setext underline, a quote, code.
+            || (i == 0 && matches!(c, '-' | '+' | '=' | ' '))
+            // An ordered list's `1.` or `1)`.
+            || (i == digits && digits > 0 && matches!(c, '.' | ')'))
+    };
+    if !chars.iter().enumerate().any(|(i, &c)| needs(i, c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        if !needs(i, c) {
+            out.push(c);
+        } else if terminal::is_unsafe(c) {
+            terminal::push_visible(&mut out, c);
+        } else if c == ' ' {
+            out.push_str("&#32;");
+        } else if c == '&' {
+            out.push_str("&amp;");
+        } else {
+            out.push('\\');
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` as an inline code span: fenced by more backticks than it holds in
+/// a row, padded with a space where it starts or ends with a backtick or a
+/// space (CommonMark strips one of each), control characters shown.
+pub fn code(text: &str) -> String {
+    let text = terminal::line(text);
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinary_text_is_unchanged() {
+        for text in ["Abbey & Mayor", "MESSAGES (#1A)", "Spiel Doch! 2/2018 tiles", "Score 2 points.", "a - b = c + d"] {
+            assert!(matches!(inline(text), Cow::Borrowed(t) if t == text), "{text}");
+        }
+    }
+
+    #[test]
+    fn inline_markup_is_escaped() {
+        assert_eq!(inline("*a* _b_ `c` [d](e) ![f](g)"), "\\*a\\* \\_b\\_ \\`c\\` \\[d\\](e) !\\[f\\](g)");
+        assert_eq!(inline("<img src=x onerror=alert(1)> <https://x>"), "\\<img src=x onerror=alert(1)\\> \\<https://x\\>");
+        assert_eq!(inline("a | b ~~c~~ \\"), "a \\| b \\~\\~c\\~\\~ \\\\");
+        assert_eq!(inline("&amp; &#42; & x"), "&amp;amp; &amp;#42; & x");
+    }
+
+    #[test]
+    fn a_line_break_cannot_open_a_block() {
+        assert_eq!(inline("text\n# Heading"), "text\\n\\# Heading");
+        assert_eq!(inline("a\r\n---\u{2028}b"), "a\\r\\n---\\u{2028}b");
+        assert_eq!(inline("x\u{1b}[2J"), "x\\u{1b}\\[2J");
+    }
+
+    #[test]
+    fn what_opens_a_block_at_the_start_is_escaped() {
+        assert_eq!(inline("# title"), "\\# title");
+        assert_eq!(inline("title #"), "title \\#");
+        assert_eq!(inline("- item"), "\\- item");
+        assert_eq!(inline("+ item"), "\\+ item");
+        assert_eq!(inline("==="), "\\===");
+        assert_eq!(inline("> quote"), "\\> quote");
+        assert_eq!(inline("12. item"), "12\\. item");
+        assert_eq!(inline("3) item"), "3\\) item");
+        assert_eq!(inline("    code"), "&#32;   code");
+        assert_eq!(inline("1 2. x"), "1 2. x");
+    }
+
+    #[test]
+    fn code_spans_hold_any_backticks() {
+        assert_eq!(code("abbey"), "`abbey`");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x``"), "``` `x`` ```");
+        assert_eq!(code("a\nb"), "`a\\nb`");
+    }
+}

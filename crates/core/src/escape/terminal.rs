@@ -1,0 +1,101 @@
+//! Text for a terminal: control characters shown, never sent.
+//!
+//! A terminal acts on C0 and C1 control characters (ESC starts colour, cursor,
+//! title and clipboard sequences; CSI U+009B does the same in one character),
+//! and bidirectional overrides and isolates reorder what follows them, so a
+//! line can read differently from what it holds. Each of those is written the
+//! way Rust writes it in a string literal (`\u{1b}`, `\n`), so it stays visible
+//! and the line stays one line.
+
+use std::borrow::Cow;
+use std::fmt::Write;
+
+/// Whether `c` must not reach a terminal as it is: C0 and C1 controls and DEL,
+/// the line and paragraph separators, and the bidirectional marks, embeddings,
+/// overrides and isolates.
+pub fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Pushes the visible form of an unsafe character: `\n`, `\r`, `\t`, else `\u{hex}`.
+pub fn push_visible(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c => {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        }
+    }
+}
+
+/// `text` for one line of terminal output: every unsafe character, line
+/// breaks and tabs included, written visibly.
+pub fn line(text: &str) -> Cow<'_, str> {
+    escape(text, |_| false)
+}
+
+/// `text` for several lines of terminal output: as [`line`], but line feeds
+/// and tabs stay as they are (a carriage return is shown: it could overwrite
+/// the line).
+pub fn block(text: &str) -> Cow<'_, str> {
+    escape(text, |c| matches!(c, '\n' | '\t'))
+}
+
+fn escape(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(|c| is_unsafe(c) && !keep(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) && !keep(c) { push_visible(&mut out, c) } else { out.push(c) }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed_unchanged() {
+        let text = "Draw a tile: the player's «tile», 2× — ok \\ \" ' */ -->";
+        assert!(matches!(line(text), Cow::Borrowed(t) if t == text));
+    }
+
+    #[test]
+    fn every_control_class_is_shown() {
+        // C0 (ESC, BEL, NUL), DEL, C1 (CSI, NEL, OSC), line/paragraph separators.
+        assert_eq!(line("a\u{1b}[31mb\u{7}\0"), "a\\u{1b}[31mb\\u{7}\\u{0}");
+        assert_eq!(line("\u{7f}\u{9b}2J\u{85}\u{9d}"), "\\u{7f}\\u{9b}2J\\u{85}\\u{9d}");
+        assert_eq!(line("x\u{2028}y\u{2029}"), "x\\u{2028}y\\u{2029}");
+        assert_eq!(line("one\ntwo\r\tthree"), "one\\ntwo\\r\\tthree");
+    }
+
+    #[test]
+    fn bidirectional_controls_are_shown() {
+        for c in ['\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{202e}', '\u{2066}', '\u{2067}', '\u{2068}']
+            .into_iter()
+            .chain(['\u{2069}', '\u{200e}', '\u{200f}', '\u{061c}'])
+        {
+            let shown = line(&format!("a{c}b")).into_owned();
+            assert_eq!(shown, format!("a\\u{{{:x}}}b", u32::from(c)));
+        }
+    }
+
+    #[test]
+    fn a_block_keeps_its_lines_but_not_a_carriage_return() {
+        assert_eq!(block("one\n\ttwo\rthree\u{1b}]52;c;eA==\u{7}"), "one\n\ttwo\\rthree\\u{1b}]52;c;eA==\\u{7}");
+    }
+
+    #[test]
+    fn no_output_holds_an_unsafe_character() {
+        let all: String = (0u32..0x3000).filter_map(char::from_u32).collect();
+        assert!(!line(&all).chars().any(is_unsafe));
+        assert!(!block(&all).chars().any(|c| is_unsafe(c) && c != '\n' && c != '\t'));
+    }
+}
