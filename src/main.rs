@@ -5,6 +5,8 @@
 //! `--rules DIR` they compile that folder and interpret it instead. `check`
 //! and `gen` are the rule author's tools and read `rules/` (or `--rules`).
 
+#![forbid(unsafe_code)]
+
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -9,6 +9,8 @@
 //! `generated/` is written only by `carcassonne-rules gen`; `gen --check` (and
 //! the test that runs it) says when it is stale.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 /// The repository root, seen from this crate.

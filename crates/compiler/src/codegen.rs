@@ -17,6 +17,8 @@ use carcassonne_rules_core::tables::{MarkerId, OriginId};
 use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat, Section};
 use codegen::{Function, Scope};
 
+use crate::escape::markdown;
+use crate::escape::rust::{self, Case};
 use crate::model::{Cond, Item, Rules, Step};
 
 /// The generator's name and version, as the header gives it.
@@ -92,7 +94,7 @@ fn dispatch(rules: &Rules, names: &Names) -> String {
     };
     Section::BEFORE_STEPS.into_iter().for_each(|s| section(&mut scope, s));
     for step in rules.steps() {
-        let doc = format!("Step {}: {}.", step.id, step.title);
+        let doc = format!("Step {}: {}.", markdown::inline(&step.id), markdown::inline(&step.title));
         scope.push_fn(section_fn(&step_fn(step), &doc, Some(step), &step.items, names));
     }
     Section::AFTER_STEPS.into_iter().for_each(|s| section(&mut scope, s));
@@ -163,7 +165,7 @@ fn header(rules: &Rules) -> String {
          // and run `cargo run -- gen`. Compiled from these files of the rules folder:\n"
     );
     for input in &rules.inputs {
-        let _ = writeln!(out, "//   {input}");
+        let _ = writeln!(out, "//   {}", rust::comment(input));
     }
     out
 }
@@ -248,14 +250,19 @@ fn word(label: &str) -> String {
 
 /// `abbey-and-mayor` → `ABBEY_AND_MAYOR`; a leading digit gets `prefix_`.
 fn constant(id: &str, prefix: &str) -> String {
-    let upper = id.to_uppercase().replace('-', "_");
-    if upper.starts_with(|c: char| c.is_ascii_digit()) { format!("{prefix}_{upper}") } else { upper }
+    rust::ident(id, prefix, Case::Upper)
 }
 
 /// A flag's function name: its id, or `f_` + its id where the id is not a
 /// Rust identifier (`20th_anniversary_expansion_plus`, `type`).
 fn function(id: &str) -> String {
-    if syn::parse_str::<syn::Ident>(id).is_ok() { id.to_string() } else { format!("f_{id}") }
+    rust::ident(id, "f", Case::Keep)
+}
+
+/// A `///` line from Markdown built with [`markdown`]'s escapers (and made
+/// one line again, should a caller forget).
+fn doc(markdown: &str) -> String {
+    format!("/// {}", rust::comment(markdown))
 }
 
 fn item_const(item: &Item) -> String {
@@ -263,17 +270,18 @@ fn item_const(item: &Item) -> String {
 }
 
 fn step_const(step: &Step) -> String {
-    format!("step::{}", constant(&step.id, "S").replace("S_", "S"))
+    let name = constant(&step.id, "S");
+    format!("step::{}", name.strip_prefix("S_").map_or_else(|| name.clone(), |rest| format!("S{rest}")))
 }
 
 fn step_fn(step: &Step) -> String {
-    format!("step_{}", step.id.to_lowercase().replace('-', "_"))
+    rust::ident(&format!("step_{}", step.id), "s", Case::Lower)
 }
 
 /// A string literal, continued on further lines (`\` + newline) at spaces
 /// when long, so that the generated file stays within 120 columns.
 fn literal(text: &str) -> String {
-    let escaped = format!("{text:?}");
+    let escaped = rust::string(text);
     if escaped.len() <= LITERAL_WIDTH {
         return escaped;
     }
@@ -302,11 +310,11 @@ fn literal(text: &str) -> String {
 fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
     let catalog = &rules.catalog;
     let mut module = |name: &str, doc: &str, ty: &str, consts: Vec<(String, String, String)>| {
-        out.line(&format!("/// {doc}"));
+        out.line(&self::doc(doc));
         out.block(&format!("pub mod {name} {{"), "}", |out| {
             out.line(&format!("use super::{ty};"));
-            for (doc, constant, value) in consts {
-                out.line(&format!("/// {doc}"));
+            for (doc_text, constant, value) in consts {
+                out.line(&self::doc(&doc_text));
                 out.line(&format!("pub const {constant}: {ty} = {ty}({value});"));
             }
         });
@@ -321,7 +329,7 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
             .editions
             .iter()
             .enumerate()
-            .map(|(i, e)| (e.name.clone(), last(&names.editions[i]), i.to_string()))
+            .map(|(i, e)| (markdown::inline(&e.name).into_owned(), last(&names.editions[i]), i.to_string()))
             .collect(),
     );
     module(
@@ -332,7 +340,7 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
             .variants
             .iter()
             .enumerate()
-            .map(|(i, v)| (v.name.clone(), last(&names.variants[i]), i.to_string()))
+            .map(|(i, v)| (markdown::inline(&v.name).into_owned(), last(&names.variants[i]), i.to_string()))
             .collect(),
     );
     module(
@@ -343,7 +351,7 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
             .modules
             .iter()
             .enumerate()
-            .map(|(i, m)| (m.name.clone(), last(&names.modules[i]), i.to_string()))
+            .map(|(i, m)| (markdown::inline(&m.name).into_owned(), last(&names.modules[i]), i.to_string()))
             .collect(),
     );
     module(
@@ -352,7 +360,10 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
         "StepId",
         rules
             .steps()
-            .map(|s| (format!("{}: {}", s.id, s.title), last(&step_const(s)), s.number.0.to_string()))
+            .map(|s| {
+                let doc = format!("{}: {}", markdown::inline(&s.id), markdown::inline(&s.title));
+                (doc, last(&step_const(s)), s.number.0.to_string())
+            })
             .collect(),
     );
     let items = rules.items();
@@ -360,7 +371,7 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
         "item",
         "The items, numbered in turn order (pre-order: an item, then its sub-items).",
         "ItemId",
-        items.iter().map(|i| (format!("`{}`", i.id), last(&item_const(i)), i.number.0.to_string())).collect(),
+        items.iter().map(|i| (markdown::code(&i.id), last(&item_const(i)), i.number.0.to_string())).collect(),
     );
     module(
         "marker",
@@ -370,7 +381,8 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
             .iter()
             .flat_map(|i| {
                 i.markers.iter().map(move |m| {
-                    (format!("{} on `{}`", m.label, i.id), last(names.marker(m.number)), m.number.0.to_string())
+                    let doc = format!("{} on {}", markdown::inline(&m.label), markdown::code(&i.id));
+                    (doc, last(names.marker(m.number)), m.number.0.to_string())
                 })
             })
             .collect(),
@@ -385,7 +397,7 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
             .flat_map(|i| {
                 i.origins.iter().map(move |c| {
                     (
-                        format!("`{}` on `{}`", module_id(c.module), i.id),
+                        format!("{} on {}", markdown::code(module_id(c.module)), markdown::code(&i.id)),
                         last(names.origin(c.number)),
                         c.number.0.to_string(),
                     )
@@ -401,8 +413,8 @@ fn flags(rules: &Rules, names: &Names) -> String {
         let name = name.trim_start_matches("flag::");
         let _ = writeln!(
             out,
-            "    /// Derived flag `{}`.\n    pub fn {name}(cfg: &Config) -> bool {{\n        {}\n    }}",
-            flag.id,
+            "    {}\n    pub fn {name}(cfg: &Config) -> bool {{\n        {}\n    }}",
+            doc(&format!("Derived flag {}.", markdown::code(&flag.id))),
             cond(&flag.when, names, Prec::Top)
         );
     }
@@ -430,7 +442,7 @@ fn visible_fn(rules: &Rules) -> Function {
 
 fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names: &Names) -> Function {
     let mut f = Function::new(name);
-    f.doc(doc).arg("cfg", "&Config").arg("v", "&mut Visible");
+    f.doc(rust::comment(doc)).arg("cfg", "&Config").arg("v", "&mut Visible");
     // Lines are written unindented: prettyplease lays them out.
     let mut body = String::new();
     if let Some(step) = step {

@@ -14,6 +14,8 @@
 //! the JSON Schemas that give rule authors completion in their editors.
 //! [`lexicon`] says what each string of the rules may hold.
 
+#![forbid(unsafe_code)]
+
 pub mod check;
 pub mod codegen;
 pub mod command;

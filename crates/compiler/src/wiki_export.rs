@@ -38,6 +38,7 @@ use carcassonne_rules_core::{EditionId, ModuleId, Repeat, VariantId};
 use biodivine_lib_bdd::Bdd;
 
 use crate::diagnostics::{Diagnostic, Sources, Span};
+use crate::escape::wiki::{self, Line};
 use crate::logic::Logic;
 use crate::model::{Cond, Item, Marker, Phase, Rules, Step, Text, TextPart};
 
@@ -90,10 +91,34 @@ pub fn selector_key(id: &str) -> String {
 /// classes would credit the item to another module) is reported where it is
 /// written (`sources` are the rules files `rules` were read from).
 pub fn export(rules: &Rules, sources: &Sources) -> Result<String, Vec<Diagnostic>> {
+    let unwritable = unwritable_ids(rules);
+    if !unwritable.is_empty() {
+        return Err(unwritable);
+    }
     let logic = Logic::new(rules);
     let mut writer = Writer { rules, logic, sources, out: String::new(), problems: Vec::new() };
     writer.document();
     if writer.problems.is_empty() { Ok(writer.out) } else { Err(writer.problems) }
+}
+
+/// The ids that become words of classes, attributes and template names
+/// (`markC1`, `showRiverII`, `data-publishers="hig"`, `{{RulesDragon|…}}`) and
+/// cannot be written there as they are: each is reported (`check` refuses
+/// them; a model built otherwise may hold them).
+fn unwritable_ids(rules: &Rules) -> Vec<Diagnostic> {
+    let catalog = &rules.catalog;
+    let editions = catalog.editions.iter().map(|e| ("edition", &e.id));
+    let variants = catalog.variants.iter().map(|v| ("variant", &v.id));
+    let modules = catalog.modules.iter().map(|m| ("module", &m.id));
+    editions
+        .chain(variants)
+        .chain(modules)
+        .filter(|(_, id)| !wiki::is_word(id))
+        .map(|(kind, id)| {
+            Diagnostic::global(format!("{kind} id `{id}` cannot be written into the page's classes"))
+                .with_help("an id there is ASCII letters, digits, `-` and single `_`")
+        })
+        .collect()
 }
 
 // ---- conditions as the page's classes ------------------------------------------
@@ -549,31 +574,6 @@ impl Writer<'_> {
     }
 }
 
-// ---- text ---------------------------------------------------------------------
-
-/// Text as wiki source that shows exactly as written: characters that are
-/// markup (`[`, `{`, `|`, `<`, `&`, `~`, doubled `'` and `_`, line breaks) as
-/// character references.
-pub fn escape(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    for (i, &c) in chars.iter().enumerate() {
-        let previous = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
-        let next = chars.get(i + 1).copied();
-        let doubled = previous == Some(c) || next == Some(c);
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '[' | ']' | '{' | '}' | '|' | '~' | '\n' | '\r' | '\t' => out.push_str(&format!("&#{};", u32::from(c))),
-            '\'' if doubled || previous.is_none() || next.is_none() => out.push_str("&#39;"),
-            '_' if doubled => out.push_str("&#95;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The colour template the page shows a marker in.
 fn marker_colour(label: &str) -> &'static str {
     match label.split([' ', '(']).next().unwrap_or_default() {
@@ -688,12 +688,10 @@ impl Writer<'_> {
             }
             if current.as_deref() != Some(phase.id.as_str()) {
                 self.close_box(&mut current);
-                self.line(&format!(
-                    "{{{{{}|header=fake-h4|title={}. {}|rules=",
-                    phase_template(&phase.id),
-                    escape(&phase.id),
-                    escape(&phase.title)
-                ));
+                let mut line = Line::new();
+                line.markup(&format!("{{{{{}|header=fake-h4|title=", phase_template(&phase.id)));
+                line.text(&phase.id).markup(". ").text(&phase.title).markup("|rules=");
+                self.line(&line.finish());
                 current = Some(phase.id.clone());
             }
             self.step(step, &[]);
@@ -732,11 +730,10 @@ impl Writer<'_> {
             .and_then(|m| rules.catalog.modules.get(usize::from(m.0)))
             .map_or_else(|| phase_template(&phase.id).to_string(), |m| format!("Rules{}", selector_key(&m.id)));
         self.line(&format!("<div{}>", shown.show.attributes(&[])));
-        self.line(&format!(
-            "{{{{{template}|header=fake-h4|title={}b. {}|rules=",
-            escape(&phase.id),
-            escape(&step.title)
-        ));
+        let mut line = Line::new();
+        line.markup(&format!("{{{{{template}|header=fake-h4|title="));
+        line.text(&phase.id).markup("b. ").text(&step.title).markup("|rules=");
+        self.line(&line.finish());
         self.step(step, &shown.labels);
         self.line("}}");
         self.line("</div>");
@@ -783,12 +780,12 @@ impl Writer<'_> {
 
     /// `'''Step 1B: Draw a tile'''`, with its publisher labels.
     fn heading(&self, step: &Step, labels: &[(Vec<VariantId>, Show)]) -> String {
-        let mut out = format!("'''Step {}: {}'''", step.id, escape(&step.title));
+        let mut line = Line::new();
+        line.markup("'''Step ").text(&step.id).markup(": ").text(&step.title).markup("'''");
         for (publishers, show) in labels {
-            out.push(' ');
-            out.push_str(&self.label(publishers, show, true, None));
+            line.markup(" ").markup(&self.label(publishers, show, true, None));
         }
-        out
+        line.finish()
     }
 
     /// A publisher label: `hig zmg` in `data-publishers`, the publishers' names
@@ -806,19 +803,27 @@ impl Writer<'_> {
         let said =
             publishers.iter().filter_map(|v| catalog.variants.get(usize::from(v.0))).all(|v| lead.contains(&v.name));
         if said {
-            return format!("<span{} data-publishers=\"{}\"></span>", show.attributes(&[]), ids.join(" "));
+            return format!(
+                "<span{} data-publishers=\"{}\"></span>",
+                show.attributes(&[]),
+                wiki::attribute(&ids.join(" "))
+            );
         }
         let names: Vec<String> = publishers
             .iter()
             .filter_map(|v| catalog.variants.get(usize::from(v.0)))
-            .map(|v| format!("[[{{{{Path|{}}}}}|{}]]", escape(&v.name), escape(&v.name)))
+            .map(|v| Line::new().markup("[[{{Path|").text(&v.name).markup("}}|").text(&v.name).markup("]]").finish())
             .collect();
         let default = catalog.editions.iter().any(|e| publishers.contains(&e.default_variant));
         let text = format!("{} rules only", names.join(" & "));
         let text = if parenthesised { format!("({text})") } else { format!("{text}:") };
         let text = if default { format!("'''{text}'''") } else { format!("{{{{ColorYellow|{text}}}}}") };
         let space = if parenthesised { "" } else { " " };
-        format!("<span{} data-publishers=\"{}\">{text}{space}</span>", show.attributes(&[]), ids.join(" "))
+        format!(
+            "<span{} data-publishers=\"{}\">{text}{space}</span>",
+            show.attributes(&[]),
+            wiki::attribute(&ids.join(" "))
+        )
     }
 
     /// A step's lead, items and "no actions" line.
@@ -872,20 +877,21 @@ impl Writer<'_> {
             .filter_map(|e| self.rules.catalog.editions.get(usize::from(e.0)))
             .map(|e| format!("mark{}", e.id))
             .collect();
-        let mut line = format!("<li{} id=\"{}\">", shown.show.attributes(&marks), escape(&item.id));
+        let mut line = Line::new();
+        line.markup(&format!("<li{} id=\"{}\">", shown.show.attributes(&marks), wiki::attribute(&item.id)));
         for (publishers, show) in &shown.labels {
-            line.push_str(&self.label(publishers, show, false, Some(&item.text)));
+            line.markup(&self.label(publishers, show, false, Some(&item.text)));
         }
-        line.push_str(&self.text(&item.text));
+        self.text(&item.text, &mut line);
         for marker in &item.markers {
-            line.push_str(&self.marker(marker));
+            line.markup(&self.marker(marker));
         }
         if item.children.is_empty() {
-            line.push_str("</li>");
-            self.line(&line);
+            line.markup("</li>");
+            self.line(&line.finish());
             return;
         }
-        self.line(&line);
+        self.line(&line.finish());
         self.line("<ul>");
         let mut inner: Vec<&Cond> = context.to_vec();
         inner.push(&item.when);
@@ -894,17 +900,19 @@ impl Writer<'_> {
         self.line("</li>");
     }
 
-    /// Text with its edition variants as spans.
-    fn text(&self, text: &Text) -> String {
+    /// Text with its edition variants as spans, into `line`: the parts are
+    /// escaped together, as they meet on the page.
+    fn text(&self, text: &Text, line: &mut Line) {
         let catalog = &self.rules.catalog;
-        let mut out = String::new();
         for part in &text.0 {
             match part {
-                TextPart::Literal(s) => out.push_str(&escape(s)),
+                TextPart::Literal(s) => {
+                    line.text(s);
+                }
                 TextPart::ByEdition(alternatives) => {
                     for (editions, s) in alternatives.iter().filter(|(_, s)| !s.is_empty()) {
                         if catalog.editions.len() == editions.len() {
-                            out.push_str(&escape(s));
+                            line.text(s);
                             continue;
                         }
                         let words: Vec<&str> = editions
@@ -912,12 +920,11 @@ impl Writer<'_> {
                             .filter_map(|e| catalog.editions.get(usize::from(e.0)))
                             .map(|e| e.id.as_str())
                             .collect();
-                        out.push_str(&format!("<span class=\"show{}\">{}</span>", words.join("Or"), escape(s)));
+                        line.markup(&format!("<span class=\"show{}\">", words.join("Or"))).text(s).markup("</span>");
                     }
                 }
             }
         }
-        out
     }
 
     /// ` {{ColorRed|ROBBERS}}` in a span with the marker's condition.
@@ -925,12 +932,10 @@ impl Writer<'_> {
         let show = self.plain(&marker.when, marker.span).unwrap_or_default();
         let show =
             if show == Show::default() { Show { classes: vec!["showAll".to_string()], dynamic: None } } else { show };
-        format!(
-            "<span{}> {{{{{}|{}}}}}</span>",
-            show.attributes(&[]),
-            marker_colour(&marker.label),
-            escape(&marker.label)
-        )
+        let mut line = Line::new();
+        line.markup(&format!("<span{}> {{{{{}|", show.attributes(&[]), marker_colour(&marker.label)));
+        line.text(&marker.label).markup("}}</span>");
+        line.finish()
     }
 }
 
@@ -956,13 +961,5 @@ mod tests {
         assert_eq!(selector_key("20th_anniversary_expansion"), "20thAnniversaryExpansion");
         assert_eq!(selector_key("spiel_doch2018"), "SpielDoch2018");
         assert_eq!(selector_key("king_and_robber"), "KingAndRobber");
-    }
-
-    #[test]
-    fn escaped_text_holds_no_markup() {
-        assert_eq!(escape("a [[b]] {{c}} | d"), "a &#91;&#91;b&#93;&#93; &#123;&#123;c&#125;&#125; &#124; d");
-        assert_eq!(escape("the player's tile"), "the player's tile");
-        assert_eq!(escape("''bold'' 'x'"), "&#39;&#39;bold&#39;&#39; 'x&#39;");
-        assert_eq!(escape("__TOC__ & <b>"), "&#95;&#95;TOC&#95;&#95; &amp; &lt;b&gt;");
     }
 }

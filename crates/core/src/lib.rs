@@ -14,6 +14,8 @@
 //! Nothing here knows any particular rules: ids and names come from the rules
 //! the compiler reads.
 
+#![forbid(unsafe_code)]
+
 pub mod catalog;
 pub mod escape;
 pub mod order;

@@ -6,6 +6,9 @@
 
 // Constants name every edition, module and item, whether the rules test them or not.
 #![allow(dead_code)]
+// Nothing a rules file says may become unsafe code (`#[no_mangle]`, `#[link_section]`,
+// `unsafe` blocks); the crate forbids it too, and an `allow` cannot lift a `forbid`.
+#![forbid(unsafe_code)]
 
 #[cfg(feature = "compile-rules")]
 include!(concat!(env!("OUT_DIR"), "/turn_order.rs"));

@@ -10,6 +10,8 @@
 //! This crate does not depend on the compiler: the rules arrive as generated
 //! code, and the shared types come from `carcassonne-rules-core`.
 
+#![forbid(unsafe_code)]
+
 pub mod driver;
 pub mod generated;
 pub mod render;

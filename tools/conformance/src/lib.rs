@@ -10,6 +10,8 @@
 //! The binary `carcassonne-conformance` runs the comparison over many
 //! selections and prints the differences and a tally.
 
+#![forbid(unsafe_code)]
+
 pub mod errata;
 pub mod wiki;
 

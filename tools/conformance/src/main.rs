@@ -4,6 +4,8 @@
 //! Run from the repository root:
 //! `carcassonne-conformance --page ../shared/seeds/order-of-play.nl.wikitext`.
 
+#![forbid(unsafe_code)]
+
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
