@@ -4,11 +4,10 @@
 //! smallest change of the selection that would flip it (from the BDDs of
 //! [`Logic`], so however many modules it takes).
 
-use std::fmt::Write;
-
 use carcassonne_rules_core::{Config, EditionId, ModuleId};
 
 use crate::diagnostics::{Sources, Span, line_col, suggestion};
+use crate::escape::terminal;
 use crate::logic::Logic;
 use crate::model::{Anchored, Cond, Item, Placed, Rules, Step, WhyEnd};
 
@@ -29,17 +28,17 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
     let shown = shows(cfg);
     let mut out = String::new();
     let place = step.map_or_else(|| section_of(rules, item).to_string(), |s| format!("step {}", s.id));
-    let _ = writeln!(out, "`{item}` in {place}: {}", if shown { "shown" } else { "not shown" });
+    push_line(&mut out, &format!("`{item}` in {place}: {}", if shown { "shown" } else { "not shown" }));
     let explainer = Explainer { rules, cfg };
     if let Some(step) = step {
-        let _ = writeln!(out, "  step {} exists: {}", step.id, explainer.value(&step.when));
+        push_line(&mut out, &format!("  step {} exists: {}", step.id, explainer.value(&step.when)));
         if step.when != Cond::True {
             explainer.tree(&step.when, 2, &mut out);
         }
     }
     for node in &path {
         let whose = if node.id == item { "own condition".to_string() } else { format!("parent `{}`", node.id) };
-        let _ = writeln!(out, "  {whose}: {}", explainer.line(&node.when));
+        push_line(&mut out, &format!("  {whose}: {}", explainer.line(&node.when)));
         if node.when != Cond::True {
             explainer.tree(&node.when, 2, &mut out);
         }
@@ -50,23 +49,23 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
             _ if placed.under.is_some() => "its sub-items".to_string(),
             n => format!("the sub-items of `{}`", path[n - 2].id),
         };
-        let _ = writeln!(out, "  placed: {}", placement(placed, &list, sources));
+        push_line(&mut out, &format!("  placed: {}", placement(placed, &list, sources)));
     }
     if shown {
         let origin = origin(rules, &path, cfg);
-        let _ = writeln!(out, "  origin: {origin}");
+        push_line(&mut out, &format!("  origin: {origin}"));
     }
     let support = support(rules, step, &path);
     let flips = if shown { logic.everything().and_not(&shows_set) } else { shows_set.clone() };
     match flip(rules, &logic, &flips, cfg, &support) {
         Some((changes, flipped)) => {
             let what = if shown { "hides" } else { "shows" };
-            let _ = writeln!(out, "  smallest change that {what} it: {}", changes.join(", "));
-            let _ = writeln!(out, "    {}", crate::command::order(&rules.catalog, &flipped));
+            push_line(&mut out, &format!("  smallest change that {what} it: {}", changes.join(", ")));
+            push_line(&mut out, &format!("    {}", crate::command::order(&rules.catalog, &flipped)));
         }
         None => {
             let what = if shown { "hides" } else { "shows" };
-            let _ = writeln!(out, "  no change of the modules or the edition {what} it");
+            push_line(&mut out, &format!("  no change of the modules or the edition {what} it"));
         }
     }
     Ok(out)
@@ -190,6 +189,13 @@ fn flip(
     Some((changes, flipped))
 }
 
+/// Adds one line of the explanation: whatever the names in it hold, it stays
+/// one line, its control characters shown (`\u{1b}`).
+fn push_line(out: &mut String, line: &str) {
+    out.push_str(&terminal::line(line));
+    out.push('\n');
+}
+
 /// Prints conditions in the DSL with their values for one selection.
 struct Explainer<'a> {
     rules: &'a Rules,
@@ -211,7 +217,7 @@ impl Explainer<'_> {
         match cond {
             Cond::All(parts) | Cond::Any(parts) => {
                 for part in parts {
-                    let _ = writeln!(out, "{pad}{}", self.line(part));
+                    push_line(out, &format!("{pad}{}", self.line(part)));
                     if matches!(part, Cond::All(_) | Cond::Any(_) | Cond::Not(_) | Cond::Flag(_)) {
                         self.tree(part, indent + 1, out);
                     }
@@ -220,7 +226,7 @@ impl Explainer<'_> {
             Cond::Not(inner) => self.tree(inner, indent, out),
             Cond::Flag(f) => {
                 if let Some(flag) = self.rules.flags.get(*f) {
-                    let _ = writeln!(out, "{pad}{} = {}", flag.id, self.line(&flag.when));
+                    push_line(out, &format!("{pad}{} = {}", flag.id, self.line(&flag.when)));
                     self.tree(&flag.when, indent + 1, out);
                 }
             }

@@ -1,13 +1,19 @@
 //! Printing a turn order as text, Markdown or JSON.
+//!
+//! Every string from the rules goes through its language's escaper: text for
+//! the terminal (control characters shown, never sent) or Markdown (shown as
+//! written, never markup); serde escapes JSON.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
+use carcassonne_rules_core::escape::{markdown, terminal};
 pub use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
 use carcassonne_rules_core::{Catalog, Entry, Origin, Section, StepOrder, TurnOrder};
 
 /// ", variant hig" for headers, when the rules have variants.
-fn variant_note(order: &TurnOrder) -> String {
-    if order.variant.is_empty() { String::new() } else { format!(", variant {}", order.variant) }
+fn variant_note(order: &TurnOrder, style: &dyn Style) -> String {
+    if order.variant.is_empty() { String::new() } else { format!(", variant {}", style.escape(&order.variant)) }
 }
 
 /// The turn order as JSON (the `order --format json` contract).
@@ -38,6 +44,11 @@ pub fn markdown(order: &TurnOrder) -> String {
 
 /// What differs between the text and Markdown layouts; `render` does the rest.
 trait Style {
+    /// A string from the rules, made safe for the output's language.
+    fn escape<'a>(&self, text: &'a str) -> Cow<'a, str>;
+    /// What stands for an empty text, so that an item keeps its sub-items.
+    fn blank(&self) -> &'static str;
+    /// A section's heading; `title` is escaped already.
     fn title(&self, order: &TurnOrder) -> String;
     fn section(&self, title: &str) -> String;
     fn step(&self, step: &StepOrder) -> String;
@@ -69,7 +80,7 @@ fn render(order: &TurnOrder, style: &dyn Style) -> String {
     };
     sections(&mut out, &Section::BEFORE_STEPS);
     for phase in &order.phases {
-        out.push_str(&style.section(&format!("{}. {}", phase.id, phase.title)));
+        out.push_str(&style.section(&format!("{}. {}", style.escape(&phase.id), style.escape(&phase.title))));
         for step in &phase.steps {
             out.push_str(&style.step(step));
             if step.items.is_empty() {
@@ -89,30 +100,33 @@ fn repeat_note(step: &StepOrder) -> String {
     step.repeat.map_or_else(String::new, |r| format!(" ({})", r.label()))
 }
 
-fn module_list(order: &TurnOrder, quote: &str) -> String {
+fn module_list(order: &TurnOrder, module: impl Fn(&str) -> String) -> String {
     if order.modules.is_empty() {
         return "none".to_string();
     }
-    order.modules.iter().map(|m| format!("{quote}{m}{quote}")).collect::<Vec<_>>().join(", ")
+    order.modules.iter().map(|m| module(m)).collect::<Vec<_>>().join(", ")
 }
 
-/// One item on a line: prefix, text, markers, foreign note, origin.
+/// One item on a line: prefix, text, markers, foreign note, origin; `marker`
+/// and `origin` are given escaped strings.
 fn item_line(
+    style: &dyn Style,
     item: &Entry,
     prefix: String,
     marker: impl Fn(&str) -> String,
     foreign: &str,
     origin: impl Fn(&str) -> String,
 ) -> String {
-    let mut line = prefix + item.text.trim();
+    let text = item.text.trim();
+    let mut line = prefix + &if text.is_empty() { Cow::Borrowed(style.blank()) } else { style.escape(text) };
     for m in &item.markers {
-        line.push_str(&marker(m));
+        line.push_str(&marker(&style.escape(m)));
     }
     if item.foreign {
         line.push_str(foreign);
     }
     if item.origin != Origin::Base {
-        line.push_str(&origin(&item.origin_id));
+        line.push_str(&origin(&style.escape(&item.origin_id)));
     }
     line + "\n"
 }
@@ -123,19 +137,25 @@ struct Text {
 }
 
 impl Style for Text {
+    fn escape<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        terminal::line(text)
+    }
+    fn blank(&self) -> &'static str {
+        ""
+    }
     fn title(&self, order: &TurnOrder) -> String {
         format!(
             "Order of play: edition {}{}, modules: {}\n",
-            order.edition,
-            variant_note(order),
-            module_list(order, "")
+            self.escape(&order.edition),
+            variant_note(order, self),
+            module_list(order, |m| self.escape(m).into_owned())
         )
     }
     fn section(&self, title: &str) -> String {
         format!("\n{title}\n")
     }
     fn step(&self, step: &StepOrder) -> String {
-        format!("  Step {}: {}{}\n", step.id, step.title, repeat_note(step))
+        format!("  Step {}: {}{}\n", self.escape(&step.id), self.escape(&step.title), repeat_note(step))
     }
     fn lead(&self, text: &str) -> String {
         format!("    {text}\n")
@@ -145,31 +165,38 @@ impl Style for Text {
     }
     fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
         let bullet = match number {
-            _ if self.ids => format!("- [{}]", item.id),
+            _ if self.ids => format!("- [{}]", self.escape(&item.id)),
             Some(n) => format!("{n}."),
             None => "-".to_string(),
         };
         let prefix = format!("{}{bullet} ", "  ".repeat(depth));
-        item_line(item, prefix, |m| format!(" [{m}]"), " (from another edition)", |o| format!("  ({o})"))
+        item_line(self, item, prefix, |m| format!(" [{m}]"), " (from another edition)", |o| format!("  ({o})"))
     }
 }
 
 struct Markdown;
 
 impl Style for Markdown {
+    fn escape<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        markdown::inline(text)
+    }
+    fn blank(&self) -> &'static str {
+        // An empty list item would end its list, its sub-items starting another.
+        "&#32;"
+    }
     fn title(&self, order: &TurnOrder) -> String {
         format!(
             "# Order of play\n\nEdition **{}**{}, modules: {}.\n",
-            order.edition,
-            variant_note(order),
-            module_list(order, "`")
+            self.escape(&order.edition),
+            variant_note(order, self),
+            module_list(order, markdown::code)
         )
     }
     fn section(&self, title: &str) -> String {
         format!("\n## {title}\n\n")
     }
     fn step(&self, step: &StepOrder) -> String {
-        format!("\n### Step {}: {}{}\n\n", step.id, step.title, repeat_note(step))
+        format!("\n### Step {}: {}{}\n\n", self.escape(&step.id), self.escape(&step.title), repeat_note(step))
     }
     fn lead(&self, text: &str) -> String {
         format!("*{text}*\n\n")
@@ -179,7 +206,7 @@ impl Style for Markdown {
     }
     fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
         let prefix = format!("{}{} ", "   ".repeat(depth), if number.is_some() { "1." } else { "-" });
-        item_line(item, prefix, |m| format!(" **{m}**"), " *(from another edition)*", |o| format!(" — *{o}*"))
+        item_line(self, item, prefix, |m| format!(" **{m}**"), " *(from another edition)*", |o| format!(" — *{o}*"))
     }
 }
 
@@ -187,9 +214,11 @@ impl Style for Markdown {
 pub fn catalog_text(catalog: &Catalog) -> String {
     let mut out = String::new();
     for x in &catalog.expansions {
-        let _ = writeln!(out, "{} — {} [{}]", x.id, x.name, x.editions.join(", "));
+        let editions = x.editions.join(", ");
+        let _ =
+            writeln!(out, "{} — {} [{}]", terminal::line(&x.id), terminal::line(&x.name), terminal::line(&editions));
         for m in &x.modules {
-            let _ = writeln!(out, "  {} — {}", m.id, m.name);
+            let _ = writeln!(out, "  {} — {}", terminal::line(&m.id), terminal::line(&m.name));
         }
     }
     out

@@ -59,7 +59,10 @@ mod tests {
     #[test]
     fn strings_escape_quotes_lines_and_script_ends() {
         assert_eq!(string("say \"hi\"\n</script>"), "\"say \\\"hi\\\"\\n\\u003c/script>\"");
-        assert_eq!(string("a\\b\u{2028}c\u{2029}\u{1b}\u{85}\u{202e}"), "\"a\\\\b\\u2028c\\u2029\\u001b\\u0085\\u202e\"");
+        assert_eq!(
+            string("a\\b\u{2028}c\u{2029}\u{1b}\u{85}\u{202e}"),
+            "\"a\\\\b\\u2028c\\u2029\\u001b\\u0085\\u202e\""
+        );
         assert_eq!(string("'x' */ ${y} `z`"), "\"'x' */ ${y} `z`\"");
     }
 

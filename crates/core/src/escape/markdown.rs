@@ -1,6 +1,10 @@
 //! Text for CommonMark (and GitHub's tables and strikethrough): shown as
 //! written, never read as markup.
 //!
+//! Escapes are kept to what CommonMark could read as markup, so that
+//! ordinary text (`Abbey & Mayor`, `count_of_carcassonne`, `(#1A)`) is
+//! written as it is.
+//!
 //! [`inline`] is for text inside one line that the caller opens (a heading,
 //! a list item, a paragraph): a backslash before each ASCII punctuation
 //! character that can open markup (emphasis, code, links, raw HTML and
@@ -18,7 +22,7 @@ use super::terminal;
 
 /// Punctuation escaped wherever it stands: each can open or close inline
 /// markup (`<` raw HTML and autolinks, `|` a table cell, `~` strikethrough).
-const ALWAYS: &[char] = &['\\', '`', '*', '_', '[', ']', '<', '>', '|', '~'];
+const ALWAYS: &[char] = &['\\', '`', '*', '[', ']', '<', '>', '|', '~'];
 
 /// `text` inside one line of Markdown, shown exactly as written.
 pub fn inline(text: &str) -> Cow<'_, str> {
@@ -29,6 +33,8 @@ pub fn inline(text: &str) -> Cow<'_, str> {
         let next = chars.get(i + 1).copied();
         terminal::is_unsafe(c)
             || ALWAYS.contains(&c)
+            // `_` between letters or digits can neither open nor close emphasis.
+            || (c == '_' && !(previous.is_some_and(char::is_alphanumeric) && next.is_some_and(char::is_alphanumeric)))
             // An entity or numeric reference (`&amp;`, `&#42;`).
             || (c == '&' && next.is_some_and(|n| n.is_ascii_alphanumeric() || n == '#'))
             // A heading's opening or closing sequence.
@@ -76,7 +82,14 @@ mod tests {
 
     #[test]
     fn ordinary_text_is_unchanged() {
-        for text in ["Abbey & Mayor", "MESSAGES (#1A)", "Spiel Doch! 2/2018 tiles", "Score 2 points.", "a - b = c + d"] {
+        for text in [
+            "Abbey & Mayor",
+            "count_of_carcassonne",
+            "MESSAGES (#1A)",
+            "Spiel Doch! 2/2018 tiles",
+            "Score 2 points.",
+            "a - b = c + d",
+        ] {
             assert!(matches!(inline(text), Cow::Borrowed(t) if t == text), "{text}");
         }
     }
@@ -84,8 +97,12 @@ mod tests {
     #[test]
     fn inline_markup_is_escaped() {
         assert_eq!(inline("*a* _b_ `c` [d](e) ![f](g)"), "\\*a\\* \\_b\\_ \\`c\\` \\[d\\](e) !\\[f\\](g)");
-        assert_eq!(inline("<img src=x onerror=alert(1)> <https://x>"), "\\<img src=x onerror=alert(1)\\> \\<https://x\\>");
+        assert_eq!(
+            inline("<img src=x onerror=alert(1)> <https://x>"),
+            "\\<img src=x onerror=alert(1)\\> \\<https://x\\>"
+        );
         assert_eq!(inline("a | b ~~c~~ \\"), "a \\| b \\~\\~c\\~\\~ \\\\");
+        assert_eq!(inline("_a_ a_ _ x__y"), "\\_a\\_ a\\_ \\_ x\\_\\_y");
         assert_eq!(inline("&amp; &#42; & x"), "&amp;amp; &amp;#42; & x");
     }
 
