@@ -1,9 +1,19 @@
 //! Source files and the diagnostics that point into them.
+//!
+//! A diagnostic is printed to a terminal, and everything in it may come from
+//! a hostile rules file: the message and labels quote names, the snippet
+//! quotes the file's lines, the header names the file. So each diagnostic
+//! shows a display copy of its source, in which every control character other
+//! than a line break or a tab is written visibly (`\u{1b}`), with its labels'
+//! places moved to match; messages, labels, help and file names are escaped
+//! the same way.
 
 use std::fmt;
 use std::sync::Arc;
 
 use miette::{LabeledSpan, NamedSource, SourceCode};
+
+use crate::escape::terminal;
 
 /// Index of a loaded file in [`Sources`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -23,28 +33,92 @@ pub struct Span {
 /// Every file a compilation read, so diagnostics can show their lines.
 #[derive(Debug, Default)]
 pub struct Sources {
-    files: Vec<NamedSource<Arc<String>>>,
+    files: Vec<SourceFile>,
+}
+
+/// A loaded file, and what a terminal is shown of it.
+#[derive(Debug)]
+struct SourceFile {
+    name: String,
+    text: Arc<String>,
+    /// The display copy (the same text where nothing needs showing).
+    shown: NamedSource<Arc<String>>,
+    /// For each character written visibly in the display copy: its offset in
+    /// the text, and how many bytes longer the display copy is from its end.
+    shifts: Vec<(usize, usize)>,
+}
+
+impl SourceFile {
+    fn new(name: &str, text: String) -> Self {
+        let text = Arc::new(text);
+        let (shown, shifts) = display_copy(&text);
+        let shown = shown.map_or_else(|| Arc::clone(&text), Arc::new);
+        let shown = NamedSource::new(terminal::line(name), shown).with_language("yaml");
+        SourceFile { name: name.to_string(), text, shown, shifts }
+    }
+
+    /// Where byte `offset` of the text is in the display copy.
+    fn shown_offset(&self, offset: usize) -> usize {
+        let before = self.shifts.partition_point(|&(at, _)| at < offset);
+        offset + before.checked_sub(1).map_or(0, |i| self.shifts[i].1)
+    }
+
+    /// A range of the text as a range of the display copy.
+    fn shown_span(&self, (start, len): (usize, usize)) -> (usize, usize) {
+        let shown_start = self.shown_offset(start);
+        (shown_start, self.shown_offset(start + len) - shown_start)
+    }
+}
+
+/// Whether `text[at..]` starts with a character the display copy shows
+/// visibly: any control character but a line feed, a tab, or the carriage
+/// return of a CRLF.
+fn shown_visibly(text: &str, at: usize, c: char) -> bool {
+    terminal::is_unsafe(c) && !matches!(c, '\n' | '\t') && !(c == '\r' && text[at + 1..].starts_with('\n'))
+}
+
+/// The display copy of `text` and its shifts; `None` when it would be the same.
+fn display_copy(text: &str) -> (Option<String>, Vec<(usize, usize)>) {
+    if !text.char_indices().any(|(at, c)| shown_visibly(text, at, c)) {
+        return (None, Vec::new());
+    }
+    let mut shown = String::with_capacity(text.len() + 64);
+    let mut shifts = Vec::new();
+    for (at, c) in text.char_indices() {
+        if shown_visibly(text, at, c) {
+            terminal::push_visible(&mut shown, c);
+            shifts.push((at, shown.len() - (at + c.len_utf8())));
+        } else {
+            shown.push(c);
+        }
+    }
+    (Some(shown), shifts)
 }
 
 impl Sources {
     /// Keeps a file's text under `name` (the path shown in diagnostics).
     pub fn add(&mut self, name: impl AsRef<str>, text: String) -> FileId {
-        self.files.push(NamedSource::new(name, Arc::new(text)).with_language("yaml"));
+        self.files.push(SourceFile::new(name.as_ref(), text));
         FileId(self.files.len() - 1)
     }
 
     /// The text of a loaded file.
     pub fn text(&self, file: FileId) -> &str {
-        self.files[file.0].inner()
+        &self.files[file.0].text
     }
 
     /// The name a loaded file was added under.
     pub fn name(&self, file: FileId) -> &str {
-        self.files[file.0].name()
+        &self.files[file.0].name
     }
 
-    fn named(&self, file: FileId) -> NamedSource<Arc<String>> {
-        self.files[file.0].clone()
+    /// The name as a terminal is shown it.
+    fn shown_name(&self, file: FileId) -> &str {
+        self.files[file.0].shown.name()
+    }
+
+    fn shown(&self, file: FileId) -> NamedSource<Arc<String>> {
+        self.files[file.0].shown.clone()
     }
 }
 
@@ -70,7 +144,7 @@ const MAX_SHOWN_BYTES: usize = 2_000;
 impl Diagnostic {
     /// A diagnostic that concerns no particular place (a missing folder, say).
     pub fn global(message: impl Into<String>) -> Self {
-        Diagnostic { message: clip(message.into()), source: None, labels: Vec::new(), help: None, location: None }
+        Diagnostic { message: shown(message.into()), source: None, labels: Vec::new(), help: None, location: None }
     }
 
     /// A diagnostic labelling `span` with `label`. Where the lines to show
@@ -79,11 +153,11 @@ impl Diagnostic {
         let text = sources.text(span.file);
         let (start, len) = within(text, span);
         let (line, col) = line_col(text, start);
-        let location = format!("{}:{line}:{col}", sources.name(span.file));
-        let label = clip(label.into());
+        let location = format!("{}:{line}:{col}", sources.shown_name(span.file));
+        let label = shown(label.into());
         if shown_bytes(text, start, len) > MAX_SHOWN_BYTES {
             return Diagnostic {
-                message: clip(message.into()),
+                message: shown(message.into()),
                 source: None,
                 labels: Vec::new(),
                 help: Some(format!("{location}: {label} (the line is too long to show)")),
@@ -91,9 +165,9 @@ impl Diagnostic {
             };
         }
         Diagnostic {
-            message: clip(message.into()),
-            source: Some(Box::new(sources.named(span.file))),
-            labels: vec![LabeledSpan::new_primary_with_span(Some(label), (start, len))],
+            message: shown(message.into()),
+            source: Some(Box::new(sources.shown(span.file))),
+            labels: vec![LabeledSpan::new_primary_with_span(Some(label), sources.files[span.file.0].shown_span((start, len)))],
             help: None,
             location: Some(location),
         }
@@ -102,21 +176,23 @@ impl Diagnostic {
     /// A further label in the same file (labels in other files are dropped into
     /// the help text, since miette shows one source per diagnostic).
     pub fn also(mut self, sources: &Sources, span: Span, label: impl Into<String>) -> Self {
-        let label = label.into();
-        let same_file = self.source.as_ref().is_some_and(|s| s.name() == sources.name(span.file));
+        let label = shown(label.into());
+        let same_file = self.source.as_ref().is_some_and(|s| s.name() == sources.shown_name(span.file));
         // Places far apart would show every line between them: name the other place instead.
         let near = self.labels.first().is_some_and(|first| {
-            let text = sources.text(span.file);
-            let (a, b) = (first.offset().min(span.start), first.offset().max(span.start));
+            let text = sources.shown(span.file).inner().clone();
+            let at = sources.files[span.file.0].shown_offset(span.start);
+            let (a, b) = (first.offset().min(at), first.offset().max(at));
             text.as_bytes()
                 .get(a..b.min(text.len()))
                 .is_some_and(|between| between.iter().filter(|&&c| c == b'\n').count() <= MAX_LINES_BETWEEN)
         });
         if same_file && near {
-            self.labels.push(LabeledSpan::new_with_span(Some(label), within(sources.text(span.file), span)));
+            let place = sources.files[span.file.0].shown_span(within(sources.text(span.file), span));
+            self.labels.push(LabeledSpan::new_with_span(Some(label), place));
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);
-            let note = format!("{label}: {}:{line}:{col}", sources.name(span.file));
+            let note = format!("{label}: {}:{line}:{col}", sources.shown_name(span.file));
             self.help = Some(match self.help.take() {
                 Some(help) => format!("{help}\n{note}"),
                 None => note,
@@ -127,7 +203,7 @@ impl Diagnostic {
 
     /// Adds how to fix the problem; help given earlier follows it.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        let help = clip(help.into());
+        let help = shown(help.into());
         self.help = Some(match self.help.take() {
             Some(other) => format!("{help}\n{other}"),
             None => help,
@@ -173,6 +249,12 @@ impl Diagnostic {
 /// Messages, labels and help longer than this are cut (they quote names from
 /// the input, which can be any length).
 const MAX_TEXT: usize = 300;
+
+/// `text` as a terminal is shown it: one line, control characters visible,
+/// cut to [`MAX_TEXT`] bytes.
+fn shown(text: String) -> String {
+    clip(terminal::line(&text).into_owned())
+}
 
 /// `text`, cut to [`MAX_TEXT`] bytes with a note of its length.
 fn clip(text: String) -> String {
@@ -292,4 +374,58 @@ pub fn render(problems: &[Diagnostic], color: bool) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rules file whose lines hold ESC sequences (colour, an OSC 52
+    /// clipboard write, a title), C1 controls and a bidi override.
+    const HOSTILE: &str = "text: \"\u{1b}[2J\u{1b}]52;c;ZWNobyBoaQ==\u{7}\u{9b}31m\u{202e}\"\nwhen: peasant_refolts\r\n";
+
+    fn rendered(d: &Diagnostic) -> String {
+        render(std::slice::from_ref(d), false)
+    }
+
+    #[test]
+    fn a_snippet_shows_control_characters_and_keeps_its_label_in_place() {
+        let mut sources = Sources::default();
+        let file = sources.add("rules/x\u{1b}]0;title\u{7}.yaml", HOSTILE.to_string());
+        let start = HOSTILE.find("peasant").unwrap_or_default();
+        let span = Span { file, start, len: "peasant_refolts".len() };
+        let first = Span { file, start: HOSTILE.find('\u{9b}').unwrap_or_default(), len: 2 };
+        let d = Diagnostic::at(&sources, span, "unknown module \u{1b}[31m`x`", "not in modules.yaml\u{85}")
+            .also(&sources, first, "C1 here")
+            .with_help("did you mean\n`peasant_revolts`?");
+        let out = rendered(&d);
+        assert!(!out.chars().any(|c| terminal::is_unsafe(c) && c != '\n'), "{out:?}");
+        assert!(out.contains("\\u{1b}[2J\\u{1b}]52;c;ZWNobyBoaQ==\\u{7}\\u{9b}31m\\u{202e}"), "{out}");
+        assert!(out.contains("rules/x\\u{1b}]0;title\\u{7}.yaml:2:7"), "{out}");
+        assert!(out.contains("unknown module \\u{1b}[31m`x`"), "{out}");
+        assert!(out.contains("did you mean\\n`peasant_revolts`?"), "{out}");
+        // The underline is under `peasant_refolts`, the C1 label under `\u{9b}3`.
+        let lines: Vec<&str> = out.lines().collect();
+        let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap_or_default();
+        let source_line = lines[at("when: peasant_refolts")];
+        let underline = lines[at("when: peasant_refolts") + 1];
+        let column = |line: &str, needle: &str| line.find(needle).map(|b| line[..b].chars().count());
+        assert_eq!(column(underline, "─"), column(source_line, "peasant"), "{out}");
+        let first_line = lines[at("ZWNobyBoaQ")];
+        let first_underline = lines[at("ZWNobyBoaQ") + 1];
+        assert_eq!(column(first_underline, "─"), column(first_line, "\\u{9b}"), "{out}");
+        // The checks still see the text as it is.
+        assert_eq!(sources.text(file), HOSTILE);
+        assert_eq!(d.location().as_deref(), Some("rules/x\\u{1b}]0;title\\u{7}.yaml:2:7"));
+    }
+
+    #[test]
+    fn a_plain_file_is_shown_as_it_is() {
+        let mut sources = Sources::default();
+        let file = sources.add("rules/base.yaml", "a: 1\r\nb:\t2\n".to_string());
+        assert!(sources.files[file.0].shifts.is_empty());
+        assert_eq!(sources.shown(file).inner().as_str(), "a: 1\r\nb:\t2\n");
+        let d = Diagnostic::at(&sources, Span { file, start: 9, len: 1 }, "m", "l");
+        assert_eq!(d.labels[0].offset(), 9);
+    }
 }
