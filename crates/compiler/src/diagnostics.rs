@@ -167,7 +167,10 @@ impl Diagnostic {
         Diagnostic {
             message: shown(message.into()),
             source: Some(Box::new(sources.shown(span.file))),
-            labels: vec![LabeledSpan::new_primary_with_span(Some(label), sources.files[span.file.0].shown_span((start, len)))],
+            labels: vec![LabeledSpan::new_primary_with_span(
+                Some(label),
+                sources.files[span.file.0].shown_span((start, len)),
+            )],
             help: None,
             location: Some(location),
         }
@@ -382,7 +385,8 @@ mod tests {
 
     /// A rules file whose lines hold ESC sequences (colour, an OSC 52
     /// clipboard write, a title), C1 controls and a bidi override.
-    const HOSTILE: &str = "text: \"\u{1b}[2J\u{1b}]52;c;ZWNobyBoaQ==\u{7}\u{9b}31m\u{202e}\"\nwhen: peasant_refolts\r\n";
+    const HOSTILE: &str =
+        "text: \"\u{1b}[2J\u{1b}]52;c;ZWNobyBoaQ==\u{7}\u{9b}31m\u{202e}\"\nwhen: peasant_refolts\r\n";
 
     fn rendered(d: &Diagnostic) -> String {
         render(std::slice::from_ref(d), false)
