@@ -33,7 +33,7 @@ pub enum Case {
 
 /// A Rust identifier for `id`, whatever it holds: ASCII letters, digits and
 /// `_` are kept (in `case`), `-` becomes `_`, any other character
-/// `_u<hex>_`; `prefix_` goes before a result that starts with a digit, is
+/// `_u<hex>_` (`_U<HEX>_` for a constant); `prefix_` goes before a result that starts with a digit, is
 /// empty, or is a keyword (`type` → `f_type`). The result is always one
 /// identifier, never a keyword or a raw identifier; distinct valid ids that
 /// differ only in case or in `-`/`_` give the same result (as constants
@@ -48,6 +48,7 @@ pub fn ident(id: &str, prefix: &str, case: Case) -> String {
                 Case::Lower => c.to_ascii_lowercase(),
             }),
             '-' => out.push('_'),
+            c if case == Case::Upper => out.push_str(&format!("_U{:X}_", u32::from(c))),
             c => out.push_str(&format!("_u{:x}_", u32::from(c))),
         }
     }
@@ -109,6 +110,7 @@ mod tests {
         assert_eq!(ident("step_2B-1", "s", Case::Lower), "step_2b_1");
         assert_eq!(ident("r#x", "f", Case::Keep), "r_u23_x");
         assert_eq!(ident("a b\"c", "f", Case::Keep), "a_u20_b_u22_c");
+        assert_eq!(ident("a b\"c", "M", Case::Upper), "A_U20_B_U22_C");
         for id in ["x(cfg: &Config) -> bool { true } pub fn y", "é", "\u{202e}", "1", "crate", "Self", "a\nb"] {
             for case in [Case::Keep, Case::Upper, Case::Lower] {
                 let name = ident(id, "p", case);
