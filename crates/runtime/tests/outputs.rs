@@ -64,6 +64,11 @@ fn hostile_names_and_texts_change_no_output_s_structure() {
 }
 
 #[test]
+fn a_fuzz_input_splits_into_strings_at_0xff() {
+    assert_eq!(outputs::strings(b"a\xffb\xfe\xff"), ["a", "b\u{fffd}", ""]);
+}
+
+#[test]
 fn the_checks_fail_on_a_planted_mistake() {
     // What an unescaped emitter would write: an item more, a tag more, a
     // comment ended, a heading opened, markup made.
