@@ -52,6 +52,9 @@ const NASTY: &[&str] = &[
     "",
     " ",
     "non-ASCII: «Glück» 2× 🂡 — ü",
+    // Found by the fuzz target: whitespace inside `**…**` keeps it from closing.
+    "- ",
+    "x\u{3000}",
 ];
 
 #[test]

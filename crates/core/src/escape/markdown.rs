@@ -17,6 +17,7 @@
 //! inline code span.
 
 use std::borrow::Cow;
+use std::fmt::Write;
 
 use super::terminal;
 
@@ -40,7 +41,10 @@ pub fn inline(text: &str) -> Cow<'_, str> {
             // A heading's opening or closing sequence.
             || (c == '#' && previous.is_none_or(char::is_whitespace))
             // At the start: a list, a setext underline, a quote, code.
-            || (i == 0 && matches!(c, '-' | '+' | '=' | ' '))
+            || (i == 0 && matches!(c, '-' | '+' | '='))
+            // Whitespace at either end: indented code at the start of a line,
+            // and no delimiter (`**…**`) closes or opens beside it.
+            || ((i == 0 || i + 1 == chars.len()) && c.is_whitespace())
             // An ordered list's `1.` or `1)`.
             || (i == digits && digits > 0 && matches!(c, '.' | ')'))
     };
@@ -53,8 +57,8 @@ pub fn inline(text: &str) -> Cow<'_, str> {
             out.push(c);
         } else if terminal::is_unsafe(c) {
             terminal::push_visible(&mut out, c);
-        } else if c == ' ' {
-            out.push_str("&#32;");
+        } else if c.is_whitespace() {
+            let _ = write!(out, "&#{};", u32::from(c));
         } else if c == '&' {
             out.push_str("&amp;");
         } else {
@@ -124,6 +128,9 @@ mod tests {
         assert_eq!(inline("12. item"), "12\\. item");
         assert_eq!(inline("3) item"), "3\\) item");
         assert_eq!(inline("    code"), "&#32;   code");
+        assert_eq!(inline("x "), "x&#32;");
+        assert_eq!(inline("\u{3000}x\u{a0}"), "&#12288;x&#160;");
+        assert_eq!(inline("- "), "\\-&#32;");
         assert_eq!(inline("1 2. x"), "1 2. x");
     }
 
