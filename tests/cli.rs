@@ -153,6 +153,18 @@ fn unknown_ids_are_errors_with_suggestions() {
 }
 
 #[test]
+fn command_line_ids_with_control_characters_are_shown_not_sent() {
+    // An OSC 52 clipboard write and a screen clear in `--with`, a C1 CSI and a
+    // bidi override in `--edition`: the diagnostic quotes them visibly.
+    let out = cli(&["order", "--edition", "C2\u{9b}2J\u{202e}", "--with", "builder,x\u{1b}]52;c;eA==\u{7}\u{1b}[2J"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.chars().any(|c| c.is_control() && c != '\n' || ('\u{202a}'..='\u{202e}').contains(&c)), "{stderr:?}");
+    assert!(stderr.contains("builder,x\\u{1b}]52;c;eA==\\u{7}\\u{1b}[2J"), "{stderr}");
+    assert!(stderr.contains("C2\\u{9b}2J\\u{202e}"), "{stderr}");
+}
+
+#[test]
 fn text_and_markdown_render_every_step() {
     for format in ["text", "markdown"] {
         let out = cli(&["order", "--edition", "C1", "--with", "dragon", "--format", format]);
