@@ -159,7 +159,10 @@ fn command_line_ids_with_control_characters_are_shown_not_sent() {
     let out = cli(&["order", "--edition", "C2\u{9b}2J\u{202e}", "--with", "builder,x\u{1b}]52;c;eA==\u{7}\u{1b}[2J"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.chars().any(|c| c.is_control() && c != '\n' || ('\u{202a}'..='\u{202e}').contains(&c)), "{stderr:?}");
+    assert!(
+        !stderr.chars().any(|c| c.is_control() && c != '\n' || ('\u{202a}'..='\u{202e}').contains(&c)),
+        "{stderr:?}"
+    );
     assert!(stderr.contains("builder,x\\u{1b}]52;c;eA==\\u{7}\\u{1b}[2J"), "{stderr}");
     assert!(stderr.contains("C2\\u{9b}2J\\u{202e}"), "{stderr}");
 }
