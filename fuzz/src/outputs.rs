@@ -36,22 +36,25 @@ use std::path::Path;
 use carcassonne_rules_compiler::codegen;
 use carcassonne_rules_compiler::escape::terminal;
 use carcassonne_rules_compiler::model::{Item, Rules, Text, TextPart};
-use carcassonne_rules_compiler::{compile_dir, interpret, site, wiki_export};
+use carcassonne_rules_compiler::{Sources, compile_dir, interpret, site, wiki_export};
 use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet};
 use carcassonne_rules_runtime::render;
 
 /// The bundled model, compiled once.
 pub struct Bed {
     rules: Rules,
+    /// The files it was compiled from, which the wiki export's diagnostics name.
+    sources: Sources,
 }
 
 impl Bed {
     /// Compiles the rules folder `dir` (the bundled `rules/`).
     pub fn new(dir: &Path) -> Self {
-        match compile_dir(dir).result {
+        let compiled = compile_dir(dir);
+        match compiled.result {
             Ok(mut rules) => {
                 pieces_that_meet(&mut rules);
-                Bed { rules }
+                Bed { rules, sources: compiled.sources }
             }
             Err(problems) => panic!("the rules at {} do not compile: {problems:?}", dir.display()),
         }
@@ -82,7 +85,7 @@ impl Bed {
         match output {
             Output::Rust => check_rust(&hostile, &stand_in),
             Output::Site => check_site(&hostile, &stand_in),
-            Output::Wiki => check_wiki(&hostile, &stand_in),
+            Output::Wiki => check_wiki(&hostile, &stand_in, &self.sources),
             Output::Order => check_order(&hostile, &stand_in),
         }
     }
@@ -381,8 +384,8 @@ pub fn js_skeleton(js: &str) -> String {
 
 // ---- wiki ---------------------------------------------------------------------
 
-fn check_wiki(hostile: &Rules, stand_in: &Rules) {
-    match (wiki_export::export(hostile), wiki_export::export(stand_in)) {
+fn check_wiki(hostile: &Rules, stand_in: &Rules, sources: &Sources) {
+    match (wiki_export::export(hostile, sources), wiki_export::export(stand_in, sources)) {
         (Ok(page), Ok(want)) => {
             same(&wiki_markup(&page), &wiki_markup(&want), "the wiki source's markup", &page, &want);
         }

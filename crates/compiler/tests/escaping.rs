@@ -64,10 +64,10 @@ fn hostile_ids_become_identifiers_not_code() {
 fn the_wiki_export_refuses_ids_it_cannot_write_as_words() {
     let compiled = compiled();
     let Ok(mut rules) = compiled.result else { panic!("the bundled rules compile") };
-    assert!(wiki_export::export(&rules).is_ok());
+    assert!(wiki_export::export(&rules, &compiled.sources).is_ok());
     rules.catalog.editions[1].id = "C2\" onclick=\"alert(1)".to_string();
     rules.catalog.variants[0].id = "__NOTOC__".to_string();
-    let Err(problems) = wiki_export::export(&rules) else { panic!("exported unwritable ids") };
+    let Err(problems) = wiki_export::export(&rules, &compiled.sources) else { panic!("exported unwritable ids") };
     let messages: Vec<&str> = problems.iter().map(|p| p.message()).collect();
     assert_eq!(
         messages,
@@ -87,7 +87,7 @@ fn explain_keeps_its_lines_whatever_the_ids_hold() {
         Err(errors) => panic!("{errors:?}"),
     };
     let item = "draw-tile-if-nothing-else";
-    let explained = |rules: &_| match explain::explain(rules, &compiled.spans, &compiled.sources, item, &cfg) {
+    let explained = |rules: &_| match explain::explain(rules, &compiled.sources, item, &cfg) {
         Ok(text) => text,
         Err(err) => panic!("{err}"),
     };
