@@ -127,7 +127,11 @@ impl Sources {
 pub struct Diagnostic {
     message: String,
     /// Boxed to keep `Diagnostic` small, as it is the error of many `Result`s.
-    source: Option<Box<NamedSource<Arc<String>>>>,
+    source: Option<Box<CharColumns>>,
+    /// Every place the diagnostic concerns, the primary one first, with its
+    /// label: what an editor shows, whether miette draws it or not.
+    /// (A boxed slice, to keep `Diagnostic` small.)
+    places: Box<[(Span, String)]>,
     labels: Vec<LabeledSpan>,
     help: Option<String>,
     /// `file:line:col` of the primary place, shown or not.
@@ -144,7 +148,14 @@ const MAX_SHOWN_BYTES: usize = 2_000;
 impl Diagnostic {
     /// A diagnostic that concerns no particular place (a missing folder, say).
     pub fn global(message: impl Into<String>) -> Self {
-        Diagnostic { message: shown(message.into()), source: None, labels: Vec::new(), help: None, location: None }
+        Diagnostic {
+            message: shown(message.into()),
+            source: None,
+            places: Box::default(),
+            labels: Vec::new(),
+            help: None,
+            location: None,
+        }
     }
 
     /// A diagnostic labelling `span` with `label`. Where the lines to show
@@ -155,10 +166,12 @@ impl Diagnostic {
         let (line, col) = line_col(text, start);
         let location = format!("{}:{line}:{col}", sources.shown_name(span.file));
         let label = shown(label.into());
+        let places: Box<[_]> = Box::new([(Span { file: span.file, start, len }, label.clone())]);
         if shown_bytes(text, start, len) > MAX_SHOWN_BYTES {
             return Diagnostic {
                 message: shown(message.into()),
                 source: None,
+                places,
                 labels: Vec::new(),
                 help: Some(format!("{location}: {label} (the line is too long to show)")),
                 location: Some(location),
@@ -166,7 +179,8 @@ impl Diagnostic {
         }
         Diagnostic {
             message: shown(message.into()),
-            source: Some(Box::new(sources.shown(span.file))),
+            source: Some(Box::new(CharColumns(sources.shown(span.file)))),
+            places,
             labels: vec![LabeledSpan::new_primary_with_span(
                 Some(label),
                 sources.files[span.file.0].shown_span((start, len)),
@@ -180,7 +194,11 @@ impl Diagnostic {
     /// the help text, since miette shows one source per diagnostic).
     pub fn also(mut self, sources: &Sources, span: Span, label: impl Into<String>) -> Self {
         let label = shown(label.into());
-        let same_file = self.source.as_ref().is_some_and(|s| s.name() == sources.shown_name(span.file));
+        let (start, len) = within(sources.text(span.file), span);
+        let mut places = std::mem::take(&mut self.places).into_vec();
+        places.push((Span { file: span.file, start, len }, label.clone()));
+        self.places = places.into_boxed_slice();
+        let same_file = self.source.as_ref().is_some_and(|s| s.0.name() == sources.shown_name(span.file));
         // Places far apart would show every line between them: name the other place instead.
         let near = self.labels.first().is_some_and(|first| {
             let text = sources.shown(span.file).inner().clone();
@@ -237,10 +255,16 @@ impl Diagnostic {
             label.set_label(renamed);
         }
         if let Some(source) = self.source.take() {
-            let renamed = NamedSource::new(rename(source.name()), source.inner().clone()).with_language("yaml");
-            self.source = Some(Box::new(renamed));
+            let renamed = NamedSource::new(rename(source.0.name()), source.0.inner().clone()).with_language("yaml");
+            self.source = Some(Box::new(CharColumns(renamed)));
         }
         self
+    }
+
+    /// Every place the diagnostic concerns, the primary one first, each with
+    /// its label (places in other files and far apart included).
+    pub fn places(&self) -> &[(Span, String)] {
+        &self.places
     }
 
     /// `file:line:col` of the primary label, if the diagnostic has one.
@@ -252,6 +276,45 @@ impl Diagnostic {
 /// Messages, labels and help longer than this are cut (they quote names from
 /// the input, which can be any length).
 const MAX_TEXT: usize = 300;
+
+/// A file as miette reads it, but with the column of the header's
+/// `file:line:col` counted in characters, as rustc and editors count it
+/// (miette counts bytes).
+struct CharColumns(NamedSource<Arc<String>>);
+
+impl SourceCode for CharColumns {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let read = self.0.read_span(span, context_lines_before, context_lines_after)?;
+        if read.column() == 0 {
+            return Ok(read);
+        }
+        // Only the span's own line is scanned: a file can be megabytes long.
+        let text = self.0.inner();
+        let mut offset = span.offset().min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let column = text[line_start..offset].chars().count();
+        let mut contents = miette::MietteSpanContents::new_named(
+            self.0.name().to_string(),
+            read.data(),
+            *read.span(),
+            read.line(),
+            column,
+            read.line_count(),
+        );
+        if let Some(language) = read.language() {
+            contents = contents.with_language(language);
+        }
+        Ok(Box::new(contents))
+    }
+}
 
 /// `text` as a terminal is shown it: one line, control characters visible,
 /// cut to [`MAX_TEXT`] bytes.
@@ -308,20 +371,8 @@ fn shown_bytes(text: &str, start: usize, len: usize) -> usize {
 /// `\n`, `\r\n` and a lone `\r`, as in miette's header (rules files with a
 /// lone `\r` are refused before they are read, as the YAML reader ignores it).
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let bytes = text.as_bytes();
-    let (mut line, mut line_start) = (1, 0);
-    for (i, &b) in bytes[..offset].iter().enumerate() {
-        let lone_cr = b == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-        if b == b'\n' || lone_cr {
-            line += 1;
-            line_start = i + 1;
-        }
-    }
-    (line, text[line_start..offset].chars().count() + 1)
+    let (line, col) = crate::positions::position(text, offset, crate::positions::Columns::Chars);
+    (line + 1, col + 1)
 }
 
 /// `file:line:col: message (help: …)`: what a failing test should print,

@@ -28,6 +28,7 @@ pub mod lexicon;
 pub mod logic;
 pub mod model;
 pub mod placement;
+pub mod positions;
 pub mod review;
 pub mod schema;
 pub mod site;
@@ -35,6 +36,7 @@ pub mod syntax;
 pub mod verify;
 pub mod wiki_export;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use diagnostics::{Diagnostic, Sources};
@@ -60,6 +62,8 @@ pub struct Compiled {
     /// The checked rules (which keep where each part was written), or every
     /// problem found.
     pub result: Result<Rules, Vec<Diagnostic>>,
+    /// The files that could not be read or parsed, relative to the rules folder.
+    pub unread: Vec<String>,
 }
 
 /// Loads and checks the rules under `dir`.
@@ -67,10 +71,24 @@ pub fn compile_dir(dir: &Path) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_dir(dir, &mut sources, &mut problems);
+    finish(raw, sources, problems)
+}
+
+/// Loads and checks the rules held in `files` (path relative to the rules
+/// folder, `/`-separated → text), as if they were the files of `dir`: what an
+/// editor shows, unsaved changes included.
+pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
+    let mut sources = Sources::default();
+    let mut problems = Vec::new();
+    let raw = syntax::load_files(dir, files, &mut sources, &mut problems);
+    finish(raw, sources, problems)
+}
+
+fn finish(raw: syntax::RawRules, sources: Sources, mut problems: Vec<Diagnostic>) -> Compiled {
     let rules = check::check(&raw, &sources, &mut problems);
     let result = match rules {
         Some(rules) if problems.is_empty() => Ok(rules),
         _ => Err(problems),
     };
-    Compiled { sources, result }
+    Compiled { sources, result, unread: raw.unread }
 }

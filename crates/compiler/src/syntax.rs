@@ -2,6 +2,7 @@
 //!
 //! Nothing here knows what a name means; `check` does that.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use indexmap::IndexMap;
@@ -290,6 +291,8 @@ pub struct RawRules {
     /// Which files could not be read: what follows only from their absence is
     /// not reported again.
     pub failed: Failed,
+    /// The files that could not be read or parsed, relative to the rules folder.
+    pub unread: Vec<String>,
 }
 
 /// The rules files that could not be read or parsed.
@@ -339,7 +342,81 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
         raw.failed = Failed { editions: true, modules: true, base: true, expansion: true };
         return raw;
     }
-    let mut loader = Loader { dir, sources, problems, inputs: Vec::new() };
+    load(dir, &DiskFiles { dir }, sources, problems)
+}
+
+/// Reads the rules from `files` (path relative to the rules folder,
+/// `/`-separated → text) instead of the disk: an editor's buffers. Diagnostics
+/// name each file as `dir` joined with its path.
+pub fn load_files(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    sources: &mut Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> RawRules {
+    if [EDITIONS_FILE, MODULES_FILE, BASE_FILE].iter().all(|f| !files.contains_key(*f)) {
+        problems.push(
+            Diagnostic::global(format!("`{}` holds no rules", dir.display()))
+                .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
+        );
+        let mut raw = RawRules::default();
+        raw.failed = Failed { editions: true, modules: true, base: true, expansion: true };
+        return raw;
+    }
+    load(dir, &MemoryFiles { dir, files }, sources, problems)
+}
+
+/// Where the rules files come from: a folder, or texts held in memory.
+trait RulesFiles {
+    /// The text of the file at `rel` (relative to the rules folder).
+    fn read(&self, rel: &str) -> Result<String, Diagnostic>;
+    /// The names of the entries of `expansions/`, in any order.
+    fn expansion_names(&self) -> Result<Vec<std::ffi::OsString>, Diagnostic>;
+}
+
+struct DiskFiles<'a> {
+    dir: &'a Path,
+}
+
+impl RulesFiles for DiskFiles<'_> {
+    fn read(&self, rel: &str) -> Result<String, Diagnostic> {
+        read_text(&self.dir.join(rel))
+    }
+
+    fn expansion_names(&self) -> Result<Vec<std::ffi::OsString>, Diagnostic> {
+        list_folder(&self.dir.join(EXPANSIONS_DIR))
+    }
+}
+
+struct MemoryFiles<'a> {
+    dir: &'a Path,
+    files: &'a BTreeMap<String, String>,
+}
+
+impl RulesFiles for MemoryFiles<'_> {
+    fn read(&self, rel: &str) -> Result<String, Diagnostic> {
+        self.files.get(rel).cloned().ok_or_else(|| {
+            Diagnostic::global(format!("`{}` is missing", self.dir.join(rel).display()))
+                .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/")
+        })
+    }
+
+    fn expansion_names(&self) -> Result<Vec<std::ffi::OsString>, Diagnostic> {
+        let prefix = format!("{EXPANSIONS_DIR}/");
+        Ok(self
+            .files
+            .keys()
+            .filter_map(|k| k.strip_prefix(&prefix))
+            .filter(|name| !name.contains('/'))
+            .map(std::ffi::OsString::from)
+            .collect())
+    }
+}
+
+/// Reads every rules file from `files`, in name order.
+fn load(dir: &Path, files: &dyn RulesFiles, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> RawRules {
+    let mut raw = RawRules::default();
+    let mut loader = Loader { dir, files, sources, problems, inputs: Vec::new(), unread: Vec::new() };
 
     let editions = loader.read::<EditionsYaml>(Path::new(EDITIONS_FILE));
     raw.failed.editions = editions.is_none();
@@ -410,7 +487,7 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
     }
 
     let expansions_dir = dir.join(EXPANSIONS_DIR);
-    let mut names: Vec<std::ffi::OsString> = match list_folder(&expansions_dir) {
+    let mut names = match files.expansion_names() {
         Ok(names) => names,
         Err(problem) => {
             loader.problems.push(problem);
@@ -447,6 +524,7 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
         }
     }
     raw.inputs = loader.inputs;
+    raw.unread = loader.unread;
     raw
 }
 
@@ -485,7 +563,16 @@ pub fn read_yaml<T: for<'de> Deserialize<'de>>(
     name: &str,
     sources: &mut Sources,
 ) -> Result<(FileId, T), Diagnostic> {
-    let text = read_text(path)?;
+    parse_yaml(read_text(path)?, path, name, sources)
+}
+
+/// Deserializes the YAML `text` of the file at `path`, as [`read_yaml`] does.
+fn parse_yaml<T: for<'de> Deserialize<'de>>(
+    text: String,
+    path: &Path,
+    name: &str,
+    sources: &mut Sources,
+) -> Result<(FileId, T), Diagnostic> {
     // A byte-order mark is not part of the YAML.
     let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
     let file = sources.add(path.display().to_string(), text);
@@ -662,16 +749,26 @@ pub fn spanned(sources: &Sources, file: FileId, s: S) -> Spanned<String> {
 
 struct Loader<'a> {
     dir: &'a Path,
+    files: &'a dyn RulesFiles,
     sources: &'a mut Sources,
     problems: &'a mut Vec<Diagnostic>,
     inputs: Vec<String>,
+    unread: Vec<String>,
 }
 
 impl Loader<'_> {
     /// Reads and deserializes one file; reports and returns `None` on failure.
     fn read<T: for<'de> Deserialize<'de>>(&mut self, rel: &Path) -> Option<(FileId, T)> {
         let name = rel.iter().map(|part| part.to_string_lossy()).collect::<Vec<_>>().join("/");
-        let read = read_yaml(&self.dir.join(rel), &name, self.sources).map_err(|d| self.problems.push(d)).ok();
+        let read = self
+            .files
+            .read(&name)
+            .and_then(|text| parse_yaml(text, &self.dir.join(rel), &name, self.sources))
+            .map_err(|d| self.problems.push(d))
+            .ok();
+        if read.is_none() {
+            self.unread.push(name.clone());
+        }
         self.inputs.push(name);
         read
     }

@@ -1,0 +1,115 @@
+//! The one mapping between byte offsets and line/column positions: the
+//! command line's `file:line:col` counts characters, as rustc does; an editor
+//! counts UTF-16 code units, or bytes where it says so.
+//!
+//! Line breaks are `\n`, `\r\n` and a lone `\r`, as in miette's header.
+
+/// What a column counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Columns {
+    /// Bytes of UTF-8 (LSP's `utf-8` position encoding).
+    Utf8,
+    /// UTF-16 code units (LSP's default).
+    Utf16,
+    /// Characters (Unicode scalar values), as rustc's `file:line:col`.
+    Chars,
+}
+
+impl Columns {
+    fn width(self, c: char) -> usize {
+        match self {
+            Columns::Utf8 => c.len_utf8(),
+            Columns::Utf16 => c.len_utf16(),
+            Columns::Chars => 1,
+        }
+    }
+}
+
+/// 0-based line and column of byte `offset` in `text` (an offset inside a
+/// character or past the end is taken at that character's start, or the end).
+pub fn position(text: &str, offset: usize, columns: Columns) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    // The `\n` of a `\r\n` is where the line break starts.
+    if offset > 0 && text.as_bytes()[offset - 1] == b'\r' && text.as_bytes().get(offset) == Some(&b'\n') {
+        offset -= 1;
+    }
+    let start = line_start(text, offset);
+    let line = line_breaks(&text.as_bytes()[..start]);
+    (line, text[start..offset].chars().map(|c| columns.width(c)).sum())
+}
+
+/// The byte offset of 0-based `line` and `column`; a column past the line's
+/// end is its end, a line past the text's end is the text's end, and a column
+/// inside a character is that character's start.
+pub fn offset(text: &str, line: usize, column: usize, columns: Columns) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    for _ in 0..line {
+        match bytes[at..].iter().position(|&b| matches!(b, b'\n' | b'\r')) {
+            Some(i) => {
+                at += i + 1;
+                if bytes[at - 1] == b'\r' && bytes.get(at) == Some(&b'\n') {
+                    at += 1;
+                }
+            }
+            None => return text.len(),
+        }
+    }
+    let mut counted = 0;
+    for (i, c) in text[at..].char_indices() {
+        if matches!(c, '\n' | '\r') || counted + columns.width(c) > column {
+            return at + i;
+        }
+        counted += columns.width(c);
+    }
+    text.len()
+}
+
+fn line_start(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset].iter().rposition(|&b| matches!(b, b'\n' | b'\r')).map_or(0, |i| i + 1)
+}
+
+/// Line breaks in `bytes`, a `\r\n` counting once.
+fn line_breaks(bytes: &[u8]) -> usize {
+    (0..bytes.len()).filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str = "a: 1\n  text: \"Bürgermeister → {C1: mayor | C9: Mayor}\"\r\nz𝄞x\rend";
+
+    #[test]
+    fn columns_count_what_each_reader_counts() {
+        let c9 = LINE.find("C9").unwrap_or(0);
+        // rustc-style columns count characters: ü and → are one each.
+        assert_eq!(position(LINE, c9, Columns::Chars), (1, 38));
+        assert_eq!(position(LINE, c9, Columns::Utf8), (1, 41));
+        assert_eq!(position(LINE, c9, Columns::Utf16), (1, 38));
+        let x = LINE.rfind('x').unwrap_or(0);
+        // 𝄞 is two UTF-16 code units and four bytes.
+        assert_eq!(position(LINE, x, Columns::Utf16), (2, 3));
+        assert_eq!(position(LINE, x, Columns::Chars), (2, 2));
+        // A lone `\r` ends a line too.
+        assert_eq!(position(LINE, LINE.len(), Columns::Chars), (3, 3));
+    }
+
+    #[test]
+    fn offsets_and_positions_round_trip() {
+        for columns in [Columns::Utf8, Columns::Utf16, Columns::Chars] {
+            for (at, _) in LINE.char_indices().filter(|&(at, c)| !(c == '\n' && LINE[..at].ends_with('\r'))) {
+                let (line, col) = position(LINE, at, columns);
+                assert_eq!(offset(LINE, line, col, columns), at, "{columns:?} at {at}");
+            }
+        }
+        // Past the end of a line or of the text, and inside a character.
+        assert_eq!(offset(LINE, 0, 99, Columns::Utf16), 4);
+        assert_eq!(offset(LINE, 9, 0, Columns::Utf16), LINE.len());
+        let clef = LINE.find('𝄞').unwrap_or(0);
+        assert_eq!(offset(LINE, 2, 2, Columns::Utf16), clef);
+    }
+}
