@@ -113,6 +113,10 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+    /// Serve the Language Server Protocol on stdin/stdout for an editor:
+    /// diagnostics as you type, completion, hover, definition, references and
+    /// rename, for the `rules/` folder of the workspace the editor opens.
+    Lsp,
 }
 
 /// An edition, a rule variant and modules, as `order`, `explain` and `diff` take them.
@@ -315,6 +319,8 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
             print_out(&format!("wrote {} and its {} files\n", out.join("index.html").display(), files.len() - 1));
             Ok(())
         }
+        Command::Lsp => carcassonne_rules_lsp::stdio()
+            .map_err(|e| vec![Diagnostic::global(format!("the language server stopped: {e}"))]),
         Command::Wiki { out } => {
             let compiled = compile_dir(rules_dir(cli));
             let text = carcassonne_rules_compiler::wiki_export::export(&compiled.result?, &compiled.sources)?;

@@ -359,9 +359,10 @@ pub fn load_files(
             Diagnostic::global(format!("`{}` holds no rules", dir.display()))
                 .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
         );
-        let mut raw = RawRules::default();
-        raw.failed = Failed { editions: true, modules: true, base: true, expansion: true };
-        return raw;
+        return RawRules {
+            failed: Failed { editions: true, modules: true, base: true, expansion: true },
+            ..RawRules::default()
+        };
     }
     load(dir, &MemoryFiles { dir, files }, sources, problems)
 }

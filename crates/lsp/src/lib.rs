@@ -1,1 +1,333 @@
-//! x
+//! The carcassonne-rules language server (`carcassonne-rules lsp`): the
+//! compiler's load → check → verify on the editor's buffers as they are
+//! typed, and completion, hover and navigation from the checked model.
+//!
+//! [`workspace`] holds the files and analyses them, [`features`] answers on
+//! byte offsets, and this module speaks the protocol (over `lsp-server`, as
+//! rust-analyzer does), converting positions with the compiler's one
+//! [`positions`](carcassonne_rules_compiler::positions) mapper.
+
+pub mod features;
+pub mod uri;
+pub mod workspace;
+
+use std::collections::BTreeMap;
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use carcassonne_rules_compiler::Rules;
+use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::positions::{self, Columns};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types as lsp;
+use serde_json::{Value, json};
+
+use crate::workspace::{Place, Severity, Workspace};
+
+/// Runs the server on stdin and stdout until the client says exit.
+pub fn stdio() -> Result<(), Box<dyn Error + Send + Sync>> {
+    let (connection, threads) = Connection::stdio();
+    serve(&connection)?;
+    drop(connection);
+    threads.join()?;
+    Ok(())
+}
+
+/// The rules folder of a workspace root: its `rules/` if it has one.
+fn rules_dir(root: &Path) -> PathBuf {
+    let inner = root.join("rules");
+    if inner.join("base.yaml").is_file() { inner } else { root.to_path_buf() }
+}
+
+/// Serves one client on `connection`, from `initialize` to `exit`.
+pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
+    let (id, params) = connection.initialize_start()?;
+    let root = ["/workspaceFolders/0/uri", "/rootUri"]
+        .iter()
+        .find_map(|at| params.pointer(at).and_then(Value::as_str).and_then(uri::to_path))
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default();
+    let offers_utf8 = params
+        .pointer("/capabilities/general/positionEncodings")
+        .and_then(Value::as_array)
+        .is_some_and(|kinds| kinds.iter().any(|k| k == "utf-8"));
+    let columns = if offers_utf8 { Columns::Utf8 } else { Columns::Utf16 };
+    let capabilities = json!({
+        "positionEncoding": if offers_utf8 { "utf-8" } else { "utf-16" },
+        "textDocumentSync": { "openClose": true, "change": 1, "save": true },
+        "completionProvider": { "triggerCharacters": [" ", "(", "="] },
+        "hoverProvider": true,
+        "definitionProvider": true,
+        "referencesProvider": true,
+        "renameProvider": true,
+    });
+    connection.initialize_finish(
+        id,
+        json!({ "capabilities": capabilities, "serverInfo": { "name": "carcassonne-rules", "version": env!("CARGO_PKG_VERSION") } }),
+    )?;
+    let mut server =
+        Server { workspace: Workspace::new(rules_dir(&root)), columns, model: None, published: Vec::new() };
+    server.analyse(connection)?;
+    let mut waiting = Vec::new();
+    while let Ok(message) = connection.receiver.recv() {
+        let mut changed = false;
+        let mut next = Some(message);
+        // Every message already queued is taken before analysing: a burst of
+        // keystrokes is analysed once.
+        while let Some(message) = next {
+            match message {
+                Message::Request(request) => {
+                    if connection.handle_shutdown(&request)? {
+                        return Ok(());
+                    }
+                    waiting.push(request);
+                }
+                Message::Notification(notification) => changed |= server.notified(notification),
+                Message::Response(_) => {}
+            }
+            next = connection.receiver.try_recv().ok();
+        }
+        if changed {
+            server.analyse(connection)?;
+        }
+        for request in waiting.drain(..) {
+            let response = server.answer(request);
+            connection.sender.send(Message::Response(response))?;
+        }
+    }
+    Ok(())
+}
+
+/// The checked rules of the last analysis that had them, with the texts they
+/// were read from (their spans point into those).
+struct Model {
+    rules: Rules,
+    texts: BTreeMap<String, String>,
+}
+
+struct Server {
+    workspace: Workspace,
+    columns: Columns,
+    model: Option<Model>,
+    /// The files diagnostics were last published for.
+    published: Vec<String>,
+}
+
+impl Server {
+    fn rel(&self, uri: &str) -> Option<String> {
+        self.workspace.relative(&uri::to_path(uri)?)
+    }
+
+    /// The URI of a rules file (every escaped path is one; `None` otherwise).
+    fn uri(&self, rel: &str) -> Option<lsp::Uri> {
+        lsp::Uri::from_str(&uri::from_path(&self.workspace.dir.join(rel))).ok()
+    }
+
+    /// Applies a change of the buffers; whether the rules must be analysed again.
+    fn notified(&mut self, notification: Notification) -> bool {
+        let params = &notification.params;
+        let uri = params.pointer("/textDocument/uri").and_then(Value::as_str).unwrap_or_default();
+        let Some(rel) = self.rel(uri) else { return false };
+        match notification.method.as_str() {
+            "textDocument/didOpen" => {
+                let text = params.pointer("/textDocument/text").and_then(Value::as_str).unwrap_or_default();
+                self.workspace.set_buffer(&rel, text.to_string());
+                true
+            }
+            "textDocument/didChange" => {
+                // Full synchronisation: the last change holds the whole text.
+                let changes = params.pointer("/contentChanges").and_then(Value::as_array);
+                let Some(text) = changes.and_then(|c| c.last()).and_then(|c| c.get("text")).and_then(Value::as_str)
+                else {
+                    return false;
+                };
+                self.workspace.set_buffer(&rel, text.to_string());
+                true
+            }
+            "textDocument/didClose" => {
+                self.workspace.close_buffer(&rel);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn range(&self, text: &str, start: usize, len: usize) -> lsp::Range {
+        let (line, character) = positions::position(text, start, self.columns);
+        let (end_line, end_character) = positions::position(text, start.saturating_add(len), self.columns);
+        lsp::Range {
+            start: lsp::Position { line: clamp(line), character: clamp(character) },
+            end: lsp::Position { line: clamp(end_line), character: clamp(end_character) },
+        }
+    }
+
+    fn location(&self, place: &Place, texts: Option<&BTreeMap<String, String>>) -> Option<lsp::Location> {
+        let text =
+            texts.and_then(|t| t.get(&place.file)).map(String::as_str).or_else(|| self.workspace.text(&place.file));
+        Some(lsp::Location {
+            uri: self.uri(&place.file)?,
+            range: self.range(text.unwrap_or_default(), place.start, place.len),
+        })
+    }
+
+    fn publish(
+        &self,
+        connection: &Connection,
+        file: &str,
+        diagnostics: Vec<lsp::Diagnostic>,
+    ) -> Result<(), Box<dyn Error + Send + Sync>> {
+        let Some(uri) = self.uri(file) else { return Ok(()) };
+        let params = lsp::PublishDiagnosticsParams { uri, diagnostics, version: None };
+        connection
+            .sender
+            .send(Message::Notification(Notification::new("textDocument/publishDiagnostics".into(), params)))?;
+        Ok(())
+    }
+
+    /// Analyses the rules and publishes every file's diagnostics.
+    fn analyse(&mut self, connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
+        let analysis = self.workspace.analyse();
+        let mut files: Vec<String> = analysis.problems.keys().cloned().collect();
+        for (file, problems) in &analysis.problems {
+            let text = self.workspace.text(file).unwrap_or_default();
+            let diagnostics: Vec<lsp::Diagnostic> = problems
+                .iter()
+                .map(|p| lsp::Diagnostic {
+                    range: self.range(text, p.at.start, p.at.len),
+                    severity: Some(match p.severity {
+                        Severity::Error => lsp::DiagnosticSeverity::ERROR,
+                        Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+                    }),
+                    source: Some("carcassonne-rules".into()),
+                    message: p.message.clone(),
+                    related_information: Some(
+                        p.related
+                            .iter()
+                            .filter_map(|(place, label)| {
+                                Some(lsp::DiagnosticRelatedInformation {
+                                    location: self.location(place, None)?,
+                                    message: label.clone(),
+                                })
+                            })
+                            .collect(),
+                    ),
+                    ..lsp::Diagnostic::default()
+                })
+                .collect();
+            self.publish(connection, file, diagnostics)?;
+        }
+        // A file that is gone keeps no stale diagnostics.
+        for gone in self.published.iter().filter(|f| !files.contains(f)) {
+            self.publish(connection, gone, Vec::new())?;
+        }
+        std::mem::swap(&mut self.published, &mut files);
+        if let Some(rules) = analysis.rules {
+            self.model = Some(Model { rules, texts: analysis.texts });
+        }
+        Ok(())
+    }
+
+    fn answer(&self, request: Request) -> Response {
+        let id = request.id.clone();
+        match self.respond(&request) {
+            Ok(value) => Response::new_ok(id, value),
+            Err(message) => Response::new_err(id, ErrorCode::RequestFailed as i32, message),
+        }
+    }
+
+    /// The file, its current text and the byte offset of a request's position.
+    fn at(&self, params: &Value) -> Option<(String, &str, usize)> {
+        let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
+        let text = self.workspace.text(&rel)?;
+        let line = usize::try_from(params.pointer("/position/line")?.as_u64()?).ok()?;
+        let character = usize::try_from(params.pointer("/position/character")?.as_u64()?).ok()?;
+        let offset = positions::offset(text, line, character, self.columns);
+        Some((rel, text, offset))
+    }
+
+    fn respond(&self, request: &Request) -> Result<Value, String> {
+        let params = &request.params;
+        let (Some(model), Some((rel, text, offset))) = (&self.model, self.at(params)) else {
+            return Ok(Value::Null);
+        };
+        let rules = &model.rules;
+        let place_of = |span: Span| {
+            let file = rules.inputs.get(span.file.0)?.clone();
+            Some(Place { file, start: span.start, len: span.len })
+        };
+        let value = match request.method.as_str() {
+            "textDocument/completion" => {
+                let items: Vec<lsp::CompletionItem> = features::complete(rules, &rel, text, offset)
+                    .into_iter()
+                    .map(|c| lsp::CompletionItem {
+                        label: c.label,
+                        detail: Some(c.detail),
+                        documentation: (!c.doc.is_empty()).then_some(lsp::Documentation::MarkupContent(
+                            lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: c.doc },
+                        )),
+                        ..lsp::CompletionItem::default()
+                    })
+                    .collect();
+                json!(items)
+            }
+            "textDocument/hover" => match features::hover(rules, text, offset) {
+                Some(markdown) => json!(lsp::Hover {
+                    contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+                        kind: lsp::MarkupKind::Markdown,
+                        value: markdown
+                    }),
+                    range: None,
+                }),
+                None => Value::Null,
+            },
+            "textDocument/definition" => match features::definition(rules, &model.texts, text, offset, &place_of) {
+                Some(place) => json!(self.location(&place, Some(&model.texts))),
+                None => Value::Null,
+            },
+            "textDocument/references" => {
+                let Some((_, word)) = features::word_at(text, offset) else { return Ok(Value::Null) };
+                let texts = self.current_texts();
+                let found: Vec<lsp::Location> =
+                    features::references(&texts, word).iter().filter_map(|p| self.location(p, Some(&texts))).collect();
+                json!(found)
+            }
+            "textDocument/rename" => {
+                let Some((_, word)) = features::word_at(text, offset) else { return Ok(Value::Null) };
+                let new = params.get("newName").and_then(Value::as_str).unwrap_or_default();
+                if let Some(refusal) = features::refuse_rename(rules, word, new) {
+                    return Err(refusal);
+                }
+                let texts = self.current_texts();
+                // By URI text: `Uri` is no map key (it caches its parts).
+                let mut changes: BTreeMap<String, Vec<lsp::TextEdit>> = BTreeMap::new();
+                for place in features::references(&texts, word) {
+                    let Some(location) = self.location(&place, Some(&texts)) else { continue };
+                    changes
+                        .entry(location.uri.as_str().to_string())
+                        .or_default()
+                        .push(lsp::TextEdit { range: location.range, new_text: new.to_string() });
+                }
+                json!({ "changes": changes })
+            }
+            _ => Value::Null,
+        };
+        Ok(value)
+    }
+
+    /// Every rules file's current text (buffers in place of files).
+    fn current_texts(&self) -> BTreeMap<String, String> {
+        let mut texts = BTreeMap::new();
+        for rel in &self.published {
+            if let Some(text) = self.workspace.text(rel) {
+                texts.insert(rel.clone(), text.to_string());
+            }
+        }
+        texts
+    }
+}
+
+/// A line or column as the protocol's `u32`.
+fn clamp(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,430 @@
+//! What the server answers, on byte offsets into the rules files' texts:
+//! completion, hover, definition, references and rename. The protocol's
+//! positions are converted in `server`.
+
+use std::collections::BTreeMap;
+
+use carcassonne_rules_compiler::logic::Logic;
+use carcassonne_rules_compiler::model::{Cond, Item, MARKERS, Rules, Step};
+use carcassonne_rules_compiler::syntax::{EDITIONS_FILE, MODULES_FILE};
+use carcassonne_rules_core::EditionId;
+
+use crate::workspace::Place;
+
+/// One completion: the name to insert, a one-line detail and documentation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Completion {
+    /// What is inserted.
+    pub label: String,
+    /// What kind of name it is, and its short name.
+    pub detail: String,
+    /// Markdown documentation.
+    pub doc: String,
+}
+
+/// Characters of the names the rules use (ids, modules, flags, steps).
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// The name around `offset`, with its start.
+pub fn word_at(text: &str, offset: usize) -> Option<(usize, &str)> {
+    let offset = offset.min(text.len());
+    if !text.is_char_boundary(offset) {
+        return None;
+    }
+    let start = text[..offset].rfind(|c: char| !is_name_char(c)).map_or(0, |i| i + 1);
+    let end = text[offset..].find(|c: char| !is_name_char(c)).map_or(text.len(), |i| offset + i);
+    (start < end).then(|| (start, &text[start..end]))
+}
+
+/// The line around `offset`: its start and its text.
+fn line_at(text: &str, offset: usize) -> (usize, &str) {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    (start, text[start..end].trim_end_matches('\r'))
+}
+
+/// A line's indentation and its key (`- when: x` → `when`), if it has one.
+fn key_of(line: &str) -> (usize, Option<&str>) {
+    let indent = line.len() - line.trim_start().len();
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix("- ").unwrap_or(rest);
+    let key = rest.split_once(':').map(|(k, _)| k).filter(|k| !k.is_empty() && k.chars().all(is_name_char));
+    (indent, key)
+}
+
+/// The keys that hold `offset`, innermost first: the key of its line, then
+/// of each less indented line above it.
+fn keys_around(text: &str, offset: usize) -> Vec<&str> {
+    let (line_start, line) = line_at(text, offset);
+    let (mut indent, key) = key_of(line);
+    let mut keys: Vec<&str> = key.into_iter().collect();
+    if key.is_some() && line.trim_start().starts_with("- ") {
+        // The key of a list item's first line is inside the list.
+        indent += 2;
+    }
+    for above in text[..line_start].lines().rev() {
+        if above.trim().is_empty() || above.trim_start().starts_with('#') {
+            continue;
+        }
+        let (at, key) = key_of(above);
+        if at < indent {
+            if let Some(key) = key {
+                keys.push(key);
+            }
+            indent = at;
+        }
+    }
+    keys
+}
+
+/// The id of the item whose mapping holds `offset` (the nearest `id:` above
+/// it, or on its line, at most as indented as its key).
+fn item_around(text: &str, offset: usize) -> Option<&str> {
+    let (line_start, line) = line_at(text, offset);
+    let (indent, _) = key_of(line);
+    let line_end = line_start + line.len();
+    for above in text[..line_end].lines().rev() {
+        let (at, key) = key_of(above);
+        if key == Some("id") && at <= indent {
+            return above.split_once(':').map(|(_, v)| v.trim().trim_matches('"'));
+        }
+    }
+    None
+}
+
+/// Where `id` is, with its step (none in the setup, notes…) and the list
+/// it is in.
+struct Found<'r> {
+    item: &'r Item,
+    ancestors: Vec<&'r Item>,
+    step: Option<&'r Step>,
+    siblings: &'r [Item],
+}
+
+fn find<'r>(rules: &'r Rules, id: &str) -> Option<Found<'r>> {
+    fn walk<'r>(list: &'r [Item], id: &str, path: &mut Vec<&'r Item>) -> Option<(&'r Item, Vec<&'r Item>, &'r [Item])> {
+        for item in list {
+            if item.id == id {
+                return Some((item, path.clone(), list));
+            }
+            path.push(item);
+            if let Some(found) = walk(&item.children, id, path) {
+                return Some(found);
+            }
+            path.pop();
+        }
+        None
+    }
+    for step in rules.steps() {
+        if let Some((item, ancestors, siblings)) = walk(&step.items, id, &mut Vec::new()) {
+            return Some(Found { item, ancestors, step: Some(step), siblings });
+        }
+    }
+    for (_, list) in rules.sections() {
+        if let Some((item, ancestors, siblings)) = walk(list, id, &mut Vec::new()) {
+            return Some(Found { item, ancestors, step: None, siblings });
+        }
+    }
+    None
+}
+
+fn first_text(item: &Item) -> String {
+    item.text.render(EditionId(0)).chars().take(200).collect::<String>().replace('\n', " ")
+}
+
+fn item_completion(item: &Item) -> Completion {
+    Completion { label: item.id.clone(), detail: "item".into(), doc: first_text(item) }
+}
+
+fn module_doc(rules: &Rules, id: &str) -> Option<String> {
+    let catalog = &rules.catalog;
+    let expansion = catalog.expansions.iter().find(|x| x.modules.iter().any(|m| m.id == id))?;
+    let module = expansion.modules.iter().find(|m| m.id == id)?;
+    Some(format!(
+        "**{}** — module of *{}* (`{}`)\n\neditions: {}",
+        module.name,
+        expansion.name,
+        expansion.id,
+        expansion.editions.join(", ")
+    ))
+}
+
+/// Completions at `offset` of the text of `file`.
+pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Completion> {
+    let keys = keys_around(text, offset);
+    let (line_start, line) = line_at(text, offset);
+    let typed_start = word_at(text, offset).map_or(offset, |(start, _)| start.min(offset));
+    let before = text[line_start..typed_start].trim_end();
+    let in_condition = match keys.first() {
+        Some(&("when" | "repeat" | "markers")) => true,
+        _ => (file == MODULES_FILE && keys.contains(&"derived")) || keys.get(1) == Some(&"markers"),
+    };
+    match keys.first() {
+        Some(&("after" | "before")) => {
+            let me = item_around(text, offset);
+            let Some(found) = me.and_then(|id| find(rules, id)) else { return Vec::new() };
+            return found.siblings.iter().filter(|s| s.id != found.item.id).map(item_completion).collect();
+        }
+        Some(&"under") => {
+            let me = item_around(text, offset);
+            let Some(found) = me.and_then(|id| find(rules, id)) else { return Vec::new() };
+            let mut all = Vec::new();
+            let list = found.step.map_or(found.siblings, |s| s.items.as_slice());
+            collect(list, &mut all);
+            return all.into_iter().filter(|s| s.id != found.item.id).map(item_completion).collect();
+        }
+        _ => {}
+    }
+    if !in_condition && !line.contains(" when ") {
+        return Vec::new();
+    }
+    let catalog = &rules.catalog;
+    if before.ends_with("==") {
+        let word = before.trim_end_matches('=').trim_end();
+        if word.ends_with("variant") {
+            return catalog
+                .variants
+                .iter()
+                .map(|v| Completion { label: v.id.clone(), detail: "rule variant".into(), doc: v.name.clone() })
+                .collect();
+        }
+        return catalog
+            .editions
+            .iter()
+            .map(|e| Completion { label: e.id.clone(), detail: "edition".into(), doc: e.name.clone() })
+            .collect();
+    }
+    let mut out: Vec<Completion> = catalog
+        .modules
+        .iter()
+        .map(|m| Completion {
+            label: m.id.clone(),
+            detail: format!("module: {}", m.name),
+            doc: module_doc(rules, &m.id).unwrap_or_default(),
+        })
+        .collect();
+    out.extend(rules.flags.iter().map(|f| Completion {
+        label: f.id.clone(),
+        detail: "derived flag".into(),
+        doc: format!("`{} := {}`", f.id, rules.dsl(&f.when)),
+    }));
+    for word in ["edition", "variant", "not", "and", "or"] {
+        out.push(Completion { label: word.into(), detail: "keyword".into(), doc: String::new() });
+    }
+    let in_marker = keys.first() == Some(&"markers") || keys.get(1) == Some(&"markers");
+    if in_marker && !before.contains(" when") {
+        out.extend(MARKERS.iter().map(|m| Completion {
+            label: m.to_string(),
+            detail: "marker".into(),
+            doc: String::new(),
+        }));
+    }
+    out
+}
+
+fn collect<'r>(list: &'r [Item], out: &mut Vec<&'r Item>) {
+    for item in list {
+        out.push(item);
+        collect(&item.children, out);
+    }
+}
+
+/// How many items' conditions (their own, markers' included) name `cond`'s part.
+fn naming(rules: &Rules, named: &dyn Fn(&Cond) -> bool) -> usize {
+    fn mentions(cond: &Cond, named: &dyn Fn(&Cond) -> bool) -> bool {
+        named(cond)
+            || match cond {
+                Cond::Not(inner) => mentions(inner, named),
+                Cond::All(parts) | Cond::Any(parts) => parts.iter().any(|p| mentions(p, named)),
+                _ => false,
+            }
+    }
+    rules
+        .items()
+        .iter()
+        .filter(|item| mentions(&item.when, named) || item.markers.iter().any(|m| mentions(&m.when, named)))
+        .count()
+}
+
+/// Markdown for the name at `offset`.
+pub fn hover(rules: &Rules, text: &str, offset: usize) -> Option<String> {
+    let (_, word) = word_at(text, offset)?;
+    let catalog = &rules.catalog;
+    if let Some(found) = find(rules, word) {
+        return Some(item_hover(rules, &found));
+    }
+    if let Some(module) = catalog.module(word) {
+        let bit = module.bit;
+        let count = naming(rules, &|c| *c == Cond::Module(bit));
+        return Some(format!("{}\n\nnamed by {count} items' conditions", module_doc(rules, word)?));
+    }
+    if let Some((ix, flag)) = rules.flags.iter().enumerate().find(|(_, f)| f.id == word) {
+        let count = naming(rules, &|c| *c == Cond::Flag(ix));
+        return Some(format!(
+            "**{}** — derived flag\n\n`{} := {}`\n\nnamed by {count} items' conditions",
+            flag.id,
+            flag.id,
+            rules.dsl(&flag.when)
+        ));
+    }
+    if let Some((phase, step)) =
+        rules.phases.iter().flat_map(|p| p.steps.iter().map(move |s| (p, s))).find(|(_, s)| s.id == word)
+    {
+        let mut out = format!("**{}** — step {} of phase {} ({})", step.title, step.id, phase.id, phase.title);
+        if step.when != Cond::True {
+            out.push_str(&format!("\n\nonly when `{}`", rules.dsl(&step.when)));
+        }
+        if let Some((repeat, when)) = &step.repeat {
+            out.push_str(&format!("\n\nrepeats: {repeat:?} when `{}`", rules.dsl(when)));
+        }
+        if step.choose_one {
+            out.push_str("\n\nthe player does exactly one of its items");
+        }
+        return Some(out);
+    }
+    if let Some(edition) = catalog.editions.iter().find(|e| e.id == word) {
+        return Some(format!("**{}** — edition `{}`", edition.name, edition.id));
+    }
+    None
+}
+
+fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
+    let item = found.item;
+    let mut when = found.step.map_or(Cond::True, |s| s.when.clone());
+    for ancestor in &found.ancestors {
+        when = when.and(ancestor.when.clone());
+    }
+    when = when.and(item.when.clone());
+    let logic = Logic::new(rules);
+    let shows = logic.cond(&when);
+    let mut out = format!("**{}**", item.id);
+    if item.when != Cond::True {
+        out.push_str(&format!("\n\nwhen `{}`", rules.dsl(&item.when)));
+    }
+    out.push_str("\n\n| edition | text | shows in |\n|---|---|---|");
+    for (i, edition) in rules.catalog.editions.iter().enumerate() {
+        let Ok(ix) = u8::try_from(i) else { break };
+        let in_edition = logic.edition(EditionId(ix));
+        let all = logic.everything().and(&in_edition).cardinality();
+        let some = shows.and(&in_edition).cardinality();
+        let share = if all > 0.0 { 100.0 * some / all } else { 0.0 };
+        let wording = item.text.render(EditionId(ix)).replace('|', "\\|").replace('\n', " ");
+        out.push_str(&format!("\n| {} | {wording} | {share:.1}% of selections |", edition.id));
+    }
+    let origins: Vec<&str> = item
+        .origins
+        .iter()
+        .filter_map(|m| rules.catalog.modules.get(usize::from(m.0)).map(|m| m.id.as_str()))
+        .collect();
+    out.push_str(&format!(
+        "\n\norigin: {}",
+        if origins.is_empty() { "its parent's, else the base game".to_string() } else { origins.join(", then ") }
+    ));
+    if let Some((under, _)) = &item.placed.under {
+        out.push_str(&format!("\n\nplaced under `{under}` by its `under:`"));
+    }
+    use carcassonne_rules_compiler::model::{Anchored, WhyEnd};
+    let why = match &item.placed.anchor {
+        Anchored::After(id, _) => format!("right after `{id}` (its `after:`)"),
+        Anchored::Before(id, _) => format!("right before `{id}` (its `before:`)"),
+        Anchored::Above(id, _) => format!("after `{id}`, the item written above it"),
+        Anchored::End(WhyEnd::FirstInFile) => "at the end of its list: it is the first of its list in its file".into(),
+        Anchored::End(WhyEnd::AboveElsewhere { id, .. }) => {
+            format!("at the end of its list: `{id}`, written above it, went elsewhere")
+        }
+    };
+    out.push_str(&format!("\n\nplaced {why}"));
+    if let Some(step) = found.step {
+        out.push_str(&format!("\n\nin step {} ({})", step.id, step.title));
+    }
+    out
+}
+
+/// The place that defines the name at `offset`.
+pub fn definition(
+    rules: &Rules,
+    texts: &BTreeMap<String, String>,
+    text: &str,
+    offset: usize,
+    place_of: &dyn Fn(carcassonne_rules_compiler::diagnostics::Span) -> Option<Place>,
+) -> Option<Place> {
+    let (_, word) = word_at(text, offset)?;
+    if let Some(found) = find(rules, word) {
+        return place_of(found.item.spans.id);
+    }
+    if let Some(flag) = rules.flags.iter().find(|f| f.id == word) {
+        return place_of(flag.span);
+    }
+    if let Some(step) = rules.steps().find(|s| s.id == word) {
+        return place_of(step.span);
+    }
+    let file = if rules.catalog.module(word).is_some() || rules.catalog.expansion(word).is_some() {
+        MODULES_FILE
+    } else if rules.catalog.editions.iter().any(|e| e.id == word) || rules.catalog.variants.iter().any(|v| v.id == word)
+    {
+        EDITIONS_FILE
+    } else {
+        return None;
+    };
+    let source = texts.get(file)?;
+    let at = whole_words(source, word).into_iter().find(|&at| key_of(line_at(source, at).1).1 == Some("id"))?;
+    Some(Place { file: file.to_string(), start: at, len: word.len() })
+}
+
+/// Byte offsets of `word` standing alone (not inside a longer name).
+fn whole_words(text: &str, word: &str) -> Vec<usize> {
+    text.match_indices(word)
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let before = text[..at].chars().next_back().is_none_or(|c| !is_name_char(c));
+            let after = text[at + word.len()..].chars().next().is_none_or(|c| !is_name_char(c));
+            before && after
+        })
+        .collect()
+}
+
+/// Every place the name `word` is written as a name (not in prose: `text:`,
+/// `name:`, `title:` and comments are skipped), definition included.
+pub fn references(texts: &BTreeMap<String, String>, word: &str) -> Vec<Place> {
+    let mut out = Vec::new();
+    for (file, text) in texts {
+        for at in whole_words(text, word) {
+            let (line_start, line) = line_at(text, at);
+            let (_, key) = key_of(line);
+            let in_comment = line[..at - line_start].contains('#');
+            if in_comment || matches!(key, Some("text" | "name" | "title")) {
+                continue;
+            }
+            out.push(Place { file: file.clone(), start: at, len: word.len() });
+        }
+    }
+    out
+}
+
+/// Why a rename of `old` to `new` is refused, if it is.
+pub fn refuse_rename(rules: &Rules, old: &str, new: &str) -> Option<String> {
+    let is_item = find(rules, old).is_some();
+    let is_flag = rules.flags.iter().any(|f| f.id == old);
+    if !is_item && !is_flag {
+        return Some(format!("`{old}` is not an item or a derived flag: only those can be renamed"));
+    }
+    let valid = if is_item {
+        !new.is_empty()
+            && new.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
+    } else {
+        new.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && new.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+    };
+    if !valid {
+        let form = if is_item { "kebab-case (`count-farms`)" } else { "snake_case (`tiles_in_supply`)" };
+        return Some(format!("`{new}` is not a valid name: use {form}"));
+    }
+    let taken = find(rules, new).is_some()
+        || rules.flags.iter().any(|f| f.id == new)
+        || rules.catalog.module(new).is_some()
+        || rules.catalog.expansion(new).is_some()
+        || ["and", "or", "not", "edition", "variant", "true", "false"].contains(&new);
+    taken.then(|| format!("`{new}` is already a name in the rules"))
+}

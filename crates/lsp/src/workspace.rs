@@ -1,0 +1,201 @@
+//! The rules folder as the editor sees it: the files on disk with the open
+//! buffers in their place, compiled on every change.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::syntax::{BASE_FILE, EDITIONS_FILE, EXPANSIONS_DIR, MODULES_FILE};
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files, verify};
+
+/// A diagnostic's severity, as the editor shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// `check` refuses the rules.
+    Error,
+    /// `verify` found a property that fails.
+    Warning,
+}
+
+/// A place in a rules file, by its path relative to the rules folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// `base.yaml`, `expansions/abbey.yaml`…
+    pub file: String,
+    /// Byte offset in that file's text.
+    pub start: usize,
+    /// Length in bytes.
+    pub len: usize,
+}
+
+/// One problem, for one file.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    /// Error or warning.
+    pub severity: Severity,
+    /// The primary place (the start of the file for a problem without one).
+    pub at: Place,
+    /// The message, the primary label and the help.
+    pub message: String,
+    /// The other places, with their labels.
+    pub related: Vec<(Place, String)>,
+}
+
+/// The outcome of one analysis.
+pub struct Analysis {
+    /// Each rules file's problems (empty for a clean file).
+    pub problems: BTreeMap<String, Vec<Problem>>,
+    /// The texts analysed (a broken file's last good version in its place).
+    pub texts: BTreeMap<String, String>,
+    /// The checked rules, when `check` accepted them.
+    pub rules: Option<Rules>,
+}
+
+/// The rules folder: files on disk, open buffers, and each file's last
+/// version that the YAML reader accepted.
+pub struct Workspace {
+    /// The rules folder.
+    pub dir: PathBuf,
+    disk: BTreeMap<String, String>,
+    open: HashMap<String, String>,
+    last_good: HashMap<String, String>,
+}
+
+impl Workspace {
+    /// The rules folder at `dir`, its files read from disk.
+    pub fn new(dir: PathBuf) -> Self {
+        let mut disk = BTreeMap::new();
+        for name in [EDITIONS_FILE, MODULES_FILE, BASE_FILE] {
+            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
+                disk.insert(name.to_string(), text);
+            }
+        }
+        if let Ok(entries) = std::fs::read_dir(dir.join(EXPANSIONS_DIR)) {
+            for entry in entries.filter_map(Result::ok) {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+                if is_file && let Ok(text) = std::fs::read_to_string(entry.path()) {
+                    disk.insert(format!("{EXPANSIONS_DIR}/{name}"), text);
+                }
+            }
+        }
+        Workspace { dir, disk, open: HashMap::new(), last_good: HashMap::new() }
+    }
+
+    /// The file's path relative to the rules folder, if it is a rules file.
+    pub fn relative(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.dir).ok()?;
+        let rel = rel.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>().join("/");
+        let top = [EDITIONS_FILE, MODULES_FILE, BASE_FILE].contains(&rel.as_str());
+        let expansion = rel
+            .strip_prefix(&format!("{EXPANSIONS_DIR}/"))
+            .is_some_and(|n| !n.contains('/') && (n.ends_with(".yaml") || n.ends_with(".yml")));
+        (top || expansion).then_some(rel)
+    }
+
+    /// An editor's buffer of `rel`, now in place of the file.
+    pub fn set_buffer(&mut self, rel: &str, text: String) {
+        self.open.insert(rel.to_string(), text);
+    }
+
+    /// The buffer is closed: the file on disk counts again (re-read, as it
+    /// may have been saved).
+    pub fn close_buffer(&mut self, rel: &str) {
+        self.open.remove(rel);
+        match std::fs::read_to_string(self.dir.join(rel)) {
+            Ok(text) => self.disk.insert(rel.to_string(), text),
+            Err(_) => self.disk.remove(rel),
+        };
+    }
+
+    /// The current text of `rel`: the buffer, else the file.
+    pub fn text(&self, rel: &str) -> Option<&str> {
+        self.open.get(rel).or_else(|| self.disk.get(rel)).map(String::as_str)
+    }
+
+    /// Load, check and verify the rules as they stand. A file the YAML reader
+    /// refuses gets that one diagnostic, and the rest is analysed with its
+    /// last good version in its place.
+    pub fn analyse(&mut self) -> Analysis {
+        let mut texts = self.disk.clone();
+        for (rel, text) in &self.open {
+            texts.insert(rel.clone(), text.clone());
+        }
+        let compiled = compile_files(&self.dir, &texts);
+        let broken: Vec<String> = compiled.unread.iter().filter(|rel| texts.contains_key(*rel)).cloned().collect();
+        let mut problems: BTreeMap<String, Vec<Problem>> = texts.keys().map(|k| (k.clone(), Vec::new())).collect();
+        let substitutes: Vec<(String, String)> = broken
+            .iter()
+            .filter_map(|rel| {
+                self.last_good.get(rel).filter(|good| Some(*good) != texts.get(rel)).map(|g| (rel.clone(), g.clone()))
+            })
+            .collect();
+        for (rel, text) in &texts {
+            if !broken.contains(rel) {
+                self.last_good.insert(rel.clone(), text.clone());
+            }
+        }
+        if substitutes.is_empty() {
+            let (rules, found) = self.outcome(compiled.result, &compiled.sources);
+            for problem in found {
+                problems.entry(problem.at.file.clone()).or_default().push(problem);
+            }
+            return Analysis { problems, texts, rules };
+        }
+        // The broken files' own diagnostics, from the buffers as they are.
+        let (_, found) = self.outcome(compiled.result, &compiled.sources);
+        for problem in found.into_iter().filter(|p| broken.contains(&p.at.file)) {
+            problems.entry(problem.at.file.clone()).or_default().push(problem);
+        }
+        let mut good = texts.clone();
+        for (rel, text) in substitutes {
+            good.insert(rel, text);
+        }
+        let again = compile_files(&self.dir, &good);
+        let (rules, found) = self.outcome(again.result, &again.sources);
+        for problem in found.into_iter().filter(|p| !broken.contains(&p.at.file)) {
+            problems.entry(problem.at.file.clone()).or_default().push(problem);
+        }
+        Analysis { problems, texts: good, rules }
+    }
+
+    /// `check`'s errors, or `verify`'s warnings on the checked rules.
+    fn outcome(&self, result: Result<Rules, Vec<Diagnostic>>, sources: &Sources) -> (Option<Rules>, Vec<Problem>) {
+        match result {
+            Ok(rules) => {
+                let report = verify::verify(&rules, sources);
+                let found = report.problems.iter().map(|d| self.problem(d, sources, Severity::Warning)).collect();
+                (Some(rules), found)
+            }
+            Err(diagnostics) => (None, diagnostics.iter().map(|d| self.problem(d, sources, Severity::Error)).collect()),
+        }
+    }
+
+    fn place(&self, sources: &Sources, span: Span) -> Place {
+        let name = sources.name(span.file);
+        let file = self.relative(Path::new(name)).unwrap_or_else(|| name.to_string());
+        Place { file, start: span.start, len: span.len }
+    }
+
+    fn problem(&self, d: &Diagnostic, sources: &Sources, severity: Severity) -> Problem {
+        let places = d.places();
+        let at = match places.first() {
+            Some((span, _)) => self.place(sources, *span),
+            // A problem of no place (a missing file) is shown at the start of
+            // the file it names, else of base.yaml.
+            None => {
+                let named = self.disk.keys().chain(self.open.keys()).find(|rel| d.message().contains(rel.as_str()));
+                Place { file: named.cloned().unwrap_or_else(|| BASE_FILE.to_string()), start: 0, len: 0 }
+            }
+        };
+        let mut message = d.message().to_string();
+        if let Some((_, label)) = places.first().filter(|(_, label)| !label.is_empty() && *label != message) {
+            message = format!("{message}: {label}");
+        }
+        if let Some(help) = d.help_text() {
+            message = format!("{message}\nhelp: {help}");
+        }
+        let related = places.iter().skip(1).map(|(span, label)| (self.place(sources, *span), label.clone())).collect();
+        Problem { severity, at, message, related }
+    }
+}

@@ -1,0 +1,141 @@
+//! An in-process client of the server: a copy of the bundled rules in a
+//! temporary folder, the server on a thread over `Connection::memory`.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
+use serde_json::{Value, json};
+
+pub struct Client {
+    pub conn: Connection,
+    pub dir: tempfile::TempDir,
+    server: Option<std::thread::JoinHandle<()>>,
+    next_id: i32,
+    /// The latest diagnostics of each URI.
+    pub diagnostics: HashMap<String, Vec<Value>>,
+}
+
+pub fn bundled_rules() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules")
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+impl Client {
+    /// A server for a workspace holding a copy of `rules/`.
+    pub fn start(utf8: bool) -> Client {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(&bundled_rules(), &dir.path().join("rules"));
+        let (server_side, conn) = Connection::memory();
+        let server = std::thread::spawn(move || carcassonne_rules_lsp::serve(&server_side).unwrap());
+        let mut client = Client { conn, dir, server: Some(server), next_id: 0, diagnostics: HashMap::new() };
+        let encodings = if utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) };
+        let root = carcassonne_rules_lsp::uri::from_path(client.dir.path());
+        let init = client.request(
+            "initialize",
+            json!({ "processId": null, "rootUri": root, "capabilities": { "general": { "positionEncodings": encodings } } }),
+        );
+        assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap());
+        client.notify("initialized", json!({}));
+        client
+    }
+
+    pub fn uri(&self, rel: &str) -> String {
+        carcassonne_rules_lsp::uri::from_path(&self.dir.path().join("rules").join(rel))
+    }
+
+    pub fn text(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.dir.path().join("rules").join(rel)).unwrap()
+    }
+
+    pub fn notify(&self, method: &str, params: Value) {
+        self.conn.sender.send(Message::Notification(Notification::new(method.into(), params))).unwrap();
+    }
+
+    pub fn open(&self, rel: &str, text: &str) {
+        let uri = self.uri(rel);
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": text } }),
+        );
+    }
+
+    pub fn change(&self, rel: &str, text: &str) {
+        let uri = self.uri(rel);
+        self.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri, "version": 2 }, "contentChanges": [{ "text": text }] }),
+        );
+    }
+
+    /// Sends a request and waits for its answer, keeping the diagnostics
+    /// published meanwhile.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        self.try_request(method, params).unwrap_or_else(|e| panic!("{method} failed: {e}"))
+    }
+
+    pub fn try_request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        self.next_id += 1;
+        let id = RequestId::from(self.next_id);
+        self.conn.sender.send(Message::Request(Request::new(id.clone(), method.into(), params))).unwrap();
+        loop {
+            match self.conn.receiver.recv_timeout(Duration::from_secs(60)).expect("the server stopped answering") {
+                Message::Response(r) if r.id == id => {
+                    return r.response_result.map_err(|e| e.message);
+                }
+                Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => {
+                    let uri = n.params["uri"].as_str().unwrap().to_string();
+                    self.diagnostics.insert(uri, n.params["diagnostics"].as_array().unwrap().clone());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The diagnostics of `rel` once every change sent has been analysed.
+    pub fn diagnostics_of(&mut self, rel: &str) -> Vec<Value> {
+        let uri = self.uri(rel);
+        self.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 0, "character": 0 } }),
+        );
+        self.diagnostics.get(&self.uri(rel)).cloned().unwrap_or_default()
+    }
+
+    pub fn at(&self, rel: &str, line: usize, character: usize) -> Value {
+        json!({ "textDocument": { "uri": self.uri(rel) }, "position": { "line": line, "character": character } })
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.try_request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        if let Some(server) = self.server.take() {
+            let _ = server.join();
+        }
+    }
+}
+
+/// 0-based line and UTF-16 column of the first `needle` in `text`, plus `skip` characters.
+pub fn find(text: &str, needle: &str, skip: usize) -> (usize, usize) {
+    let at = text.find(needle).unwrap_or_else(|| panic!("`{needle}` not in the text")) + skip;
+    let line = text[..at].matches('\n').count();
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (line, text[start..at].encode_utf16().count())
+}
