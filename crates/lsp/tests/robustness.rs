@@ -1,0 +1,102 @@
+//! Random edits of real rules files replayed through `didChange`: the server
+//! never panics and always answers; its memory stays flat. Prints the time
+//! from an edit to its diagnostics (p50/p95) and the RSS before and after.
+//!
+//! 300 edits by default; `CARCASSONNE_LSP_EDITS=10000` for the full run.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::Instant;
+
+use common::Client;
+use serde_json::json;
+
+fn rss_kb() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// One random edit: insert, delete or duplicate a character or a line.
+fn edit(rng: &mut fastrand::Rng, text: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() {
+        return "x".into();
+    }
+    let at = rng.usize(..chars.len());
+    match rng.u8(..6) {
+        0 => chars.insert(at, rng.choice([':', ' ', '-', '"', '{', '|', '\n', 'a', 'é', '(']).unwrap()),
+        1 => {
+            chars.remove(at);
+        }
+        2 => {
+            let c = chars[at];
+            chars.insert(at, c);
+        }
+        _ => {
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let i = rng.usize(..lines.len());
+            let mut out: Vec<&str> = lines.clone();
+            match rng.u8(..3) {
+                0 => {
+                    out.remove(i);
+                }
+                1 => out.insert(i, lines[i]),
+                _ => out.insert(i, lines[rng.usize(..lines.len())]),
+            }
+            return out.concat();
+        }
+    }
+    chars.into_iter().collect()
+}
+
+#[test]
+fn random_edits_never_stop_the_server() {
+    let count: usize = std::env::var("CARCASSONNE_LSP_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(300);
+    let mut client = Client::start(false);
+    let files = ["base.yaml", "modules.yaml", "expansions/abbey-and-mayor.yaml", "expansions/the-tower.yaml"];
+    let originals: Vec<String> = files.iter().map(|f| client.text(f)).collect();
+    let mut texts = originals.clone();
+    for (file, text) in files.iter().zip(&texts) {
+        client.open(file, text);
+    }
+    client.diagnostics_of(files[0]);
+    let before = rss_kb();
+    let mut rng = fastrand::Rng::with_seed(15);
+    let mut times = Vec::with_capacity(count);
+    for n in 0..count {
+        let f = rng.usize(..files.len());
+        // Every 20 edits a file starts again from its original, as an undo.
+        texts[f] = if n % 20 == 19 { originals[f].clone() } else { edit(&mut rng, &texts[f]) };
+        let start = Instant::now();
+        client.change(files[f], &texts[f]);
+        client.diagnostics_of(files[f]);
+        times.push(start.elapsed());
+        if n % 7 == 0 {
+            let at = rng.usize(..texts[f].len().max(1));
+            let line = texts[f][..at.min(texts[f].len())].matches('\n').count();
+            for method in ["textDocument/completion", "textDocument/hover", "textDocument/definition"] {
+                client.request(method, json!({ "textDocument": { "uri": client.uri(files[f]) }, "position": { "line": line, "character": rng.usize(..40) } }));
+            }
+        }
+    }
+    for (file, text) in files.iter().zip(&originals) {
+        client.change(file, text);
+    }
+    for file in files {
+        assert_eq!(client.diagnostics_of(file), Vec::<serde_json::Value>::new(), "{file} clean again");
+    }
+    let after = rss_kb();
+    times.sort();
+    let pct = |p: usize| times[(times.len() * p / 100).min(times.len() - 1)];
+    eprintln!(
+        "{count} edits: edit → diagnostics p50 {:?}, p95 {:?}; RSS {before} kB before, {after} kB after",
+        pct(50),
+        pct(95)
+    );
+}
