@@ -1,0 +1,65 @@
+-- Drives the language server from Neovim (0.7+): diagnostics, completion,
+-- definition and rename on a copy of the rules. Writes one line per check
+-- to $RESULTS: "ok NAME" or "fail NAME: why".
+local root = os.getenv('RULES_ROOT')
+local results = {}
+local function check(name, ok, why)
+  table.insert(results, (ok and 'ok ' or 'fail ') .. name .. (ok and '' or (': ' .. tostring(why))))
+end
+
+vim.cmd('edit ' .. root .. '/rules/expansions/abbey-and-mayor.yaml')
+local buf = vim.api.nvim_get_current_buf()
+local id = vim.lsp.start_client({ name = 'carcassonne-rules', cmd = { os.getenv('SERVER'), 'lsp' }, root_dir = root })
+vim.lsp.buf_attach_client(buf, id)
+local client = vim.lsp.get_client_by_id(id)
+vim.wait(20000, function() return client.server_capabilities ~= nil and next(client.server_capabilities) ~= nil end)
+
+local function line_of(pattern)
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+    local col = line:find(pattern, 1, true)
+    if col then return i - 1, col - 1, line end
+  end
+end
+local function at(line, character)
+  return { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = line, character = character } }
+end
+
+-- A misspelt module in a condition.
+local l = line_of('when: mayor')
+vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: mayr' })
+vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end)
+local diags = vim.diagnostic.get(buf)
+check('diagnostic', #diags == 1 and diags[1].lnum == l and diags[1].col == 12 and diags[1].message:find('mayr', 1, true)
+  and diags[1].severity == vim.diagnostic.severity.ERROR, vim.inspect(diags))
+
+-- Completion after `or `.
+vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: abbey or ' })
+vim.wait(20000, function() return #vim.diagnostic.get(buf) == 1 and vim.diagnostic.get(buf)[1].message:find('condition') end)
+local answer = client.request_sync('textDocument/completion', at(l, 21), 10000, buf)
+local labels = {}
+for _, item in ipairs((answer and answer.result) or {}) do labels[item.label] = true end
+check('completion', labels['mayor'] and labels['tiles_in_supply'] and not labels['C1'], vim.inspect(answer))
+vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: mayor' })
+vim.wait(20000, function() return #vim.diagnostic.get(buf) == 0 end)
+check('fixed', #vim.diagnostic.get(buf) == 0, vim.inspect(vim.diagnostic.get(buf)))
+
+-- Definition of an `before:` target in base.yaml.
+local dl, dc = line_of('before: draw-tile')
+local def = client.request_sync('textDocument/definition', at(dl, dc + 9), 10000, buf)
+local target = def and def.result and (def.result.uri or (def.result[1] and def.result[1].uri))
+check('definition', target and target:find('base.yaml', 1, true), vim.inspect(def))
+
+-- Rename a derived flag: an edit in modules.yaml and here.
+local rl, rc = line_of('tiles_in_supply or wetlands')
+local edit = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(rl, rc), { newName = 'supply_tiles' }), 10000, buf)
+local files = 0
+for uri, _ in pairs((edit and edit.result and edit.result.changes) or {}) do
+  if uri:find('modules.yaml', 1, true) or uri:find('abbey-and-mayor.yaml', 1, true) then files = files + 1 end
+end
+check('rename', files == 2, vim.inspect(edit))
+local refused = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(rl, rc), { newName = 'abbey' }), 10000, buf)
+check('rename refused', refused and refused.err ~= nil, vim.inspect(refused))
+
+vim.fn.writefile(results, os.getenv('RESULTS'))
+vim.lsp.stop_client(id, true)
+vim.cmd('qa!')

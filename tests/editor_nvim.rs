@@ -1,0 +1,54 @@
+//! A real client no one here wrote: Neovim, headless, drives `carcassonne-rules
+//! lsp` on a copy of the rules (tests/editor/nvim.lua). Skipped with a message
+//! where `nvim` is absent, unless CARCASSONNE_EDITOR_TESTS=1 (CI), where that
+//! fails.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::Command;
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn neovim_sees_diagnostics_completes_jumps_and_renames() {
+    let required = std::env::var("CARCASSONNE_EDITOR_TESTS").is_ok_and(|v| v == "1");
+    if Command::new("nvim").arg("--version").output().is_err() {
+        assert!(!required, "CARCASSONNE_EDITOR_TESTS=1 but nvim is not installed");
+        eprintln!("skipped: nvim is not installed (apt-get install neovim)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("rules").as_path(), &dir.path().join("rules"));
+    let results = dir.path().join("results.txt");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/editor/nvim.lua");
+    let output = Command::new("nvim")
+        .args(["--headless", "--clean", "-n", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("RULES_ROOT", dir.path())
+        .env("SERVER", env!("CARGO_BIN_EXE_carcassonne-rules"))
+        .env("RESULTS", &results)
+        .output()
+        .unwrap();
+    let found = std::fs::read_to_string(&results).unwrap_or_else(|_| {
+        panic!(
+            "nvim wrote no results: {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let lines: Vec<&str> = found.lines().collect();
+    assert_eq!(lines.len(), 6, "{found}");
+    assert!(lines.iter().all(|l| l.starts_with("ok ")), "{found}");
+    eprintln!("{found}");
+}
