@@ -843,3 +843,17 @@ fn review_json_follows_the_contract_and_fails_on_change_when_asked() {
     assert!(same.status.success());
     assert!(String::from_utf8_lossy(&same.stdout).contains("no change in any selection"));
 }
+
+#[test]
+fn check_counts_columns_in_characters_as_rustc_does() {
+    let line = "      text: \"Bürgermeister → {C1: mayor | C9: Mayor}\"";
+    let dir = rules_with("rules", "expansions/abbey-and-mayor.yaml", |text| {
+        text.replacen("      text: Every player adds the mayor of their colour to their supply.", line, 1)
+    });
+    let out = cli(&["--rules", dir.path().to_str().expect("utf-8"), "check"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The column of `C9` in characters (ü and → are one each), 1-based.
+    let col = line[..line.find("C9").expect("C9")].chars().count() + 1;
+    assert_eq!(col, 43);
+    assert!(stderr.contains(&format!("abbey-and-mayor.yaml:18:{col}]")), "{stderr}");
+}
