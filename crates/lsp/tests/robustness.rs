@@ -69,6 +69,7 @@ fn random_edits_never_stop_the_server() {
     let before = rss_kb();
     let mut rng = fastrand::Rng::with_seed(15);
     let mut times = Vec::with_capacity(count);
+    let mut answers = Vec::new();
     for n in 0..count {
         let f = rng.usize(..files.len());
         // Every 20 edits a file starts again from its original, as an undo.
@@ -81,7 +82,9 @@ fn random_edits_never_stop_the_server() {
             let at = rng.usize(..texts[f].len().max(1));
             let line = texts[f][..at.min(texts[f].len())].matches('\n').count();
             for method in ["textDocument/completion", "textDocument/hover", "textDocument/definition"] {
+                let start = Instant::now();
                 client.request(method, json!({ "textDocument": { "uri": client.uri(files[f]) }, "position": { "line": line, "character": rng.usize(..40) } }));
+                answers.push(start.elapsed());
             }
         }
     }
@@ -92,11 +95,16 @@ fn random_edits_never_stop_the_server() {
         assert_eq!(client.diagnostics_of(file), Vec::<serde_json::Value>::new(), "{file} clean again");
     }
     let after = rss_kb();
-    times.sort();
-    let pct = |p: usize| times[(times.len() * p / 100).min(times.len() - 1)];
+    let pct = |times: &mut Vec<std::time::Duration>, p: usize| {
+        times.sort();
+        times[(times.len() * p / 100).min(times.len() - 1)]
+    };
     eprintln!(
-        "{count} edits: edit → diagnostics p50 {:?}, p95 {:?}; RSS {before} kB before, {after} kB after",
-        pct(50),
-        pct(95)
+        "{count} edits: edit → diagnostics p50 {:?}, p95 {:?}; completion/hover/definition p50 {:?}, p95 {:?}; \
+         RSS {before} kB before, {after} kB after",
+        pct(&mut times, 50),
+        pct(&mut times, 95),
+        pct(&mut answers, 50),
+        pct(&mut answers, 95),
     );
 }
