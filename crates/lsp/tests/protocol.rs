@@ -75,6 +75,7 @@ fn planted_mistakes_are_each_located() {
         ("before: draw-tile", "before: draw-tilee", "draw-tilee"),
         ("TREE_TRAP when russian_promos", "TREE_TRAP when russian_promo", "russian_promo\""),
         ("foreign: [WE]", "foreign: [XX]", "XX"),
+        ("when: barn\n", "when: barn and edition == C9\n", "C9"),
         ("- id: mayor-take-figure", "- id: abbey-take-tile", "abbey-take-tile\n      when: mayor"),
     ];
     for (from, to, located) in cases {
