@@ -313,10 +313,17 @@ fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
         let wording = item.text.render(EditionId(ix)).replace('|', "\\|").replace('\n', " ");
         out.push_str(&format!("\n| {} | {wording} | {share:.1}% of selections |", edition.id));
     }
-    let origins: Vec<&str> = item
+    // Its first candidate that holds is its origin.
+    let origins: Vec<String> = item
         .origins
         .iter()
-        .filter_map(|m| rules.catalog.modules.get(usize::from(m.0)).map(|m| m.id.as_str()))
+        .filter_map(|c| {
+            let module = rules.catalog.modules.get(usize::from(c.module.0))?;
+            Some(match c.guard {
+                Cond::True => format!("`{}`", module.id),
+                ref guard => format!("`{}` where `{}`", module.id, rules.dsl(guard)),
+            })
+        })
         .collect();
     out.push_str(&format!(
         "\n\norigin: {}",
