@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 
 use carcassonne_rules_compiler::logic::Logic;
-use carcassonne_rules_compiler::model::{Cond, Item, MARKERS, Rules, Step};
+use carcassonne_rules_compiler::model::{
+    Cond, Item, MARKERS, Rules, SECTIONS_AFTER_STEPS, SECTIONS_BEFORE_STEPS, Step,
+};
 use carcassonne_rules_compiler::syntax::{EDITIONS_FILE, MODULES_FILE};
 use carcassonne_rules_core::EditionId;
 
@@ -176,6 +178,20 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
             return all.into_iter().filter(|s| s.id != found.item.id).map(item_completion).collect();
         }
         _ => {}
+    }
+    if keys.first() == Some(&"items") {
+        // A section key: a step id or a section of the setup, notes…
+        let steps = rules.steps().map(|s| Completion {
+            label: s.id.clone(),
+            detail: "step".into(),
+            doc: format!("**{}** {}", s.id, s.title),
+        });
+        let sections = SECTIONS_BEFORE_STEPS.iter().chain(&SECTIONS_AFTER_STEPS).map(|s| Completion {
+            label: s.to_string(),
+            detail: "section".into(),
+            doc: String::new(),
+        });
+        return steps.chain(sections).collect();
     }
     if !in_condition && !line.contains(" when ") {
         return Vec::new();
@@ -434,4 +450,57 @@ pub fn refuse_rename(rules: &Rules, old: &str, new: &str) -> Option<String> {
         || rules.catalog.expansion(new).is_some()
         || ["and", "or", "not", "edition", "variant", "true", "false"].contains(&new);
     taken.then(|| format!("`{new}` is already a name in the rules"))
+}
+
+/// The quick fix of a diagnostic's "did you mean `x`?": the name to put in
+/// place of the diagnostic's range.
+pub fn suggested(message: &str) -> Option<&str> {
+    let (_, rest) = message.split_once("did you mean `")?;
+    let (name, _) = rest.split_once('`')?;
+    (!name.is_empty() && name.chars().all(is_name_char)).then_some(name)
+}
+
+/// One entry of a file's outline: a step or section, or an item.
+pub struct Symbol {
+    /// The step's or item's id.
+    pub name: String,
+    /// The step's title or the item's text.
+    pub detail: String,
+    /// Where its id is written (the first item's, for a step written elsewhere).
+    pub at: carcassonne_rules_compiler::diagnostics::Span,
+    /// Its items (an item's sub-items), as written in this file.
+    pub children: Vec<Symbol>,
+}
+
+/// The outline of the file read as input `file` (an index of `rules.inputs`):
+/// each step or section with the items this file gives it.
+pub fn outline(rules: &Rules, file: usize) -> Vec<Symbol> {
+    fn items(list: &[Item], file: usize) -> Vec<Symbol> {
+        let mut out = Vec::new();
+        for item in list {
+            let children = items(&item.children, file);
+            if item.spans.id.file.0 == file {
+                out.push(Symbol { name: item.id.clone(), detail: first_text(item), at: item.spans.id, children });
+            } else {
+                // A child written in this file under another file's item.
+                out.extend(children);
+            }
+        }
+        out
+    }
+    let mut out = Vec::new();
+    let steps = rules.steps().map(|s| (s.id.clone(), s.title.clone(), Some(s.span), s.items.as_slice()));
+    let sections = rules.sections().into_iter().map(|(name, list)| (name.to_string(), String::new(), None, list));
+    for (name, detail, span, list) in steps.chain(sections) {
+        let children = items(list, file);
+        let at = match span.filter(|s| s.file.0 == file) {
+            Some(span) => span,
+            None => match children.first() {
+                Some(first) => first.at,
+                None => continue,
+            },
+        };
+        out.push(Symbol { name, detail, at, children });
+    }
+    out
 }

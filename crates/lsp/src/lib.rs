@@ -61,6 +61,8 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         "definitionProvider": true,
         "referencesProvider": true,
         "renameProvider": true,
+        "codeActionProvider": true,
+        "documentSymbolProvider": true,
     });
     connection.initialize_finish(
         id,
@@ -248,6 +250,12 @@ impl Server {
 
     fn respond(&self, request: &Request) -> Result<Value, String> {
         let params = &request.params;
+        if request.method == "textDocument/codeAction" {
+            return Ok(code_actions(params));
+        }
+        if request.method == "textDocument/documentSymbol" {
+            return Ok(self.symbols(params).unwrap_or(Value::Null));
+        }
         let (Some(model), Some((rel, text, offset))) = (&self.model, self.at(params)) else {
             return Ok(Value::Null);
         };
@@ -315,6 +323,22 @@ impl Server {
         Ok(value)
     }
 
+    /// The outline of a file: steps (or sections) → items.
+    fn symbols(&self, params: &Value) -> Option<Value> {
+        let model = self.model.as_ref()?;
+        let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
+        let file = model.rules.inputs.iter().position(|input| *input == rel)?;
+        let text = model.texts.get(&rel)?;
+        fn symbol(server: &Server, text: &str, s: &features::Symbol, kind: u32) -> Value {
+            let range = server.range(text, s.at.start, s.at.len);
+            let children: Vec<Value> = s.children.iter().map(|c| symbol(server, text, c, 24)).collect();
+            json!({ "name": s.name, "detail": s.detail, "kind": kind, "range": range, "selectionRange": range, "children": children })
+        }
+        let symbols: Vec<Value> =
+            features::outline(&model.rules, file).iter().map(|s| symbol(self, text, s, 3)).collect();
+        Some(json!(symbols))
+    }
+
     /// Every rules file's current text (buffers in place of files).
     fn current_texts(&self) -> BTreeMap<String, String> {
         let mut texts = BTreeMap::new();
@@ -325,6 +349,28 @@ impl Server {
         }
         texts
     }
+}
+
+/// A quick fix for every diagnostic of the request that says "did you mean".
+fn code_actions(params: &Value) -> Value {
+    let uri = params.pointer("/textDocument/uri").cloned().unwrap_or(Value::Null);
+    let diagnostics = params.pointer("/context/diagnostics").and_then(Value::as_array).cloned().unwrap_or_default();
+    let actions: Vec<Value> = diagnostics
+        .iter()
+        .filter_map(|d| {
+            let name = features::suggested(d.get("message")?.as_str()?)?;
+            let mut changes = serde_json::Map::new();
+            changes.insert(uri.as_str()?.to_string(), json!([{ "range": d.get("range")?, "newText": name }]));
+            Some(json!({
+                "title": format!("Replace with `{name}`"),
+                "kind": "quickfix",
+                "diagnostics": [d],
+                "isPreferred": true,
+                "edit": { "changes": changes },
+            }))
+        })
+        .collect();
+    json!(actions)
 }
 
 /// A line or column as the protocol's `u32`.

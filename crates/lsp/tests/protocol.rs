@@ -34,6 +34,14 @@ fn the_bundled_rules_are_clean_and_a_misspelt_module_is_flagged_where_it_is() {
     let (line, col) = find(&broken, "when: abey", 6);
     assert_eq!(start_of(&found[0]), (line as u64, col as u64));
     assert_eq!(found[0]["range"]["end"]["character"].as_u64().unwrap(), col as u64 + 4);
+    // Its quick fix puts the suggestion in the diagnostic's range.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": client.uri(ABBEY) }, "range": found[0]["range"], "context": { "diagnostics": [found[0]] } }),
+    );
+    let edit = &actions[0]["edit"]["changes"][client.uri(ABBEY)][0];
+    assert_eq!(edit["newText"], "abbey");
+    assert_eq!(edit["range"], found[0]["range"]);
     // Fixed again: the diagnostic goes.
     client.change(ABBEY, &text);
     assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
@@ -156,6 +164,12 @@ fn completion_offers_what_the_place_expects() {
     let (line, col) = find(&typing, "edition == ", 11);
     let editions = labels(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
     assert_eq!(editions, ["C1", "C2", "WE"]);
+    // A section key: the step ids.
+    let typing = text.replacen("  1B:\n", "  1B:\n    - id: x\n      when: abbey\n      text: x\n  2\n", 1);
+    client.change(ABBEY, &typing);
+    let (line, col) = find(&typing, "\n  2\n", 4);
+    let steps = labels(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
+    assert!(steps.contains(&"2B-1".to_string()) && steps.contains(&"setup".to_string()), "{steps:?}");
     // After `after:` only the siblings, each with its text.
     let typing = text.replacen("      when: mayor\n", "      when: mayor\n      after: \n", 1);
     client.change(ABBEY, &typing);
@@ -210,4 +224,21 @@ fn definition_references_and_rename() {
         let refused = client.try_request("textDocument/rename", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "position": { "line": line, "character": col }, "newName": bad }));
         assert!(refused.is_err(), "{bad} accepted");
     }
+}
+
+#[test]
+fn the_outline_lists_steps_and_their_items() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY);
+    client.open(ABBEY, &text);
+    client.diagnostics_of(ABBEY);
+    let symbols =
+        client.request("textDocument/documentSymbol", json!({ "textDocument": { "uri": client.uri(ABBEY) } }));
+    let names: Vec<&str> = symbols.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"1B") && names.contains(&"setup"), "{names:?}");
+    let step = symbols.as_array().unwrap().iter().find(|s| s["name"] == "1B").unwrap();
+    let supply = step["children"].as_array().unwrap().iter().find(|s| s["name"] == "abbey-play-from-supply").unwrap();
+    let (line, _) = find(&text, "id: abbey-play-from-supply", 0);
+    assert_eq!(supply["range"]["start"]["line"], line as u64);
+    assert!(supply["children"].as_array().unwrap().iter().any(|c| c["name"] == "abbey-supply-abbey-tile"));
 }
