@@ -35,7 +35,8 @@ pub fn word_at(text: &str, offset: usize) -> Option<(usize, &str)> {
     if !text.is_char_boundary(offset) {
         return None;
     }
-    let start = text[..offset].rfind(|c: char| !is_name_char(c)).map_or(0, |i| i + 1);
+    let start =
+        text[..offset].char_indices().rev().find(|&(_, c)| !is_name_char(c)).map_or(0, |(i, c)| i + c.len_utf8());
     let end = text[offset..].find(|c: char| !is_name_char(c)).map_or(text.len(), |i| offset + i);
     (start < end).then(|| (start, &text[start..end]))
 }
@@ -503,4 +504,20 @@ pub fn outline(rules: &Rules, file: usize) -> Vec<Symbol> {
         out.push(Symbol { name, detail, at, children });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_ends_at_any_character_that_is_not_part_of_one() {
+        let text = "é abbey-x→mayor_2 ü";
+        assert_eq!(word_at(text, 4), Some((3, "abbey-x")));
+        assert_eq!(word_at(text, 14), Some((13, "mayor_2")));
+        assert_eq!(word_at(text, 1), None, "inside é");
+        assert_eq!(word_at(text, text.len()), None);
+        assert_eq!(suggested("unknown module `abey`\nhelp: did you mean `abbey`?"), Some("abbey"));
+        assert_eq!(suggested("no suggestion"), None);
+    }
 }
