@@ -188,13 +188,23 @@ fn diagnostic_is_located(d: &Diagnostic, dir: &Path) -> String {
         assert!(line >= 1 && line <= lines.len(), "{location}: line beyond the file's {} lines", lines.len());
         let width = lines[line - 1].chars().count();
         assert!(col >= 1 && col <= width + 1, "{location}: column beyond the line's {width} characters");
+        // Labels point into the source the diagnostic shows: the file, or its
+        // display copy where control characters are written visibly.
+        let Some(source) = miette::Diagnostic::source_code(d) else {
+            panic!("{location}: a located diagnostic without its source")
+        };
         for label in miette::Diagnostic::labels(d).into_iter().flatten() {
             let (start, end) = (label.offset(), label.offset() + label.len());
-            assert!(
-                end <= text.len() && text.is_char_boundary(start) && text.is_char_boundary(end),
-                "{location}: label {start}..{end} is not a range of characters of the {}-byte file",
-                text.len()
-            );
+            // The lines around the label, and where they start in the source.
+            let lines = source.read_span(label.inner(), 0, 0).ok().and_then(|read| {
+                let text = std::str::from_utf8(read.data()).ok()?.to_string();
+                Some((read.span().offset(), text))
+            });
+            let inside = lines.is_some_and(|(from, text)| {
+                let (Some(start), Some(end)) = (start.checked_sub(from), end.checked_sub(from)) else { return false };
+                end <= text.len() && text.is_char_boundary(start) && text.is_char_boundary(end)
+            });
+            assert!(inside, "{location}: label {start}..{end} is not a range of characters of the source it shows");
         }
     } else {
         assert!(miette::Diagnostic::labels(d).is_none(), "a diagnostic with labels but no location: {d:?}");

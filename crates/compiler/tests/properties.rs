@@ -376,3 +376,15 @@ fn write_fuzz_seeds() {
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
+
+/// A control character before a mistake: the diagnostic's labels point into
+/// the display copy (where the character is written `\u{85}`), and must be
+/// whole characters of it, not of the file (found by the soup above).
+#[test]
+fn labels_after_a_shown_control_character_are_ranges_of_the_shown_source() {
+    BED.with(|bed| {
+        bed.check("expansion: abbey_and_mayor\nitems:\n  1B:\n    - id: x\u{85}é\n      when: abey\n".as_bytes());
+        bed.check("\u{85}\u{1b}[2J: [\n".as_bytes());
+        bed.check("expansion: \"\u{85}abbey\u{0}\"\n".as_bytes());
+    });
+}
