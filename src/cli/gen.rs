@@ -1,0 +1,53 @@
+//! `gen`: write the generated Rust code, or check that it is current.
+
+use std::path::{Path, PathBuf};
+
+use carcassonne_rules_compiler::Diagnostic;
+use clap::Args;
+
+use super::shared::{Outcome, load, print_out, rules_dir, write_error};
+use crate::output;
+
+#[derive(Args)]
+pub struct GenArgs {
+    /// Do not write; fail if generated/ is stale.
+    #[arg(long)]
+    check: bool,
+    /// Where the generated code lives.
+    #[arg(long, default_value = "generated", value_name = "DIR")]
+    out: PathBuf,
+}
+
+pub fn run(rules: Option<&Path>, args: &GenArgs) -> Outcome {
+    // Everything is generated before anything is written; the stale
+    // files are then written as one set (src/output.rs).
+    let files = carcassonne_rules_compiler::generated_files(&load(rules_dir(rules))?);
+    let out = &args.out;
+    if args.check {
+        let mut stale = Vec::new();
+        for (name, text) in &files {
+            let path = out.join(name);
+            if output::current(&path).map_err(write_error)?.as_deref() != Some(text.as_str()) {
+                stale.push(
+                    Diagnostic::global(format!("{} is stale: the rules generate something else", path.display()))
+                        .with_help("run `cargo run -- gen`, review the diff and commit it"),
+                );
+            }
+        }
+        if !stale.is_empty() {
+            return Err(stale);
+        }
+        print_out(&format!("{} is up to date ({} files)\n", out.display(), files.len()));
+        return Ok(());
+    }
+    output::finish_writing_on_signal();
+    let options = output::SetOptions { lock: true, keep_work_dir: true };
+    let written = output::write_set(out, &files, &options).map_err(write_error)?;
+    if written.is_empty() {
+        print_out(&format!("{} is up to date ({} files)\n", out.display(), files.len()));
+    }
+    for path in written {
+        print_out(&format!("wrote {}\n", path.display()));
+    }
+    Ok(())
+}

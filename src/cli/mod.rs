@@ -1,0 +1,17 @@
+//! The commands, one file each: its clap arguments and its `run`. `shared`
+//! holds what several commands use (the rules folder, a selection, printing).
+
+pub mod check;
+pub mod completions;
+pub mod diff;
+pub mod explain;
+pub mod r#gen;
+pub mod lsp;
+pub mod man;
+pub mod modules;
+pub mod order;
+pub mod review;
+pub mod shared;
+pub mod site;
+pub mod verify;
+pub mod wiki;

@@ -1,0 +1,43 @@
+//! `order`: print the turn order for a selection, from the rules compiled
+//! into the binary or, with `--rules`, from that folder.
+
+use std::path::Path;
+
+use carcassonne_rules_compiler::{Diagnostic, interpret};
+use carcassonne_rules_runtime::core::TurnOrder;
+use carcassonne_rules_runtime::render;
+use clap::Args;
+
+use super::shared::{Format, Outcome, SelectionArgs, json_error, load, print_out};
+
+#[derive(Args)]
+pub struct OrderArgs {
+    #[command(flatten)]
+    selection: SelectionArgs,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+pub fn run(rules: Option<&Path>, args: &OrderArgs) -> Outcome {
+    let text = match rules {
+        None => {
+            let cfg = args.selection.config(carcassonne_rules_runtime::catalog())?;
+            render_order(&carcassonne_rules_runtime::turn_order(&cfg), args.format)?
+        }
+        Some(dir) => {
+            let rules = load(dir)?;
+            let cfg = args.selection.config(&rules.catalog)?;
+            render_order(&interpret::turn_order(&rules, &cfg), args.format)?
+        }
+    };
+    print_out(&text);
+    Ok(())
+}
+
+fn render_order(order: &TurnOrder, format: Format) -> Result<String, Vec<Diagnostic>> {
+    Ok(match format {
+        Format::Text => render::text(order),
+        Format::Markdown => render::markdown(order),
+        Format::Json => render::json(order).map_err(json_error)? + "\n",
+    })
+}

@@ -1,0 +1,129 @@
+//! What several commands share: the rules folder they read, the selection
+//! they take, their output formats, and how they print and fail.
+
+use std::io::Write;
+use std::path::Path;
+
+use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, command, compile_dir};
+use carcassonne_rules_runtime::core::catalog::{SelectionError, SelectionPart};
+use carcassonne_rules_runtime::core::{Catalog, Config};
+use clap::{Args, ValueEnum};
+
+/// What a command that fails hands back: every problem, as a diagnostic.
+pub type Outcome = Result<(), Vec<Diagnostic>>;
+
+/// The rules folder the rule author's commands read without `--rules`.
+const RULES_DIR: &str = "rules";
+
+/// The folder `--rules` names, else `rules/`.
+pub fn rules_dir(rules: Option<&Path>) -> &Path {
+    rules.unwrap_or(Path::new(RULES_DIR))
+}
+
+/// Compiles and checks the rules in `dir`.
+pub fn load(dir: &Path) -> Result<Rules, Vec<Diagnostic>> {
+    compile_dir(dir).result
+}
+
+/// An edition, a rule variant and modules, as `order`, `explain` and `diff` take them.
+#[derive(Args)]
+pub struct SelectionArgs {
+    /// C1 (1st edition), C2 (new edition) or WE (Winter edition).
+    #[arg(long)]
+    pub edition: String,
+    /// A publisher's rule variant (hig, zmg, rgg); each edition has a default.
+    #[arg(long, value_name = "ID")]
+    pub variant: Option<String>,
+    /// Module and expansion ids, comma-separated.
+    #[arg(long, default_value = "", value_name = "IDS")]
+    pub with: String,
+}
+
+impl SelectionArgs {
+    /// The selection these options name in `catalog`.
+    pub fn config(&self, catalog: &Catalog) -> Result<Config, Vec<Diagnostic>> {
+        selection(catalog, &self.edition, self.variant.as_deref(), &self.with)
+    }
+}
+
+/// How `order` and `review` print.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Text,
+    Markdown,
+    Json,
+}
+
+/// How `modules` prints.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ListFormat {
+    Text,
+    Json,
+}
+
+/// The selection the command line names, or one diagnostic per option with
+/// an unknown id.
+pub fn selection(
+    catalog: &Catalog,
+    edition: &str,
+    variant: Option<&str>,
+    with: &str,
+) -> Result<Config, Vec<Diagnostic>> {
+    catalog.config(edition, variant, with).map_err(|errors| {
+        let mut parts: Vec<SelectionPart> = errors.iter().map(|e| e.part).collect();
+        parts.dedup();
+        parts
+            .into_iter()
+            .map(|part| diagnostic(&errors.iter().filter(|e| e.part == part).collect::<Vec<_>>()))
+            .collect()
+    })
+}
+
+/// Unknown ids labelled in one diagnostic, at most this many.
+const MAX_LABELLED_IDS: usize = 10;
+
+/// One diagnostic that shows an option's value once, with its unknown ids
+/// underlined (the first few of them: the value may hold thousands).
+fn diagnostic(errors: &[&SelectionError]) -> Diagnostic {
+    let Some(first) = errors.first() else {
+        return Diagnostic::global("no unknown id");
+    };
+    let mut sources = Sources::default();
+    let option = command::option(first.part);
+    let file = sources.add(option, first.value.clone());
+    let span = |e: &SelectionError| Span { file, start: e.at.start, len: e.at.len().max(1) };
+    if let [only] = errors {
+        let help = only.help.clone().unwrap_or_else(|| command::MODULE_IDS_HELP.to_string());
+        return Diagnostic::at(&sources, span(only), only.message.clone(), only.label.clone()).with_help(help);
+    }
+    let what = first.message.split('`').next().unwrap_or("unknown id ").trim_end();
+    let message = format!("{} {what} ids in {option}", errors.len());
+    // A close id is the best label; the list of all ids is too long for one.
+    let label = |e: &SelectionError| match &e.help {
+        Some(help) if help.starts_with("did you mean") => help.clone(),
+        _ => e.label.clone(),
+    };
+    let mut d = Diagnostic::at(&sources, span(first), message, label(first));
+    for e in errors.iter().skip(1).take(MAX_LABELLED_IDS - 1) {
+        d = d.also(&sources, span(e), label(e));
+    }
+    let more = errors.len().saturating_sub(MAX_LABELLED_IDS);
+    let help = command::MODULE_IDS_HELP;
+    d.with_help(if more > 0 { format!("{help} ({more} more unknown ids are not underlined)") } else { help.into() })
+}
+
+/// A failure to write an output, as a diagnostic.
+pub fn write_error(message: String) -> Vec<Diagnostic> {
+    vec![Diagnostic::global(message)]
+}
+
+/// A failure to serialise JSON, as a diagnostic.
+pub fn json_error(err: serde_json::Error) -> Vec<Diagnostic> {
+    vec![Diagnostic::global(format!("cannot write JSON: {err}"))]
+}
+
+/// Prints to stdout; a closed pipe (`| head`) is not an error.
+pub fn print_out(text: impl AsRef<[u8]>) {
+    let _ = std::io::stdout().write_all(text.as_ref());
+}

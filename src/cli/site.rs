@@ -1,0 +1,29 @@
+//! `site`: write the order of play as a static web page.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::shared::{Outcome, load, print_out, rules_dir, write_error};
+use crate::output;
+
+#[derive(Args)]
+pub struct SiteArgs {
+    /// The folder to write the page into.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+}
+
+pub fn run(rules: Option<&Path>, args: &SiteArgs) -> Outcome {
+    let out = &args.out;
+    let page = carcassonne_rules_compiler::site::generate(&load(rules_dir(rules))?);
+    // The folder is empty, new, or holds a page written before.
+    let names: Vec<&str> = page.iter().map(|f| f.name).collect();
+    output::owned_folder(out, &names).map_err(write_error)?;
+    let files: Vec<(String, String)> = page.iter().map(|f| (f.name.to_string(), f.contents.clone())).collect();
+    output::finish_writing_on_signal();
+    let options = output::SetOptions { lock: false, keep_work_dir: false };
+    output::write_set(out, &files, &options).map_err(write_error)?;
+    print_out(&format!("wrote {} and its {} files\n", out.join("index.html").display(), files.len() - 1));
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! `wiki`: write the order of play as wiki source.
+
+use std::path::{Path, PathBuf};
+
+use carcassonne_rules_compiler::compile_dir;
+use clap::Args;
+
+use super::shared::{Outcome, print_out, rules_dir, write_error};
+use crate::output;
+
+#[derive(Args)]
+pub struct WikiArgs {
+    /// The file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+}
+
+pub fn run(rules: Option<&Path>, args: &WikiArgs) -> Outcome {
+    let compiled = compile_dir(rules_dir(rules));
+    let text = carcassonne_rules_compiler::wiki_export::export(&compiled.result?, &compiled.sources)?;
+    output::finish_writing_on_signal();
+    output::write_file(&args.out, &text).map_err(write_error)?;
+    print_out(&format!("wrote {}\n", args.out.display()));
+    Ok(())
+}
