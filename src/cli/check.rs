@@ -14,7 +14,7 @@ pub fn run(rules: Option<&Path>, _: &CheckArgs) -> Outcome {
     let dir = rules_dir(rules);
     let rules = load(dir)?;
     let steps = rules.steps().count();
-    print_out(&format!(
+    print_out(format!(
         "{}: {} editions, {} expansions, {} modules, {steps} steps, {} items: ok\n",
         dir.display(),
         rules.catalog.editions.len(),

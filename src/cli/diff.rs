@@ -44,6 +44,6 @@ pub fn run(rules: Option<&Path>, args: &DiffArgs) -> Outcome {
             (text(&first), text(&second))
         }
     };
-    print_out(&carcassonne_rules::diff::unified(&a, &b, std::io::stdout().is_terminal()));
+    print_out(carcassonne_rules::diff::unified(&a, &b, std::io::stdout().is_terminal()));
     Ok(())
 }

@@ -37,17 +37,17 @@ pub fn run(rules: Option<&Path>, args: &GenArgs) -> Outcome {
         if !stale.is_empty() {
             return Err(stale);
         }
-        print_out(&format!("{} is up to date ({} files)\n", out.display(), files.len()));
+        print_out(format!("{} is up to date ({} files)\n", out.display(), files.len()));
         return Ok(());
     }
     output::finish_writing_on_signal();
     let options = output::SetOptions { lock: true, keep_work_dir: true };
     let written = output::write_set(out, &files, &options).map_err(write_error)?;
     if written.is_empty() {
-        print_out(&format!("{} is up to date ({} files)\n", out.display(), files.len()));
+        print_out(format!("{} is up to date ({} files)\n", out.display(), files.len()));
     }
     for path in written {
-        print_out(&format!("wrote {}\n", path.display()));
+        print_out(format!("wrote {}\n", path.display()));
     }
     Ok(())
 }

@@ -24,6 +24,6 @@ pub fn run(rules: Option<&Path>, args: &SiteArgs) -> Outcome {
     output::finish_writing_on_signal();
     let options = output::SetOptions { lock: false, keep_work_dir: false };
     output::write_set(out, &files, &options).map_err(write_error)?;
-    print_out(&format!("wrote {} and its {} files\n", out.join("index.html").display(), files.len() - 1));
+    print_out(format!("wrote {} and its {} files\n", out.join("index.html").display(), files.len() - 1));
     Ok(())
 }

@@ -20,7 +20,7 @@ pub fn run(rules: Option<&Path>, _: &VerifyArgs) -> Outcome {
     if !report.problems.is_empty() {
         return Err(report.problems);
     }
-    print_out(&format!(
+    print_out(format!(
         "{}: {} properties hold for every selection (largest BDD {} nodes, {:.0?})\n",
         dir.display(),
         report.checks,

@@ -20,6 +20,6 @@ pub fn run(rules: Option<&Path>, args: &WikiArgs) -> Outcome {
     let text = carcassonne_rules_compiler::wiki_export::export(&compiled.result?, &compiled.sources)?;
     output::finish_writing_on_signal();
     output::write_file(&args.out, &text).map_err(write_error)?;
-    print_out(&format!("wrote {}\n", args.out.display()));
+    print_out(format!("wrote {}\n", args.out.display()));
     Ok(())
 }
