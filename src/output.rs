@@ -296,7 +296,7 @@ pub fn owned_folder(dir: &Path, owned: &[&str]) -> Result<(), String> {
             return Err(format!(
                 "{} holds {}, which this command did not write: give an empty or new folder",
                 dir.display(),
-                carcassonne_rules_runtime::core::shown::shown(&name)
+                carcassonne_rules_runtime::core::escape::terminal::quoted(&name)
             ));
         }
         if let Some(what) = not_a_file(&entry.path())? {

@@ -8,7 +8,7 @@
 //! of one kind never collide once upper- or lower-cased (constants are the
 //! upper-case of ids); `check` also reports ids that differ only in case.
 
-use carcassonne_rules_core::shown::is_hidden_control;
+use carcassonne_rules_core::escape::terminal::is_unsafe;
 
 /// No id is longer than this (the longest bundled one has 47 characters).
 pub const MAX_ID_LEN: usize = 64;
@@ -135,7 +135,7 @@ fn words(id: &str, separator: char, allowed: impl Fn(char) -> bool) -> bool {
 /// Rules texts never span lines: a line break would mean something different
 /// in every output (a new paragraph, a heading, the end of a comment).
 pub fn forbidden_in_text(text: &str) -> Option<(usize, char)> {
-    text.char_indices().find(|&(_, c)| is_hidden_control(c))
+    text.char_indices().find(|&(_, c)| is_unsafe(c))
 }
 
 /// How a forbidden character is named in a message.

@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter};
 
-use carcassonne_rules_core::shown::shown;
+use carcassonne_rules_core::escape::terminal::quoted;
 
 use crate::diagnostics::{Diagnostic, FileId, Sources, Span};
 use crate::lexicon;
@@ -501,7 +501,7 @@ fn load(dir: &Path, files: &dyn RulesFiles, sources: &mut Sources, problems: &mu
     for name in names.into_iter().filter(|n| !n.as_encoded_bytes().starts_with(b".")) {
         let Some(name) = name.to_str().filter(|n| lexicon::accepts_file_name(n)) else {
             let lossy = name.to_string_lossy();
-            let shown_name = shown(&format!("{}/{lossy}", expansions_dir.display()));
+            let shown_name = quoted(&format!("{}/{lossy}", expansions_dir.display()));
             let help = if lossy.ends_with(".yaml") || lossy.ends_with(".yml") {
                 format!(
                     "expansion files are named `{}`, such as `abbey-and-mayor.yaml`: rename it",
@@ -532,7 +532,7 @@ fn load(dir: &Path, files: &dyn RulesFiles, sources: &mut Sources, problems: &mu
 /// The names in the folder `dir`, which may be missing (no names) but must
 /// be a folder of its own, not a symbolic link to one elsewhere.
 fn list_folder(dir: &Path) -> Result<Vec<std::ffi::OsString>, Diagnostic> {
-    let shown_dir = shown(&dir.display().to_string());
+    let shown_dir = quoted(&dir.display().to_string());
     match std::fs::symlink_metadata(dir) {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Ok(meta) if meta.file_type().is_symlink() => {
@@ -602,7 +602,7 @@ fn parse_yaml<T: for<'de> Deserialize<'de>>(
 /// [`MAX_FILE_BYTES`] in UTF-8. The size is counted while reading: `/proc`
 /// files and devices say they hold nothing.
 fn read_text(path: &Path) -> Result<String, Diagnostic> {
-    let shown_path = shown(&path.display().to_string());
+    let shown_path = quoted(&path.display().to_string());
     let not_regular = |meta: &std::fs::Metadata| -> Option<Diagnostic> {
         let what = if meta.file_type().is_symlink() {
             return Some(Diagnostic::global(format!("`{shown_path}` is a symbolic link")).with_help(SYMLINK_HELP));

@@ -247,7 +247,7 @@ fn unknown(part: SelectionPart, value: &str, at: Range<usize>, what: &str, help:
     SelectionError {
         part,
         value: value.to_string(),
-        message: format!("unknown {what} `{}`", crate::shown::shown(id)),
+        message: format!("unknown {what} `{}`", crate::escape::terminal::quoted(id)),
         label: format!("not a {what} id"),
         at,
         help,

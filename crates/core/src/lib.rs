@@ -8,8 +8,8 @@
 //! - [`visible`]: what one selection shows, as bit sets over those tables.
 //! - [`order`]: a selection's turn order, resolved into printable values that
 //!   borrow the tables, with typed ids and origins; the shared labels.
-//! - [`shown`]: untrusted strings made safe to quote in a message.
-//! - [`escape`]: text for the terminal and for Markdown, shown as written.
+//! - [`escape`]: text for the terminal and for Markdown, shown as written, and
+//!   untrusted values quoted in messages.
 //!
 //! Nothing here knows any particular rules: ids and names come from the rules
 //! the compiler reads.
@@ -20,7 +20,6 @@ pub mod catalog;
 pub mod escape;
 pub mod order;
 pub mod select;
-pub mod shown;
 pub mod suggest;
 pub mod tables;
 pub mod visible;

@@ -11,16 +11,35 @@ pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a s
         return None;
     }
     let wanted = wanted.to_lowercase();
+    let wanted_len = wanted.chars().count();
     candidates
         .into_iter()
-        .map(|c| {
+        .filter_map(|c| {
             let lower = c.to_lowercase();
-            let close = strsim::damerau_levenshtein(&wanted, &lower) <= 1;
-            (strsim::normalized_damerau_levenshtein(&wanted, &lower), close, c)
+            let len = lower.chars().count();
+            let longest = wanted_len.max(len);
+            // The distance is at least the difference in length: where that
+            // alone is too far, the distance need not be computed.
+            let least = wanted_len.abs_diff(len);
+            if least > 1 && score(least, longest) < MIN_SCORE {
+                return None;
+            }
+            // One distance serves both tests (strsim's normalized score would compute it again).
+            let distance = strsim::damerau_levenshtein(&wanted, &lower);
+            let score = score(distance, longest);
+            (distance <= 1 || score >= MIN_SCORE).then_some((score, c))
         })
-        .filter(|(score, close, _)| *close || *score >= 0.6)
-        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.2.cmp(a.2)))
-        .map(|(_, _, c)| c)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(a.1)))
+        .map(|(_, c)| c)
+}
+
+/// How close a name must be, on [`score`]'s scale, to be suggested.
+const MIN_SCORE: f64 = 0.6;
+
+/// strsim's normalized Damerau–Levenshtein score: 1 for the same names, 0
+/// for names that share nothing.
+fn score(distance: usize, longest: usize) -> f64 {
+    if longest == 0 { 1.0 } else { 1.0 - distance as f64 / longest as f64 }
 }
 
 /// "did you mean `x`?" help for an unknown name, if one is close.
@@ -38,5 +57,25 @@ mod tests {
         assert_eq!(did_you_mean("c2", ["C1", "C2", "WE"]), Some("C2"));
         assert_eq!(did_you_mean("zzzzzz", ["abbey", "builder"]), None);
         assert_eq!(did_you_mean(&"abbey".repeat(100), ["abbey"]), None, "no id is that long");
+    }
+
+    #[test]
+    fn scores_are_strsims() {
+        let names = ["", "a", "ab", "abbey", "abey", "Abbey", "builder", "bulider", "mayor", "mayors", "c1", "C2", "ü"];
+        for a in names {
+            for b in names {
+                let (a, b) = (a.to_lowercase(), b.to_lowercase());
+                let longest = a.chars().count().max(b.chars().count());
+                let ours = score(strsim::damerau_levenshtein(&a, &b), longest);
+                assert_eq!(ours, strsim::normalized_damerau_levenshtein(&a, &b), "{a} {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_closest_name_wins_and_ties_go_to_the_alphabetically_first() {
+        assert_eq!(did_you_mean("mayr", ["mayors", "mayor"]), Some("mayor"));
+        assert_eq!(did_you_mean("ab", ["ac", "aa"]), Some("aa"));
+        assert_eq!(did_you_mean("", ["", "a"]), Some(""));
     }
 }

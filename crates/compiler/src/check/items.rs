@@ -50,7 +50,7 @@ impl Checker<'_> {
                     let help = suggestion(&name.value, candidates);
                     self.report(
                         name.span,
-                        format!("unknown expansion `{}`", shown(&name.value)),
+                        format!("unknown expansion `{}`", quoted(&name.value)),
                         "not an expansion of modules.yaml",
                         help,
                     );
@@ -92,7 +92,7 @@ impl Checker<'_> {
                     let help = suggestion(&key.value, sections.iter().map(|s| s.id.as_str()));
                     self.report(
                         key.span,
-                        format!("unknown step or section `{}`", shown(&key.value)),
+                        format!("unknown step or section `{}`", quoted(&key.value)),
                         "not a step of base.yaml",
                         help,
                     );

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 
-use carcassonne_rules_core::shown::shown;
+use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, VariantId};
 
 use crate::diagnostics::{Diagnostic, Sources, Span, suggestion};
@@ -183,7 +183,7 @@ impl<'a> Checker<'a> {
         };
         self.report(
             id.span,
-            format!("{} id `{}` is not {}", kind.what(), shown(&id.value), kind.described()),
+            format!("{} id `{}` is not {}", kind.what(), quoted(&id.value), kind.described()),
             format!("{} ids are {}", kind.what(), kind.described()),
             Some(help),
         );
@@ -220,8 +220,8 @@ impl<'a> Checker<'a> {
                         format!(
                             "{} ids `{}` and `{}` differ only in case",
                             kind.what(),
-                            shown(&first.value),
-                            shown(&id.value)
+                            quoted(&first.value),
+                            quoted(&id.value)
                         ),
                         "differs only in case from another id",
                     )
@@ -241,7 +241,7 @@ impl<'a> Checker<'a> {
         let d = Diagnostic::at(
             self.sources,
             name.span,
-            format!("duplicate {what} `{}`", shown(&name.value)),
+            format!("duplicate {what} `{}`", quoted(&name.value)),
             "defined again here",
         )
         .also(self.sources, first, "first defined here");

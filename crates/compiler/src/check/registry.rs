@@ -110,7 +110,7 @@ impl Checker<'_> {
         found
             .map_err(|help| {
                 if report {
-                    self.report(span, format!("unknown {what} `{}`", shown(name)), "not in editions.yaml", help);
+                    self.report(span, format!("unknown {what} `{}`", quoted(name)), "not in editions.yaml", help);
                 }
             })
             .ok()

@@ -2,10 +2,11 @@
 //! pull-request comment, and as JSON (**contract**).
 //!
 //! Names and texts come from the rules, which are untrusted: text output
-//! goes through [`terminal`], Markdown through [`markdown`] and [`code`],
-//! JSON through serde_json.
+//! is quoted by the core's terminal escaper, Markdown goes through its
+//! Markdown escaper, JSON through serde_json.
 
-use carcassonne_rules_core::shown::{is_hidden_control, shown};
+use carcassonne_rules_core::escape::markdown::{code, inline as markdown};
+use carcassonne_rules_core::escape::terminal::quoted as terminal;
 use indexmap::IndexMap;
 use serde::Serialize;
 
@@ -253,69 +254,9 @@ fn percent(n: u128, total: u128) -> String {
     }
 }
 
-/// `s` safe to print on a terminal: the project's one escaper of untrusted
-/// strings, control and bidi characters written as `\u{…}`, backslashes
-/// doubled.
-pub(crate) fn terminal(s: &str) -> String {
-    shown(s)
-}
-
-/// `s` as Markdown text inside a line (never at its start): every character
-/// that could open emphasis, a link, a code span, HTML, an entity, a table
-/// cell, strike-through or math backslash-escaped, control characters as for
-/// the terminal.
-pub(crate) fn markdown(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            _ if is_hidden_control(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '$' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// `s` as a Markdown code span, with a fence longer than any run of
-/// backticks inside it.
-pub(crate) fn code(s: &str) -> String {
-    let s = terminal(s);
-    let mut longest = 0;
-    let mut run = 0;
-    for c in s.chars() {
-        run = if c == '`' { run + 1 } else { 0 };
-        longest = longest.max(run);
-    }
-    let fence = "`".repeat(longest + 1);
-    let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
-    format!("{fence}{pad}{s}{pad}{fence}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn terminal_escapes_control_characters() {
-        assert_eq!(terminal("a\x1b[31mb\r\u{202e}\\"), "a\\u{1b}[31mb\\u{d}\\u{202e}\\\\");
-        assert_eq!(terminal("plain – text"), "plain – text");
-    }
-
-    #[test]
-    fn markdown_escapes_markup() {
-        assert_eq!(markdown("*a* <b> [c](d) | e\n"), "\\*a\\* \\<b\\> \\[c\\](d) \\| e\\u{a}");
-        assert_eq!(markdown("2B-1: \"x\" & $y$"), "2B-1: \"x\" \\& \\$y\\$");
-    }
-
-    #[test]
-    fn code_spans_outlast_backticks_inside() {
-        assert_eq!(code("a"), "`a`");
-        assert_eq!(code("a ` b"), "``a ` b``");
-        assert_eq!(code("`x`"), "`` `x` ``");
-    }
 
     #[test]
     fn numbers_and_shares_read_well() {

@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use carcassonne_rules_core::shown::shown;
+use carcassonne_rules_core::escape::terminal::quoted;
 
 use crate::Compiled;
 use crate::diagnostics::Diagnostic;
@@ -36,7 +36,7 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnos
     let repo = Repo::of(head_dir).map_err(|d| vec![d])?;
     let files = repo.rules_at(base).map_err(|d| vec![d])?;
     let tmp = tempfile::Builder::new().prefix("carcassonne-review-").tempdir().map_err(|e| {
-        vec![Diagnostic::global(format!("cannot make a temporary folder for revision `{}`: {e}", shown(base)))]
+        vec![Diagnostic::global(format!("cannot make a temporary folder for revision `{}`: {e}", quoted(base)))]
     })?;
     let root = tmp.path().join("rules");
     for (rel, contents) in &files {
@@ -47,13 +47,13 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnos
             .and_then(|()| std::fs::File::create_new(&path))
             .and_then(|mut f| f.write_all(contents));
         written.map_err(|e| {
-            vec![Diagnostic::global(format!("cannot write `{}`: {e}", shown(&path.display().to_string())))]
+            vec![Diagnostic::global(format!("cannot write `{}`: {e}", quoted(&path.display().to_string())))]
         })?;
     }
     let mut compiled = crate::compile_dir(&root);
     // Name the files as git does: `REV:rules/base.yaml`.
     let shown_root = format!("{}/", root.display());
-    let as_git = format!("{}:{}", shown(base), shown(&repo.prefix));
+    let as_git = format!("{}:{}", quoted(base), quoted(&repo.prefix));
     compiled.result = compiled
         .result
         .map_err(|problems| problems.into_iter().map(|d| d.with_files_renamed(&shown_root, &as_git)).collect());
@@ -74,7 +74,7 @@ impl Repo {
         let not_dir = || {
             Diagnostic::global(format!(
                 "`{}` is not a folder, so there is no repository to read a revision from",
-                shown(&head_dir.display().to_string())
+                quoted(&head_dir.display().to_string())
             ))
             .with_help("--base takes a folder or a git revision of the repository that holds --rules")
         };
@@ -84,7 +84,7 @@ impl Repo {
         let prefix = git(head_dir, &["rev-parse", "--show-prefix"], None).map_err(|e| {
             Diagnostic::global(format!(
                 "`{}` is not inside a git repository: {e}",
-                shown(&head_dir.display().to_string())
+                quoted(&head_dir.display().to_string())
             ))
             .with_help("--base takes a folder, or a revision of the repository that holds --rules")
         })?;
@@ -95,7 +95,7 @@ impl Repo {
     /// Every file of the rules folder at `rev`, by its path inside the folder.
     fn rules_at(&self, rev: &str) -> Result<Vec<(PathBuf, Vec<u8>)>, Diagnostic> {
         // The name as messages quote it; git is given `rev` itself.
-        let name = shown(rev);
+        let name = quoted(rev);
         let unknown = |detail: String| {
             Diagnostic::global(format!("`{name}` is neither a folder nor a revision of the repository: {detail}"))
                 .with_help("pass a folder that exists, or a revision such as HEAD~1, main or a commit hash")
@@ -113,7 +113,7 @@ impl Repo {
                 .map_err(|e| Diagnostic::global(format!("cannot list revision `{name}`: {e}")))?;
         let entries = self.entries(&name, &listing)?;
         if entries.is_empty() {
-            return Err(Diagnostic::global(format!("revision `{name}` has no folder `{}`", shown(self.shown_dir())))
+            return Err(Diagnostic::global(format!("revision `{name}` has no folder `{}`", quoted(self.shown_dir())))
                 .with_help("--base REV reads the folder that --rules names, at that revision"));
         }
         let request: String = entries.iter().map(|e| format!("{}\n", e.object)).collect();
@@ -147,10 +147,10 @@ impl Repo {
             let full = String::from_utf8(record[tab + 1..].to_vec()).map_err(|_| {
                 Diagnostic::global(format!(
                     "revision `{rev}` has a file name that is not UTF-8 in `{}`",
-                    shown(self.shown_dir())
+                    quoted(self.shown_dir())
                 ))
             })?;
-            let named = format!("{rev}:{}", shown(&full));
+            let named = format!("{rev}:{}", quoted(&full));
             let [mode, kind, object, size] = meta.split_whitespace().collect::<Vec<_>>()[..] else {
                 return Err(bad());
             };
@@ -162,7 +162,7 @@ impl Repo {
                         .with_help("the rules folder holds YAML files only; a link could read outside it"));
                 }
                 _ => {
-                    return Err(Diagnostic::global(format!("`{named}` is not a regular file ({})", shown(kind)))
+                    return Err(Diagnostic::global(format!("`{named}` is not a regular file ({})", quoted(kind)))
                         .with_help("the rules folder holds YAML files only"));
                 }
             }
@@ -177,7 +177,7 @@ impl Repo {
             if entries.len() == MAX_FILES || total > MAX_TOTAL_BYTES {
                 return Err(Diagnostic::global(format!(
                     "revision `{rev}` has more in `{}` than rules need (at most {MAX_FILES} files, {MAX_TOTAL_BYTES} bytes)",
-                    shown(self.shown_dir())
+                    quoted(self.shown_dir())
                 )));
             }
             let path = safe_path(rel)

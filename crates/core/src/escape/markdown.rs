@@ -22,8 +22,9 @@ use std::fmt::Write;
 use super::terminal;
 
 /// Punctuation escaped wherever it stands: each can open or close inline
-/// markup (`<` raw HTML and autolinks, `|` a table cell, `~` strikethrough).
-const ALWAYS: &[char] = &['\\', '`', '*', '[', ']', '<', '>', '|', '~'];
+/// markup (`<` raw HTML and autolinks, `|` a table cell, `~` strikethrough,
+/// `$` GitHub's math).
+const ALWAYS: &[char] = &['\\', '`', '*', '[', ']', '<', '>', '|', '~', '$'];
 
 /// `text` inside one line of Markdown, shown exactly as written.
 pub fn inline(text: &str) -> Cow<'_, str> {
@@ -108,6 +109,7 @@ mod tests {
         assert_eq!(inline("a | b ~~c~~ \\"), "a \\| b \\~\\~c\\~\\~ \\\\");
         assert_eq!(inline("_a_ a_ _ x__y"), "\\_a\\_ a\\_ \\_ x\\_\\_y");
         assert_eq!(inline("&amp; &#42; & x"), "&amp;amp; &amp;#42; & x");
+        assert_eq!(inline("$x$ and $$y$$"), "\\$x\\$ and \\$\\$y\\$\\$", "GitHub math");
     }
 
     #[test]

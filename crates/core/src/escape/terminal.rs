@@ -46,6 +46,13 @@ pub fn block(text: &str) -> Cow<'_, str> {
     escape(text, |c| matches!(c, '\n' | '\t'))
 }
 
+/// An untrusted value (an id, a path, a revision) for quoting inside a
+/// message: as [`line`], with each backslash doubled first, so that a value
+/// holding the six characters `\u{1b}` reads differently from one holding ESC.
+pub fn quoted(text: &str) -> String {
+    line(&text.replace('\\', "\\\\")).into_owned()
+}
+
 fn escape(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(|c| is_unsafe(c) && !keep(c)) {
         return Cow::Borrowed(text);
@@ -90,6 +97,26 @@ mod tests {
     #[test]
     fn a_block_keeps_its_lines_but_not_a_carriage_return() {
         assert_eq!(block("one\n\ttwo\rthree\u{1b}]52;c;eA==\u{7}"), "one\n\ttwo\\rthree\\u{1b}]52;c;eA==\\u{7}");
+    }
+
+    #[test]
+    fn a_quoted_value_doubles_its_backslashes() {
+        assert_eq!(quoted("abbey"), "abbey");
+        assert_eq!(quoted("a\\u{1b}"), "a\\\\u{1b}", "a written escape is not taken for one");
+        assert_eq!(quoted("a\u{1b}]0;x\u{7}\n\\"), "a\\u{1b}]0;x\\u{7}\\n\\\\");
+        assert_eq!(quoted("\u{202e}txt.exe"), "\\u{202e}txt.exe");
+        assert_eq!(quoted("Hans im Glück 2×"), "Hans im Glück 2×", "other non-ASCII stays");
+    }
+
+    #[test]
+    fn exactly_the_listed_characters_are_unsafe() {
+        let unsafe_chars: Vec<u32> =
+            (0..=0x3000u32).filter_map(char::from_u32).filter(|&c| is_unsafe(c)).map(u32::from).collect();
+        let mut expected: Vec<u32> = (0..0x20).chain(0x7f..0xa0).collect();
+        expected.extend([0x61c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e]);
+        expected.extend(0x2066..=0x2069);
+        expected.sort_unstable();
+        assert_eq!(unsafe_chars, expected);
     }
 
     #[test]
