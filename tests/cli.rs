@@ -323,6 +323,24 @@ fn check_exits_1_with_file_line_col_and_generates_nothing() {
 }
 
 #[test]
+fn a_rules_folder_named_with_control_characters_is_shown_not_sent() {
+    // A title-setting OSC sequence and a bidi override in the folder's name:
+    // the diagnostic's `file:line:col` and header quote them visibly.
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("rules\u{1b}]0;title\u{7}\u{202e}");
+    copy_dir(Path::new(FIXTURE), &dir);
+    let file = dir.join("expansions/abbey-and-mayor.yaml");
+    let text = std::fs::read_to_string(&file).expect("read the fixture");
+    std::fs::write(&file, text.replace("ROBBERS when peasant_revolts", "ROBBERS when peasant_refolts")).expect("edit");
+    let out = cli(&["--rules", dir.to_str().expect("utf-8 path"), "check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.chars().any(|c| c.is_control() && c != '\n' || c == '\u{202e}'), "{stderr:?}");
+    let place = "rules\\u{1b}]0;title\\u{7}\\u{202e}/expansions/abbey-and-mayor.yaml:8:30";
+    assert!(stderr.contains(place), "{stderr}");
+}
+
+#[test]
 fn gen_writes_then_check_passes_and_staleness_is_detected() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out_dir = dir.path().join("generated");

@@ -251,7 +251,7 @@ fn git(dir: &Path, args: &[&str], input: Option<&[u8]>) -> Result<Vec<u8>, Strin
     let (status, stdout, stderr) = (output.status, output.stdout, output.stderr);
     if !status.success() {
         // git may echo what it was given: each line is quoted escaped.
-        let message = String::from_utf8_lossy(&stderr).trim().lines().map(shown).collect::<Vec<_>>().join("\n");
+        let message = String::from_utf8_lossy(&stderr).trim().lines().map(quoted).collect::<Vec<_>>().join("\n");
         return Err(if message.is_empty() { format!("git {} failed", args.join(" ")) } else { message });
     }
     Ok(stdout)
