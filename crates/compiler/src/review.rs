@@ -526,7 +526,8 @@ pub fn command(
     let old = revision::compile_base(base, head_dir).map(|compiled| compiled.result);
     let mut problems = Vec::new();
     let mut failed = |which: &str, name: &str, found: Vec<crate::Diagnostic>| {
-        let note = format!("this is in the {which} version ({})", carcassonne_rules_core::escape::terminal::quoted(name));
+        let note =
+            format!("this is in the {which} version ({})", carcassonne_rules_core::escape::terminal::quoted(name));
         problems.extend(found.into_iter().map(|d| d.with_help(note.clone())));
     };
     let head = head.map_err(|found| failed("head", &head_name, found)).ok();

@@ -23,6 +23,8 @@ pub fn thread() -> Duration {
 
 /// Runs `command` to its end as [`Command::output`] does, and also returns
 /// the CPU time (user and system) the child used.
+// The child is reaped by `wait4`, which std does not know of.
+#[allow(clippy::zombie_processes)]
 pub fn output(command: &mut Command) -> (Output, Duration) {
     let mut child =
         command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn the child");
