@@ -10,6 +10,7 @@ use carcassonne_rules_compiler::model::{
 };
 use carcassonne_rules_compiler::syntax::{EDITIONS_FILE, MODULES_FILE};
 use carcassonne_rules_core::EditionId;
+use carcassonne_rules_core::escape::markdown::{code, inline};
 
 use crate::workspace::Place;
 
@@ -146,11 +147,11 @@ fn module_doc(rules: &Rules, id: &str) -> Option<String> {
     let expansion = catalog.expansions.iter().find(|x| x.modules.iter().any(|m| m.id == id))?;
     let module = expansion.modules.iter().find(|m| m.id == id)?;
     Some(format!(
-        "**{}** — module of *{}* (`{}`)\n\neditions: {}",
-        module.name,
-        expansion.name,
-        expansion.id,
-        expansion.editions.join(", ")
+        "**{}** — module of *{}* ({})\n\neditions: {}",
+        inline(&module.name),
+        inline(&expansion.name),
+        code(&expansion.id),
+        inline(&expansion.editions.join(", "))
     ))
 }
 
@@ -185,7 +186,7 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
         let steps = rules.steps().map(|s| Completion {
             label: s.id.clone(),
             detail: "step".into(),
-            doc: format!("**{}** {}", s.id, s.title),
+            doc: format!("**{}** {}", inline(&s.id), inline(&s.title)),
         });
         let sections = SECTIONS_BEFORE_STEPS.iter().chain(&SECTIONS_AFTER_STEPS).map(|s| Completion {
             label: s.to_string(),
@@ -225,7 +226,7 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
     out.extend(rules.flags.iter().map(|f| Completion {
         label: f.id.clone(),
         detail: "derived flag".into(),
-        doc: format!("`{} := {}`", f.id, rules.dsl(&f.when)),
+        doc: code(&format!("{} := {}", f.id, rules.dsl(&f.when))),
     }));
     for word in ["edition", "variant", "not", "and", "or"] {
         out.push(Completion { label: word.into(), detail: "keyword".into(), doc: String::new() });
@@ -280,21 +281,26 @@ pub fn hover(rules: &Rules, text: &str, offset: usize) -> Option<String> {
     if let Some((ix, flag)) = rules.flags.iter().enumerate().find(|(_, f)| f.id == word) {
         let count = naming(rules, &|c| *c == Cond::Flag(ix));
         return Some(format!(
-            "**{}** — derived flag\n\n`{} := {}`\n\nnamed by {count} items' conditions",
-            flag.id,
-            flag.id,
-            rules.dsl(&flag.when)
+            "**{}** — derived flag\n\n{}\n\nnamed by {count} items' conditions",
+            inline(&flag.id),
+            code(&format!("{} := {}", flag.id, rules.dsl(&flag.when)))
         ));
     }
     if let Some((phase, step)) =
         rules.phases.iter().flat_map(|p| p.steps.iter().map(move |s| (p, s))).find(|(_, s)| s.id == word)
     {
-        let mut out = format!("**{}** — step {} of phase {} ({})", step.title, step.id, phase.id, phase.title);
+        let mut out = format!(
+            "**{}** — step {} of phase {} ({})",
+            inline(&step.title),
+            inline(&step.id),
+            inline(&phase.id),
+            inline(&phase.title)
+        );
         if step.when != Cond::True {
-            out.push_str(&format!("\n\nonly when `{}`", rules.dsl(&step.when)));
+            out.push_str(&format!("\n\nonly when {}", code(&rules.dsl(&step.when).to_string())));
         }
         if let Some((repeat, when)) = &step.repeat {
-            out.push_str(&format!("\n\nrepeats: {repeat:?} when `{}`", rules.dsl(when)));
+            out.push_str(&format!("\n\nrepeats: {repeat:?} when {}", code(&rules.dsl(when).to_string())));
         }
         if step.choose_one {
             out.push_str("\n\nthe player does exactly one of its items");
@@ -302,7 +308,7 @@ pub fn hover(rules: &Rules, text: &str, offset: usize) -> Option<String> {
         return Some(out);
     }
     if let Some(edition) = catalog.editions.iter().find(|e| e.id == word) {
-        return Some(format!("**{}** — edition `{}`", edition.name, edition.id));
+        return Some(format!("**{}** — edition {}", inline(&edition.name), code(&edition.id)));
     }
     None
 }
@@ -316,9 +322,9 @@ fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
     when = when.and(item.when.clone());
     let logic = Logic::new(rules);
     let shows = logic.cond(&when);
-    let mut out = format!("**{}**", item.id);
+    let mut out = format!("**{}**", inline(&item.id));
     if item.when != Cond::True {
-        out.push_str(&format!("\n\nwhen `{}`", rules.dsl(&item.when)));
+        out.push_str(&format!("\n\nwhen {}", code(&rules.dsl(&item.when).to_string())));
     }
     out.push_str("\n\n| edition | text | shows in |\n|---|---|---|");
     for (i, edition) in rules.catalog.editions.iter().enumerate() {
@@ -327,8 +333,8 @@ fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
         let all = logic.everything().and(&in_edition).cardinality();
         let some = shows.and(&in_edition).cardinality();
         let share = if all > 0.0 { 100.0 * some / all } else { 0.0 };
-        let wording = item.text.render(EditionId(ix)).replace('|', "\\|").replace('\n', " ");
-        out.push_str(&format!("\n| {} | {wording} | {share:.1}% of selections |", edition.id));
+        let wording = inline(&item.text.render(EditionId(ix))).replace('\n', " ");
+        out.push_str(&format!("\n| {} | {wording} | {share:.1}% of selections |", inline(&edition.id)));
     }
     // Its first candidate that holds is its origin.
     let origins: Vec<String> = item
