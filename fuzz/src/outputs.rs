@@ -20,7 +20,7 @@
 //!   page's own two.
 //! - **JavaScript** (`site`, `rules.js`): the code with every string literal and
 //!   comment emptied is the stand-in's.
-//! - **Wiki** (`wiki_export`): the sequence of what can be wiki markup outside
+//! - **Wiki** (the wiki crate's `export`): the sequence of what can be wiki markup outside
 //!   a character reference (`[[`, `]]`, `{{`, `}}`, `|`, `<`, `>`, `~`, `''`,
 //!   `__`, `://`, a line's first character, `ISBN `, `RFC `, `PMID `) is the
 //!   stand-in's.
@@ -36,9 +36,10 @@ use std::path::Path;
 use carcassonne_rules_compiler::codegen;
 use carcassonne_rules_compiler::escape::terminal;
 use carcassonne_rules_compiler::model::{Item, Rules, Text, TextPart};
-use carcassonne_rules_compiler::{Sources, compile_dir, interpret, site, wiki_export};
+use carcassonne_rules_compiler::{Sources, compile_dir, interpret, site};
 use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet};
 use carcassonne_rules_runtime::render;
+use carcassonne_rules_wiki::export;
 
 /// The bundled model, compiled once.
 pub struct Bed {
@@ -393,7 +394,7 @@ pub fn js_skeleton(js: &str) -> String {
 // ---- wiki ---------------------------------------------------------------------
 
 fn check_wiki(hostile: &Rules, stand_in: &Rules, sources: &Sources) {
-    match (wiki_export::export(hostile, sources), wiki_export::export(stand_in, sources)) {
+    match (export::export(hostile, sources), export::export(stand_in, sources)) {
         (Ok(page), Ok(want)) => {
             same(&wiki_markup(&page), &wiki_markup(&want), "the wiki source's markup", &page, &want);
         }

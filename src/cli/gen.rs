@@ -21,7 +21,9 @@ pub struct GenArgs {
 pub fn run(rules: Option<&Path>, args: &GenArgs) -> Outcome {
     // Everything is generated before anything is written; the stale
     // files are then written as one set (src/output.rs).
-    let files = carcassonne_rules_compiler::generated_files(&load(rules_dir(rules))?);
+    let rules = load(rules_dir(rules))?;
+    let mut files = carcassonne_rules_compiler::generated_files(&rules);
+    files.extend(carcassonne_rules_wiki::generated_files(&rules));
     let out = &args.out;
     if args.check {
         let mut stale = Vec::new();

@@ -17,7 +17,7 @@ pub struct WikiArgs {
 
 pub fn run(rules: Option<&Path>, args: &WikiArgs) -> Outcome {
     let compiled = compile_dir(rules_dir(rules));
-    let text = carcassonne_rules_compiler::wiki_export::export(&compiled.result?, &compiled.sources)?;
+    let text = carcassonne_rules_wiki::export::export(&compiled.result?, &compiled.sources)?;
     output::finish_writing_on_signal();
     output::write_file(&args.out, &text).map_err(write_error)?;
     print_out(format!("wrote {}\n", args.out.display()));

@@ -10,8 +10,9 @@
 //! were not compiled in, and as the oracle for the generated code. [`verify`]
 //! proves properties of the model over every selection at once, with the
 //! same [`logic`]; [`review`] compares two versions of the rules with it.
-//! [`wiki_export`] writes the rules as the wiki page's source, and [`schema`]
-//! the JSON Schemas that give rule authors completion in their editors.
+//! [`schema`] writes the JSON Schemas that give rule authors completion in
+//! their editors. Everything about the wiki page (its export, reader and
+//! errata) is the `carcassonne-rules-wiki` crate's, built on this one.
 //! [`lexicon`] says what each string of the rules may hold.
 
 #![forbid(unsafe_code)]
@@ -34,7 +35,6 @@ pub mod schema;
 pub mod site;
 pub mod syntax;
 pub mod verify;
-pub mod wiki_export;
 
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -16,7 +16,7 @@
 //! here, two-space indentation), so the output does not depend on how a JSON
 //! library orders object keys.
 
-use crate::model::{Item, MARKERS, Rules};
+use crate::model::{MARKERS, Rules};
 
 /// The folder of the schemas inside the generated folder.
 pub const SCHEMA_DIR: &str = "schemas";
@@ -29,8 +29,6 @@ pub const MODULES: &str = "modules.schema.json";
 pub const BASE: &str = "base.schema.json";
 /// The schema of each file of `expansions/`.
 pub const EXPANSION: &str = "expansion.schema.json";
-/// The schema of the conformance tool's `errata.yaml`.
-pub const ERRATA: &str = "errata.schema.json";
 
 /// One generated schema: its file name in [`SCHEMA_DIR`] and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,24 +53,27 @@ pub fn schema_for(relative: &str) -> Option<&'static str> {
     }
 }
 
-/// The schemas of every rules file kind, and of the conformance tool's errata.
+/// The schemas of every rules file kind. (The wiki crate writes the schema of
+/// its errata with the builders below.)
 pub fn schemas(rules: &Rules) -> Vec<SchemaFile> {
     let s = Schemas { rules };
-    [
-        (EDITIONS, s.editions()),
-        (MODULES, s.modules()),
-        (BASE, s.base()),
-        (EXPANSION, s.expansion()),
-        (ERRATA, s.errata()),
-    ]
-    .into_iter()
-    .map(|(name, schema)| {
-        let mut contents = String::new();
-        schema.write(&mut contents, 0);
-        contents.push('\n');
-        SchemaFile { name, contents }
-    })
-    .collect()
+    [(EDITIONS, s.editions()), (MODULES, s.modules()), (BASE, s.base()), (EXPANSION, s.expansion())]
+        .into_iter()
+        .map(|(name, schema)| schema_file(name, &schema))
+        .collect()
+}
+
+/// A schema written as its file: pretty-printed, ending with a newline.
+pub fn schema_file(name: &'static str, schema: &Json) -> SchemaFile {
+    let mut contents = String::new();
+    schema.write(&mut contents, 0);
+    contents.push('\n');
+    SchemaFile { name, contents }
+}
+
+/// A condition string, described, offering the names a condition starts with.
+pub fn condition(rules: &Rules, description: &str) -> Json {
+    Schemas { rules }.condition(description)
 }
 
 // ---- a minimal JSON value, written in the order it is built --------------------
@@ -80,11 +81,17 @@ pub fn schemas(rules: &Rules) -> Vec<SchemaFile> {
 /// Lists of names are wrapped at this column.
 const WIDTH: usize = 100;
 
-enum Json {
+/// A JSON value; objects keep their keys in the order given.
+pub enum Json {
+    /// `true` or `false`.
     Bool(bool),
+    /// An integer.
     Int(i64),
+    /// A string.
     Str(String),
+    /// An array.
     Arr(Vec<Json>),
+    /// An object.
     Obj(Vec<(String, Json)>),
 }
 
@@ -174,31 +181,35 @@ fn string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-fn str(s: impl Into<String>) -> Json {
+/// A JSON string.
+pub fn str(s: impl Into<String>) -> Json {
     Json::Str(s.into())
 }
 
-fn obj<K: Into<String>>(entries: Vec<(K, Json)>) -> Json {
+/// A JSON object with these entries, in order.
+pub fn obj<K: Into<String>>(entries: Vec<(K, Json)>) -> Json {
     Json::Obj(entries.into_iter().map(|(k, v)| (k.into(), v)).collect())
 }
 
-fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Json {
+/// A JSON array of strings.
+pub fn strings<S: AsRef<str>>(items: impl IntoIterator<Item = S>) -> Json {
     Json::Arr(items.into_iter().map(|s| str(s.as_ref())).collect())
 }
 
 /// `{"description": …, "type": "string"}` with more entries.
-fn typed(kind: &str, description: &str, more: Vec<(&str, Json)>) -> Json {
+pub fn typed(kind: &str, description: &str, more: Vec<(&str, Json)>) -> Json {
     let mut entries = vec![("description", str(description)), ("type", str(kind))];
     entries.extend(more);
     obj(entries)
 }
 
-fn array_of(description: &str, items: Json) -> Json {
+/// An array whose elements follow `items`.
+pub fn array_of(description: &str, items: Json) -> Json {
     typed("array", description, vec![("items", items)])
 }
 
 /// An object with these properties and no others.
-fn closed<K: Into<String>>(description: &str, required: &[&str], properties: Vec<(K, Json)>) -> Json {
+pub fn closed<K: Into<String>>(description: &str, required: &[&str], properties: Vec<(K, Json)>) -> Json {
     let mut entries = vec![("description", str(description)), ("type", str("object"))];
     if !required.is_empty() {
         entries.push(("required", strings(required)));
@@ -211,7 +222,7 @@ fn closed<K: Into<String>>(description: &str, required: &[&str], properties: Vec
 /// A string offered from `values` by completion, though any string of the
 /// right form (`pattern`, if given) is accepted: for ids a file may be about to
 /// define, and for DSL strings that start with a name.
-fn offered(description: &str, values: Vec<String>, pattern: Option<&str>) -> Json {
+pub fn offered(description: &str, values: Vec<String>, pattern: Option<&str>) -> Json {
     let mut free = vec![("type", str("string"))];
     if let Some(p) = pattern {
         free.push(("pattern", str(p)));
@@ -222,12 +233,13 @@ fn offered(description: &str, values: Vec<String>, pattern: Option<&str>) -> Jso
     ])
 }
 
-fn reference(name: &str) -> Json {
+/// A reference to a definition of the same document.
+pub fn reference(name: &str) -> Json {
     obj(vec![("$ref", str(format!("#/definitions/{name}")))])
 }
 
 /// A whole schema document.
-fn document(title: &str, description: &str, body: Json, definitions: Vec<(&str, Json)>) -> Json {
+pub fn document(title: &str, description: &str, body: Json, definitions: Vec<(&str, Json)>) -> Json {
     let Json::Obj(mut entries) = body else { return body };
     let mut head = vec![
         ("$schema".to_string(), str("http://json-schema.org/draft-07/schema#")),
@@ -242,9 +254,11 @@ fn document(title: &str, description: &str, body: Json, definitions: Vec<(&str, 
     Json::Obj(head)
 }
 
-const KEBAB: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+/// The pattern of kebab-case ids (items, errata).
+pub const KEBAB: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
 const SNAKE: &str = "^[a-z0-9]+(_[a-z0-9]+)*$";
-const GENERATED: &str = "Generated by `carcassonne-rules gen` from the rules; do not edit.";
+/// What every schema's description ends with.
+pub const GENERATED: &str = "Generated by `carcassonne-rules gen` from the rules; do not edit.";
 
 // ---- the schemas --------------------------------------------------------------
 
@@ -634,149 +648,6 @@ impl Schemas<'_> {
             &format!("The items one expansion brings, by section. {GENERATED}"),
             body,
             self.item_definitions(true),
-        )
-    }
-
-    fn errata(&self) -> Json {
-        let rules = self.rules;
-        let sections: Vec<String> =
-            ["notes", "any_time"].into_iter().map(String::from).chain(self.step_ids()).collect();
-        let top_level: Vec<String> = rules
-            .notes
-            .iter()
-            .chain(&rules.any_time)
-            .chain(rules.steps().flat_map(|s| &s.items))
-            .map(|i: &Item| i.id.clone())
-            .collect();
-        let reading = closed(
-            "How to read a page class name that cannot be read mechanically.",
-            &["class", "means", "why"],
-            vec![
-                (
-                    "class",
-                    typed(
-                        "string",
-                        "The class as the page writes it (`showPeasantRefolts`).",
-                        vec![("pattern", str("^show"))],
-                    ),
-                ),
-                ("means", self.condition("When an element with the class shows.")),
-                ("why", typed("string", "Why the class reads so.", vec![])),
-            ],
-        );
-        let difference = closed(
-            "A deliberate difference between the page and the rules: page items (by line) the rules leave out, \
-             rule items the page does not show at the top level, or whole sections where `when` holds.",
-            &["id", "page", "rules", "why"],
-            vec![
-                (
-                    "id",
-                    typed(
-                        "string",
-                        "kebab-case id, unique in the file; the comparison names it.",
-                        vec![("pattern", str(KEBAB))],
-                    ),
-                ),
-                ("page", typed("string", "What the page does.", vec![])),
-                ("rules", typed("string", "What the rules do.", vec![])),
-                ("why", typed("string", "Why they differ.", vec![])),
-                (
-                    "steps",
-                    typed(
-                        "array",
-                        "Sections that may differ as a whole: notes, any_time or a step id.",
-                        vec![("items", obj(vec![("enum", strings(&sections))]))],
-                    ),
-                ),
-                ("when", self.condition("Where the difference applies (always, without it).")),
-                (
-                    "page_lines",
-                    typed(
-                        "array",
-                        "1-based lines of page items that the rules leave out.",
-                        vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
-                    ),
-                ),
-                (
-                    "items",
-                    array_of(
-                        "Ids of rule items that the page does not show at the top level.",
-                        offered("A top-level item id.", top_level, Some(KEBAB)),
-                    ),
-                ),
-                (
-                    "nested_lines",
-                    typed(
-                        "array",
-                        "1-based lines of page sub-items, inline spans and step placeholders whose nested \
-                         comparison with the rules this erratum explains.",
-                        vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
-                    ),
-                ),
-                (
-                    "mark_lines",
-                    typed(
-                        "array",
-                        "1-based lines of page items and spans whose foreign marks differ from the rules' as this \
-                         erratum says.",
-                        vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
-                    ),
-                ),
-                (
-                    "repair_lines",
-                    typed(
-                        "array",
-                        "1-based lines where the page reader repairs broken markup, as this erratum says.",
-                        vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
-                    ),
-                ),
-                (
-                    "ignored_start_tags",
-                    array_of(
-                        "Start tags the page reader skips, so that the end tags meant for them close the elements \
-                         around them (a duplicated block whose first copy is never closed).",
-                        closed(
-                            "The start tags of one kind at one page line.",
-                            &["line", "tag"],
-                            vec![
-                                (
-                                    "line",
-                                    typed(
-                                        "integer",
-                                        "1-based line in the page source.",
-                                        vec![("minimum", Json::Int(1))],
-                                    ),
-                                ),
-                                (
-                                    "tag",
-                                    typed(
-                                        "string",
-                                        "The tag's name.",
-                                        vec![("enum", strings(["div", "span", "ul", "ol", "li"]))],
-                                    ),
-                                ),
-                            ],
-                        ),
-                    ),
-                ),
-            ],
-        );
-        let body = closed(
-            "",
-            &[],
-            vec![
-                ("classes", array_of("Readings of page class names.", reference("class_reading"))),
-                ("differences", array_of("Deliberate differences from the page.", reference("difference"))),
-            ],
-        );
-        document(
-            "errata.yaml",
-            &format!(
-                "Where the rules read or differ from the wiki's Order of Play page on purpose (the conformance \
-                 tool's errata). {GENERATED}"
-            ),
-            body,
-            vec![("class_reading", reading), ("difference", difference)],
         )
     }
 }

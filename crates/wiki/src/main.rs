@@ -12,10 +12,10 @@ use std::process::ExitCode;
 
 use carcassonne_rules_compiler::diagnostics::{self, Diagnostic, Sources, Span, suggestion};
 use carcassonne_rules_compiler::{Rules, command, compile_dir};
-use carcassonne_rules_conformance::wiki::{self, Page, Selection, Tally};
-use carcassonne_rules_conformance::{Errata, compare_nested};
 use carcassonne_rules_core::catalog::{SelectionError, SelectionPart};
 use carcassonne_rules_core::{Catalog, VariantId};
+use carcassonne_rules_wiki::page::{self, Page, Selection, Tally};
+use carcassonne_rules_wiki::{Errata, compare_nested};
 use clap::Parser;
 
 /// Compare the rules with the wiki page, step by step: the number and origins
@@ -29,7 +29,7 @@ struct Cli {
     #[arg(long, default_value = "rules", value_name = "DIR")]
     rules: PathBuf,
     /// Class readings and deliberate differences from the page.
-    #[arg(long, default_value = "tools/conformance/errata.yaml", value_name = "FILE")]
+    #[arg(long, default_value = "crates/wiki/errata.yaml", value_name = "FILE")]
     errata: PathBuf,
     /// The wiki source of the Order of Play page.
     #[arg(long, env = "CARCASSONNE_WIKI_PAGE", value_name = "FILE")]
@@ -81,9 +81,9 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
     }
     let mut tally = Tally::default();
     for selection in &selections {
-        let comparisons = wiki::compare_selection(&page, &rules, &errata, &selection.config);
+        let comparisons = page::compare_selection(&page, &rules, &errata, &selection.config);
         for c in comparisons.iter().filter(|c| cli.all || !c.agrees()) {
-            out.push_str(&format!("{} {}\n", selection.label, wiki::describe(c)));
+            out.push_str(&format!("{} {}\n", selection.label, page::describe(c)));
         }
         tally.add(&selection.label, &comparisons);
     }
@@ -92,14 +92,14 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
     // Below the top level: every selection at once, so once per run.
     let nested = compare_nested(&page, &rules, &errata);
     for f in nested.findings.iter().filter(|f| cli.all || f.difference.is_some()) {
-        out.push_str(&format!("{}\n", wiki::nested::describe(f)));
+        out.push_str(&format!("{}\n", page::nested::describe(f)));
     }
     out.push_str(&nested.summary());
     out.push('\n');
     print_out(&out);
 
     let mut problems = Vec::new();
-    for (id, line) in wiki::stale_page_lines(&page, &errata) {
+    for (id, line) in page::stale_page_lines(&page, &errata) {
         problems.push(
             Diagnostic::global(format!("erratum `{id}` names page line {line}, which holds no top-level item"))
                 .with_help(format!("update its `page_lines` in {} to the page's current lines", cli.errata.display())),
@@ -151,7 +151,7 @@ fn selections(cli: &Cli, rules: &Rules) -> Result<Vec<Selection>, Vec<Diagnostic
     let catalog = &rules.catalog;
     let Some(edition) = &cli.edition else {
         let variant = cli.variant.as_deref().map(|v| variant(catalog, v)).transpose()?;
-        let mut selections = wiki::selections(catalog, cli.random, cli.seed);
+        let mut selections = page::selections(catalog, cli.random, cli.seed);
         if let Some(variant) = variant {
             selections.iter_mut().for_each(|s| s.config.variant = variant);
         }

@@ -33,6 +33,7 @@ use carcassonne_rules_core::{
 use regex::Regex;
 
 use crate::errata::{Difference, Errata};
+use crate::keys::{camel_words, snake_case};
 
 pub mod nested;
 
@@ -900,47 +901,6 @@ impl ClassReader {
     }
 }
 
-/// `SpecialFiguresEatenByDragon_Bullet` → `Special`, `Figures`, …, `_Bullet`;
-/// digits stay with the word before them (`Step5`), or start one (`20th`).
-fn camel_words(text: &str) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let previous = i.checked_sub(1).map(|p| chars[p]);
-        let next = chars.get(i + 1).copied();
-        let starts_word = match previous {
-            None => true,
-            Some('_') => false,
-            Some(p) => {
-                c == '_'
-                    || (c.is_ascii_uppercase()
-                        && (p.is_ascii_lowercase()
-                            || p.is_ascii_digit()
-                            || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))))
-            }
-        };
-        // `…And20thAnniversary…`: an operator word ends where a number begins.
-        let after_operator =
-            c.is_ascii_digit() && words.last().is_some_and(|w| matches!(w.as_str(), "And" | "Or" | "Not"));
-        match words.last_mut() {
-            Some(word) if !starts_word && !after_operator => word.push(c),
-            _ => words.push(c.to_string()),
-        }
-    }
-    words
-}
-
-/// The snake_case of a wiki selector key (the module id contract):
-/// `RiverII` → `river_ii`, `20thAnniversaryExpansion` → `20th_anniversary_expansion`.
-pub fn snake_case(camel: &str) -> String {
-    camel_words(camel)
-        .iter()
-        .map(|w| w.trim_start_matches('_').to_lowercase())
-        .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join("_")
-}
-
 /// One section's comparison for one selection.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SectionComparison {
@@ -1211,16 +1171,6 @@ fn item_id(rules: &Rules, id: &str) -> ItemId {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn snake_case_follows_the_id_contract() {
-        assert_eq!(snake_case("WondersOfHumanity"), "wonders_of_humanity");
-        assert_eq!(snake_case("20thAnniversaryExpansion"), "20th_anniversary_expansion");
-        assert_eq!(snake_case("RiverII"), "river_ii");
-        assert_eq!(snake_case("SpecialFiguresEatenByDragon_Bullet"), "special_figures_eaten_by_dragon_bullet");
-        assert_eq!(snake_case("EntriesStep5"), "entries_step5");
-        assert_eq!(snake_case("DragonAnd20thAnniversaryExpansion"), "dragon_and_20th_anniversary_expansion");
-    }
 
     #[test]
     fn every_pattern_compiles() {

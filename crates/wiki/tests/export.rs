@@ -18,11 +18,12 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::diagnostics::render;
-use carcassonne_rules_compiler::wiki_export::{self, LAYOUT_CLASSES, selector_key};
 use carcassonne_rules_compiler::{Rules, Sources, compile_dir};
-use carcassonne_rules_conformance::Errata;
-use carcassonne_rules_conformance::wiki::{self, Page, snake_case};
 use carcassonne_rules_core::{Config, EditionId, Entry, TurnOrder, VariantId};
+use carcassonne_rules_wiki::Errata;
+use carcassonne_rules_wiki::export::{self, LAYOUT_CLASSES};
+use carcassonne_rules_wiki::keys::selector_key;
+use carcassonne_rules_wiki::page::{self, Page};
 
 const RANDOM_SELECTIONS: usize = 500;
 const SEED: u64 = 2026;
@@ -38,7 +39,7 @@ static COMPILED: LazyLock<(Rules, Sources)> = LazyLock::new(|| {
 
 static RULES: LazyLock<&Rules> = LazyLock::new(|| &COMPILED.0);
 
-static EXPORT: LazyLock<String> = LazyLock::new(|| match wiki_export::export(&COMPILED.0, &COMPILED.1) {
+static EXPORT: LazyLock<String> = LazyLock::new(|| match export::export(&COMPILED.0, &COMPILED.1) {
     Ok(text) => text,
     Err(problems) => panic!("the export fails:\n{}", render(&problems, false)),
 });
@@ -93,7 +94,7 @@ fn the_export_reads_back_as_the_runtime_turn_order() {
     let rules = &*RULES;
     assert!(PAGE.unreadable.is_empty(), "classes the page reader cannot read: {:?}", PAGE.unreadable);
     let (mut selections, mut items, mut differing) = (0, 0, Vec::new());
-    for selection in wiki::selections(&rules.catalog, RANDOM_SELECTIONS, SEED) {
+    for selection in page::selections(&rules.catalog, RANDOM_SELECTIONS, SEED) {
         for variant in 0..rules.catalog.variants.len() {
             let cfg = Config { variant: VariantId(variant as u8), ..selection.config };
             selections += 1;
@@ -221,15 +222,6 @@ fn the_export_is_well_formed_and_uses_only_known_classes() {
 }
 
 #[test]
-fn selector_keys_round_trip_for_every_module() {
-    for module in &RULES.catalog.modules {
-        let key = selector_key(&module.id);
-        assert_eq!(snake_case(&key), module.id, "{key}");
-        assert!(key.chars().next().is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit()), "{key}");
-    }
-}
-
-#[test]
 fn both_dragon_steps_show_each_labelled_with_its_publishers() {
     let export = &*EXPORT;
     let two_d = export.find("'''Step 2D:").expect("2D");
@@ -251,9 +243,29 @@ fn what_the_page_cannot_say_is_reported_where_it_is_written() {
     std::fs::write(&path, text.replacen(marker, "\"LAKE_TRAP when variant == zmg\"", 1)).expect("write");
     let compiled = compile_dir(dir.path());
     let rules = compiled.result.unwrap_or_else(|p| panic!("{}", render(&p, false)));
-    let problems = wiki_export::export(&rules, &compiled.sources).expect_err("the page cannot show it");
+    let problems = export::export(&rules, &compiled.sources).expect_err("the page cannot show it");
     assert_eq!(problems.len(), 1, "{}", render(&problems, false));
     assert!(problems[0].message().contains("depends on the publisher's rules"), "{}", problems[0].message());
     let location = problems[0].location().expect("located");
     assert!(location.ends_with("expansions/the-tower.yaml:30:17"), "{location}");
+}
+
+/// Ids that `check` would refuse, written into a compiled model by hand (issue
+/// 13's defence in depth): each is reported, none is written.
+#[test]
+fn the_wiki_export_refuses_ids_it_cannot_write_as_words() {
+    let compiled = compile_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules"));
+    let Ok(mut rules) = compiled.result else { panic!("the bundled rules compile") };
+    assert!(export::export(&rules, &compiled.sources).is_ok());
+    rules.catalog.editions[1].id = "C2\" onclick=\"alert(1)".to_string();
+    rules.catalog.variants[0].id = "__NOTOC__".to_string();
+    let Err(problems) = export::export(&rules, &compiled.sources) else { panic!("exported unwritable ids") };
+    let messages: Vec<&str> = problems.iter().map(|p| p.message()).collect();
+    assert_eq!(
+        messages,
+        [
+            "edition id `C2\" onclick=\"alert(1)` cannot be written into the page's classes",
+            "variant id `__NOTOC__` cannot be written into the page's classes"
+        ]
+    );
 }

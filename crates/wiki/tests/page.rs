@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::{Rules, Sources, compile_dir};
-use carcassonne_rules_conformance::wiki::{self, Page, PageItem, Tally, nested};
-use carcassonne_rules_conformance::{Errata, Verdict};
 use carcassonne_rules_core::Config;
+use carcassonne_rules_wiki::page::{self, Page, PageItem, Tally, nested};
+use carcassonne_rules_wiki::{Errata, Verdict};
 
 // The compiler's test helpers (copying a rules folder), shared as a file.
 #[path = "../../../crates/compiler/tests/common/mod.rs"]
@@ -234,8 +234,8 @@ const FIXTURE_PAGE: &str = r#"{{RulesPlacingTile|rules='''Stap 1B: Draw'''
 
 fn tally(page: &Page, rules: &Rules, errata: &Errata) -> Tally {
     let mut tally = Tally::default();
-    for selection in wiki::selections(&rules.catalog, 40, 7) {
-        tally.add(&selection.label, &wiki::compare_selection(page, rules, errata, &selection.config));
+    for selection in page::selections(&rules.catalog, 40, 7) {
+        tally.add(&selection.label, &page::compare_selection(page, rules, errata, &selection.config));
     }
     tally
 }
@@ -249,7 +249,7 @@ fn a_page_that_says_what_the_rules_say_agrees_everywhere() {
     // 3 editions × (base + 5 modules alone) + 40 random selections.
     assert!(tally.compared >= 58 * 8, "{}", tally.summary());
     let first: Vec<String> =
-        tally.unexplained.iter().take(5).map(|(s, c)| format!("{s} {}", wiki::describe(c))).collect();
+        tally.unexplained.iter().take(5).map(|(s, c)| format!("{s} {}", page::describe(c))).collect();
     assert!(tally.unexplained.is_empty(), "{}", first.join("\n"));
     assert_eq!(tally.agreeing, tally.compared);
 }
@@ -263,7 +263,7 @@ fn differences_are_explained_by_errata_or_reported() {
         .replace("<li>Score the feature.</li>", "<li>Score the feature.</li>\n<li>Count.</li>");
     let page = Page::parse(&source, &rules, &Errata::default());
     let cfg = config(&rules, "C2", "princess");
-    let comparisons = wiki::compare_selection(&page, &rules, &Errata::default(), &cfg);
+    let comparisons = page::compare_selection(&page, &rules, &Errata::default(), &cfg);
     let verdict = |section: &str| comparisons.iter().find(|c| c.section == section).map(|c| c.verdict.clone());
     assert_eq!(verdict("1C"), Some(Verdict::Differs));
     assert_eq!(verdict("3B"), Some(Verdict::Differs));
@@ -287,13 +287,13 @@ fn differences_are_explained_by_errata_or_reported() {
 "
         ),
     );
-    let comparisons = wiki::compare_selection(&page, &rules, &errata, &cfg);
+    let comparisons = page::compare_selection(&page, &rules, &errata, &cfg);
     let verdict = |section: &str| comparisons.iter().find(|c| c.section == section).map(|c| c.verdict.clone());
     assert_eq!(verdict("1C"), Some(Verdict::Explained(vec!["princess-missing".to_string()])));
     assert_eq!(verdict("3B"), Some(Verdict::Explained(vec!["count-step".to_string()])));
-    assert!(wiki::stale_page_lines(&page, &errata).is_empty());
+    assert!(page::stale_page_lines(&page, &errata).is_empty());
     let moved = Page::parse(&source.replace("<li>Count.</li>", "\n<li>Count.</li>"), &rules, &errata);
-    assert_eq!(wiki::stale_page_lines(&moved, &errata), [("count-step".to_string(), count_line)]);
+    assert_eq!(page::stale_page_lines(&moved, &errata), [("count-step".to_string(), count_line)]);
     let tally = tally(&page, &rules, &errata);
     assert!(tally.unexplained.is_empty(), "{}", tally.summary());
     assert!(tally.explained["princess-missing"] > 0 && tally.explained["count-step"] > 0);
@@ -333,7 +333,7 @@ fn modules_without_a_selector_on_the_page_are_left_out() {
     let page = Page::parse(FIXTURE_PAGE, &rules, &Errata::default());
 
     // The selections never pick the mage …
-    let selections = wiki::selections(&rules.catalog, 200, 2026);
+    let selections = page::selections(&rules.catalog, 200, 2026);
     assert!(selections.iter().all(|s| !s.config.has(mage.bit)));
     // … so the page agrees with the rules without any erratum.
     let tally = tally(&page, &rules, &Errata::default());
@@ -345,7 +345,7 @@ fn modules_without_a_selector_on_the_page_are_left_out() {
     let order = carcassonne_rules_compiler::interpret::turn_order(&rules, &cfg);
     let ids: Vec<&str> = order.steps().flat_map(|s| &s.items).map(|i| i.id.as_ref()).collect();
     assert!(ids.contains(&"mage-move"));
-    let comparisons = wiki::compare(&page, &rules, &Errata::default(), &cfg, &order);
+    let comparisons = page::compare(&page, &rules, &Errata::default(), &cfg, &order);
     assert!(comparisons.iter().all(|c| c.agrees()), "{comparisons:#?}");
 }
 
@@ -390,7 +390,7 @@ fn nested_asides_and_sub_items_must_keep_the_rules_order() {
     let differences = |first: &str| {
         let (_dir, rules) = fixture_with_deploy_asides(first);
         let page = Page::parse(ASIDE_PAGE, &rules, &Errata::default());
-        let tally = carcassonne_rules_conformance::compare_nested(&page, &rules, &Errata::default());
+        let tally = carcassonne_rules_wiki::compare_nested(&page, &rules, &Errata::default());
         let found: Vec<(usize, String)> =
             tally.findings.iter().filter_map(|f| f.difference.clone().map(|d| (f.line, d))).collect();
         (tally.findings.len(), found)
@@ -409,7 +409,7 @@ fn nested_foreign_marks_follow_the_rule_items() {
     let (_dir, rules) = fixture_with_deploy_asides("abbey");
     let marks = |page: &str| {
         let page = Page::parse(page, &rules, &Errata::default());
-        let tally = carcassonne_rules_conformance::compare_nested(&page, &rules, &Errata::default());
+        let tally = carcassonne_rules_wiki::compare_nested(&page, &rules, &Errata::default());
         tally
             .findings
             .into_iter()

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use carcassonne_rules_compiler::model::Cond;
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_dir};
-use carcassonne_rules_conformance::Errata;
+use carcassonne_rules_wiki::Errata;
 
 fn compile(dir: &Path) -> Rules {
     match compile_dir(dir).result {

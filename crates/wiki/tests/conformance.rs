@@ -14,10 +14,10 @@
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::diagnostics::render;
-use carcassonne_rules_compiler::wiki_export::selector_key;
 use carcassonne_rules_compiler::{Sources, compile_dir};
-use carcassonne_rules_conformance::wiki::{self, Page, Tally, nested};
-use carcassonne_rules_conformance::{Errata, compare_nested};
+use carcassonne_rules_wiki::keys::selector_key;
+use carcassonne_rules_wiki::page::{self, Page, Tally, nested};
+use carcassonne_rules_wiki::{Errata, compare_nested};
 
 const PAGE_VARIABLE: &str = "CARCASSONNE_WIKI_PAGE";
 const RANDOM_SELECTIONS: usize = 500;
@@ -50,16 +50,16 @@ fn rules_agree_with_the_wiki_page() {
         std::fs::read_to_string(&page_path).unwrap_or_else(|e| panic!("{PAGE_VARIABLE}={}: {e}", page_path.display()));
     let page = Page::parse(&source, &rules, &errata);
     assert!(page.unreadable.is_empty(), "page classes errata.yaml does not explain: {:?}", page.unreadable);
-    let stale = wiki::stale_page_lines(&page, &errata);
+    let stale = page::stale_page_lines(&page, &errata);
     assert!(stale.is_empty(), "errata naming page lines that hold no top-level item: {stale:?}");
 
     let mut tally = Tally::default();
-    for selection in wiki::selections(&rules.catalog, RANDOM_SELECTIONS, SEED) {
-        tally.add(&selection.label, &wiki::compare_selection(&page, &rules, &errata, &selection.config));
+    for selection in page::selections(&rules.catalog, RANDOM_SELECTIONS, SEED) {
+        tally.add(&selection.label, &page::compare_selection(&page, &rules, &errata, &selection.config));
     }
     println!("{}", tally.summary());
     let unexplained: Vec<String> =
-        tally.unexplained.iter().take(20).map(|(selection, c)| format!("{selection} {}", wiki::describe(c))).collect();
+        tally.unexplained.iter().take(20).map(|(selection, c)| format!("{selection} {}", page::describe(c))).collect();
     assert!(
         tally.unexplained.is_empty(),
         "{} steps differ from the page without an erratum; the first ones:\n{}",

@@ -25,6 +25,8 @@ use carcassonne_rules_compiler::syntax::{self, S, Spanned};
 use carcassonne_rules_core::Config;
 use serde::Deserialize;
 
+pub mod schema;
+
 /// The sections the comparison covers besides the steps.
 pub const SECTIONS: [&str; 2] = ["notes", "any_time"];
 

@@ -29,18 +29,18 @@
 //! Each item carries its rule id as its HTML `id`, so a link can point at it
 //! and a reader of the page can name it. Positions in the page that credit an
 //! item to a module follow the rules' contract: the first selected module its
-//! class names outside a `not` (the page reader in `tools/conformance` reads
+//! class names outside a `not` (the page reader, [`crate::page`], reads
 //! them so); a condition that cannot be written so that this holds is an error.
 
+use biodivine_lib_bdd::Bdd;
+use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
+use carcassonne_rules_compiler::logic::Logic;
+use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Text, TextPart};
 use carcassonne_rules_core::order::NO_ACTIONS;
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, VariantId};
 
-use biodivine_lib_bdd::Bdd;
-
-use crate::diagnostics::{Diagnostic, Sources, Span};
-use crate::escape::wiki::{self, Line};
-use crate::logic::Logic;
-use crate::model::{Cond, Item, Marker, Phase, Rules, Step, Text, TextPart};
+use crate::escape::{self as wiki, Line};
+use crate::keys::selector_key;
 
 /// Classes the export uses for layout, as the page does; they say nothing about
 /// visibility. Besides these, the export uses `show…` classes and the foreign
@@ -68,23 +68,6 @@ pub const FINAL_SCORING_HEADING: &str = "'''Final scoring'''";
 pub const CHOOSE_ONE_LEAD: &str = "You '''may''' do exactly one of the following:";
 /// The heading of the builder's block.
 const DOUBLE_TURN_HEADING: &str = "Once, or twice on a double turn";
-
-/// The wiki's selector key of a module id: the CamelCase it is the snake_case
-/// of (`wonders_of_humanity` → `WondersOfHumanity`, `river_ii` → `RiverII`,
-/// `20th_anniversary_expansion` → `20thAnniversaryExpansion`). Words made of
-/// the letters of Roman numerals are numerals.
-pub fn selector_key(id: &str) -> String {
-    id.split('_')
-        .map(|word| {
-            if !word.is_empty() && word.chars().all(|c| matches!(c, 'i' | 'v' | 'x')) {
-                word.to_uppercase()
-            } else {
-                let mut chars = word.chars();
-                chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-            }
-        })
-        .collect()
-}
 
 /// The order of play as wiki source. A condition the page's classes cannot
 /// say (one that depends on the publisher on a marker or a repeat, or one whose
@@ -947,19 +930,5 @@ impl Shown {
             credited(&terms, &mut out);
         }
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn selector_keys_are_the_page_s_camel_case() {
-        assert_eq!(selector_key("wonders_of_humanity"), "WondersOfHumanity");
-        assert_eq!(selector_key("river_ii"), "RiverII");
-        assert_eq!(selector_key("20th_anniversary_expansion"), "20thAnniversaryExpansion");
-        assert_eq!(selector_key("spiel_doch2018"), "SpielDoch2018");
-        assert_eq!(selector_key("king_and_robber"), "KingAndRobber");
     }
 }

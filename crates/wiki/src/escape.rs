@@ -9,7 +9,7 @@
 //! and its text escaped as a whole, each character seen with its neighbours in
 //! the finished line.
 
-use super::terminal;
+use carcassonne_rules_core::escape::terminal;
 
 /// Punctuation that is markup wherever it stands, written as a character
 /// reference: links, templates, table cells, signatures, references, tags.
