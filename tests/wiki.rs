@@ -1,6 +1,6 @@
 //! `carcassonne-rules wiki --out FILE`: the order of play as wiki source. What
 //! the file says is proven by the round trip through the page reader
-//! (`tools/conformance/tests/wiki_export.rs`); here, the command's contract.
+//! (`crates/wiki/tests/export.rs`); here, the command's contract.
 
 // Helpers outside `#[test]` functions panic on a broken setup, as tests do.
 #![allow(clippy::expect_used)]
