@@ -2,9 +2,10 @@
 //! language server (VS Code's YAML extension, Neovim's and Helix's
 //! yaml-language-server), a file that names its schema on its first line
 //! (`# yaml-language-server: $schema=../generated/schemas/base.schema.json`)
-//! gets completion of keys, section names, step ids, module, marker and item
-//! ids, hover documentation of every key, and unknown keys flagged as the
-//! author types.
+//! gets completion of keys, section names, step ids, module and marker names
+//! (each with what it is), hover documentation of every key, and unknown keys
+//! flagged as the author types. Item ids are left to the language server,
+//! which offers only those an item may name.
 //!
 //! The schemas are generated from the checked rules, like the Rust code: the
 //! ids they offer are the rules' own, so `gen` writes them and `gen --check`
@@ -15,6 +16,8 @@
 //! The JSON is written by a small writer of its own (keys in the order given
 //! here, two-space indentation), so the output does not depend on how a JSON
 //! library orders object keys.
+
+use carcassonne_rules_core::escape::markdown::{code, inline};
 
 use crate::model::{MARKERS, Rules};
 
@@ -233,6 +236,19 @@ pub fn offered(description: &str, values: Vec<String>, pattern: Option<&str>) ->
     ])
 }
 
+/// Like [`offered`], each value with a Markdown description that an editor
+/// shows beside it in completion (`markdownEnumDescriptions`, which VS Code's
+/// and Red Hat's YAML language servers read).
+fn described(description: &str, values: Vec<(String, String)>, pattern: Option<&str>) -> Json {
+    let (ids, descriptions): (Vec<String>, Vec<String>) = values.into_iter().unzip();
+    let named = obj(vec![("enum", strings(ids)), ("markdownEnumDescriptions", strings(descriptions))]);
+    let mut free = vec![("type", str("string"))];
+    if let Some(p) = pattern {
+        free.push(("pattern", str(p)));
+    }
+    obj(vec![("description", str(description)), ("anyOf", Json::Arr(vec![named, obj(free)]))])
+}
+
 /// A reference to a definition of the same document.
 pub fn reference(name: &str) -> Json {
     obj(vec![("$ref", str(format!("#/definitions/{name}")))])
@@ -275,13 +291,24 @@ impl Schemas<'_> {
         self.rules.steps().map(|s| s.id.clone()).collect()
     }
 
-    /// Module and derived-flag ids: the names a condition starts with.
-    fn condition_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.rules.catalog.modules.iter().map(|m| m.id.clone()).collect();
-        names.extend(self.rules.flags.iter().map(|f| f.id.clone()));
-        names.push("edition".to_string());
-        names.push("variant".to_string());
-        names.push("not".to_string());
+    /// Module and derived-flag ids, the names a condition starts with, each
+    /// with what it is.
+    fn condition_names(&self) -> Vec<(String, String)> {
+        let rules = self.rules;
+        let mut names: Vec<(String, String)> = Vec::new();
+        for expansion in &rules.catalog.expansions {
+            for module in &expansion.modules {
+                let about = format!("**{}**, a module of *{}*", inline(&module.name), inline(&expansion.name));
+                names.push((module.id.clone(), about));
+            }
+        }
+        names.sort();
+        for flag in &rules.flags {
+            names.push((flag.id.clone(), format!("derived flag: {}", code(&rules.dsl(&flag.when).to_string()))));
+        }
+        names.push(("edition".to_string(), "`edition == C1`: the game's edition".to_string()));
+        names.push(("variant".to_string(), "`variant == rgg`: the publisher's rules".to_string()));
+        names.push(("not".to_string(), "`not …`: the opposite".to_string()));
         names
     }
 
@@ -293,7 +320,7 @@ impl Schemas<'_> {
              `not` and parentheses; `edition == C1` (editions: {editions}); `variant == rgg` (publishers' rules: {}).",
             variants.join(", ")
         );
-        offered(&text, self.condition_names(), None)
+        described(&text, self.condition_names(), None)
     }
 
     /// The groups of alternatives the items name.
@@ -307,10 +334,6 @@ impl Schemas<'_> {
         groups
     }
 
-    fn item_ids(&self) -> Vec<String> {
-        self.rules.items().into_iter().map(|i| i.id.clone()).collect()
-    }
-
     /// Every item key, described; `top_level_when`: the top-level items of an
     /// expansion file need a condition.
     fn item_definitions(&self, top_level_when: bool) -> Vec<(&'static str, Json)> {
@@ -319,7 +342,13 @@ impl Schemas<'_> {
         let step = format!("({})", steps.join("|"));
         let effect = format!("^(skip {step}(, {step})*|go back to {step}|double turn)$");
         let marker = format!("^({})( \"[^\"]*\")?( when .+)?$", MARKERS.join("|"));
-        let reference = |what: &str| offered(what, self.item_ids(), Some(KEBAB));
+        // No enum of the item ids: hundreds of them made every hover and
+        // message of these keys thousands of characters long, and most are
+        // not siblings the item may name. The language server completes them.
+        let reference = |what: &str| {
+            let what = format!("{what} (`carcassonne-rules lsp` completes the ids it may name.)");
+            typed("string", &what, vec![("pattern", str(KEBAB))])
+        };
         let item = closed(
             "One rule of the turn order.",
             &["id", "text"],
@@ -581,6 +610,10 @@ impl Schemas<'_> {
                     obj(vec![
                         ("description", str("The step's id (`1B`, `2B-1`).")),
                         ("enum", strings(self.step_ids())),
+                        (
+                            "markdownEnumDescriptions",
+                            strings(self.rules.steps().map(|s| inline(&s.title).into_owned())),
+                        ),
                     ]),
                 ),
                 ("title", typed("string", "The step's heading.", vec![])),
@@ -628,17 +661,22 @@ impl Schemas<'_> {
     }
 
     fn expansion(&self) -> Json {
-        let expansions: Vec<String> = self.rules.catalog.expansions.iter().map(|x| x.id.clone()).collect();
+        let expansions: Vec<(String, String)> =
+            self.rules.catalog.expansions.iter().map(|x| (x.id.clone(), format!("**{}**", inline(&x.name)))).collect();
         let body = closed(
             "",
             &["expansion"],
             vec![
                 (
                     "expansion",
-                    obj(vec![
-                        ("description", str("The id of the expansion in modules.yaml whose items this file holds.")),
-                        ("enum", strings(expansions)),
-                    ]),
+                    // Offered by name, though any snake_case id is accepted: an
+                    // expansion just added to modules.yaml is no error before
+                    // `gen` runs again (`check` refuses an unknown one).
+                    described(
+                        "The id of the expansion in modules.yaml whose items this file holds.",
+                        expansions,
+                        Some(SNAKE),
+                    ),
                 ),
                 ("items", self.sections()),
             ],

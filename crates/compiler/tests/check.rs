@@ -340,3 +340,20 @@ fn ids_must_have_the_right_case() {
     let all = problems(dir.path());
     assert!(all.iter().any(|d| d.message() == "module id `Dragon-Figure` is not snake_case"), "{all:?}");
 }
+
+#[test]
+fn an_edition_named_twice_is_refused_as_the_schemas_refuse_it() {
+    // `foreign` and an expansion's `editions` are `uniqueItems` in the schemas.
+    let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| t.replace("foreign: [WE]", "foreign: [WE, WE]"));
+    let d = only_problem(dir.path());
+    assert_eq!(d.message(), "edition `WE` named twice in `foreign`");
+    // Line 9 is `      foreign: [WE, WE]`: the second `WE` is at column 21.
+    assert_eq!(location_in(&d, "abbey-and-mayor.yaml"), (9, 21));
+    assert_eq!(d.places().len(), 2, "the first `WE` is shown too");
+    assert!(d.help_text().is_some_and(|h| h.contains("each edition once")));
+
+    let dir = rules_with("modules.yaml", |t| t.replacen("editions: [C1, C2]", "editions: [C1, C2, C1]", 1));
+    let d = only_problem(dir.path());
+    assert_eq!(d.message(), "edition `C1` named twice in `editions`");
+    assert_eq!(location_in(&d, "modules.yaml"), (5, 24));
+}

@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 use carcassonne_rules_compiler::diagnostics::render;
 use carcassonne_rules_compiler::schema::{self, SCHEMA_DIR, SchemaFile};
 use carcassonne_rules_compiler::{Rules, compile_dir};
+use carcassonne_rules_core::escape::markdown::inline;
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -82,7 +83,10 @@ fn planted_mistakes_fail_validation() {
         ("an unknown item key", expansion.replace("text: X.", "text: X.\n      colour: red")),
         ("an unknown step", expansion.replace("1B:", "1E:")),
         ("an unknown top-level key", format!("{expansion}name: Abbey\n")),
-        ("an unknown expansion", expansion.replace("abbey_and_mayor", "abbey_and_mayr")),
+        // Any snake_case id is accepted (one just added to modules.yaml is no
+        // error before `gen`); `check` refuses an unknown one.
+        ("an expansion id that is not snake_case", expansion.replace("abbey_and_mayor", "Abbey-And-Mayor")),
+        ("an edition named twice", expansion.replace("text: X.", "text: X.\n      foreign: [WE, WE]")),
         ("an unknown marker", expansion.replace("text: X.", "text: X.\n      markers: [ROBBRES]")),
         ("an unknown edition", expansion.replace("text: X.", "text: X.\n      foreign: [C3]")),
         ("a malformed effect", expansion.replace("text: X.", "text: X.\n      effect: skip 9Z")),
@@ -115,9 +119,69 @@ fn the_schemas_offer_the_rules_ids() {
     // Section names and step ids as keys, with the step's title for hover.
     assert!(expansion.contains("\"2B-1\": {") && expansion.contains("Step 2B-1: "), "steps as keys");
     assert!(expansion.contains("\"final_scoring\": {"));
-    // Module, flag, marker, expansion and item ids for completion.
-    for id in ["wonders_of_humanity", "tiles_in_supply", "ROBBER_CHOICE", "abbey_and_mayor", "abbey-play-from-supply"] {
+    // Module, flag, marker and expansion ids for completion.
+    for id in ["wonders_of_humanity", "tiles_in_supply", "ROBBER_CHOICE", "abbey_and_mayor"] {
         assert!(expansion.contains(&format!("\"{id}\"")), "{id} is not offered");
+    }
+    // Item ids are not: the language server offers the few an item may name.
+    assert!(!expansion.contains("\"abbey-play-from-supply\""), "item ids are offered");
+    let schema: Value = serde_json::from_str(expansion).expect("JSON");
+    // Each expansion with its own name, each module with its expansion's.
+    let offered = |pointer: &str| -> Vec<(String, String)> {
+        let named = schema.pointer(pointer).unwrap_or_else(|| panic!("no {pointer}"));
+        let ids = named["enum"].as_array().expect("an enum");
+        let about = named["markdownEnumDescriptions"].as_array().expect("descriptions");
+        assert_eq!(ids.len(), about.len(), "{pointer}: one description per value");
+        ids.iter().zip(about).map(|(i, a)| (i.as_str().unwrap_or("").into(), a.as_str().unwrap_or("").into())).collect()
+    };
+    let expansions = offered("/properties/expansion/anyOf/0");
+    assert_eq!(expansions.len(), RULES.catalog.expansions.len());
+    for (id, about) in &expansions {
+        let expansion = RULES.catalog.expansions.iter().find(|x| x.id == *id).expect("a known expansion");
+        assert_eq!(*about, format!("**{}**", inline(&expansion.name)), "{id}");
+    }
+    let names = offered("/definitions/item/properties/when/anyOf/0");
+    let (_, wagon) = names.iter().find(|(id, _)| id == "wagon").expect("wagon is offered");
+    assert_eq!(wagon, "**Wagon**, a module of *Abbey & Mayor*");
+}
+
+/// What a schema-driven editor shows for one value: the message for a value
+/// outside an enum (Red Hat's yaml-language-server lists every allowed one)
+/// and the hover (the key's description with the value's own).
+fn longest_texts(node: &Value, out: &mut (usize, usize)) {
+    match node {
+        Value::Object(map) => {
+            if let Some(Value::Array(values)) = map.get("enum") {
+                let listed: Vec<String> = values.iter().map(Value::to_string).collect();
+                out.0 = out.0.max(format!("Value is not accepted. Valid values: {}.", listed.join(", ")).len());
+            }
+            let described = |m: &serde_json::Map<String, Value>| {
+                m.get("markdownEnumDescriptions")
+                    .and_then(Value::as_array)
+                    .map_or(0, |ds| ds.iter().filter_map(Value::as_str).map(str::len).max().unwrap_or(0))
+            };
+            let own = map.get("description").and_then(Value::as_str).map_or(0, str::len);
+            let value = map.get("anyOf").and_then(Value::as_array).map_or(described(map), |alts| {
+                alts.iter().filter_map(Value::as_object).map(described).max().unwrap_or(0)
+            });
+            out.1 = out.1.max(own + value);
+            map.values().for_each(|v| longest_texts(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| longest_texts(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn hovers_and_messages_stay_short() {
+    for file in SCHEMAS.iter() {
+        let schema: Value = serde_json::from_str(&file.contents).expect("JSON");
+        let mut longest = (0, 0);
+        longest_texts(&schema, &mut longest);
+        // 457 item ids made a 12,737-character message; the module and flag
+        // names of a condition now make the longest, about 1,600.
+        assert!(longest.0 <= 2_000, "{}: a message of {} characters", file.name, longest.0);
+        assert!(longest.1 <= 1_000, "{}: a hover of {} characters", file.name, longest.1);
     }
 }
 

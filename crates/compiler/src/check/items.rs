@@ -398,6 +398,7 @@ impl Checker<'_> {
         self.check_text(&raw.text, "an item's text");
         let text = self.text(&raw.text);
         let markers: Vec<Option<model::Marker>> = raw.markers.iter().map(|m| self.marker(m)).collect();
+        self.unique_editions(&raw.foreign, "foreign");
         let mut foreign = parent_foreign.to_vec();
         let mut own_foreign = Vec::new();
         for f in &raw.foreign {

@@ -237,6 +237,25 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Reports an edition a list (`foreign`, an expansion's `editions`)
+    /// names again, as the schemas' `uniqueItems` does: it says nothing the
+    /// first did, so it is a slip (often for another edition).
+    fn unique_editions(&mut self, list: &[Spanned<String>], key: &str) {
+        for (i, edition) in list.iter().enumerate() {
+            if let Some(first) = list[..i].iter().find(|e| e.value == edition.value) {
+                let d = Diagnostic::at(
+                    self.sources,
+                    edition.span,
+                    format!("edition `{}` named twice in `{key}`", quoted(&edition.value)),
+                    "named again here",
+                )
+                .also(self.sources, first.span, "first named here")
+                .with_help("a list of editions names each edition once: remove this one, or name another edition");
+                self.problems.push(d);
+            }
+        }
+    }
+
     fn duplicate(&mut self, what: &str, name: &Spanned<String>, first: Span) {
         let d = Diagnostic::at(
             self.sources,

@@ -158,6 +158,9 @@ impl Checker<'_> {
             bits[d] = ModuleId(bit as u8);
             self.names.insert(declared[d].0.value.clone(), (Named::Module(bits[d]), declared[d].0.span));
         }
+        for x in &raw.expansions {
+            self.unique_editions(&x.editions, "editions");
+        }
         let expansion_editions: Vec<Vec<&str>> = raw
             .expansions
             .iter()
