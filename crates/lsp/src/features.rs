@@ -100,14 +100,14 @@ fn item_around(text: &str, offset: usize) -> Option<&str> {
 
 /// Where `id` is, with its step (none in the setup, notes…) and the list
 /// it is in.
-struct Found<'r> {
+pub(crate) struct Found<'r> {
     item: &'r Item,
     ancestors: Vec<&'r Item>,
     step: Option<&'r Step>,
     siblings: &'r [Item],
 }
 
-fn find<'r>(rules: &'r Rules, id: &str) -> Option<Found<'r>> {
+pub(crate) fn find<'r>(rules: &'r Rules, id: &str) -> Option<Found<'r>> {
     fn walk<'r>(list: &'r [Item], id: &str, path: &mut Vec<&'r Item>) -> Option<(&'r Item, Vec<&'r Item>, &'r [Item])> {
         for item in list {
             if item.id == id {
@@ -313,26 +313,40 @@ pub fn hover(rules: &Rules, text: &str, offset: usize) -> Option<String> {
     None
 }
 
-fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
-    let item = found.item;
+/// Where the item shows: its step's, its ancestors' and its own conditions.
+pub(crate) fn shown_when(found: &Found<'_>) -> Cond {
     let mut when = found.step.map_or(Cond::True, |s| s.when.clone());
     for ancestor in &found.ancestors {
         when = when.and(ancestor.when.clone());
     }
-    when = when.and(item.when.clone());
-    let logic = Logic::new(rules);
-    let shows = logic.cond(&when);
+    when.and(found.item.when.clone())
+}
+
+/// In what share (0–100) of each edition's selections `when` holds, in
+/// edition order: the BDD counts them.
+pub(crate) fn shares(rules: &Rules, logic: &Logic<'_>, when: &Cond) -> Vec<f64> {
+    let shows = logic.cond(when);
+    let mut out = Vec::new();
+    for i in 0..rules.catalog.editions.len() {
+        let Ok(ix) = u8::try_from(i) else { break };
+        let in_edition = logic.edition(EditionId(ix));
+        let all = logic.everything().and(&in_edition).cardinality();
+        let some = shows.and(&in_edition).cardinality();
+        out.push(if all > 0.0 { 100.0 * some / all } else { 0.0 });
+    }
+    out
+}
+
+fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
+    let item = found.item;
+    let shares = shares(rules, &Logic::new(rules), &shown_when(found));
     let mut out = format!("**{}**", inline(&item.id));
     if item.when != Cond::True {
         out.push_str(&format!("\n\nwhen {}", code(&rules.dsl(&item.when).to_string())));
     }
     out.push_str("\n\n| edition | text | shows in |\n|---|---|---|");
-    for (i, edition) in rules.catalog.editions.iter().enumerate() {
+    for (i, (edition, share)) in rules.catalog.editions.iter().zip(shares).enumerate() {
         let Ok(ix) = u8::try_from(i) else { break };
-        let in_edition = logic.edition(EditionId(ix));
-        let all = logic.everything().and(&in_edition).cardinality();
-        let some = shows.and(&in_edition).cardinality();
-        let share = if all > 0.0 { 100.0 * some / all } else { 0.0 };
         let wording = inline(&item.text.render(EditionId(ix))).replace('\n', " ");
         out.push_str(&format!("\n| {} | {wording} | {share:.1}% of selections |", inline(&edition.id)));
     }

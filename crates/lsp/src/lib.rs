@@ -8,6 +8,10 @@
 //! [`positions`](carcassonne_rules_compiler::positions) mapper.
 
 pub mod features;
+pub mod inlay;
+pub mod semantic;
+pub mod snippet;
+pub mod strings;
 pub mod uri;
 pub mod workspace;
 
@@ -53,23 +57,32 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         .and_then(Value::as_array)
         .is_some_and(|kinds| kinds.iter().any(|k| k == "utf-8"));
     let columns = if offers_utf8 { Columns::Utf8 } else { Columns::Utf16 };
+    let snippets = params
+        .pointer("/capabilities/textDocument/completion/completionItem/snippetSupport")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let capabilities = json!({
         "positionEncoding": if offers_utf8 { "utf-8" } else { "utf-16" },
         "textDocumentSync": { "openClose": true, "change": 1, "save": true },
-        "completionProvider": { "triggerCharacters": [" ", "(", "="] },
+        "completionProvider": { "triggerCharacters": [" ", "(", "=", "{"] },
         "hoverProvider": true,
         "definitionProvider": true,
         "referencesProvider": true,
         "renameProvider": true,
         "codeActionProvider": true,
         "documentSymbolProvider": true,
+        "inlayHintProvider": true,
+        "semanticTokensProvider": {
+            "legend": { "tokenTypes": semantic::LEGEND, "tokenModifiers": [] },
+            "full": true,
+        },
     });
     connection.initialize_finish(
         id,
         json!({ "capabilities": capabilities, "serverInfo": { "name": "carcassonne-rules", "version": env!("CARGO_PKG_VERSION") } }),
     )?;
     let mut server =
-        Server { workspace: Workspace::new(rules_dir(&root)), columns, model: None, published: Vec::new() };
+        Server { workspace: Workspace::new(rules_dir(&root)), columns, snippets, model: None, published: Vec::new() };
     server.analyse(connection)?;
     let mut waiting = Vec::new();
     while let Ok(message) = connection.receiver.recv() {
@@ -111,6 +124,8 @@ struct Model {
 struct Server {
     workspace: Workspace,
     columns: Columns,
+    /// The client takes snippets in completions.
+    snippets: bool,
     model: Option<Model>,
     /// The files diagnostics were last published for.
     published: Vec<String>,
@@ -256,6 +271,12 @@ impl Server {
         if request.method == "textDocument/documentSymbol" {
             return Ok(self.symbols(params).unwrap_or(Value::Null));
         }
+        if request.method == "textDocument/semanticTokens/full" {
+            return Ok(self.semantic_tokens(params).unwrap_or(Value::Null));
+        }
+        if request.method == "textDocument/inlayHint" {
+            return Ok(self.inlay_hints(params).unwrap_or(Value::Null));
+        }
         let (Some(model), Some((rel, text, offset))) = (&self.model, self.at(params)) else {
             return Ok(Value::Null);
         };
@@ -266,7 +287,7 @@ impl Server {
         };
         let value = match request.method.as_str() {
             "textDocument/completion" => {
-                let items: Vec<lsp::CompletionItem> = features::complete(rules, &rel, text, offset)
+                let mut items: Vec<lsp::CompletionItem> = features::complete(rules, &rel, text, offset)
                     .into_iter()
                     .map(|c| lsp::CompletionItem {
                         label: c.label,
@@ -277,6 +298,29 @@ impl Server {
                         ..lsp::CompletionItem::default()
                     })
                     .collect();
+                items.extend(snippet::variants(rules, &rel, text, offset, self.snippets).into_iter().map(|v| {
+                    lsp::CompletionItem {
+                        label: v.label,
+                        kind: Some(lsp::CompletionItemKind::SNIPPET),
+                        detail: Some("text variant by edition".into()),
+                        insert_text: Some(v.insert),
+                        insert_text_format: Some(if v.is_snippet {
+                            lsp::InsertTextFormat::SNIPPET
+                        } else {
+                            lsp::InsertTextFormat::PLAIN_TEXT
+                        }),
+                        additional_text_edits: (!v.quotes.is_empty()).then(|| {
+                            v.quotes
+                                .iter()
+                                .map(|&(at, quote)| lsp::TextEdit {
+                                    range: self.range(text, at, 0),
+                                    new_text: quote.to_string(),
+                                })
+                                .collect()
+                        }),
+                        ..lsp::CompletionItem::default()
+                    }
+                }));
                 json!(items)
             }
             "textDocument/hover" => match features::hover(rules, text, offset) {
@@ -337,6 +381,45 @@ impl Server {
         let symbols: Vec<Value> =
             features::outline(&model.rules, file).iter().map(|s| symbol(self, text, s, 3)).collect();
         Some(json!(symbols))
+    }
+
+    /// The file's current text, by the request's `textDocument`.
+    fn document(&self, params: &Value) -> Option<(String, &str)> {
+        let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
+        let text = self.workspace.text(&rel)?;
+        Some((rel, text))
+    }
+
+    /// Every token of the DSL in the file, classified by the last checked rules.
+    fn semantic_tokens(&self, params: &Value) -> Option<Value> {
+        let (rel, text) = self.document(params)?;
+        let tokens = semantic::tokens(self.model.as_ref().map(|m| &m.rules), &rel, text);
+        Some(json!({ "data": semantic::encode(text, &tokens, self.columns) }))
+    }
+
+    /// The hints of the requested range.
+    fn inlay_hints(&self, params: &Value) -> Option<Value> {
+        let (rel, text) = self.document(params)?;
+        let model = self.model.as_ref()?;
+        let offset_of = |at: &str| -> Option<usize> {
+            let line = usize::try_from(params.pointer(&format!("/range/{at}/line"))?.as_u64()?).ok()?;
+            let character = usize::try_from(params.pointer(&format!("/range/{at}/character"))?.as_u64()?).ok()?;
+            Some(positions::offset(text, line, character, self.columns))
+        };
+        let (from, to) = (offset_of("start")?, offset_of("end")?);
+        let hints: Vec<Value> = inlay::hints(&model.rules, &rel, text, from, to)
+            .into_iter()
+            .map(|h| {
+                let (line, character) = positions::position(text, h.at, self.columns);
+                json!({
+                    "position": { "line": line, "character": character },
+                    "label": h.label,
+                    "tooltip": h.tooltip,
+                    "paddingLeft": true,
+                })
+            })
+            .collect();
+        Some(json!(hints))
     }
 
     /// Every rules file's current text (buffers in place of files).

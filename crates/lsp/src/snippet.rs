@@ -1,0 +1,91 @@
+//! The text-variant completion inside a `text:` value: `{C1: … | C2, WE: …}`
+//! with the editions as tab stops, for clients that take snippets, and as
+//! plain text otherwise.
+//!
+//! A variant's `: ` makes an unquoted YAML value a mapping, so a plain value
+//! is quoted by the same completion (an additional edit at each end).
+
+use carcassonne_rules_compiler::Rules;
+
+use crate::strings::{Kind, dsl_strings};
+
+/// One completion that writes a text variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// What the list shows.
+    pub label: String,
+    /// What it inserts at the cursor: a snippet (`$1`, `${2:C2, WE}`) or
+    /// plain text.
+    pub insert: String,
+    /// Whether `insert` is a snippet.
+    pub is_snippet: bool,
+    /// Quotes to insert at byte offsets, around a plain value.
+    pub quotes: Vec<(usize, char)>,
+}
+
+/// Escapes what a snippet would read as syntax in fixed text.
+fn literal(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('$', "\\$").replace('}', "\\}")
+}
+
+/// The variant completions at byte `offset` of `text`, if it is inside (or
+/// at the end of) a `text:` value.
+pub fn variants(rules: &Rules, file: &str, text: &str, offset: usize, snippets: bool) -> Vec<Variant> {
+    let Some(string) = dsl_strings(file, text)
+        .into_iter()
+        .find(|s| s.kind == Kind::Text && s.scalar.0 <= offset && offset <= s.scalar.1)
+    else {
+        return Vec::new();
+    };
+    // Inside an unclosed `{` the author is writing a variant already.
+    let before = &text[string.scalar.0..offset];
+    if before.rfind('{') > before.rfind('}') {
+        return Vec::new();
+    }
+    let quotes = if !string.plain || string.value.is_empty() {
+        Vec::new()
+    } else if !string.value.contains(['"', '\\']) {
+        vec![(string.scalar.0, '"'), (string.scalar.1, '"')]
+    } else if !string.value.contains('\'') {
+        vec![(string.scalar.0, '\''), (string.scalar.1, '\'')]
+    } else {
+        // Neither quote can wrap it unchanged: the author quotes it.
+        return Vec::new();
+    };
+    // An empty value is quoted by the inserted text itself.
+    let wrap = if string.plain && string.value.is_empty() { "\"" } else { "" };
+    let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
+    let Some((first, rest)) = editions.split_first() else { return Vec::new() };
+    // The rules' usual form (the first edition against the others), and one
+    // alternative per edition.
+    let mut shapes: Vec<Vec<String>> = Vec::new();
+    if !rest.is_empty() {
+        shapes.push(vec![first.to_string(), rest.join(", ")]);
+    }
+    if rest.len() > 1 || rest.is_empty() {
+        shapes.push(editions.iter().map(|e| e.to_string()).collect());
+    }
+    shapes
+        .into_iter()
+        .map(|labels| {
+            let plain: Vec<String> = labels.iter().map(|l| format!("{l}: …")).collect();
+            let insert = if snippets {
+                let stops: Vec<String> = labels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| format!("${{{}:{}}}: ${}", 2 * i + 1, literal(l), 2 * i + 2))
+                    .collect();
+                format!("{wrap}{{{}}}$0{wrap}", stops.join(" | "))
+            } else {
+                let empty: Vec<String> = labels.iter().map(|l| format!("{l}: ")).collect();
+                format!("{wrap}{{{}}}{wrap}", empty.join("| ").trim_end())
+            };
+            Variant {
+                label: format!("{{{}}}", plain.join(" | ")),
+                insert,
+                is_snippet: snippets,
+                quotes: quotes.clone(),
+            }
+        })
+        .collect()
+}
