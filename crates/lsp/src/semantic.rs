@@ -235,10 +235,8 @@ mod tests {
     #[test]
     fn encoding_is_relative_and_in_the_clients_columns() {
         let text = "é: ab\nx: cd";
-        let tokens = [
-            Token { start: 4, len: 2, kind: TokenKind::Module },
-            Token { start: 10, len: 2, kind: TokenKind::Flag },
-        ];
+        let tokens =
+            [Token { start: 4, len: 2, kind: TokenKind::Module }, Token { start: 10, len: 2, kind: TokenKind::Flag }];
         assert_eq!(encode(text, &tokens, Columns::Utf16), [0, 3, 2, 2, 0, 1, 3, 2, 3, 0]);
         assert_eq!(encode(text, &tokens, Columns::Utf8), [0, 4, 2, 2, 0, 1, 3, 2, 3, 0]);
     }

@@ -242,3 +242,227 @@ fn the_outline_lists_steps_and_their_items() {
     assert_eq!(supply["range"]["start"]["line"], line as u64);
     assert!(supply["children"].as_array().unwrap().iter().any(|c| c["name"] == "abbey-supply-abbey-tile"));
 }
+
+/// `text` with each LSP `(position, new text)` edit applied (positions in
+/// UTF-16, as a client without `utf-8` sends them).
+fn apply(text: &str, edits: &[(Value, String)]) -> String {
+    use carcassonne_rules_compiler::positions::{Columns, offset};
+    let at = |p: &Value| {
+        offset(text, p["line"].as_u64().unwrap() as usize, p["character"].as_u64().unwrap() as usize, Columns::Utf16)
+    };
+    let mut by_offset: Vec<(usize, &str)> = edits.iter().map(|(p, t)| (at(p), t.as_str())).collect();
+    // From the end, so that earlier offsets stay where they were.
+    by_offset.sort_by_key(|&(at, _)| std::cmp::Reverse(at));
+    let mut out = text.to_string();
+    for (at, new) in by_offset {
+        out.insert_str(at, new);
+    }
+    out
+}
+
+/// A snippet's text with its tab stops filled: `${n:default}` keeps its
+/// default, `$n` gets `fills[n]` (nothing if none).
+fn expand(snippet: &str, fills: &[(&str, &str)]) -> String {
+    let mut out = String::new();
+    let mut rest = snippet;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + 1..];
+        if let Some(inner) = rest.strip_prefix('{') {
+            let end = inner.find('}').unwrap();
+            out.push_str(inner[..end].split_once(':').unwrap().1);
+            rest = &inner[end + 1..];
+        } else {
+            let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+            out.push_str(fills.iter().find(|(n, _)| *n == &rest[..end]).map_or("", |(_, f)| f));
+            rest = &rest[end..];
+        }
+    }
+    out + rest
+}
+
+/// The item `id`'s text in each edition, as `check` reads `files` in place of the bundled ones.
+fn texts_of(client: &Client, file: &str, text: &str, id: &str) -> Vec<String> {
+    let dir = client.dir.path().join("rules");
+    let mut files = std::collections::BTreeMap::new();
+    files.insert(file.to_string(), text.to_string());
+    for name in ["editions.yaml", "modules.yaml", "base.yaml"] {
+        files.insert(name.to_string(), client.text(name));
+    }
+    for entry in std::fs::read_dir(dir.join("expansions")).unwrap() {
+        let name = format!("expansions/{}", entry.unwrap().file_name().to_string_lossy());
+        files.entry(name.clone()).or_insert_with(|| client.text(&name));
+    }
+    let rules = match carcassonne_rules_compiler::compile_files(&dir, &files).result {
+        Ok(rules) => rules,
+        Err(problems) => panic!("check refuses the completed text:\n{}\n{text}", problems[0].message()),
+    };
+    let item = rules.items().into_iter().find(|i| i.id == id).unwrap().clone();
+    (0..3).map(|e| item.text.render(carcassonne_rules_core::EditionId(e))).collect()
+}
+
+#[test]
+fn a_text_variant_completes_as_a_snippet_that_check_accepts_and_as_plain_text_otherwise() {
+    let capabilities = json!({ "completion": { "completionItem": { "snippetSupport": true } } });
+    let mut client = Client::start_with(false, capabilities);
+    let text = client.text(ABBEY);
+    client.open(ABBEY, &text);
+    // Inside a plain (unquoted) text, before "mayor".
+    let (line, col) = find(&text, "adds the mayor", 9);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    let variants: Vec<&Value> = answer.as_array().unwrap().iter().filter(|c| c["kind"] == 15).collect();
+    let shown: Vec<&str> = variants.iter().map(|c| c["label"].as_str().unwrap()).collect();
+    assert_eq!(shown, ["{C1: … | C2, WE: …}", "{C1: … | C2: … | WE: …}"]);
+    let usual = variants[0];
+    assert_eq!(usual["insertTextFormat"], 2, "a snippet");
+    assert_eq!(usual["insertText"], "{${1:C1}: $2 | ${3:C2, WE}: $4}$0");
+    // Applied, with the editions as offered and each text filled in; the
+    // plain value gets quotes (a variant's `: ` would make it a mapping).
+    let inserted = expand(usual["insertText"].as_str().unwrap(), &[("2", "red"), ("4", "coloured")]);
+    let mut edits = vec![(json!({ "line": line, "character": col }), format!("{inserted} "))];
+    for quote in usual["additionalTextEdits"].as_array().unwrap() {
+        edits.push((quote["range"]["start"].clone(), quote["newText"].as_str().unwrap().to_string()));
+    }
+    let completed = apply(&text, &edits);
+    assert!(completed.contains("text: \"Every player adds the {C1: red | C2, WE: coloured} mayor"), "{completed}");
+    let rendered = texts_of(&client, ABBEY, &completed, "mayor-take-figure");
+    assert!(rendered[0].contains("adds the red mayor") && rendered[2].contains("adds the coloured mayor"));
+    // The server agrees: no diagnostic.
+    client.change(ABBEY, &completed);
+    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
+    // One alternative per edition, its placeholders kept, in a quoted text.
+    let (line, col) = find(&completed, "Wagon onto a feature", 0);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    let each = answer.as_array().unwrap().iter().find(|c| c["label"] == "{C1: … | C2: … | WE: …}").unwrap();
+    assert!(each["additionalTextEdits"].is_null(), "a quoted text needs no quotes");
+    let inserted = expand(each["insertText"].as_str().unwrap(), &[("2", "A"), ("4", "B"), ("6", "C")]);
+    let completed = apply(&completed, &[(json!({ "line": line, "character": col }), inserted)]);
+    assert_eq!(
+        texts_of(&client, ABBEY, &completed, "wagon-deploy")[1].split(" (").next(),
+        Some("BWagon onto a feature")
+    );
+    // Not inside a variant being written, nor outside a text.
+    let (line, col) = find(&text, "{C1: farm", 4);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    assert!(answer.as_array().unwrap().iter().all(|c| c["kind"] != 15), "{answer}");
+
+    // A client without snippets gets plain text that check accepts as it is.
+    let mut plain = Client::start(false);
+    plain.open(ABBEY, &text);
+    let (line, col) = find(&text, "adds the mayor", 9);
+    let answer = plain.request("textDocument/completion", plain.at(ABBEY, line, col));
+    let usual = answer.as_array().unwrap().iter().find(|c| c["kind"] == 15).unwrap();
+    assert_eq!(usual["insertTextFormat"], 1);
+    assert_eq!(usual["insertText"], "{C1: | C2, WE:}");
+    let mut edits = vec![(json!({ "line": line, "character": col }), usual["insertText"].as_str().unwrap().into())];
+    for quote in usual["additionalTextEdits"].as_array().unwrap() {
+        edits.push((quote["range"]["start"].clone(), quote["newText"].as_str().unwrap().to_string()));
+    }
+    let completed = apply(&text, &edits);
+    assert_eq!(
+        texts_of(&plain, ABBEY, &completed, "mayor-take-figure")[0],
+        "Every player adds the mayor of their colour to their supply."
+    );
+}
+
+/// The tokens of `data` as (text, type) pairs, read off `text` by UTF-16 columns.
+fn decoded(text: &str, data: &Value) -> Vec<(String, u64)> {
+    let data: Vec<u64> = data.as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).collect();
+    let lines: Vec<Vec<u16>> = text.lines().map(|l| l.encode_utf16().collect()).collect();
+    let (mut line, mut start) = (0, 0);
+    data.chunks(5)
+        .map(|t| {
+            if t[0] > 0 {
+                start = 0;
+            }
+            line += t[0] as usize;
+            start += t[1] as usize;
+            let word = String::from_utf16(&lines[line][start..start + t[2] as usize]).unwrap();
+            (word, t[3])
+        })
+        .collect()
+}
+
+#[test]
+fn semantic_tokens_mark_the_dsl_inside_strings() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY).replacen(
+        "text: Every player adds the mayor of their colour to their supply.",
+        "text: \"Bürgermeister → {C1: mayor | C2, WE: Mayor}\"\n      markers: ['MESSAGES \"#1\" when not abbey']",
+        1,
+    );
+    client.open(ABBEY, &text);
+    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new(), "{text}");
+    let answer =
+        client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": client.uri(ABBEY) } }));
+    let tokens = decoded(&text, &answer["data"]);
+    let find_all = |word: &str| tokens.iter().filter(|(w, _)| w == word).map(|(_, k)| *k).collect::<Vec<u64>>();
+    // keyword 0, operator 1, module 2, flag 3, edition 4, marker 5
+    assert!(tokens.starts_with(&[("abbey".into(), 2), ("or".into(), 0), ("mayor".into(), 2)]), "{tokens:?}");
+    assert_eq!(find_all("tiles_in_supply"), [3], "a derived flag");
+    assert_eq!(find_all("MESSAGES"), [5]);
+    assert!(find_all("not").contains(&0));
+    let variant: Vec<(String, u64)> = tokens.iter().skip_while(|(w, _)| w != "{").take(7).cloned().collect();
+    let expected: Vec<(String, u64)> = [("{", 1), ("C1", 4), (":", 1), ("|", 1), ("C2", 4), ("WE", 4), (":", 1)]
+        .into_iter()
+        .map(|(w, k)| (w.to_string(), k))
+        .collect();
+    assert_eq!(variant, expected, "the words of the variant are the author's");
+    // The decoding above read UTF-16 columns past `ü` and `→`; with utf-8 the
+    // same token starts further right, by their extra bytes.
+    let mut utf8 = Client::start(true);
+    utf8.open(ABBEY, &text);
+    let answer8 =
+        utf8.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": utf8.uri(ABBEY) } }));
+    let starts =
+        |data: &Value| -> Vec<u64> { data.as_array().unwrap().chunks(5).map(|t| t[1].as_u64().unwrap()).collect() };
+    let (at16, at8) = (starts(&answer["data"]), starts(&answer8["data"]));
+    let brace = tokens.iter().position(|(w, _)| w == "{").unwrap();
+    let line_start = text.find("text: \"Bürgermeister").unwrap();
+    assert_eq!(
+        at16[brace] as usize,
+        text[line_start - 6..].find('{').unwrap() - 3,
+        "ü and → are 2 and 3 bytes, 1 unit each"
+    );
+    assert_eq!(at8[brace], at16[brace] + 3);
+}
+
+#[test]
+fn inlay_hints_tell_in_what_share_of_games_a_condition_holds() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY);
+    client.open(ABBEY, &text);
+    let whole = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 10_000, "character": 0 } });
+    let hints = client
+        .request("textDocument/inlayHint", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "range": whole }));
+    let hints = hints.as_array().unwrap();
+    let whens = text.lines().filter(|l| l.trim_start().starts_with("when:")).count();
+    assert_eq!(hints.len(), whens, "one per `when:`");
+    // `abbey-take-tile`'s `when: abbey`: half the selections, every edition.
+    let (line, col) = find(&text, "      when: abbey\n", 17);
+    let abbey = hints.iter().find(|h| h["position"] == json!({ "line": line, "character": col })).unwrap();
+    assert_eq!(abbey["label"], "in 50% of games");
+    assert!(abbey["tooltip"].as_str().unwrap().contains("C2: 50.0%"));
+    // A child's share includes its parent's condition: `abbey` under
+    // `tiles_in_supply or wetlands` (the abbey is one of the supply's tiles).
+    let (line, _) = find(&text, "id: abbey-supply-abbey-tile", 0);
+    let child = hints.iter().find(|h| h["position"]["line"] == line + 1).unwrap();
+    assert_eq!(child["label"], "in 50% of games");
+    // Only the requested range.
+    let (line, _) = find(&text, "id: abbey-take-tile", 0);
+    let range = json!({ "start": { "line": line, "character": 0 }, "end": { "line": line + 2, "character": 0 } });
+    let some = client
+        .request("textDocument/inlayHint", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "range": range }));
+    assert_eq!(some.as_array().unwrap().len(), 1, "{some}");
+    // A condition on the edition: the shares differ and are grouped.
+    let base = client.text("base.yaml");
+    client.open("base.yaml", &base);
+    let (line, _) = find(&base, "id: 2D,", 0);
+    let range = json!({ "start": { "line": line, "character": 0 }, "end": { "line": line + 1, "character": 0 } });
+    let step = client.request(
+        "textDocument/inlayHint",
+        json!({ "textDocument": { "uri": client.uri("base.yaml") }, "range": range }),
+    );
+    let label = step[0]["label"].as_str().unwrap();
+    assert!(label.starts_with("C1 ") && label.contains("C2/WE 50%"), "{label}");
+}

@@ -39,6 +39,12 @@ fn copy_dir(from: &Path, to: &Path) {
 impl Client {
     /// A server for a workspace holding a copy of `rules/`.
     pub fn start(utf8: bool) -> Client {
+        Client::start_with(utf8, json!({}))
+    }
+
+    /// As [`Client::start`], the client declaring `text_document` as its
+    /// `textDocument` capabilities.
+    pub fn start_with(utf8: bool, text_document: Value) -> Client {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&bundled_rules(), &dir.path().join("rules"));
         let (server_side, conn) = Connection::memory();
@@ -48,7 +54,7 @@ impl Client {
         let root = carcassonne_rules_lsp::uri::from_path(client.dir.path());
         let init = client.request(
             "initialize",
-            json!({ "processId": null, "rootUri": root, "capabilities": { "general": { "positionEncodings": encodings } } }),
+            json!({ "processId": null, "rootUri": root, "capabilities": { "general": { "positionEncodings": encodings }, "textDocument": text_document } }),
         );
         assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap());
         client.notify("initialized", json!({}));
