@@ -1,5 +1,6 @@
 -- Drives the language server from Neovim (0.7+): diagnostics, completion,
--- definition and rename on a copy of the rules. Writes one line per check
+-- definition, rename, inlay hints, semantic tokens and the text-variant
+-- snippet on a copy of the rules. Writes one line per check
 -- to $RESULTS: "ok NAME" or "fail NAME: why".
 local root = os.getenv('RULES_ROOT')
 local results = {}
@@ -9,7 +10,13 @@ end
 
 vim.cmd('edit ' .. root .. '/rules/expansions/abbey-and-mayor.yaml')
 local buf = vim.api.nvim_get_current_buf()
-local id = vim.lsp.start_client({ name = 'carcassonne-rules', cmd = { os.getenv('SERVER'), 'lsp' }, root_dir = root })
+-- Neovim 0.7 takes no snippets by default; saying it does, its own snippet
+-- parser expands the server's text variant below.
+local capabilities = vim.lsp.protocol.make_client_capabilities()
+capabilities.textDocument.completion.completionItem.snippetSupport = true
+local id = vim.lsp.start_client({
+  name = 'carcassonne-rules', cmd = { os.getenv('SERVER'), 'lsp' }, root_dir = root, capabilities = capabilities,
+})
 vim.lsp.buf_attach_client(buf, id)
 local client = vim.lsp.get_client_by_id(id)
 vim.wait(20000, function() return client.server_capabilities ~= nil and next(client.server_capabilities) ~= nil end)
@@ -59,6 +66,54 @@ end
 check('rename', files == 2, vim.inspect(edit))
 local refused = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(rl, rc), { newName = 'abbey' }), 10000, buf)
 check('rename refused', refused and refused.err ~= nil, vim.inspect(refused))
+
+-- Inlay hints: one per `when:`, the abbey's in half the games.
+local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+local whens, abbey_line = 0, nil
+for i, line in ipairs(lines) do
+  if line:match('^%s*when:') then whens = whens + 1 end
+  if line == '      when: abbey' and not abbey_line then abbey_line = i - 1 end
+end
+local range = { start = { line = 0, character = 0 }, ['end'] = { line = #lines, character = 0 } }
+local hints = client.request_sync('textDocument/inlayHint', { textDocument = { uri = vim.uri_from_bufnr(buf) }, range = range }, 10000, buf)
+local abbey_hint
+for _, hint in ipairs((hints and hints.result) or {}) do
+  if hint.position.line == abbey_line then abbey_hint = hint.label end
+end
+check('inlay hints', hints and hints.result and #hints.result == whens and abbey_hint == 'in 50% of games',
+  vim.inspect({ whens, abbey_hint, hints }))
+
+-- Semantic tokens, decoded with the legend the server announced.
+local legend = client.server_capabilities.semanticTokensProvider.legend.tokenTypes
+local tokens = client.request_sync('textDocument/semanticTokens/full', { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000, buf)
+local data = (tokens and tokens.result and tokens.result.data) or {}
+local kinds, line, start = {}, 0, 0
+for i = 1, #data, 5 do
+  if data[i] > 0 then start = 0 end
+  line, start = line + data[i], start + data[i + 1]
+  kinds[line .. ':' .. start] = legend[data[i + 3] + 1]
+end
+check('semantic tokens', kinds[rl .. ':' .. rc] == 'variable' and kinds[rl .. ':' .. (rc + 16)] == 'keyword'
+  and kinds[rl .. ':' .. (rc + 19)] == 'namespace', vim.inspect({ rl, rc, kinds }))
+
+-- The text-variant snippet, expanded by Neovim's parser, quotes the plain
+-- text and leaves rules that check accepts.
+local sl, sc = line_of('adds the mayor')
+local offered = client.request_sync('textDocument/completion', at(sl, sc + 9), 10000, buf)
+local variant
+for _, item in ipairs((offered and offered.result) or {}) do
+  if item.label == '{C1: … | C2, WE: …}' then variant = item end
+end
+local edits = { { range = { start = { line = sl, character = sc + 9 }, ['end'] = { line = sl, character = sc + 9 } },
+  newText = vim.lsp.util.parse_snippet(variant and variant.insertText or '') } }
+for _, quote in ipairs((variant and variant.additionalTextEdits) or {}) do table.insert(edits, quote) end
+vim.lsp.util.apply_text_edits(edits, buf, 'utf-16')
+-- The answer to a request comes after the diagnostics of the edits before it.
+client.request_sync('textDocument/hover', at(0, 0), 10000, buf)
+local written = vim.api.nvim_buf_get_lines(buf, sl, sl + 1, false)[1]
+check('snippet', variant and variant.insertTextFormat == 2
+  and written == '      text: "Every player adds the {C1:  | C2, WE: }mayor of their colour to their supply."'
+  and #vim.diagnostic.get(buf) == 0, vim.inspect({ written, variant, vim.diagnostic.get(buf) }))
 
 vim.fn.writefile(results, os.getenv('RESULTS'))
 vim.lsp.stop_client(id, true)
