@@ -322,24 +322,31 @@ pub(crate) fn shown_when(found: &Found<'_>) -> Cond {
     when.and(found.item.when.clone())
 }
 
-/// In what share (0–100) of each edition's selections `when` holds, in
-/// edition order: the BDD counts them.
-pub(crate) fn shares(rules: &Rules, logic: &Logic<'_>, when: &Cond) -> Vec<f64> {
-    let shows = logic.cond(when);
-    let mut out = Vec::new();
-    for i in 0..rules.catalog.editions.len() {
-        let Ok(ix) = u8::try_from(i) else { break };
-        let in_edition = logic.edition(EditionId(ix));
-        let all = logic.everything().and(&in_edition).cardinality();
-        let some = shows.and(&in_edition).cardinality();
-        out.push(if all > 0.0 { 100.0 * some / all } else { 0.0 });
+/// A counter of the share (0–100) of each edition's selections in which a
+/// condition holds, in edition order: the BDD counts them. Each edition's
+/// selections are counted once, for every condition asked about.
+pub(crate) fn share_counter<'a>(rules: &Rules, logic: &'a Logic<'_>) -> impl Fn(&Cond) -> Vec<f64> + 'a {
+    let editions: Vec<_> = (0..rules.catalog.editions.len())
+        .map_while(|i| u8::try_from(i).ok())
+        .map(|ix| {
+            let in_edition = logic.edition(EditionId(ix));
+            let all = logic.everything().and(&in_edition).cardinality();
+            (in_edition, all)
+        })
+        .collect();
+    move |when| {
+        let shows = logic.cond(when);
+        editions
+            .iter()
+            .map(|(in_edition, all)| if *all > 0.0 { 100.0 * shows.and(in_edition).cardinality() / all } else { 0.0 })
+            .collect()
     }
-    out
 }
 
 fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
     let item = found.item;
-    let shares = shares(rules, &Logic::new(rules), &shown_when(found));
+    let logic = Logic::new(rules);
+    let shares = share_counter(rules, &logic)(&shown_when(found));
     let mut out = format!("**{}**", inline(&item.id));
     if item.when != Cond::True {
         out.push_str(&format!("\n\nwhen {}", code(&rules.dsl(&item.when).to_string())));

@@ -12,7 +12,7 @@ use carcassonne_rules_compiler::Rules;
 use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::Cond;
 
-use crate::features::{find, shares, shown_when};
+use crate::features::{find, share_counter, shown_when};
 use crate::strings::{Kind, dsl_strings};
 
 /// One hint, after the condition it is about.
@@ -30,6 +30,7 @@ pub struct Hint {
 /// range `from..=to`.
 pub fn hints(rules: &Rules, file: &str, text: &str, from: usize, to: usize) -> Vec<Hint> {
     let logic = Logic::new(rules);
+    let shares = share_counter(rules, &logic);
     let mut out = Vec::new();
     for string in dsl_strings(file, text) {
         let at = string.scalar.1;
@@ -47,7 +48,7 @@ pub fn hints(rules: &Rules, file: &str, text: &str, from: usize, to: usize) -> V
         if when == Cond::True {
             continue;
         }
-        let shares = shares(rules, &logic, &when);
+        let shares = shares(&when);
         let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
         out.push(Hint { at, label: label(&editions, &shares), tooltip: tooltip(&editions, &shares) });
     }

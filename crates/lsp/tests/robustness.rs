@@ -70,6 +70,7 @@ fn random_edits_never_stop_the_server() {
     let mut rng = fastrand::Rng::with_seed(15);
     let mut times = Vec::with_capacity(count);
     let mut answers = Vec::new();
+    let mut whole = Vec::new();
     for n in 0..count {
         let f = rng.usize(..files.len());
         // Every 20 edits a file starts again from its original, as an undo.
@@ -86,6 +87,17 @@ fn random_edits_never_stop_the_server() {
                 client.request(method, json!({ "textDocument": { "uri": client.uri(files[f]) }, "position": { "line": line, "character": rng.usize(..40) } }));
                 answers.push(start.elapsed());
             }
+            // The requests about the whole file (its DSL's tokens, its hints).
+            let document = json!({ "uri": client.uri(files[f]) });
+            let range = json!({ "start": { "line": 0, "character": 0 }, "end": { "line": 100_000, "character": 0 } });
+            for (method, params) in [
+                ("textDocument/semanticTokens/full", json!({ "textDocument": document })),
+                ("textDocument/inlayHint", json!({ "textDocument": document, "range": range })),
+            ] {
+                let start = Instant::now();
+                client.request(method, params);
+                whole.push(start.elapsed());
+            }
         }
     }
     for (file, text) in files.iter().zip(&originals) {
@@ -101,10 +113,12 @@ fn random_edits_never_stop_the_server() {
     };
     eprintln!(
         "{count} edits: edit → diagnostics p50 {:?}, p95 {:?}; completion/hover/definition p50 {:?}, p95 {:?}; \
-         RSS {before} kB before, {after} kB after",
+         semantic tokens/inlay hints of a file p50 {:?}, p95 {:?}; RSS {before} kB before, {after} kB after",
         pct(&mut times, 50),
         pct(&mut times, 95),
         pct(&mut answers, 50),
         pct(&mut answers, 95),
+        pct(&mut whole, 50),
+        pct(&mut whole, 95),
     );
 }
