@@ -172,18 +172,19 @@ impl Lexer<'_> {
 /// and no modifiers, in the client's columns.
 pub fn encode(text: &str, tokens: &[Token], columns: Columns) -> Vec<u32> {
     let mut data = Vec::with_capacity(tokens.len() * 5);
-    let (mut last_line, mut last_start) = (0, 0);
+    let (mut last_line, mut last_start, mut last_end) = (0, 0, 0);
     for token in tokens {
         let (line, start) = positions::position(text, token.start, columns);
         let (end_line, end) = positions::position(text, token.start + token.len, columns);
-        if end_line != line || end <= start {
+        // Each token on one line, after the one before (the deltas are unsigned).
+        if end_line != line || end <= start || (line, start) < (last_line, last_end) {
             continue;
         }
         let delta_start = if line == last_line { start - last_start } else { start };
         for n in [line - last_line, delta_start, end - start, token.kind as usize, 0] {
             data.push(u32::try_from(n).unwrap_or(u32::MAX));
         }
-        (last_line, last_start) = (line, start);
+        (last_line, last_start, last_end) = (line, start, end);
     }
     data
 }
@@ -239,5 +240,9 @@ mod tests {
             [Token { start: 4, len: 2, kind: TokenKind::Module }, Token { start: 10, len: 2, kind: TokenKind::Flag }];
         assert_eq!(encode(text, &tokens, Columns::Utf16), [0, 3, 2, 2, 0, 1, 3, 2, 3, 0]);
         assert_eq!(encode(text, &tokens, Columns::Utf8), [0, 4, 2, 2, 0, 1, 3, 2, 3, 0]);
+        // A token that would go back or overlap is left out, not encoded as a
+        // negative delta.
+        let back = [tokens[1], tokens[0], Token { start: 11, len: 1, kind: TokenKind::Keyword }];
+        assert_eq!(encode(text, &back, Columns::Utf16), [1, 3, 2, 3, 0]);
     }
 }
