@@ -107,6 +107,11 @@ impl Sources {
         &self.files[file.0].text
     }
 
+    /// The text of a loaded file, shared (for reading it while `self` is borrowed).
+    pub fn shared_text(&self, file: FileId) -> Arc<String> {
+        Arc::clone(&self.files[file.0].text)
+    }
+
     /// The name a loaded file was added under.
     pub fn name(&self, file: FileId) -> &str {
         &self.files[file.0].name

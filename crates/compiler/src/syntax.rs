@@ -5,7 +5,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter};
 
@@ -14,149 +13,29 @@ use carcassonne_rules_core::escape::terminal::quoted;
 use crate::diagnostics::{Diagnostic, FileId, Sources, Span};
 use crate::lexicon;
 
-/// A YAML value with the place it came from.
-#[derive(Debug, Clone)]
-pub struct Spanned<T> {
-    /// The value as deserialized (quotes and escapes resolved).
-    pub value: T,
-    /// The whole scalar in the file, quotes included.
-    pub span: Span,
-    /// Offset of the value's first character when the scalar's text stands
-    /// verbatim in the file (plain scalars, and quoted ones without escapes).
-    pub verbatim_start: Option<usize>,
-}
+pub use spanned::Spanned;
 
-impl Spanned<String> {
-    /// The span of `value[start..end]`, exact where the scalar is verbatim in
-    /// the file, the whole scalar otherwise.
-    pub fn sub_span(&self, start: usize, end: usize) -> Span {
-        match self.verbatim_start {
-            Some(base) => Span { file: self.span.file, start: base + start, len: end.saturating_sub(start).max(1) },
-            None => self.span,
-        }
-    }
+mod spanned;
 
-    /// The string's value, without its span.
-    pub fn as_str(&self) -> &str {
-        &self.value
-    }
-}
+// ---- the raw records handed to `check`, as serde reads them -----------------
+//
+// Field order is the order serde lists the expected keys in when it finds an
+// unknown one; keep it as the rules README documents the keys.
 
-/// A YAML string with its place, as serde-saphyr reads it.
-pub type S = serde_saphyr::Spanned<String>;
-
+/// `editions.yaml`: the editions and the publishers' rule variants.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct EditionsYaml {
-    editions: Vec<EditionYaml>,
+pub struct RawEditionsFile {
+    /// The editions, in order.
+    pub editions: Vec<RawEdition>,
+    /// The rule variants.
     #[serde(default)]
-    variants: Vec<VariantYaml>,
+    pub variants: Vec<RawVariant>,
 }
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct EditionYaml {
-    id: S,
-    name: S,
-    variant: Option<S>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct VariantYaml {
-    id: S,
-    name: S,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ModulesYaml {
-    expansions: Vec<ExpansionYaml>,
-    #[serde(default)]
-    derived: IndexMap<S, S>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ExpansionYaml {
-    id: S,
-    name: S,
-    editions: Vec<S>,
-    modules: Vec<ModuleYaml>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ModuleYaml {
-    id: S,
-    name: S,
-    /// `false` for a module the wiki's Order of Play page has no selector for.
-    #[serde(default = "yes")]
-    wiki: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BaseYaml {
-    phases: Vec<PhaseYaml>,
-    #[serde(default)]
-    items: IndexMap<S, Vec<ItemYaml>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PhaseYaml {
-    id: S,
-    title: S,
-    steps: Vec<StepYaml>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StepYaml {
-    id: S,
-    title: S,
-    when: Option<S>,
-    repeat: Option<S>,
-    #[serde(default)]
-    choose_one: bool,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ExpansionFileYaml {
-    expansion: S,
-    #[serde(default)]
-    items: IndexMap<S, Vec<ItemYaml>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ItemYaml {
-    id: S,
-    text: S,
-    when: Option<S>,
-    #[serde(default)]
-    markers: Vec<S>,
-    #[serde(default)]
-    foreign: Vec<S>,
-    after: Option<S>,
-    before: Option<S>,
-    under: Option<S>,
-    effect: Option<S>,
-    one_of: Option<S>,
-    #[serde(default)]
-    children: Vec<ItemYaml>,
-}
-
-// ---- the raw records handed to `check` --------------------------------------
 
 /// An edition of `editions.yaml` (C1, C2, WE…).
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawEdition {
     /// Short id, used in conditions and text variants.
     pub id: Spanned<String>,
@@ -167,7 +46,8 @@ pub struct RawEdition {
 }
 
 /// A publisher's rule variant of `editions.yaml` (`hig`, `zmg`, `rgg`).
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawVariant {
     /// Short id, used in `variant == …` tests.
     pub id: Spanned<String>,
@@ -175,8 +55,20 @@ pub struct RawVariant {
     pub name: Spanned<String>,
 }
 
+/// `modules.yaml`: the expansions with their modules, and the derived flags.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawModulesFile {
+    /// The expansions, in order.
+    pub expansions: Vec<RawExpansion>,
+    /// Each derived flag's name with its defining condition, in file order.
+    #[serde(default, deserialize_with = "entries")]
+    pub derived: Vec<(Spanned<String>, Spanned<String>)>,
+}
+
 /// An expansion of `modules.yaml`.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawExpansion {
     /// Name used in conditions and `--with`, and by its expansion file.
     pub id: Spanned<String>,
@@ -189,18 +81,37 @@ pub struct RawExpansion {
 }
 
 /// A module of an expansion: one part that can be put in play on its own.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawModule {
     /// Name used in conditions and `--with`.
     pub id: Spanned<String>,
     /// Full name, for people.
     pub name: Spanned<String>,
-    /// Whether the wiki's Order of Play page has a selector for the module.
+    /// Whether the wiki's Order of Play page has a selector for the module
+    /// (`wiki: false` when it has none).
+    #[serde(rename = "wiki", default = "yes")]
     pub on_wiki_page: bool,
 }
 
+fn yes() -> bool {
+    true
+}
+
+/// `base.yaml`: the turn's skeleton and the base game's items.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBaseFile {
+    /// The phases, in playing order.
+    pub phases: Vec<RawPhase>,
+    /// The base game's items, by section.
+    #[serde(default, rename = "items", deserialize_with = "entries")]
+    pub sections: RawSections,
+}
+
 /// A phase of the turn in `base.yaml`, with its steps in order.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawPhase {
     /// Short id of the phase.
     pub id: Spanned<String>,
@@ -211,7 +122,8 @@ pub struct RawPhase {
 }
 
 /// A step of a phase in `base.yaml`; items attach to it by its id.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawStep {
     /// Step id (`1B`, `2B-1`), also the key of its items' section.
     pub id: Spanned<String>,
@@ -222,11 +134,31 @@ pub struct RawStep {
     /// Repetition (DSL): `double_turn` or `per_feature`, maybe with `when`.
     pub repeat: Option<Spanned<String>>,
     /// The player does exactly one of the step's items.
+    #[serde(default)]
     pub choose_one: bool,
 }
 
+/// One file of `expansions/`: the items an expansion adds.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawExpansionFile {
+    /// Id of the expansion of `modules.yaml` the file belongs to.
+    pub expansion: Spanned<String>,
+    /// Its items, by section.
+    #[serde(default, rename = "items", deserialize_with = "entries")]
+    pub sections: RawSections,
+}
+
+impl RawExpansionFile {
+    /// The file, for diagnostics about it as a whole.
+    pub fn file(&self) -> FileId {
+        self.expansion.span.file
+    }
+}
+
 /// One rule of the turn order, as written; see `rules/README.md` for each key.
-#[derive(Debug)]
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RawItem {
     /// Unique kebab-case id, the target of `after`, `before` and `under`.
     pub id: Spanned<String>,
@@ -235,8 +167,10 @@ pub struct RawItem {
     /// Condition (DSL) for the item to show; children inherit their parent's.
     pub when: Option<Spanned<String>>,
     /// Markers (DSL), each with an optional argument and condition.
+    #[serde(default)]
     pub markers: Vec<Spanned<String>>,
     /// Editions in which the item comes from another edition.
+    #[serde(default)]
     pub foreign: Vec<Spanned<String>>,
     /// Id of the sibling this item must follow.
     pub after: Option<Spanned<String>>,
@@ -249,21 +183,36 @@ pub struct RawItem {
     /// A group of alternatives: at most one item of the group shows.
     pub one_of: Option<Spanned<String>>,
     /// Sub-items, in file order.
+    #[serde(default)]
     pub children: Vec<RawItem>,
 }
 
-/// The items of one file, by section key (`1B`, `setup`, …).
+/// The items of one file, by section key (`1B`, `setup`, …), in file order.
 pub type RawSections = Vec<(Spanned<String>, Vec<RawItem>)>;
 
-/// One file of `expansions/`: the items an expansion adds.
-#[derive(Debug)]
-pub struct RawExpansionFile {
-    /// The file, for diagnostics about it as a whole.
-    pub file: FileId,
-    /// Id of the expansion of `modules.yaml` the file belongs to.
-    pub expansion: Spanned<String>,
-    /// Its items, by section.
-    pub sections: RawSections,
+/// A YAML mapping as its entries in file order. The reader itself refuses a
+/// key written twice in one mapping.
+fn entries<'de, D, K, V>(deserializer: D) -> Result<Vec<(K, V)>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    K: Deserialize<'de>,
+    V: Deserialize<'de>,
+{
+    struct Entries<K, V>(std::marker::PhantomData<(K, V)>);
+    impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> serde::de::Visitor<'de> for Entries<K, V> {
+        type Value = Vec<(K, V)>;
+        fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+            formatter.write_str("a map")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0));
+            while let Some(entry) = map.next_entry()? {
+                out.push(entry);
+            }
+            Ok(out)
+        }
+    }
+    deserializer.deserialize_map(Entries(std::marker::PhantomData))
 }
 
 /// Everything read from a rules folder. Files that failed to parse are absent
@@ -419,72 +368,24 @@ fn load(dir: &Path, files: &dyn RulesFiles, sources: &mut Sources, problems: &mu
     let mut raw = RawRules::default();
     let mut loader = Loader { dir, files, sources, problems, inputs: Vec::new(), unread: Vec::new() };
 
-    let editions = loader.read::<EditionsYaml>(Path::new(EDITIONS_FILE));
+    let editions = loader.read::<RawEditionsFile>(Path::new(EDITIONS_FILE));
     raw.failed.editions = editions.is_none();
-    if let Some((file, yaml)) = editions {
-        raw.editions = yaml
-            .editions
-            .into_iter()
-            .map(|e| RawEdition {
-                id: loader.spanned(file, e.id),
-                name: loader.spanned(file, e.name),
-                variant: e.variant.map(|v| loader.spanned(file, v)),
-            })
-            .collect();
-        raw.variants = yaml
-            .variants
-            .into_iter()
-            .map(|v| RawVariant { id: loader.spanned(file, v.id), name: loader.spanned(file, v.name) })
-            .collect();
+    if let Some((_, file)) = editions {
+        raw.editions = file.editions;
+        raw.variants = file.variants;
     }
-    let modules = loader.read::<ModulesYaml>(Path::new(MODULES_FILE));
+    let modules = loader.read::<RawModulesFile>(Path::new(MODULES_FILE));
     raw.failed.modules = modules.is_none();
-    if let Some((file, yaml)) = modules {
-        raw.expansions = yaml
-            .expansions
-            .into_iter()
-            .map(|x| RawExpansion {
-                id: loader.spanned(file, x.id),
-                name: loader.spanned(file, x.name),
-                editions: x.editions.into_iter().map(|e| loader.spanned(file, e)).collect(),
-                modules: x
-                    .modules
-                    .into_iter()
-                    .map(|m| RawModule {
-                        id: loader.spanned(file, m.id),
-                        name: loader.spanned(file, m.name),
-                        on_wiki_page: m.wiki,
-                    })
-                    .collect(),
-            })
-            .collect();
-        raw.derived =
-            yaml.derived.into_iter().map(|(k, v)| (loader.spanned(file, k), loader.spanned(file, v))).collect();
+    if let Some((_, file)) = modules {
+        raw.expansions = file.expansions;
+        raw.derived = file.derived;
     }
-    let base = loader.read::<BaseYaml>(Path::new(BASE_FILE));
+    let base = loader.read::<RawBaseFile>(Path::new(BASE_FILE));
     raw.failed.base = base.is_none();
-    if let Some((file, yaml)) = base {
-        raw.base_file = Some(file);
-        raw.phases = yaml
-            .phases
-            .into_iter()
-            .map(|p| RawPhase {
-                id: loader.spanned(file, p.id),
-                title: loader.spanned(file, p.title),
-                steps: p
-                    .steps
-                    .into_iter()
-                    .map(|s| RawStep {
-                        id: loader.spanned(file, s.id),
-                        title: loader.spanned(file, s.title),
-                        when: s.when.map(|w| loader.spanned(file, w)),
-                        repeat: s.repeat.map(|r| loader.spanned(file, r)),
-                        choose_one: s.choose_one,
-                    })
-                    .collect(),
-            })
-            .collect();
-        raw.base_sections = loader.sections(file, yaml.items);
+    if let Some((id, file)) = base {
+        raw.base_file = Some(id);
+        raw.phases = file.phases;
+        raw.base_sections = file.sections;
     }
 
     let expansions_dir = dir.join(EXPANSIONS_DIR);
@@ -515,12 +416,8 @@ fn load(dir: &Path, files: &dyn RulesFiles, sources: &mut Sources, problems: &mu
             continue;
         };
         let rel = Path::new(EXPANSIONS_DIR).join(name);
-        match loader.read::<ExpansionFileYaml>(&rel) {
-            Some((file, yaml)) => raw.expansion_files.push(RawExpansionFile {
-                file,
-                expansion: loader.spanned(file, yaml.expansion),
-                sections: loader.sections(file, yaml.items),
-            }),
+        match loader.read::<RawExpansionFile>(&rel) {
+            Some((_, file)) => raw.expansion_files.push(file),
             None => raw.failed.expansion = true,
         }
     }
@@ -595,7 +492,9 @@ fn parse_yaml<T: for<'de> Deserialize<'de>>(
         return Err(Diagnostic::global(format!("`{}` is empty", path.display()))
             .with_help(format!("{name} must hold a YAML mapping; rules/README.md shows what it contains")));
     }
-    serde_saphyr::from_str::<T>(content).map(|value| (file, value)).map_err(|err| yaml_error(&err, name, file, sources))
+    spanned::in_file(sources, file, || serde_saphyr::from_str::<T>(content))
+        .map(|value| (file, value))
+        .map_err(|err| yaml_error(&err, name, file, sources))
 }
 
 /// A file's text, if it is a regular file (not a link) of at most
@@ -735,19 +634,6 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
     line_start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(at, _)| at)
 }
 
-/// A YAML string with its span in `file`, and where its text stands verbatim.
-pub fn spanned(sources: &Sources, file: FileId, s: S) -> Spanned<String> {
-    let span = s.referenced.span();
-    let start = span.byte_offset().unwrap_or(0) as usize;
-    let len = span.byte_len().unwrap_or(0) as usize;
-    let text = sources.text(file);
-    // A plain scalar starts right at its span; a quoted one one character later.
-    let verbatim_start = [start, start + 1]
-        .into_iter()
-        .find(|&at| text.get(at..).is_some_and(|rest| rest.starts_with(s.value.as_str())));
-    Spanned { value: s.value, span: Span { file, start, len: len.max(1) }, verbatim_start }
-}
-
 struct Loader<'a> {
     dir: &'a Path,
     files: &'a dyn RulesFiles,
@@ -772,34 +658,5 @@ impl Loader<'_> {
         }
         self.inputs.push(name);
         read
-    }
-
-    fn spanned(&self, file: FileId, s: S) -> Spanned<String> {
-        spanned(self.sources, file, s)
-    }
-
-    fn sections(&self, file: FileId, items: IndexMap<S, Vec<ItemYaml>>) -> RawSections {
-        items
-            .into_iter()
-            .map(|(key, list)| (self.spanned(file, key), list.into_iter().map(|i| self.item(file, i)).collect()))
-            .collect()
-    }
-
-    fn item(&self, file: FileId, item: ItemYaml) -> RawItem {
-        let opt = |v: Option<S>| v.map(|v| self.spanned(file, v));
-        let list = |v: Vec<S>| v.into_iter().map(|v| self.spanned(file, v)).collect();
-        RawItem {
-            id: self.spanned(file, item.id),
-            text: self.spanned(file, item.text),
-            when: opt(item.when),
-            markers: list(item.markers),
-            foreign: list(item.foreign),
-            after: opt(item.after),
-            before: opt(item.before),
-            under: opt(item.under),
-            effect: opt(item.effect),
-            one_of: opt(item.one_of),
-            children: item.children.into_iter().map(|c| self.item(file, c)).collect(),
-        }
     }
 }

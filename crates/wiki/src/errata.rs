@@ -21,7 +21,7 @@ use std::path::Path;
 use carcassonne_rules_compiler::check;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span, suggestion};
 use carcassonne_rules_compiler::model::{Cond, Item, Rules};
-use carcassonne_rules_compiler::syntax::{self, S, Spanned};
+use carcassonne_rules_compiler::syntax::{self, Spanned};
 use carcassonne_rules_core::Config;
 use serde::Deserialize;
 
@@ -108,33 +108,7 @@ impl Errata {
     /// text is added to `sources`; every problem found is returned, located.
     pub fn load(path: &Path, rules: &Rules, sources: &mut Sources) -> Result<Errata, Vec<Diagnostic>> {
         let name = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let (file, yaml) = syntax::read_yaml::<ErrataYaml>(path, &name, sources).map_err(|d| vec![d])?;
-        let s = |value: S| syntax::spanned(sources, file, value);
-        let raw = RawErrata {
-            classes: yaml
-                .classes
-                .into_iter()
-                .map(|c| RawClassReading { class: s(c.class), means: s(c.means), why: c.why })
-                .collect(),
-            differences: yaml
-                .differences
-                .into_iter()
-                .map(|d| RawDifference {
-                    id: s(d.id),
-                    page: d.page,
-                    rules: d.rules,
-                    why: d.why,
-                    steps: d.steps.into_iter().map(s).collect(),
-                    when: d.when.map(s),
-                    page_lines: d.page_lines,
-                    items: d.items.into_iter().map(s).collect(),
-                    nested_lines: d.nested_lines,
-                    mark_lines: d.mark_lines,
-                    repair_lines: d.repair_lines,
-                    ignored_start_tags: d.ignored_start_tags,
-                })
-                .collect(),
-        };
+        let (_, raw) = syntax::read_yaml::<RawErrata>(path, &name, sources).map_err(|d| vec![d])?;
         raw.check(rules, sources)
     }
 
@@ -149,70 +123,45 @@ impl Errata {
     }
 }
 
+/// `errata.yaml` as written, each name with its place.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ErrataYaml {
-    #[serde(default)]
-    classes: Vec<ClassReadingYaml>,
-    #[serde(default)]
-    differences: Vec<DifferenceYaml>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClassReadingYaml {
-    class: S,
-    means: S,
-    why: String,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DifferenceYaml {
-    id: S,
-    page: String,
-    rules: String,
-    why: String,
-    #[serde(default)]
-    steps: Vec<S>,
-    when: Option<S>,
-    #[serde(default)]
-    page_lines: Vec<usize>,
-    #[serde(default)]
-    items: Vec<S>,
-    #[serde(default)]
-    nested_lines: Vec<usize>,
-    #[serde(default)]
-    mark_lines: Vec<usize>,
-    #[serde(default)]
-    repair_lines: Vec<usize>,
-    #[serde(default)]
-    ignored_start_tags: Vec<StartTag>,
-}
-
 struct RawErrata {
+    #[serde(default)]
     classes: Vec<RawClassReading>,
+    #[serde(default)]
     differences: Vec<RawDifference>,
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawClassReading {
     class: Spanned<String>,
     means: Spanned<String>,
     why: String,
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct RawDifference {
     id: Spanned<String>,
     page: String,
     rules: String,
     why: String,
+    #[serde(default)]
     steps: Vec<Spanned<String>>,
     when: Option<Spanned<String>>,
+    #[serde(default)]
     page_lines: Vec<usize>,
+    #[serde(default)]
     items: Vec<Spanned<String>>,
+    #[serde(default)]
     nested_lines: Vec<usize>,
+    #[serde(default)]
     mark_lines: Vec<usize>,
+    #[serde(default)]
     repair_lines: Vec<usize>,
+    #[serde(default)]
     ignored_start_tags: Vec<StartTag>,
 }
 
