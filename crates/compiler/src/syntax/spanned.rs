@@ -95,3 +95,38 @@ impl Reading {
         Spanned { value: read.value, span: Span { file: self.file, start, len: len.max(1) }, verbatim_start }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> (FileId, Result<Vec<Spanned<String>>, serde_saphyr::Error>) {
+        let mut sources = Sources::default();
+        sources.add("a.yaml", "padding".to_string());
+        let file = sources.add("b.yaml", text.to_string());
+        (file, in_file(&sources, file, || serde_saphyr::from_str(text)))
+    }
+
+    #[test]
+    fn a_string_knows_its_file_span_and_verbatim_start() {
+        let text = "- plain\n- \"quoted\"\n- \"esc\\taped\"\n- 'it''s'\n";
+        let (file, read) = read(text);
+        let [plain, quoted, escaped, doubled] = <[_; 4]>::try_from(read.expect("YAML")).expect("four strings");
+        assert_eq!((plain.span.file, &text[plain.span.start..][..plain.span.len]), (file, "plain"));
+        assert_eq!(plain.verbatim_start, Some(plain.span.start));
+        assert_eq!(&text[quoted.span.start..][..quoted.span.len], "\"quoted\"");
+        assert_eq!(quoted.verbatim_start, Some(quoted.span.start + 1));
+        assert_eq!(quoted.sub_span(1, 3), Span { file, start: quoted.span.start + 2, len: 2 });
+        assert_eq!((escaped.value.as_str(), escaped.verbatim_start), ("esc\taped", None));
+        assert_eq!(escaped.sub_span(1, 3), escaped.span);
+        assert_eq!((doubled.value.as_str(), doubled.verbatim_start), ("it's", None));
+    }
+
+    #[test]
+    fn outside_a_file_a_string_is_an_error_and_the_file_is_lent_only_while_read() {
+        let err = serde_saphyr::from_str::<Spanned<String>>("x").expect_err("refused");
+        assert!(err.to_string().contains("only from a rules file"), "{err}");
+        assert!(read("[x]").1.is_ok());
+        assert!(serde_saphyr::from_str::<Spanned<String>>("x").is_err(), "the file stays lent after reading");
+    }
+}
