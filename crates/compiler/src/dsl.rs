@@ -29,7 +29,7 @@ pub struct Name {
     pub at: Range,
 }
 
-/// A parsed `when:` condition, its names not yet resolved.
+/// A parsed `when:` condition, its names not yet bound.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Condition {
     /// `true` or `false`.

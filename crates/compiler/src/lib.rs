@@ -2,7 +2,7 @@
 //!
 //! Data flows one way, each phase returning its product: [`syntax`] reads the
 //! files into spanned raw records, [`dsl`] parses the strings inside them,
-//! [`check`] resolves and validates everything (using [`placement`] to place
+//! [`check`] binds every name and validates everything (using [`placement`] to place
 //! items, and [`logic`] to decide conditions) into the [`model`], which keeps
 //! where each part was written and why each item is placed where it is, and
 //! [`codegen`] turns the model into Rust.

@@ -1,6 +1,6 @@
 //! The checked, ordered rules: what `codegen` and the interpreter consume.
 //!
-//! Names are resolved to ids, items are in their final order and numbered,
+//! Names are bound to ids, items are in their final order and numbered,
 //! and every condition is known to be satisfiable. Derived flags stay named
 //! ([`Cond::Flag`]), so the generated code can call them by name and an item's
 //! origin can be read off the author's own condition.

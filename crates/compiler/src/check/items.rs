@@ -213,7 +213,7 @@ impl Checker<'_> {
         }
     }
 
-    /// Resolves an item's `under`, `after` and `before` into a placement,
+    /// Binds an item's `under`, `after` and `before` into a placement,
     /// reporting references that do not fit (and placing the item at the end).
     fn placement(&mut self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>, sections: &[Section]) -> Placement {
         let node = &nodes[i];
@@ -250,7 +250,7 @@ impl Checker<'_> {
             node.previous.filter(|&p| self.parent_of(p, nodes, by_id) == parent).map(Anchor::FollowPrevious)
         };
         if let (Some(_), Some(before)) = (&node.raw.after, &node.raw.before) {
-            // `before` is verified after placement; still resolve it for its diagnostics.
+            // `before` is verified after placement; still bind it for its diagnostics.
             let _ = sibling(self, before, "before");
         }
         Placement { section: node.section, parent, anchor: anchor.unwrap_or(Anchor::End), key: node.key }
@@ -290,7 +290,7 @@ impl Checker<'_> {
         }
     }
 
-    /// Resolves a reference to an item of the same section.
+    /// Binds a reference to an item of the same section.
     fn reference(
         &mut self,
         source: &Spanned<String>,

@@ -1,15 +1,15 @@
-//! Checking: resolves every name, parses every DSL string, places every item
+//! Checking: binds every name, parses every DSL string, places every item
 //! and reports each problem as a diagnostic. Produces the model only when
 //! nothing is wrong.
 //!
 //! One `Checker` walks the raw rules in order: `registry` (editions, variants,
 //! modules, expansions, derived flags), `steps`, `items` (placement and the
-//! items themselves); `resolve` turns DSL strings into model values for all
-//! of them.
+//! items themselves); `names` binds the names in DSL strings, turning them
+//! into model values for all of them.
 
 mod items;
+mod names;
 mod registry;
-mod resolve;
 mod steps;
 
 use std::collections::{HashMap, HashSet};
@@ -42,7 +42,7 @@ pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) 
     if problems.len() > before { None } else { Some(rules) }
 }
 
-/// Resolves a condition written against checked rules (for tools that keep
+/// Binds the names of a condition written against checked rules (for tools that keep
 /// their own YAML beside the rules, such as the wiki conformance check).
 pub fn condition(rules: &Rules, source: &Spanned<String>, sources: &Sources) -> Result<Cond, Vec<Diagnostic>> {
     let mut problems = Vec::new();
@@ -89,14 +89,14 @@ struct Checker<'a> {
     names: HashMap<String, (Named, Span)>,
     /// Derived flags' names and definitions, by [`FlagIx`].
     derived_source: IndexMap<String, Spanned<String>>,
-    /// Derived flags by [`FlagIx`]: `None` until resolved, then the definition
+    /// Derived flags by [`FlagIx`]: `None` until bound, then the definition
     /// or `Some(None)` after an error.
     flags: Vec<Option<Option<Cond>>>,
-    /// Derived flags being resolved, to report definitions that loop.
-    resolving: Vec<FlagIx>,
-    /// How deep and how large each resolved derived flag is, by [`FlagIx`].
+    /// Derived flags being bound, to report definitions that loop.
+    binding: Vec<FlagIx>,
+    /// How deep and how large each bound derived flag is, by [`FlagIx`].
     flag_sizes: Vec<registry::FlagSize>,
-    /// A chain of derived flags too deep to resolve was reported: the rest
+    /// A chain of derived flags too deep to bind was reported: the rest
     /// of such chains is not reported again.
     deep_flags_reported: bool,
     /// Files that could not be read: names they would have defined are not
@@ -123,7 +123,7 @@ impl<'a> Checker<'a> {
             names: HashMap::new(),
             derived_source: IndexMap::new(),
             flags: Vec::new(),
-            resolving: Vec::new(),
+            binding: Vec::new(),
             flag_sizes: Vec::new(),
             deep_flags_reported: false,
             failed: Failed::default(),

@@ -9,7 +9,7 @@ use super::*;
 const MAX_EDITIONS: usize = u8::MAX as usize;
 
 /// How long a chain of derived flags defined in terms of each other may be.
-/// Resolving a flag, and every walk over a condition, recurses once per flag
+/// Binding a flag, and every walk over a condition, recurses once per flag
 /// of the chain: a chain of 20,000 would overflow the stack. Real ones are 2.
 pub const MAX_FLAG_DEPTH: usize = 32;
 
@@ -19,7 +19,7 @@ pub const MAX_FLAG_DEPTH: usize = 32;
 /// flags have at most a dozen.
 pub const MAX_FLAG_TERMS: usize = 10_000;
 
-/// The size of a resolved derived flag, with the flags it names expanded.
+/// The size of a bound derived flag, with the flags it names expanded.
 #[derive(Clone, Copy, Default)]
 pub(super) struct FlagSize {
     /// The longest chain of flags it builds on, itself included.
@@ -28,7 +28,7 @@ pub(super) struct FlagSize {
     terms: usize,
 }
 
-/// The size of `cond`, a flag's resolved definition, from the sizes of the
+/// The size of `cond`, a flag's bound definition, from the sizes of the
 /// flags it names (flags not yet measured count as one term).
 fn size_of(cond: &Cond, sizes: &[FlagSize]) -> FlagSize {
     match cond {
@@ -211,7 +211,7 @@ impl Checker<'_> {
         }
     }
 
-    /// A reference to derived flag `flag`, resolving its definition on first
+    /// A reference to derived flag `flag`, binding its definition on first
     /// use; `None` if the definition has an error or loops.
     pub(super) fn derived_flag(&mut self, flag: FlagIx) -> Option<Cond> {
         match self.flags.get(flag)? {
@@ -220,9 +220,9 @@ impl Checker<'_> {
             None => {}
         }
         let (name, source) = self.derived_source.get_index(flag).map(|(n, s)| (n.clone(), s.clone()))?;
-        if self.resolving.contains(&flag) {
+        if self.binding.contains(&flag) {
             let mut path: Vec<&str> = self
-                .resolving
+                .binding
                 .iter()
                 .filter_map(|&f| self.derived_source.get_index(f).map(|(n, _)| n.as_str()))
                 .collect();
@@ -234,8 +234,8 @@ impl Checker<'_> {
             }
             return None;
         }
-        if self.resolving.len() >= MAX_FLAG_DEPTH {
-            // Resolving recurses into the flags a definition names: stop
+        if self.binding.len() >= MAX_FLAG_DEPTH {
+            // Binding recurses into the flags a definition names: stop
             // before the stack runs out, and report the chain once.
             if !self.deep_flags_reported {
                 self.deep_flags_reported = true;
@@ -246,10 +246,10 @@ impl Checker<'_> {
             }
             return None;
         }
-        self.resolving.push(flag);
-        let resolved = self.condition(&source);
-        self.resolving.pop();
-        let resolved = resolved.and_then(|cond| {
+        self.binding.push(flag);
+        let bound = self.condition(&source);
+        self.binding.pop();
+        let bound = bound.and_then(|cond| {
             let mut size = size_of(&cond, &self.flag_sizes);
             size.depth += 1;
             if size.depth > MAX_FLAG_DEPTH {
@@ -274,9 +274,9 @@ impl Checker<'_> {
             Some(cond)
         });
         if let Some(slot) = self.flags.get_mut(flag) {
-            slot.get_or_insert(resolved.clone());
+            slot.get_or_insert(bound.clone());
         }
-        resolved.map(|_| Cond::Flag(flag))
+        bound.map(|_| Cond::Flag(flag))
     }
 
     fn report_deep_flag(&mut self, name: &str, source: &Spanned<String>) {

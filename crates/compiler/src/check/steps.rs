@@ -50,7 +50,7 @@ impl Checker<'_> {
         let repeat = self.parse(source, "repeat", dsl::repeat)?;
         let kind = if repeat.kind.text == "double_turn" { Repeat::DoubleTurn } else { Repeat::PerFeature };
         let when = match &repeat.when {
-            Some(c) => self.resolve(source, c)?,
+            Some(c) => self.bind(source, c)?,
             None => Cond::True,
         };
         Some((kind, when))

@@ -1,4 +1,7 @@
-//! DSL strings (conditions, text, markers, repetition, effects) into model values.
+//! Binding names: DSL strings (conditions, text, markers, repetition, effects)
+//! into model values, each name bound to the module, edition, variant, flag,
+//! marker or step it stands for. (The runtime's `resolve` is another thing:
+//! a selection's visible set into a turn order.)
 
 use carcassonne_rules_core::Effect;
 use carcassonne_rules_core::order::StepName;
@@ -22,15 +25,15 @@ impl Checker<'_> {
             .ok()
     }
 
-    /// Parses and resolves a condition string.
+    /// Parses a condition string and binds its names.
     pub(super) fn condition(&mut self, source: &Spanned<String>) -> Option<Cond> {
         let ast = self.parse(source, "condition", dsl::condition)?;
-        self.resolve(source, &ast)
+        self.bind(source, &ast)
     }
 
-    /// Resolves names to modules, editions and inlined derived flags. Reports
+    /// Binds names to modules, editions and inlined derived flags. Reports
     /// every unknown name, not just the first.
-    pub(super) fn resolve(&mut self, source: &Spanned<String>, ast: &dsl::Condition) -> Option<Cond> {
+    pub(super) fn bind(&mut self, source: &Spanned<String>, ast: &dsl::Condition) -> Option<Cond> {
         match ast {
             dsl::Condition::Bool(b) => Some(if *b { Cond::True } else { Cond::False }),
             dsl::Condition::Name(name) => match self.names.get(&name.text).map(|(named, _)| *named) {
@@ -71,10 +74,10 @@ impl Checker<'_> {
                 let v = self.variant(&variant.text, span)?;
                 Some(if *equal { Cond::Variant(v) } else { Cond::Not(Box::new(Cond::Variant(v))) })
             }
-            dsl::Condition::Not(inner) => Some(Cond::Not(Box::new(self.resolve(source, inner)?))),
+            dsl::Condition::Not(inner) => Some(Cond::Not(Box::new(self.bind(source, inner)?))),
             dsl::Condition::And(parts) | dsl::Condition::Or(parts) => {
-                let resolved: Vec<Option<Cond>> = parts.iter().map(|p| self.resolve(source, p)).collect();
-                let parts: Option<Vec<Cond>> = resolved.into_iter().collect();
+                let bound: Vec<Option<Cond>> = parts.iter().map(|p| self.bind(source, p)).collect();
+                let parts: Option<Vec<Cond>> = bound.into_iter().collect();
                 let parts = parts?;
                 Some(if matches!(ast, dsl::Condition::And(_)) { Cond::All(parts) } else { Cond::Any(parts) })
             }
@@ -90,7 +93,7 @@ impl Checker<'_> {
                 dsl::TextPart::Literal(s) => out.push(model::TextPart::Literal(s)),
                 dsl::TextPart::Variants(alternatives) => {
                     let mut seen: Vec<(EditionId, (usize, usize))> = Vec::new();
-                    let mut resolved = Vec::new();
+                    let mut bound = Vec::new();
                     for (names, text) in alternatives {
                         let mut editions = Vec::new();
                         for name in names {
@@ -111,9 +114,9 @@ impl Checker<'_> {
                             seen.push((e, name.at));
                             editions.push(e);
                         }
-                        resolved.push((editions, text));
+                        bound.push((editions, text));
                     }
-                    out.push(model::TextPart::ByEdition(resolved));
+                    out.push(model::TextPart::ByEdition(bound));
                 }
             }
         }
@@ -130,7 +133,7 @@ impl Checker<'_> {
             return None;
         }
         let when = match &marker.when {
-            Some(c) => self.resolve(source, c)?,
+            Some(c) => self.bind(source, c)?,
             None => Cond::True,
         };
         let name = marker.name.text.replace('_', " ");
