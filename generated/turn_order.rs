@@ -69,6 +69,7 @@ use carcassonne_rules_core::select::Config;
 use carcassonne_rules_core::select::EditionId;
 use carcassonne_rules_core::select::ModuleId;
 use carcassonne_rules_core::select::VariantId;
+use carcassonne_rules_core::tables::EditionText;
 use carcassonne_rules_core::tables::ItemId;
 use carcassonne_rules_core::tables::ItemInfo;
 use carcassonne_rules_core::tables::MarkerId;
@@ -77,7 +78,6 @@ use carcassonne_rules_core::tables::PhaseInfo;
 use carcassonne_rules_core::tables::StepId;
 use carcassonne_rules_core::tables::StepInfo;
 use carcassonne_rules_core::tables::Tables;
-use carcassonne_rules_core::tables::Text;
 use std::borrow::Cow;
 
 /// The editions, numbered as in `editions.yaml`.
@@ -5258,7 +5258,7 @@ pub static TABLES: Tables = Tables {
     items: &[
         ItemInfo {
             id: "active-player-note",
-            text: Text::Same("Wherever these rules say \"you\", they mean the player whose turn it is."),
+            text: EditionText::Same("Wherever these rules say \"you\", they mean the player whose turn it is."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -5267,7 +5267,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-note-c1",
-            text: Text::Same("With The Messages, a player who scores chooses for each award of points which of \
+            text: EditionText::Same("With The Messages, a player who scores chooses for each award of points which of \
                 their two scoring figures moves. Wherever MESSAGES (#ROUND) appears, once the \
                 scoring of that round is over you may draw a message if one of your scoring \
                 figures has just stopped on a dark space. (#ROUND) tells which scoring round of \
@@ -5282,7 +5282,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-note-c2",
-            text: Text::Same("With The Messages, a player who scores chooses for each award of points which of \
+            text: EditionText::Same("With The Messages, a player who scores chooses for each award of points which of \
                 their two scoring figures moves. Wherever MESSAGES appears, once the scoring of \
                 that round is over you may draw a message if one of your scoring figures has just \
                 stopped on a dark space. At most one message is drawn per scoring round, even \
@@ -5296,7 +5296,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-note-zmg-space-free",
-            text: Text::Same("Z-Man Games rules only: this holds only when no other player's scoring figure \
+            text: EditionText::Same("Z-Man Games rules only: this holds only when no other player's scoring figure \
                 stands on that space."),
             origins: &[],
             markers: &[],
@@ -5306,7 +5306,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "robbers-note",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "With The Robbers, robbers must steal points at the first chance. Wherever ROBBERS \
                 appears, robbers steal points if they can (ignoring points that were stolen and \
                 negative points). Wherever ROBBER CHOICE appears, robbers steal too, but may have \
@@ -5331,7 +5331,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-note",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "With The Wonders of Humanity, scoring during the game can win a player a wonder \
                 tile and two more followers. Wherever WONDER appears, check whether a player who \
                 has just scored has two figures standing beside a space of the scoring track (10, \
@@ -5365,7 +5365,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-traps-note",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "With the Russian promos, two tiles can trap followers:"),
                 (edition::C2, "With the Russian promos, two tiles can trap meeples:"),
                 (edition::WE, "With the Russian promos, two tiles can trap meeples:"),
@@ -5382,7 +5382,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-note",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Solovei Razboynik traps the nearest followers on a road section connected to its \
                 tile. Placing a tile or deploying on that road sets the trap off; the trapped \
                 figures go to the tree on the Solovei Razboynik tile. Wherever you see TREE TRAP, \
@@ -5408,7 +5408,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-builder",
-            text: Text::Same("Builders on such a road are trapped as well."),
+            text: EditionText::Same("Builders on such a road are trapped as well."),
             origins: &[origin::RUSSIAN_PROMOS_SOLOVEI_BUILDER_BUILDER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -5417,7 +5417,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-ferries",
-            text: Text::Same("Roads joined by ferries count as connected, but only once the newly joined road \
+            text: EditionText::Same("Roads joined by ferries count as connected, but only once the newly joined road \
                 section is occupied."),
             origins: &[origin::RUSSIAN_PROMOS_SOLOVEI_FERRIES_FERRIES],
             markers: &[],
@@ -5427,7 +5427,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-tunnel",
-            text: Text::Same("Roads joined by tunnel tokens count as connected, but only once the newly joined \
+            text: EditionText::Same("Roads joined by tunnel tokens count as connected, but only once the newly joined \
                 road section is occupied."),
             origins: &[origin::RUSSIAN_PROMOS_SOLOVEI_TUNNEL_TUNNEL],
             markers: &[],
@@ -5437,7 +5437,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-vodyanoy-note",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Vodyanoy traps the followers on its own tile and on the neighbouring tiles; they \
                 go to the lake on the Vodyanoy tile. Wherever you see LAKE TRAP, check whether \
                 this happens."),
@@ -5456,7 +5456,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-vodyanoy-special-figures",
-            text: Text::Same("Special figures are trapped as well."),
+            text: EditionText::Same("Special figures are trapped as well."),
             origins: &[
                 origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_BUILDER,
                 origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_PIG,
@@ -5471,7 +5471,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-vodyanoy-not-barns",
-            text: Text::Same("Barns are never trapped."),
+            text: EditionText::Same("Barns are never trapped."),
             origins: &[origin::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS_BARN],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -5480,7 +5480,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-conflict-note",
-            text: Text::Same("When both could apply, Vodyanoy takes precedence over Solovei Razboynik."),
+            text: EditionText::Same("When both could apply, Vodyanoy takes precedence over Solovei Razboynik."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -5489,7 +5489,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-clarifications",
-            text: Text::Same("With the fortune teller, the published clarifications lead to these options:"),
+            text: EditionText::Same("With the fortune teller, the published clarifications lead to these options:"),
             origins: &[origin::FORTUNE_TELLER_CLARIFICATIONS_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -5505,7 +5505,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-supply-instead",
-            text: Text::Same("If you hold tiles in your supply, you may play one of them, placed legally, \
+            text: EditionText::Same("If you hold tiles in your supply, you may play one of them, placed legally, \
                 instead of drawing tiles."),
             origins: &[
                 origin::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD_ABBEY,
@@ -5519,7 +5519,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-place-one",
-            text: Text::Same("When you draw tiles, you may place just one of them, and only in a legal spot."),
+            text: EditionText::Same("When you draw tiles, you may place just one of them, and only in a legal spot."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -5528,7 +5528,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-none-fits-builder",
-            text: Text::Same("If none of the drawn tiles fits, put one tile from your hand back into the box \
+            text: EditionText::Same("If none of the drawn tiles fits, put one tile from your hand back into the box \
                 and draw a replacement, until a tile fits."),
             origins: &[origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_BUILDER],
             markers: &[],
@@ -5538,7 +5538,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-none-fits-builder-no-supply",
-            text: Text::Same("Once that has happened, you can no longer fall back on a tile from your supply."),
+            text: EditionText::Same("Once that has happened, you can no longer fall back on a tile from your supply."),
             origins: &[
                 origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_ABBEY,
                 origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_HALFLINGS,
@@ -5551,7 +5551,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-none-fits",
-            text: Text::Same("If none of the drawn tiles fits, put them all back into the box and draw a \
+            text: EditionText::Same("If none of the drawn tiles fits, put them all back into the box and draw a \
                 replacement, until a tile fits."),
             origins: &[],
             markers: &[],
@@ -5561,7 +5561,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-none-fits-no-supply",
-            text: Text::Same("Once that has happened, you can no longer fall back on a tile from your supply."),
+            text: EditionText::Same("Once that has happened, you can no longer fall back on a tile from your supply."),
             origins: &[
                 origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_ABBEY,
                 origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_HALFLINGS,
@@ -5574,7 +5574,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-double-turn",
-            text: Text::Same("If you earn a double turn, keep the spare tiles your fortune teller(s) gave you \
+            text: EditionText::Same("If you earn a double turn, keep the spare tiles your fortune teller(s) gave you \
                 until the builder's turn and then place one of them that fits; the others go back \
                 into the box."),
             origins: &[origin::FORTUNE_TELLER_NOTE_DOUBLE_TURN_BUILDER],
@@ -5585,7 +5585,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-builder-turn",
-            text: Text::Same("In the builder's turn:"),
+            text: EditionText::Same("In the builder's turn:"),
             origins: &[origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -5597,7 +5597,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-builder-turn-no-supply",
-            text: Text::Same("You may not swap the tiles in your hand for a tile from your supply, not even \
+            text: EditionText::Same("You may not swap the tiles in your hand for a tile from your supply, not even \
                 when none of them fits."),
             origins: &[
                 origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_ABBEY,
@@ -5611,7 +5611,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-note-builder-turn-none-fits",
-            text: Text::Same("If none of the tiles in your hand fits, put them all back into the box and draw \
+            text: EditionText::Same("If none of the tiles in your hand fits, put them all back into the box and draw \
                 single tiles until one fits."),
             origins: &[],
             markers: &[],
@@ -5621,7 +5621,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hans-statue-note",
-            text: Text::Same("With the Hans statue: points scored for the tile the statue stands on, or for a \
+            text: EditionText::Same("With the Hans statue: points scored for the tile the statue stands on, or for a \
                 feature with a part on that tile, are doubled where you see HANS STATUE (2×); \
                 negative points there are halved instead, shown as HANS STATUE (1/2)."),
             origins: &[origin::HANS_STATUE_NOTE_HANS_STATUE],
@@ -5632,7 +5632,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-and-mayor-new-tiles",
-            text: Text::Same("Shuffle the expansion's new land tiles into the other land tiles and stack them \
+            text: EditionText::Same("Shuffle the expansion's new land tiles into the other land tiles and stack them \
                 face down as usual."),
             origins: &[
                 origin::ABBEY_AND_MAYOR_NEW_TILES_ABBEY,
@@ -5647,7 +5647,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-take-tile",
-            text: Text::Same("Give every player one abbey tile; with fewer than six players, the spare abbey \
+            text: EditionText::Same("Give every player one abbey tile; with fewer than six players, the spare abbey \
                 tiles go back into the box."),
             origins: &[origin::ABBEY_TAKE_TILE_ABBEY],
             markers: &[],
@@ -5657,7 +5657,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-take-figure",
-            text: Text::Same("Every player adds the mayor of their colour to their supply."),
+            text: EditionText::Same("Every player adds the mayor of their colour to their supply."),
             origins: &[origin::MAYOR_TAKE_FIGURE_MAYOR],
             markers: &[],
             foreign: &[],
@@ -5666,7 +5666,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-take-figure",
-            text: Text::Same("Every player adds the wagon of their colour to their supply."),
+            text: EditionText::Same("Every player adds the wagon of their colour to their supply."),
             origins: &[origin::WAGON_TAKE_FIGURE_WAGON],
             markers: &[],
             foreign: &[],
@@ -5675,7 +5675,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-take-figure",
-            text: Text::Same("Every player adds the barn of their colour to their supply."),
+            text: EditionText::Same("Every player adds the barn of their colour to their supply."),
             origins: &[origin::BARN_TAKE_FIGURE_BARN],
             markers: &[],
             foreign: &[],
@@ -5684,7 +5684,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "river-ii-start",
-            text: Text::Same("Start with the River II instead of the standard start tile, which goes back into \
+            text: EditionText::Same("Start with the River II instead of the standard start tile, which goes back into \
                 the box."),
             origins: &[origin::RIVER_II_START_RIVER_II],
             markers: &[],
@@ -5694,7 +5694,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "river-ii-not-with-count",
-            text: Text::Same("Do not start with both the River II and the City of Carcassonne; together they \
+            text: EditionText::Same("Do not start with both the River II and the City of Carcassonne; together they \
                 can make the river impossible to finish."),
             origins: &[origin::RIVER_II_NOT_WITH_COUNT_RIVER_II, origin::RIVER_II_NOT_WITH_COUNT_COUNT_OF_CARCASSONNE],
             markers: &[],
@@ -5704,7 +5704,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-city-boards",
-            text: Text::Same("Put the standard start tile back into the box and join the two City of \
+            text: EditionText::Same("Put the standard start tile back into the box and join the two City of \
                 Carcassonne boards in the middle of the table instead. The side with flags shows \
                 the four quarters (castle, market, blacksmith, cathedral); the side without flags \
                 is only a start tile."),
@@ -5716,7 +5716,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-on-castle",
-            text: Text::Same("Stand the Count on the castle quarter."),
+            text: EditionText::Same("Stand the Count on the castle quarter."),
             origins: &[origin::COUNT_ON_CASTLE_COUNT_OF_CARCASSONNE],
             markers: &[],
             foreign: &[],
@@ -5725,7 +5725,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "king-and-robber-lay-out",
-            text: Text::Same("Lay the King and Robber tiles and their tokens where every player can reach them."),
+            text: EditionText::Same("Lay the King and Robber tiles and their tokens where every player can reach them."),
             origins: &[origin::KING_AND_ROBBER_LAY_OUT_KING_AND_ROBBER],
             markers: &[],
             foreign: &[],
@@ -5734,7 +5734,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "shrines-shuffle",
-            text: Text::Same("Shuffle the 5 shrine tiles into the other land tiles."),
+            text: EditionText::Same("Shuffle the 5 shrine tiles into the other land tiles."),
             origins: &[origin::SHRINES_SHUFFLE_SHRINES],
             markers: &[],
             foreign: &[],
@@ -5743,7 +5743,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-king-and-robber-new-tiles",
-            text: Text::Same("Shuffle the 5 new ordinary land tiles into the others and stack them face down as \
+            text: EditionText::Same("Shuffle the 5 new ordinary land tiles into the others and stack them face down as \
                 usual."),
             origins: &[
                 origin::COUNT_KING_AND_ROBBER_NEW_TILES_COUNT_OF_CARCASSONNE,
@@ -5757,7 +5757,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "any-time-as-often",
-            text: Text::Same("As often as you like:"),
+            text: EditionText::Same("As often as you like:"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -5766,7 +5766,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ask-advice",
-            text: Text::Same("You may ask other players for advice."),
+            text: EditionText::Same("You may ask other players for advice."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -5775,7 +5775,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "consult-rules",
-            text: Text::Same("You may look things up in the rules."),
+            text: EditionText::Same("You may look things up in the rules."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -5784,7 +5784,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bets-look-at-own-tokens",
-            text: Text::Same("You may check which betting tokens remain in your supply (never the ones already \
+            text: EditionText::Same("You may check which betting tokens remain in your supply (never the ones already \
                 on the board)."),
             origins: &[origin::BETS_LOOK_AT_OWN_TOKENS_BETS],
             markers: &[],
@@ -5794,7 +5794,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "any-time-only-once",
-            text: Text::Same("Only once:"),
+            text: EditionText::Same("Only once:"),
             origins: &[
                 origin::ANY_TIME_ONLY_ONCE_BUILDER,
                 origin::ANY_TIME_ONLY_ONCE_TOWER,
@@ -5814,7 +5814,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-once-per-double-turn",
-            text: Text::Same("Even when your builder gives you a double turn, each of these is allowed only \
+            text: EditionText::Same("Even when your builder gives you a double turn, each of these is allowed only \
                 once."),
             origins: &[origin::BUILDER_ONCE_PER_DOUBLE_TURN_BUILDER],
             markers: &[],
@@ -5824,7 +5824,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-ransom",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "You may free one of your captured followers by paying 3 points to the player who \
                 holds it."),
                 (edition::C2, "You may free one of your captured meeples by paying 3 points to the player who \
@@ -5840,7 +5840,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tunnel-claim-opening",
-            text: Text::Same("You may claim a tunnel entrance nobody has claimed yet by laying one of your \
+            text: EditionText::Same("You may claim a tunnel entrance nobody has claimed yet by laying one of your \
                 tunnel tokens on it."),
             origins: &[origin::TUNNEL_CLAIM_OPENING_TUNNEL],
             markers: &[marker::TUNNEL_CLAIM_OPENING_TREE_TRAP],
@@ -5850,7 +5850,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-flee",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Once the plague is active, you may let one of your followers flee from it."),
                 (edition::C2, "Once the plague is active, you may let one of your meeples flee from it."),
                 (edition::WE, "Once the plague is active, you may let one of your meeples flee from it."),
@@ -5863,7 +5863,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-flee-special-figure",
-            text: Text::Same("A special figure of yours may flee instead."),
+            text: EditionText::Same("A special figure of yours may flee instead."),
             origins: &[
                 origin::PLAGUE_FLEE_SPECIAL_FIGURE_BUILDER,
                 origin::PLAGUE_FLEE_SPECIAL_FIGURE_PIG,
@@ -5878,7 +5878,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-flee-not-barn",
-            text: Text::Same("A barn never flees."),
+            text: EditionText::Same("A barn never flees."),
             origins: &[origin::PLAGUE_FLEE_NOT_BARN_BARN],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -5887,7 +5887,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-spread",
-            text: Text::Same("Once the plague is active, you must spread it by placing a flea token, unless the \
+            text: EditionText::Same("Once the plague is active, you must spread it by placing a flea token, unless the \
                 tile you placed is a new plague source."),
             origins: &[origin::PLAGUE_SPREAD_PLAGUE],
             markers: &[],
@@ -5897,7 +5897,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-start-of-turn-point",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "You score 1 point when the fairy stands beside one of your followers."),
                 (edition::C2, "You score 1 point when the fairy stands beside one of your meeples."),
                 (edition::WE, "You score 1 point when the fairy stands beside one of your meeples."),
@@ -5915,7 +5915,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-start-of-turn-acrobats",
-            text: Text::Same("With the fairy beside an acrobat, the point is scored once per acrobat of yours \
+            text: EditionText::Same("With the fairy beside an acrobat, the point is scored once per acrobat of yours \
                 in that pyramid."),
             origins: &[origin::FAIRY_START_OF_TURN_ACROBATS_ACROBATS],
             markers: &[],
@@ -5925,7 +5925,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-remove-oldest-outbreak",
-            text: Text::Same("When no fleas are left in the supply, remove the oldest outbreak; keep doing so \
+            text: EditionText::Same("When no fleas are left in the supply, remove the oldest outbreak; keep doing so \
                 until at least one flea on the board is no longer active, or until only one \
                 outbreak is left."),
             origins: &[origin::PLAGUE_REMOVE_OLDEST_OUTBREAK_PLAGUE],
@@ -5936,7 +5936,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mandatory-tiles",
-            text: Text::Same("If you hold tiles you are obliged to play, you must play one of them instead of \
+            text: EditionText::Same("If you hold tiles you are obliged to play, you must play one of them instead of \
                 drawing."),
             origins: &[
                 origin::MANDATORY_TILES_BAZAARS,
@@ -5955,7 +5955,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bazaar-play-bought-tile",
-            text: Text::Same("A tile you bought at an earlier bazaar auction must be played."),
+            text: EditionText::Same("A tile you bought at an earlier bazaar auction must be played."),
             origins: &[origin::BAZAAR_PLAY_BOUGHT_TILE_BAZAARS],
             markers: &[],
             foreign: &[edition::WE],
@@ -5964,7 +5964,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-play-wonder-tile",
-            text: Text::Same("If you hold a wonder tile in your supply, you must play it."),
+            text: EditionText::Same("If you hold a wonder tile in your supply, you must play it."),
             origins: &[origin::WONDERS_PLAY_WONDER_TILE_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -5973,7 +5973,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-extra-tile",
-            text: Text::Same("If the wonder tile has no legal spot, draw an extra tile to be placed just before \
+            text: EditionText::Same("If the wonder tile has no legal spot, draw an extra tile to be placed just before \
                 it. Put aside every drawn tile that cannot be placed and keep drawing one at a \
                 time until the drawn tile and the wonder tile can both be placed legally."),
             origins: &[],
@@ -5984,7 +5984,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-double-turn-leftover",
-            text: Text::Same("If you drew extra tiles for your fortune teller(s) in the first part of a double \
+            text: EditionText::Same("If you drew extra tiles for your fortune teller(s) in the first part of a double \
                 turn, you must take a tile that fits from the ones left over, if there is one; \
                 shuffle the others back into the stacks."),
             origins: &[
@@ -5998,7 +5998,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-double-turn-leftover-none-fits",
-            text: Text::Same("If none of them fits, set the leftovers aside and draw single tiles until one \
+            text: EditionText::Same("If none of them fits, set the leftovers aside and draw single tiles until one \
                 fits."),
             origins: &[],
             markers: &[],
@@ -6008,7 +6008,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-play-from-supply",
-            text: Text::Same("If you hold one or more tiles in your supply, you may play one of them instead of \
+            text: EditionText::Same("If you hold one or more tiles in your supply, you may play one of them instead of \
                 drawing, provided it has a legal spot:"),
             origins: &[
                 origin::ABBEY_PLAY_FROM_SUPPLY_ABBEY,
@@ -6029,7 +6029,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-supply-no-mandatory-tile",
-            text: Text::Same("This is allowed only when you have no tile you are obliged to play."),
+            text: EditionText::Same("This is allowed only when you have no tile you are obliged to play."),
             origins: &[
                 origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BAZAARS,
                 origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_WONDERS_OF_HUMANITY,
@@ -6043,7 +6043,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-supply-abbey-tile",
-            text: Text::Same("An abbey tile"),
+            text: EditionText::Same("An abbey tile"),
             origins: &[origin::ABBEY_SUPPLY_ABBEY_TILE_ABBEY],
             markers: &[],
             foreign: &[edition::WE],
@@ -6052,7 +6052,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-supply-halfling-tile",
-            text: Text::Same("A halfling tile"),
+            text: EditionText::Same("A halfling tile"),
             origins: &[origin::ABBEY_SUPPLY_HALFLING_TILE_HALFLINGS],
             markers: &[],
             foreign: &[edition::WE],
@@ -6061,7 +6061,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-supply-german-castle-tile",
-            text: Text::Same("A tile with a German castle"),
+            text: EditionText::Same("A tile with a German castle"),
             origins: &[origin::ABBEY_SUPPLY_GERMAN_CASTLE_TILE_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -6070,7 +6070,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-supply-wetlands-tile",
-            text: Text::Same("A wetlands tile"),
+            text: EditionText::Same("A wetlands tile"),
             origins: &[origin::ABBEY_SUPPLY_WETLANDS_TILE_WETLANDS],
             markers: &[],
             foreign: &[edition::WE],
@@ -6079,7 +6079,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "draw-tile-if-nothing-else",
-            text: Text::Same("If you have done none of the above in this step, draw a tile at random."),
+            text: EditionText::Same("If you have done none of the above in this step, draw a tile at random."),
             origins: &[
                 origin::DRAW_TILE_IF_NOTHING_ELSE_BAZAARS,
                 origin::DRAW_TILE_IF_NOTHING_ELSE_WONDERS_OF_HUMANITY,
@@ -6101,7 +6101,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-draw-extra-if-nothing-else",
-            text: Text::Same("Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
+            text: EditionText::Same("Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
                 pick one that can be placed legally."),
             origins: &[origin::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE_FORTUNE_TELLER],
             markers: &[],
@@ -6111,7 +6111,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-extra-none-fits-if-nothing-else",
-            text: Text::Same("If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
+            text: EditionText::Same("If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
                 them all aside and draw single tiles until one fits; shuffle the set-aside tiles \
                 back into the stacks."),
             origins: &[origin::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE_FORTUNE_TELLER],
@@ -6122,7 +6122,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-set-aside-if-nothing-else",
-            text: Text::Same("Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
+            text: EditionText::Same("Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
                 it aside and draw a replacement at random; set-aside tiles are shuffled back in \
                 after the first volcano tile has been drawn and placed."),
             origins: &[origin::DRAGON_SET_ASIDE_IF_NOTHING_ELSE_DRAGON],
@@ -6133,7 +6133,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "draw-tile",
-            text: Text::Same("Draw a tile at random."),
+            text: EditionText::Same("Draw a tile at random."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -6146,7 +6146,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-draw-extra",
-            text: Text::Same("Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
+            text: EditionText::Same("Each fortune teller of yours lets you draw one tile more; of all the tiles drawn, \
                 pick one that can be placed legally."),
             origins: &[origin::FORTUNE_TELLER_DRAW_EXTRA_FORTUNE_TELLER],
             markers: &[],
@@ -6156,7 +6156,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-extra-none-fits",
-            text: Text::Same("If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
+            text: EditionText::Same("If you drew extra tiles for your fortune teller(s) and not one of them fits, set \
                 them all aside and draw single tiles until one fits; shuffle the set-aside tiles \
                 back into the stacks."),
             origins: &[origin::FORTUNE_TELLER_EXTRA_NONE_FITS_FORTUNE_TELLER],
@@ -6167,7 +6167,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-set-aside-dragon-tile",
-            text: Text::Same("Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
+            text: EditionText::Same("Drew a tile with a dragon symbol before the dragon figure has entered play? Set \
                 it aside and draw a replacement at random; set-aside tiles are shuffled back in \
                 after the first volcano tile has been drawn and placed."),
             origins: &[origin::DRAGON_SET_ASIDE_DRAGON_TILE_DRAGON],
@@ -6178,7 +6178,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "show-tile",
-            text: Text::Same("Let every player see the tile."),
+            text: EditionText::Same("Let every player see the tile."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -6191,7 +6191,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-both",
-            text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
+            text: EditionText::Same("Keep the tile in front of you while you carry out the actions it brings."),
             origins: &[
                 origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_WHEEL_OF_FORTUNE,
                 origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_PEASANT_REVOLTS,
@@ -6203,7 +6203,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-wof-only",
-            text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
+            text: EditionText::Same("Keep the tile in front of you while you carry out the actions it brings."),
             origins: &[origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY_WHEEL_OF_FORTUNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6212,7 +6212,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-tile-in-front-revolts-only",
-            text: Text::Same("Keep the tile in front of you while you carry out the actions it brings."),
+            text: EditionText::Same("Keep the tile in front of you while you carry out the actions it brings."),
             origins: &[origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6221,7 +6221,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-draw-hidden-tile",
-            text: Text::Same("If the tile shows a hill, draw one more tile straight away (if any are left) and \
+            text: EditionText::Same("If the tile shows a hill, draw one more tile straight away (if any are left) and \
                 slide it face down under the hill tile."),
             origins: &[origin::HILLS_DRAW_HIDDEN_TILE_HILLS],
             markers: &[],
@@ -6231,7 +6231,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-spin",
-            text: Text::Same("If the tile shows a Wheel of Fortune symbol, resolve the Wheel of Fortune before \
+            text: EditionText::Same("If the tile shows a Wheel of Fortune symbol, resolve the Wheel of Fortune before \
                 anything else."),
             origins: &[origin::WHEEL_OF_FORTUNE_SPIN_WHEEL_OF_FORTUNE],
             markers: &[marker::WHEEL_OF_FORTUNE_SPIN_ROBBERS, marker::WHEEL_OF_FORTUNE_SPIN_WONDER],
@@ -6241,7 +6241,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "peasant-revolt-resolve",
-            text: Text::Same("If the tile shows a peasant revolt symbol, first carry out the revolt against the \
+            text: EditionText::Same("If the tile shows a peasant revolt symbol, first carry out the revolt against the \
                 type of feature the symbol names."),
             origins: &[origin::PEASANT_REVOLT_RESOLVE_PEASANT_REVOLTS],
             markers: &[marker::PEASANT_REVOLT_RESOLVE_ROBBERS, marker::PEASANT_REVOLT_RESOLVE_WONDER],
@@ -6251,7 +6251,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gifts-open-card",
-            text: Text::Same("Once you know the tile can be placed, you may play a gift card from your supply: \
+            text: EditionText::Same("Once you know the tile can be placed, you may play a gift card from your supply: \
                 reveal it, do what it says and put it on the discard pile."),
             origins: &[origin::GIFTS_OPEN_CARD_GIFTS],
             markers: &[
@@ -6266,7 +6266,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1b-wheel-and-revolts",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[
                 origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_MESSAGES,
@@ -6284,7 +6284,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1b-wheel",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[origin::MESSAGES_CHECK_1B_WHEEL_MESSAGES, origin::MESSAGES_CHECK_1B_WHEEL_WHEEL_OF_FORTUNE],
             markers: &[
@@ -6298,7 +6298,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1b-revolts",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[origin::MESSAGES_CHECK_1B_REVOLTS_MESSAGES, origin::MESSAGES_CHECK_1B_REVOLTS_PEASANT_REVOLTS],
             markers: &[
@@ -6312,7 +6312,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "place-tile",
-            text: Text::Same("Place the tile. If there is no legal spot for it, put it aside and return to step \
+            text: EditionText::Same("Place the tile. If there is no legal spot for it, put it aside and return to step \
                 1B."),
             origins: &[],
             markers: &[],
@@ -6327,7 +6327,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-set-aside-hidden-tile",
-            text: Text::Same("A tile drawn to lie under a hill is set aside together with it."),
+            text: EditionText::Same("A tile drawn to lie under a hill is set aside together with it."),
             origins: &[origin::HILLS_SET_ASIDE_HIDDEN_TILE_HILLS],
             markers: &[],
             foreign: &[edition::WE],
@@ -6336,7 +6336,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bridges-build",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If you still have a bridge in your supply, you may build it on the tile you just \
                 placed, running either way. The bridge may be what makes the placement legal; in \
                 any other case you may build one too, within the limits that completing features \
@@ -6363,7 +6363,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-bridge-shift-tower",
-            text: Text::Same("On a tile with a tower, you may have to push the tower aside a little to make \
+            text: EditionText::Same("On a tile with a tower, you may have to push the tower aside a little to make \
                 room for the bridge."),
             origins: &[origin::TOWER_BRIDGE_SHIFT_TOWER_TOWER],
             markers: &[],
@@ -6373,7 +6373,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-no-bridge-on-occupied-tile",
-            text: Text::Same("No bridge may be built on an acrobat tile where one or more acrobats stand."),
+            text: EditionText::Same("No bridge may be built on an acrobat tile where one or more acrobats stand."),
             origins: &[origin::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE_ACROBATS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6382,7 +6382,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "circus-bridge-on-big-top-tile",
-            text: Text::Same("A bridge may be built on a big top tile, whether or not the big top stands on it."),
+            text: EditionText::Same("A bridge may be built on a big top tile, whether or not the big top stands on it."),
             origins: &[origin::CIRCUS_BRIDGE_ON_BIG_TOP_TILE_CIRCUS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6391,7 +6391,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-place-extra-tile-first",
-            text: Text::Same("If you drew an extra tile so that a wonder tile could be placed, place the extra \
+            text: EditionText::Same("If you drew an extra tile so that a wonder tile could be placed, place the extra \
                 tile first and the wonder tile after it."),
             origins: &[origin::WONDERS_PLACE_EXTRA_TILE_FIRST_WONDERS_OF_HUMANITY],
             markers: &[],
@@ -6401,7 +6401,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-mark-wonder",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Once you have placed a wonder tile, stand one of your normal followers upside \
                 down in the middle of the wonder to mark it as yours."),
                 (edition::C2, "Once you have placed a wonder tile, stand one of your normal meeples upside down \
@@ -6417,7 +6417,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-return-extra-tiles",
-            text: Text::Same("Shuffle the spare tiles your fortune teller(s) gave you back into the stacks."),
+            text: EditionText::Same("Shuffle the spare tiles your fortune teller(s) gave you back into the stacks."),
             origins: &[origin::FORTUNE_TELLER_RETURN_EXTRA_TILES_FORTUNE_TELLER],
             markers: &[],
             foreign: &[edition::WE],
@@ -6426,7 +6426,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-keep-extra-for-builder",
-            text: Text::Same("Not when your builder has earned you a double turn; then you keep them."),
+            text: EditionText::Same("Not when your builder has earned you a double turn; then you keep them."),
             origins: &[origin::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER_BUILDER],
             markers: &[],
             foreign: &[edition::WE],
@@ -6435,7 +6435,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "feature-complete-note",
-            text: Text::Same("Note: every feature that this tile finishes counts as completed from now on."),
+            text: EditionText::Same("Note: every feature that this tile finishes counts as completed from now on."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -6444,7 +6444,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-volcano",
-            text: Text::Same("When the tile has a volcano, the dragon is set on that tile."),
+            text: EditionText::Same("When the tile has a volcano, the dragon is set on that tile."),
             origins: &[origin::DRAGON_VOLCANO_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -6453,7 +6453,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "princess-remove-knight",
-            text: Text::Same("A princess tile that extends a city occupied by knights lets you send one of \
+            text: EditionText::Same("A princess tile that extends a city occupied by knights lets you send one of \
                 those knights (anyone's) back to its owner; if you do, skip steps 2B-1 and 2B-2."),
             origins: &[origin::PRINCESS_REMOVE_KNIGHT_PRINCESS],
             markers: &[],
@@ -6463,7 +6463,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "plague-outbreak-token",
-            text: Text::Same("When the tile shows a plague source, you must put on it the outbreak token with \
+            text: EditionText::Same("When the tile shows a plague source, you must put on it the outbreak token with \
                 the lowest number that is not yet in play."),
             origins: &[origin::PLAGUE_OUTBREAK_TOKEN_PLAGUE],
             markers: &[],
@@ -6473,7 +6473,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "goldmines-place-gold",
-            text: Text::Same("If the tile shows a gold symbol, you must put one gold bar on it and one on a \
+            text: EditionText::Same("If the tile shows a gold symbol, you must put one gold bar on it and one on a \
                 neighbouring tile."),
             origins: &[origin::GOLDMINES_PLACE_GOLD_GOLDMINES],
             markers: &[],
@@ -6483,7 +6483,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-move",
-            text: Text::Same("If the tile shows a magic symbol, you must move a magic figure:"),
+            text: EditionText::Same("If the tile shows a magic symbol, you must move a magic figure:"),
             origins: &[origin::MAGE_WITCH_MOVE_MAGE, origin::MAGE_WITCH_MOVE_WITCH],
             markers: &[],
             foreign: &[edition::WE],
@@ -6492,7 +6492,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-move-either",
-            text: Text::Same("the mage or the witch; you must also move one of them when the tile joins the \
+            text: EditionText::Same("the mage or the witch; you must also move one of them when the tile joins the \
                 feature holding the mage to the feature holding the witch"),
             origins: &[origin::MAGE_WITCH_MOVE_EITHER_MAGE, origin::MAGE_WITCH_MOVE_EITHER_WITCH],
             markers: &[],
@@ -6502,7 +6502,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-move-mage",
-            text: Text::Same("the mage"),
+            text: EditionText::Same("the mage"),
             origins: &[origin::MAGE_WITCH_MOVE_MAGE_MAGE],
             markers: &[],
             foreign: &[edition::WE],
@@ -6511,7 +6511,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-move-witch",
-            text: Text::Same("the witch"),
+            text: EditionText::Same("the witch"),
             origins: &[origin::MAGE_WITCH_MOVE_WITCH_WITCH],
             markers: &[],
             foreign: &[edition::WE],
@@ -6520,7 +6520,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "robbers-place-on-track",
-            text: Text::Same("If the tile shows a robber symbol, you and then the next player who still has a \
+            text: EditionText::Same("If the tile shows a robber symbol, you and then the next player who still has a \
                 robber in their supply may each put that robber on the scoring track; if your \
                 robber is already in play, you may move it instead."),
             origins: &[origin::ROBBERS_PLACE_ON_TRACK_ROBBERS],
@@ -6531,7 +6531,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wind-roses-quadrant-points",
-            text: Text::Same("When the tile shows a quarter wind rose and you place it in the matching quadrant \
+            text: EditionText::Same("When the tile shows a quarter wind rose and you place it in the matching quadrant \
                 of the playing area, you score 3 points."),
             origins: &[origin::WIND_ROSES_QUADRANT_POINTS_WIND_ROSES],
             markers: &[marker::WIND_ROSES_QUADRANT_POINTS_ROBBERS, marker::WIND_ROSES_QUADRANT_POINTS_WONDER],
@@ -6541,7 +6541,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-place-with-hidden-tile",
-            text: Text::Same("A tile with a hill is placed with the face-down tile still underneath it."),
+            text: EditionText::Same("A tile with a hill is placed with the face-down tile still underneath it."),
             origins: &[origin::HILLS_PLACE_WITH_HIDDEN_TILE_HILLS],
             markers: &[],
             foreign: &[edition::WE],
@@ -6550,7 +6550,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-solovei-placed",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
                 it, every thief on that road is subject to the tile."),
                 (edition::C2, "When the Solovei Razboynik tile is placed against a road, or a road is joined to \
@@ -6566,7 +6566,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-vodyanoy-placed",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "When the Vodyanoy tile is placed, every follower on the neighbouring tiles is \
                 subject to the tile."),
                 (edition::C2, "When the Vodyanoy tile is placed, every meeple on the neighbouring tiles is \
@@ -6582,7 +6582,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-choose-action",
-            text: Text::Same("If the tile you placed shows La Porxada, you may choose one of two actions:"),
+            text: EditionText::Same("If the tile you placed shows La Porxada, you may choose one of two actions:"),
             origins: &[origin::PORXADA_CHOOSE_ACTION_PORXADA],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6591,7 +6591,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-swap-meeples",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Swap followers in play: exchange one follower with one of another player's. If \
                 that player refuses, they must put one of their own followers aside until the end \
                 of the game."),
@@ -6610,7 +6610,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-swap-revolt-protection",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "You may pay points to protect the swapped follower against peasant revolts; \
                 swapped followers keep their protection."),
                 (edition::C2, "You may pay points to protect the swapped meeple against peasant revolts; swapped \
@@ -6626,7 +6626,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-final-bonus",
-            text: Text::Same("Take the final scoring bonus."),
+            text: EditionText::Same("Take the final scoring bonus."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6635,7 +6635,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "easter-bunny-place",
-            text: Text::Same("If you place a tile with an Easter bunny, stand the Easter bunny figure on it."),
+            text: EditionText::Same("If you place a tile with an Easter bunny, stand the Easter bunny figure on it."),
             origins: &[origin::EASTER_BUNNY_PLACE_EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -6644,7 +6644,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "circus-first-big-top",
-            text: Text::Same("When the first big top tile comes into play, lay a face-down animal token on its \
+            text: EditionText::Same("When the first big top tile comes into play, lay a face-down animal token on its \
                 big top space and stand the big top on that token."),
             origins: &[origin::CIRCUS_FIRST_BIG_TOP_CIRCUS],
             markers: &[],
@@ -6654,7 +6654,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fruit-tree-place-tokens",
-            text: Text::Same("If the tile shows a fruit-bearing tree, put a face-down stack of 4 identical \
+            text: EditionText::Same("If the tile shows a fruit-bearing tree, put a face-down stack of 4 identical \
                 fruit tokens on it; their fruit need not match the tree."),
             origins: &[origin::FRUIT_TREE_PLACE_TOKENS_FRUIT_BEARING_TREES],
             markers: &[],
@@ -6664,7 +6664,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spiel-doch-second-tile",
-            text: Text::Same("Variant rule: you score 5 points when you place the second Spiel Doch! 2/2018 \
+            text: EditionText::Same("Variant rule: you score 5 points when you place the second Spiel Doch! 2/2018 \
                 tile and the two tiles lie in the right order."),
             origins: &[origin::SPIEL_DOCH_SECOND_TILE_SPIEL_DOCH2018],
             markers: &[marker::SPIEL_DOCH_SECOND_TILE_ROBBERS, marker::SPIEL_DOCH_SECOND_TILE_WONDER],
@@ -6674,7 +6674,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bathhouse-surrounded-release",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If the tile you placed is the last one to surround a bathhouse that holds a \
                 captured follower, its owner may take it back for free; an owner who forgets has \
                 to buy it back."),
@@ -6693,7 +6693,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-tile-points",
-            text: Text::Same("You score 2 points for placing a 20th Anniversary tile without activating its \
+            text: EditionText::Same("You score 2 points for placing a 20th Anniversary tile without activating its \
                 arrow symbol (activating an arrow on a neighbouring tile does not change this)."),
             origins: &[origin::I_20TH_ANNIVERSARY_TILE_POINTS_20TH_ANNIVERSARY_EXPANSION],
             markers: &[marker::I_20TH_ANNIVERSARY_TILE_POINTS_ROBBERS, marker::I_20TH_ANNIVERSARY_TILE_POINTS_WONDER],
@@ -6703,7 +6703,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-one-arrow-with-wonder",
-            text: Text::Same("Only one arrow may be activated, even when you placed an extra tile to make room \
+            text: EditionText::Same("Only one arrow may be activated, even when you placed an extra tile to make room \
                 for a wonder tile."),
             origins: &[origin::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER_WONDERS_OF_HUMANITY],
             markers: &[],
@@ -6713,7 +6713,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-extra-turn",
-            text: Text::Same("If you activate an 'extra turn' arrow symbol on the 20th Anniversary tile you \
+            text: EditionText::Same("If you activate an 'extra turn' arrow symbol on the 20th Anniversary tile you \
                 just placed or on a tile next to it, you play an extra turn once this one is \
                 over. An extra turn can never earn a second one straight after it."),
             origins: &[origin::I_20TH_ANNIVERSARY_EXTRA_TURN_20TH_ANNIVERSARY_EXPANSION],
@@ -6724,7 +6724,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-extra-turn-double-turn",
-            text: Text::Same("This holds even when the current turn is a double turn."),
+            text: EditionText::Same("This holds even when the current turn is a double turn."),
             origins: &[origin::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN_BUILDER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6733,7 +6733,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gifts-draw-card",
-            text: Text::Same("Did your tile enlarge at least one occupied road or city in which, with the tile \
+            text: EditionText::Same("Did your tile enlarge at least one occupied road or city in which, with the tile \
                 placed, you lack the majority? Then take a gift card, look at it without showing \
                 anyone and keep it face down in your supply."),
             origins: &[origin::GIFTS_DRAW_CARD_GIFTS],
@@ -6744,7 +6744,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-ghosts-for-own-meeples",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If you placed a tile with spell circles so that it limits its mist, take one \
                 ghost from the supply for each spell circle on the tile and put them beside one \
                 or more of your own followers. A follower of yours that now has three ghosts \
@@ -6769,7 +6769,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-stonehenge-roads",
-            text: Text::Same("If you placed the Stonehenge wonder tile in an earlier turn, score 3 points for \
+            text: EditionText::Same("If you placed the Stonehenge wonder tile in an earlier turn, score 3 points for \
                 each occupied road you have just completed."),
             origins: &[origin::WONDERS_STONEHENGE_ROADS_WONDERS_OF_HUMANITY],
             markers: &[marker::WONDERS_STONEHENGE_ROADS_ROBBERS],
@@ -6779,7 +6779,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1c-wind-roses",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[origin::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES, origin::MESSAGES_CHECK_1C_WIND_ROSES_WIND_ROSES],
             markers: &[marker::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES_1C, marker::MESSAGES_CHECK_1C_WIND_ROSES_ROBBERS],
@@ -6789,7 +6789,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1c-new-tiles",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[
                 origin::MESSAGES_CHECK_1C_NEW_TILES_MESSAGES,
@@ -6808,7 +6808,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-1c-both",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[
                 origin::MESSAGES_CHECK_1C_BOTH_MESSAGES,
@@ -6828,7 +6828,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-gather-ghosts",
-            text: Text::Same("If the tile you placed has spell circles, move ghosts from the eight tiles around \
+            text: EditionText::Same("If the tile you placed has spell circles, move ghosts from the eight tiles around \
                 it onto those spell circles; if there are too few, make up the rest from the \
                 supply as far as it allows."),
             origins: &[origin::SPELL_CIRCLES_GATHER_GHOSTS_SPELL_CIRCLES, origin::SPELL_CIRCLES_GATHER_GHOSTS_GHOSTS],
@@ -6839,7 +6839,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-mist-extended",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If the tile you placed extends the mist, put a ghost from the supply beside an \
                 opponent's follower, if you can. Should that be its third ghost, remove the \
                 follower and its ghosts from the board."),
@@ -6858,7 +6858,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-mist-extended",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Next, ghosts standing on spell circles in that mist (not counting the tile just \
                 placed) go beside opponents' followers where possible, otherwise back to the \
                 supply. A follower that receives its third ghost leaves the board at once \
@@ -6880,7 +6880,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-mist-extended-incomplete",
-            text: Text::Same("Mist not completed: one ghost from a spell circle in it, the tile just placed \
+            text: EditionText::Same("Mist not completed: one ghost from a spell circle in it, the tile just placed \
                 left out."),
             origins: &[],
             markers: &[],
@@ -6890,7 +6890,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-mist-extended-complete",
-            text: Text::Same("Mist completed: every ghost on its spell circles, the tile just placed included."),
+            text: EditionText::Same("Mist completed: every ghost on its spell circles, the tile just placed included."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -6899,7 +6899,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-mist-limited",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If the tile you placed limits the mist, put one ghost from the supply beside one \
                 of your own followers, if you can. Should that be its third ghost, remove the \
                 follower and its ghosts from the board."),
@@ -6918,7 +6918,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "spell-circles-mist-limited",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Next, all ghosts standing on spell circles in that mist (not counting the tile \
                 just placed) go beside one or more of your own followers where possible, \
                 otherwise back to the supply. A follower that receives its third ghost leaves the \
@@ -6940,7 +6940,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bathhouse-buy-back",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If you have a follower on a bathhouse, you may buy it back by paying the points \
                 shown on the bathhouse tile; you may deploy it again this same turn."),
                 (edition::C2, "If you have a meeple on a bathhouse, you may buy it back by paying the points \
@@ -6956,7 +6956,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "deploy-meeple",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Deploy a follower."),
                 (edition::C2, "Deploy a meeple."),
                 (edition::WE, "Deploy a meeple."),
@@ -6989,7 +6989,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-deploy-two",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If you placed a wonder tile, you may deploy up to two followers instead of one."),
                 (edition::C2, "If you placed a wonder tile, you may deploy up to two meeples instead of one."),
                 (edition::WE, "If you placed a wonder tile, you may deploy up to two meeples instead of one."),
@@ -7002,7 +7002,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "flier-or-portal-use",
-            text: Text::Same("If the placed tile has a magic portal or a flier, you may use one of them, once."),
+            text: EditionText::Same("If the placed tile has a magic portal or a flier, you may use one of them, once."),
             origins: &[origin::FLIER_OR_PORTAL_USE_FLIER, origin::FLIER_OR_PORTAL_USE_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::WE],
@@ -7011,7 +7011,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "flier-absent-portal-use",
-            text: Text::Same("If the placed tile has a magic portal, you may use it."),
+            text: EditionText::Same("If the placed tile has a magic portal, you may use it."),
             origins: &[origin::FLIER_ABSENT_PORTAL_USE_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::WE],
@@ -7020,7 +7020,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "flier-use",
-            text: Text::Same("If the placed tile has a flier, you may use it."),
+            text: EditionText::Same("If the placed tile has a flier, you may use it."),
             origins: &[origin::FLIER_USE_FLIER],
             markers: &[],
             foreign: &[edition::WE],
@@ -7029,7 +7029,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-deploy-arrow",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
                 place a follower elsewhere or to add one."),
                 (edition::C2, "If placing the tile activated a 'place meeple' arrow symbol, you may use it to \
@@ -7045,7 +7045,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "peasant-revolt-protect-deployed",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "A follower deployed on a feature that peasant revolts can strike may be protected \
                 by paying points."),
                 (edition::C2, "A meeple deployed on a feature that peasant revolts can strike may be protected \
@@ -7061,7 +7061,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-no-deploy-volcano-or-plague",
-            text: Text::Same("Not allowed if the tile you placed has a volcano or a plague source."),
+            text: EditionText::Same("Not allowed if the tile you placed has a volcano or a plague source."),
             origins: &[
                 origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON,
                 origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE,
@@ -7073,7 +7073,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-no-deploy-plague-source",
-            text: Text::Same("Not allowed if the tile you placed has a plague source."),
+            text: EditionText::Same("Not allowed if the tile you placed has a plague source."),
             origins: &[origin::DRAGON_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7082,7 +7082,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-no-deploy-volcano",
-            text: Text::Same("Not allowed if the tile you placed has a volcano."),
+            text: EditionText::Same("Not allowed if the tile you placed has a volcano."),
             origins: &[origin::DRAGON_NO_DEPLOY_VOLCANO_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -7091,7 +7091,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "deploy-normal-meeple",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "A normal follower onto a feature"),
                 (edition::C2, "A normal meeple onto a feature"),
                 (edition::WE, "A normal meeple onto a feature"),
@@ -7104,7 +7104,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bridges-deploy-normal-meeple",
-            text: Text::Same("or onto a wooden bridge"),
+            text: EditionText::Same("or onto a wooden bridge"),
             origins: &[origin::BRIDGES_DEPLOY_NORMAL_MEEPLE_BRIDGES],
             markers: &[],
             foreign: &[],
@@ -7113,7 +7113,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Large follower onto a feature"),
                 (edition::C2, "Big meeple onto a feature"),
                 (edition::WE, "Big meeple onto a feature"),
@@ -7126,7 +7126,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-deploy-bridge",
-            text: Text::Same("or onto a wooden bridge"),
+            text: EditionText::Same("or onto a wooden bridge"),
             origins: &[origin::BIG_FOLLOWER_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::WE],
@@ -7135,7 +7135,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-deploy",
-            text: Text::Same("Mayor into a city"),
+            text: EditionText::Same("Mayor into a city"),
             origins: &[origin::MAYOR_DEPLOY_MAYOR],
             markers: &[],
             foreign: &[edition::WE],
@@ -7144,7 +7144,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Wagon onto a feature (never a farm)"),
                 (edition::C2, "Wagon onto a feature (never a field)"),
                 (edition::WE, "Wagon onto a feature (never a field)"),
@@ -7157,7 +7157,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-deploy-bridge",
-            text: Text::Same("or onto a wooden bridge"),
+            text: EditionText::Same("or onto a wooden bridge"),
             origins: &[origin::WAGON_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::WE],
@@ -7166,7 +7166,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Abbot onto a cloister"),
                 (edition::C2, "Abbot onto a monastery"),
                 (edition::WE, "Abbot onto a monastery"),
@@ -7187,7 +7187,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy-garden",
-            text: Text::Same("or onto a garden"),
+            text: EditionText::Same("or onto a garden"),
             origins: &[origin::ABBOT_DEPLOY_GARDEN_GARDENS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7196,7 +7196,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy-abbey",
-            text: Text::Same("or an abbey"),
+            text: EditionText::Same("or an abbey"),
             origins: &[origin::ABBOT_DEPLOY_ABBEY_ABBEY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7205,7 +7205,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy-shrine",
-            text: Text::Same("or a shrine"),
+            text: EditionText::Same("or a shrine"),
             origins: &[origin::ABBOT_DEPLOY_SHRINE_SHRINES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7214,7 +7214,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy-german-monastery",
-            text: Text::Same("or a German monastery"),
+            text: EditionText::Same("or a German monastery"),
             origins: &[origin::ABBOT_DEPLOY_GERMAN_MONASTERY_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7223,7 +7223,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy-dutch-belgian-monastery",
-            text: Text::Same("or a Dutch or Belgian monastery"),
+            text: EditionText::Same("or a Dutch or Belgian monastery"),
             origins: &[origin::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -7232,7 +7232,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy-japanese-building",
-            text: Text::Same("or a Japanese building"),
+            text: EditionText::Same("or a Japanese building"),
             origins: &[origin::ABBOT_DEPLOY_JAPANESE_BUILDING_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7241,7 +7241,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-deploy-darmstadt-church",
-            text: Text::Same("or a Darmstadt church"),
+            text: EditionText::Same("or a Darmstadt church"),
             origins: &[origin::ABBOT_DEPLOY_DARMSTADT_CHURCH_DARMSTADT],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -7250,7 +7250,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-deploy",
-            text: Text::Same("Ringmaster onto a feature"),
+            text: EditionText::Same("Ringmaster onto a feature"),
             origins: &[origin::RINGMASTER_DEPLOY_RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7259,7 +7259,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-deploy-bridge",
-            text: Text::Same("or onto a wooden bridge"),
+            text: EditionText::Same("or onto a wooden bridge"),
             origins: &[origin::RINGMASTER_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7268,7 +7268,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Guard follower onto a feature"),
                 (edition::C2, "Guard meeple onto a feature"),
                 (edition::WE, "Guard meeple onto a feature"),
@@ -7281,7 +7281,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-deploy-bridge",
-            text: Text::Same("or onto a wooden bridge"),
+            text: EditionText::Same("or onto a wooden bridge"),
             origins: &[origin::GUARD_MEEPLE_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7290,7 +7290,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-note-same-feature",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Note: two followers deployed on a wonder tile may share the tile, but each must \
                 go onto a different feature."),
                 (edition::C2, "Note: two meeples deployed on a wonder tile may share the tile, but each must go \
@@ -7306,7 +7306,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-note-not-on-extra-tile",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Note: you may not deploy a follower directly onto a tile that was drawn extra so \
                 that the wonder tile could be placed."),
                 (edition::C2, "Note: you may not deploy a meeple directly onto a tile that was drawn extra so \
@@ -7322,7 +7322,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "flier-not-on-extra-tile",
-            text: Text::Same("A flier on such an extra tile cannot be used."),
+            text: EditionText::Same("A flier on such an extra tile cannot be used."),
             origins: &[origin::FLIER_NOT_ON_EXTRA_TILE_FLIER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7331,7 +7331,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "magic-portal-not-on-extra-tile",
-            text: Text::Same("A magic portal on such an extra tile cannot be used."),
+            text: EditionText::Same("A magic portal on such an extra tile cannot be used."),
             origins: &[origin::MAGIC_PORTAL_NOT_ON_EXTRA_TILE_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7340,7 +7340,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-tent-limit",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Note: no player may ever have more than 2 followers on one fortune-teller tent."),
                 (edition::C2, "Note: no player may ever have more than 2 meeples on one fortune-teller tent."),
                 (edition::WE, "Note: no player may ever have more than 2 meeples on one fortune-teller tent."),
@@ -7353,7 +7353,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Deploy a follower on top of a tower:"),
                 (edition::C2, "Deploy a meeple on top of a tower:"),
                 (edition::WE, "Deploy a meeple on top of a tower:"),
@@ -7372,7 +7372,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-deploy-black-tower",
-            text: Text::Same("or on top of a black tower"),
+            text: EditionText::Same("or on top of a black tower"),
             origins: &[origin::TOWER_DEPLOY_BLACK_TOWER_BLACK_TOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -7381,7 +7381,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-deploy-normal-meeple",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "A normal follower"),
                 (edition::C2, "A normal meeple"),
                 (edition::WE, "A normal meeple"),
@@ -7394,7 +7394,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-tower-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Large follower"),
                 (edition::C2, "Big meeple"),
                 (edition::WE, "Big meeple"),
@@ -7407,7 +7407,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-tower-deploy",
-            text: Text::Same("Ringmaster"),
+            text: EditionText::Same("Ringmaster"),
             origins: &[origin::RINGMASTER_TOWER_DEPLOY_RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7416,7 +7416,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-tower-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Guard follower"),
                 (edition::C2, "Guard meeple"),
                 (edition::WE, "Guard meeple"),
@@ -7429,7 +7429,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-action",
-            text: Text::Same("Take an acrobat action:"),
+            text: EditionText::Same("Take an acrobat action:"),
             origins: &[origin::ACROBATS_ACTION_ACROBATS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7438,7 +7438,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-add-to-pyramid",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Add a normal follower to an unfinished acrobat pyramid; a pyramid that now holds \
                 three of them counts as completed from this moment. Ways to add one:"),
                 (edition::C2, "Add a normal meeple to an unfinished acrobat pyramid; a pyramid that now holds \
@@ -7460,7 +7460,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-pyramid-no-bridge",
-            text: Text::Same("Only to a pyramid on a tile without a wooden bridge."),
+            text: EditionText::Same("Only to a pyramid on a tile without a wooden bridge."),
             origins: &[origin::ACROBATS_PYRAMID_NO_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7469,7 +7469,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-add-directly",
-            text: Text::Same("Directly, when the tile you placed is an acrobat tile or lies next to one."),
+            text: EditionText::Same("Directly, when the tile you placed is an acrobat tile or lies next to one."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7478,7 +7478,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "magic-portal-acrobat-pyramid",
-            text: Text::Same("Through a magic portal on the tile you placed, if it has not been used yet."),
+            text: EditionText::Same("Through a magic portal on the tile you placed, if it has not been used yet."),
             origins: &[origin::MAGIC_PORTAL_ACROBAT_PYRAMID_MAGIC_PORTAL],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7487,7 +7487,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-add-via-flier",
-            text: Text::Same("Through a flying machine on the tile you placed, if it has not been used yet."),
+            text: EditionText::Same("Through a flying machine on the tile you placed, if it has not been used yet."),
             origins: &[origin::ACROBATS_ADD_VIA_FLIER_FLIER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7496,7 +7496,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "20th-anniversary-acrobat-arrow",
-            text: Text::Same("Through a 'place meeple' arrow symbol on a 20th Anniversary tile, if placing the \
+            text: EditionText::Same("Through a 'place meeple' arrow symbol on a 20th Anniversary tile, if placing the \
                 tile activated it."),
             origins: &[origin::I_20TH_ANNIVERSARY_ACROBAT_ARROW_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
@@ -7506,7 +7506,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "acrobats-score-pyramid",
-            text: Text::Same("Score a pyramid that was completed in an earlier turn and take its acrobats off \
+            text: EditionText::Same("Score a pyramid that was completed in an earlier turn and take its acrobats off \
                 the board, so that a new pyramid can be built in a later turn."),
             origins: &[],
             markers: &[marker::ACROBATS_SCORE_PYRAMID_ROBBERS, marker::ACROBATS_SCORE_PYRAMID_WONDER],
@@ -7516,7 +7516,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-leave-with-acrobats",
-            text: Text::Same("Any ghosts beside those acrobats come off the board with them."),
+            text: EditionText::Same("Any ghosts beside those acrobats come off the board with them."),
             origins: &[origin::GHOSTS_LEAVE_WITH_ACROBATS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7525,7 +7525,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "deploy-other-figures",
-            text: Text::Same("Deploy one of your other figures."),
+            text: EditionText::Same("Deploy one of your other figures."),
             origins: &[
                 origin::DEPLOY_OTHER_FIGURES_PIG,
                 origin::DEPLOY_OTHER_FIGURES_BUILDER,
@@ -7544,7 +7544,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "pig-other-figures-volcano",
-            text: Text::Same("Not allowed if the tile you placed has a volcano."),
+            text: EditionText::Same("Not allowed if the tile you placed has a volcano."),
             origins: &[origin::PIG_OTHER_FIGURES_VOLCANO_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -7553,7 +7553,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "pig-other-figures-plague-source",
-            text: Text::Same("Not allowed after you have placed a plague source tile."),
+            text: EditionText::Same("Not allowed after you have placed a plague source tile."),
             origins: &[origin::PIG_OTHER_FIGURES_PLAGUE_SOURCE_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7562,7 +7562,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "pig-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Pig onto a farm where you already have a follower"),
                 (edition::C2, "Pig onto a field where you already have a meeple"),
                 (edition::WE, "Pig onto a field where you already have a meeple"),
@@ -7575,7 +7575,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Builder onto a city or road where you already have a follower"),
                 (edition::C2, "Builder onto a city or road where you already have a meeple"),
                 (edition::WE, "Builder onto a city or road where you already have a meeple"),
@@ -7588,7 +7588,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Shepherd onto a farm that has no shepherd yet; you must then:"),
                 (edition::C2, "Shepherd onto a field that has no shepherd yet; you must then:"),
                 (edition::WE, "Shepherd onto a field that has no shepherd yet; you must then:"),
@@ -7601,7 +7601,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-deploy-grow-flock",
-            text: Text::Same("Grow the flock (draw a sheep token)."),
+            text: EditionText::Same("Grow the flock (draw a sheep token)."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -7610,7 +7610,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-place",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Place the barn. Its farm is scored like an ordinary feature in step 3B."),
                 (edition::C2, "Place the barn. Its field is scored like an ordinary feature in step 3B."),
                 (edition::WE, "Place the barn. Its field is scored like an ordinary feature in step 3B."),
@@ -7623,7 +7623,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-special-action",
-            text: Text::Same("Take a special action:"),
+            text: EditionText::Same("Take a special action:"),
             origins: &[
                 origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_WHEEL_OF_FORTUNE,
                 origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_FESTIVAL,
@@ -7644,7 +7644,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-place-meeple",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Put a follower on the Wheel of Fortune."),
                 (edition::C2, "Put a meeple on the Wheel of Fortune."),
                 (edition::WE, "Put a meeple on the Wheel of Fortune."),
@@ -7657,7 +7657,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "festival-take-back-figure",
-            text: Text::Same("If the tile you placed shows a festival symbol, take one of your own figures back \
+            text: EditionText::Same("If the tile you placed shows a festival symbol, take one of your own figures back \
                 from the board."),
             origins: &[origin::FESTIVAL_TAKE_BACK_FIGURE_FESTIVAL],
             markers: &[],
@@ -7667,7 +7667,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-special-russian-trap",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Take back one follower trapped by Vodyanoy or Solovei Razboynik."),
                 (edition::C2, "Take back one meeple trapped by Vodyanoy or Solovei Razboynik."),
                 (edition::WE, "Take back one meeple trapped by Vodyanoy or Solovei Razboynik."),
@@ -7680,7 +7680,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-special-russian-trap-figure",
-            text: Text::Same("or one trapped special figure"),
+            text: EditionText::Same("or one trapped special figure"),
             origins: &[
                 origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_BUILDER,
                 origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_PIG,
@@ -7695,7 +7695,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-return-and-score",
-            text: Text::Same("Take your abbot back from the board and score the points it has earned there."),
+            text: EditionText::Same("Take your abbot back from the board and score the points it has earned there."),
             origins: &[origin::ABBOT_RETURN_AND_SCORE_ABBOT],
             markers: &[marker::ABBOT_RETURN_AND_SCORE_ROBBERS, marker::ABBOT_RETURN_AND_SCORE_WONDER],
             foreign: &[edition::C1, edition::WE],
@@ -7704,7 +7704,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-leave-with-abbot",
-            text: Text::Same("Any ghosts beside your abbot come off the board with it."),
+            text: EditionText::Same("Any ghosts beside your abbot come off the board with it."),
             origins: &[origin::GHOSTS_LEAVE_WITH_ABBOT_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -7713,7 +7713,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-special-peasant-revolts",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Pay points to protect one follower against peasant revolts."),
                 (edition::C2, "Pay points to protect one meeple against peasant revolts."),
                 (edition::WE, "Pay points to protect one meeple against peasant revolts."),
@@ -7726,7 +7726,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-neutral-figure",
-            text: Text::Same("Place or move a neutral figure:"),
+            text: EditionText::Same("Place or move a neutral figure:"),
             origins: &[
                 origin::TOWER_NEUTRAL_FIGURE_TOWER,
                 origin::TOWER_NEUTRAL_FIGURE_LITTLE_BUILDINGS,
@@ -7746,7 +7746,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-neutral-figure-or-token",
-            text: Text::Same("or a token"),
+            text: EditionText::Same("or a token"),
             origins: &[
                 origin::TOWER_NEUTRAL_FIGURE_OR_TOKEN_LITTLE_BUILDINGS,
                 origin::TOWER_NEUTRAL_FIGURE_OR_TOKEN_TOLLKEEPERS,
@@ -7758,7 +7758,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-build-piece",
-            text: Text::Same("Add a tower piece to any empty tower foundation or to any tower already standing."),
+            text: EditionText::Same("Add a tower piece to any empty tower foundation or to any tower already standing."),
             origins: &[origin::TOWER_BUILD_PIECE_TOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -7767,7 +7767,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-build-black-tower",
-            text: Text::Same("With the black tower: a foundation takes a normal or a black piece, an existing \
+            text: EditionText::Same("With the black tower: a foundation takes a normal or a black piece, an existing \
                 tower a normal, black or white piece; the white tower itself cannot be chosen."),
             origins: &[origin::TOWER_BUILD_BLACK_TOWER_BLACK_TOWER],
             markers: &[],
@@ -7777,7 +7777,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-capture",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "You may then take a follower prisoner, if the tower allows it."),
                 (edition::C2, "You may then take a meeple prisoner, if the tower allows it."),
                 (edition::WE, "You may then take a meeple prisoner, if the tower allows it."),
@@ -7790,7 +7790,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-exchange-prisoners",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "When two players each hold one of the other's followers as a prisoner, the two \
                 prisoners must be exchanged at once."),
                 (edition::C2, "When two players each hold one of the other's meeples as a prisoner, the two \
@@ -7806,7 +7806,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "little-buildings-place",
-            text: Text::Same("Put a little building on the tile you just placed."),
+            text: EditionText::Same("Put a little building on the tile you just placed."),
             origins: &[origin::LITTLE_BUILDINGS_PLACE_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7815,7 +7815,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Put the fairy next to one of your own followers."),
                 (edition::C2, "Put the fairy next to one of your own meeples."),
                 (edition::WE, "Put the fairy next to one of your own meeples."),
@@ -7828,7 +7828,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-not-beside-castle",
-            text: Text::Same("Not allowed if that follower stands on a castle."),
+            text: EditionText::Same("Not allowed if that follower stands on a castle."),
             origins: &[origin::FAIRY_NOT_BESIDE_CASTLE_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -7837,7 +7837,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tollkeepers-place-tollhouse",
-            text: Text::Same("Put your tollhouse on a free crossroads, or move it from its crossroads to \
+            text: EditionText::Same("Put your tollhouse on a free crossroads, or move it from its crossroads to \
                 another free one."),
             origins: &[origin::TOLLKEEPERS_PLACE_TOLLHOUSE_TOLLKEEPERS],
             markers: &[],
@@ -7847,7 +7847,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Deploy the phantom onto a feature, just as you would a normal follower."),
                 (edition::C2, "Deploy the phantom onto a feature, just as you would a normal meeple."),
                 (edition::WE, "Deploy the phantom onto a feature, just as you would a normal meeple."),
@@ -7871,7 +7871,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-bridge",
-            text: Text::Same("or onto a wooden bridge"),
+            text: EditionText::Same("or onto a wooden bridge"),
             origins: &[origin::PHANTOM_DEPLOY_BRIDGE_BRIDGES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7880,7 +7880,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-flier-or-portal",
-            text: Text::Same("A flier or magic portal on the placed tile may be used, unless it was already \
+            text: EditionText::Same("A flier or magic portal on the placed tile may be used, unless it was already \
                 used in step 2B-1."),
             origins: &[
                 origin::PHANTOM_DEPLOY_FLIER_OR_PORTAL_FLIER,
@@ -7893,7 +7893,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-portal",
-            text: Text::Same("A magic portal on the placed tile may be used, unless it was already used in step \
+            text: EditionText::Same("A magic portal on the placed tile may be used, unless it was already used in step \
                 2B-1."),
             origins: &[origin::PHANTOM_DEPLOY_PORTAL_MAGIC_PORTAL],
             markers: &[],
@@ -7903,7 +7903,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-flier",
-            text: Text::Same("A flier on the placed tile may be used, unless it was already used in step 2B-1."),
+            text: EditionText::Same("A flier on the placed tile may be used, unless it was already used in step 2B-1."),
             origins: &[origin::PHANTOM_DEPLOY_FLIER_FLIER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7912,7 +7912,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-anniversary-symbol",
-            text: Text::Same("A 20th-anniversary symbol activated by placing the tile may be used to place or \
+            text: EditionText::Same("A 20th-anniversary symbol activated by placing the tile may be used to place or \
                 add a meeple elsewhere, unless it was already used in step 2B-1."),
             origins: &[origin::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL_20TH_ANNIVERSARY_EXPANSION],
             markers: &[],
@@ -7922,7 +7922,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-deploy-revolt-protection",
-            text: Text::Same("If the phantom goes onto a feature that peasant revolts can hit, you may pay \
+            text: EditionText::Same("If the phantom goes onto a feature that peasant revolts can hit, you may pay \
                 points to protect it."),
             origins: &[origin::PHANTOM_DEPLOY_REVOLT_PROTECTION_PEASANT_REVOLTS],
             markers: &[],
@@ -7932,7 +7932,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-no-deploy-volcano-or-plague",
-            text: Text::Same("Not allowed if the tile you placed has a volcano or a plague source."),
+            text: EditionText::Same("Not allowed if the tile you placed has a volcano or a plague source."),
             origins: &[
                 origin::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON,
                 origin::PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE,
@@ -7944,7 +7944,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-no-deploy-volcano",
-            text: Text::Same("Not allowed if the tile you placed has a volcano."),
+            text: EditionText::Same("Not allowed if the tile you placed has a volcano."),
             origins: &[origin::PHANTOM_NO_DEPLOY_VOLCANO_DRAGON],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7953,7 +7953,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-no-deploy-plague-source",
-            text: Text::Same("Not allowed if the tile you placed has a plague source."),
+            text: EditionText::Same("Not allowed if the tile you placed has a plague source."),
             origins: &[origin::PHANTOM_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -7962,7 +7962,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-tent-limit-phantom",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Note: no player may ever have more than 2 followers on one fortune-teller tent."),
                 (edition::C2, "Note: no player may ever have more than 2 meeples on one fortune-teller tent."),
                 (edition::WE, "Note: no player may ever have more than 2 meeples on one fortune-teller tent."),
@@ -7975,7 +7975,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-phantom-deploy",
-            text: Text::Same("Put the phantom on top of a tower."),
+            text: EditionText::Same("Put the phantom on top of a tower."),
             origins: &[origin::TOWER_PHANTOM_DEPLOY_TOWER, origin::TOWER_PHANTOM_DEPLOY_PHANTOM],
             markers: &[marker::TOWER_PHANTOM_DEPLOY_LAKE_TRAP],
             foreign: &[edition::WE],
@@ -7984,7 +7984,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tower-phantom-black-tower",
-            text: Text::Same("or on top of a black tower"),
+            text: EditionText::Same("or on top of a black tower"),
             origins: &[origin::TOWER_PHANTOM_BLACK_TOWER_BLACK_TOWER],
             markers: &[],
             foreign: &[edition::WE],
@@ -7993,7 +7993,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-phantom-special-action",
-            text: Text::Same("Take a special action:"),
+            text: EditionText::Same("Take a special action:"),
             origins: &[
                 origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_WHEEL_OF_FORTUNE,
                 origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_PHANTOM,
@@ -8005,7 +8005,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wheel-of-fortune-phantom-on-wheel",
-            text: Text::Same("Put the phantom on the Wheel of Fortune."),
+            text: EditionText::Same("Put the phantom on the Wheel of Fortune."),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8014,7 +8014,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ferries-place-ferry",
-            text: Text::Same("If the placed tile shows a ferry lake, put a ferry on it."),
+            text: EditionText::Same("If the placed tile shows a ferry lake, put a ferry on it."),
             origins: &[origin::FERRIES_PLACE_FERRY_FERRIES],
             markers: &[marker::FERRIES_PLACE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
@@ -8023,7 +8023,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ferries-move-ferry",
-            text: Text::Same("If the tile extends a road that ends at a ferry, you may move that ferry. No \
+            text: EditionText::Same("If the tile extends a road that ends at a ferry, you may move that ferry. No \
                 ferry may be moved more than once per turn."),
             origins: &[origin::FERRIES_MOVE_FERRY_FERRIES],
             markers: &[marker::FERRIES_MOVE_FERRY_TREE_TRAP],
@@ -8033,7 +8033,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-field-extended",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If the tile enlarged the farm your shepherd stands on, you must choose one of \
                 these two:"),
                 (edition::C2, "If the tile enlarged the field your shepherd stands on, you must choose one of \
@@ -8049,7 +8049,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-grow-flock",
-            text: Text::Same("Grow the flock (draw a sheep token)."),
+            text: EditionText::Same("Grow the flock (draw a sheep token)."),
             origins: &[],
             markers: &[],
             foreign: &[edition::WE],
@@ -8058,7 +8058,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-drive-flock-home",
-            text: Text::Same("Drive the flock to the stable (1 point for each sheep)."),
+            text: EditionText::Same("Drive the flock to the stable (1 point for each sheep)."),
             origins: &[],
             markers: &[marker::SHEEP_DRIVE_FLOCK_HOME_ROBBERS, marker::SHEEP_DRIVE_FLOCK_HOME_WONDER],
             foreign: &[edition::WE],
@@ -8067,7 +8067,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-field-closed",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Besides, a tile that closes off a farm with one or more shepherds on every side \
                 (with roads or city walls) sets off the following by itself:"),
                 (edition::C2, "Besides, a tile that closes off a field with one or more shepherds on every side \
@@ -8083,7 +8083,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "sheep-field-closed-drive-home",
-            text: Text::Same("The flocks are driven to the stable (1 point for each sheep)."),
+            text: EditionText::Same("The flocks are driven to the stable (1 point for each sheep)."),
             origins: &[],
             markers: &[marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_ROBBERS, marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_WONDER],
             foreign: &[edition::WE],
@@ -8092,7 +8092,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fruit-tree-harvest-or-sell",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If the tile you placed holds one or more followers and a fruit-bearing tree \
                 stands on it or on a neighbouring tile, you may take one of these actions for \
                 each tree and each follower:"),
@@ -8111,7 +8111,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fruit-tree-harvest",
-            text: Text::Same("Harvest: take the top fruit token of the tree, if there is one, and score its \
+            text: EditionText::Same("Harvest: take the top fruit token of the tree, if there is one, and score its \
                 fruit points."),
             origins: &[],
             markers: &[marker::FRUIT_TREE_HARVEST_ROBBERS, marker::FRUIT_TREE_HARVEST_WONDER],
@@ -8121,7 +8121,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fruit-tree-sell",
-            text: Text::Same("Sell: sell 1 to 4 of your fruit tokens and score the points they are worth."),
+            text: EditionText::Same("Sell: sell 1 to 4 of your fruit tokens and score the points they are worth."),
             origins: &[],
             markers: &[marker::FRUIT_TREE_SELL_ROBBERS, marker::FRUIT_TREE_SELL_WONDER],
             foreign: &[edition::C1, edition::WE],
@@ -8130,7 +8130,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If you placed the Notre-Dame wonder tile in an earlier turn and have just \
                 deployed a follower on a tile next to at least one cloister or other monastic \
                 building, score 3 points."),
@@ -8156,7 +8156,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-abbey",
-            text: Text::Same("An abbey counts as a monastic building for this."),
+            text: EditionText::Same("An abbey counts as a monastic building for this."),
             origins: &[origin::WONDERS_NOTRE_DAME_ABBEY_ABBEY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8165,7 +8165,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-shrine",
-            text: Text::Same("A shrine counts as a monastic building for this."),
+            text: EditionText::Same("A shrine counts as a monastic building for this."),
             origins: &[origin::WONDERS_NOTRE_DAME_SHRINE_SHRINES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8174,7 +8174,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-german-monastery",
-            text: Text::Same("A German monastery counts as a monastic building for this."),
+            text: EditionText::Same("A German monastery counts as a monastic building for this."),
             origins: &[origin::WONDERS_NOTRE_DAME_GERMAN_MONASTERY_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8183,7 +8183,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-dutch-belgian-monastery",
-            text: Text::Same("A Dutch or Belgian monastery counts as a monastic building for this."),
+            text: EditionText::Same("A Dutch or Belgian monastery counts as a monastic building for this."),
             origins: &[origin::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -8192,7 +8192,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-japanese-building",
-            text: Text::Same("A Japanese building counts as a monastic building for this."),
+            text: EditionText::Same("A Japanese building counts as a monastic building for this."),
             origins: &[origin::WONDERS_NOTRE_DAME_JAPANESE_BUILDING_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8201,7 +8201,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-notre-dame-darmstadt-church",
-            text: Text::Same("A Darmstadt church counts as a monastic building for this."),
+            text: EditionText::Same("A Darmstadt church counts as a monastic building for this."),
             origins: &[origin::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH_DARMSTADT],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -8210,7 +8210,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-2c-shepherd",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[origin::MESSAGES_CHECK_2C_SHEPHERD_MESSAGES, origin::MESSAGES_CHECK_2C_SHEPHERD_SHEEP],
             markers: &[
@@ -8224,7 +8224,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-2c-new-scoring",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[
                 origin::MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES,
@@ -8242,7 +8242,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-move-hig-zmg",
-            text: Text::Same("Hans im Glück and Z-Man Games rules: move the dragon when the placed tile bears \
+            text: EditionText::Same("Hans im Glück and Z-Man Games rules: move the dragon when the placed tile bears \
                 a dragon symbol."),
             origins: &[origin::DRAGON_MOVE_HIG_ZMG_DRAGON],
             markers: &[],
@@ -8252,7 +8252,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-move",
-            text: Text::Same("Move the dragon when the placed tile bears a dragon symbol."),
+            text: EditionText::Same("Move the dragon when the placed tile bears a dragon symbol."),
             origins: &[origin::DRAGON_MOVE_DRAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -8261,7 +8261,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "determine-completed",
-            text: Text::Same("Find out which features are now completed:"),
+            text: EditionText::Same("Find out which features are now completed:"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8278,7 +8278,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "completed-by-tile",
-            text: Text::Same("Features completed by placing the tile"),
+            text: EditionText::Same("Features completed by placing the tile"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8303,7 +8303,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-completes-features",
-            text: Text::Same("Also those completed by placing an abbey"),
+            text: EditionText::Same("Also those completed by placing an abbey"),
             origins: &[origin::ABBEY_COMPLETES_FEATURES_ABBEY],
             markers: &[],
             foreign: &[edition::WE],
@@ -8312,7 +8312,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "halflings-completes-features",
-            text: Text::Same("Also those completed by placing a halfling tile"),
+            text: EditionText::Same("Also those completed by placing a halfling tile"),
             origins: &[origin::HALFLINGS_COMPLETES_FEATURES_HALFLINGS],
             markers: &[],
             foreign: &[edition::WE],
@@ -8321,7 +8321,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-completes-features",
-            text: Text::Same("Also those completed by placing a German castle"),
+            text: EditionText::Same("Also those completed by placing a German castle"),
             origins: &[origin::GERMAN_CASTLES_COMPLETES_FEATURES_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8330,7 +8330,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wonders-completes-features",
-            text: Text::Same("Also those completed by placing a wonder tile"),
+            text: EditionText::Same("Also those completed by placing a wonder tile"),
             origins: &[origin::WONDERS_COMPLETES_FEATURES_WONDERS_OF_HUMANITY],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8339,7 +8339,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "completed-roads",
-            text: Text::Same("Roads"),
+            text: EditionText::Same("Roads"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8348,7 +8348,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "completed-cities",
-            text: Text::Same("Cities"),
+            text: EditionText::Same("Cities"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8357,7 +8357,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "completed-monastic",
-            text: Text::Same("Monastic buildings:"),
+            text: EditionText::Same("Monastic buildings:"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8374,7 +8374,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "completed-monastery",
-            text: Text::ByEdition(&[(edition::C1, "Cloister"), (edition::C2, "Monastery"), (edition::WE, "Monastery")]),
+            text: EditionText::ByEdition(&[
+                (edition::C1, "Cloister"),
+                (edition::C2, "Monastery"),
+                (edition::WE, "Monastery"),
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8383,7 +8387,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-completed",
-            text: Text::Same("Abbey"),
+            text: EditionText::Same("Abbey"),
             origins: &[origin::ABBEY_COMPLETED_ABBEY],
             markers: &[],
             foreign: &[edition::WE],
@@ -8392,7 +8396,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "shrines-completed",
-            text: Text::Same("Shrine"),
+            text: EditionText::Same("Shrine"),
             origins: &[origin::SHRINES_COMPLETED_SHRINES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8401,7 +8405,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "monasteries-german-completed",
-            text: Text::Same("German monastery (with monk)"),
+            text: EditionText::Same("German monastery (with monk)"),
             origins: &[origin::MONASTERIES_GERMAN_COMPLETED_MONASTERIES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8410,7 +8414,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "monasteries-dutch-belgian-completed",
-            text: Text::Same("Dutch or Belgian monastery (with monk)"),
+            text: EditionText::Same("Dutch or Belgian monastery (with monk)"),
             origins: &[origin::MONASTERIES_DUTCH_BELGIAN_COMPLETED_MONASTERIES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8419,7 +8423,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "monasteries-japanese-completed",
-            text: Text::Same("Japanese building (with monk)"),
+            text: EditionText::Same("Japanese building (with monk)"),
             origins: &[origin::MONASTERIES_JAPANESE_COMPLETED_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8428,7 +8432,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "darmstadt-church-completed",
-            text: Text::Same("Darmstadt church"),
+            text: EditionText::Same("Darmstadt church"),
             origins: &[origin::DARMSTADT_CHURCH_COMPLETED_DARMSTADT],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8437,7 +8441,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-baba-yaga-completed",
-            text: Text::Same("Baba Yaga's hut"),
+            text: EditionText::Same("Baba Yaga's hut"),
             origins: &[origin::RUSSIAN_PROMOS_BABA_YAGA_COMPLETED_RUSSIAN_PROMOS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8446,7 +8450,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gardens-completed",
-            text: Text::Same("Gardens"),
+            text: EditionText::Same("Gardens"),
             origins: &[origin::GARDENS_COMPLETED_ABBOT, origin::GARDENS_COMPLETED_GARDENS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8455,7 +8459,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-completed",
-            text: Text::Same("German castles (unless it was another German castle that completed them)"),
+            text: EditionText::Same("German castles (unless it was another German castle that completed them)"),
             origins: &[origin::GERMAN_CASTLES_COMPLETED_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8464,7 +8468,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-cathedrals-completed",
-            text: Text::Same("German cathedrals"),
+            text: EditionText::Same("German cathedrals"),
             origins: &[origin::GERMAN_CATHEDRALS_COMPLETED_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
@@ -8473,7 +8477,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "haunted-castles-completed",
-            text: Text::Same("Haunted castles"),
+            text: EditionText::Same("Haunted castles"),
             origins: &[origin::HAUNTED_CASTLES_COMPLETED_HAUNTED_CASTLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8482,7 +8486,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cemeteries-completed",
-            text: Text::Same("Cemeteries"),
+            text: EditionText::Same("Cemeteries"),
             origins: &[origin::CEMETERIES_COMPLETED_CEMETERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8491,7 +8495,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "easter-nest-completed",
-            text: Text::Same("Easter nest"),
+            text: EditionText::Same("Easter nest"),
             origins: &[origin::EASTER_NEST_COMPLETED_EASTER_IN_CARCASSONNE],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8500,7 +8504,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-tent-completed",
-            text: Text::Same("Fortune-teller tents"),
+            text: EditionText::Same("Fortune-teller tents"),
             origins: &[origin::FORTUNE_TELLER_TENT_COMPLETED_FORTUNE_TELLER],
             markers: &[],
             foreign: &[],
@@ -8509,7 +8513,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bridges-completed-roads",
-            text: Text::Same("Roads completed by building a bridge"),
+            text: EditionText::Same("Roads completed by building a bridge"),
             origins: &[origin::BRIDGES_COMPLETED_ROADS_BRIDGES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8518,7 +8522,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bridges-completed-german-cathedrals",
-            text: Text::Same("and German cathedrals completed the same way"),
+            text: EditionText::Same("and German cathedrals completed the same way"),
             origins: &[origin::BRIDGES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
@@ -8527,7 +8531,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tunnel-completed-roads",
-            text: Text::Same("Roads completed by laying a tunnel token"),
+            text: EditionText::Same("Roads completed by laying a tunnel token"),
             origins: &[origin::TUNNEL_COMPLETED_ROADS_TUNNEL],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8536,7 +8540,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tunnel-completed-german-cathedrals",
-            text: Text::Same("and German cathedrals completed the same way"),
+            text: EditionText::Same("and German cathedrals completed the same way"),
             origins: &[origin::TUNNEL_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8545,7 +8549,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ferries-completed-roads",
-            text: Text::Same("Roads completed by placing the tile or by moving a ferry"),
+            text: EditionText::Same("Roads completed by placing the tile or by moving a ferry"),
             origins: &[origin::FERRIES_COMPLETED_ROADS_FERRIES],
             markers: &[],
             foreign: &[edition::WE],
@@ -8554,7 +8558,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ferries-completed-german-cathedrals",
-            text: Text::Same("and German cathedrals completed in the same way"),
+            text: EditionText::Same("and German cathedrals completed in the same way"),
             origins: &[origin::FERRIES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
@@ -8563,7 +8567,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-fields-to-score",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Farms to be scored because a barn was placed on them, or because a farm with a \
                 farmer was joined to one with a barn"),
                 (edition::C2, "Fields to be scored because a barn was placed on them, or because a field with a \
@@ -8579,7 +8583,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-completed",
-            text: Text::Same("Castles completed because a feature next to them was completed (never in the turn \
+            text: EditionText::Same("Castles completed because a feature next to them was completed (never in the turn \
                 the castle itself was built)"),
             origins: &[origin::CASTLES_COMPLETED_CASTLES],
             markers: &[],
@@ -8589,7 +8593,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "porxada-knight-tokens",
-            text: Text::Same("If the tile completed the city with La Porxada, every player with a knight in it, \
+            text: EditionText::Same("If the tile completed the city with La Porxada, every player with a knight in it, \
                 whatever the majority, takes a token to record being there. This is only needed \
                 when the player who placed La Porxada chose the final scoring bonus."),
             origins: &[origin::PORXADA_KNIGHT_TOKENS_PORXADA],
@@ -8600,7 +8604,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "resolve-control",
-            text: Text::Same("Settle who controls each completed feature:"),
+            text: EditionText::Same("Settle who controls each completed feature:"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8620,7 +8624,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "control-normal-meeple",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Normal follower (1 vote)"),
                 (edition::C2, "Normal meeple (1 vote)"),
                 (edition::WE, "Normal meeple (1 vote)"),
@@ -8633,7 +8637,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-control-vote",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Large follower (2 votes)"),
                 (edition::C2, "Big meeple (2 votes)"),
                 (edition::WE, "Big meeple (2 votes)"),
@@ -8646,7 +8650,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-control-vote",
-            text: Text::Same("Wagon (1 vote)"),
+            text: EditionText::Same("Wagon (1 vote)"),
             origins: &[origin::WAGON_CONTROL_VOTE_WAGON],
             markers: &[],
             foreign: &[edition::WE],
@@ -8655,7 +8659,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-control-vote",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Mayor (1 vote for each pennant in the city)"),
                 (edition::C2, "Mayor (1 vote for each coat of arms in the city)"),
                 (edition::WE, "Mayor (1 vote for each coat of arms in the city)"),
@@ -8668,7 +8672,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-control-vote",
-            text: Text::Same("Phantom (1 vote)"),
+            text: EditionText::Same("Phantom (1 vote)"),
             origins: &[origin::PHANTOM_CONTROL_VOTE_PHANTOM],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -8677,7 +8681,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-control-vote",
-            text: Text::Same("Abbot (1 vote)"),
+            text: EditionText::Same("Abbot (1 vote)"),
             origins: &[origin::ABBOT_CONTROL_VOTE_ABBOT],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8686,7 +8690,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-control-vote",
-            text: Text::Same("Ringmaster (1 vote)"),
+            text: EditionText::Same("Ringmaster (1 vote)"),
             origins: &[origin::RINGMASTER_CONTROL_VOTE_RINGMASTER],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -8695,7 +8699,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-control-vote",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Guard follower (1 vote)"),
                 (edition::C2, "Guard meeple (1 vote)"),
                 (edition::WE, "Guard meeple (1 vote)"),
@@ -8708,7 +8712,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-control-tie",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Hill (when the votes are tied, the tied players with at least one follower on a \
                 hill count as having the majority)"),
                 (edition::C2, "Hill (when the votes are tied, the tied players with at least one meeple on a \
@@ -8724,7 +8728,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-citizens-jury-vote",
-            text: Text::Same("With the Citizens' Jury scoring tile active, everyone present in a city counts as \
+            text: EditionText::Same("With the Citizens' Jury scoring tile active, everyone present in a city counts as \
                 holding the majority, votes regardless"),
             origins: &[origin::LAND_SURVEYORS_CITIZENS_JURY_VOTE_LAND_SURVEYORS],
             markers: &[],
@@ -8734,7 +8738,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "leipzig-move-to-quarter",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Players holding the majority on a completed road that leads, directly or \
                 indirectly, to the city of Leipzig may move a follower to a city quarter where \
                 they have none yet."),
@@ -8753,7 +8757,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "choose-scoring-order",
-            text: Text::Same("Every player who scores may decide the order in which their features are scored."),
+            text: EditionText::Same("Every player who scores may decide the order in which their features are scored."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8767,7 +8771,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "robbers-scoring-order-exception",
-            text: Text::Same("Exception: when several features are scored whose majorities belong to different \
+            text: EditionText::Same("Exception: when several features are scored whose majorities belong to different \
                 players, so that their order has to be settled, you decide the order."),
             origins: &[
                 origin::ROBBERS_SCORING_ORDER_EXCEPTION_ROBBERS,
@@ -8780,7 +8784,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bathhouse-scoring-order",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Exception: when there are free bathhouses and several features with a follower \
                 are scored, you decide the order."),
                 (edition::C2, "Exception: when there are free bathhouses and several features with a meeple are \
@@ -8796,7 +8800,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-score-at-once",
-            text: Text::Same("Exception: a castle is scored right after the feature whose completion completed \
+            text: EditionText::Same("Exception: a castle is scored right after the feature whose completion completed \
                 it; if the tile completed several features in its fief, the castle's owner picks \
                 the feature."),
             origins: &[origin::CASTLES_SCORE_AT_ONCE_CASTLES],
@@ -8807,7 +8811,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-overlapping-fiefs",
-            text: Text::Same("Exception: completed castles whose fiefs overlap those of other completed castles \
+            text: EditionText::Same("Exception: completed castles whose fiefs overlap those of other completed castles \
                 are scored together."),
             origins: &[origin::CASTLES_OVERLAPPING_FIEFS_CASTLES],
             markers: &[],
@@ -8817,7 +8821,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "perform-3b-each",
-            text: Text::Same("Carry out step 3B once for each completed feature, in the order chosen."),
+            text: EditionText::Same("Carry out step 3B once for each completed feature, in the order chosen."),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8826,7 +8830,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-build",
-            text: Text::Same("If placing the tile completed a small city, its owner may turn it into a castle. \
+            text: EditionText::Same("If placing the tile completed a small city, its owner may turn it into a castle. \
                 That settles this feature; go on to the next one."),
             origins: &[origin::CASTLES_BUILD_CASTLES],
             markers: &[],
@@ -8836,7 +8840,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gingerbread-score-city",
-            text: Text::Same("If the gingerbread man stands in the completed city, every player with a knight \
+            text: EditionText::Same("If the gingerbread man stands in the completed city, every player with a knight \
                 in that city scores its points. You then move the gingerbread man to an \
                 incomplete city of your choice, or set it aside if there is none."),
             origins: &[origin::GINGERBREAD_SCORE_CITY_GINGERBREAD_MAN],
@@ -8847,7 +8851,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gingerbread-castle-unclear",
-            text: Text::Same("How this works with a castle built just now is not settled; as a castle is no \
+            text: EditionText::Same("How this works with a castle built just now is not settled; as a castle is no \
                 longer a city, the gingerbread man is most likely removed without scoring."),
             origins: &[origin::GINGERBREAD_CASTLE_UNCLEAR_CASTLES],
             markers: &[],
@@ -8857,7 +8861,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "rewards-for-completion",
-            text: Text::Same("Hand out the rewards for completing the feature:"),
+            text: EditionText::Same("Hand out the rewards for completing the feature:"),
             origins: &[
                 origin::REWARDS_FOR_COMPLETION_TRADERS,
                 origin::REWARDS_FOR_COMPLETION_KING_AND_ROBBER,
@@ -8870,7 +8874,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "traders-collect-goods",
-            text: Text::Same("Collect the trade goods tokens for the goods symbols in the feature."),
+            text: EditionText::Same("Collect the trade goods tokens for the goods symbols in the feature."),
             origins: &[origin::TRADERS_COLLECT_GOODS_TRADERS],
             markers: &[],
             foreign: &[edition::WE],
@@ -8879,7 +8883,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "king-and-robber-take-tile",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If the completed feature is a city or a road, check whether it is now the largest \
                 city or the longest road; if it is, take the King or the Robber tile. "),
                 (edition::C2, "If the completed feature is a city or a road, check whether it is now the largest \
@@ -8897,7 +8901,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fortune-teller-tent-reward",
-            text: Text::Same("If the completed feature is a fortune-teller tent, you score its points."),
+            text: EditionText::Same("If the completed feature is a fortune-teller tent, you score its points."),
             origins: &[origin::FORTUNE_TELLER_TENT_REWARD_FORTUNE_TELLER],
             markers: &[marker::FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE, marker::FORTUNE_TELLER_TENT_REWARD_WONDER],
             foreign: &[edition::WE],
@@ -8906,7 +8910,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-move-from-city",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "The player on your left may move any number of their followers from the City of \
                 Carcassonne onto this feature; then each other player may do so in clockwise \
                 order, you last."),
@@ -8925,7 +8929,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "determine-majority",
-            text: Text::Same("Work out who has the majority in the completed feature:"),
+            text: EditionText::Same("Work out who has the majority in the completed feature:"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -8946,7 +8950,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-redetermine-majority",
-            text: Text::Same("Work it out again if it may have changed since step 3A."),
+            text: EditionText::Same("Work it out again if it may have changed since step 3A."),
             origins: &[
                 origin::COUNT_REDETERMINE_MAJORITY_COUNT_OF_CARCASSONNE,
                 origin::COUNT_REDETERMINE_MAJORITY_MARKETS_OF_LEIPZIG,
@@ -8958,7 +8962,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "majority-normal-meeple",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Normal follower (value 1)"),
                 (edition::C2, "Normal meeple (strength 1)"),
                 (edition::WE, "Normal meeple (strength 1)"),
@@ -8971,7 +8975,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "big-follower-majority-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Large follower (value 2)"),
                 (edition::C2, "Big meeple (strength 2)"),
                 (edition::WE, "Big meeple (strength 2)"),
@@ -8984,7 +8988,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-majority-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Wagon (value 1)"),
                 (edition::C2, "Wagon (strength 1)"),
                 (edition::WE, "Wagon (strength 1)"),
@@ -8997,7 +9001,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-majority-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Mayor (value 1 for each pennant in the city)"),
                 (edition::C2, "Mayor (strength 1 for each coat of arms in the city)"),
                 (edition::WE, "Mayor (strength 1 for each coat of arms in the city)"),
@@ -9010,7 +9014,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "phantom-majority-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Phantom (value 1)"),
                 (edition::C2, "Phantom (strength 1)"),
                 (edition::WE, "Phantom (strength 1)"),
@@ -9023,7 +9027,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbot-majority-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Abbot (value 1)"),
                 (edition::C2, "Abbot (strength 1)"),
                 (edition::WE, "Abbot (strength 1)"),
@@ -9036,7 +9040,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-majority-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Ringmaster (value 1)"),
                 (edition::C2, "Ringmaster (strength 1)"),
                 (edition::WE, "Ringmaster (strength 1)"),
@@ -9049,7 +9053,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "guard-meeple-majority-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Guard follower (value 1)"),
                 (edition::C2, "Guard meeple (strength 1)"),
                 (edition::WE, "Guard meeple (strength 1)"),
@@ -9062,7 +9066,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "hills-majority-tie",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Hill (on a tie, the tied players with at least one follower on a hill have the \
                 majority)"),
                 (edition::C2, "Hill (on a tie, the tied players with at least one meeple on a hill have the \
@@ -9078,7 +9082,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-citizens-jury-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
                 holding the majority, value regardless"),
                 (edition::C2, "With the Citizens' Jury scoring tile active, everyone present in a city counts as \
@@ -9094,7 +9098,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "watchtowers-bonus",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Scoring a city or road that has a watchtower: every player with followers on a \
                 watchtower gets the watchtower bonus, whether or not they hold the majority."),
                 (edition::C2, "Scoring a city or road that has a watchtower: every player with meeples on a \
@@ -9110,7 +9114,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tollkeepers-toll",
-            text: Text::Same("Scoring a road with an end at a crossroads where a tollhouse stands: each owner \
+            text: EditionText::Same("Scoring a road with an end at a crossroads where a tollhouse stands: each owner \
                 of such a tollhouse collects their toll."),
             origins: &[origin::TOLLKEEPERS_TOLL_TOLLKEEPERS],
             markers: &[marker::TOLLKEEPERS_TOLL_ROBBER_CHOICE, marker::TOLLKEEPERS_TOLL_WONDER],
@@ -9120,7 +9124,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "score-feature",
-            text: Text::Same("Add up the points and give them to the player or players with the majority:"),
+            text: EditionText::Same("Add up the points and give them to the player or players with the majority:"),
             origins: &[],
             markers: &[marker::SCORE_FEATURE_ROBBER_CHOICE, marker::SCORE_FEATURE_WONDER],
             foreign: &[],
@@ -9141,7 +9145,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "score-road",
-            text: Text::Same("Road: points for the tiles it is made of"),
+            text: EditionText::Same("Road: points for the tiles it is made of"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -9162,7 +9166,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-cathedrals-score-road",
-            text: Text::Same("plus German cathedral"),
+            text: EditionText::Same("plus German cathedral"),
             origins: &[origin::GERMAN_CATHEDRALS_SCORE_ROAD_GERMAN_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
@@ -9171,7 +9175,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "inns-score-road",
-            text: Text::Same("plus the inns on the road"),
+            text: EditionText::Same("plus the inns on the road"),
             origins: &[origin::INNS_SCORE_ROAD_INNS],
             markers: &[],
             foreign: &[edition::WE],
@@ -9180,7 +9184,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-score-road",
-            text: Text::Same("plus the mage: 1 more point per tile"),
+            text: EditionText::Same("plus the mage: 1 more point per tile"),
             origins: &[origin::MAGE_SCORE_ROAD_MAGE],
             markers: &[],
             foreign: &[edition::WE],
@@ -9189,7 +9193,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "witch-score-road",
-            text: Text::Same("plus the witch: the points are halved, rounded up"),
+            text: EditionText::Same("plus the witch: the points are halved, rounded up"),
             origins: &[origin::WITCH_SCORE_ROAD_WITCH],
             markers: &[],
             foreign: &[edition::WE],
@@ -9198,7 +9202,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "little-buildings-score-road",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::LITTLE_BUILDINGS_SCORE_ROAD_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9207,7 +9211,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-score-road",
-            text: Text::Same("plus German castles"),
+            text: EditionText::Same("plus German castles"),
             origins: &[origin::GERMAN_CASTLES_SCORE_ROAD_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -9216,7 +9220,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bathhouse-score-road",
-            text: Text::Same("plus bathhouses"),
+            text: EditionText::Same("plus bathhouses"),
             origins: &[origin::BATHHOUSE_SCORE_ROAD_BATHHOUSES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9225,7 +9229,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "labyrinth-score-road",
-            text: Text::Same("plus labyrinths"),
+            text: EditionText::Same("plus labyrinths"),
             origins: &[origin::LABYRINTH_SCORE_ROAD_LABYRINTH],
             markers: &[],
             foreign: &[edition::WE],
@@ -9234,7 +9238,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "signposts-score-road",
-            text: Text::Same("plus signposts"),
+            text: EditionText::Same("plus signposts"),
             origins: &[origin::SIGNPOSTS_SCORE_ROAD_SIGNPOSTS],
             markers: &[],
             foreign: &[edition::WE],
@@ -9243,7 +9247,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-score-road",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::GHOSTS_SCORE_ROAD_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9252,7 +9256,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-score-road",
-            text: Text::Same("adjusted by the active scoring tile"),
+            text: EditionText::Same("adjusted by the active scoring tile"),
             origins: &[origin::LAND_SURVEYORS_SCORE_ROAD_LAND_SURVEYORS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9261,7 +9265,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "score-city",
-            text: Text::Same("City: points for the tiles it is made of"),
+            text: EditionText::Same("City: points for the tiles it is made of"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -9281,7 +9285,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-score-city",
-            text: Text::Same("plus Cathars, sieges and besiegers"),
+            text: EditionText::Same("plus Cathars, sieges and besiegers"),
             origins: &[origin::CATHARS_SCORE_CITY_CATHARS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9290,7 +9294,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathedrals-score-city",
-            text: Text::Same("plus the cathedrals in the city"),
+            text: EditionText::Same("plus the cathedrals in the city"),
             origins: &[origin::CATHEDRALS_SCORE_CITY_CATHEDRALS],
             markers: &[],
             foreign: &[edition::WE],
@@ -9299,7 +9303,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-score-city",
-            text: Text::Same("plus the mage: 1 more point per tile"),
+            text: EditionText::Same("plus the mage: 1 more point per tile"),
             origins: &[origin::MAGE_SCORE_CITY_MAGE],
             markers: &[],
             foreign: &[edition::WE],
@@ -9308,7 +9312,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "witch-score-city",
-            text: Text::Same("plus the witch: the points are halved, rounded up"),
+            text: EditionText::Same("plus the witch: the points are halved, rounded up"),
             origins: &[origin::WITCH_SCORE_CITY_WITCH],
             markers: &[],
             foreign: &[edition::WE],
@@ -9317,7 +9321,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "little-buildings-score-city",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::LITTLE_BUILDINGS_SCORE_CITY_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9326,7 +9330,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-score-city",
-            text: Text::Same("plus German castles"),
+            text: EditionText::Same("plus German castles"),
             origins: &[origin::GERMAN_CASTLES_SCORE_CITY_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -9335,7 +9339,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bathhouse-score-city",
-            text: Text::Same("plus bathhouses"),
+            text: EditionText::Same("plus bathhouses"),
             origins: &[origin::BATHHOUSE_SCORE_CITY_BATHHOUSES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9344,7 +9348,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "darmstadt-score-city",
-            text: Text::Same("plus Darmstadtium"),
+            text: EditionText::Same("plus Darmstadtium"),
             origins: &[origin::DARMSTADT_SCORE_CITY_DARMSTADT],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9353,7 +9357,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-score-city",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::GHOSTS_SCORE_CITY_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9362,7 +9366,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-score-city",
-            text: Text::Same("adjusted by the active scoring tile"),
+            text: EditionText::Same("adjusted by the active scoring tile"),
             origins: &[origin::LAND_SURVEYORS_SCORE_CITY_LAND_SURVEYORS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9371,7 +9375,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "score-monastic",
-            text: Text::Same("Monastic building: points for its own tile and the tiles around it"),
+            text: EditionText::Same("Monastic building: points for its own tile and the tiles around it"),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -9392,7 +9396,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "vineyards-score-monastery",
-            text: Text::Same("plus the vineyards around it"),
+            text: EditionText::Same("plus the vineyards around it"),
             origins: &[origin::VINEYARDS_SCORE_MONASTERY_VINEYARDS],
             markers: &[],
             foreign: &[edition::WE],
@@ -9401,7 +9405,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "little-buildings-score-monastic",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::LITTLE_BUILDINGS_SCORE_MONASTIC_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9410,7 +9414,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-score-monastic",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::GHOSTS_SCORE_MONASTIC_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9419,7 +9423,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-score-monastic",
-            text: Text::Same("adjusted by the active scoring tile"),
+            text: EditionText::Same("adjusted by the active scoring tile"),
             origins: &[origin::LAND_SURVEYORS_SCORE_MONASTIC_LAND_SURVEYORS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9428,7 +9432,11 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "score-monastery",
-            text: Text::ByEdition(&[(edition::C1, "Cloister"), (edition::C2, "Monastery"), (edition::WE, "Monastery")]),
+            text: EditionText::ByEdition(&[
+                (edition::C1, "Cloister"),
+                (edition::C2, "Monastery"),
+                (edition::WE, "Monastery"),
+            ]),
             origins: &[],
             markers: &[],
             foreign: &[],
@@ -9437,7 +9445,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-score",
-            text: Text::Same("Abbey"),
+            text: EditionText::Same("Abbey"),
             origins: &[origin::ABBEY_SCORE_ABBEY],
             markers: &[],
             foreign: &[edition::WE],
@@ -9446,7 +9454,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "shrines-score",
-            text: Text::Same("Shrine"),
+            text: EditionText::Same("Shrine"),
             origins: &[origin::SHRINES_SCORE_SHRINES],
             markers: &[],
             foreign: &[edition::WE],
@@ -9455,7 +9463,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "monasteries-german-score",
-            text: Text::Same("German monastery (with monk)"),
+            text: EditionText::Same("German monastery (with monk)"),
             origins: &[origin::MONASTERIES_GERMAN_SCORE_MONASTERIES],
             markers: &[],
             foreign: &[edition::WE],
@@ -9464,7 +9472,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "monasteries-dutch-belgian-score",
-            text: Text::Same("Dutch or Belgian monastery (with monk)"),
+            text: EditionText::Same("Dutch or Belgian monastery (with monk)"),
             origins: &[origin::MONASTERIES_DUTCH_BELGIAN_SCORE_MONASTERIES],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9473,7 +9481,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "monasteries-japanese-score",
-            text: Text::Same("Japanese building (with monk)"),
+            text: EditionText::Same("Japanese building (with monk)"),
             origins: &[origin::MONASTERIES_JAPANESE_SCORE_MONASTERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9482,7 +9490,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "darmstadt-church-score",
-            text: Text::Same("Darmstadt church"),
+            text: EditionText::Same("Darmstadt church"),
             origins: &[origin::DARMSTADT_CHURCH_SCORE_DARMSTADT],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9491,7 +9499,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-score-fields",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Farms with one or more barns: the completed cities they supply"),
                 (edition::C2, "Fields with one or more barns: the completed cities they supply"),
                 (edition::WE, "Fields with one or more barns: the completed cities they supply"),
@@ -9511,7 +9519,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-score-castles",
-            text: Text::Same("Castles count as well as completed cities"),
+            text: EditionText::Same("Castles count as well as completed cities"),
             origins: &[origin::BARN_SCORE_CASTLES_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -9520,7 +9528,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-score-pig",
-            text: Text::Same("plus the pig"),
+            text: EditionText::Same("plus the pig"),
             origins: &[origin::BARN_SCORE_PIG_PIG],
             markers: &[],
             foreign: &[edition::WE],
@@ -9529,7 +9537,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-score-pig-herd",
-            text: Text::Same("plus the pig herd"),
+            text: EditionText::Same("plus the pig herd"),
             origins: &[origin::BARN_SCORE_PIG_HERD_PIG_HERD],
             markers: &[],
             foreign: &[edition::WE],
@@ -9538,7 +9546,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-score-cathars",
-            text: Text::Same("plus Cathars, sieges and besiegers"),
+            text: EditionText::Same("plus Cathars, sieges and besiegers"),
             origins: &[origin::BARN_SCORE_CATHARS_CATHARS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9547,7 +9555,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-score-little-buildings",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::BARN_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9556,7 +9564,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-score-ghosts",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::BARN_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9565,7 +9573,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-baba-yaga-score",
-            text: Text::Same("Baba Yaga's hut: points for the hut's tile"),
+            text: EditionText::Same("Baba Yaga's hut: points for the hut's tile"),
             origins: &[origin::RUSSIAN_PROMOS_BABA_YAGA_SCORE_RUSSIAN_PROMOS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9574,7 +9582,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-baba-yaga-little-buildings",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9583,7 +9591,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "russian-promos-baba-yaga-ghosts",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -9592,7 +9600,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gardens-score",
-            text: Text::Same("Garden: points for its own tile and the tiles around it"),
+            text: EditionText::Same("Garden: points for its own tile and the tiles around it"),
             origins: &[origin::GARDENS_SCORE_ABBOT, origin::GARDENS_SCORE_GARDENS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9601,7 +9609,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gardens-score-little-buildings",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::GARDENS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -9610,7 +9618,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-score-gardens",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::GHOSTS_SCORE_GARDENS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9619,7 +9627,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-score",
-            text: Text::Same("German castle: points for the castle's own tile and the tiles around it"),
+            text: EditionText::Same("German castle: points for the castle's own tile and the tiles around it"),
             origins: &[origin::GERMAN_CASTLES_SCORE_GERMAN_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
@@ -9628,7 +9636,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-score-little-buildings",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9637,7 +9645,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-castles-score-ghosts",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::GERMAN_CASTLES_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9646,7 +9654,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-cathedrals-score",
-            text: Text::Same("German cathedral: points for the tiles holding its roads, counting the road \
+            text: EditionText::Same("German cathedral: points for the tiles holding its roads, counting the road \
                 segments on the cathedral's own tile"),
             origins: &[origin::GERMAN_CATHEDRALS_SCORE_GERMAN_CATHEDRALS],
             markers: &[],
@@ -9660,7 +9668,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-cathedrals-score-inns",
-            text: Text::Same("plus inns"),
+            text: EditionText::Same("plus inns"),
             origins: &[origin::GERMAN_CATHEDRALS_SCORE_INNS_INNS],
             markers: &[],
             foreign: &[edition::WE],
@@ -9669,7 +9677,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-cathedrals-score-little-buildings",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9678,7 +9686,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "german-cathedrals-score-ghosts",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::GERMAN_CATHEDRALS_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9687,7 +9695,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "haunted-castles-score",
-            text: Text::Same("Haunted castle: points for its own tile and the tiles around it that show mist"),
+            text: EditionText::Same("Haunted castle: points for its own tile and the tiles around it that show mist"),
             origins: &[origin::HAUNTED_CASTLES_SCORE_HAUNTED_CASTLES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9696,7 +9704,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "haunted-castles-score-little-buildings",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -9705,7 +9713,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "haunted-castles-score-ghosts",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::HAUNTED_CASTLES_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9714,7 +9722,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cemeteries-score",
-            text: Text::Same("Cemetery: the feature itself is worth no points"),
+            text: EditionText::Same("Cemetery: the feature itself is worth no points"),
             origins: &[origin::CEMETERIES_SCORE_CEMETERIES],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9727,7 +9735,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cemeteries-score-little-buildings",
-            text: Text::Same("plus little buildings"),
+            text: EditionText::Same("plus little buildings"),
             origins: &[origin::CEMETERIES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS],
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
@@ -9736,7 +9744,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cemeteries-score-ghosts",
-            text: Text::Same("plus ghosts"),
+            text: EditionText::Same("plus ghosts"),
             origins: &[origin::CEMETERIES_SCORE_GHOSTS_GHOSTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9745,7 +9753,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cemeteries-extra-guard-meeple",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Also add one more guard follower to your supply, if any is left."),
                 (edition::C2, "Also add one more guard meeple to your supply, if any is left."),
                 (edition::WE, "Also add one more guard meeple to your supply, if any is left."),
@@ -9758,7 +9766,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-scored-points-note",
-            text: Text::Same("Note: the points added up here (the feature's own points, without any bonus) are \
+            text: EditionText::Same("Note: the points added up here (the feature's own points, without any bonus) are \
                 also the ones used, where it applies, for:"),
             origins: &[origin::CASTLES_SCORED_POINTS_NOTE_CASTLES, origin::CASTLES_SCORED_POINTS_NOTE_TEACHER],
             markers: &[],
@@ -9768,7 +9776,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "castles-scored-points-castle",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "a castle scoring that this feature sets off (but not for farms with barns)"),
                 (edition::C2, "a castle scoring that this feature sets off (but not for fields with barns)"),
                 (edition::WE, "a castle scoring that this feature sets off (but not for fields with barns)"),
@@ -9781,7 +9789,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "teacher-feature-points-note",
-            text: Text::Same("the teacher bonus that this feature sets off"),
+            text: EditionText::Same("the teacher bonus that this feature sets off"),
             origins: &[origin::TEACHER_FEATURE_POINTS_NOTE_TEACHER],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -9790,7 +9798,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "teacher-copy-points",
-            text: Text::Same("If a player holds the teacher, that player scores as many points as the player \
+            text: EditionText::Same("If a player holds the teacher, that player scores as many points as the player \
                 who scored this feature (when several players score at once, the teacher's holder \
                 picks whose points to copy). The teacher then goes back to the school."),
             origins: &[origin::TEACHER_COPY_POINTS_TEACHER],
@@ -9801,7 +9809,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-completed-feature-bonus",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "The owner of the follower the fairy stands beside in the completed feature scores \
                 3 points."),
                 (edition::C2, "The owner of the meeple the fairy stands beside in the completed feature scores 3 \
@@ -9820,7 +9828,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "fairy-bonus-not-acrobats",
-            text: Text::Same("Acrobats in a pyramid do not get this bonus."),
+            text: EditionText::Same("Acrobats in a pyramid do not get this bonus."),
             origins: &[origin::FAIRY_BONUS_NOT_ACROBATS_ACROBATS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -9829,7 +9837,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-scoring",
-            text: Text::Same("Every player whose ringmaster stands on the completed feature scores the \
+            text: EditionText::Same("Every player whose ringmaster stands on the completed feature scores the \
                 ringmaster bonus, whether or not they hold the majority there."),
             origins: &[
                 origin::RINGMASTER_SCORING_RINGMASTER,
@@ -9843,7 +9851,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ringmaster-scoring-basic-features",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Only the features of the basic game trigger the bonus: roads, cities, cloisters \
                 and farms."),
                 (edition::C2, "Only the features of the basic game trigger the bonus: roads, cities, monasteries \
@@ -9873,7 +9881,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "leipzig-bonus",
-            text: Text::Same("Every player who meets a Markets of Leipzig requirement for the completed feature \
+            text: EditionText::Same("Every player who meets a Markets of Leipzig requirement for the completed feature \
                 scores the matching bonus."),
             origins: &[origin::LEIPZIG_BONUS_MARKETS_OF_LEIPZIG],
             markers: &[marker::LEIPZIG_BONUS_ROBBER_CHOICE, marker::LEIPZIG_BONUS_WONDER],
@@ -9883,7 +9891,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "darmstadt-church-bonus",
-            text: Text::Same("If the completed feature is a Darmstadt church, the player or players holding the \
+            text: EditionText::Same("If the completed feature is a Darmstadt church, the player or players holding the \
                 majority around the church score 3 bonus points."),
             origins: &[origin::DARMSTADT_CHURCH_BONUS_DARMSTADT],
             markers: &[marker::DARMSTADT_CHURCH_BONUS_ROBBER_CHOICE, marker::DARMSTADT_CHURCH_BONUS_WONDER],
@@ -9893,7 +9901,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bathhouse-send-to-bathhouse",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If at least one bathhouse is free, every follower that takes part in this scoring \
                 on its own must, if possible, move to an unoccupied bathhouse its owner chooses. \
                 When several are involved, you decide the order of these scorings."),
@@ -9912,7 +9920,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-remove-either",
-            text: Text::Same("If the mage or the witch took part in scoring this feature, take it off the \
+            text: EditionText::Same("If the mage or the witch took part in scoring this feature, take it off the \
                 board."),
             origins: &[origin::MAGE_WITCH_REMOVE_EITHER_MAGE, origin::MAGE_WITCH_REMOVE_EITHER_WITCH],
             markers: &[],
@@ -9922,7 +9930,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-remove-mage",
-            text: Text::Same("If the mage took part in scoring this feature, take it off the board."),
+            text: EditionText::Same("If the mage took part in scoring this feature, take it off the board."),
             origins: &[origin::MAGE_WITCH_REMOVE_MAGE_MAGE],
             markers: &[],
             foreign: &[edition::WE],
@@ -9931,7 +9939,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mage-witch-remove-witch",
-            text: Text::Same("If the witch took part in scoring this feature, take it off the board."),
+            text: EditionText::Same("If the witch took part in scoring this feature, take it off the board."),
             origins: &[origin::MAGE_WITCH_REMOVE_WITCH_WITCH],
             markers: &[],
             foreign: &[edition::WE],
@@ -9940,7 +9948,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "shrines-challenge",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "When a heretic or a monk completes its feature, check whether it has won a \
                 challenge; if it has, the losing follower goes back to its owner."),
                 (edition::C2, "When a heretic or a monk completes its feature, check whether it has won a \
@@ -9956,7 +9964,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "drawbridge-move-into-city",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If the completed feature is a road leading to a city whose drawbridge is down, \
                 the player who alone holds the majority on that road may move any number of their \
                 followers from the road into those cities."),
@@ -9975,7 +9983,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "drawbridge-protect-against-revolts",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "While they are being moved, you may pay points to protect any of these followers \
                 against peasant revolts."),
                 (edition::C2, "While they are being moved, you may pay points to protect any of these meeples \
@@ -9991,7 +9999,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "drawbridge-keeps-revolt-protection",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Moved followers keep their protection against peasant revolts."),
                 (edition::C2, "Moved meeples keep their protection against peasant revolts."),
                 (edition::WE, "Moved meeples keep their protection against peasant revolts."),
@@ -10004,7 +10012,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-move-after-scoring",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Any wagon on the completed feature may move on to an unoccupied, incomplete \
                 feature adjoining it, if there is one. When several wagons may move, you go first \
                 and the others follow clockwise."),
@@ -10023,7 +10031,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-protect-against-revolts",
-            text: Text::Same("If you moved your wagon, you may pay points to protect it against peasant \
+            text: EditionText::Same("If you moved your wagon, you may pay points to protect it against peasant \
                 revolts."),
             origins: &[origin::WAGON_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS],
             markers: &[],
@@ -10033,7 +10041,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "wagon-keeps-revolt-protection",
-            text: Text::Same("A wagon that moves keeps its protection against peasant revolts."),
+            text: EditionText::Same("A wagon that moves keeps its protection against peasant revolts."),
             origins: &[origin::WAGON_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS],
             markers: &[],
             foreign: &[edition::C1, edition::WE],
@@ -10042,7 +10050,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "return-meeples",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Every follower still on the completed feature goes back to its owner."),
                 (edition::C2, "Every meeple still on the completed feature goes back to its owner."),
                 (edition::WE, "Every meeple still on the completed feature goes back to its owner."),
@@ -10055,7 +10063,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "ghosts-return-to-supply",
-            text: Text::Same("Every ghost on the completed feature goes back to the general supply."),
+            text: EditionText::Same("Every ghost on the completed feature goes back to the general supply."),
             origins: &[origin::GHOSTS_RETURN_TO_SUPPLY_GHOSTS],
             markers: &[],
             foreign: &[],
@@ -10064,7 +10072,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "teacher-take-from-school",
-            text: Text::Same("If one or more roads leading to the school were completed, you take the teacher \
+            text: EditionText::Same("If one or more roads leading to the school were completed, you take the teacher \
                 from the school tiles."),
             origins: &[origin::TEACHER_TAKE_FROM_SCHOOL_TEACHER],
             markers: &[],
@@ -10074,7 +10082,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "goldmines-share-gold",
-            text: Text::Same("If at least one gold bar lies on a tile of a completed feature, the gold bars are \
+            text: EditionText::Same("If at least one gold bar lies on a tile of a completed feature, the gold bars are \
                 shared out among the players with the majority there."),
             origins: &[origin::GOLDMINES_SHARE_GOLD_GOLDMINES],
             markers: &[],
@@ -10084,7 +10092,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "tollkeepers-turn-token",
-            text: Text::Same("Flip every tollhouse that has just taken toll from one or more groups of \
+            text: EditionText::Same("Flip every tollhouse that has just taken toll from one or more groups of \
                 travellers, a single time however many completed roads it collected from."),
             origins: &[origin::TOLLKEEPERS_TURN_TOKEN_TOLLKEEPERS],
             markers: &[],
@@ -10094,7 +10102,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "land-surveyors-change-scoring-tiles",
-            text: Text::Same("Did you score a road, a city or a monastic building of any kind this turn? Then \
+            text: EditionText::Same("Did you score a road, a city or a monastic building of any kind this turn? Then \
                 change the active scoring tiles of all three of these feature types."),
             origins: &[origin::LAND_SURVEYORS_CHANGE_SCORING_TILES_LAND_SURVEYORS],
             markers: &[],
@@ -10104,7 +10112,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "circus-new-big-top",
-            text: Text::Same("If a new big top tile was placed, award the points of the animal token under the \
+            text: EditionText::Same("If a new big top tile was placed, award the points of the animal token under the \
                 big top; then lay a fresh face-down animal token on the new big top tile and move \
                 the big top onto it."),
             origins: &[origin::CIRCUS_NEW_BIG_TOP_CIRCUS],
@@ -10115,7 +10123,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bets-settle",
-            text: Text::Same("When a completed city or road holds one or more betting offices, resolve the bets \
+            text: EditionText::Same("When a completed city or road holds one or more betting offices, resolve the bets \
                 office by office; if several completed features qualify, you decide which is \
                 dealt with first."),
             origins: &[origin::BETS_SETTLE_BETS],
@@ -10126,7 +10134,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gingerbread-move-after-tile",
-            text: Text::Same("If you placed a gingerbread man tile this turn and the gingerbread man has not \
+            text: EditionText::Same("If you placed a gingerbread man tile this turn and the gingerbread man has not \
                 moved this turn, move it to another incomplete city, if there is one. Whenever it \
                 moves, every player with knights in the city it leaves scores for them."),
             origins: &[origin::GINGERBREAD_MOVE_AFTER_TILE_GINGERBREAD_MAN],
@@ -10137,7 +10145,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "gingerbread-before-count",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "This comes before the chance to put a follower into the City of Carcassonne: the \
                 gingerbread points you may score here can take that chance away."),
                 (edition::C2, "This comes before the chance to put a meeple into the City of Carcassonne: the \
@@ -10153,7 +10161,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-place-in-city",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If placing your tile this turn gave points to one or more opponents but none to \
                 you, you may put a follower into the City of Carcassonne. If you did, you may \
                 then move the Count to any quarter."),
@@ -10172,7 +10180,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-3c",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[origin::MESSAGES_CHECK_3C_MESSAGES],
             markers: &[
@@ -10186,7 +10194,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "dragon-move-rgg",
-            text: Text::Same("Rio Grande Games rules: the dragon moves now, when the placed tile bears a dragon \
+            text: EditionText::Same("Rio Grande Games rules: the dragon moves now, when the placed tile bears a dragon \
                 symbol."),
             origins: &[origin::DRAGON_MOVE_RGG_DRAGON],
             markers: &[],
@@ -10196,7 +10204,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "catapult-fair",
-            text: Text::Same("When the tile you placed shows a fair, use the catapult."),
+            text: EditionText::Same("When the tile you placed shows a fair, use the catapult."),
             origins: &[origin::CATAPULT_FAIR_CATAPULT],
             markers: &[marker::CATAPULT_FAIR_MESSAGES_4, marker::CATAPULT_FAIR_ROBBERS, marker::CATAPULT_FAIR_WONDER],
             foreign: &[edition::C2, edition::WE],
@@ -10205,7 +10213,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "catapult-seduction-protect",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Seduction token: you may pay points to protect the follower you swapped against \
                 peasant revolts."),
                 (edition::C2, "Seduction token: you may pay points to protect the meeple you swapped against \
@@ -10221,7 +10229,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "messages-check-4a",
-            text: Text::Same("With every score of these actions done, look at how far your scoring figures \
+            text: EditionText::Same("With every score of these actions done, look at how far your scoring figures \
                 moved in total:"),
             origins: &[origin::MESSAGES_CHECK_4A_MESSAGES],
             markers: &[
@@ -10235,7 +10243,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "easter-nest-eggs",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If an Easter nest was completed, you and every other player with followers on the \
                 neighbouring tiles receive Easter eggs."),
                 (edition::C2, "If an Easter nest was completed, you and every other player with meeples on the \
@@ -10251,7 +10259,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "easter-bunny-phase",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If an Easter bunny tile was placed, the Easter bunny phase follows: the players \
                 move the Easter bunny figure, and each receives an Easter egg for every one of \
                 their followers the bunny meets on its way."),
@@ -10270,7 +10278,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "easter-bunny-phase-dragon",
-            text: Text::Same("The phase also takes place when a dragon tile completed an Easter nest."),
+            text: EditionText::Same("The phase also takes place when a dragon tile completed an Easter nest."),
             origins: &[origin::EASTER_BUNNY_PHASE_DRAGON_DRAGON],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -10279,7 +10287,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "bets-place-token",
-            text: Text::Same("A betting office on the placed tile lets each player put one of their betting \
+            text: EditionText::Same("A betting office on the placed tile lets each player put one of their betting \
                 tokens on it face down, except when this was the last tile of the game."),
             origins: &[origin::BETS_PLACE_TOKEN_BETS],
             markers: &[],
@@ -10289,7 +10297,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "crop-circles-all-players",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "If the tile you placed shows a crop circle, you choose for all players at once: \
                 either A) everyone may deploy a follower beside one of their own already on the \
                 board, or B) everyone must take back one of their followers from the board. The \
@@ -10311,7 +10319,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "crop-circles-peasant-revolts",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "You may pay points to protect the follower you deployed this way against peasant \
                 revolts."),
                 (edition::C2, "You may pay points to protect the meeple you deployed this way against peasant \
@@ -10327,7 +10335,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-remove-knight",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "You may take one knight out of a besieged city if a cloister lies directly next \
                 to one of these:"),
                 (edition::C2, "You may take one knight out of a besieged city if a monastery lies directly next \
@@ -10350,7 +10358,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-next-to-city-tile",
-            text: Text::Same("any tile of that city (siege)"),
+            text: EditionText::Same("any tile of that city (siege)"),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -10359,7 +10367,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-next-to-cathar-tile",
-            text: Text::Same("a Cathars tile (Cathars) or a Besiegers tile (besiegers)"),
+            text: EditionText::Same("a Cathars tile (Cathars) or a Besiegers tile (besiegers)"),
             origins: &[],
             markers: &[],
             foreign: &[edition::C2, edition::WE],
@@ -10368,7 +10376,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-shrine-counts",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "A shrine counts as a cloister for this."),
                 (edition::C2, "A shrine counts as a monastery for this."),
                 (edition::WE, "A shrine counts as a monastery for this."),
@@ -10381,7 +10389,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-abbey-counts",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "An abbey counts as a cloister for this."),
                 (edition::C2, "An abbey counts as a monastery for this."),
                 (edition::WE, "An abbey counts as a monastery for this."),
@@ -10394,7 +10402,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-monasteries-count",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "German, Dutch and Belgian monasteries and Japanese buildings count as cloisters \
                 for this."),
                 (edition::C2, "German, Dutch and Belgian monasteries and Japanese buildings count as monasteries \
@@ -10410,7 +10418,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "cathars-darmstadt-counts",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "A Darmstadt church counts as a cloister for this."),
                 (edition::C2, "A Darmstadt church counts as a monastery for this."),
                 (edition::WE, "A Darmstadt church counts as a monastery for this."),
@@ -10423,7 +10431,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-absent-bazaar",
-            text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
+            text: EditionText::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
                 tiles remain:"),
             origins: &[origin::BUILDER_ABSENT_BAZAAR_BAZAARS],
             markers: &[],
@@ -10433,7 +10441,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-absent-bazaar-auction",
-            text: Text::Same("Hold an auction."),
+            text: EditionText::Same("Hold an auction."),
             origins: &[],
             markers: &[marker::BUILDER_ABSENT_BAZAAR_AUCTION_ROBBERS, marker::BUILDER_ABSENT_BAZAAR_AUCTION_WONDER],
             foreign: &[edition::WE],
@@ -10442,7 +10450,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-absent-bazaar-round",
-            text: Text::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
+            text: EditionText::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
                 you last, each player places the tile they bought, following the order of play \
                 but using that tile instead of drawing one."),
             origins: &[],
@@ -10453,7 +10461,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c1",
-            text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
+            text: EditionText::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
                 tiles remain, repeat the two actions below until no player still has a postponed \
                 auction:"),
             origins: &[origin::BUILDER_BAZAAR_C1_BUILDER, origin::BUILDER_BAZAAR_C1_BAZAARS],
@@ -10464,7 +10472,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c1-auction",
-            text: Text::Same("Hold an auction."),
+            text: EditionText::Same("Hold an auction."),
             origins: &[],
             markers: &[marker::BUILDER_BAZAAR_C1_AUCTION_ROBBERS, marker::BUILDER_BAZAAR_C1_AUCTION_WONDER],
             foreign: &[],
@@ -10473,7 +10481,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c1-round",
-            text: Text::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
+            text: EditionText::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
                 you last, each player places the tile they bought, following the order of play \
                 but using that tile instead of drawing one. Two special cases can arise:"),
             origins: &[],
@@ -10484,7 +10492,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c1-double-turn",
-            text: Text::Same("A player earns a double turn: they play both parts of it before the next player \
+            text: EditionText::Same("A player earns a double turn: they play both parts of it before the next player \
                 takes their bazaar turn."),
             origins: &[],
             markers: &[],
@@ -10494,7 +10502,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c1-new-bazaar",
-            text: Text::Same("A player draws and places another bazaar tile in the second part of a double \
+            text: EditionText::Same("A player draws and places another bazaar tile in the second part of a double \
                 turn: carry on as usual, but hold its auction only after the current bazaar is \
                 over (a new bazaar round follows)."),
             origins: &[],
@@ -10505,7 +10513,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c2",
-            text: Text::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
+            text: EditionText::Same("If the tile shows a bazaar (and was not itself bought at an auction) and enough \
                 tiles remain:"),
             origins: &[origin::BUILDER_BAZAAR_C2_BUILDER, origin::BUILDER_BAZAAR_C2_BAZAARS],
             markers: &[],
@@ -10515,7 +10523,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c2-auction",
-            text: Text::Same("Hold an auction."),
+            text: EditionText::Same("Hold an auction."),
             origins: &[],
             markers: &[marker::BUILDER_BAZAAR_C2_AUCTION_ROBBERS, marker::BUILDER_BAZAAR_C2_AUCTION_WONDER],
             foreign: &[edition::WE],
@@ -10524,7 +10532,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c2-round",
-            text: Text::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
+            text: EditionText::Same("Play a bazaar round: beginning with the player on your left and going clockwise, \
                 each player places the tile they bought, following the order of play but using \
                 that tile instead of drawing one. Two special cases can arise:"),
             origins: &[],
@@ -10535,7 +10543,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c2-double-turn",
-            text: Text::Same("A player earns a double turn: they play both parts of it before the next player \
+            text: EditionText::Same("A player earns a double turn: they play both parts of it before the next player \
                 takes their bazaar turn."),
             origins: &[],
             markers: &[],
@@ -10545,7 +10553,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-bazaar-c2-new-bazaar",
-            text: Text::Same("A player draws another bazaar tile in the second part of a double turn: carry on \
+            text: EditionText::Same("A player draws another bazaar tile in the second part of a double turn: carry on \
                 as usual and skip that tile's auction."),
             origins: &[],
             markers: &[],
@@ -10555,7 +10563,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "builder-double-turn",
-            text: Text::Same("If the tile extended a road or city where your builder stands, play steps 1B to \
+            text: EditionText::Same("If the tile extended a road or city where your builder stands, play steps 1B to \
                 4A one more time (a second time only, never a third)."),
             origins: &[origin::BUILDER_DOUBLE_TURN_BUILDER],
             markers: &[],
@@ -10565,7 +10573,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-no-late-placement",
-            text: Text::Same("An abbey tile still in a player's supply when the last land tile has been placed \
+            text: EditionText::Same("An abbey tile still in a player's supply when the last land tile has been placed \
                 can no longer be played."),
             origins: &[origin::ABBEY_NO_LATE_PLACEMENT_ABBEY],
             markers: &[],
@@ -10575,7 +10583,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "abbey-final-score",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "An incomplete abbey scores like an incomplete cloister."),
                 (edition::C2, "An incomplete abbey scores like an incomplete monastery."),
                 (edition::WE, "An incomplete abbey scores like an incomplete monastery."),
@@ -10588,7 +10596,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "mayor-final-strength",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "In incomplete cities too, a mayor's value equals the number of pennants in its \
                 city."),
                 (edition::C2, "In incomplete cities too, a mayor's strength equals the number of coats of arms \
@@ -10604,7 +10612,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "barn-final-score",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Each barn scores 4 points for every completed city its farm supplies; when \
                 several barns share a farm, every one of them scores in full."),
                 (edition::C2, "Each barn scores 4 points for every completed city its field supplies; when \
@@ -10620,7 +10628,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-market-to-fields",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "After the last tile, starting with the player left of the one who placed it, \
                 players in turn each move one follower from the market onto a farm, until the \
                 market is empty. If the Count stands on the market, nobody moves."),
@@ -10639,7 +10647,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-other-quarters-score-nothing",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Followers left in the other quarters score nothing."),
                 (edition::C2, "Meeples left in the other quarters score nothing."),
                 (edition::WE, "Meeples left in the other quarters score nothing."),
@@ -10652,7 +10660,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "count-city-for-fields",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "For farms, the City of Carcassonne counts as a completed city worth 3 points."),
                 (edition::C2, "For fields, the City of Carcassonne counts as a completed city worth 3 points."),
                 (edition::WE, "For fields, the City of Carcassonne counts as a completed city worth 3 points."),
@@ -10665,7 +10673,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "king-and-robber-king-final",
-            text: Text::Same("The holder of the King tile scores 1 point for every completed city (the City of \
+            text: EditionText::Same("The holder of the King tile scores 1 point for every completed city (the City of \
                 Carcassonne included, if it is used)."),
             origins: &[origin::KING_AND_ROBBER_KING_FINAL_KING_AND_ROBBER],
             markers: &[],
@@ -10675,7 +10683,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "king-and-robber-robber-final",
-            text: Text::Same("The holder of the Robber tile scores 1 point for every completed road."),
+            text: EditionText::Same("The holder of the Robber tile scores 1 point for every completed road."),
             origins: &[origin::KING_AND_ROBBER_ROBBER_FINAL_KING_AND_ROBBER],
             markers: &[],
             foreign: &[],
@@ -10684,7 +10692,7 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "shrines-final-challenges",
-            text: Text::ByEdition(&[
+            text: EditionText::ByEdition(&[
                 (edition::C1, "Challenges still open are ignored; incomplete cloisters and shrines score the \
                 usual points."),
                 (edition::C2, "Challenges still open are ignored; incomplete monasteries and shrines score the \

@@ -35,7 +35,7 @@ use std::path::Path;
 
 use carcassonne_rules_compiler::codegen;
 use carcassonne_rules_compiler::escape::terminal;
-use carcassonne_rules_compiler::model::{Item, Rules, Text, TextPart};
+use carcassonne_rules_compiler::model::{Item, Rules, Wording, WordingPart};
 use carcassonne_rules_compiler::{Sources, compile_dir, interpret, site};
 use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet};
 use carcassonne_rules_runtime::render;
@@ -119,13 +119,13 @@ fn pieces_that_meet(rules: &mut Rules) {
     for (n, item) in items.take(2).enumerate() {
         let parts = match n {
             0 => vec![
-                TextPart::Literal("x_".into()),
-                TextPart::ByEdition(vec![(all.clone(), "_NOTOC_".into())]),
-                TextPart::Literal("_".into()),
+                WordingPart::Literal("x_".into()),
+                WordingPart::ByEdition(vec![(all.clone(), "_NOTOC_".into())]),
+                WordingPart::Literal("_".into()),
             ],
-            _ => vec![TextPart::Literal("'".into()), TextPart::Literal("'".into())],
+            _ => vec![WordingPart::Literal("'".into()), WordingPart::Literal("'".into())],
         };
-        item.text = Text(parts);
+        item.text = Wording(parts);
     }
 }
 
@@ -172,8 +172,8 @@ fn items(items: &mut [Item], f: &mut dyn FnMut(&str) -> String) {
     for item in items {
         for part in &mut item.text.0 {
             match part {
-                TextPart::Literal(s) => *s = f(s),
-                TextPart::ByEdition(alternatives) => alternatives.iter_mut().for_each(|(_, s)| *s = f(s)),
+                WordingPart::Literal(s) => *s = f(s),
+                WordingPart::ByEdition(alternatives) => alternatives.iter_mut().for_each(|(_, s)| *s = f(s)),
             }
         }
         item.markers.iter_mut().for_each(|m| m.label = f(&m.label));

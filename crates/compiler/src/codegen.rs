@@ -60,7 +60,7 @@ pub fn generate(rules: &Rules) -> String {
         core_path!(tables::StepId),
         core_path!(tables::StepInfo),
         core_path!(tables::Tables),
-        core_path!(tables::Text),
+        core_path!(tables::EditionText),
         "std::borrow::Cow",
     ];
     paths.sort_unstable();
@@ -612,13 +612,13 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
     out.block("ItemInfo {", "},", |out| {
         out.field("id", &literal(&item.id));
         if item.text.is_uniform() {
-            out.field("text", &format!("Text::Same({})", literal(&item.text.render(EditionId(0)))));
+            out.field("text", &format!("EditionText::Same({})", literal(&item.text.render(EditionId(0)))));
         } else {
             let by_edition: Vec<String> = (0..rules.catalog.editions.len())
                 .map(|e| EditionId(e as u8))
                 .map(|e| format!("({}, {})", names.edition(e), literal(&item.text.render(e))))
                 .collect();
-            out.list("text: Text::ByEdition(&", &by_edition, "),");
+            out.list("text: EditionText::ByEdition(&", &by_edition, "),");
         }
         let origins: Vec<String> = item.origins.iter().map(|c| names.origin(c.number).to_string()).collect();
         out.list("origins: &", &origins, ",");

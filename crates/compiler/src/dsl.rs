@@ -85,9 +85,10 @@ pub enum TextPart {
     Variants(Vec<(Vec<Name>, String)>),
 }
 
-/// A marker on an item (`MESSAGES "#1B" when messages and edition == C1`).
+/// A marker as written on an item (`MESSAGES "#1B" when messages and edition
+/// == C1`), its names not yet bound; `check` makes it a `model::Marker`.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Marker {
+pub struct WrittenMarker {
     /// The marker, in capitals (`TREE_TRAP`).
     pub name: Name,
     /// The quoted argument, without its quotes.
@@ -96,18 +97,20 @@ pub struct Marker {
     pub when: Option<Condition>,
 }
 
-/// A step's `repeat:` (`double_turn when builder`).
+/// A step's `repeat:` as written (`double_turn when builder`); `check` makes it
+/// a core `Repeat` and its condition.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Repeat {
+pub struct WrittenRepeat {
     /// `double_turn` or `per_feature`.
     pub kind: Name,
     /// The condition after `when`; the step always repeats without one.
     pub when: Option<Condition>,
 }
 
-/// An item's `effect:` on the course of the turn.
+/// An item's `effect:` as written, its step names not yet bound; `check` makes
+/// it a core `Effect`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
+pub enum WrittenEffect {
     /// `skip 2B-1, 2B-2`: these steps are skipped for the rest of this part of the turn.
     Skip(Vec<Name>),
     /// `go back to 1B`: the turn continues at that step.
@@ -198,8 +201,8 @@ fn check_nesting(input: &str) -> Result<(), SyntaxError> {
 }
 
 /// A marker with its optional argument and condition.
-pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
-    let mut marker = Marker { name: Name { text: String::new(), at: (0, 0) }, arg: None, when: None };
+pub fn marker(input: &str) -> Result<WrittenMarker, SyntaxError> {
+    let mut marker = WrittenMarker { name: Name { text: String::new(), at: (0, 0) }, arg: None, when: None };
     for pair in parse(Rule::marker_input, input)? {
         match pair.as_rule() {
             Rule::marker_name => marker.name = name(pair),
@@ -213,8 +216,8 @@ pub fn marker(input: &str) -> Result<Marker, SyntaxError> {
 }
 
 /// A step's repetition with its optional condition.
-pub fn repeat(input: &str) -> Result<Repeat, SyntaxError> {
-    let mut repeat = Repeat { kind: Name { text: String::new(), at: (0, 0) }, when: None };
+pub fn repeat(input: &str) -> Result<WrittenRepeat, SyntaxError> {
+    let mut repeat = WrittenRepeat { kind: Name { text: String::new(), at: (0, 0) }, when: None };
     for pair in parse(Rule::repeat_input, input)? {
         match pair.as_rule() {
             Rule::repeat_kind => repeat.kind = name(pair),
@@ -226,12 +229,12 @@ pub fn repeat(input: &str) -> Result<Repeat, SyntaxError> {
 }
 
 /// An effect: `skip STEP, …`, `go back to STEP` or `double turn`.
-pub fn effect(input: &str) -> Result<Effect, SyntaxError> {
+pub fn effect(input: &str) -> Result<WrittenEffect, SyntaxError> {
     let pair = grammar(parse(Rule::effect_input, input)?.next(), "grammar: effect");
     Ok(match pair.as_rule() {
-        Rule::skip => Effect::Skip(pair.into_inner().map(name).collect()),
-        Rule::go_back => Effect::GoBack(name(grammar(pair.into_inner().next(), "grammar: step"))),
-        _ => Effect::DoubleTurn,
+        Rule::skip => WrittenEffect::Skip(pair.into_inner().map(name).collect()),
+        Rule::go_back => WrittenEffect::GoBack(name(grammar(pair.into_inner().next(), "grammar: step"))),
+        _ => WrittenEffect::DoubleTurn,
     })
 }
 
@@ -497,9 +500,12 @@ mod tests {
 
     #[test]
     fn effects_and_references() {
-        assert_eq!(effect("skip 2B-1, 2B-2").unwrap(), Effect::Skip(vec![n("2B-1", (5, 9)), n("2B-2", (11, 15))]));
-        assert_eq!(effect("go back to 1B").unwrap(), Effect::GoBack(n("1B", (11, 13))));
-        assert_eq!(effect("double turn").unwrap(), Effect::DoubleTurn);
+        assert_eq!(
+            effect("skip 2B-1, 2B-2").unwrap(),
+            WrittenEffect::Skip(vec![n("2B-1", (5, 9)), n("2B-2", (11, 15))])
+        );
+        assert_eq!(effect("go back to 1B").unwrap(), WrittenEffect::GoBack(n("1B", (11, 13))));
+        assert_eq!(effect("double turn").unwrap(), WrittenEffect::DoubleTurn);
         assert!(effect("jump to 1B").is_err());
         assert_eq!(reference("place-tile").unwrap().text, "place-tile");
         assert!(reference("place tile").is_err());

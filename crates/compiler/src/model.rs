@@ -91,7 +91,7 @@ pub struct Item {
     /// The item's own condition; it is shown when this and its parent's hold.
     pub when: Cond,
     /// Its text, with edition variants.
-    pub text: Text,
+    pub text: Wording,
     /// Markers, each with its own condition.
     pub markers: Vec<Marker>,
     /// Editions in which the item (or its parent) comes from another edition.
@@ -337,27 +337,28 @@ impl Cond {
     }
 }
 
-/// An item's text: literal parts and parts that differ by edition.
+/// An item's wording, checked: literal parts and parts that differ by edition,
+/// in written order (the generated tables hold it as a core `EditionText`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Text(pub Vec<TextPart>);
+pub struct Wording(pub Vec<WordingPart>);
 
-/// One part of a [`Text`].
+/// One part of a [`Wording`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum TextPart {
+pub enum WordingPart {
     /// The same in every edition.
     Literal(String),
     /// Alternatives by edition; an edition no alternative names gets nothing.
     ByEdition(Vec<(Vec<EditionId>, String)>),
 }
 
-impl Text {
+impl Wording {
     /// The text as `edition` reads it.
     pub fn render(&self, edition: EditionId) -> String {
         self.0
             .iter()
             .map(|part| match part {
-                TextPart::Literal(s) => s.as_str(),
-                TextPart::ByEdition(alts) => {
+                WordingPart::Literal(s) => s.as_str(),
+                WordingPart::ByEdition(alts) => {
                     alts.iter().find(|(eds, _)| eds.contains(&edition)).map_or("", |(_, s)| s.as_str())
                 }
             })
@@ -366,7 +367,7 @@ impl Text {
 
     /// Whether the text reads the same in every edition.
     pub fn is_uniform(&self) -> bool {
-        self.0.iter().all(|part| matches!(part, TextPart::Literal(_)))
+        self.0.iter().all(|part| matches!(part, WordingPart::Literal(_)))
     }
 }
 

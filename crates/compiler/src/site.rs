@@ -23,7 +23,7 @@ use carcassonne_rules_core::{EditionId, Repeat};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
-use crate::model::{Cond, Item, Marker, Rules, Step, Text, TextPart};
+use crate::model::{Cond, Item, Marker, Rules, Step, Wording, WordingPart};
 
 /// The script that runs the page: reads the controls, evaluates the conditions.
 const APP_JS: &str = include_str!("site/app.js");
@@ -428,11 +428,11 @@ fn marker(out: &mut String, conds: &mut Conds<'_>, marker: &Marker) {
 
 /// An item's text: literal parts as they are, edition alternatives each in a
 /// span naming its editions (the script shows the selected edition's).
-fn text(out: &mut String, text: &Text) {
+fn text(out: &mut String, text: &Wording) {
     for part in &text.0 {
         match part {
-            TextPart::Literal(s) => out.push_str(&html::text(s)),
-            TextPart::ByEdition(alternatives) => {
+            WordingPart::Literal(s) => out.push_str(&html::text(s)),
+            WordingPart::ByEdition(alternatives) => {
                 for (editions, s) in alternatives {
                     let _ = write!(
                         out,

@@ -20,7 +20,7 @@ use carcassonne_rules_core::EditionId;
 
 use crate::diagnostics::{Diagnostic, Sources, Span};
 pub use crate::logic::{Logic, Selection};
-use crate::model::{Cond, Item, Rules, TextPart};
+use crate::model::{Cond, Item, Rules, WordingPart};
 
 /// What a run of [`verify`] found and how much it did.
 pub struct Report {
@@ -149,7 +149,7 @@ impl Run<'_, '_> {
             });
         }
         for part in &item.text.0 {
-            let TextPart::ByEdition(alternatives) = part else { continue };
+            let WordingPart::ByEdition(alternatives) = part else { continue };
             let mut named = self.logic.nothing();
             for (editions, wording) in alternatives {
                 let these = editions.iter().fold(self.logic.nothing(), |acc, &e| acc.or(&self.logic.edition(e)));

@@ -91,7 +91,7 @@ pub struct ItemInfo {
     /// Unique among the rules' items.
     pub id: &'static str,
     /// The text, per edition where it differs.
-    pub text: Text,
+    pub text: EditionText,
     /// The candidates for the item's origin, in the condition's order: the
     /// origin is the module of the first that the selection shows (a module
     /// selected in a part of the condition that holds), else its parent's
@@ -107,21 +107,22 @@ pub struct ItemInfo {
     pub children: &'static [ItemId],
 }
 
-/// An item's text.
+/// An item's text in each edition, as the generated tables hold it (the
+/// compiler's `model::Wording`, read out per edition).
 #[derive(Debug)]
-pub enum Text {
+pub enum EditionText {
     /// The same in every edition.
     Same(&'static str),
     /// Each edition with its text.
     ByEdition(&'static [(EditionId, &'static str)]),
 }
 
-impl Text {
+impl EditionText {
     /// The text in `edition`.
     pub fn get(&self, edition: EditionId) -> &'static str {
         match self {
-            Text::Same(text) => text,
-            Text::ByEdition(texts) => texts.iter().find(|(e, _)| *e == edition).map_or("", |(_, text)| text),
+            EditionText::Same(text) => text,
+            EditionText::ByEdition(texts) => texts.iter().find(|(e, _)| *e == edition).map_or("", |(_, text)| text),
         }
     }
 }

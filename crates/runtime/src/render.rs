@@ -23,13 +23,13 @@ pub fn json(order: &TurnOrder) -> Result<String, serde_json::Error> {
 
 /// The turn order as indented text.
 pub fn text(order: &TurnOrder) -> String {
-    render(order, &Text { ids: false })
+    render(order, &PlainText { ids: false })
 }
 
 /// The turn order as indented text with each item's id instead of its number:
 /// what `diff` compares, so that a change reads as the items it concerns.
 pub fn text_with_ids(order: &TurnOrder) -> String {
-    render(order, &Text { ids: true })
+    render(order, &PlainText { ids: true })
 }
 
 /// The turn order as Markdown.
@@ -131,12 +131,12 @@ fn item_line(
     line + "\n"
 }
 
-/// Plain text; with `ids`, each item is bulleted with its id, not numbered.
-struct Text {
+/// The plain-text style (beside [`Markdown`]); with `ids`, each item is bulleted with its id, not numbered.
+struct PlainText {
     ids: bool,
 }
 
-impl Style for Text {
+impl Style for PlainText {
     fn escape<'a>(&self, text: &'a str) -> Cow<'a, str> {
         terminal::line(text)
     }

@@ -35,7 +35,7 @@
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
 use carcassonne_rules_compiler::logic::Logic;
-use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Text, TextPart};
+use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
 use carcassonne_rules_core::order::NO_ACTIONS;
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, VariantId};
 
@@ -775,12 +775,12 @@ impl Writer<'_> {
     /// as the page writes them (another publisher's than the default in yellow).
     /// An item whose text already names the publishers (before its first
     /// colon: "Z-Man Games rules only: …") gets the label without words.
-    fn label(&self, publishers: &[VariantId], show: &Show, parenthesised: bool, text: Option<&Text>) -> String {
+    fn label(&self, publishers: &[VariantId], show: &Show, parenthesised: bool, text: Option<&Wording>) -> String {
         let catalog = &self.rules.catalog;
         let ids: Vec<&str> =
             publishers.iter().filter_map(|v| catalog.variants.get(usize::from(v.0))).map(|v| v.id.as_str()).collect();
         let lead = match text.and_then(|t| t.0.first()) {
-            Some(TextPart::Literal(s)) => s.split(':').next().unwrap_or_default(),
+            Some(WordingPart::Literal(s)) => s.split(':').next().unwrap_or_default(),
             _ => "",
         };
         let said =
@@ -885,14 +885,14 @@ impl Writer<'_> {
 
     /// Text with its edition variants as spans, into `line`: the parts are
     /// escaped together, as they meet on the page.
-    fn text(&self, text: &Text, line: &mut Line) {
+    fn text(&self, text: &Wording, line: &mut Line) {
         let catalog = &self.rules.catalog;
         for part in &text.0 {
             match part {
-                TextPart::Literal(s) => {
+                WordingPart::Literal(s) => {
                     line.text(s);
                 }
-                TextPart::ByEdition(alternatives) => {
+                WordingPart::ByEdition(alternatives) => {
                     for (editions, s) in alternatives.iter().filter(|(_, s)| !s.is_empty()) {
                         if catalog.editions.len() == editions.len() {
                             line.text(s);

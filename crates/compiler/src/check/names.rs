@@ -84,13 +84,13 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn text(&mut self, source: &Spanned<String>) -> Option<model::Text> {
+    pub(super) fn text(&mut self, source: &Spanned<String>) -> Option<model::Wording> {
         let parts = self.parse(source, "text", dsl::text)?;
         let mut out = Vec::new();
         let mut ok = true;
         for part in parts {
             match part {
-                dsl::TextPart::Literal(s) => out.push(model::TextPart::Literal(s)),
+                dsl::TextPart::Literal(s) => out.push(model::WordingPart::Literal(s)),
                 dsl::TextPart::Variants(alternatives) => {
                     let mut seen: Vec<(EditionId, (usize, usize))> = Vec::new();
                     let mut bound = Vec::new();
@@ -116,11 +116,11 @@ impl Checker<'_> {
                         }
                         bound.push((editions, text));
                     }
-                    out.push(model::TextPart::ByEdition(bound));
+                    out.push(model::WordingPart::ByEdition(bound));
                 }
             }
         }
-        ok.then_some(model::Text(out))
+        ok.then_some(model::Wording(out))
     }
 
     pub(super) fn marker(&mut self, source: &Spanned<String>) -> Option<model::Marker> {
@@ -173,12 +173,12 @@ impl Checker<'_> {
             None
         };
         Some(match effect {
-            dsl::Effect::Skip(names) => {
+            dsl::WrittenEffect::Skip(names) => {
                 let steps: Vec<Option<StepName>> = names.iter().map(|n| step(self, n)).collect();
                 Effect::Skip(steps.into_iter().collect::<Option<Vec<_>>>()?.into())
             }
-            dsl::Effect::GoBack(name) => Effect::GoBack(step(self, &name)?),
-            dsl::Effect::DoubleTurn => Effect::DoubleTurn,
+            dsl::WrittenEffect::GoBack(name) => Effect::GoBack(step(self, &name)?),
+            dsl::WrittenEffect::DoubleTurn => Effect::DoubleTurn,
         })
     }
 }

@@ -35,7 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::interpret;
 use carcassonne_rules_compiler::logic::Logic;
-use carcassonne_rules_compiler::model::{Item, Rules, TextPart};
+use carcassonne_rules_compiler::model::{Item, Rules, WordingPart};
 use carcassonne_rules_core::EditionId;
 
 use super::{MARKER, Page, compare, decode};
@@ -752,12 +752,12 @@ impl Run<'_, '_> {
     /// Whether a text variant of `rule` shows exactly where `cond` does.
     fn variant(&self, rule: &Item, shows: &Bdd, cond: &Bdd) -> bool {
         rule.text.0.iter().any(|part| match part {
-            TextPart::ByEdition(alternatives) => alternatives.iter().any(|(editions, _)| {
+            WordingPart::ByEdition(alternatives) => alternatives.iter().any(|(editions, _)| {
                 let these =
                     editions.iter().fold(self.logic.everything().not(), |acc, &e| acc.or(&self.logic.edition(e)));
                 same(&shows.and(&these), cond)
             }),
-            TextPart::Literal(_) => false,
+            WordingPart::Literal(_) => false,
         })
     }
 
