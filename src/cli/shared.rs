@@ -71,11 +71,16 @@ pub fn selection(
     with: &str,
 ) -> Result<Config, Vec<Diagnostic>> {
     catalog.config(edition, variant, with).map_err(|errors| {
+        let value = |part| match part {
+            SelectionPart::Edition => edition,
+            SelectionPart::Variant => variant.unwrap_or_default(),
+            SelectionPart::Modules => with,
+        };
         let mut parts: Vec<SelectionPart> = errors.iter().map(|e| e.part).collect();
         parts.dedup();
         parts
             .into_iter()
-            .map(|part| diagnostic(&errors.iter().filter(|e| e.part == part).collect::<Vec<_>>()))
+            .map(|part| diagnostic(value(part), &errors.iter().filter(|e| e.part == part).collect::<Vec<_>>()))
             .collect()
     })
 }
@@ -83,26 +88,26 @@ pub fn selection(
 /// Unknown ids labelled in one diagnostic, at most this many.
 const MAX_LABELLED_IDS: usize = 10;
 
-/// One diagnostic that shows an option's value once, with its unknown ids
+/// One diagnostic that shows an option's `value` once, with its unknown ids
 /// underlined (the first few of them: the value may hold thousands).
-fn diagnostic(errors: &[&SelectionError]) -> Diagnostic {
+fn diagnostic(value: &str, errors: &[&SelectionError]) -> Diagnostic {
     let Some(first) = errors.first() else {
         return Diagnostic::global("no unknown id");
     };
     let mut sources = Sources::default();
     let option = command::option(first.part);
-    let file = sources.add(option, first.value.clone());
+    let file = sources.add(option, value.to_string());
     let span = |e: &SelectionError| Span { file, start: e.at.start, len: e.at.len().max(1) };
     if let [only] = errors {
         let help = only.help.clone().unwrap_or_else(|| command::MODULE_IDS_HELP.to_string());
-        return Diagnostic::at(&sources, span(only), only.message.clone(), only.label.clone()).with_help(help);
+        return Diagnostic::at(&sources, span(only), only.message.clone(), only.label).with_help(help);
     }
     let what = first.message.split('`').next().unwrap_or("unknown id ").trim_end();
     let message = format!("{} {what} ids in {option}", errors.len());
     // A close id is the best label; the list of all ids is too long for one.
     let label = |e: &SelectionError| match &e.help {
         Some(help) if help.starts_with("did you mean") => help.clone(),
-        _ => e.label.clone(),
+        _ => e.label.to_string(),
     };
     let mut d = Diagnostic::at(&sources, span(first), message, label(first));
     for e in errors.iter().skip(1).take(MAX_LABELLED_IDS - 1) {

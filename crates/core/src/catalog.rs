@@ -87,22 +87,29 @@ pub enum SelectionPart {
 }
 
 /// An id of a selection that names nothing: where it is and what might have
-/// been meant. The command line turns it into a diagnostic.
+/// been meant. The command line turns it into a diagnostic. It holds the bad
+/// id's place, not the option's value: a `--with` of thousands of unknown ids
+/// makes as many errors, and the caller has the value already.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SelectionError {
     /// Which part of the selection.
     pub part: SelectionPart,
-    /// The option's whole value.
-    pub value: String,
-    /// The bad id's byte range in `value`.
+    /// The bad id's byte range in the part's value, as [`Catalog::config`] was given it.
     pub at: Range<usize>,
     /// What is wrong.
     pub message: String,
     /// A label for the bad id.
-    pub label: String,
+    pub label: &'static str,
     /// A suggestion, or the valid ids where they are few; `None` for a module
     /// nothing is close to.
     pub help: Option<String>,
+}
+
+impl SelectionError {
+    /// The bad id in `value`, the value of the part the error was made for.
+    pub fn id<'v>(&self, value: &'v str) -> &'v str {
+        value.get(self.at.clone()).unwrap_or_default()
+    }
 }
 
 /// An expansion as [`Catalog::new`] takes it: id, name, edition ids, modules.
@@ -187,7 +194,7 @@ impl Catalog {
                 SelectionPart::Edition,
                 edition,
                 0..edition.len(),
-                "edition",
+                Unknown::Edition,
                 listed(edition, "edition", edition_ids()),
             ));
             None
@@ -201,7 +208,7 @@ impl Catalog {
                         SelectionPart::Variant,
                         v,
                         0..v.len(),
-                        "rule variant",
+                        Unknown::Variant,
                         listed(v, "rule variant", ids),
                     ));
                     None
@@ -227,7 +234,7 @@ impl Catalog {
                     self.expansions.iter().map(|x| x.id.as_str()).chain(self.modules.iter().map(|m| m.id.as_str()));
                 // Too many to list: the caller says where to find them.
                 let help = suggestion(id, ids);
-                errors.push(unknown(SelectionPart::Modules, with, at..at + id.len(), "module or expansion", help));
+                errors.push(unknown(SelectionPart::Modules, with, at..at + id.len(), Unknown::Module, help));
             }
         }
         match (edition, variant) {
@@ -242,13 +249,38 @@ fn listed<'a>(id: &str, what: &str, known: impl Iterator<Item = &'a str> + Clone
     Some(suggestion(id, known.clone()).unwrap_or_else(|| format!("{what}s: {}", known.collect::<Vec<_>>().join(", "))))
 }
 
-fn unknown(part: SelectionPart, value: &str, at: Range<usize>, what: &str, help: Option<String>) -> SelectionError {
+/// What an unknown id was meant to name.
+#[derive(Clone, Copy)]
+enum Unknown {
+    Edition,
+    Variant,
+    Module,
+}
+
+impl Unknown {
+    fn message(self) -> &'static str {
+        match self {
+            Unknown::Edition => "unknown edition",
+            Unknown::Variant => "unknown rule variant",
+            Unknown::Module => "unknown module or expansion",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Unknown::Edition => "not an edition id",
+            Unknown::Variant => "not a rule variant id",
+            Unknown::Module => "not a module or expansion id",
+        }
+    }
+}
+
+fn unknown(part: SelectionPart, value: &str, at: Range<usize>, what: Unknown, help: Option<String>) -> SelectionError {
     let id = &value[at.clone()];
     SelectionError {
         part,
-        value: value.to_string(),
-        message: format!("unknown {what} `{}`", crate::escape::terminal::quoted(id)),
-        label: format!("not a {what} id"),
+        message: format!("{} `{}`", what.message(), crate::escape::terminal::quoted(id)),
+        label: what.label(),
         at,
         help,
     }
@@ -277,13 +309,40 @@ mod tests {
 
     #[test]
     fn every_unknown_id_is_reported_where_it_stands() {
-        let errors = catalog().config("c1", None, "abey,mayor, zz").expect_err("unknown ids");
+        let (edition, variant, with) = ("c1", "hg", "abey,mayor, zz");
+        let errors = catalog().config(edition, Some(variant), with).expect_err("unknown ids");
+        use SelectionPart::{Edition, Modules, Variant};
+        let value = |part| match part {
+            Edition => edition,
+            Variant => variant,
+            Modules => with,
+        };
         let found: Vec<(SelectionPart, &str, Range<usize>)> =
-            errors.iter().map(|e| (e.part, &e.value[e.at.clone()], e.at.clone())).collect();
-        use SelectionPart::{Edition, Modules};
-        assert_eq!(found, [(Edition, "c1", 0..2), (Modules, "abey", 0..4), (Modules, "zz", 12..14)]);
+            errors.iter().map(|e| (e.part, e.id(value(e.part)), e.at.clone())).collect();
+        assert_eq!(
+            found,
+            [(Edition, "c1", 0..2), (Variant, "hg", 0..2), (Modules, "abey", 0..4), (Modules, "zz", 12..14)]
+        );
+        let said: Vec<(&str, &str)> = errors.iter().map(|e| (e.message.as_str(), e.label)).collect();
+        assert_eq!(
+            said,
+            [
+                ("unknown edition `c1`", "not an edition id"),
+                ("unknown rule variant `hg`", "not a rule variant id"),
+                ("unknown module or expansion `abey`", "not a module or expansion id"),
+                ("unknown module or expansion `zz`", "not a module or expansion id"),
+            ]
+        );
         assert_eq!(errors[0].help.as_deref(), Some("did you mean `C1`?"));
-        assert_eq!(errors[1].help.as_deref(), Some("did you mean `abbey`?"));
-        assert_eq!(errors[2].help, None);
+        assert_eq!(errors[1].help.as_deref(), Some("did you mean `hig`?"));
+        assert_eq!(errors[2].help.as_deref(), Some("did you mean `abbey`?"));
+        assert_eq!(errors[3].help, None);
+    }
+
+    #[test]
+    fn an_id_outside_the_value_is_empty_not_a_panic() {
+        let errors = catalog().config("C1", None, "nope").expect_err("unknown id");
+        assert_eq!(errors[0].id("nope"), "nope");
+        assert_eq!(errors[0].id("no"), "", "a value other than the one the error was made for");
     }
 }

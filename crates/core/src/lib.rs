@@ -16,6 +16,7 @@
 
 #![forbid(unsafe_code)]
 
+mod bits;
 pub mod catalog;
 pub mod escape;
 pub mod order;

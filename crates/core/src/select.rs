@@ -58,9 +58,16 @@ impl ModuleSet {
         self.0[0] | self.0[1] | self.0[2] | self.0[3] == 0
     }
 
+    /// How many modules the set holds.
+    pub const fn len(self) -> usize {
+        let [a, b, c, d] = self.0;
+        (a.count_ones() + b.count_ones() + c.count_ones() + d.count_ones()) as usize
+    }
+
     /// The modules in the set, lowest bit first.
     pub fn iter(self) -> impl Iterator<Item = ModuleId> {
-        (0..=u8::MAX).map(ModuleId).filter(move |&m| self.contains(m))
+        // A position is below `CAPACITY`, so it fits the byte of a module id.
+        crate::bits::ones(self.0).map(|n| ModuleId(n as u8))
     }
 }
 
@@ -110,5 +117,6 @@ mod tests {
         assert_eq!(set.iter().map(|m| m.0).collect::<Vec<_>>(), [0, 5, 127, 255]);
         assert_eq!(set.union(ModuleSet::of(ModuleId(200))).iter().count(), 5);
         assert!(ModuleSet::EMPTY.is_empty() && !set.is_empty());
+        assert_eq!((set.len(), ModuleSet::EMPTY.len()), (4, 0));
     }
 }

@@ -119,6 +119,7 @@ pub enum EditionText {
 
 impl EditionText {
     /// The text in `edition`.
+    #[inline]
     pub fn get(&self, edition: EditionId) -> &'static str {
         match self {
             EditionText::Same(text) => text,

@@ -32,8 +32,8 @@ impl<const W: usize> BitSet<W> {
     }
 
     /// The numbers in the set, smallest first.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..Self::CAPACITY).filter(|&n| self.contains(n))
+    pub fn iter(&self) -> impl Iterator<Item = usize> {
+        crate::bits::ones(self.0)
     }
 
     /// How many numbers the set holds.

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use carcassonne_rules_core::tables::{ItemId, Tables};
+use carcassonne_rules_core::tables::{ItemId, ItemInfo, Tables};
 use carcassonne_rules_core::{Catalog, Config, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible};
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
@@ -20,12 +20,16 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
     TurnOrder {
         edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or(Cow::Borrowed(""), |e| Cow::Borrowed(&e.id)),
         variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or(Cow::Borrowed(""), |v| Cow::Borrowed(&v.id)),
-        modules: cfg
-            .modules
-            .iter()
-            .filter_map(|m| catalog.modules.get(usize::from(m.0)))
-            .map(|m| Cow::Borrowed(m.id.as_str()))
-            .collect(),
+        modules: {
+            let mut ids = Vec::with_capacity(cfg.modules.len());
+            ids.extend(
+                cfg.modules
+                    .iter()
+                    .filter_map(|m| catalog.modules.get(usize::from(m.0)))
+                    .map(|m| Cow::Borrowed(m.id.as_str())),
+            );
+            ids
+        },
         notes: section(Section::Notes),
         setup: section(Section::Setup),
         any_time: section(Section::AnyTime),
@@ -66,40 +70,51 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
     /// The visible ones of `items`, with `parent`'s origin (and its name) as
     /// theirs where none of their own candidates holds.
     fn entries(&self, items: &[ItemId], parent: (Origin, &'a str)) -> Vec<Entry<'a>> {
-        let (tables, visible) = (self.tables, self.visible);
+        let shown = items.iter().copied().filter(|&i| self.visible.has_item(i));
         // Sized once: growing the list item by item costs more than counting.
-        let mut out = Vec::with_capacity(items.iter().filter(|&&i| visible.has_item(i)).count());
-        let entries = items
+        let mut out = Vec::with_capacity(shown.clone().count());
+        for i in shown {
+            if let Some(item) = self.tables.items.get(usize::from(i.0)) {
+                out.push(self.entry(i, item, parent));
+            }
+        }
+        out
+    }
+
+    /// The visible item `i`, described by `item`, under a parent of `parent`'s origin.
+    fn entry(&self, i: ItemId, item: &'a ItemInfo, parent: (Origin, &'a str)) -> Entry<'a> {
+        let (tables, visible) = (self.tables, self.visible);
+        let own = item
+            .origins
             .iter()
-            .filter(|&&i| visible.has_item(i))
-            .filter_map(|&i| Some((i, tables.items.get(usize::from(i.0))?)))
-            .map(|(i, item)| {
-                let own = item
-                    .origins
-                    .iter()
-                    .find(|&&o| visible.has_origin(o))
-                    .and_then(|o| tables.origins.get(usize::from(o.0)))
-                    .and_then(|&m| Some((Origin::Module(m), self.catalog.modules.get(usize::from(m.0))?.id.as_str())));
-                let origin = own.unwrap_or(parent);
-                Entry {
-                    item: i,
-                    id: Cow::Borrowed(item.id),
-                    origin: origin.0,
-                    origin_id: Cow::Borrowed(origin.1),
-                    text: Cow::Borrowed(item.text.get(self.cfg.edition)),
-                    markers: item
-                        .markers
-                        .iter()
-                        .filter(|&&m| visible.has_marker(m))
-                        .filter_map(|m| tables.markers.get(usize::from(m.0)))
-                        .map(|&label| Cow::Borrowed(label))
-                        .collect(),
-                    foreign: item.foreign.contains(&self.cfg.edition),
-                    effect: item.effect.as_ref(),
-                    children: self.entries(item.children, origin),
-                }
-            });
-        out.extend(entries);
+            .find(|&&o| visible.has_origin(o))
+            .and_then(|o| tables.origins.get(usize::from(o.0)))
+            .and_then(|&m| Some((Origin::Module(m), self.catalog.modules.get(usize::from(m.0))?.id.as_str())));
+        let origin = own.unwrap_or(parent);
+        Entry {
+            item: i,
+            id: Cow::Borrowed(item.id),
+            origin: origin.0,
+            origin_id: Cow::Borrowed(origin.1),
+            text: Cow::Borrowed(item.text.get(self.cfg.edition)),
+            markers: self.markers(item),
+            foreign: item.foreign.contains(&self.cfg.edition),
+            effect: item.effect.as_ref(),
+            // Most items have no children: no call, no walk.
+            children: if item.children.is_empty() { Vec::new() } else { self.entries(item.children, origin) },
+        }
+    }
+
+    /// The visible markers of `item`, in order.
+    fn markers(&self, item: &'a ItemInfo) -> Vec<Cow<'a, str>> {
+        // Most items have no marker: no need to look at what shows.
+        if item.markers.is_empty() {
+            return Vec::new();
+        }
+        let labels = self.tables.markers;
+        let shown = item.markers.iter().filter(|&&m| self.visible.has_marker(m));
+        let mut out = Vec::with_capacity(shown.clone().count());
+        out.extend(shown.filter_map(|m| labels.get(usize::from(m.0))).map(|&label| Cow::Borrowed(label)));
         out
     }
 }

@@ -157,9 +157,14 @@ fn selections(cli: &Cli, rules: &Rules) -> Result<Vec<Selection>, Vec<Diagnostic
         }
         return Ok(selections);
     };
-    let config = catalog
-        .config(edition, cli.variant.as_deref(), &cli.with)
-        .map_err(|errors| errors.iter().map(selection_error).collect::<Vec<_>>())?;
+    let config = catalog.config(edition, cli.variant.as_deref(), &cli.with).map_err(|errors| {
+        let value = |part| match part {
+            SelectionPart::Edition => edition.as_str(),
+            SelectionPart::Variant => cli.variant.as_deref().unwrap_or_default(),
+            SelectionPart::Modules => cli.with.as_str(),
+        };
+        errors.iter().map(|e| selection_error(value(e.part), e)).collect::<Vec<_>>()
+    })?;
     for module in config.modules.iter().filter_map(|m| catalog.modules.get(usize::from(m.0))) {
         if !module.on_wiki_page {
             eprintln!(
@@ -180,25 +185,25 @@ fn variant(catalog: &Catalog, id: &str) -> Result<VariantId, Vec<Diagnostic>> {
             let ids = || catalog.variants.iter().map(|v| v.id.as_str());
             let help = suggestion(id, ids())
                 .unwrap_or_else(|| format!("rule variants: {}", ids().collect::<Vec<_>>().join(", ")));
-            Err(vec![selection_error(&SelectionError {
+            let error = SelectionError {
                 part: SelectionPart::Variant,
-                value: id.to_string(),
                 at: 0..id.len(),
                 message: format!("unknown rule variant `{id}`"),
-                label: "not a rule variant id".to_string(),
+                label: "not a rule variant id",
                 help: Some(help),
-            })])
+            };
+            Err(vec![selection_error(id, &error)])
         }
     }
 }
 
-/// A command-line selection error as a diagnostic pointing into the option's value.
-fn selection_error(error: &SelectionError) -> Diagnostic {
+/// A command-line selection error as a diagnostic pointing into the option's `value`.
+fn selection_error(value: &str, error: &SelectionError) -> Diagnostic {
     let mut sources = Sources::default();
-    let file = sources.add(command::option(error.part), error.value.clone());
+    let file = sources.add(command::option(error.part), value.to_string());
     let span = Span { file, start: error.at.start, len: error.at.len().max(1) };
     let help = error.help.clone().unwrap_or_else(|| command::MODULE_IDS_HELP.to_string());
-    Diagnostic::at(&sources, span, error.message.clone(), error.label.clone()).with_help(help)
+    Diagnostic::at(&sources, span, error.message.clone(), error.label).with_help(help)
 }
 
 /// Prints to stdout; a closed pipe (`| head`) is not an error.
