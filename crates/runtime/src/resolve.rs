@@ -106,15 +106,15 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
     }
 
     /// The visible markers of `item`, in order.
-    fn markers(&self, item: &'a ItemInfo) -> Vec<Cow<'a, str>> {
+    fn markers(&self, item: &'a ItemInfo) -> Box<[Cow<'a, str>]> {
         // Most items have no marker: no need to look at what shows.
         if item.markers.is_empty() {
-            return Vec::new();
+            return Box::default();
         }
         let labels = self.tables.markers;
         let shown = item.markers.iter().filter(|&&m| self.visible.has_marker(m));
         let mut out = Vec::with_capacity(shown.clone().count());
         out.extend(shown.filter_map(|m| labels.get(usize::from(m.0))).map(|&label| Cow::Borrowed(label)));
-        out
+        out.into_boxed_slice()
     }
 }
