@@ -157,6 +157,32 @@ fn unknown_ids_are_errors_with_suggestions() {
 }
 
 #[test]
+fn each_unknown_id_is_underlined_in_its_own_option() {
+    // The errors hold only where each bad id stands; the diagnostics put the
+    // option's value back and underline every id in it.
+    let out = cli(&["order", "--edition", "c2", "--variant", "rg", "--with", "abey,nope,builder,,zz"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<Vec<char>> = stderr.lines().map(|l| l.chars().collect()).collect();
+    for (value, bad) in [("c2", &["c2"][..]), ("rg", &["rg"]), ("abey,nope,builder,,zz", &["abey", "nope", "zz"])] {
+        let shown: Vec<char> = format!("│ {value}").chars().collect();
+        let at = lines.iter().position(|l| l.ends_with(&shown)).unwrap_or_else(|| panic!("{value} shown: {stderr}"));
+        let start = lines[at].len() - value.len();
+        let underline = &lines[at + 1];
+        for (column, c) in value.char_indices().map(|(i, c)| (start + i, c)) {
+            let in_bad = bad
+                .iter()
+                .any(|id| value.match_indices(id).any(|(i, _)| (i..i + id.len()).contains(&(column - start))));
+            let marked = underline.get(column).is_some_and(|&u| u == '─' || u == '┬');
+            assert_eq!(marked, in_bad, "column of {c:?} in {value}: {stderr}");
+        }
+    }
+    assert!(stderr.contains("unknown edition `c2`") && stderr.contains("not an edition id"), "{stderr}");
+    assert!(stderr.contains("unknown rule variant `rg`") && stderr.contains("not a rule variant id"), "{stderr}");
+    assert!(stderr.contains("3 unknown module or expansion ids in --with"), "{stderr}");
+}
+
+#[test]
 fn command_line_ids_with_control_characters_are_shown_not_sent() {
     // An OSC 52 clipboard write and a screen clear in `--with`, a C1 CSI and a
     // bidi override in `--edition`: the diagnostic quotes them visibly.

@@ -1,10 +1,15 @@
 //! From what a selection shows (the generated dispatch's [`Visible`]) to the
 //! [`TurnOrder`] that renderers print and the driver walks. Every string is
 //! borrowed from the static tables and the catalog: nothing is copied.
+//!
+//! Resolving allocates one list per non-empty list of the turn order and
+//! nothing else; each list is sized once (counting what shows costs less than
+//! growing it), and items without children or markers are not looked into
+//! (`docs/performance.md` has the instruction counts).
 
 use std::borrow::Cow;
 
-use carcassonne_rules_core::tables::{ItemId, ItemInfo, Tables};
+use carcassonne_rules_core::tables::{ItemId, ItemInfo, PhaseInfo, Tables};
 use carcassonne_rules_core::{Catalog, Config, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible};
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
@@ -20,41 +25,11 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
     TurnOrder {
         edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or(Cow::Borrowed(""), |e| Cow::Borrowed(&e.id)),
         variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or(Cow::Borrowed(""), |v| Cow::Borrowed(&v.id)),
-        modules: {
-            let mut ids = Vec::with_capacity(cfg.modules.len());
-            ids.extend(
-                cfg.modules
-                    .iter()
-                    .filter_map(|m| catalog.modules.get(usize::from(m.0)))
-                    .map(|m| Cow::Borrowed(m.id.as_str())),
-            );
-            ids
-        },
+        modules: resolver.modules(),
         notes: section(Section::Notes),
         setup: section(Section::Setup),
         any_time: section(Section::AnyTime),
-        phases: tables
-            .phases
-            .iter()
-            .map(|phase| PhaseOrder {
-                id: Cow::Borrowed(phase.id),
-                title: Cow::Borrowed(phase.title),
-                steps: phase
-                    .steps
-                    .iter()
-                    .filter(|&&s| visible.has_step(s))
-                    .filter_map(|&s| Some((s, tables.steps.get(usize::from(s.0))?)))
-                    .map(|(s, step)| StepOrder {
-                        step: s,
-                        id: Cow::Borrowed(step.id),
-                        title: Cow::Borrowed(step.title),
-                        repeat: step.repeat.filter(|_| visible.has_repeat(s)),
-                        choose_one: step.choose_one,
-                        items: resolver.entries(step.items, (Origin::Base, Origin::BASE)),
-                    })
-                    .collect(),
-            })
-            .collect(),
+        phases: tables.phases.iter().map(|phase| resolver.phase(phase)).collect(),
         final_scoring: section(Section::FinalScoring),
     }
 }
@@ -67,11 +42,34 @@ struct Resolver<'a, 'v, const S: usize, const I: usize, const M: usize, const O:
 }
 
 impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolver<'a, '_, S, I, M, O> {
+    /// The selected modules' ids, sorted (modules are numbered in id order).
+    fn modules(&self) -> Vec<Cow<'a, str>> {
+        let mut ids = Vec::with_capacity(self.cfg.modules.len());
+        let modules = self.cfg.modules.iter().filter_map(|m| self.catalog.modules.get(usize::from(m.0)));
+        ids.extend(modules.map(|m| Cow::Borrowed(m.id.as_str())));
+        ids
+    }
+
+    /// `phase` with the steps that exist for the selection.
+    fn phase(&self, phase: &'a PhaseInfo) -> PhaseOrder<'a> {
+        let (tables, visible) = (self.tables, self.visible);
+        let exist = phase.steps.iter().copied().filter(|&s| visible.has_step(s));
+        let mut steps = Vec::with_capacity(exist.clone().count());
+        steps.extend(exist.filter_map(|s| Some((s, tables.steps.get(usize::from(s.0))?))).map(|(s, step)| StepOrder {
+            step: s,
+            id: Cow::Borrowed(step.id),
+            title: Cow::Borrowed(step.title),
+            repeat: step.repeat.filter(|_| visible.has_repeat(s)),
+            choose_one: step.choose_one,
+            items: self.entries(step.items, (Origin::Base, Origin::BASE)),
+        }));
+        PhaseOrder { id: Cow::Borrowed(phase.id), title: Cow::Borrowed(phase.title), steps }
+    }
+
     /// The visible ones of `items`, with `parent`'s origin (and its name) as
     /// theirs where none of their own candidates holds.
     fn entries(&self, items: &[ItemId], parent: (Origin, &'a str)) -> Vec<Entry<'a>> {
         let shown = items.iter().copied().filter(|&i| self.visible.has_item(i));
-        // Sized once: growing the list item by item costs more than counting.
         let mut out = Vec::with_capacity(shown.clone().count());
         for i in shown {
             if let Some(item) = self.tables.items.get(usize::from(i.0)) {
