@@ -2,9 +2,9 @@
 //! [`TurnOrder`] that renderers print and the driver walks. Every string is
 //! borrowed from the static tables and the catalog: nothing is copied.
 //!
-//! Resolving allocates one list per non-empty list of the turn order and
-//! nothing else; each list is sized once (counting what shows costs less than
-//! growing it), and items without children or markers are not looked into
+//! Resolving allocates each non-empty list of the turn order once, at its
+//! size, and one stack of the visible ids it is walking; it looks at each
+//! list's ids once, and not into items without children or markers
 //! (`docs/performance.md` has the instruction counts).
 
 use std::borrow::Cow;
@@ -20,17 +20,19 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
     visible: &Visible<S, I, M, O>,
     cfg: &Config,
 ) -> TurnOrder<'a> {
-    let resolver = Resolver { tables, catalog, visible, cfg };
-    let section = |s: Section| resolver.entries(tables.section(s), (Origin::Base, Origin::BASE));
+    // Every visible id is on the stack at most once at a time: it never grows.
+    let shown = Vec::with_capacity(visible.items.len());
+    let mut r = Resolver { tables, catalog, visible, cfg, shown };
+    let base = (Origin::Base, Origin::BASE);
     TurnOrder {
         edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or(Cow::Borrowed(""), |e| Cow::Borrowed(&e.id)),
         variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or(Cow::Borrowed(""), |v| Cow::Borrowed(&v.id)),
-        modules: resolver.modules(),
-        notes: section(Section::Notes),
-        setup: section(Section::Setup),
-        any_time: section(Section::AnyTime),
-        phases: tables.phases.iter().map(|phase| resolver.phase(phase)).collect(),
-        final_scoring: section(Section::FinalScoring),
+        modules: r.modules(),
+        notes: r.entries(tables.section(Section::Notes), base),
+        setup: r.entries(tables.section(Section::Setup), base),
+        any_time: r.entries(tables.section(Section::AnyTime), base),
+        phases: tables.phases.iter().map(|phase| r.phase(phase)).collect(),
+        final_scoring: r.entries(tables.section(Section::FinalScoring), base),
     }
 }
 
@@ -39,6 +41,8 @@ struct Resolver<'a, 'v, const S: usize, const I: usize, const M: usize, const O:
     catalog: &'a Catalog,
     visible: &'v Visible<S, I, M, O>,
     cfg: &'v Config,
+    /// The visible ids of the lists being resolved, innermost last.
+    shown: Vec<ItemId>,
 }
 
 impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolver<'a, '_, S, I, M, O> {
@@ -51,7 +55,7 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
     }
 
     /// `phase` with the steps that exist for the selection.
-    fn phase(&self, phase: &'a PhaseInfo) -> PhaseOrder<'a> {
+    fn phase(&mut self, phase: &'a PhaseInfo) -> PhaseOrder<'a> {
         let (tables, visible) = (self.tables, self.visible);
         let exist = phase.steps.iter().copied().filter(|&s| visible.has_step(s));
         let mut steps = Vec::with_capacity(exist.clone().count());
@@ -68,19 +72,27 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
 
     /// The visible ones of `items`, with `parent`'s origin (and its name) as
     /// theirs where none of their own candidates holds.
-    fn entries(&self, items: &[ItemId], parent: (Origin, &'a str)) -> Vec<Entry<'a>> {
-        let shown = items.iter().copied().filter(|&i| self.visible.has_item(i));
-        let mut out = Vec::with_capacity(shown.clone().count());
-        for i in shown {
+    fn entries(&mut self, items: &[ItemId], parent: (Origin, &'a str)) -> Vec<Entry<'a>> {
+        // One walk over the list: the ids that show go on a stack that every
+        // level shares (a child's list goes above its parent's, and is gone
+        // when the child is done), and the list is sized from them.
+        let from = self.shown.len();
+        let visible = self.visible;
+        self.shown.extend(items.iter().copied().filter(|&i| visible.has_item(i)));
+        let to = self.shown.len();
+        let mut out = Vec::with_capacity(to - from);
+        for at in from..to {
+            let i = self.shown[at];
             if let Some(item) = self.tables.items.get(usize::from(i.0)) {
                 out.push(self.entry(i, item, parent));
             }
         }
+        self.shown.truncate(from);
         out
     }
 
     /// The visible item `i`, described by `item`, under a parent of `parent`'s origin.
-    fn entry(&self, i: ItemId, item: &'a ItemInfo, parent: (Origin, &'a str)) -> Entry<'a> {
+    fn entry(&mut self, i: ItemId, item: &'a ItemInfo, parent: (Origin, &'a str)) -> Entry<'a> {
         let (tables, visible) = (self.tables, self.visible);
         let own = item
             .origins
