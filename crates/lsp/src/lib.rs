@@ -18,6 +18,7 @@ pub mod workspace;
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::str::FromStr;
 
 use carcassonne_rules_compiler::Rules;
@@ -117,7 +118,7 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
 /// The checked rules of the last analysis that had them, with the texts they
 /// were read from (their spans point into those).
 struct Model {
-    rules: Rules,
+    rules: Rc<Rules>,
     texts: BTreeMap<String, String>,
 }
 

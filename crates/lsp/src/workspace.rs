@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::syntax::{BASE_FILE, EDITIONS_FILE, EXPANSIONS_DIR, MODULES_FILE};
@@ -29,7 +30,7 @@ pub struct Place {
 }
 
 /// One problem, for one file.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// Error or warning.
     pub severity: Severity,
@@ -48,7 +49,7 @@ pub struct Analysis {
     /// The texts analysed (a broken file's last good version in its place).
     pub texts: BTreeMap<String, String>,
     /// The checked rules, when `check` accepted them.
-    pub rules: Option<Rules>,
+    pub rules: Option<Rc<Rules>>,
 }
 
 /// The rules folder: files on disk, open buffers, and each file's last
@@ -59,6 +60,19 @@ pub struct Workspace {
     disk: BTreeMap<String, String>,
     open: HashMap<String, String>,
     last_good: HashMap<String, String>,
+    /// The last compiled texts and their outcomes, the latest last.
+    remembered: Vec<(BTreeMap<String, String>, Rc<Outcome>)>,
+}
+
+/// How many compiled texts are remembered: the buffers as typed, and the
+/// same with a broken file's last good version in its place.
+const REMEMBERED: usize = 2;
+
+/// What load, check and verify made of one set of texts.
+struct Outcome {
+    rules: Option<Rc<Rules>>,
+    found: Vec<Problem>,
+    unread: Vec<String>,
 }
 
 impl Workspace {
@@ -79,7 +93,7 @@ impl Workspace {
                 }
             }
         }
-        Workspace { dir, disk, open: HashMap::new(), last_good: HashMap::new() }
+        Workspace { dir, disk, open: HashMap::new(), last_good: HashMap::new(), remembered: Vec::new() }
     }
 
     /// The file's path relative to the rules folder, if it is a rules file.
@@ -121,8 +135,8 @@ impl Workspace {
         for (rel, text) in &self.open {
             texts.insert(rel.clone(), text.clone());
         }
-        let compiled = compile_files(&self.dir, &texts);
-        let broken: Vec<String> = compiled.unread.iter().filter(|rel| texts.contains_key(*rel)).cloned().collect();
+        let outcome = self.outcome_of(&texts);
+        let broken: Vec<String> = outcome.unread.iter().filter(|rel| texts.contains_key(*rel)).cloned().collect();
         let mut problems: BTreeMap<String, Vec<Problem>> = texts.keys().map(|k| (k.clone(), Vec::new())).collect();
         let substitutes: Vec<(String, String)> = broken
             .iter()
@@ -136,27 +150,45 @@ impl Workspace {
             }
         }
         if substitutes.is_empty() {
-            let (rules, found) = self.outcome(compiled.result, &compiled.sources);
-            for problem in found {
-                problems.entry(problem.at.file.clone()).or_default().push(problem);
+            for problem in &outcome.found {
+                problems.entry(problem.at.file.clone()).or_default().push(problem.clone());
             }
-            return Analysis { problems, texts, rules };
+            return Analysis { problems, texts, rules: outcome.rules.clone() };
         }
         // The broken files' own diagnostics, from the buffers as they are.
-        let (_, found) = self.outcome(compiled.result, &compiled.sources);
-        for problem in found.into_iter().filter(|p| broken.contains(&p.at.file)) {
-            problems.entry(problem.at.file.clone()).or_default().push(problem);
+        for problem in outcome.found.iter().filter(|p| broken.contains(&p.at.file)) {
+            problems.entry(problem.at.file.clone()).or_default().push(problem.clone());
         }
-        let mut good = texts.clone();
+        let mut good = texts;
         for (rel, text) in substitutes {
             good.insert(rel, text);
         }
-        let again = compile_files(&self.dir, &good);
-        let (rules, found) = self.outcome(again.result, &again.sources);
-        for problem in found.into_iter().filter(|p| !broken.contains(&p.at.file)) {
-            problems.entry(problem.at.file.clone()).or_default().push(problem);
+        // While a file stays broken its last good version is the same, so
+        // this is usually the outcome of an earlier analysis, not a compile.
+        let again = self.outcome_of(&good);
+        for problem in again.found.iter().filter(|p| !broken.contains(&p.at.file)) {
+            problems.entry(problem.at.file.clone()).or_default().push(problem.clone());
         }
-        Analysis { problems, texts: good, rules }
+        Analysis { problems, texts: good, rules: again.rules.clone() }
+    }
+
+    /// Load, check and verify of exactly `texts`: remembered from one of the
+    /// last analyses, else compiled.
+    fn outcome_of(&mut self, texts: &BTreeMap<String, String>) -> Rc<Outcome> {
+        if let Some(at) = self.remembered.iter().position(|(known, _)| known == texts) {
+            let hit = self.remembered.remove(at);
+            let outcome = Rc::clone(&hit.1);
+            self.remembered.push(hit);
+            return outcome;
+        }
+        let compiled = compile_files(&self.dir, texts);
+        let (rules, found) = self.outcome(compiled.result, &compiled.sources);
+        let outcome = Rc::new(Outcome { rules: rules.map(Rc::new), found, unread: compiled.unread });
+        if self.remembered.len() == REMEMBERED {
+            self.remembered.remove(0);
+        }
+        self.remembered.push((texts.clone(), Rc::clone(&outcome)));
+        outcome
     }
 
     /// `check`'s errors, or `verify`'s warnings on the checked rules.
