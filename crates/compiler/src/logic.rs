@@ -278,7 +278,12 @@ mod tests {
         assert!(!empty(&logic, &Cond::All(vec![Cond::Variant(VariantId(2)), Cond::Edition(EditionId(0))])));
         assert!(empty(&logic, &Cond::Edition(EditionId(3))), "edition 3 does not exist");
         assert!(empty(&logic, &Cond::False));
-        let flags = [Flag { id: "no_dragon".into(), when: Cond::Not(Box::new(dragon.clone())), span: NOWHERE }];
+        let flags = [Flag {
+            id: "no_dragon".into(),
+            when: Cond::Not(Box::new(dragon.clone())),
+            span: NOWHERE,
+            name_span: NOWHERE,
+        }];
         let logic = Logic::over(&catalog, &flags);
         assert!(empty(&logic, &Cond::All(vec![dragon, Cond::Flag(0)])), "flags are expanded");
     }

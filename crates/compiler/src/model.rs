@@ -43,6 +43,8 @@ pub struct Flag {
     pub when: Cond,
     /// Its definition in `modules.yaml`.
     pub span: Span,
+    /// Its name in `modules.yaml`.
+    pub name_span: Span,
 }
 
 /// A phase and its steps.
@@ -75,6 +77,10 @@ pub struct Step {
     pub items: Vec<Item>,
     /// Its id in `base.yaml`.
     pub span: Span,
+    /// Its `when:` in `base.yaml`, if written.
+    pub when_span: Option<Span>,
+    /// Its `repeat:` in `base.yaml`, if written.
+    pub repeat_span: Option<Span>,
 }
 
 /// One item of a step or section.

@@ -531,6 +531,7 @@ mod tests {
                 id: "any".to_string(),
                 when: Cond::Any(vec![Cond::Module(ModuleId(1))]),
                 span: crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 },
+                name_span: crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 },
             }],
             phases: Vec::new(),
             notes: Vec::new(),

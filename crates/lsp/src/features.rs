@@ -4,6 +4,8 @@
 
 use std::collections::BTreeMap;
 
+use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::dsl;
 use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{
     Cond, Item, MARKERS, Rules, SECTIONS_AFTER_STEPS, SECTIONS_BEFORE_STEPS, Step,
@@ -406,11 +408,16 @@ pub fn definition(
         return place_of(found.item.spans.id);
     }
     if let Some(flag) = rules.flags.iter().find(|f| f.id == word) {
-        return place_of(flag.span);
+        return place_of(flag.name_span);
     }
     if let Some(step) = rules.steps().find(|s| s.id == word) {
         return place_of(step.span);
     }
+    catalog_definition(rules, texts, word)
+}
+
+/// The `id:` of a module, an expansion, an edition or a variant.
+fn catalog_definition(rules: &Rules, texts: &BTreeMap<String, String>, word: &str) -> Option<Place> {
     let file = if rules.catalog.module(word).is_some() || rules.catalog.expansion(word).is_some() {
         MODULES_FILE
     } else if rules.catalog.editions.iter().any(|e| e.id == word) || rules.catalog.variants.iter().any(|v| v.id == word)
@@ -436,28 +443,175 @@ fn whole_words(text: &str, word: &str) -> Vec<usize> {
         .collect()
 }
 
-/// Every place the name `word` is written as a name (not in prose: `text:`,
-/// `name:`, `title:` and comments are skipped), definition included.
-pub fn references(texts: &BTreeMap<String, String>, word: &str) -> Vec<Place> {
+/// What a name written in the rules names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An item id: its `id:`, and the `after`, `before` and `under` naming it.
+    Item,
+    /// A module, an expansion or a derived flag (one namespace): as named in
+    /// conditions (items', markers', steps', derived flags'), and a derived
+    /// flag's name in `derived:`.
+    Selector,
+    /// A group of alternatives, by the `one_of` of each of its items.
+    Group,
+}
+
+/// One place where the model says a name is written as a name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// What it names.
+    pub kind: Kind,
+    /// The name as written.
+    pub name: String,
+    /// Where.
+    pub at: Place,
+}
+
+/// The string the model's `span` points at in `texts`, without its quotes:
+/// its file, and its value with that value's offset in the file.
+fn written<'t>(rules: &Rules, texts: &'t BTreeMap<String, String>, span: Span) -> Option<(&'t str, usize, &'t str)> {
+    let file = rules.inputs.get(span.file.0)?;
+    let (file, text) = texts.get_key_value(file)?;
+    let raw = text.get(span.start..span.start.checked_add(span.len)?)?;
+    let (start, value) = match raw.chars().next() {
+        Some(quote @ ('"' | '\'')) => (span.start + 1, raw[1..].trim_end().trim_end_matches(quote)),
+        _ => (span.start, raw.trim_end()),
+    };
+    Some((file.as_str(), start, value))
+}
+
+/// The names of a DSL string, each as a site, where the text holds them
+/// verbatim (a name shifted by an escape in a quoted string is skipped
+/// rather than misplaced).
+fn sites_of(
+    rules: &Rules,
+    texts: &BTreeMap<String, String>,
+    span: Span,
+    kind: Kind,
+    names: impl Fn(&str) -> Vec<dsl::Name>,
+    out: &mut Vec<Site>,
+) {
+    let Some((file, start, value)) = written(rules, texts, span) else { return };
+    for name in names(value) {
+        if value.get(name.at.0..name.at.1) == Some(name.text.as_str()) {
+            let at = Place { file: file.to_string(), start: start + name.at.0, len: name.text.len() };
+            out.push(Site { kind, name: name.text, at });
+        }
+    }
+}
+
+fn condition_names(value: &str) -> Vec<dsl::Name> {
+    dsl::condition(value).map(|c| c.names().into_iter().cloned().collect()).unwrap_or_default()
+}
+
+fn marker_names(value: &str) -> Vec<dsl::Name> {
+    dsl::marker(value).ok().and_then(|m| m.when).map(|c| c.names().into_iter().cloned().collect()).unwrap_or_default()
+}
+
+fn repeat_names(value: &str) -> Vec<dsl::Name> {
+    dsl::repeat(value).ok().and_then(|r| r.when).map(|c| c.names().into_iter().cloned().collect()).unwrap_or_default()
+}
+
+fn reference_name(value: &str) -> Vec<dsl::Name> {
+    dsl::reference(value).into_iter().collect()
+}
+
+/// Every place the checked rules write a name as a name, from the spans the
+/// model keeps: never a name in a text, a title or a comment.
+pub fn sites(rules: &Rules, texts: &BTreeMap<String, String>) -> Vec<Site> {
+    use carcassonne_rules_compiler::model::Anchored;
     let mut out = Vec::new();
-    for (file, text) in texts {
-        for at in whole_words(text, word) {
-            let (line_start, line) = line_at(text, at);
-            let (_, key) = key_of(line);
-            let in_comment = line[..at - line_start].contains('#');
-            if in_comment || matches!(key, Some("text" | "name" | "title")) {
-                continue;
-            }
-            out.push(Place { file: file.clone(), start: at, len: word.len() });
+    for item in rules.items() {
+        sites_of(rules, texts, item.spans.id, Kind::Item, reference_name, &mut out);
+        let placed = [
+            item.placed.under.as_ref().map(|(_, span)| *span),
+            match &item.placed.anchor {
+                Anchored::After(_, span) | Anchored::Before(_, span) => Some(*span),
+                Anchored::Above(..) | Anchored::End(_) => None,
+            },
+        ];
+        for span in placed.into_iter().flatten() {
+            sites_of(rules, texts, span, Kind::Item, reference_name, &mut out);
+        }
+        if let Some(span) = item.spans.when {
+            sites_of(rules, texts, span, Kind::Selector, condition_names, &mut out);
+        }
+        for marker in &item.markers {
+            sites_of(rules, texts, marker.span, Kind::Selector, marker_names, &mut out);
+        }
+        if let (Some(group), Some(span)) = (&item.one_of, item.spans.one_of) {
+            let group = group.clone();
+            sites_of(rules, texts, span, Kind::Group, |v| whole_name(v, &group), &mut out);
+        }
+    }
+    for flag in &rules.flags {
+        let id = flag.id.clone();
+        sites_of(rules, texts, flag.name_span, Kind::Selector, |v| whole_name(v, &id), &mut out);
+        sites_of(rules, texts, flag.span, Kind::Selector, condition_names, &mut out);
+    }
+    for step in rules.steps() {
+        if let Some(span) = step.when_span {
+            sites_of(rules, texts, span, Kind::Selector, condition_names, &mut out);
+        }
+        if let Some(span) = step.repeat_span {
+            sites_of(rules, texts, span, Kind::Selector, repeat_names, &mut out);
         }
     }
     out
 }
 
+/// `value` as the one name `name`, if that is what it is.
+fn whole_name(value: &str, name: &str) -> Vec<dsl::Name> {
+    let start = value.len() - value.trim_start().len();
+    if value.trim() == name {
+        vec![dsl::Name { text: name.to_string(), at: (start, start + name.len()) }]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The site at `offset` of `file`, if the cursor is on one.
+pub fn site_at<'s>(sites: &'s [Site], file: &str, offset: usize) -> Option<&'s Site> {
+    sites.iter().find(|s| s.at.file == file && (s.at.start..=s.at.start + s.at.len).contains(&offset))
+}
+
+/// Every place `name` of `kind` is written, definitions included (a module's
+/// or an expansion's `id:` in `modules.yaml`), in file order.
+pub fn references(
+    rules: &Rules,
+    texts: &BTreeMap<String, String>,
+    sites: &[Site],
+    kind: Kind,
+    name: &str,
+) -> Vec<Place> {
+    let mut out: Vec<Place> = sites.iter().filter(|s| s.kind == kind && s.name == name).map(|s| s.at.clone()).collect();
+    if kind == Kind::Selector && !rules.flags.iter().any(|f| f.id == name) {
+        out.extend(catalog_definition(rules, texts, name));
+    }
+    out.sort_by(|a, b| (&a.file, a.start).cmp(&(&b.file, b.start)));
+    out.dedup();
+    out
+}
+
+/// What `name` names, when no site is under the cursor (the buffer is not
+/// the text the model was read from).
+pub fn kind_of(rules: &Rules, name: &str) -> Option<Kind> {
+    if find(rules, name).is_some() {
+        Some(Kind::Item)
+    } else if rules.flags.iter().any(|f| f.id == name)
+        || rules.catalog.module(name).is_some()
+        || rules.catalog.expansion(name).is_some()
+    {
+        Some(Kind::Selector)
+    } else {
+        rules.items().iter().any(|i| i.one_of.as_deref() == Some(name)).then_some(Kind::Group)
+    }
+}
+
 /// Why a rename of `old` to `new` is refused, if it is.
-pub fn refuse_rename(rules: &Rules, old: &str, new: &str) -> Option<String> {
-    let is_item = find(rules, old).is_some();
-    let is_flag = rules.flags.iter().any(|f| f.id == old);
+pub fn refuse_rename(rules: &Rules, kind: Kind, old: &str, new: &str) -> Option<String> {
+    let is_item = kind == Kind::Item && find(rules, old).is_some();
+    let is_flag = kind == Kind::Selector && rules.flags.iter().any(|f| f.id == old);
     if !is_item && !is_flag {
         return Some(format!("`{old}` is not an item or a derived flag: only those can be renamed"));
     }

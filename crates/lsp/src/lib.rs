@@ -339,23 +339,38 @@ impl Server {
                 None => Value::Null,
             },
             "textDocument/references" => {
-                let Some((_, word)) = features::word_at(text, offset) else { return Ok(Value::Null) };
-                let texts = self.current_texts();
-                let found: Vec<lsp::Location> =
-                    features::references(&texts, word).iter().filter_map(|p| self.location(p, Some(&texts))).collect();
+                let Some((kind, name)) = self.named_at(model, &rel, text, offset) else { return Ok(Value::Null) };
+                let sites = features::sites(rules, &model.texts);
+                let found: Vec<lsp::Location> = features::references(rules, &model.texts, &sites, kind, &name)
+                    .iter()
+                    .filter_map(|p| self.location(p, Some(&model.texts)))
+                    .collect();
                 json!(found)
             }
             "textDocument/rename" => {
-                let Some((_, word)) = features::word_at(text, offset) else { return Ok(Value::Null) };
+                let Some((kind, old)) = self.named_at(model, &rel, text, offset) else {
+                    return Err("there is no item or derived flag to rename here".into());
+                };
                 let new = params.get("newName").and_then(Value::as_str).unwrap_or_default();
-                if let Some(refusal) = features::refuse_rename(rules, word, new) {
+                if let Some(refusal) = features::refuse_rename(rules, kind, &old, new) {
                     return Err(refusal);
                 }
-                let texts = self.current_texts();
+                let sites = features::sites(rules, &model.texts);
+                let places = features::references(rules, &model.texts, &sites, kind, &old);
+                // The places are in the texts the rules were last checked
+                // from: a file edited since would be edited in the wrong places.
+                if let Some(changed) =
+                    places.iter().find(|p| self.workspace.text(&p.file) != model.texts.get(&p.file).map(String::as_str))
+                {
+                    return Err(format!(
+                        "{} changed since the rules last checked: fix its errors, then rename",
+                        changed.file
+                    ));
+                }
                 // By URI text: `Uri` is no map key (it caches its parts).
                 let mut changes: BTreeMap<String, Vec<lsp::TextEdit>> = BTreeMap::new();
-                for place in features::references(&texts, word) {
-                    let Some(location) = self.location(&place, Some(&texts)) else { continue };
+                for place in places {
+                    let Some(location) = self.location(&place, Some(&model.texts)) else { continue };
                     changes
                         .entry(location.uri.as_str().to_string())
                         .or_default()
@@ -394,7 +409,7 @@ impl Server {
     /// Every token of the DSL in the file, classified by the last checked rules.
     fn semantic_tokens(&self, params: &Value) -> Option<Value> {
         let (rel, text) = self.document(params)?;
-        let tokens = semantic::tokens(self.model.as_ref().map(|m| &m.rules), &rel, text);
+        let tokens = semantic::tokens(self.model.as_ref().map(|m| m.rules.as_ref()), &rel, text);
         Some(json!({ "data": semantic::encode(text, &tokens, self.columns) }))
     }
 
@@ -423,15 +438,17 @@ impl Server {
         Some(json!(hints))
     }
 
-    /// Every rules file's current text (buffers in place of files).
-    fn current_texts(&self) -> BTreeMap<String, String> {
-        let mut texts = BTreeMap::new();
-        for rel in &self.published {
-            if let Some(text) = self.workspace.text(rel) {
-                texts.insert(rel.clone(), text.to_string());
-            }
+    /// The name under the cursor and what it names: the model's site there,
+    /// so that a name in a text or a comment is none; by the word alone when
+    /// the buffer is not the text the model was read from.
+    fn named_at(&self, model: &Model, rel: &str, text: &str, offset: usize) -> Option<(features::Kind, String)> {
+        if model.texts.get(rel).map(String::as_str) == Some(text) {
+            let sites = features::sites(&model.rules, &model.texts);
+            let site = features::site_at(&sites, rel, offset)?;
+            return Some((site.kind, site.name.clone()));
         }
-        texts
+        let (_, word) = features::word_at(text, offset)?;
+        Some((features::kind_of(&model.rules, word)?, word.to_string()))
     }
 }
 

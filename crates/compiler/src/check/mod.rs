@@ -89,6 +89,8 @@ struct Checker<'a> {
     names: HashMap<String, (Named, Span)>,
     /// Derived flags' names and definitions, by [`FlagIx`].
     derived_source: IndexMap<String, Spanned<String>>,
+    /// Where each derived flag's name is written, in `derived_source`'s order.
+    derived_names: Vec<Span>,
     /// Derived flags by [`FlagIx`]: `None` until bound, then the definition
     /// or `Some(None)` after an error.
     flags: Vec<Option<Option<Cond>>>,
@@ -122,6 +124,7 @@ impl<'a> Checker<'a> {
             variants: IndexMap::new(),
             names: HashMap::new(),
             derived_source: IndexMap::new(),
+            derived_names: Vec::new(),
             flags: Vec::new(),
             binding: Vec::new(),
             flag_sizes: Vec::new(),
@@ -144,10 +147,12 @@ impl<'a> Checker<'a> {
         self.derived_source
             .iter()
             .zip(&self.flags)
-            .map(|((id, definition), when)| Flag {
+            .zip(&self.derived_names)
+            .map(|(((id, definition), when), name_span)| Flag {
                 id: id.clone(),
                 when: when.clone().flatten().unwrap_or(Cond::False),
                 span: definition.span,
+                name_span: *name_span,
             })
             .collect()
     }

@@ -202,6 +202,7 @@ impl Checker<'_> {
             self.check_id(name, IdKind::Flag);
             if self.claim_name(name, Named::Derived(self.derived_source.len())) {
                 self.derived_source.insert(name.value.clone(), definition.clone());
+                self.derived_names.push(name.span);
             }
         }
         self.flags = vec![None; self.derived_source.len()];

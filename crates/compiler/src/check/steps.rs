@@ -36,6 +36,8 @@ impl Checker<'_> {
                     choose_one: s.choose_one,
                     items: Vec::new(),
                     span: s.id.span,
+                    when_span: s.when.as_ref().map(|w| w.span),
+                    repeat_span: s.repeat.as_ref().map(|r| r.span),
                 });
             }
             phases.push(model::Phase { id: p.id.value.clone(), title: p.title.value.clone(), steps });
