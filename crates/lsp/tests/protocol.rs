@@ -260,6 +260,29 @@ fn apply(text: &str, edits: &[(Value, String)]) -> String {
     out
 }
 
+/// The byte offset of an LSP position in `text` (a UTF-8 client's).
+fn offset_of(text: &str, position: &Value) -> usize {
+    let line = position["line"].as_u64().unwrap() as usize;
+    let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+    start + position["character"].as_u64().unwrap() as usize
+}
+
+/// `text` with `edits` (LSP text edits of a UTF-8 client) applied.
+fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (offset_of(text, &e["range"]["start"]), offset_of(text, &e["range"]["end"]), e["newText"].as_str().unwrap())
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_string();
+    for (start, end, new) in spans {
+        out.replace_range(start..end, new);
+    }
+    out
+}
+
 /// A snippet's text with its tab stops filled: `${n:default}` keeps its
 /// default, `$n` gets `fills[n]` (nothing if none).
 fn expand(snippet: &str, fills: &[(&str, &str)]) -> String {
@@ -465,4 +488,100 @@ fn inlay_hints_tell_in_what_share_of_games_a_condition_holds() {
     );
     let label = step[0]["label"].as_str().unwrap();
     assert!(label.starts_with("C1 ") && label.contains("C2/WE 50%"), "{label}");
+}
+
+#[test]
+fn rename_and_references_leave_an_id_in_a_text_or_a_comment_alone() {
+    const BRIDGES: &str = "expansions/bridges-castles-and-bazaars.yaml";
+    let mut client = Client::start(true);
+    let id = "abbey-play-from-supply";
+    // The id in a comment and in another item's text: prose, not a reference.
+    let abbey = client
+        .text(ABBEY)
+        .replacen("  1B:\n", &format!("  1B:\n    # {id} comes before the draw\n"), 1)
+        .replacen("text: An abbey tile\n", &format!("text: >-\n            An abbey tile (see {id})\n"), 1);
+    client.open(ABBEY, &abbey);
+    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new(), "the planted prose is valid");
+    let bridges = client.text(BRIDGES);
+    let written: usize = [&abbey, &bridges]
+        .iter()
+        .map(|t| {
+            t.lines()
+                .filter(|l| {
+                    [format!("id: {id}"), format!("after: {id}"), format!("before: {id}")]
+                        .iter()
+                        .any(|k| l.trim_start().trim_start_matches("- ") == k)
+                })
+                .count()
+        })
+        .sum();
+    assert_eq!(written, 3, "its id, a `before:` and an `after:`");
+
+    let (line, col) = find(&abbey, &format!("id: {id}"), 4);
+    let refs = client.request("textDocument/references", client.at(ABBEY, line, col));
+    let refs = refs.as_array().unwrap();
+    assert_eq!(refs.len(), written, "{refs:?}");
+    let (comment_line, _) = find(&abbey, &format!("# {id}"), 0);
+    let (text_line, text_col) = find(&abbey, &format!("(see {id})"), 5);
+    assert!(
+        refs.iter().all(|r| r["uri"] != client.uri(ABBEY) || r["range"]["start"]["line"] == line as u64),
+        "{refs:?}"
+    );
+    // On the prose mention itself there is nothing to list or rename.
+    let on_prose = client.request("textDocument/references", client.at(ABBEY, text_line, text_col));
+    assert!(on_prose.is_null() || on_prose.as_array().unwrap().is_empty(), "{on_prose}");
+    let refused = client.try_request("textDocument/rename", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "position": { "line": text_line, "character": text_col }, "newName": "x" }));
+    assert!(refused.is_err(), "{refused:?}");
+
+    let new = "abbey-supply-play";
+    let edit = client.request("textDocument/rename", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "position": { "line": line, "character": col }, "newName": new }));
+    let renamed_abbey = apply_edits(&abbey, edit["changes"][client.uri(ABBEY)].as_array().unwrap());
+    let renamed_bridges = apply_edits(&bridges, edit["changes"][client.uri(BRIDGES)].as_array().unwrap());
+    assert_eq!(edit["changes"].as_object().unwrap().len(), 2, "{edit}");
+    let lines: Vec<&str> = renamed_abbey.lines().collect();
+    assert_eq!(lines[comment_line], format!("    # {id} comes before the draw"));
+    assert_eq!(lines[text_line], format!("            An abbey tile (see {id})"));
+    assert!(renamed_abbey.contains(&format!("- id: {new}\n")) && !renamed_bridges.contains(id), "{renamed_bridges}");
+    // The renamed rules check as before.
+    client.change(ABBEY, &renamed_abbey);
+    client.open(BRIDGES, &renamed_bridges);
+    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
+    assert_eq!(client.diagnostics_of(BRIDGES), Vec::<Value>::new());
+}
+
+#[test]
+fn a_flag_is_renamed_in_every_condition_and_its_definition_but_not_in_prose() {
+    let mut client = Client::start(true);
+    let flag = "tiles_in_supply";
+    let modules =
+        client.text("modules.yaml").replacen("derived:\n", &format!("derived:\n  # {flag}: the tiles kept\n"), 1);
+    let abbey = client.text(ABBEY).replacen(
+        "text: An abbey tile\n",
+        &format!("text: >-\n            An abbey tile, one of the\n            {flag}\n"),
+        1,
+    );
+    client.open("modules.yaml", &modules);
+    client.open(ABBEY, &abbey);
+    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
+    assert_eq!(client.diagnostics_of("modules.yaml"), Vec::<Value>::new());
+    let (line, col) = find(&abbey, &format!("when: {flag}"), 6);
+    let edit = client.request("textDocument/rename", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "position": { "line": line, "character": col }, "newName": "supply_tiles" }));
+    let changes = edit["changes"].as_object().unwrap();
+    let renamed = apply_edits(&modules, changes[&client.uri("modules.yaml")].as_array().unwrap());
+    // Its definition's name and the derived flag that names it; the comments
+    // of modules.yaml that name it stay as written.
+    assert!(
+        renamed.contains("\n  supply_tiles: abbey or") && renamed.contains("or supply_tiles or wetlands"),
+        "{renamed}"
+    );
+    let comments =
+        |t: &str| t.lines().filter(|l| l.trim_start().starts_with('#')).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(comments(&renamed), comments(&modules));
+    assert!(renamed.contains(&format!("# {flag}: the tiles kept")));
+    let renamed_abbey = apply_edits(&abbey, changes[&client.uri(ABBEY)].as_array().unwrap());
+    assert!(renamed_abbey.contains(&format!("one of the\n            {flag}\n")), "{renamed_abbey}");
+    assert!(renamed_abbey.contains("when: supply_tiles or wetlands"));
+    let fortune = "expansions/the-fortune-teller.yaml";
+    let in_fortune = changes[&client.uri(fortune)].as_array().unwrap().len();
+    assert_eq!(in_fortune, client.text(fortune).matches(&format!("when: {flag}\n")).count());
 }
