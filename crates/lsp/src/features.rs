@@ -141,7 +141,7 @@ fn first_text(item: &Item) -> String {
 }
 
 fn item_completion(item: &Item) -> Completion {
-    Completion { label: item.id.clone(), detail: "item".into(), doc: first_text(item) }
+    Completion { label: item.id.clone(), detail: "item".into(), doc: inline(&first_text(item)).into_owned() }
 }
 
 fn module_doc(rules: &Rules, id: &str) -> Option<String> {
@@ -207,13 +207,17 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
             return catalog
                 .variants
                 .iter()
-                .map(|v| Completion { label: v.id.clone(), detail: "rule variant".into(), doc: v.name.clone() })
+                .map(|v| Completion {
+                    label: v.id.clone(),
+                    detail: "rule variant".into(),
+                    doc: inline(&v.name).into_owned(),
+                })
                 .collect();
         }
         return catalog
             .editions
             .iter()
-            .map(|e| Completion { label: e.id.clone(), detail: "edition".into(), doc: e.name.clone() })
+            .map(|e| Completion { label: e.id.clone(), detail: "edition".into(), doc: inline(&e.name).into_owned() })
             .collect();
     }
     let mut out: Vec<Completion> = catalog
@@ -366,8 +370,8 @@ fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
         .filter_map(|c| {
             let module = rules.catalog.modules.get(usize::from(c.module.0))?;
             Some(match c.guard {
-                Cond::True => format!("`{}`", module.id),
-                ref guard => format!("`{}` where `{}`", module.id, rules.dsl(guard)),
+                Cond::True => code(&module.id),
+                ref guard => format!("{} where {}", code(&module.id), code(&rules.dsl(guard).to_string())),
             })
         })
         .collect();
@@ -376,21 +380,21 @@ fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
         if origins.is_empty() { "its parent's, else the base game".to_string() } else { origins.join(", then ") }
     ));
     if let Some((under, _)) = &item.placed.under {
-        out.push_str(&format!("\n\nplaced under `{under}` by its `under:`"));
+        out.push_str(&format!("\n\nplaced under {} by its `under:`", code(under)));
     }
     use carcassonne_rules_compiler::model::{Anchored, WhyEnd};
     let why = match &item.placed.anchor {
-        Anchored::After(id, _) => format!("right after `{id}` (its `after:`)"),
-        Anchored::Before(id, _) => format!("right before `{id}` (its `before:`)"),
-        Anchored::Above(id, _) => format!("after `{id}`, the item written above it"),
+        Anchored::After(id, _) => format!("right after {} (its `after:`)", code(id)),
+        Anchored::Before(id, _) => format!("right before {} (its `before:`)", code(id)),
+        Anchored::Above(id, _) => format!("after {}, the item written above it", code(id)),
         Anchored::End(WhyEnd::FirstInFile) => "at the end of its list: it is the first of its list in its file".into(),
         Anchored::End(WhyEnd::AboveElsewhere { id, .. }) => {
-            format!("at the end of its list: `{id}`, written above it, went elsewhere")
+            format!("at the end of its list: {}, written above it, went elsewhere", code(id))
         }
     };
     out.push_str(&format!("\n\nplaced {why}"));
     if let Some(step) = found.step {
-        out.push_str(&format!("\n\nin step {} ({})", step.id, step.title));
+        out.push_str(&format!("\n\nin step {} ({})", inline(&step.id), inline(&step.title)));
     }
     out
 }
