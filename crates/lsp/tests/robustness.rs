@@ -10,7 +10,7 @@ mod common;
 
 use std::time::Instant;
 
-use common::Client;
+use common::{Client, edit};
 use serde_json::json;
 
 fn rss_kb() -> u64 {
@@ -20,39 +20,6 @@ fn rss_kb() -> u64 {
         .find_map(|l| l.strip_prefix("VmRSS:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
-}
-
-/// One random edit: insert, delete or duplicate a character or a line.
-fn edit(rng: &mut fastrand::Rng, text: &str) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    if chars.is_empty() {
-        return "x".into();
-    }
-    let at = rng.usize(..chars.len());
-    match rng.u8(..6) {
-        0 => chars.insert(at, rng.choice([':', ' ', '-', '"', '{', '|', '\n', 'a', 'é', '(']).unwrap()),
-        1 => {
-            chars.remove(at);
-        }
-        2 => {
-            let c = chars[at];
-            chars.insert(at, c);
-        }
-        _ => {
-            let lines: Vec<&str> = text.split_inclusive('\n').collect();
-            let i = rng.usize(..lines.len());
-            let mut out: Vec<&str> = lines.clone();
-            match rng.u8(..3) {
-                0 => {
-                    out.remove(i);
-                }
-                1 => out.insert(i, lines[i]),
-                _ => out.insert(i, lines[rng.usize(..lines.len())]),
-            }
-            return out.concat();
-        }
-    }
-    chars.into_iter().collect()
 }
 
 #[test]

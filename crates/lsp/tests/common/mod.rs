@@ -145,3 +145,36 @@ pub fn find(text: &str, needle: &str, skip: usize) -> (usize, usize) {
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     (line, text[start..at].encode_utf16().count())
 }
+
+/// One random edit: insert, delete or duplicate a character or a line.
+pub fn edit(rng: &mut fastrand::Rng, text: &str) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() {
+        return "x".into();
+    }
+    let at = rng.usize(..chars.len());
+    match rng.u8(..6) {
+        0 => chars.insert(at, rng.choice([':', ' ', '-', '"', '{', '|', '\n', 'a', 'é', '(']).unwrap()),
+        1 => {
+            chars.remove(at);
+        }
+        2 => {
+            let c = chars[at];
+            chars.insert(at, c);
+        }
+        _ => {
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let i = rng.usize(..lines.len());
+            let mut out: Vec<&str> = lines.clone();
+            match rng.u8(..3) {
+                0 => {
+                    out.remove(i);
+                }
+                1 => out.insert(i, lines[i]),
+                _ => out.insert(i, lines[rng.usize(..lines.len())]),
+            }
+            return out.concat();
+        }
+    }
+    chars.into_iter().collect()
+}
