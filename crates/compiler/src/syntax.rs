@@ -23,7 +23,7 @@ mod spanned;
 // unknown one; keep it as the rules README documents the keys.
 
 /// `editions.yaml`: the editions and the publishers' rule variants.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawEditionsFile {
     /// The editions, in order.
@@ -34,7 +34,7 @@ pub struct RawEditionsFile {
 }
 
 /// An edition of `editions.yaml` (C1, C2, WE…).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawEdition {
     /// Short id, used in conditions and text variants.
@@ -46,7 +46,7 @@ pub struct RawEdition {
 }
 
 /// A publisher's rule variant of `editions.yaml` (`hig`, `zmg`, `rgg`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawVariant {
     /// Short id, used in `variant == …` tests.
@@ -56,7 +56,7 @@ pub struct RawVariant {
 }
 
 /// `modules.yaml`: the expansions with their modules, and the derived flags.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawModulesFile {
     /// The expansions, in order.
@@ -67,7 +67,7 @@ pub struct RawModulesFile {
 }
 
 /// An expansion of `modules.yaml`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawExpansion {
     /// Name used in conditions and `--with`, and by its expansion file.
@@ -81,7 +81,7 @@ pub struct RawExpansion {
 }
 
 /// A module of an expansion: one part that can be put in play on its own.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawModule {
     /// Name used in conditions and `--with`.
@@ -99,7 +99,7 @@ fn yes() -> bool {
 }
 
 /// `base.yaml`: the turn's skeleton and the base game's items.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawBaseFile {
     /// The phases, in playing order.
@@ -110,7 +110,7 @@ pub struct RawBaseFile {
 }
 
 /// A phase of the turn in `base.yaml`, with its steps in order.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawPhase {
     /// Short id of the phase.
@@ -122,7 +122,7 @@ pub struct RawPhase {
 }
 
 /// A step of a phase in `base.yaml`; items attach to it by its id.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawStep {
     /// Step id (`1B`, `2B-1`), also the key of its items' section.
@@ -139,7 +139,7 @@ pub struct RawStep {
 }
 
 /// One file of `expansions/`: the items an expansion adds.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawExpansionFile {
     /// Id of the expansion of `modules.yaml` the file belongs to.
@@ -157,7 +157,7 @@ impl RawExpansionFile {
 }
 
 /// One rule of the turn order, as written; see `rules/README.md` for each key.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawItem {
     /// Unique kebab-case id, the target of `after`, `before` and `under`.
@@ -291,7 +291,7 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
         raw.failed = Failed { editions: true, modules: true, base: true, expansion: true };
         return raw;
     }
-    load(dir, &DiskFiles { dir }, sources, problems)
+    load(dir, &DiskFiles { dir }, None, sources, problems)
 }
 
 /// Reads the rules from `files` (path relative to the rules folder,
@@ -313,7 +313,44 @@ pub fn load_files(
             ..RawRules::default()
         };
     }
-    load(dir, &MemoryFiles { dir, files }, sources, problems)
+    load(dir, &MemoryFiles { dir, files }, None, sources, problems)
+}
+
+/// As [`load_files`], reusing what `cache` holds: a file whose text is the
+/// one last deserialized under its name is not read again.
+pub fn load_files_cached(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    cache: &mut ParseCache,
+    sources: &mut Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> RawRules {
+    if [EDITIONS_FILE, MODULES_FILE, BASE_FILE].iter().all(|f| !files.contains_key(*f)) {
+        return load_files(dir, files, sources, problems);
+    }
+    load(dir, &MemoryFiles { dir, files }, Some(cache), sources, problems)
+}
+
+/// Rules files as last deserialized, by their path relative to the rules
+/// folder: the text, the file id its spans carry, and what it gave (one entry
+/// a file, so it stays as small as the rules). The language server compiles
+/// on every keystroke, and reading the YAML is most of a compile; only the
+/// files that changed are read again. A file that does not deserialize is
+/// not kept.
+#[derive(Default)]
+pub struct ParseCache {
+    files: std::collections::HashMap<String, (String, FileId, Box<dyn std::any::Any>)>,
+}
+
+impl ParseCache {
+    fn get<T: Clone + 'static>(&self, name: &str, file: FileId, text: &str) -> Option<T> {
+        let (known, known_file, value) = self.files.get(name)?;
+        (known == text && *known_file == file).then(|| value.downcast_ref::<T>().cloned()).flatten()
+    }
+
+    fn put<T: Clone + 'static>(&mut self, name: &str, file: FileId, text: String, value: &T) {
+        self.files.insert(name.to_string(), (text, file, Box::new(value.clone())));
+    }
 }
 
 /// Where the rules files come from: a folder, or texts held in memory.
@@ -364,9 +401,15 @@ impl RulesFiles for MemoryFiles<'_> {
 }
 
 /// Reads every rules file from `files`, in name order.
-fn load(dir: &Path, files: &dyn RulesFiles, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> RawRules {
+fn load(
+    dir: &Path,
+    files: &dyn RulesFiles,
+    cache: Option<&mut ParseCache>,
+    sources: &mut Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> RawRules {
     let mut raw = RawRules::default();
-    let mut loader = Loader { dir, files, sources, problems, inputs: Vec::new(), unread: Vec::new() };
+    let mut loader = Loader { dir, files, cache, sources, problems, inputs: Vec::new(), unread: Vec::new() };
 
     let editions = loader.read::<RawEditionsFile>(Path::new(EDITIONS_FILE));
     raw.failed.editions = editions.is_none();
@@ -471,9 +514,24 @@ fn parse_yaml<T: for<'de> Deserialize<'de>>(
     name: &str,
     sources: &mut Sources,
 ) -> Result<(FileId, T), Diagnostic> {
+    let file = add_source(text, path, sources);
+    deserialize(file, path, name, sources)
+}
+
+/// Keeps the text of the file at `path` in `sources`.
+fn add_source(text: String, path: &Path, sources: &mut Sources) -> FileId {
     // A byte-order mark is not part of the YAML.
     let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
-    let file = sources.add(path.display().to_string(), text);
+    sources.add(path.display().to_string(), text)
+}
+
+/// Deserializes `file` of `sources`, the text of the file at `path`.
+fn deserialize<T: for<'de> Deserialize<'de>>(
+    file: FileId,
+    path: &Path,
+    name: &str,
+    sources: &Sources,
+) -> Result<(FileId, T), Diagnostic> {
     let content = sources.text(file);
     // The YAML reader takes only `\n` and `\r\n` as line ends: with old Mac
     // line ends the whole file would read as its first line.
@@ -637,6 +695,7 @@ fn offset_of(text: &str, line: usize, column: usize) -> usize {
 struct Loader<'a> {
     dir: &'a Path,
     files: &'a dyn RulesFiles,
+    cache: Option<&'a mut ParseCache>,
     sources: &'a mut Sources,
     problems: &'a mut Vec<Diagnostic>,
     inputs: Vec<String>,
@@ -645,12 +704,12 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     /// Reads and deserializes one file; reports and returns `None` on failure.
-    fn read<T: for<'de> Deserialize<'de>>(&mut self, rel: &Path) -> Option<(FileId, T)> {
+    fn read<T: for<'de> Deserialize<'de> + Clone + 'static>(&mut self, rel: &Path) -> Option<(FileId, T)> {
         let name = rel.iter().map(|part| part.to_string_lossy()).collect::<Vec<_>>().join("/");
         let read = self
             .files
             .read(&name)
-            .and_then(|text| parse_yaml(text, &self.dir.join(rel), &name, self.sources))
+            .and_then(|text| self.parse(text, rel, &name))
             .map_err(|d| self.problems.push(d))
             .ok();
         if read.is_none() {
@@ -658,5 +717,24 @@ impl Loader<'_> {
         }
         self.inputs.push(name);
         read
+    }
+
+    /// [`parse_yaml`], unless the cache holds what this very text, as this
+    /// very file, gives.
+    fn parse<T: for<'de> Deserialize<'de> + Clone + 'static>(
+        &mut self,
+        text: String,
+        rel: &Path,
+        name: &str,
+    ) -> Result<(FileId, T), Diagnostic> {
+        let path = self.dir.join(rel);
+        let Some(cache) = self.cache.as_deref_mut() else { return parse_yaml(text, &path, name, self.sources) };
+        let file = add_source(text, &path, self.sources);
+        if let Some(value) = cache.get::<T>(name, file, self.sources.text(file)) {
+            return Ok((file, value));
+        }
+        let (file, value) = deserialize::<T>(file, &path, name, self.sources)?;
+        cache.put(name, file, self.sources.text(file).to_string(), &value);
+        Ok((file, value))
     }
 }

@@ -357,3 +357,59 @@ fn an_edition_named_twice_is_refused_as_the_schemas_refuse_it() {
     assert_eq!(d.message(), "edition `C1` named twice in `editions`");
     assert_eq!(location_in(&d, "modules.yaml"), (5, 24));
 }
+
+/// The bundled rules as the language server holds them: path relative to the
+/// rules folder → text.
+fn bundled_texts() -> std::collections::BTreeMap<String, String> {
+    let dir = Path::new(BUNDLED);
+    let mut texts = std::collections::BTreeMap::new();
+    for name in ["editions.yaml", "modules.yaml", "base.yaml"] {
+        texts.insert(name.to_string(), std::fs::read_to_string(dir.join(name)).expect("a bundled file"));
+    }
+    for entry in std::fs::read_dir(dir.join("expansions")).expect("expansions/") {
+        let entry = entry.expect("an entry");
+        let name = format!("expansions/{}", entry.file_name().to_string_lossy());
+        texts.insert(name, std::fs::read_to_string(entry.path()).expect("an expansion file"));
+    }
+    texts
+}
+
+#[test]
+fn a_compile_that_reuses_the_files_read_before_is_the_compile_without() {
+    let dir = Path::new(BUNDLED);
+    let mut cache = compiler::syntax::ParseCache::default();
+    let good = bundled_texts();
+    let abbey = "expansions/abbey-and-mayor.yaml";
+    let with = |name: &str, text: String| {
+        let mut texts = good.clone();
+        texts.insert(name.to_string(), text);
+        texts
+    };
+    // Clean; a file not YAML; a check error; a byte-order mark; clean again.
+    let steps = [
+        good.clone(),
+        with(abbey, good[abbey].replacen("items:", "items: [", 1)),
+        with(abbey, good[abbey].replacen("when: abbey\n", "when: abey\n", 1)),
+        with("base.yaml", format!("\u{feff}{}", good["base.yaml"])),
+        with("base.yaml", format!("\u{feff}{}", good["base.yaml"]).replacen("id: draw-tile", "id: draw-tile2", 1)),
+        good.clone(),
+    ];
+    for (n, texts) in steps.iter().enumerate() {
+        let cached = compiler::compile_files_cached(dir, texts, &mut cache);
+        let cold = compiler::compile_files(dir, texts);
+        assert_eq!(cached.unread, cold.unread, "step {n}");
+        match (&cached.result, &cold.result) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "step {n}"),
+            (Err(a), Err(b)) => {
+                assert!(!a.is_empty(), "step {n}");
+                assert_eq!(
+                    compiler::diagnostics::render(a, false),
+                    compiler::diagnostics::render(b, false),
+                    "step {n}"
+                );
+            }
+            _ => panic!("step {n}: one compile checked, the other did not"),
+        }
+        assert_eq!(cached.result.is_ok(), [0, 3, 5].contains(&n), "step {n}");
+    }
+}

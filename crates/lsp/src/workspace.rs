@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::syntax::ParseCache;
 use carcassonne_rules_compiler::syntax::{BASE_FILE, EDITIONS_FILE, EXPANSIONS_DIR, MODULES_FILE};
-use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files, verify};
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached, verify};
 
 /// A diagnostic's severity, as the editor shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +63,8 @@ pub struct Workspace {
     last_good: HashMap<String, String>,
     /// The last compiled texts and their outcomes, the latest last.
     remembered: Vec<(BTreeMap<String, String>, Rc<Outcome>)>,
+    /// Each file as last deserialized: an edit reads only the edited file.
+    parsed: ParseCache,
 }
 
 /// How many compiled texts are remembered: the buffers as typed, and the
@@ -93,7 +96,14 @@ impl Workspace {
                 }
             }
         }
-        Workspace { dir, disk, open: HashMap::new(), last_good: HashMap::new(), remembered: Vec::new() }
+        Workspace {
+            dir,
+            disk,
+            open: HashMap::new(),
+            last_good: HashMap::new(),
+            remembered: Vec::new(),
+            parsed: ParseCache::default(),
+        }
     }
 
     /// The file's path relative to the rules folder, if it is a rules file.
@@ -181,7 +191,7 @@ impl Workspace {
             self.remembered.push(hit);
             return outcome;
         }
-        let compiled = compile_files(&self.dir, texts);
+        let compiled = compile_files_cached(&self.dir, texts, &mut self.parsed);
         let (rules, found) = self.outcome(compiled.result, &compiled.sources);
         let outcome = Rc::new(Outcome { rules: rules.map(Rc::new), found, unread: compiled.unread });
         if self.remembered.len() == REMEMBERED {
