@@ -339,8 +339,8 @@ impl Server {
                 None => Value::Null,
             },
             "textDocument/references" => {
-                let Some((kind, name)) = self.named_at(model, &rel, text, offset) else { return Ok(Value::Null) };
                 let sites = features::sites(rules, &model.texts);
+                let Some((kind, name)) = named_at(model, &sites, &rel, text, offset) else { return Ok(Value::Null) };
                 let found: Vec<lsp::Location> = features::references(rules, &model.texts, &sites, kind, &name)
                     .iter()
                     .filter_map(|p| self.location(p, Some(&model.texts)))
@@ -348,14 +348,14 @@ impl Server {
                 json!(found)
             }
             "textDocument/rename" => {
-                let Some((kind, old)) = self.named_at(model, &rel, text, offset) else {
+                let sites = features::sites(rules, &model.texts);
+                let Some((kind, old)) = named_at(model, &sites, &rel, text, offset) else {
                     return Err("there is no item or derived flag to rename here".into());
                 };
                 let new = params.get("newName").and_then(Value::as_str).unwrap_or_default();
                 if let Some(refusal) = features::refuse_rename(rules, kind, &old, new) {
                     return Err(refusal);
                 }
-                let sites = features::sites(rules, &model.texts);
                 let places = features::references(rules, &model.texts, &sites, kind, &old);
                 // The places are in the texts the rules were last checked
                 // from: a file edited since would be edited in the wrong places.
@@ -437,19 +437,24 @@ impl Server {
             .collect();
         Some(json!(hints))
     }
+}
 
-    /// The name under the cursor and what it names: the model's site there,
-    /// so that a name in a text or a comment is none; by the word alone when
-    /// the buffer is not the text the model was read from.
-    fn named_at(&self, model: &Model, rel: &str, text: &str, offset: usize) -> Option<(features::Kind, String)> {
-        if model.texts.get(rel).map(String::as_str) == Some(text) {
-            let sites = features::sites(&model.rules, &model.texts);
-            let site = features::site_at(&sites, rel, offset)?;
-            return Some((site.kind, site.name.clone()));
-        }
-        let (_, word) = features::word_at(text, offset)?;
-        Some((features::kind_of(&model.rules, word)?, word.to_string()))
+/// The name under the cursor and what it names: the model's site there, so
+/// that a name in a text or a comment is none; by the word alone when the
+/// buffer is not the text the model was read from.
+fn named_at(
+    model: &Model,
+    sites: &[features::Site],
+    rel: &str,
+    text: &str,
+    offset: usize,
+) -> Option<(features::Kind, String)> {
+    if model.texts.get(rel).map(String::as_str) == Some(text) {
+        let site = features::site_at(sites, rel, offset)?;
+        return Some((site.kind, site.name.clone()));
     }
+    let (_, word) = features::word_at(text, offset)?;
+    Some((features::kind_of(&model.rules, word)?, word.to_string()))
 }
 
 /// A quick fix for every diagnostic of the request that says "did you mean".
