@@ -126,3 +126,31 @@ fn a_model_holding_control_characters_is_hovered_with_them_escaped() {
     assert_eq!(markup, Vec::<String>::new(), "{shown}");
     assert!(text.contains(r"tile\u{1b}[31m red\u{7}\r\n# heading"), "{text:?}");
 }
+
+#[test]
+fn markdown_in_a_module_and_an_expansion_name_is_shown_as_written() {
+    let mut client = Client::start(false);
+    let module_name = "<img src=x onerror=alert(1)> **Abbey** [t](javascript:x)";
+    let expansion_name = "_Abbey_ & `Mayor` &lt;";
+    let modules = client
+        .text("modules.yaml")
+        .replacen("{ id: abbey, name: Abbey tiles }", &format!("{{ id: abbey, name: '{module_name}' }}"), 1)
+        .replacen("name: Abbey & Mayor\n", &format!("name: '{expansion_name}'\n"), 1);
+    client.open("modules.yaml", &modules);
+    assert_eq!(client.diagnostics_of("modules.yaml"), Vec::<Value>::new(), "valid names");
+    let abbey = client.text(ABBEY);
+    client.open(ABBEY, &abbey);
+    let shown = hover(&mut client, ABBEY, &abbey, "abbey\n");
+    // Only the hover's own: the module's name in bold, its expansion's in italics.
+    let (text, markup) = read(&shown, &[]);
+    assert_eq!(markup, ["strong", "emphasis"], "{shown}");
+    assert!(text.contains(module_name) && text.contains(expansion_name), "{text:?}");
+    // The module's completion documents it the same way.
+    let (line, col) = find(&abbey, "when: abbey\n", 6);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    let item = answer.as_array().unwrap().iter().find(|c| c["label"] == "abbey").expect("offered");
+    let doc = item["documentation"]["value"].as_str().unwrap();
+    let (text, markup) = read(doc, &[]);
+    assert_eq!(markup, ["strong", "emphasis"], "{doc}");
+    assert!(text.contains(module_name) && text.contains(expansion_name), "{text:?}");
+}
