@@ -100,12 +100,12 @@ fn control_characters_never_reach_a_hover() {
 
 #[test]
 fn a_model_holding_control_characters_is_hovered_with_them_escaped() {
-    use carcassonne_rules_compiler::model::{Text, TextPart};
+    use carcassonne_rules_compiler::model::{Wording, WordingPart};
     let compiled = carcassonne_rules_compiler::compile_dir(&common::bundled_rules());
     let mut rules = compiled.result.unwrap_or_else(|_| panic!("the bundled rules check"));
     let id = "abbey-supply-abbey-tile";
     let hostile = "tile\u{1b}[31m red\u{7}\r\n# heading\u{202e}";
-    fn set(items: &mut [carcassonne_rules_compiler::model::Item], id: &str, text: &Text) -> bool {
+    fn set(items: &mut [carcassonne_rules_compiler::model::Item], id: &str, text: &Wording) -> bool {
         items.iter_mut().any(|i| {
             if i.id == id {
                 i.text = text.clone();
@@ -115,7 +115,7 @@ fn a_model_holding_control_characters_is_hovered_with_them_escaped() {
             }
         })
     }
-    let text = Text(vec![TextPart::Literal(hostile.into())]);
+    let text = Wording(vec![WordingPart::Literal(hostile.into())]);
     assert!(rules.phases.iter_mut().flat_map(|p| &mut p.steps).any(|s| set(&mut s.items, id, &text)));
     let source = std::fs::read_to_string(common::bundled_rules().join(ABBEY)).unwrap();
     let offset = source.find(&format!("id: {id}")).unwrap() + 4;
