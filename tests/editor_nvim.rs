@@ -21,7 +21,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 #[test]
-fn neovim_sees_diagnostics_completes_jumps_renames_hints_and_colours() {
+fn neovim_drives_every_feature_of_the_server() {
     let required = std::env::var("CARCASSONNE_EDITOR_TESTS").is_ok_and(|v| v == "1");
     if Command::new("nvim").arg("--version").output().is_err() {
         assert!(!required, "CARCASSONNE_EDITOR_TESTS=1 but nvim is not installed");
@@ -48,7 +48,7 @@ fn neovim_sees_diagnostics_completes_jumps_renames_hints_and_colours() {
         )
     });
     let lines: Vec<&str> = found.lines().collect();
-    assert_eq!(lines.len(), 9, "{found}");
+    assert_eq!(lines.len(), 13, "{found}");
     assert!(lines.iter().all(|l| l.starts_with("ok ")), "{found}");
     eprintln!("{found}");
 }

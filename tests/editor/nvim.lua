@@ -1,6 +1,6 @@
--- Drives the language server from Neovim (0.7+): diagnostics, completion,
--- definition, rename, inlay hints, semantic tokens and the text-variant
--- snippet on a copy of the rules. Writes one line per check
+-- Drives the language server from Neovim (0.7+): diagnostics and their quick
+-- fix, completion, hover, definition, references, rename, the outline, inlay
+-- hints, semantic tokens and the text-variant snippet on a copy of the rules. Writes one line per check
 -- to $RESULTS: "ok NAME" or "fail NAME: why".
 local root = os.getenv('RULES_ROOT')
 local results = {}
@@ -39,6 +39,21 @@ local diags = vim.diagnostic.get(buf)
 check('diagnostic', #diags == 1 and diags[1].lnum == l and diags[1].col == 12 and diags[1].message:find('mayr', 1, true)
   and diags[1].severity == vim.diagnostic.severity.ERROR, vim.inspect(diags))
 
+-- Its quick fix: the did-you-mean in the diagnostic's range.
+-- (Neovim 0.7 keeps only part of the server's diagnostic: it is rebuilt here.)
+local lsp_diag = diags[1] and {
+  range = { start = { line = diags[1].lnum, character = diags[1].col },
+    ['end'] = { line = diags[1].end_lnum, character = diags[1].end_col } },
+  severity = diags[1].severity, message = diags[1].message,
+}
+local actions = lsp_diag and client.request_sync('textDocument/codeAction', {
+  textDocument = { uri = vim.uri_from_bufnr(buf) }, range = lsp_diag.range, context = { diagnostics = { lsp_diag } },
+}, 10000, buf)
+local fix = actions and actions.result and actions.result[1]
+local fix_edits = fix and fix.edit and fix.edit.changes and fix.edit.changes[vim.uri_from_bufnr(buf)]
+check('quick fix', fix_edits and #fix_edits == 1 and fix_edits[1].newText == 'mayor'
+  and fix_edits[1].range.start.line == l and fix_edits[1].range.start.character == 12, vim.inspect(actions))
+
 -- Completion after `or `.
 vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: abbey or ' })
 vim.wait(20000, function() return #vim.diagnostic.get(buf) == 1 and vim.diagnostic.get(buf)[1].message:find('condition') end)
@@ -50,14 +65,40 @@ vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: mayor' })
 vim.wait(20000, function() return #vim.diagnostic.get(buf) == 0 end)
 check('fixed', #vim.diagnostic.get(buf) == 0, vim.inspect(vim.diagnostic.get(buf)))
 
+-- Hover on an item id: its text, its share of the selections, its placement.
+local hl, hc = line_of('id: abbey-take-tile')
+local hover = client.request_sync('textDocument/hover', at(hl, hc + 6), 10000, buf)
+local shown = hover and hover.result and hover.result.contents and hover.result.contents.value or ''
+check('hover', shown:find('50.0% of selections', 1, true) and shown:find('placed', 1, true), vim.inspect(hover))
+
+-- The outline: steps, their items, and the items' children.
+local outline = client.request_sync('textDocument/documentSymbol', { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000, buf)
+local supply
+for _, step in ipairs((outline and outline.result) or {}) do
+  for _, item in ipairs((step.name == '1B' and step.children) or {}) do
+    if item.name == 'abbey-play-from-supply' then supply = item end
+  end
+end
+check('outline', supply and supply.range.start.line == select(1, line_of('id: abbey-play-from-supply')), vim.inspect(outline))
+
 -- Definition of an `before:` target in base.yaml.
 local dl, dc = line_of('before: draw-tile')
 local def = client.request_sync('textDocument/definition', at(dl, dc + 9), 10000, buf)
 local target = def and def.result and (def.result.uri or (def.result[1] and def.result[1].uri))
 check('definition', target and target:find('base.yaml', 1, true), vim.inspect(def))
 
--- Rename a derived flag: an edit in modules.yaml and here.
+-- References of a derived flag: its definition in modules.yaml and its uses here.
 local rl, rc = line_of('tiles_in_supply or wetlands')
+local refs = client.request_sync('textDocument/references', vim.tbl_extend('force', at(rl, rc),
+  { context = { includeDeclaration = true } }), 10000, buf)
+local in_modules, here = 0, 0
+for _, place in ipairs((refs and refs.result) or {}) do
+  if place.uri:find('modules.yaml', 1, true) then in_modules = in_modules + 1 end
+  if place.uri == vim.uri_from_bufnr(buf) then here = here + 1 end
+end
+check('references', in_modules >= 1 and here >= 1, vim.inspect(refs))
+
+-- Rename a derived flag: an edit in modules.yaml and here.
 local edit = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(rl, rc), { newName = 'supply_tiles' }), 10000, buf)
 local files = 0
 for uri, _ in pairs((edit and edit.result and edit.result.changes) or {}) do
