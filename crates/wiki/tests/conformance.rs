@@ -23,14 +23,27 @@ const PAGE_VARIABLE: &str = "CARCASSONNE_WIKI_PAGE";
 const RANDOM_SELECTIONS: usize = 500;
 const SEED: u64 = 2026;
 
+/// The page's wiki source from `CARCASSONNE_WIKI_PAGE`, or `None` (the test
+/// says it is skipped, and why it would run).
+fn page_source(purpose: &str) -> Option<String> {
+    let Some(path) = std::env::var_os(PAGE_VARIABLE).map(PathBuf::from) else {
+        println!("skipped: set {PAGE_VARIABLE}=…/order-of-play.nl.wikitext (the wiki page's source) {purpose}");
+        return None;
+    };
+    // `cargo test` runs the tests in the crate's folder: a relative path that
+    // is not found there is taken from the repository root, where the binary
+    // is run from.
+    let path = if path.is_relative() && !path.exists() {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(&path)
+    } else {
+        path
+    };
+    Some(std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{PAGE_VARIABLE}={}: {e}", path.display())))
+}
+
 #[test]
 fn rules_agree_with_the_wiki_page() {
-    let Some(page_path) = std::env::var_os(PAGE_VARIABLE).map(PathBuf::from) else {
-        println!(
-            "skipped: set {PAGE_VARIABLE}=…/order-of-play.nl.wikitext (the wiki page's source) to compare the rules with the page"
-        );
-        return;
-    };
+    let Some(source) = page_source("to compare the rules with the page") else { return };
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let rules = match compile_dir(&manifest.join("../../rules")).result {
         Ok(rules) => rules,
@@ -38,16 +51,6 @@ fn rules_agree_with_the_wiki_page() {
     };
     let errata = Errata::load(&manifest.join("errata.yaml"), &rules, &mut Sources::default())
         .unwrap_or_else(|problems| panic!("errata.yaml does not check:\n{}", render(&problems, false)));
-    // `cargo test` runs this test in the crate's folder: a relative path that
-    // is not found there is taken from the repository root, where the binary
-    // is run from.
-    let page_path = if page_path.is_relative() && !page_path.exists() {
-        manifest.join("../..").join(&page_path)
-    } else {
-        page_path
-    };
-    let source =
-        std::fs::read_to_string(&page_path).unwrap_or_else(|e| panic!("{PAGE_VARIABLE}={}: {e}", page_path.display()));
     let page = Page::parse(&source, &rules, &errata);
     assert!(page.unreadable.is_empty(), "page classes errata.yaml does not explain: {:?}", page.unreadable);
     let stale = page::stale_page_lines(&page, &errata);
@@ -87,18 +90,8 @@ fn rules_agree_with_the_wiki_page() {
 /// page has a selector for is spelled so in the page's classes.
 #[test]
 fn selector_keys_are_spelled_as_on_the_page() {
-    let Some(page_path) = std::env::var_os(PAGE_VARIABLE).map(PathBuf::from) else {
-        println!("skipped: set {PAGE_VARIABLE} to check the selector keys against the page");
-        return;
-    };
+    let Some(source) = page_source("to check the selector keys against the page") else { return };
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let page_path = if page_path.is_relative() && !page_path.exists() {
-        manifest.join("../..").join(&page_path)
-    } else {
-        page_path
-    };
-    let source =
-        std::fs::read_to_string(&page_path).unwrap_or_else(|e| panic!("{PAGE_VARIABLE}={}: {e}", page_path.display()));
     let rules = match compile_dir(&manifest.join("../../rules")).result {
         Ok(rules) => rules,
         Err(problems) => panic!("the bundled rules do not check:\n{}", render(&problems, false)),
