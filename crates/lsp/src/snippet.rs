@@ -89,3 +89,15 @@ pub fn variants(rules: &Rules, file: &str, text: &str, offset: usize, snippets: 
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::literal;
+
+    #[test]
+    fn a_placeholder_text_keeps_the_snippet_syntax_out() {
+        // The characters the snippet grammar gives a meaning inside `${1:…}`.
+        assert_eq!(literal(r"a$1 ${2} b} c\"), r"a\$1 \${2\} b\} c\\");
+        assert_eq!(literal("C2, WE"), "C2, WE");
+    }
+}
