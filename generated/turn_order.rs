@@ -70,6 +70,7 @@ use carcassonne_rules_core::select::EditionId;
 use carcassonne_rules_core::select::ModuleId;
 use carcassonne_rules_core::select::VariantId;
 use carcassonne_rules_core::tables::EditionText;
+use carcassonne_rules_core::tables::Flow;
 use carcassonne_rules_core::tables::ItemId;
 use carcassonne_rules_core::tables::ItemInfo;
 use carcassonne_rules_core::tables::MarkerId;
@@ -5048,6 +5049,7 @@ pub static TABLES: Tables = Tables {
             title: "Start of the turn",
             repeat: None,
             choose_one: false,
+            may_pass: false,
             items: &[item::FAIRY_START_OF_TURN_POINT, item::PLAGUE_REMOVE_OLDEST_OUTBREAK],
         },
         StepInfo {
@@ -5055,6 +5057,7 @@ pub static TABLES: Tables = Tables {
             title: "Draw a tile",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[
                 item::MANDATORY_TILES,
                 item::ABBEY_PLAY_FROM_SUPPLY,
@@ -5075,6 +5078,7 @@ pub static TABLES: Tables = Tables {
             title: "Place the tile",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[
                 item::PLACE_TILE,
                 item::FORTUNE_TELLER_RETURN_EXTRA_TILES,
@@ -5110,6 +5114,7 @@ pub static TABLES: Tables = Tables {
             title: "Move wood (prologue)",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[
                 item::SPELL_CIRCLES_GATHER_GHOSTS,
                 item::GHOSTS_MIST_EXTENDED,
@@ -5122,6 +5127,7 @@ pub static TABLES: Tables = Tables {
             title: "Move wood (phase 1)",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: true,
+            may_pass: false,
             items: &[
                 item::DEPLOY_MEEPLE,
                 item::TOWER_DEPLOY,
@@ -5137,6 +5143,7 @@ pub static TABLES: Tables = Tables {
             title: "Move wood (phase 2)",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: true,
+            may_pass: false,
             items: &[item::PHANTOM_DEPLOY, item::TOWER_PHANTOM_DEPLOY, item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION],
         },
         StepInfo {
@@ -5144,6 +5151,7 @@ pub static TABLES: Tables = Tables {
             title: "Resolve moving wood",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[
                 item::FERRIES_PLACE_FERRY,
                 item::FERRIES_MOVE_FERRY,
@@ -5160,6 +5168,7 @@ pub static TABLES: Tables = Tables {
             title: "The dragon moves",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[item::DRAGON_MOVE_HIG_ZMG, item::DRAGON_MOVE],
         },
         StepInfo {
@@ -5167,6 +5176,7 @@ pub static TABLES: Tables = Tables {
             title: "Determine completed features",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[
                 item::DETERMINE_COMPLETED,
                 item::RESOLVE_CONTROL,
@@ -5180,6 +5190,7 @@ pub static TABLES: Tables = Tables {
             title: "Resolve completed features",
             repeat: Some(Repeat::PerFeature),
             choose_one: false,
+            may_pass: false,
             items: &[
                 item::CASTLES_BUILD,
                 item::GINGERBREAD_SCORE_CITY,
@@ -5211,6 +5222,7 @@ pub static TABLES: Tables = Tables {
             title: "Resolve tile scoring",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[
                 item::GOLDMINES_SHARE_GOLD,
                 item::TOLLKEEPERS_TURN_TOKEN,
@@ -5227,6 +5239,7 @@ pub static TABLES: Tables = Tables {
             title: "The dragon moves",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[item::DRAGON_MOVE_RGG],
         },
         StepInfo {
@@ -5234,6 +5247,7 @@ pub static TABLES: Tables = Tables {
             title: "Finish tile actions",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: false,
+            may_pass: false,
             items: &[
                 item::CATAPULT_FAIR,
                 item::MESSAGES_CHECK_4A,
@@ -5252,6 +5266,7 @@ pub static TABLES: Tables = Tables {
             title: "Finish the turn",
             repeat: None,
             choose_one: false,
+            may_pass: false,
             items: &[item::BUILDER_DOUBLE_TURN],
         },
     ],
@@ -5263,6 +5278,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5278,6 +5294,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5292,6 +5309,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::MESSAGES_NOTE_ZMG_SPACE_FREE],
         },
         ItemInfo {
@@ -5302,6 +5320,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5327,6 +5346,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5361,6 +5381,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5374,6 +5395,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::RUSSIAN_PROMOS_SOLOVEI_NOTE,
                 item::RUSSIAN_PROMOS_VODYANOY_NOTE,
@@ -5400,6 +5422,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::RUSSIAN_PROMOS_SOLOVEI_BUILDER,
                 item::RUSSIAN_PROMOS_SOLOVEI_FERRIES,
@@ -5413,6 +5436,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5423,6 +5447,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5433,6 +5458,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5452,6 +5478,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES],
         },
         ItemInfo {
@@ -5467,6 +5494,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS],
         },
         ItemInfo {
@@ -5476,6 +5504,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5485,6 +5514,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5494,6 +5524,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD,
                 item::FORTUNE_TELLER_NOTE_PLACE_ONE,
@@ -5515,6 +5546,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5524,6 +5556,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5534,6 +5567,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY],
         },
         ItemInfo {
@@ -5547,6 +5581,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5557,6 +5592,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY],
         },
         ItemInfo {
@@ -5570,6 +5606,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5581,6 +5618,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5590,6 +5628,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY,
                 item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS,
@@ -5607,6 +5646,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5617,6 +5657,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5628,6 +5669,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5643,6 +5685,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5653,6 +5696,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5662,6 +5706,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5671,6 +5716,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5680,6 +5726,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5690,6 +5737,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5700,6 +5748,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5712,6 +5761,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5721,6 +5771,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5730,6 +5781,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5739,6 +5791,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5753,6 +5806,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5762,6 +5816,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::ASK_ADVICE, item::CONSULT_RULES, item::BETS_LOOK_AT_OWN_TOKENS],
         },
         ItemInfo {
@@ -5771,6 +5826,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5780,6 +5836,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5790,6 +5847,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5804,6 +5862,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::BUILDER_ONCE_PER_DOUBLE_TURN,
                 item::TOWER_RANSOM,
@@ -5820,6 +5879,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5836,6 +5896,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOWER_RANSOM_ROBBERS, marker::TOWER_RANSOM_WONDER],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5846,6 +5907,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TUNNEL_CLAIM_OPENING_TREE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5859,6 +5921,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::PLAGUE_FLEE_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::PLAGUE_FLEE_SPECIAL_FIGURE],
         },
         ItemInfo {
@@ -5874,6 +5937,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::PLAGUE_FLEE_NOT_BARN],
         },
         ItemInfo {
@@ -5883,6 +5947,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5893,6 +5958,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5911,6 +5977,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FAIRY_START_OF_TURN_ACROBATS],
         },
         ItemInfo {
@@ -5921,6 +5988,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5932,6 +6000,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5947,6 +6016,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::BAZAAR_PLAY_BOUGHT_TILE,
                 item::WONDERS_PLAY_WONDER_TILE,
@@ -5960,6 +6030,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5969,6 +6040,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::WONDERS_EXTRA_TILE],
         },
         ItemInfo {
@@ -5980,6 +6052,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -5994,6 +6067,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS],
         },
         ItemInfo {
@@ -6004,6 +6078,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6019,6 +6094,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::ABBEY_SUPPLY_NO_MANDATORY_TILE,
                 item::ABBEY_SUPPLY_ABBEY_TILE,
@@ -6039,6 +6115,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6048,6 +6125,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6057,6 +6135,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6066,6 +6145,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6075,6 +6155,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6093,6 +6174,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE,
                 item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE,
@@ -6107,6 +6189,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6118,6 +6201,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6129,6 +6213,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6138,6 +6223,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::FORTUNE_TELLER_DRAW_EXTRA,
                 item::FORTUNE_TELLER_EXTRA_NONE_FITS,
@@ -6152,6 +6238,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6163,6 +6250,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6174,6 +6262,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6183,6 +6272,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH,
                 item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY,
@@ -6199,6 +6289,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6208,6 +6299,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6217,6 +6309,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6227,6 +6320,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6237,6 +6331,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WHEEL_OF_FORTUNE_SPIN_ROBBERS, marker::WHEEL_OF_FORTUNE_SPIN_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6247,6 +6342,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::PEASANT_REVOLT_RESOLVE_ROBBERS, marker::PEASANT_REVOLT_RESOLVE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6262,6 +6358,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6280,6 +6377,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6294,6 +6392,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6308,6 +6407,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::C1],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6318,6 +6418,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: Some(Effect::GoBack(Cow::Borrowed("1B"))),
+            flow: Flow::ACTION,
             children: &[
                 item::HILLS_SET_ASIDE_HIDDEN_TILE,
                 item::BRIDGES_BUILD,
@@ -6332,6 +6433,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6355,6 +6457,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BRIDGES_BUILD_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::TOWER_BRIDGE_SHIFT_TOWER,
                 item::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE,
@@ -6369,6 +6472,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6378,6 +6482,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6387,6 +6492,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6397,6 +6503,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6413,6 +6520,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6422,6 +6530,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER],
         },
         ItemInfo {
@@ -6431,6 +6540,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6440,6 +6550,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6449,6 +6560,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6459,6 +6571,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: Some(Effect::Skip(Cow::Borrowed(&[Cow::Borrowed("2B-1"), Cow::Borrowed("2B-2")]))),
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6469,6 +6582,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6479,6 +6593,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6488,6 +6603,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::MAGE_WITCH_MOVE_EITHER, item::MAGE_WITCH_MOVE_MAGE, item::MAGE_WITCH_MOVE_WITCH],
         },
         ItemInfo {
@@ -6498,6 +6614,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6507,6 +6624,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6516,6 +6634,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6527,6 +6646,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6537,6 +6657,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WIND_ROSES_QUADRANT_POINTS_ROBBERS, marker::WIND_ROSES_QUADRANT_POINTS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6546,6 +6667,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6562,6 +6684,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_TREE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6578,6 +6701,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RUSSIAN_PROMOS_VODYANOY_PLACED_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6587,6 +6711,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::PORXADA_SWAP_MEEPLES, item::PORXADA_FINAL_BONUS],
         },
         ItemInfo {
@@ -6606,6 +6731,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::PORXADA_SWAP_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -6622,6 +6748,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6631,6 +6758,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6640,6 +6768,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6650,6 +6779,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6660,6 +6790,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6670,6 +6801,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::SPIEL_DOCH_SECOND_TILE_ROBBERS, marker::SPIEL_DOCH_SECOND_TILE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6689,6 +6821,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6699,6 +6832,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::I_20TH_ANNIVERSARY_TILE_POINTS_ROBBERS, marker::I_20TH_ANNIVERSARY_TILE_POINTS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER],
         },
         ItemInfo {
@@ -6709,6 +6843,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6720,6 +6855,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN],
         },
         ItemInfo {
@@ -6729,6 +6865,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6740,6 +6877,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6765,6 +6903,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6775,6 +6914,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WONDERS_STONEHENGE_ROADS_ROBBERS],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6785,6 +6925,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES_1C, marker::MESSAGES_CHECK_1C_WIND_ROSES_ROBBERS],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6804,6 +6945,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::C1],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6824,6 +6966,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6835,6 +6978,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6854,6 +6998,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::SPELL_CIRCLES_MIST_EXTENDED],
         },
         ItemInfo {
@@ -6876,6 +7021,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE, item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE],
         },
         ItemInfo {
@@ -6886,6 +7032,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6895,6 +7042,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6914,6 +7062,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::SPELL_CIRCLES_MIST_LIMITED],
         },
         ItemInfo {
@@ -6936,6 +7085,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6952,6 +7102,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -6965,6 +7116,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::DEPLOY_MEEPLE_TREE_TRAP, marker::DEPLOY_MEEPLE_LAKE_TRAP],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::WONDERS_DEPLOY_TWO,
                 item::FLIER_OR_PORTAL_USE,
@@ -6998,6 +7150,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7007,6 +7160,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7016,6 +7170,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7025,6 +7180,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7041,6 +7197,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7057,6 +7214,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7069,6 +7227,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7078,6 +7237,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7087,6 +7247,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7100,6 +7261,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::BRIDGES_DEPLOY_NORMAL_MEEPLE],
         },
         ItemInfo {
@@ -7109,6 +7271,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7122,6 +7285,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::BIG_FOLLOWER_DEPLOY_BRIDGE],
         },
         ItemInfo {
@@ -7131,6 +7295,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7140,6 +7305,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7153,6 +7319,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::WAGON_DEPLOY_BRIDGE],
         },
         ItemInfo {
@@ -7162,6 +7329,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7175,6 +7343,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::ABBOT_DEPLOY_GARDEN,
                 item::ABBOT_DEPLOY_ABBEY,
@@ -7192,6 +7361,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7201,6 +7371,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7210,6 +7381,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7219,6 +7391,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7228,6 +7401,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7237,6 +7411,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7246,6 +7421,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7255,6 +7431,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::RINGMASTER_DEPLOY_BRIDGE],
         },
         ItemInfo {
@@ -7264,6 +7441,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7277,6 +7455,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::GUARD_MEEPLE_DEPLOY_BRIDGE],
         },
         ItemInfo {
@@ -7286,6 +7465,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7302,6 +7482,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7318,6 +7499,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FLIER_NOT_ON_EXTRA_TILE, item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE],
         },
         ItemInfo {
@@ -7327,6 +7509,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7336,6 +7519,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7349,6 +7533,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7362,6 +7547,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOWER_DEPLOY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::TOWER_DEPLOY_BLACK_TOWER,
                 item::TOWER_DEPLOY_NORMAL_MEEPLE,
@@ -7377,6 +7563,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7390,6 +7577,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7403,6 +7591,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7412,6 +7601,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7425,6 +7615,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7434,6 +7625,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::ACROBATS_ADD_TO_PYRAMID, item::ACROBATS_SCORE_PYRAMID],
         },
         ItemInfo {
@@ -7450,6 +7642,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::ACROBATS_ADD_TO_PYRAMID_LAKE_TRAP],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::ACROBATS_PYRAMID_NO_BRIDGE,
                 item::ACROBATS_ADD_DIRECTLY,
@@ -7465,6 +7658,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7474,6 +7668,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7483,6 +7678,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7492,6 +7688,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7502,6 +7699,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7512,6 +7710,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::ACROBATS_SCORE_PYRAMID_ROBBERS, marker::ACROBATS_SCORE_PYRAMID_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::GHOSTS_LEAVE_WITH_ACROBATS],
         },
         ItemInfo {
@@ -7521,6 +7720,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7534,6 +7734,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::PIG_OTHER_FIGURES_VOLCANO,
                 item::PIG_OTHER_FIGURES_PLAGUE_SOURCE,
@@ -7549,6 +7750,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7558,6 +7760,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7571,6 +7774,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7584,6 +7788,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7597,6 +7802,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::SHEEP_DEPLOY_GROW_FLOCK],
         },
         ItemInfo {
@@ -7606,6 +7812,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7619,6 +7826,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7634,6 +7842,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::WHEEL_OF_FORTUNE_PLACE_MEEPLE,
                 item::FESTIVAL_TAKE_BACK_FIGURE,
@@ -7653,6 +7862,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7663,6 +7873,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7676,6 +7887,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE],
         },
         ItemInfo {
@@ -7691,6 +7903,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7700,6 +7913,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::ABBOT_RETURN_AND_SCORE_ROBBERS, marker::ABBOT_RETURN_AND_SCORE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::GHOSTS_LEAVE_WITH_ABBOT],
         },
         ItemInfo {
@@ -7709,6 +7923,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7722,6 +7937,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7736,6 +7952,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::TOWER_NEUTRAL_FIGURE_OR_TOKEN,
                 item::TOWER_BUILD_PIECE,
@@ -7754,6 +7971,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7763,6 +7981,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::TOWER_BUILD_BLACK_TOWER, item::TOWER_CAPTURE, item::TOWER_EXCHANGE_PRISONERS],
         },
         ItemInfo {
@@ -7773,6 +7992,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7786,6 +8006,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7802,6 +8023,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7811,6 +8033,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7824,6 +8047,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FAIRY_NOT_BESIDE_CASTLE],
         },
         ItemInfo {
@@ -7833,6 +8057,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7843,6 +8068,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7856,6 +8082,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::PHANTOM_DEPLOY_TREE_TRAP, marker::PHANTOM_DEPLOY_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::PHANTOM_DEPLOY_BRIDGE,
                 item::PHANTOM_DEPLOY_FLIER_OR_PORTAL,
@@ -7876,6 +8103,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7889,6 +8117,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7899,6 +8128,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7908,6 +8138,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7918,6 +8149,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7928,6 +8160,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7940,6 +8173,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7949,6 +8183,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7958,6 +8193,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7971,6 +8207,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -7980,6 +8217,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOWER_PHANTOM_DEPLOY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::TOWER_PHANTOM_BLACK_TOWER],
         },
         ItemInfo {
@@ -7989,6 +8227,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8001,6 +8240,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL],
         },
         ItemInfo {
@@ -8010,6 +8250,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8019,6 +8260,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FERRIES_PLACE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8029,6 +8271,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FERRIES_MOVE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8045,6 +8288,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::SHEEP_GROW_FLOCK, item::SHEEP_DRIVE_FLOCK_HOME],
         },
         ItemInfo {
@@ -8054,6 +8298,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8063,6 +8308,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::SHEEP_DRIVE_FLOCK_HOME_ROBBERS, marker::SHEEP_DRIVE_FLOCK_HOME_WONDER],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8079,6 +8325,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::SHEEP_FIELD_CLOSED_DRIVE_HOME],
         },
         ItemInfo {
@@ -8088,6 +8335,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_ROBBERS, marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_WONDER],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8107,6 +8355,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FRUIT_TREE_HARVEST, item::FRUIT_TREE_SELL],
         },
         ItemInfo {
@@ -8117,6 +8366,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FRUIT_TREE_HARVEST_ROBBERS, marker::FRUIT_TREE_HARVEST_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8126,6 +8376,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FRUIT_TREE_SELL_ROBBERS, marker::FRUIT_TREE_SELL_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8145,6 +8396,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WONDERS_NOTRE_DAME_ROBBERS],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::WONDERS_NOTRE_DAME_ABBEY,
                 item::WONDERS_NOTRE_DAME_SHRINE,
@@ -8161,6 +8413,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8170,6 +8423,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8179,6 +8433,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8188,6 +8443,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8197,6 +8453,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8206,6 +8463,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8220,6 +8478,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8238,6 +8497,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::C1],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8248,6 +8508,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8257,6 +8518,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8266,6 +8528,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::COMPLETED_BY_TILE,
                 item::BRIDGES_COMPLETED_ROADS,
@@ -8283,6 +8546,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::ABBEY_COMPLETES_FEATURES,
                 item::HALFLINGS_COMPLETES_FEATURES,
@@ -8308,6 +8572,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8317,6 +8582,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8326,6 +8592,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8335,6 +8602,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8344,6 +8612,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8353,6 +8622,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8362,6 +8632,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::COMPLETED_MONASTERY,
                 item::ABBEY_COMPLETED,
@@ -8383,6 +8654,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8392,6 +8664,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8401,6 +8674,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8410,6 +8684,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8419,6 +8694,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8428,6 +8704,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8437,6 +8714,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8446,6 +8724,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8455,6 +8734,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8464,6 +8744,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8473,6 +8754,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8482,6 +8764,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8491,6 +8774,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8500,6 +8784,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8509,6 +8794,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8518,6 +8804,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::BRIDGES_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8527,6 +8814,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8536,6 +8824,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::TUNNEL_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8545,6 +8834,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8554,6 +8844,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FERRIES_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8563,6 +8854,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8579,6 +8871,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8589,6 +8882,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8600,6 +8894,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8609,6 +8904,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::CONTROL_NORMAL_MEEPLE,
                 item::BIG_FOLLOWER_CONTROL_VOTE,
@@ -8633,6 +8929,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8646,6 +8943,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8655,6 +8953,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8668,6 +8967,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8677,6 +8977,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8686,6 +8987,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8695,6 +8997,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8708,6 +9011,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8724,6 +9028,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8734,6 +9039,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8753,6 +9059,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8762,6 +9069,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::ROBBERS_SCORING_ORDER_EXCEPTION,
                 item::BATHHOUSE_SCORING_ORDER,
@@ -8780,6 +9088,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8796,6 +9105,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8807,6 +9117,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8817,6 +9128,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8826,6 +9138,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8836,6 +9149,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8847,6 +9161,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::GINGERBREAD_SCORE_CITY_ROBBER_CHOICE, marker::GINGERBREAD_SCORE_CITY_WONDER],
             foreign: &[edition::C1, edition::C2],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::GINGERBREAD_CASTLE_UNCLEAR],
         },
         ItemInfo {
@@ -8857,6 +9172,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8870,6 +9186,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::TRADERS_COLLECT_GOODS, item::KING_AND_ROBBER_TAKE_TILE, item::FORTUNE_TELLER_TENT_REWARD],
         },
         ItemInfo {
@@ -8879,6 +9196,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8897,6 +9215,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8906,6 +9225,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE, marker::FORTUNE_TELLER_TENT_REWARD_WONDER],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8925,6 +9245,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::COUNT_MOVE_FROM_CITY_TREE_TRAP, marker::COUNT_MOVE_FROM_CITY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8934,6 +9255,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::COUNT_REDETERMINE_MAJORITY,
                 item::MAJORITY_NORMAL_MEEPLE,
@@ -8958,6 +9280,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8971,6 +9294,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8984,6 +9308,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -8997,6 +9322,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9010,6 +9336,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9023,6 +9350,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9036,6 +9364,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9049,6 +9378,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9062,6 +9392,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9078,6 +9409,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9094,6 +9426,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9110,6 +9443,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WATCHTOWERS_BONUS_ROBBER_CHOICE, marker::WATCHTOWERS_BONUS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9120,6 +9454,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOLLKEEPERS_TOLL_ROBBER_CHOICE, marker::TOLLKEEPERS_TOLL_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9129,6 +9464,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::SCORE_FEATURE_ROBBER_CHOICE, marker::SCORE_FEATURE_WONDER],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::SCORE_ROAD,
                 item::SCORE_CITY,
@@ -9150,6 +9486,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::GERMAN_CATHEDRALS_SCORE_ROAD,
                 item::INNS_SCORE_ROAD,
@@ -9171,6 +9508,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9180,6 +9518,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9189,6 +9528,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9198,6 +9538,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9207,6 +9548,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9216,6 +9558,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9225,6 +9568,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9234,6 +9578,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9243,6 +9588,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9252,6 +9598,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9261,6 +9608,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9270,6 +9618,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::CATHARS_SCORE_CITY,
                 item::CATHEDRALS_SCORE_CITY,
@@ -9290,6 +9639,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9299,6 +9649,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9308,6 +9659,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9317,6 +9669,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9326,6 +9679,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9335,6 +9689,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9344,6 +9699,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9353,6 +9709,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9362,6 +9719,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9371,6 +9729,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9380,6 +9739,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::VINEYARDS_SCORE_MONASTERY,
                 item::LITTLE_BUILDINGS_SCORE_MONASTIC,
@@ -9401,6 +9761,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9410,6 +9771,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9419,6 +9781,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9428,6 +9791,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9441,6 +9805,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9450,6 +9815,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9459,6 +9825,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9468,6 +9835,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9477,6 +9845,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9486,6 +9855,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9495,6 +9865,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9508,6 +9879,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::BARN_SCORE_CASTLES,
                 item::BARN_SCORE_PIG,
@@ -9524,6 +9896,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9533,6 +9906,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9542,6 +9916,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9551,6 +9926,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9560,6 +9936,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9569,6 +9946,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9578,6 +9956,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS, item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS],
         },
         ItemInfo {
@@ -9587,6 +9966,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9596,6 +9976,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9605,6 +9986,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::GARDENS_SCORE_LITTLE_BUILDINGS, item::GHOSTS_SCORE_GARDENS],
         },
         ItemInfo {
@@ -9614,6 +9996,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9623,6 +10006,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9632,6 +10016,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS, item::GERMAN_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
@@ -9641,6 +10026,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9650,6 +10036,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9660,6 +10047,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::GERMAN_CATHEDRALS_SCORE_INNS,
                 item::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS,
@@ -9673,6 +10061,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9682,6 +10071,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9691,6 +10081,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9700,6 +10091,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS, item::HAUNTED_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
@@ -9709,6 +10101,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9718,6 +10111,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9727,6 +10121,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::CEMETERIES_SCORE_LITTLE_BUILDINGS,
                 item::CEMETERIES_SCORE_GHOSTS,
@@ -9740,6 +10135,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9749,6 +10145,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9762,6 +10159,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9772,6 +10170,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::CASTLES_SCORED_POINTS_CASTLE, item::TEACHER_FEATURE_POINTS_NOTE],
         },
         ItemInfo {
@@ -9785,6 +10184,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9794,6 +10194,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9805,6 +10206,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TEACHER_COPY_POINTS_ROBBER_CHOICE, marker::TEACHER_COPY_POINTS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9824,6 +10226,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::FAIRY_BONUS_NOT_ACROBATS],
         },
         ItemInfo {
@@ -9833,6 +10236,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9847,6 +10251,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RINGMASTER_SCORING_ROBBER_CHOICE, marker::RINGMASTER_SCORING_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::RINGMASTER_SCORING_BASIC_FEATURES],
         },
         ItemInfo {
@@ -9877,6 +10282,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9887,6 +10293,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::LEIPZIG_BONUS_ROBBER_CHOICE, marker::LEIPZIG_BONUS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9897,6 +10304,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::DARMSTADT_CHURCH_BONUS_ROBBER_CHOICE, marker::DARMSTADT_CHURCH_BONUS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9916,6 +10324,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BATHHOUSE_SEND_TO_BATHHOUSE_LAKE_TRAP],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9926,6 +10335,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9935,6 +10345,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9944,6 +10355,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9960,6 +10372,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -9979,6 +10392,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS, item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -9995,6 +10409,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10008,6 +10423,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10027,6 +10443,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WAGON_MOVE_AFTER_SCORING_TREE_TRAP, marker::WAGON_MOVE_AFTER_SCORING_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::WAGON_PROTECT_AGAINST_REVOLTS, item::WAGON_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -10037,6 +10454,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10046,6 +10464,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10059,6 +10478,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10068,6 +10488,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10078,6 +10499,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10088,6 +10510,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10098,6 +10521,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10108,6 +10532,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10119,6 +10544,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::CIRCUS_NEW_BIG_TOP_ROBBERS, marker::CIRCUS_NEW_BIG_TOP_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10130,6 +10556,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BETS_SETTLE_ROBBERS, marker::BETS_SETTLE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10141,6 +10568,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::GINGERBREAD_MOVE_AFTER_TILE_ROBBERS, marker::GINGERBREAD_MOVE_AFTER_TILE_WONDER],
             foreign: &[edition::C1, edition::C2],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::GINGERBREAD_BEFORE_COUNT],
         },
         ItemInfo {
@@ -10157,6 +10585,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10176,6 +10605,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10190,6 +10620,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10200,6 +10631,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10209,6 +10641,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::CATAPULT_FAIR_MESSAGES_4, marker::CATAPULT_FAIR_ROBBERS, marker::CATAPULT_FAIR_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::CATAPULT_SEDUCTION_PROTECT],
         },
         ItemInfo {
@@ -10225,6 +10658,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10239,6 +10673,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10255,6 +10690,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10274,6 +10710,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::EASTER_BUNNY_PHASE_DRAGON],
         },
         ItemInfo {
@@ -10283,6 +10720,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10293,6 +10731,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10315,6 +10754,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::CROP_CIRCLES_PEASANT_REVOLTS],
         },
         ItemInfo {
@@ -10331,6 +10771,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10347,6 +10788,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[
                 item::CATHARS_NEXT_TO_CITY_TILE,
                 item::CATHARS_NEXT_TO_CATHAR_TILE,
@@ -10363,6 +10805,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10372,6 +10815,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10385,6 +10829,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10398,6 +10843,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10414,6 +10860,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10427,6 +10874,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10437,6 +10885,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::BUILDER_ABSENT_BAZAAR_AUCTION, item::BUILDER_ABSENT_BAZAAR_ROUND],
         },
         ItemInfo {
@@ -10446,6 +10895,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BUILDER_ABSENT_BAZAAR_AUCTION_ROBBERS, marker::BUILDER_ABSENT_BAZAAR_AUCTION_WONDER],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10457,6 +10907,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10468,6 +10919,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::BUILDER_BAZAAR_C1_AUCTION, item::BUILDER_BAZAAR_C1_ROUND],
         },
         ItemInfo {
@@ -10477,6 +10929,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BUILDER_BAZAAR_C1_AUCTION_ROBBERS, marker::BUILDER_BAZAAR_C1_AUCTION_WONDER],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10488,6 +10941,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::BUILDER_BAZAAR_C1_DOUBLE_TURN, item::BUILDER_BAZAAR_C1_NEW_BAZAAR],
         },
         ItemInfo {
@@ -10498,6 +10952,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10509,6 +10964,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10519,6 +10975,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::BUILDER_BAZAAR_C2_AUCTION, item::BUILDER_BAZAAR_C2_ROUND],
         },
         ItemInfo {
@@ -10528,6 +10985,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BUILDER_BAZAAR_C2_AUCTION_ROBBERS, marker::BUILDER_BAZAAR_C2_AUCTION_WONDER],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10539,6 +10997,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[item::BUILDER_BAZAAR_C2_DOUBLE_TURN, item::BUILDER_BAZAAR_C2_NEW_BAZAAR],
         },
         ItemInfo {
@@ -10549,6 +11008,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10559,6 +11019,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10569,6 +11030,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: Some(Effect::DoubleTurn),
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10579,6 +11041,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10592,6 +11055,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10608,6 +11072,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10624,6 +11089,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10643,6 +11109,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10656,6 +11123,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10669,6 +11137,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10679,6 +11148,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10688,6 +11158,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
         ItemInfo {
@@ -10704,6 +11175,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
+            flow: Flow::ACTION,
             children: &[],
         },
     ],

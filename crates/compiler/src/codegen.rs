@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use carcassonne_rules_core::catalog::Catalog;
-use carcassonne_rules_core::tables::{MarkerId, OriginId};
+use carcassonne_rules_core::tables::{Flow, MarkerId, OriginId};
 use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat, Section};
 use codegen::{Function, Scope};
 
@@ -61,6 +61,7 @@ pub fn generate(rules: &Rules) -> String {
         core_path!(tables::StepInfo),
         core_path!(tables::Tables),
         core_path!(tables::EditionText),
+        core_path!(tables::Flow),
         "std::borrow::Cow",
     ];
     paths.sort_unstable();
@@ -583,6 +584,7 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
                     out.field("title", &literal(&step.title));
                     out.field("repeat", repeat);
                     out.field("choose_one", &step.choose_one.to_string());
+                    out.field("may_pass", &step.may_pass.to_string());
                     out.list("items: &", &item_list(&step.items), ",");
                 });
             }
@@ -636,8 +638,19 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
             Some(Effect::DoubleTurn) => "Some(Effect::DoubleTurn)".to_string(),
         };
         out.field("effect", &effect);
+        out.field("flow", &flow(item.flow));
         out.list("children: &", &item_list(&item.children), ",");
     });
+}
+
+/// An item's [`Flow`] as a constant expression.
+fn flow(flow: Flow) -> String {
+    if flow == Flow::ACTION {
+        return "Flow::ACTION".to_string();
+    }
+    let Flow { role, optional, choose_one, once } = flow;
+    let role = format!("{}::{role:?}", core_path!(tables::Role));
+    format!("Flow {{ role: {role}, optional: {optional}, choose_one: {choose_one}, once: {once} }}")
 }
 
 fn catalog_fn(catalog: &Catalog, out: &mut Writer) {

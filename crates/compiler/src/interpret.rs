@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use carcassonne_rules_core::{Config, Entry, Origin, PhaseOrder, StepOrder, TurnOrder, Visible};
+use carcassonne_rules_core::{Config, DoubleTurnBlock, Entry, Origin, PhaseOrder, StepOrder, TurnOrder, Visible};
 
 use crate::model::{Item, Rules};
 
@@ -14,7 +14,30 @@ pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
     let catalog = &rules.catalog;
     let entries = |items: &'r [Item]| entries(rules, items, cfg, (Origin::Base, Origin::BASE));
     let name = |id: Option<&'r String>| Cow::Borrowed(id.map_or("", String::as_str));
+    let phases: Vec<PhaseOrder<'r>> = rules
+        .phases
+        .iter()
+        .map(|phase| PhaseOrder {
+            id: Cow::Borrowed(&phase.id),
+            title: Cow::Borrowed(&phase.title),
+            steps: phase
+                .steps
+                .iter()
+                .filter(|step| step.when.eval(&rules.flags, cfg))
+                .map(|step| StepOrder {
+                    step: step.number,
+                    id: Cow::Borrowed(&step.id),
+                    title: Cow::Borrowed(&step.title),
+                    repeat: step.repeat.as_ref().filter(|(_, when)| when.eval(&rules.flags, cfg)).map(|(r, _)| *r),
+                    choose_one: step.choose_one,
+                    may_pass: step.may_pass,
+                    items: entries(&step.items),
+                })
+                .collect(),
+        })
+        .collect();
     TurnOrder {
+        double_turn: DoubleTurnBlock::spanned(&phases),
         edition: name(catalog.editions.get(usize::from(cfg.edition.0)).map(|e| &e.id)),
         variant: name(catalog.variants.get(usize::from(cfg.variant.0)).map(|v| &v.id)),
         modules: cfg
@@ -26,27 +49,7 @@ pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
         notes: entries(&rules.notes),
         setup: entries(&rules.setup),
         any_time: entries(&rules.any_time),
-        phases: rules
-            .phases
-            .iter()
-            .map(|phase| PhaseOrder {
-                id: Cow::Borrowed(&phase.id),
-                title: Cow::Borrowed(&phase.title),
-                steps: phase
-                    .steps
-                    .iter()
-                    .filter(|step| step.when.eval(&rules.flags, cfg))
-                    .map(|step| StepOrder {
-                        step: step.number,
-                        id: Cow::Borrowed(&step.id),
-                        title: Cow::Borrowed(&step.title),
-                        repeat: step.repeat.as_ref().filter(|(_, when)| when.eval(&rules.flags, cfg)).map(|(r, _)| *r),
-                        choose_one: step.choose_one,
-                        items: entries(&step.items),
-                    })
-                    .collect(),
-            })
-            .collect(),
+        phases,
         final_scoring: entries(&rules.final_scoring),
     }
 }
@@ -74,6 +77,7 @@ fn entries<'r>(rules: &'r Rules, items: &'r [Item], cfg: &Config, parent: (Origi
                     .collect(),
                 foreign: item.foreign.contains(&cfg.edition),
                 effect: item.effect.as_ref(),
+                flow: item.flow,
                 children: entries(rules, &item.children, cfg, origin),
             }
         })

@@ -5,7 +5,7 @@
 //! ([`Cond::Flag`]), so the generated code can call them by name and an item's
 //! origin can be read off the author's own condition.
 
-use carcassonne_rules_core::tables::{ItemId, MarkerId, OriginId, StepId};
+use carcassonne_rules_core::tables::{Flow, ItemId, MarkerId, OriginId, StepId};
 use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, Section, VariantId};
 
 pub use crate::diagnostics::Span;
@@ -73,6 +73,8 @@ pub struct Step {
     pub repeat: Option<(Repeat, Cond)>,
     /// The player does exactly one of the items (2B-1: deploy one figure).
     pub choose_one: bool,
+    /// With `choose_one`: the player may also take none of the items.
+    pub may_pass: bool,
     /// Top-level items, in order.
     pub items: Vec<Item>,
     /// Its id in `base.yaml`.
@@ -104,6 +106,8 @@ pub struct Item {
     pub foreign: Vec<EditionId>,
     /// What carrying the item out does to the turn.
     pub effect: Option<Effect>,
+    /// How the item takes part when a turn is played.
+    pub flow: Flow,
     /// The group of alternatives the item belongs to: at most one item of a
     /// group shows in any selection (`verify` proves it).
     pub one_of: Option<String>,

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::select::ModuleId;
-use crate::tables::{ItemId, StepId};
+use crate::tables::{Flow, ItemId, StepId};
 
 /// A string of the rules: borrowed from them, owned where it was put together.
 pub type Str<'a> = Cow<'a, str>;
@@ -34,6 +34,32 @@ pub struct TurnOrder<'a> {
     pub phases: Vec<PhaseOrder<'a>>,
     /// Scoring at the end of the game.
     pub final_scoring: Vec<Entry<'a>>,
+    /// The steps a double turn plays a second time, where the selection has
+    /// a double turn (the builder).
+    #[serde(skip)]
+    pub double_turn: Option<DoubleTurnBlock>,
+}
+
+/// The steps a double turn plays once more, `first` to `last` inclusive, in
+/// turn order. A step inside the block keeps its own repeat (3B is still
+/// played once per completed feature).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DoubleTurnBlock {
+    /// The block's first step (1B).
+    pub first: StepId,
+    /// The block's last step (4A).
+    pub last: StepId,
+}
+
+impl DoubleTurnBlock {
+    /// The block spanned by the steps marked `repeat: double_turn` in
+    /// `phases`, from the first marked to the last marked.
+    pub fn spanned(phases: &[PhaseOrder<'_>]) -> Option<DoubleTurnBlock> {
+        let mut marked = phases.iter().flat_map(|p| &p.steps).filter(|s| s.repeat == Some(Repeat::DoubleTurn));
+        let first = marked.next()?.step;
+        let last = marked.last().map_or(first, |s| s.step);
+        Some(DoubleTurnBlock { first, last })
+    }
 }
 
 impl<'a> TurnOrder<'a> {
@@ -118,6 +144,9 @@ pub struct StepOrder<'a> {
     pub repeat: Option<Repeat>,
     /// The player does exactly one of the items.
     pub choose_one: bool,
+    /// With `choose_one`: the player may also take none of them.
+    #[serde(skip)]
+    pub may_pass: bool,
     /// The visible items, possibly none.
     pub items: Vec<Entry<'a>>,
 }
@@ -171,6 +200,9 @@ pub struct Entry<'a> {
     pub foreign: bool,
     /// How carrying the item out changes the course of the turn.
     pub effect: Option<&'a Effect>,
+    /// How the item takes part when a turn is played.
+    #[serde(skip)]
+    pub flow: Flow,
     /// Visible sub-items.
     pub children: Vec<Entry<'a>>,
 }

@@ -80,6 +80,8 @@ pub struct StepInfo {
     pub repeat: Option<Repeat>,
     /// The player does exactly one of the items.
     pub choose_one: bool,
+    /// With `choose_one`: the player may also take none of them.
+    pub may_pass: bool,
     /// Top-level items, in order.
     pub items: &'static [ItemId],
 }
@@ -103,8 +105,47 @@ pub struct ItemInfo {
     pub foreign: &'static [EditionId],
     /// What carrying the item out does to the turn.
     pub effect: Option<Effect>,
+    /// How the item takes part when a turn is played.
+    pub flow: Flow,
     /// Sub-items, in order.
     pub children: &'static [ItemId],
+}
+
+/// What playing a turn asks of an item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Something the player carries out. Asked as "was it done?"; its
+    /// sub-items follow whatever the answer (unless `choose_one`).
+    Action,
+    /// A question about the game ("if the tile shows a magic symbol"). Asked
+    /// as "does it hold?"; its sub-items and its effect apply only when it does.
+    Condition,
+    /// A heading ("Only once:"): never asked; its sub-items are played.
+    Group,
+    /// Something to read: never asked, and nothing under it is played.
+    Note,
+}
+
+/// How an item takes part in playing a turn. An item's effect applies when
+/// its prompt is answered yes (done, or holds); an option's when it is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Flow {
+    /// What the item is.
+    pub role: Role,
+    /// "You may": an action the player may decline; with `choose_one`, the
+    /// player may take none of the options.
+    pub optional: bool,
+    /// The sub-items are options: the player takes exactly one (at most one
+    /// where `optional`), and only the one taken is played.
+    pub choose_one: bool,
+    /// "Only once" during the whole turn, both parts of a double turn counted.
+    pub once: bool,
+}
+
+impl Flow {
+    /// A must action with no options: the default when the rules say nothing.
+    pub const ACTION: Flow = Flow { role: Role::Action, optional: false, choose_one: false, once: false };
 }
 
 /// An item's text in each edition, as the generated tables hold it (the

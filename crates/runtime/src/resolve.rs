@@ -10,7 +10,9 @@
 use std::borrow::Cow;
 
 use carcassonne_rules_core::tables::{ItemId, ItemInfo, PhaseInfo, Tables};
-use carcassonne_rules_core::{Catalog, Config, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible};
+use carcassonne_rules_core::{
+    Catalog, Config, DoubleTurnBlock, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible,
+};
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
 /// from the candidates that hold, visible markers and children.
@@ -24,14 +26,16 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
     let shown = Vec::with_capacity(visible.items.len());
     let mut r = Resolver { tables, catalog, visible, cfg, shown };
     let base = (Origin::Base, Origin::BASE);
+    let phases: Vec<PhaseOrder<'_>> = tables.phases.iter().map(|phase| r.phase(phase)).collect();
     TurnOrder {
+        double_turn: DoubleTurnBlock::spanned(&phases),
         edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or(Cow::Borrowed(""), |e| Cow::Borrowed(&e.id)),
         variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or(Cow::Borrowed(""), |v| Cow::Borrowed(&v.id)),
         modules: r.modules(),
         notes: r.entries(tables.section(Section::Notes), base),
         setup: r.entries(tables.section(Section::Setup), base),
         any_time: r.entries(tables.section(Section::AnyTime), base),
-        phases: tables.phases.iter().map(|phase| r.phase(phase)).collect(),
+        phases,
         final_scoring: r.entries(tables.section(Section::FinalScoring), base),
     }
 }
@@ -65,6 +69,7 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
             title: Cow::Borrowed(step.title),
             repeat: step.repeat.filter(|_| visible.has_repeat(s)),
             choose_one: step.choose_one,
+            may_pass: step.may_pass,
             items: self.entries(step.items, (Origin::Base, Origin::BASE)),
         }));
         PhaseOrder { id: Cow::Borrowed(phase.id), title: Cow::Borrowed(phase.title), steps }
@@ -110,6 +115,7 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
             markers: self.markers(item),
             foreign: item.foreign.contains(&self.cfg.edition),
             effect: item.effect.as_ref(),
+            flow: item.flow,
             // Most items have no children: no call, no walk.
             children: if item.children.is_empty() { Vec::new() } else { self.entries(item.children, origin) },
         }

@@ -618,6 +618,7 @@ impl Page {
             any_time: Vec::new(),
             phases: Vec::new(),
             final_scoring: Vec::new(),
+            double_turn: None,
         };
         // The phases, from their boxes' titles (`1. Place a tile`).
         for title in &self.templates {
@@ -670,6 +671,7 @@ impl Page {
                             title: Cow::Owned(header.title.clone()),
                             repeat: self.repeat(header, rules, cfg),
                             choose_one: header.choose_one,
+                            may_pass: false,
                             items,
                         }),
                     }
@@ -722,6 +724,7 @@ impl Page {
             markers: markers.into_iter().map(Cow::Owned).collect(),
             foreign,
             effect: None,
+            flow: carcassonne_rules_core::Flow::ACTION,
             children: item.children.iter().filter_map(|&c| self.entry(c, rules, cfg)).collect(),
         })
     }

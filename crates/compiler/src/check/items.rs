@@ -455,6 +455,7 @@ impl Checker<'_> {
             markers: markers.into_iter().collect::<Option<Vec<_>>>()?,
             foreign,
             effect,
+            flow: carcassonne_rules_core::Flow::ACTION,
             one_of: raw.one_of.as_ref().map(|g| g.value.clone()),
             children,
             spans: model::ItemSpans {

@@ -34,6 +34,7 @@ impl Checker<'_> {
                     when,
                     repeat,
                     choose_one: s.choose_one,
+                    may_pass: false,
                     items: Vec::new(),
                     span: s.id.span,
                     when_span: s.when.as_ref().map(|w| w.span),
