@@ -57,7 +57,7 @@ impl DoubleTurnBlock {
     pub fn spanned(phases: &[PhaseOrder<'_>]) -> Option<DoubleTurnBlock> {
         let mut marked = phases.iter().flat_map(|p| &p.steps).filter(|s| s.repeat == Some(Repeat::DoubleTurn));
         let first = marked.next()?.step;
-        let last = marked.last().map_or(first, |s| s.step);
+        let last = marked.next_back().map_or(first, |s| s.step);
         Some(DoubleTurnBlock { first, last })
     }
 }
