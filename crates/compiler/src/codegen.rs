@@ -13,7 +13,7 @@
 use std::fmt::Write;
 
 use carcassonne_rules_core::catalog::Catalog;
-use carcassonne_rules_core::tables::{Flow, MarkerId, OriginId};
+use carcassonne_rules_core::tables::{Flow, MarkerId, OriginId, StepId};
 use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat, Section};
 use codegen::{Function, Scope};
 
@@ -88,7 +88,7 @@ pub fn generate(rules: &Rules) -> String {
 fn dispatch(rules: &Rules, names: &Names) -> String {
     let mut scope = Scope::new();
     scope.raw(flags(rules, names));
-    scope.push_fn(visible_fn(rules));
+    scope.push_fn(visible_fn(rules, &names));
     let section = |scope: &mut Scope, section: Section| {
         let name = section.name();
         scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, rules.section(section), names));
@@ -423,7 +423,7 @@ fn flags(rules: &Rules, names: &Names) -> String {
     out
 }
 
-fn visible_fn(rules: &Rules) -> Function {
+fn visible_fn(rules: &Rules, names: &Names) -> Function {
     let mut f = Function::new("visible");
     f.vis("pub").doc("What `cfg` shows: the steps that exist and repeat, the visible items and markers.");
     f.arg("cfg", "&Config").ret("Visible");
@@ -436,6 +436,9 @@ fn visible_fn(rules: &Rules) -> Function {
     }
     for section in Section::AFTER_STEPS {
         f.line(format!("{}(cfg, &mut v);", section.name()));
+    }
+    if let Some(block) = &rules.double_turn {
+        f.line(format!("v.double_turn = {};", cond(&block.when, names, Prec::Top)));
     }
     f.line("v");
     f
@@ -603,6 +606,15 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
         for section in Section::BEFORE_STEPS.into_iter().chain(Section::AFTER_STEPS) {
             out.list(&format!("{}: &", section.name()), &item_list(rules.section(section)), ",");
         }
+        let step = |n: StepId| rules.steps().find(|s| s.number == n).map_or_else(String::new, step_const);
+        let block = rules.double_turn.as_ref().map_or_else(
+            || "None".to_string(),
+            |b| {
+                let path = core_path!(order::DoubleTurnBlock);
+                format!("Some({path} {{ first: {}, last: {} }})", step(b.first), step(b.last))
+            },
+        );
+        out.field("double_turn", &block);
     });
 }
 

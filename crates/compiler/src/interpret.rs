@@ -37,7 +37,11 @@ pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
         })
         .collect();
     TurnOrder {
-        double_turn: DoubleTurnBlock::spanned(&phases),
+        double_turn: rules
+            .double_turn
+            .as_ref()
+            .filter(|block| block.when.eval(&rules.flags, cfg))
+            .map(|block| DoubleTurnBlock { first: block.first, last: block.last }),
         edition: name(catalog.editions.get(usize::from(cfg.edition.0)).map(|e| &e.id)),
         variant: name(catalog.variants.get(usize::from(cfg.variant.0)).map(|v| &v.id)),
         modules: cfg
@@ -119,5 +123,6 @@ pub fn visible<const S: usize, const I: usize, const M: usize, const O: usize>(
         }
         mark(rules, &step.items, cfg, &mut out);
     }
+    out.double_turn = rules.double_turn.as_ref().is_some_and(|block| block.when.eval(&rules.flags, cfg));
     out
 }

@@ -22,6 +22,8 @@ pub struct Rules {
     pub flags: Vec<Flag>,
     /// The four phases and their steps.
     pub phases: Vec<Phase>,
+    /// The steps a double turn plays a second time, if the rules have double turns.
+    pub double_turn: Option<DoubleTurn>,
     /// Notes that depend on the selection.
     pub notes: Vec<Item>,
     /// Preparing the game.
@@ -47,6 +49,31 @@ pub struct Flag {
     pub name_span: Span,
 }
 
+/// The double-turn block of `base.yaml`: the steps `first` to `last`
+/// (inclusive, in turn order) that a double turn plays once more, in the
+/// selections where `when` holds. Every step of the block without a repeat
+/// of its own shows the repeat `double_turn` there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DoubleTurn {
+    /// The block's first step.
+    pub first: StepId,
+    /// The block's last step.
+    pub last: StepId,
+    /// Where the selection has double turns.
+    pub when: Cond,
+    /// Its `from:` in `base.yaml`.
+    pub span: Span,
+    /// Its `when:` in `base.yaml`, if written.
+    pub when_span: Option<Span>,
+}
+
+impl DoubleTurn {
+    /// Whether `step` is one of the block's.
+    pub fn holds_step(&self, step: StepId) -> bool {
+        (self.first..=self.last).contains(&step)
+    }
+}
+
 /// A phase and its steps.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Phase {
@@ -69,7 +96,8 @@ pub struct Step {
     pub title: String,
     /// The step exists only where this holds (2D needs the dragon).
     pub when: Cond,
-    /// How the step repeats, and where.
+    /// How the step repeats, and where: its own `repeat:` (3B, per
+    /// feature), else the double-turn block's where the step is one of it.
     pub repeat: Option<(Repeat, Cond)>,
     /// The player does exactly one of the items (2B-1: deploy one figure).
     pub choose_one: bool,
@@ -81,8 +109,11 @@ pub struct Step {
     pub span: Span,
     /// Its `when:` in `base.yaml`, if written.
     pub when_span: Option<Span>,
-    /// Its `repeat:` in `base.yaml`, if written.
+    /// Its `repeat:` in `base.yaml`, if written (not for a repeat that
+    /// comes from the double-turn block).
     pub repeat_span: Option<Span>,
+    /// Its `may_pass:` in `base.yaml`, if written.
+    pub may_pass_span: Option<Span>,
 }
 
 /// One item of a step or section.
@@ -133,6 +164,8 @@ pub struct ItemSpans {
     pub foreign: Vec<(EditionId, Span)>,
     /// Its group of alternatives, if it names one.
     pub one_of: Option<Span>,
+    /// Its effect, if it has one.
+    pub effect: Option<Span>,
 }
 
 /// How `check` placed an item in its list, with the references that did it.

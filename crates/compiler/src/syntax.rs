@@ -104,9 +104,24 @@ fn yes() -> bool {
 pub struct RawBaseFile {
     /// The phases, in playing order.
     pub phases: Vec<RawPhase>,
+    /// The steps a double turn plays a second time.
+    pub double_turn: Option<RawDoubleTurn>,
     /// The base game's items, by section.
     #[serde(default, rename = "items", deserialize_with = "entries")]
     pub sections: RawSections,
+}
+
+/// `double_turn:` of `base.yaml`: the block of steps a double turn plays
+/// once more (`{ from: 1B, to: 4A, when: builder }`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDoubleTurn {
+    /// The block's first step.
+    pub from: Spanned<String>,
+    /// The block's last step.
+    pub to: Spanned<String>,
+    /// Condition (DSL) for the selection to have double turns at all.
+    pub when: Option<Spanned<String>>,
 }
 
 /// A phase of the turn in `base.yaml`, with its steps in order.
@@ -131,11 +146,13 @@ pub struct RawStep {
     pub title: Spanned<String>,
     /// Condition (DSL) for the step to be part of the turn at all.
     pub when: Option<Spanned<String>>,
-    /// Repetition (DSL): `double_turn` or `per_feature`, maybe with `when`.
+    /// Repetition (DSL): `per_feature`, maybe with `when`.
     pub repeat: Option<Spanned<String>>,
     /// The player does exactly one of the step's items.
     #[serde(default)]
     pub choose_one: bool,
+    /// With `choose_one`: the player may also do none of them.
+    pub may_pass: Option<Spanned<bool>>,
 }
 
 /// One file of `expansions/`: the items an expansion adds.
@@ -180,6 +197,16 @@ pub struct RawItem {
     pub under: Option<Spanned<String>>,
     /// Effect (DSL) on the course of the turn.
     pub effect: Option<Spanned<String>>,
+    /// What the item is when a turn is played: `action` (the default),
+    /// `condition`, `group` or `note`.
+    pub role: Option<Spanned<String>>,
+    /// "You may": the player may decline it (or, with `choose_one`, take
+    /// none of the options).
+    pub optional: Option<Spanned<bool>>,
+    /// The sub-items are options: the player takes one of them.
+    pub choose_one: Option<Spanned<bool>>,
+    /// "Only once" during the whole turn (an `any_time` item).
+    pub once: Option<Spanned<bool>>,
     /// A group of alternatives: at most one item of the group shows.
     pub one_of: Option<Spanned<String>>,
     /// Sub-items, in file order.
@@ -229,6 +256,8 @@ pub struct RawRules {
     pub derived: Vec<(Spanned<String>, Spanned<String>)>,
     /// The turn's skeleton, from `base.yaml`.
     pub phases: Vec<RawPhase>,
+    /// The double-turn block of `base.yaml`, if it declares one.
+    pub double_turn: Option<RawDoubleTurn>,
     /// `base.yaml`, if it was read.
     pub base_file: Option<FileId>,
     /// The items of `base.yaml`, by section.
@@ -428,6 +457,7 @@ fn load(
     if let Some((id, file)) = base {
         raw.base_file = Some(id);
         raw.phases = file.phases;
+        raw.double_turn = file.double_turn;
         raw.base_sections = file.sections;
     }
 

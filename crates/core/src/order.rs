@@ -51,17 +51,6 @@ pub struct DoubleTurnBlock {
     pub last: StepId,
 }
 
-impl DoubleTurnBlock {
-    /// The block spanned by the steps marked `repeat: double_turn` in
-    /// `phases`, from the first marked to the last marked.
-    pub fn spanned(phases: &[PhaseOrder<'_>]) -> Option<DoubleTurnBlock> {
-        let mut marked = phases.iter().flat_map(|p| &p.steps).filter(|s| s.repeat == Some(Repeat::DoubleTurn));
-        let first = marked.next()?.step;
-        let last = marked.next_back().map_or(first, |s| s.step);
-        Some(DoubleTurnBlock { first, last })
-    }
-}
-
 impl<'a> TurnOrder<'a> {
     /// The steps that exist for this selection, in order.
     pub fn steps(&self) -> impl Iterator<Item = &StepOrder<'a>> {

@@ -2,7 +2,7 @@
 //! texts. The generated code holds one [`Tables`]; what a selection shows is a
 //! [`Visible`](crate::Visible) over its indices.
 
-use crate::order::{Effect, Repeat, Section};
+use crate::order::{DoubleTurnBlock, Effect, Repeat, Section};
 use crate::select::{EditionId, ModuleId};
 
 /// A step, by its position among all steps of all phases.
@@ -44,6 +44,9 @@ pub struct Tables {
     pub any_time: &'static [ItemId],
     /// See [`Tables::notes`].
     pub final_scoring: &'static [ItemId],
+    /// The steps a double turn plays once more, where the selection has
+    /// double turns ([`Visible::double_turn`](crate::Visible)).
+    pub double_turn: Option<DoubleTurnBlock>,
 }
 
 impl Tables {

@@ -68,6 +68,8 @@ pub struct Visible<const S: usize, const I: usize, const M: usize, const O: usiz
     pub markers: BitSet<M>,
     /// Origin candidates of visible items whose part of the condition holds.
     pub origins: BitSet<O>,
+    /// The selection has double turns: the rules' double-turn block is in force.
+    pub double_turn: bool,
 }
 
 impl<const S: usize, const I: usize, const M: usize, const O: usize> Visible<S, I, M, O> {

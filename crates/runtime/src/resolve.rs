@@ -11,7 +11,7 @@ use std::borrow::Cow;
 
 use carcassonne_rules_core::tables::{ItemId, ItemInfo, PhaseInfo, Tables};
 use carcassonne_rules_core::{
-    Catalog, Config, DoubleTurnBlock, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible,
+    Catalog, Config, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible,
 };
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
@@ -26,16 +26,15 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
     let shown = Vec::with_capacity(visible.items.len());
     let mut r = Resolver { tables, catalog, visible, cfg, shown };
     let base = (Origin::Base, Origin::BASE);
-    let phases: Vec<PhaseOrder<'_>> = tables.phases.iter().map(|phase| r.phase(phase)).collect();
     TurnOrder {
-        double_turn: DoubleTurnBlock::spanned(&phases),
+        double_turn: tables.double_turn.filter(|_| visible.double_turn),
         edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or(Cow::Borrowed(""), |e| Cow::Borrowed(&e.id)),
         variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or(Cow::Borrowed(""), |v| Cow::Borrowed(&v.id)),
         modules: r.modules(),
         notes: r.entries(tables.section(Section::Notes), base),
         setup: r.entries(tables.section(Section::Setup), base),
         any_time: r.entries(tables.section(Section::AnyTime), base),
-        phases,
+        phases: tables.phases.iter().map(|phase| r.phase(phase)).collect(),
         final_scoring: r.entries(tables.section(Section::FinalScoring), base),
     }
 }

@@ -9,7 +9,13 @@ use carcassonne_rules_core::tables::{ItemId, MarkerId, OriginId};
 use super::*;
 
 impl Checker<'_> {
-    pub(super) fn items(&mut self, raw: &RawRules, catalog: Catalog, mut phases: Vec<model::Phase>) -> Rules {
+    pub(super) fn items(
+        &mut self,
+        raw: &RawRules,
+        catalog: Catalog,
+        mut phases: Vec<model::Phase>,
+        double_turn: Option<model::DoubleTurn>,
+    ) -> Rules {
         // Sections in turn-order order.
         let mut sections: Vec<Section> = Vec::new();
         for id in model::SECTIONS_BEFORE_STEPS {
@@ -167,7 +173,11 @@ impl Checker<'_> {
             step.items = take();
         }
         let final_scoring = take();
-        let mut rules = Rules { catalog, flags, phases, notes, setup, any_time, final_scoring, inputs: Vec::new() };
+        self.check_double_turn_block(&phases, double_turn.as_ref(), &logic);
+        self.check_effects(&phases, double_turn.as_ref(), &logic);
+        drop(logic);
+        let mut rules =
+            Rules { catalog, flags, phases, double_turn, notes, setup, any_time, final_scoring, inputs: Vec::new() };
         self.number(&mut rules);
         rules
     }
@@ -445,7 +455,8 @@ impl Checker<'_> {
         let mut conds = context.conds.clone();
         conds.push(&when);
         let inner = Context { selections: in_context, conds };
-        let children = children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign)).collect();
+        let children: Vec<Item> = children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign)).collect();
+        let flow = self.flow(raw, &build.sections[node.section].id, !build.ordered.children[i].is_empty());
         Some(Item {
             id: raw.id.value.clone(),
             number: ItemId(0),
@@ -455,7 +466,7 @@ impl Checker<'_> {
             markers: markers.into_iter().collect::<Option<Vec<_>>>()?,
             foreign,
             effect,
-            flow: carcassonne_rules_core::Flow::ACTION,
+            flow,
             one_of: raw.one_of.as_ref().map(|g| g.value.clone()),
             children,
             spans: model::ItemSpans {
@@ -464,6 +475,7 @@ impl Checker<'_> {
                 text: raw.text.span,
                 foreign: own_foreign,
                 one_of: raw.one_of.as_ref().map(|g| g.span),
+                effect: raw.effect.as_ref().map(|e| e.span),
             },
             placed: build.placed[i].clone(),
         })

@@ -7,6 +7,7 @@
 //! items themselves); `names` binds the names in DSL strings, turning them
 //! into model values for all of them.
 
+mod flow;
 mod items;
 mod names;
 mod registry;
@@ -35,8 +36,8 @@ pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) 
     let editions = checker.editions(raw);
     let catalog = checker.registry(raw, editions, variants);
     checker.derived_flags(raw);
-    let phases = checker.phases(raw);
-    let mut rules = checker.items(raw, catalog, phases);
+    let (phases, double_turn) = checker.phases(raw);
+    let mut rules = checker.items(raw, catalog, phases, double_turn);
     rules.flags = checker.flags();
     rules.inputs = raw.inputs.clone();
     if problems.len() > before { None } else { Some(rules) }

@@ -6,7 +6,7 @@ use carcassonne_rules_core::tables::StepId;
 use super::*;
 
 impl Checker<'_> {
-    pub(super) fn phases(&mut self, raw: &RawRules) -> Vec<model::Phase> {
+    pub(super) fn phases(&mut self, raw: &RawRules) -> (Vec<model::Phase>, Option<model::DoubleTurn>) {
         let mut step_ids = IndexMap::new();
         let mut phases = Vec::new();
         self.check_case_collisions(IdKind::Phase, raw.phases.iter().map(|p| &p.id));
@@ -27,6 +27,15 @@ impl Checker<'_> {
                     None => Cond::True,
                 };
                 let repeat = s.repeat.as_ref().and_then(|r| self.repeat(r));
+                let may_pass = s.may_pass.as_ref().is_some_and(|m| m.value);
+                if let Some(m) = s.may_pass.as_ref().filter(|m| m.value && !s.choose_one) {
+                    self.report(
+                        m.span,
+                        format!("step `{}` may be passed but is not a choice", s.id.value),
+                        "`may_pass` needs `choose_one: true`",
+                        Some("`may_pass: true` lets the player take none of a choose-one step's items".to_string()),
+                    );
+                }
                 steps.push(model::Step {
                     id: s.id.value.clone(),
                     number: StepId((step_ids.len() - 1) as u8),
@@ -34,11 +43,12 @@ impl Checker<'_> {
                     when,
                     repeat,
                     choose_one: s.choose_one,
-                    may_pass: false,
+                    may_pass,
                     items: Vec::new(),
                     span: s.id.span,
                     when_span: s.when.as_ref().map(|w| w.span),
                     repeat_span: s.repeat.as_ref().map(|r| r.span),
+                    may_pass_span: s.may_pass.as_ref().map(|m| m.span),
                 });
             }
             phases.push(model::Phase { id: p.id.value.clone(), title: p.title.value.clone(), steps });
@@ -46,12 +56,80 @@ impl Checker<'_> {
         if raw.base_file.is_some() && phases.iter().all(|p| p.steps.is_empty()) {
             self.problems.push(Diagnostic::global("base.yaml declares no steps"));
         }
-        phases
+        let double_turn = raw.double_turn.as_ref().and_then(|block| self.double_turn(block, &step_ids));
+        if let Some(block) = &double_turn {
+            // A step of the block repeats as the block does, unless it has a
+            // repeat of its own (3B: once per completed feature).
+            for step in phases.iter_mut().flat_map(|p| &mut p.steps).filter(|s| block.holds_step(s.number)) {
+                if step.repeat.is_none() {
+                    step.repeat = Some((Repeat::DoubleTurn, block.when.clone()));
+                }
+            }
+        }
+        (phases, double_turn)
+    }
+
+    /// Binds the double-turn block: two known steps in turn order, and its condition.
+    fn double_turn(
+        &mut self,
+        block: &crate::syntax::RawDoubleTurn,
+        step_ids: &IndexMap<String, Span>,
+    ) -> Option<model::DoubleTurn> {
+        let step = |this: &mut Self, name: &Spanned<String>| match index_or_help(step_ids, &name.value) {
+            Ok(i) => Some(StepId(i as u8)),
+            Err(help) => {
+                this.report(
+                    name.span,
+                    format!("unknown step `{}`", quoted(&name.value)),
+                    "the double-turn block names steps of base.yaml",
+                    help,
+                );
+                None
+            }
+        };
+        let (first, last) = (step(self, &block.from), step(self, &block.to));
+        let when = match &block.when {
+            Some(w) => self.condition(w),
+            None => Some(Cond::True),
+        };
+        let (first, last) = (first?, last?);
+        if first > last {
+            let d = Diagnostic::at(
+                self.sources,
+                block.to.span,
+                format!("the double-turn block ends at `{}`, before it starts", block.to.value),
+                "this step comes before the block's first step",
+            )
+            .also(self.sources, block.from.span, "the block starts here")
+            .with_help("`from` names the block's first step and `to` its last, in turn order");
+            self.problems.push(d);
+            return None;
+        }
+        Some(model::DoubleTurn {
+            first,
+            last,
+            when: when?,
+            span: block.from.span,
+            when_span: block.when.as_ref().map(|w| w.span),
+        })
     }
 
     pub(super) fn repeat(&mut self, source: &Spanned<String>) -> Option<(Repeat, Cond)> {
         let repeat = self.parse(source, "repeat", dsl::repeat)?;
-        let kind = if repeat.kind.text == "double_turn" { Repeat::DoubleTurn } else { Repeat::PerFeature };
+        if repeat.kind.text == "double_turn" {
+            self.report(
+                source.sub_span(repeat.kind.at.0, repeat.kind.at.1),
+                "a step is no longer marked `double_turn`",
+                "the double turn is a block of steps, written once",
+                Some(
+                    "remove this `repeat` and declare the block in base.yaml: \
+                     `double_turn: { from: 1B, to: 4A, when: builder }` (rules/README.md)"
+                        .to_string(),
+                ),
+            );
+            return None;
+        }
+        let kind = Repeat::PerFeature;
         let when = match &repeat.when {
             Some(c) => self.bind(source, c)?,
             None => Cond::True,

@@ -82,6 +82,23 @@ impl<'de> Deserialize<'de> for Spanned<String> {
     }
 }
 
+/// Reads a boolean with its span, as [`Spanned<String>`] does (a boolean
+/// never stands for text: no verbatim start).
+impl<'de> Deserialize<'de> for Spanned<bool> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let read = serde_saphyr::Spanned::<bool>::deserialize(deserializer)?;
+        READING.with_borrow(|reading| match reading {
+            Some(reading) => {
+                let span = read.referenced.span();
+                let start = span.byte_offset().unwrap_or(0) as usize;
+                let len = span.byte_len().unwrap_or(0) as usize;
+                Ok(Spanned { value: read.value, span: Span { file: reading.file, start, len: len.max(1) }, verbatim_start: None })
+            }
+            None => Err(D::Error::custom("a spanned value is read only from a rules file (syntax::read_yaml)")),
+        })
+    }
+}
+
 impl Reading {
     /// `read` with its span in this file, and where its text stands verbatim.
     fn spanned(&self, read: serde_saphyr::Spanned<String>) -> Spanned<String> {

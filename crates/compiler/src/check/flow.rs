@@ -1,0 +1,314 @@
+//! The flow of a turn: each item's role and choices, and the effects that
+//! change the course of the turn, checked against the steps and the
+//! double-turn block (rules/README.md, "The flow of a turn").
+//!
+//! What one item says about itself is checked as it is built ([`Checker::flow`]);
+//! what an effect says about other steps, once every item is placed
+//! ([`Checker::check_effects`]), with the BDDs: a step an effect names must
+//! exist wherever the item shows.
+
+use biodivine_lib_bdd::Bdd;
+use carcassonne_rules_core::{Effect, Flow, Role};
+
+use crate::logic::Logic;
+use crate::model::{DoubleTurn, Step};
+
+use super::*;
+
+/// The roles as written, with what each is.
+const ROLES: [(&str, Role); 4] =
+    [("action", Role::Action), ("condition", Role::Condition), ("group", Role::Group), ("note", Role::Note)];
+
+impl Checker<'_> {
+    /// The item's flow from its `role`, `optional`, `choose_one` and `once`,
+    /// reporting what does not fit the item or its section. `has_children`:
+    /// the item has sub-items (from nesting or `under`).
+    pub(super) fn flow(&mut self, raw: &RawItem, section: &str, has_children: bool) -> Flow {
+        let role = match &raw.role {
+            None => Role::Action,
+            Some(written) => match ROLES.iter().find(|(name, _)| *name == written.value) {
+                Some(&(_, role)) => role,
+                None => {
+                    let help = suggestion(&written.value, ROLES.iter().map(|(name, _)| *name))
+                        .unwrap_or_else(|| "an item is an `action` (the default), a `condition`, a `group` or a `note`".into());
+                    self.report(
+                        written.span,
+                        format!("unknown role `{}`", quoted(&written.value)),
+                        "not a role of an item",
+                        Some(help),
+                    );
+                    Role::Action
+                }
+            },
+        };
+        let (optional, choose_one, once) = (set(&raw.optional), set(&raw.choose_one), set(&raw.once));
+        let id = &raw.id.value;
+        if let Some(c) = choose_one {
+            if role == Role::Note {
+                self.report(
+                    c.span,
+                    format!("note `{id}` offers a choice"),
+                    "nothing under a note is played",
+                    Some("make the item a `group` or an `action` whose sub-items are the options".into()),
+                );
+            } else if !has_children {
+                self.report(
+                    c.span,
+                    format!("`{id}` chooses one of its sub-items, but has none"),
+                    "`choose_one` needs sub-items to choose from",
+                    Some("add the options as `children` (or with `under`), or remove `choose_one`".into()),
+                );
+            }
+        }
+        if let Some(o) = optional {
+            let fits = role == Role::Action || (role != Role::Note && choose_one.is_some());
+            if !fits {
+                self.report(
+                    o.span,
+                    format!("{} `{id}` cannot be optional", role_name(role)),
+                    "only an action, or a choice, may be declined",
+                    Some(match role {
+                        Role::Condition => "a condition holds or not; the player may decline an action".into(),
+                        _ => "a group or a note is never asked; mark the sub-items the player may decline".into(),
+                    }),
+                );
+            }
+        }
+        if let Some(o) = once {
+            if section != "any_time" {
+                self.report(
+                    o.span,
+                    format!("`{id}` is done only once, but it is in `{section}`"),
+                    "`once` is for items of `any_time`",
+                    Some("a step's items are done once per part of the turn anyway".into()),
+                );
+            } else if matches!(role, Role::Group | Role::Note) {
+                self.report(
+                    o.span,
+                    format!("{} `{id}` is never done, so not only once", role_name(role)),
+                    "a group or a note is never asked",
+                    Some("mark each sub-item the player may do only once".into()),
+                );
+            }
+        }
+        if let Some(effect) = &raw.effect {
+            if matches!(role, Role::Group | Role::Note) {
+                self.report(
+                    effect.span,
+                    format!("{} `{id}` has an effect", role_name(role)),
+                    "a group or a note is never carried out",
+                    Some("put the effect on the action or condition it follows from".into()),
+                );
+            } else if !model::SECTIONS_BEFORE_STEPS.contains(&section) && !model::SECTIONS_AFTER_STEPS.contains(&section) {
+                // A step: the effects are checked with the other steps.
+            } else {
+                self.report(
+                    effect.span,
+                    format!("`{id}` changes the course of the turn from `{section}`"),
+                    "an effect belongs to an item of a step",
+                    Some(format!("items of `{section}` are not played step by step: move the item into a step")),
+                );
+            }
+        }
+        Flow { role, optional: optional.is_some(), choose_one: choose_one.is_some(), once: once.is_some() }
+    }
+
+    /// The block's first and last steps exist wherever it does: a double
+    /// turn then always knows where its second part starts and ends.
+    pub(super) fn check_double_turn_block(&mut self, phases: &[model::Phase], block: Option<&DoubleTurn>, logic: &Logic) {
+        let Some(block) = block else { return };
+        let when = logic.cond(&block.when);
+        for (n, key) in [(block.first, "from"), (block.last, "to")] {
+            let Some(step) = phases.iter().flat_map(|p| &p.steps).find(|s| s.number == n) else { continue };
+            let missing = when.and(&logic.cond(&step.when).not());
+            if !missing.is_false() {
+                let d = Diagnostic::at(
+                    self.sources,
+                    block.when_span.unwrap_or(block.span),
+                    format!("the double-turn block's `{key}` step `{}` does not exist in every game with double turns", step.id),
+                    "where this holds",
+                )
+                .also(self.sources, step.when_span.unwrap_or(step.span), "the step exists only where this holds");
+                self.problems.push(match example(logic, &missing, "the block starts and ends at steps every such game has; for example, this game lacks it") {
+                    Some(help) => d.with_help(help),
+                    None => d,
+                });
+            }
+        }
+    }
+
+    /// Checks every effect of the steps' items against the steps it names and
+    /// the double-turn block, wherever the item shows.
+    pub(super) fn check_effects(&mut self, phases: &[model::Phase], block: Option<&DoubleTurn>, logic: &Logic) {
+        let steps: Vec<&Step> = phases.iter().flat_map(|p| &p.steps).collect();
+        let mut effects = Vec::new();
+        for step in &steps {
+            let exists = logic.cond(&step.when);
+            collect(&step.items, step, &exists, logic, &mut effects);
+        }
+        let double_turns: Vec<&WithEffect> = effects.iter().filter(|e| e.effect == &Effect::DoubleTurn).collect();
+        for e in &effects {
+            match e.effect {
+                Effect::GoBack(target) => self.go_back(e, target, &steps, block, logic),
+                Effect::Skip(targets) => {
+                    for target in targets.iter() {
+                        self.skip(e, target, &steps, &double_turns, logic);
+                    }
+                }
+                Effect::DoubleTurn => self.double_turn_effect(e, &steps, block, logic),
+            }
+        }
+    }
+
+    fn go_back(&mut self, e: &WithEffect, target: &str, steps: &[&Step], block: Option<&DoubleTurn>, logic: &Logic) {
+        let Some(to) = steps.iter().find(|s| s.id == target) else { return };
+        let (id, here) = (&e.item.id, &e.step.id);
+        if to.number >= e.step.number {
+            let what = if to.number == e.step.number { "its own step" } else { "a later step" };
+            self.report(
+                e.span,
+                format!("`{id}` goes back to `{target}`, {what}"),
+                format!("`{id}` is in `{here}`"),
+                Some(format!("`go back to` names a step before `{here}`; to pass over steps, write `skip {target}`")),
+            );
+            return;
+        }
+        let missing = e.shows.and(&logic.cond(&to.when).not());
+        if !missing.is_false() {
+            self.report(
+                e.span,
+                format!("`{id}` goes back to `{target}`, which some games where it shows do not have"),
+                format!("step `{target}` exists only where its `when` holds"),
+                example(logic, &missing, &format!("for example, this game has `{id}` but no step `{target}`")),
+            );
+            return;
+        }
+        // From inside the double-turn block to a step before it: the second
+        // part of a double turn would play steps it does not repeat.
+        if let Some(block) = block.filter(|b| b.holds_step(e.step.number) && to.number < b.first) {
+            let leaves = e.shows.and(&logic.cond(&block.when));
+            if !leaves.is_false() {
+                self.report(
+                    e.span,
+                    format!("`{id}` goes back to `{target}`, out of the double-turn block"),
+                    format!("`{here}` is in the block, `{target}` before it"),
+                    example(logic, &leaves, "go back to a step of the block; for example, this game has both"),
+                );
+            }
+        }
+    }
+
+    fn skip(&mut self, e: &WithEffect, target: &str, steps: &[&Step], double_turns: &[&WithEffect], logic: &Logic) {
+        let Some(skipped) = steps.iter().find(|s| s.id == target) else { return };
+        let (id, here) = (&e.item.id, &e.step.id);
+        if skipped.number <= e.step.number {
+            let what = if skipped.number == e.step.number { "its own step" } else { "an earlier step" };
+            self.report(
+                e.span,
+                format!("`{id}` skips `{target}`, {what}"),
+                format!("`{id}` is in `{here}`"),
+                Some(format!("`skip` names steps after `{here}`; to play a step again, write `go back to {target}`")),
+            );
+            return;
+        }
+        // A double turn is earned in its step: skipping it loses the turn.
+        for earned in double_turns.iter().filter(|d| d.step.number == skipped.number) {
+            let both = e.shows.and(&earned.shows);
+            if !both.is_false() {
+                let help = example(logic, &both, "skip only steps without a double turn; for example, this game has both");
+                let mut d = Diagnostic::at(
+                    self.sources,
+                    e.span,
+                    format!("`{id}` skips `{target}`, where a double turn is earned"),
+                    "this skip",
+                )
+                .also(self.sources, earned.item.spans.id, "the double turn it would swallow");
+                if let Some(help) = help {
+                    d = d.with_help(help);
+                }
+                self.problems.push(d);
+            }
+        }
+    }
+
+    fn double_turn_effect(&mut self, e: &WithEffect, steps: &[&Step], block: Option<&DoubleTurn>, logic: &Logic) {
+        let id = &e.item.id;
+        let Some(block) = block else {
+            self.report(
+                e.span,
+                format!("`{id}` earns a double turn, but the rules have no double-turn block"),
+                "no steps to play once more",
+                Some("declare the block in base.yaml: `double_turn: { from: 1B, to: 4A, when: builder }`".into()),
+            );
+            return;
+        };
+        let step_id = |n: carcassonne_rules_core::StepId| steps.iter().find(|s| s.number == n).map_or("?", |s| &s.id);
+        let (first, last) = (step_id(block.first), step_id(block.last));
+        if e.step.number <= block.last {
+            self.report(
+                e.span,
+                format!("`{id}` earns a double turn in `{}`, not after the block", e.step.id),
+                format!("the block is `{first}` to `{last}`"),
+                Some(format!(
+                    "a double turn is earned after the block's last step `{last}`, which it then plays again"
+                )),
+            );
+            return;
+        }
+        let without = e.shows.and(&logic.cond(&block.when).not());
+        if !without.is_false() {
+            let d = Diagnostic::at(
+                self.sources,
+                e.span,
+                format!("`{id}` earns a double turn where the rules have none"),
+                "the item shows where the block's `when` does not hold",
+            )
+            .also(self.sources, block.when_span.unwrap_or(block.span), "the block's condition");
+            self.problems.push(match example(logic, &without, "for example, this game shows the item without the block") {
+                Some(help) => d.with_help(help),
+                None => d,
+            });
+        }
+    }
+}
+
+/// An item with an effect, with its step and where it shows.
+struct WithEffect<'r> {
+    item: &'r Item,
+    step: &'r Step,
+    effect: &'r Effect,
+    /// The item's `effect:` in its file.
+    span: Span,
+    /// The selections where the item shows.
+    shows: Bdd,
+}
+
+/// The items of `items` (and their descendants) that have an effect.
+fn collect<'r>(items: &'r [Item], step: &'r Step, context: &Bdd, logic: &Logic, out: &mut Vec<WithEffect<'r>>) {
+    for item in items {
+        let shows = context.and(&logic.cond(&item.when));
+        if let (Some(effect), Some(span)) = (&item.effect, item.spans.effect) {
+            out.push(WithEffect { item, step, effect, span, shows: shows.clone() });
+        }
+        collect(&item.children, step, &shows, logic, out);
+    }
+}
+
+/// A `true` flag as written.
+fn set(key: &Option<Spanned<bool>>) -> Option<&Spanned<bool>> {
+    key.as_ref().filter(|k| k.value)
+}
+
+/// `lead` and the command that shows a game of `set`.
+fn example(logic: &Logic, set: &Bdd, lead: &str) -> Option<String> {
+    logic.witness(set).map(|cfg| format!("{lead}: {}", logic.command(&cfg)))
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Action => "action",
+        Role::Condition => "condition",
+        Role::Group => "group",
+        Role::Note => "note",
+    }
+}
