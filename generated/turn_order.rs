@@ -482,748 +482,750 @@ pub mod item {
     pub const MESSAGES_CHECK_1B_REVOLTS: ItemId = ItemId(84);
     /// `place-tile`
     pub const PLACE_TILE: ItemId = ItemId(85);
+    /// `place-tile-no-legal-spot`
+    pub const PLACE_TILE_NO_LEGAL_SPOT: ItemId = ItemId(86);
     /// `hills-set-aside-hidden-tile`
-    pub const HILLS_SET_ASIDE_HIDDEN_TILE: ItemId = ItemId(86);
+    pub const HILLS_SET_ASIDE_HIDDEN_TILE: ItemId = ItemId(87);
     /// `bridges-build`
-    pub const BRIDGES_BUILD: ItemId = ItemId(87);
+    pub const BRIDGES_BUILD: ItemId = ItemId(88);
     /// `tower-bridge-shift-tower`
-    pub const TOWER_BRIDGE_SHIFT_TOWER: ItemId = ItemId(88);
+    pub const TOWER_BRIDGE_SHIFT_TOWER: ItemId = ItemId(89);
     /// `acrobats-no-bridge-on-occupied-tile`
-    pub const ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE: ItemId = ItemId(89);
+    pub const ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE: ItemId = ItemId(90);
     /// `circus-bridge-on-big-top-tile`
-    pub const CIRCUS_BRIDGE_ON_BIG_TOP_TILE: ItemId = ItemId(90);
+    pub const CIRCUS_BRIDGE_ON_BIG_TOP_TILE: ItemId = ItemId(91);
     /// `wonders-place-extra-tile-first`
-    pub const WONDERS_PLACE_EXTRA_TILE_FIRST: ItemId = ItemId(91);
+    pub const WONDERS_PLACE_EXTRA_TILE_FIRST: ItemId = ItemId(92);
     /// `wonders-mark-wonder`
-    pub const WONDERS_MARK_WONDER: ItemId = ItemId(92);
+    pub const WONDERS_MARK_WONDER: ItemId = ItemId(93);
     /// `fortune-teller-return-extra-tiles`
-    pub const FORTUNE_TELLER_RETURN_EXTRA_TILES: ItemId = ItemId(93);
+    pub const FORTUNE_TELLER_RETURN_EXTRA_TILES: ItemId = ItemId(94);
     /// `fortune-teller-keep-extra-for-builder`
-    pub const FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER: ItemId = ItemId(94);
+    pub const FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER: ItemId = ItemId(95);
     /// `feature-complete-note`
-    pub const FEATURE_COMPLETE_NOTE: ItemId = ItemId(95);
+    pub const FEATURE_COMPLETE_NOTE: ItemId = ItemId(96);
     /// `dragon-volcano`
-    pub const DRAGON_VOLCANO: ItemId = ItemId(96);
+    pub const DRAGON_VOLCANO: ItemId = ItemId(97);
     /// `princess-remove-knight`
-    pub const PRINCESS_REMOVE_KNIGHT: ItemId = ItemId(97);
+    pub const PRINCESS_REMOVE_KNIGHT: ItemId = ItemId(98);
     /// `plague-outbreak-token`
-    pub const PLAGUE_OUTBREAK_TOKEN: ItemId = ItemId(98);
+    pub const PLAGUE_OUTBREAK_TOKEN: ItemId = ItemId(99);
     /// `goldmines-place-gold`
-    pub const GOLDMINES_PLACE_GOLD: ItemId = ItemId(99);
+    pub const GOLDMINES_PLACE_GOLD: ItemId = ItemId(100);
     /// `mage-witch-move`
-    pub const MAGE_WITCH_MOVE: ItemId = ItemId(100);
+    pub const MAGE_WITCH_MOVE: ItemId = ItemId(101);
     /// `mage-witch-move-either`
-    pub const MAGE_WITCH_MOVE_EITHER: ItemId = ItemId(101);
+    pub const MAGE_WITCH_MOVE_EITHER: ItemId = ItemId(102);
     /// `mage-witch-move-mage`
-    pub const MAGE_WITCH_MOVE_MAGE: ItemId = ItemId(102);
+    pub const MAGE_WITCH_MOVE_MAGE: ItemId = ItemId(103);
     /// `mage-witch-move-witch`
-    pub const MAGE_WITCH_MOVE_WITCH: ItemId = ItemId(103);
+    pub const MAGE_WITCH_MOVE_WITCH: ItemId = ItemId(104);
     /// `robbers-place-on-track`
-    pub const ROBBERS_PLACE_ON_TRACK: ItemId = ItemId(104);
+    pub const ROBBERS_PLACE_ON_TRACK: ItemId = ItemId(105);
     /// `wind-roses-quadrant-points`
-    pub const WIND_ROSES_QUADRANT_POINTS: ItemId = ItemId(105);
+    pub const WIND_ROSES_QUADRANT_POINTS: ItemId = ItemId(106);
     /// `hills-place-with-hidden-tile`
-    pub const HILLS_PLACE_WITH_HIDDEN_TILE: ItemId = ItemId(106);
+    pub const HILLS_PLACE_WITH_HIDDEN_TILE: ItemId = ItemId(107);
     /// `russian-promos-solovei-placed`
-    pub const RUSSIAN_PROMOS_SOLOVEI_PLACED: ItemId = ItemId(107);
+    pub const RUSSIAN_PROMOS_SOLOVEI_PLACED: ItemId = ItemId(108);
     /// `russian-promos-vodyanoy-placed`
-    pub const RUSSIAN_PROMOS_VODYANOY_PLACED: ItemId = ItemId(108);
+    pub const RUSSIAN_PROMOS_VODYANOY_PLACED: ItemId = ItemId(109);
     /// `porxada-choose-action`
-    pub const PORXADA_CHOOSE_ACTION: ItemId = ItemId(109);
+    pub const PORXADA_CHOOSE_ACTION: ItemId = ItemId(110);
     /// `porxada-swap-meeples`
-    pub const PORXADA_SWAP_MEEPLES: ItemId = ItemId(110);
+    pub const PORXADA_SWAP_MEEPLES: ItemId = ItemId(111);
     /// `porxada-swap-revolt-protection`
-    pub const PORXADA_SWAP_REVOLT_PROTECTION: ItemId = ItemId(111);
+    pub const PORXADA_SWAP_REVOLT_PROTECTION: ItemId = ItemId(112);
     /// `porxada-final-bonus`
-    pub const PORXADA_FINAL_BONUS: ItemId = ItemId(112);
+    pub const PORXADA_FINAL_BONUS: ItemId = ItemId(113);
     /// `easter-bunny-place`
-    pub const EASTER_BUNNY_PLACE: ItemId = ItemId(113);
+    pub const EASTER_BUNNY_PLACE: ItemId = ItemId(114);
     /// `circus-first-big-top`
-    pub const CIRCUS_FIRST_BIG_TOP: ItemId = ItemId(114);
+    pub const CIRCUS_FIRST_BIG_TOP: ItemId = ItemId(115);
     /// `fruit-tree-place-tokens`
-    pub const FRUIT_TREE_PLACE_TOKENS: ItemId = ItemId(115);
+    pub const FRUIT_TREE_PLACE_TOKENS: ItemId = ItemId(116);
     /// `spiel-doch-second-tile`
-    pub const SPIEL_DOCH_SECOND_TILE: ItemId = ItemId(116);
+    pub const SPIEL_DOCH_SECOND_TILE: ItemId = ItemId(117);
     /// `bathhouse-surrounded-release`
-    pub const BATHHOUSE_SURROUNDED_RELEASE: ItemId = ItemId(117);
+    pub const BATHHOUSE_SURROUNDED_RELEASE: ItemId = ItemId(118);
     /// `20th-anniversary-tile-points`
-    pub const I_20TH_ANNIVERSARY_TILE_POINTS: ItemId = ItemId(118);
+    pub const I_20TH_ANNIVERSARY_TILE_POINTS: ItemId = ItemId(119);
     /// `20th-anniversary-one-arrow-with-wonder`
-    pub const I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER: ItemId = ItemId(119);
+    pub const I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER: ItemId = ItemId(120);
     /// `20th-anniversary-extra-turn`
-    pub const I_20TH_ANNIVERSARY_EXTRA_TURN: ItemId = ItemId(120);
+    pub const I_20TH_ANNIVERSARY_EXTRA_TURN: ItemId = ItemId(121);
     /// `20th-anniversary-extra-turn-double-turn`
-    pub const I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN: ItemId = ItemId(121);
+    pub const I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN: ItemId = ItemId(122);
     /// `gifts-draw-card`
-    pub const GIFTS_DRAW_CARD: ItemId = ItemId(122);
+    pub const GIFTS_DRAW_CARD: ItemId = ItemId(123);
     /// `spell-circles-ghosts-for-own-meeples`
-    pub const SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES: ItemId = ItemId(123);
+    pub const SPELL_CIRCLES_GHOSTS_FOR_OWN_MEEPLES: ItemId = ItemId(124);
     /// `wonders-stonehenge-roads`
-    pub const WONDERS_STONEHENGE_ROADS: ItemId = ItemId(124);
+    pub const WONDERS_STONEHENGE_ROADS: ItemId = ItemId(125);
     /// `messages-check-1c-wind-roses`
-    pub const MESSAGES_CHECK_1C_WIND_ROSES: ItemId = ItemId(125);
+    pub const MESSAGES_CHECK_1C_WIND_ROSES: ItemId = ItemId(126);
     /// `messages-check-1c-new-tiles`
-    pub const MESSAGES_CHECK_1C_NEW_TILES: ItemId = ItemId(126);
+    pub const MESSAGES_CHECK_1C_NEW_TILES: ItemId = ItemId(127);
     /// `messages-check-1c-both`
-    pub const MESSAGES_CHECK_1C_BOTH: ItemId = ItemId(127);
+    pub const MESSAGES_CHECK_1C_BOTH: ItemId = ItemId(128);
     /// `spell-circles-gather-ghosts`
-    pub const SPELL_CIRCLES_GATHER_GHOSTS: ItemId = ItemId(128);
+    pub const SPELL_CIRCLES_GATHER_GHOSTS: ItemId = ItemId(129);
     /// `ghosts-mist-extended`
-    pub const GHOSTS_MIST_EXTENDED: ItemId = ItemId(129);
+    pub const GHOSTS_MIST_EXTENDED: ItemId = ItemId(130);
     /// `spell-circles-mist-extended`
-    pub const SPELL_CIRCLES_MIST_EXTENDED: ItemId = ItemId(130);
+    pub const SPELL_CIRCLES_MIST_EXTENDED: ItemId = ItemId(131);
     /// `spell-circles-mist-extended-incomplete`
-    pub const SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE: ItemId = ItemId(131);
+    pub const SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE: ItemId = ItemId(132);
     /// `spell-circles-mist-extended-complete`
-    pub const SPELL_CIRCLES_MIST_EXTENDED_COMPLETE: ItemId = ItemId(132);
+    pub const SPELL_CIRCLES_MIST_EXTENDED_COMPLETE: ItemId = ItemId(133);
     /// `ghosts-mist-limited`
-    pub const GHOSTS_MIST_LIMITED: ItemId = ItemId(133);
+    pub const GHOSTS_MIST_LIMITED: ItemId = ItemId(134);
     /// `spell-circles-mist-limited`
-    pub const SPELL_CIRCLES_MIST_LIMITED: ItemId = ItemId(134);
+    pub const SPELL_CIRCLES_MIST_LIMITED: ItemId = ItemId(135);
     /// `bathhouse-buy-back`
-    pub const BATHHOUSE_BUY_BACK: ItemId = ItemId(135);
+    pub const BATHHOUSE_BUY_BACK: ItemId = ItemId(136);
     /// `deploy-meeple`
-    pub const DEPLOY_MEEPLE: ItemId = ItemId(136);
+    pub const DEPLOY_MEEPLE: ItemId = ItemId(137);
     /// `wonders-deploy-two`
-    pub const WONDERS_DEPLOY_TWO: ItemId = ItemId(137);
+    pub const WONDERS_DEPLOY_TWO: ItemId = ItemId(138);
     /// `flier-or-portal-use`
-    pub const FLIER_OR_PORTAL_USE: ItemId = ItemId(138);
+    pub const FLIER_OR_PORTAL_USE: ItemId = ItemId(139);
     /// `flier-absent-portal-use`
-    pub const FLIER_ABSENT_PORTAL_USE: ItemId = ItemId(139);
+    pub const FLIER_ABSENT_PORTAL_USE: ItemId = ItemId(140);
     /// `flier-use`
-    pub const FLIER_USE: ItemId = ItemId(140);
+    pub const FLIER_USE: ItemId = ItemId(141);
     /// `20th-anniversary-deploy-arrow`
-    pub const I_20TH_ANNIVERSARY_DEPLOY_ARROW: ItemId = ItemId(141);
+    pub const I_20TH_ANNIVERSARY_DEPLOY_ARROW: ItemId = ItemId(142);
     /// `peasant-revolt-protect-deployed`
-    pub const PEASANT_REVOLT_PROTECT_DEPLOYED: ItemId = ItemId(142);
+    pub const PEASANT_REVOLT_PROTECT_DEPLOYED: ItemId = ItemId(143);
     /// `dragon-no-deploy-volcano-or-plague`
-    pub const DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE: ItemId = ItemId(143);
+    pub const DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE: ItemId = ItemId(144);
     /// `dragon-no-deploy-plague-source`
-    pub const DRAGON_NO_DEPLOY_PLAGUE_SOURCE: ItemId = ItemId(144);
+    pub const DRAGON_NO_DEPLOY_PLAGUE_SOURCE: ItemId = ItemId(145);
     /// `dragon-no-deploy-volcano`
-    pub const DRAGON_NO_DEPLOY_VOLCANO: ItemId = ItemId(145);
+    pub const DRAGON_NO_DEPLOY_VOLCANO: ItemId = ItemId(146);
     /// `deploy-normal-meeple`
-    pub const DEPLOY_NORMAL_MEEPLE: ItemId = ItemId(146);
+    pub const DEPLOY_NORMAL_MEEPLE: ItemId = ItemId(147);
     /// `bridges-deploy-normal-meeple`
-    pub const BRIDGES_DEPLOY_NORMAL_MEEPLE: ItemId = ItemId(147);
+    pub const BRIDGES_DEPLOY_NORMAL_MEEPLE: ItemId = ItemId(148);
     /// `big-follower-deploy`
-    pub const BIG_FOLLOWER_DEPLOY: ItemId = ItemId(148);
+    pub const BIG_FOLLOWER_DEPLOY: ItemId = ItemId(149);
     /// `big-follower-deploy-bridge`
-    pub const BIG_FOLLOWER_DEPLOY_BRIDGE: ItemId = ItemId(149);
+    pub const BIG_FOLLOWER_DEPLOY_BRIDGE: ItemId = ItemId(150);
     /// `mayor-deploy`
-    pub const MAYOR_DEPLOY: ItemId = ItemId(150);
+    pub const MAYOR_DEPLOY: ItemId = ItemId(151);
     /// `wagon-deploy`
-    pub const WAGON_DEPLOY: ItemId = ItemId(151);
+    pub const WAGON_DEPLOY: ItemId = ItemId(152);
     /// `wagon-deploy-bridge`
-    pub const WAGON_DEPLOY_BRIDGE: ItemId = ItemId(152);
+    pub const WAGON_DEPLOY_BRIDGE: ItemId = ItemId(153);
     /// `abbot-deploy`
-    pub const ABBOT_DEPLOY: ItemId = ItemId(153);
+    pub const ABBOT_DEPLOY: ItemId = ItemId(154);
     /// `abbot-deploy-garden`
-    pub const ABBOT_DEPLOY_GARDEN: ItemId = ItemId(154);
+    pub const ABBOT_DEPLOY_GARDEN: ItemId = ItemId(155);
     /// `abbot-deploy-abbey`
-    pub const ABBOT_DEPLOY_ABBEY: ItemId = ItemId(155);
+    pub const ABBOT_DEPLOY_ABBEY: ItemId = ItemId(156);
     /// `abbot-deploy-shrine`
-    pub const ABBOT_DEPLOY_SHRINE: ItemId = ItemId(156);
+    pub const ABBOT_DEPLOY_SHRINE: ItemId = ItemId(157);
     /// `abbot-deploy-german-monastery`
-    pub const ABBOT_DEPLOY_GERMAN_MONASTERY: ItemId = ItemId(157);
+    pub const ABBOT_DEPLOY_GERMAN_MONASTERY: ItemId = ItemId(158);
     /// `abbot-deploy-dutch-belgian-monastery`
-    pub const ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY: ItemId = ItemId(158);
+    pub const ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY: ItemId = ItemId(159);
     /// `abbot-deploy-japanese-building`
-    pub const ABBOT_DEPLOY_JAPANESE_BUILDING: ItemId = ItemId(159);
+    pub const ABBOT_DEPLOY_JAPANESE_BUILDING: ItemId = ItemId(160);
     /// `abbot-deploy-darmstadt-church`
-    pub const ABBOT_DEPLOY_DARMSTADT_CHURCH: ItemId = ItemId(160);
+    pub const ABBOT_DEPLOY_DARMSTADT_CHURCH: ItemId = ItemId(161);
     /// `ringmaster-deploy`
-    pub const RINGMASTER_DEPLOY: ItemId = ItemId(161);
+    pub const RINGMASTER_DEPLOY: ItemId = ItemId(162);
     /// `ringmaster-deploy-bridge`
-    pub const RINGMASTER_DEPLOY_BRIDGE: ItemId = ItemId(162);
+    pub const RINGMASTER_DEPLOY_BRIDGE: ItemId = ItemId(163);
     /// `guard-meeple-deploy`
-    pub const GUARD_MEEPLE_DEPLOY: ItemId = ItemId(163);
+    pub const GUARD_MEEPLE_DEPLOY: ItemId = ItemId(164);
     /// `guard-meeple-deploy-bridge`
-    pub const GUARD_MEEPLE_DEPLOY_BRIDGE: ItemId = ItemId(164);
+    pub const GUARD_MEEPLE_DEPLOY_BRIDGE: ItemId = ItemId(165);
     /// `wonders-note-same-feature`
-    pub const WONDERS_NOTE_SAME_FEATURE: ItemId = ItemId(165);
+    pub const WONDERS_NOTE_SAME_FEATURE: ItemId = ItemId(166);
     /// `wonders-note-not-on-extra-tile`
-    pub const WONDERS_NOTE_NOT_ON_EXTRA_TILE: ItemId = ItemId(166);
+    pub const WONDERS_NOTE_NOT_ON_EXTRA_TILE: ItemId = ItemId(167);
     /// `flier-not-on-extra-tile`
-    pub const FLIER_NOT_ON_EXTRA_TILE: ItemId = ItemId(167);
+    pub const FLIER_NOT_ON_EXTRA_TILE: ItemId = ItemId(168);
     /// `magic-portal-not-on-extra-tile`
-    pub const MAGIC_PORTAL_NOT_ON_EXTRA_TILE: ItemId = ItemId(168);
+    pub const MAGIC_PORTAL_NOT_ON_EXTRA_TILE: ItemId = ItemId(169);
     /// `fortune-teller-tent-limit`
-    pub const FORTUNE_TELLER_TENT_LIMIT: ItemId = ItemId(169);
+    pub const FORTUNE_TELLER_TENT_LIMIT: ItemId = ItemId(170);
     /// `tower-deploy`
-    pub const TOWER_DEPLOY: ItemId = ItemId(170);
+    pub const TOWER_DEPLOY: ItemId = ItemId(171);
     /// `tower-deploy-black-tower`
-    pub const TOWER_DEPLOY_BLACK_TOWER: ItemId = ItemId(171);
+    pub const TOWER_DEPLOY_BLACK_TOWER: ItemId = ItemId(172);
     /// `tower-deploy-normal-meeple`
-    pub const TOWER_DEPLOY_NORMAL_MEEPLE: ItemId = ItemId(172);
+    pub const TOWER_DEPLOY_NORMAL_MEEPLE: ItemId = ItemId(173);
     /// `big-follower-tower-deploy`
-    pub const BIG_FOLLOWER_TOWER_DEPLOY: ItemId = ItemId(173);
+    pub const BIG_FOLLOWER_TOWER_DEPLOY: ItemId = ItemId(174);
     /// `ringmaster-tower-deploy`
-    pub const RINGMASTER_TOWER_DEPLOY: ItemId = ItemId(174);
+    pub const RINGMASTER_TOWER_DEPLOY: ItemId = ItemId(175);
     /// `guard-meeple-tower-deploy`
-    pub const GUARD_MEEPLE_TOWER_DEPLOY: ItemId = ItemId(175);
+    pub const GUARD_MEEPLE_TOWER_DEPLOY: ItemId = ItemId(176);
     /// `acrobats-action`
-    pub const ACROBATS_ACTION: ItemId = ItemId(176);
+    pub const ACROBATS_ACTION: ItemId = ItemId(177);
     /// `acrobats-add-to-pyramid`
-    pub const ACROBATS_ADD_TO_PYRAMID: ItemId = ItemId(177);
+    pub const ACROBATS_ADD_TO_PYRAMID: ItemId = ItemId(178);
     /// `acrobats-pyramid-no-bridge`
-    pub const ACROBATS_PYRAMID_NO_BRIDGE: ItemId = ItemId(178);
+    pub const ACROBATS_PYRAMID_NO_BRIDGE: ItemId = ItemId(179);
     /// `acrobats-add-directly`
-    pub const ACROBATS_ADD_DIRECTLY: ItemId = ItemId(179);
+    pub const ACROBATS_ADD_DIRECTLY: ItemId = ItemId(180);
     /// `magic-portal-acrobat-pyramid`
-    pub const MAGIC_PORTAL_ACROBAT_PYRAMID: ItemId = ItemId(180);
+    pub const MAGIC_PORTAL_ACROBAT_PYRAMID: ItemId = ItemId(181);
     /// `acrobats-add-via-flier`
-    pub const ACROBATS_ADD_VIA_FLIER: ItemId = ItemId(181);
+    pub const ACROBATS_ADD_VIA_FLIER: ItemId = ItemId(182);
     /// `20th-anniversary-acrobat-arrow`
-    pub const I_20TH_ANNIVERSARY_ACROBAT_ARROW: ItemId = ItemId(182);
+    pub const I_20TH_ANNIVERSARY_ACROBAT_ARROW: ItemId = ItemId(183);
     /// `acrobats-score-pyramid`
-    pub const ACROBATS_SCORE_PYRAMID: ItemId = ItemId(183);
+    pub const ACROBATS_SCORE_PYRAMID: ItemId = ItemId(184);
     /// `ghosts-leave-with-acrobats`
-    pub const GHOSTS_LEAVE_WITH_ACROBATS: ItemId = ItemId(184);
+    pub const GHOSTS_LEAVE_WITH_ACROBATS: ItemId = ItemId(185);
     /// `deploy-other-figures`
-    pub const DEPLOY_OTHER_FIGURES: ItemId = ItemId(185);
+    pub const DEPLOY_OTHER_FIGURES: ItemId = ItemId(186);
     /// `pig-other-figures-volcano`
-    pub const PIG_OTHER_FIGURES_VOLCANO: ItemId = ItemId(186);
+    pub const PIG_OTHER_FIGURES_VOLCANO: ItemId = ItemId(187);
     /// `pig-other-figures-plague-source`
-    pub const PIG_OTHER_FIGURES_PLAGUE_SOURCE: ItemId = ItemId(187);
+    pub const PIG_OTHER_FIGURES_PLAGUE_SOURCE: ItemId = ItemId(188);
     /// `pig-deploy`
-    pub const PIG_DEPLOY: ItemId = ItemId(188);
+    pub const PIG_DEPLOY: ItemId = ItemId(189);
     /// `builder-deploy`
-    pub const BUILDER_DEPLOY: ItemId = ItemId(189);
+    pub const BUILDER_DEPLOY: ItemId = ItemId(190);
     /// `sheep-deploy`
-    pub const SHEEP_DEPLOY: ItemId = ItemId(190);
+    pub const SHEEP_DEPLOY: ItemId = ItemId(191);
     /// `sheep-deploy-grow-flock`
-    pub const SHEEP_DEPLOY_GROW_FLOCK: ItemId = ItemId(191);
+    pub const SHEEP_DEPLOY_GROW_FLOCK: ItemId = ItemId(192);
     /// `barn-place`
-    pub const BARN_PLACE: ItemId = ItemId(192);
+    pub const BARN_PLACE: ItemId = ItemId(193);
     /// `wheel-of-fortune-special-action`
-    pub const WHEEL_OF_FORTUNE_SPECIAL_ACTION: ItemId = ItemId(193);
+    pub const WHEEL_OF_FORTUNE_SPECIAL_ACTION: ItemId = ItemId(194);
     /// `wheel-of-fortune-place-meeple`
-    pub const WHEEL_OF_FORTUNE_PLACE_MEEPLE: ItemId = ItemId(194);
+    pub const WHEEL_OF_FORTUNE_PLACE_MEEPLE: ItemId = ItemId(195);
     /// `festival-take-back-figure`
-    pub const FESTIVAL_TAKE_BACK_FIGURE: ItemId = ItemId(195);
+    pub const FESTIVAL_TAKE_BACK_FIGURE: ItemId = ItemId(196);
     /// `wheel-of-fortune-special-russian-trap`
-    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP: ItemId = ItemId(196);
+    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP: ItemId = ItemId(197);
     /// `wheel-of-fortune-special-russian-trap-figure`
-    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE: ItemId = ItemId(197);
+    pub const WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE: ItemId = ItemId(198);
     /// `abbot-return-and-score`
-    pub const ABBOT_RETURN_AND_SCORE: ItemId = ItemId(198);
+    pub const ABBOT_RETURN_AND_SCORE: ItemId = ItemId(199);
     /// `ghosts-leave-with-abbot`
-    pub const GHOSTS_LEAVE_WITH_ABBOT: ItemId = ItemId(199);
+    pub const GHOSTS_LEAVE_WITH_ABBOT: ItemId = ItemId(200);
     /// `wheel-of-fortune-special-peasant-revolts`
-    pub const WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS: ItemId = ItemId(200);
+    pub const WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS: ItemId = ItemId(201);
     /// `tower-neutral-figure`
-    pub const TOWER_NEUTRAL_FIGURE: ItemId = ItemId(201);
+    pub const TOWER_NEUTRAL_FIGURE: ItemId = ItemId(202);
     /// `tower-neutral-figure-or-token`
-    pub const TOWER_NEUTRAL_FIGURE_OR_TOKEN: ItemId = ItemId(202);
+    pub const TOWER_NEUTRAL_FIGURE_OR_TOKEN: ItemId = ItemId(203);
     /// `tower-build-piece`
-    pub const TOWER_BUILD_PIECE: ItemId = ItemId(203);
+    pub const TOWER_BUILD_PIECE: ItemId = ItemId(204);
     /// `tower-build-black-tower`
-    pub const TOWER_BUILD_BLACK_TOWER: ItemId = ItemId(204);
+    pub const TOWER_BUILD_BLACK_TOWER: ItemId = ItemId(205);
     /// `tower-capture`
-    pub const TOWER_CAPTURE: ItemId = ItemId(205);
+    pub const TOWER_CAPTURE: ItemId = ItemId(206);
     /// `tower-exchange-prisoners`
-    pub const TOWER_EXCHANGE_PRISONERS: ItemId = ItemId(206);
+    pub const TOWER_EXCHANGE_PRISONERS: ItemId = ItemId(207);
     /// `little-buildings-place`
-    pub const LITTLE_BUILDINGS_PLACE: ItemId = ItemId(207);
+    pub const LITTLE_BUILDINGS_PLACE: ItemId = ItemId(208);
     /// `fairy-deploy`
-    pub const FAIRY_DEPLOY: ItemId = ItemId(208);
+    pub const FAIRY_DEPLOY: ItemId = ItemId(209);
     /// `fairy-not-beside-castle`
-    pub const FAIRY_NOT_BESIDE_CASTLE: ItemId = ItemId(209);
+    pub const FAIRY_NOT_BESIDE_CASTLE: ItemId = ItemId(210);
     /// `tollkeepers-place-tollhouse`
-    pub const TOLLKEEPERS_PLACE_TOLLHOUSE: ItemId = ItemId(210);
+    pub const TOLLKEEPERS_PLACE_TOLLHOUSE: ItemId = ItemId(211);
     /// `phantom-deploy`
-    pub const PHANTOM_DEPLOY: ItemId = ItemId(211);
+    pub const PHANTOM_DEPLOY: ItemId = ItemId(212);
     /// `phantom-deploy-bridge`
-    pub const PHANTOM_DEPLOY_BRIDGE: ItemId = ItemId(212);
+    pub const PHANTOM_DEPLOY_BRIDGE: ItemId = ItemId(213);
     /// `phantom-deploy-flier-or-portal`
-    pub const PHANTOM_DEPLOY_FLIER_OR_PORTAL: ItemId = ItemId(213);
+    pub const PHANTOM_DEPLOY_FLIER_OR_PORTAL: ItemId = ItemId(214);
     /// `phantom-deploy-portal`
-    pub const PHANTOM_DEPLOY_PORTAL: ItemId = ItemId(214);
+    pub const PHANTOM_DEPLOY_PORTAL: ItemId = ItemId(215);
     /// `phantom-deploy-flier`
-    pub const PHANTOM_DEPLOY_FLIER: ItemId = ItemId(215);
+    pub const PHANTOM_DEPLOY_FLIER: ItemId = ItemId(216);
     /// `phantom-deploy-anniversary-symbol`
-    pub const PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL: ItemId = ItemId(216);
+    pub const PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL: ItemId = ItemId(217);
     /// `phantom-deploy-revolt-protection`
-    pub const PHANTOM_DEPLOY_REVOLT_PROTECTION: ItemId = ItemId(217);
+    pub const PHANTOM_DEPLOY_REVOLT_PROTECTION: ItemId = ItemId(218);
     /// `phantom-no-deploy-volcano-or-plague`
-    pub const PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE: ItemId = ItemId(218);
+    pub const PHANTOM_NO_DEPLOY_VOLCANO_OR_PLAGUE: ItemId = ItemId(219);
     /// `phantom-no-deploy-volcano`
-    pub const PHANTOM_NO_DEPLOY_VOLCANO: ItemId = ItemId(219);
+    pub const PHANTOM_NO_DEPLOY_VOLCANO: ItemId = ItemId(220);
     /// `phantom-no-deploy-plague-source`
-    pub const PHANTOM_NO_DEPLOY_PLAGUE_SOURCE: ItemId = ItemId(220);
+    pub const PHANTOM_NO_DEPLOY_PLAGUE_SOURCE: ItemId = ItemId(221);
     /// `fortune-teller-tent-limit-phantom`
-    pub const FORTUNE_TELLER_TENT_LIMIT_PHANTOM: ItemId = ItemId(221);
+    pub const FORTUNE_TELLER_TENT_LIMIT_PHANTOM: ItemId = ItemId(222);
     /// `tower-phantom-deploy`
-    pub const TOWER_PHANTOM_DEPLOY: ItemId = ItemId(222);
+    pub const TOWER_PHANTOM_DEPLOY: ItemId = ItemId(223);
     /// `tower-phantom-black-tower`
-    pub const TOWER_PHANTOM_BLACK_TOWER: ItemId = ItemId(223);
+    pub const TOWER_PHANTOM_BLACK_TOWER: ItemId = ItemId(224);
     /// `wheel-of-fortune-phantom-special-action`
-    pub const WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION: ItemId = ItemId(224);
+    pub const WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION: ItemId = ItemId(225);
     /// `wheel-of-fortune-phantom-on-wheel`
-    pub const WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL: ItemId = ItemId(225);
+    pub const WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL: ItemId = ItemId(226);
     /// `ferries-place-ferry`
-    pub const FERRIES_PLACE_FERRY: ItemId = ItemId(226);
+    pub const FERRIES_PLACE_FERRY: ItemId = ItemId(227);
     /// `ferries-move-ferry`
-    pub const FERRIES_MOVE_FERRY: ItemId = ItemId(227);
+    pub const FERRIES_MOVE_FERRY: ItemId = ItemId(228);
     /// `sheep-field-extended`
-    pub const SHEEP_FIELD_EXTENDED: ItemId = ItemId(228);
+    pub const SHEEP_FIELD_EXTENDED: ItemId = ItemId(229);
     /// `sheep-grow-flock`
-    pub const SHEEP_GROW_FLOCK: ItemId = ItemId(229);
+    pub const SHEEP_GROW_FLOCK: ItemId = ItemId(230);
     /// `sheep-drive-flock-home`
-    pub const SHEEP_DRIVE_FLOCK_HOME: ItemId = ItemId(230);
+    pub const SHEEP_DRIVE_FLOCK_HOME: ItemId = ItemId(231);
     /// `sheep-field-closed`
-    pub const SHEEP_FIELD_CLOSED: ItemId = ItemId(231);
+    pub const SHEEP_FIELD_CLOSED: ItemId = ItemId(232);
     /// `sheep-field-closed-drive-home`
-    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME: ItemId = ItemId(232);
+    pub const SHEEP_FIELD_CLOSED_DRIVE_HOME: ItemId = ItemId(233);
     /// `fruit-tree-harvest-or-sell`
-    pub const FRUIT_TREE_HARVEST_OR_SELL: ItemId = ItemId(233);
+    pub const FRUIT_TREE_HARVEST_OR_SELL: ItemId = ItemId(234);
     /// `fruit-tree-harvest`
-    pub const FRUIT_TREE_HARVEST: ItemId = ItemId(234);
+    pub const FRUIT_TREE_HARVEST: ItemId = ItemId(235);
     /// `fruit-tree-sell`
-    pub const FRUIT_TREE_SELL: ItemId = ItemId(235);
+    pub const FRUIT_TREE_SELL: ItemId = ItemId(236);
     /// `wonders-notre-dame`
-    pub const WONDERS_NOTRE_DAME: ItemId = ItemId(236);
+    pub const WONDERS_NOTRE_DAME: ItemId = ItemId(237);
     /// `wonders-notre-dame-abbey`
-    pub const WONDERS_NOTRE_DAME_ABBEY: ItemId = ItemId(237);
+    pub const WONDERS_NOTRE_DAME_ABBEY: ItemId = ItemId(238);
     /// `wonders-notre-dame-shrine`
-    pub const WONDERS_NOTRE_DAME_SHRINE: ItemId = ItemId(238);
+    pub const WONDERS_NOTRE_DAME_SHRINE: ItemId = ItemId(239);
     /// `wonders-notre-dame-german-monastery`
-    pub const WONDERS_NOTRE_DAME_GERMAN_MONASTERY: ItemId = ItemId(239);
+    pub const WONDERS_NOTRE_DAME_GERMAN_MONASTERY: ItemId = ItemId(240);
     /// `wonders-notre-dame-dutch-belgian-monastery`
-    pub const WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY: ItemId = ItemId(240);
+    pub const WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY: ItemId = ItemId(241);
     /// `wonders-notre-dame-japanese-building`
-    pub const WONDERS_NOTRE_DAME_JAPANESE_BUILDING: ItemId = ItemId(241);
+    pub const WONDERS_NOTRE_DAME_JAPANESE_BUILDING: ItemId = ItemId(242);
     /// `wonders-notre-dame-darmstadt-church`
-    pub const WONDERS_NOTRE_DAME_DARMSTADT_CHURCH: ItemId = ItemId(242);
+    pub const WONDERS_NOTRE_DAME_DARMSTADT_CHURCH: ItemId = ItemId(243);
     /// `messages-check-2c-shepherd`
-    pub const MESSAGES_CHECK_2C_SHEPHERD: ItemId = ItemId(243);
+    pub const MESSAGES_CHECK_2C_SHEPHERD: ItemId = ItemId(244);
     /// `messages-check-2c-new-scoring`
-    pub const MESSAGES_CHECK_2C_NEW_SCORING: ItemId = ItemId(244);
+    pub const MESSAGES_CHECK_2C_NEW_SCORING: ItemId = ItemId(245);
     /// `dragon-move-hig-zmg`
-    pub const DRAGON_MOVE_HIG_ZMG: ItemId = ItemId(245);
+    pub const DRAGON_MOVE_HIG_ZMG: ItemId = ItemId(246);
     /// `dragon-move`
-    pub const DRAGON_MOVE: ItemId = ItemId(246);
+    pub const DRAGON_MOVE: ItemId = ItemId(247);
     /// `determine-completed`
-    pub const DETERMINE_COMPLETED: ItemId = ItemId(247);
+    pub const DETERMINE_COMPLETED: ItemId = ItemId(248);
     /// `completed-by-tile`
-    pub const COMPLETED_BY_TILE: ItemId = ItemId(248);
+    pub const COMPLETED_BY_TILE: ItemId = ItemId(249);
     /// `abbey-completes-features`
-    pub const ABBEY_COMPLETES_FEATURES: ItemId = ItemId(249);
+    pub const ABBEY_COMPLETES_FEATURES: ItemId = ItemId(250);
     /// `halflings-completes-features`
-    pub const HALFLINGS_COMPLETES_FEATURES: ItemId = ItemId(250);
+    pub const HALFLINGS_COMPLETES_FEATURES: ItemId = ItemId(251);
     /// `german-castles-completes-features`
-    pub const GERMAN_CASTLES_COMPLETES_FEATURES: ItemId = ItemId(251);
+    pub const GERMAN_CASTLES_COMPLETES_FEATURES: ItemId = ItemId(252);
     /// `wonders-completes-features`
-    pub const WONDERS_COMPLETES_FEATURES: ItemId = ItemId(252);
+    pub const WONDERS_COMPLETES_FEATURES: ItemId = ItemId(253);
     /// `completed-roads`
-    pub const COMPLETED_ROADS: ItemId = ItemId(253);
+    pub const COMPLETED_ROADS: ItemId = ItemId(254);
     /// `completed-cities`
-    pub const COMPLETED_CITIES: ItemId = ItemId(254);
+    pub const COMPLETED_CITIES: ItemId = ItemId(255);
     /// `completed-monastic`
-    pub const COMPLETED_MONASTIC: ItemId = ItemId(255);
+    pub const COMPLETED_MONASTIC: ItemId = ItemId(256);
     /// `completed-monastery`
-    pub const COMPLETED_MONASTERY: ItemId = ItemId(256);
+    pub const COMPLETED_MONASTERY: ItemId = ItemId(257);
     /// `abbey-completed`
-    pub const ABBEY_COMPLETED: ItemId = ItemId(257);
+    pub const ABBEY_COMPLETED: ItemId = ItemId(258);
     /// `shrines-completed`
-    pub const SHRINES_COMPLETED: ItemId = ItemId(258);
+    pub const SHRINES_COMPLETED: ItemId = ItemId(259);
     /// `monasteries-german-completed`
-    pub const MONASTERIES_GERMAN_COMPLETED: ItemId = ItemId(259);
+    pub const MONASTERIES_GERMAN_COMPLETED: ItemId = ItemId(260);
     /// `monasteries-dutch-belgian-completed`
-    pub const MONASTERIES_DUTCH_BELGIAN_COMPLETED: ItemId = ItemId(260);
+    pub const MONASTERIES_DUTCH_BELGIAN_COMPLETED: ItemId = ItemId(261);
     /// `monasteries-japanese-completed`
-    pub const MONASTERIES_JAPANESE_COMPLETED: ItemId = ItemId(261);
+    pub const MONASTERIES_JAPANESE_COMPLETED: ItemId = ItemId(262);
     /// `darmstadt-church-completed`
-    pub const DARMSTADT_CHURCH_COMPLETED: ItemId = ItemId(262);
+    pub const DARMSTADT_CHURCH_COMPLETED: ItemId = ItemId(263);
     /// `russian-promos-baba-yaga-completed`
-    pub const RUSSIAN_PROMOS_BABA_YAGA_COMPLETED: ItemId = ItemId(263);
+    pub const RUSSIAN_PROMOS_BABA_YAGA_COMPLETED: ItemId = ItemId(264);
     /// `gardens-completed`
-    pub const GARDENS_COMPLETED: ItemId = ItemId(264);
+    pub const GARDENS_COMPLETED: ItemId = ItemId(265);
     /// `german-castles-completed`
-    pub const GERMAN_CASTLES_COMPLETED: ItemId = ItemId(265);
+    pub const GERMAN_CASTLES_COMPLETED: ItemId = ItemId(266);
     /// `german-cathedrals-completed`
-    pub const GERMAN_CATHEDRALS_COMPLETED: ItemId = ItemId(266);
+    pub const GERMAN_CATHEDRALS_COMPLETED: ItemId = ItemId(267);
     /// `haunted-castles-completed`
-    pub const HAUNTED_CASTLES_COMPLETED: ItemId = ItemId(267);
+    pub const HAUNTED_CASTLES_COMPLETED: ItemId = ItemId(268);
     /// `cemeteries-completed`
-    pub const CEMETERIES_COMPLETED: ItemId = ItemId(268);
+    pub const CEMETERIES_COMPLETED: ItemId = ItemId(269);
     /// `easter-nest-completed`
-    pub const EASTER_NEST_COMPLETED: ItemId = ItemId(269);
+    pub const EASTER_NEST_COMPLETED: ItemId = ItemId(270);
     /// `fortune-teller-tent-completed`
-    pub const FORTUNE_TELLER_TENT_COMPLETED: ItemId = ItemId(270);
+    pub const FORTUNE_TELLER_TENT_COMPLETED: ItemId = ItemId(271);
     /// `bridges-completed-roads`
-    pub const BRIDGES_COMPLETED_ROADS: ItemId = ItemId(271);
+    pub const BRIDGES_COMPLETED_ROADS: ItemId = ItemId(272);
     /// `bridges-completed-german-cathedrals`
-    pub const BRIDGES_COMPLETED_GERMAN_CATHEDRALS: ItemId = ItemId(272);
+    pub const BRIDGES_COMPLETED_GERMAN_CATHEDRALS: ItemId = ItemId(273);
     /// `tunnel-completed-roads`
-    pub const TUNNEL_COMPLETED_ROADS: ItemId = ItemId(273);
+    pub const TUNNEL_COMPLETED_ROADS: ItemId = ItemId(274);
     /// `tunnel-completed-german-cathedrals`
-    pub const TUNNEL_COMPLETED_GERMAN_CATHEDRALS: ItemId = ItemId(274);
+    pub const TUNNEL_COMPLETED_GERMAN_CATHEDRALS: ItemId = ItemId(275);
     /// `ferries-completed-roads`
-    pub const FERRIES_COMPLETED_ROADS: ItemId = ItemId(275);
+    pub const FERRIES_COMPLETED_ROADS: ItemId = ItemId(276);
     /// `ferries-completed-german-cathedrals`
-    pub const FERRIES_COMPLETED_GERMAN_CATHEDRALS: ItemId = ItemId(276);
+    pub const FERRIES_COMPLETED_GERMAN_CATHEDRALS: ItemId = ItemId(277);
     /// `barn-fields-to-score`
-    pub const BARN_FIELDS_TO_SCORE: ItemId = ItemId(277);
+    pub const BARN_FIELDS_TO_SCORE: ItemId = ItemId(278);
     /// `castles-completed`
-    pub const CASTLES_COMPLETED: ItemId = ItemId(278);
+    pub const CASTLES_COMPLETED: ItemId = ItemId(279);
     /// `porxada-knight-tokens`
-    pub const PORXADA_KNIGHT_TOKENS: ItemId = ItemId(279);
+    pub const PORXADA_KNIGHT_TOKENS: ItemId = ItemId(280);
     /// `resolve-control`
-    pub const RESOLVE_CONTROL: ItemId = ItemId(280);
+    pub const RESOLVE_CONTROL: ItemId = ItemId(281);
     /// `control-normal-meeple`
-    pub const CONTROL_NORMAL_MEEPLE: ItemId = ItemId(281);
+    pub const CONTROL_NORMAL_MEEPLE: ItemId = ItemId(282);
     /// `big-follower-control-vote`
-    pub const BIG_FOLLOWER_CONTROL_VOTE: ItemId = ItemId(282);
+    pub const BIG_FOLLOWER_CONTROL_VOTE: ItemId = ItemId(283);
     /// `wagon-control-vote`
-    pub const WAGON_CONTROL_VOTE: ItemId = ItemId(283);
+    pub const WAGON_CONTROL_VOTE: ItemId = ItemId(284);
     /// `mayor-control-vote`
-    pub const MAYOR_CONTROL_VOTE: ItemId = ItemId(284);
+    pub const MAYOR_CONTROL_VOTE: ItemId = ItemId(285);
     /// `phantom-control-vote`
-    pub const PHANTOM_CONTROL_VOTE: ItemId = ItemId(285);
+    pub const PHANTOM_CONTROL_VOTE: ItemId = ItemId(286);
     /// `abbot-control-vote`
-    pub const ABBOT_CONTROL_VOTE: ItemId = ItemId(286);
+    pub const ABBOT_CONTROL_VOTE: ItemId = ItemId(287);
     /// `ringmaster-control-vote`
-    pub const RINGMASTER_CONTROL_VOTE: ItemId = ItemId(287);
+    pub const RINGMASTER_CONTROL_VOTE: ItemId = ItemId(288);
     /// `guard-meeple-control-vote`
-    pub const GUARD_MEEPLE_CONTROL_VOTE: ItemId = ItemId(288);
+    pub const GUARD_MEEPLE_CONTROL_VOTE: ItemId = ItemId(289);
     /// `hills-control-tie`
-    pub const HILLS_CONTROL_TIE: ItemId = ItemId(289);
+    pub const HILLS_CONTROL_TIE: ItemId = ItemId(290);
     /// `land-surveyors-citizens-jury-vote`
-    pub const LAND_SURVEYORS_CITIZENS_JURY_VOTE: ItemId = ItemId(290);
+    pub const LAND_SURVEYORS_CITIZENS_JURY_VOTE: ItemId = ItemId(291);
     /// `leipzig-move-to-quarter`
-    pub const LEIPZIG_MOVE_TO_QUARTER: ItemId = ItemId(291);
+    pub const LEIPZIG_MOVE_TO_QUARTER: ItemId = ItemId(292);
     /// `choose-scoring-order`
-    pub const CHOOSE_SCORING_ORDER: ItemId = ItemId(292);
+    pub const CHOOSE_SCORING_ORDER: ItemId = ItemId(293);
     /// `robbers-scoring-order-exception`
-    pub const ROBBERS_SCORING_ORDER_EXCEPTION: ItemId = ItemId(293);
+    pub const ROBBERS_SCORING_ORDER_EXCEPTION: ItemId = ItemId(294);
     /// `bathhouse-scoring-order`
-    pub const BATHHOUSE_SCORING_ORDER: ItemId = ItemId(294);
+    pub const BATHHOUSE_SCORING_ORDER: ItemId = ItemId(295);
     /// `castles-score-at-once`
-    pub const CASTLES_SCORE_AT_ONCE: ItemId = ItemId(295);
+    pub const CASTLES_SCORE_AT_ONCE: ItemId = ItemId(296);
     /// `castles-overlapping-fiefs`
-    pub const CASTLES_OVERLAPPING_FIEFS: ItemId = ItemId(296);
+    pub const CASTLES_OVERLAPPING_FIEFS: ItemId = ItemId(297);
     /// `perform-3b-each`
-    pub const PERFORM_3B_EACH: ItemId = ItemId(297);
+    pub const PERFORM_3B_EACH: ItemId = ItemId(298);
     /// `castles-build`
-    pub const CASTLES_BUILD: ItemId = ItemId(298);
+    pub const CASTLES_BUILD: ItemId = ItemId(299);
     /// `gingerbread-score-city`
-    pub const GINGERBREAD_SCORE_CITY: ItemId = ItemId(299);
+    pub const GINGERBREAD_SCORE_CITY: ItemId = ItemId(300);
     /// `gingerbread-castle-unclear`
-    pub const GINGERBREAD_CASTLE_UNCLEAR: ItemId = ItemId(300);
+    pub const GINGERBREAD_CASTLE_UNCLEAR: ItemId = ItemId(301);
     /// `rewards-for-completion`
-    pub const REWARDS_FOR_COMPLETION: ItemId = ItemId(301);
+    pub const REWARDS_FOR_COMPLETION: ItemId = ItemId(302);
     /// `traders-collect-goods`
-    pub const TRADERS_COLLECT_GOODS: ItemId = ItemId(302);
+    pub const TRADERS_COLLECT_GOODS: ItemId = ItemId(303);
     /// `king-and-robber-take-tile`
-    pub const KING_AND_ROBBER_TAKE_TILE: ItemId = ItemId(303);
+    pub const KING_AND_ROBBER_TAKE_TILE: ItemId = ItemId(304);
     /// `fortune-teller-tent-reward`
-    pub const FORTUNE_TELLER_TENT_REWARD: ItemId = ItemId(304);
+    pub const FORTUNE_TELLER_TENT_REWARD: ItemId = ItemId(305);
     /// `count-move-from-city`
-    pub const COUNT_MOVE_FROM_CITY: ItemId = ItemId(305);
+    pub const COUNT_MOVE_FROM_CITY: ItemId = ItemId(306);
     /// `determine-majority`
-    pub const DETERMINE_MAJORITY: ItemId = ItemId(306);
+    pub const DETERMINE_MAJORITY: ItemId = ItemId(307);
     /// `count-redetermine-majority`
-    pub const COUNT_REDETERMINE_MAJORITY: ItemId = ItemId(307);
+    pub const COUNT_REDETERMINE_MAJORITY: ItemId = ItemId(308);
     /// `majority-normal-meeple`
-    pub const MAJORITY_NORMAL_MEEPLE: ItemId = ItemId(308);
+    pub const MAJORITY_NORMAL_MEEPLE: ItemId = ItemId(309);
     /// `big-follower-majority-strength`
-    pub const BIG_FOLLOWER_MAJORITY_STRENGTH: ItemId = ItemId(309);
+    pub const BIG_FOLLOWER_MAJORITY_STRENGTH: ItemId = ItemId(310);
     /// `wagon-majority-strength`
-    pub const WAGON_MAJORITY_STRENGTH: ItemId = ItemId(310);
+    pub const WAGON_MAJORITY_STRENGTH: ItemId = ItemId(311);
     /// `mayor-majority-strength`
-    pub const MAYOR_MAJORITY_STRENGTH: ItemId = ItemId(311);
+    pub const MAYOR_MAJORITY_STRENGTH: ItemId = ItemId(312);
     /// `phantom-majority-strength`
-    pub const PHANTOM_MAJORITY_STRENGTH: ItemId = ItemId(312);
+    pub const PHANTOM_MAJORITY_STRENGTH: ItemId = ItemId(313);
     /// `abbot-majority-strength`
-    pub const ABBOT_MAJORITY_STRENGTH: ItemId = ItemId(313);
+    pub const ABBOT_MAJORITY_STRENGTH: ItemId = ItemId(314);
     /// `ringmaster-majority-strength`
-    pub const RINGMASTER_MAJORITY_STRENGTH: ItemId = ItemId(314);
+    pub const RINGMASTER_MAJORITY_STRENGTH: ItemId = ItemId(315);
     /// `guard-meeple-majority-strength`
-    pub const GUARD_MEEPLE_MAJORITY_STRENGTH: ItemId = ItemId(315);
+    pub const GUARD_MEEPLE_MAJORITY_STRENGTH: ItemId = ItemId(316);
     /// `hills-majority-tie`
-    pub const HILLS_MAJORITY_TIE: ItemId = ItemId(316);
+    pub const HILLS_MAJORITY_TIE: ItemId = ItemId(317);
     /// `land-surveyors-citizens-jury-strength`
-    pub const LAND_SURVEYORS_CITIZENS_JURY_STRENGTH: ItemId = ItemId(317);
+    pub const LAND_SURVEYORS_CITIZENS_JURY_STRENGTH: ItemId = ItemId(318);
     /// `watchtowers-bonus`
-    pub const WATCHTOWERS_BONUS: ItemId = ItemId(318);
+    pub const WATCHTOWERS_BONUS: ItemId = ItemId(319);
     /// `tollkeepers-toll`
-    pub const TOLLKEEPERS_TOLL: ItemId = ItemId(319);
+    pub const TOLLKEEPERS_TOLL: ItemId = ItemId(320);
     /// `score-feature`
-    pub const SCORE_FEATURE: ItemId = ItemId(320);
+    pub const SCORE_FEATURE: ItemId = ItemId(321);
     /// `score-road`
-    pub const SCORE_ROAD: ItemId = ItemId(321);
+    pub const SCORE_ROAD: ItemId = ItemId(322);
     /// `german-cathedrals-score-road`
-    pub const GERMAN_CATHEDRALS_SCORE_ROAD: ItemId = ItemId(322);
+    pub const GERMAN_CATHEDRALS_SCORE_ROAD: ItemId = ItemId(323);
     /// `inns-score-road`
-    pub const INNS_SCORE_ROAD: ItemId = ItemId(323);
+    pub const INNS_SCORE_ROAD: ItemId = ItemId(324);
     /// `mage-score-road`
-    pub const MAGE_SCORE_ROAD: ItemId = ItemId(324);
+    pub const MAGE_SCORE_ROAD: ItemId = ItemId(325);
     /// `witch-score-road`
-    pub const WITCH_SCORE_ROAD: ItemId = ItemId(325);
+    pub const WITCH_SCORE_ROAD: ItemId = ItemId(326);
     /// `little-buildings-score-road`
-    pub const LITTLE_BUILDINGS_SCORE_ROAD: ItemId = ItemId(326);
+    pub const LITTLE_BUILDINGS_SCORE_ROAD: ItemId = ItemId(327);
     /// `german-castles-score-road`
-    pub const GERMAN_CASTLES_SCORE_ROAD: ItemId = ItemId(327);
+    pub const GERMAN_CASTLES_SCORE_ROAD: ItemId = ItemId(328);
     /// `bathhouse-score-road`
-    pub const BATHHOUSE_SCORE_ROAD: ItemId = ItemId(328);
+    pub const BATHHOUSE_SCORE_ROAD: ItemId = ItemId(329);
     /// `labyrinth-score-road`
-    pub const LABYRINTH_SCORE_ROAD: ItemId = ItemId(329);
+    pub const LABYRINTH_SCORE_ROAD: ItemId = ItemId(330);
     /// `signposts-score-road`
-    pub const SIGNPOSTS_SCORE_ROAD: ItemId = ItemId(330);
+    pub const SIGNPOSTS_SCORE_ROAD: ItemId = ItemId(331);
     /// `ghosts-score-road`
-    pub const GHOSTS_SCORE_ROAD: ItemId = ItemId(331);
+    pub const GHOSTS_SCORE_ROAD: ItemId = ItemId(332);
     /// `land-surveyors-score-road`
-    pub const LAND_SURVEYORS_SCORE_ROAD: ItemId = ItemId(332);
+    pub const LAND_SURVEYORS_SCORE_ROAD: ItemId = ItemId(333);
     /// `score-city`
-    pub const SCORE_CITY: ItemId = ItemId(333);
+    pub const SCORE_CITY: ItemId = ItemId(334);
     /// `cathars-score-city`
-    pub const CATHARS_SCORE_CITY: ItemId = ItemId(334);
+    pub const CATHARS_SCORE_CITY: ItemId = ItemId(335);
     /// `cathedrals-score-city`
-    pub const CATHEDRALS_SCORE_CITY: ItemId = ItemId(335);
+    pub const CATHEDRALS_SCORE_CITY: ItemId = ItemId(336);
     /// `mage-score-city`
-    pub const MAGE_SCORE_CITY: ItemId = ItemId(336);
+    pub const MAGE_SCORE_CITY: ItemId = ItemId(337);
     /// `witch-score-city`
-    pub const WITCH_SCORE_CITY: ItemId = ItemId(337);
+    pub const WITCH_SCORE_CITY: ItemId = ItemId(338);
     /// `little-buildings-score-city`
-    pub const LITTLE_BUILDINGS_SCORE_CITY: ItemId = ItemId(338);
+    pub const LITTLE_BUILDINGS_SCORE_CITY: ItemId = ItemId(339);
     /// `german-castles-score-city`
-    pub const GERMAN_CASTLES_SCORE_CITY: ItemId = ItemId(339);
+    pub const GERMAN_CASTLES_SCORE_CITY: ItemId = ItemId(340);
     /// `bathhouse-score-city`
-    pub const BATHHOUSE_SCORE_CITY: ItemId = ItemId(340);
+    pub const BATHHOUSE_SCORE_CITY: ItemId = ItemId(341);
     /// `darmstadt-score-city`
-    pub const DARMSTADT_SCORE_CITY: ItemId = ItemId(341);
+    pub const DARMSTADT_SCORE_CITY: ItemId = ItemId(342);
     /// `ghosts-score-city`
-    pub const GHOSTS_SCORE_CITY: ItemId = ItemId(342);
+    pub const GHOSTS_SCORE_CITY: ItemId = ItemId(343);
     /// `land-surveyors-score-city`
-    pub const LAND_SURVEYORS_SCORE_CITY: ItemId = ItemId(343);
+    pub const LAND_SURVEYORS_SCORE_CITY: ItemId = ItemId(344);
     /// `score-monastic`
-    pub const SCORE_MONASTIC: ItemId = ItemId(344);
+    pub const SCORE_MONASTIC: ItemId = ItemId(345);
     /// `vineyards-score-monastery`
-    pub const VINEYARDS_SCORE_MONASTERY: ItemId = ItemId(345);
+    pub const VINEYARDS_SCORE_MONASTERY: ItemId = ItemId(346);
     /// `little-buildings-score-monastic`
-    pub const LITTLE_BUILDINGS_SCORE_MONASTIC: ItemId = ItemId(346);
+    pub const LITTLE_BUILDINGS_SCORE_MONASTIC: ItemId = ItemId(347);
     /// `ghosts-score-monastic`
-    pub const GHOSTS_SCORE_MONASTIC: ItemId = ItemId(347);
+    pub const GHOSTS_SCORE_MONASTIC: ItemId = ItemId(348);
     /// `land-surveyors-score-monastic`
-    pub const LAND_SURVEYORS_SCORE_MONASTIC: ItemId = ItemId(348);
+    pub const LAND_SURVEYORS_SCORE_MONASTIC: ItemId = ItemId(349);
     /// `score-monastery`
-    pub const SCORE_MONASTERY: ItemId = ItemId(349);
+    pub const SCORE_MONASTERY: ItemId = ItemId(350);
     /// `abbey-score`
-    pub const ABBEY_SCORE: ItemId = ItemId(350);
+    pub const ABBEY_SCORE: ItemId = ItemId(351);
     /// `shrines-score`
-    pub const SHRINES_SCORE: ItemId = ItemId(351);
+    pub const SHRINES_SCORE: ItemId = ItemId(352);
     /// `monasteries-german-score`
-    pub const MONASTERIES_GERMAN_SCORE: ItemId = ItemId(352);
+    pub const MONASTERIES_GERMAN_SCORE: ItemId = ItemId(353);
     /// `monasteries-dutch-belgian-score`
-    pub const MONASTERIES_DUTCH_BELGIAN_SCORE: ItemId = ItemId(353);
+    pub const MONASTERIES_DUTCH_BELGIAN_SCORE: ItemId = ItemId(354);
     /// `monasteries-japanese-score`
-    pub const MONASTERIES_JAPANESE_SCORE: ItemId = ItemId(354);
+    pub const MONASTERIES_JAPANESE_SCORE: ItemId = ItemId(355);
     /// `darmstadt-church-score`
-    pub const DARMSTADT_CHURCH_SCORE: ItemId = ItemId(355);
+    pub const DARMSTADT_CHURCH_SCORE: ItemId = ItemId(356);
     /// `barn-score-fields`
-    pub const BARN_SCORE_FIELDS: ItemId = ItemId(356);
+    pub const BARN_SCORE_FIELDS: ItemId = ItemId(357);
     /// `barn-score-castles`
-    pub const BARN_SCORE_CASTLES: ItemId = ItemId(357);
+    pub const BARN_SCORE_CASTLES: ItemId = ItemId(358);
     /// `barn-score-pig`
-    pub const BARN_SCORE_PIG: ItemId = ItemId(358);
+    pub const BARN_SCORE_PIG: ItemId = ItemId(359);
     /// `barn-score-pig-herd`
-    pub const BARN_SCORE_PIG_HERD: ItemId = ItemId(359);
+    pub const BARN_SCORE_PIG_HERD: ItemId = ItemId(360);
     /// `barn-score-cathars`
-    pub const BARN_SCORE_CATHARS: ItemId = ItemId(360);
+    pub const BARN_SCORE_CATHARS: ItemId = ItemId(361);
     /// `barn-score-little-buildings`
-    pub const BARN_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(361);
+    pub const BARN_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(362);
     /// `barn-score-ghosts`
-    pub const BARN_SCORE_GHOSTS: ItemId = ItemId(362);
+    pub const BARN_SCORE_GHOSTS: ItemId = ItemId(363);
     /// `russian-promos-baba-yaga-score`
-    pub const RUSSIAN_PROMOS_BABA_YAGA_SCORE: ItemId = ItemId(363);
+    pub const RUSSIAN_PROMOS_BABA_YAGA_SCORE: ItemId = ItemId(364);
     /// `russian-promos-baba-yaga-little-buildings`
-    pub const RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS: ItemId = ItemId(364);
+    pub const RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS: ItemId = ItemId(365);
     /// `russian-promos-baba-yaga-ghosts`
-    pub const RUSSIAN_PROMOS_BABA_YAGA_GHOSTS: ItemId = ItemId(365);
+    pub const RUSSIAN_PROMOS_BABA_YAGA_GHOSTS: ItemId = ItemId(366);
     /// `gardens-score`
-    pub const GARDENS_SCORE: ItemId = ItemId(366);
+    pub const GARDENS_SCORE: ItemId = ItemId(367);
     /// `gardens-score-little-buildings`
-    pub const GARDENS_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(367);
+    pub const GARDENS_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(368);
     /// `ghosts-score-gardens`
-    pub const GHOSTS_SCORE_GARDENS: ItemId = ItemId(368);
+    pub const GHOSTS_SCORE_GARDENS: ItemId = ItemId(369);
     /// `german-castles-score`
-    pub const GERMAN_CASTLES_SCORE: ItemId = ItemId(369);
+    pub const GERMAN_CASTLES_SCORE: ItemId = ItemId(370);
     /// `german-castles-score-little-buildings`
-    pub const GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(370);
+    pub const GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(371);
     /// `german-castles-score-ghosts`
-    pub const GERMAN_CASTLES_SCORE_GHOSTS: ItemId = ItemId(371);
+    pub const GERMAN_CASTLES_SCORE_GHOSTS: ItemId = ItemId(372);
     /// `german-cathedrals-score`
-    pub const GERMAN_CATHEDRALS_SCORE: ItemId = ItemId(372);
+    pub const GERMAN_CATHEDRALS_SCORE: ItemId = ItemId(373);
     /// `german-cathedrals-score-inns`
-    pub const GERMAN_CATHEDRALS_SCORE_INNS: ItemId = ItemId(373);
+    pub const GERMAN_CATHEDRALS_SCORE_INNS: ItemId = ItemId(374);
     /// `german-cathedrals-score-little-buildings`
-    pub const GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(374);
+    pub const GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(375);
     /// `german-cathedrals-score-ghosts`
-    pub const GERMAN_CATHEDRALS_SCORE_GHOSTS: ItemId = ItemId(375);
+    pub const GERMAN_CATHEDRALS_SCORE_GHOSTS: ItemId = ItemId(376);
     /// `haunted-castles-score`
-    pub const HAUNTED_CASTLES_SCORE: ItemId = ItemId(376);
+    pub const HAUNTED_CASTLES_SCORE: ItemId = ItemId(377);
     /// `haunted-castles-score-little-buildings`
-    pub const HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(377);
+    pub const HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(378);
     /// `haunted-castles-score-ghosts`
-    pub const HAUNTED_CASTLES_SCORE_GHOSTS: ItemId = ItemId(378);
+    pub const HAUNTED_CASTLES_SCORE_GHOSTS: ItemId = ItemId(379);
     /// `cemeteries-score`
-    pub const CEMETERIES_SCORE: ItemId = ItemId(379);
+    pub const CEMETERIES_SCORE: ItemId = ItemId(380);
     /// `cemeteries-score-little-buildings`
-    pub const CEMETERIES_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(380);
+    pub const CEMETERIES_SCORE_LITTLE_BUILDINGS: ItemId = ItemId(381);
     /// `cemeteries-score-ghosts`
-    pub const CEMETERIES_SCORE_GHOSTS: ItemId = ItemId(381);
+    pub const CEMETERIES_SCORE_GHOSTS: ItemId = ItemId(382);
     /// `cemeteries-extra-guard-meeple`
-    pub const CEMETERIES_EXTRA_GUARD_MEEPLE: ItemId = ItemId(382);
+    pub const CEMETERIES_EXTRA_GUARD_MEEPLE: ItemId = ItemId(383);
     /// `castles-scored-points-note`
-    pub const CASTLES_SCORED_POINTS_NOTE: ItemId = ItemId(383);
+    pub const CASTLES_SCORED_POINTS_NOTE: ItemId = ItemId(384);
     /// `castles-scored-points-castle`
-    pub const CASTLES_SCORED_POINTS_CASTLE: ItemId = ItemId(384);
+    pub const CASTLES_SCORED_POINTS_CASTLE: ItemId = ItemId(385);
     /// `teacher-feature-points-note`
-    pub const TEACHER_FEATURE_POINTS_NOTE: ItemId = ItemId(385);
+    pub const TEACHER_FEATURE_POINTS_NOTE: ItemId = ItemId(386);
     /// `teacher-copy-points`
-    pub const TEACHER_COPY_POINTS: ItemId = ItemId(386);
+    pub const TEACHER_COPY_POINTS: ItemId = ItemId(387);
     /// `fairy-completed-feature-bonus`
-    pub const FAIRY_COMPLETED_FEATURE_BONUS: ItemId = ItemId(387);
+    pub const FAIRY_COMPLETED_FEATURE_BONUS: ItemId = ItemId(388);
     /// `fairy-bonus-not-acrobats`
-    pub const FAIRY_BONUS_NOT_ACROBATS: ItemId = ItemId(388);
+    pub const FAIRY_BONUS_NOT_ACROBATS: ItemId = ItemId(389);
     /// `ringmaster-scoring`
-    pub const RINGMASTER_SCORING: ItemId = ItemId(389);
+    pub const RINGMASTER_SCORING: ItemId = ItemId(390);
     /// `ringmaster-scoring-basic-features`
-    pub const RINGMASTER_SCORING_BASIC_FEATURES: ItemId = ItemId(390);
+    pub const RINGMASTER_SCORING_BASIC_FEATURES: ItemId = ItemId(391);
     /// `leipzig-bonus`
-    pub const LEIPZIG_BONUS: ItemId = ItemId(391);
+    pub const LEIPZIG_BONUS: ItemId = ItemId(392);
     /// `darmstadt-church-bonus`
-    pub const DARMSTADT_CHURCH_BONUS: ItemId = ItemId(392);
+    pub const DARMSTADT_CHURCH_BONUS: ItemId = ItemId(393);
     /// `bathhouse-send-to-bathhouse`
-    pub const BATHHOUSE_SEND_TO_BATHHOUSE: ItemId = ItemId(393);
+    pub const BATHHOUSE_SEND_TO_BATHHOUSE: ItemId = ItemId(394);
     /// `mage-witch-remove-either`
-    pub const MAGE_WITCH_REMOVE_EITHER: ItemId = ItemId(394);
+    pub const MAGE_WITCH_REMOVE_EITHER: ItemId = ItemId(395);
     /// `mage-witch-remove-mage`
-    pub const MAGE_WITCH_REMOVE_MAGE: ItemId = ItemId(395);
+    pub const MAGE_WITCH_REMOVE_MAGE: ItemId = ItemId(396);
     /// `mage-witch-remove-witch`
-    pub const MAGE_WITCH_REMOVE_WITCH: ItemId = ItemId(396);
+    pub const MAGE_WITCH_REMOVE_WITCH: ItemId = ItemId(397);
     /// `shrines-challenge`
-    pub const SHRINES_CHALLENGE: ItemId = ItemId(397);
+    pub const SHRINES_CHALLENGE: ItemId = ItemId(398);
     /// `drawbridge-move-into-city`
-    pub const DRAWBRIDGE_MOVE_INTO_CITY: ItemId = ItemId(398);
+    pub const DRAWBRIDGE_MOVE_INTO_CITY: ItemId = ItemId(399);
     /// `drawbridge-protect-against-revolts`
-    pub const DRAWBRIDGE_PROTECT_AGAINST_REVOLTS: ItemId = ItemId(399);
+    pub const DRAWBRIDGE_PROTECT_AGAINST_REVOLTS: ItemId = ItemId(400);
     /// `drawbridge-keeps-revolt-protection`
-    pub const DRAWBRIDGE_KEEPS_REVOLT_PROTECTION: ItemId = ItemId(400);
+    pub const DRAWBRIDGE_KEEPS_REVOLT_PROTECTION: ItemId = ItemId(401);
     /// `wagon-move-after-scoring`
-    pub const WAGON_MOVE_AFTER_SCORING: ItemId = ItemId(401);
+    pub const WAGON_MOVE_AFTER_SCORING: ItemId = ItemId(402);
     /// `wagon-protect-against-revolts`
-    pub const WAGON_PROTECT_AGAINST_REVOLTS: ItemId = ItemId(402);
+    pub const WAGON_PROTECT_AGAINST_REVOLTS: ItemId = ItemId(403);
     /// `wagon-keeps-revolt-protection`
-    pub const WAGON_KEEPS_REVOLT_PROTECTION: ItemId = ItemId(403);
+    pub const WAGON_KEEPS_REVOLT_PROTECTION: ItemId = ItemId(404);
     /// `return-meeples`
-    pub const RETURN_MEEPLES: ItemId = ItemId(404);
+    pub const RETURN_MEEPLES: ItemId = ItemId(405);
     /// `ghosts-return-to-supply`
-    pub const GHOSTS_RETURN_TO_SUPPLY: ItemId = ItemId(405);
+    pub const GHOSTS_RETURN_TO_SUPPLY: ItemId = ItemId(406);
     /// `teacher-take-from-school`
-    pub const TEACHER_TAKE_FROM_SCHOOL: ItemId = ItemId(406);
+    pub const TEACHER_TAKE_FROM_SCHOOL: ItemId = ItemId(407);
     /// `goldmines-share-gold`
-    pub const GOLDMINES_SHARE_GOLD: ItemId = ItemId(407);
+    pub const GOLDMINES_SHARE_GOLD: ItemId = ItemId(408);
     /// `tollkeepers-turn-token`
-    pub const TOLLKEEPERS_TURN_TOKEN: ItemId = ItemId(408);
+    pub const TOLLKEEPERS_TURN_TOKEN: ItemId = ItemId(409);
     /// `land-surveyors-change-scoring-tiles`
-    pub const LAND_SURVEYORS_CHANGE_SCORING_TILES: ItemId = ItemId(409);
+    pub const LAND_SURVEYORS_CHANGE_SCORING_TILES: ItemId = ItemId(410);
     /// `circus-new-big-top`
-    pub const CIRCUS_NEW_BIG_TOP: ItemId = ItemId(410);
+    pub const CIRCUS_NEW_BIG_TOP: ItemId = ItemId(411);
     /// `bets-settle`
-    pub const BETS_SETTLE: ItemId = ItemId(411);
+    pub const BETS_SETTLE: ItemId = ItemId(412);
     /// `gingerbread-move-after-tile`
-    pub const GINGERBREAD_MOVE_AFTER_TILE: ItemId = ItemId(412);
+    pub const GINGERBREAD_MOVE_AFTER_TILE: ItemId = ItemId(413);
     /// `gingerbread-before-count`
-    pub const GINGERBREAD_BEFORE_COUNT: ItemId = ItemId(413);
+    pub const GINGERBREAD_BEFORE_COUNT: ItemId = ItemId(414);
     /// `count-place-in-city`
-    pub const COUNT_PLACE_IN_CITY: ItemId = ItemId(414);
+    pub const COUNT_PLACE_IN_CITY: ItemId = ItemId(415);
     /// `messages-check-3c`
-    pub const MESSAGES_CHECK_3C: ItemId = ItemId(415);
+    pub const MESSAGES_CHECK_3C: ItemId = ItemId(416);
     /// `dragon-move-rgg`
-    pub const DRAGON_MOVE_RGG: ItemId = ItemId(416);
+    pub const DRAGON_MOVE_RGG: ItemId = ItemId(417);
     /// `catapult-fair`
-    pub const CATAPULT_FAIR: ItemId = ItemId(417);
+    pub const CATAPULT_FAIR: ItemId = ItemId(418);
     /// `catapult-seduction-protect`
-    pub const CATAPULT_SEDUCTION_PROTECT: ItemId = ItemId(418);
+    pub const CATAPULT_SEDUCTION_PROTECT: ItemId = ItemId(419);
     /// `messages-check-4a`
-    pub const MESSAGES_CHECK_4A: ItemId = ItemId(419);
+    pub const MESSAGES_CHECK_4A: ItemId = ItemId(420);
     /// `easter-nest-eggs`
-    pub const EASTER_NEST_EGGS: ItemId = ItemId(420);
+    pub const EASTER_NEST_EGGS: ItemId = ItemId(421);
     /// `easter-bunny-phase`
-    pub const EASTER_BUNNY_PHASE: ItemId = ItemId(421);
+    pub const EASTER_BUNNY_PHASE: ItemId = ItemId(422);
     /// `easter-bunny-phase-dragon`
-    pub const EASTER_BUNNY_PHASE_DRAGON: ItemId = ItemId(422);
+    pub const EASTER_BUNNY_PHASE_DRAGON: ItemId = ItemId(423);
     /// `bets-place-token`
-    pub const BETS_PLACE_TOKEN: ItemId = ItemId(423);
+    pub const BETS_PLACE_TOKEN: ItemId = ItemId(424);
     /// `crop-circles-all-players`
-    pub const CROP_CIRCLES_ALL_PLAYERS: ItemId = ItemId(424);
+    pub const CROP_CIRCLES_ALL_PLAYERS: ItemId = ItemId(425);
     /// `crop-circles-peasant-revolts`
-    pub const CROP_CIRCLES_PEASANT_REVOLTS: ItemId = ItemId(425);
+    pub const CROP_CIRCLES_PEASANT_REVOLTS: ItemId = ItemId(426);
     /// `cathars-remove-knight`
-    pub const CATHARS_REMOVE_KNIGHT: ItemId = ItemId(426);
+    pub const CATHARS_REMOVE_KNIGHT: ItemId = ItemId(427);
     /// `cathars-next-to-city-tile`
-    pub const CATHARS_NEXT_TO_CITY_TILE: ItemId = ItemId(427);
+    pub const CATHARS_NEXT_TO_CITY_TILE: ItemId = ItemId(428);
     /// `cathars-next-to-cathar-tile`
-    pub const CATHARS_NEXT_TO_CATHAR_TILE: ItemId = ItemId(428);
+    pub const CATHARS_NEXT_TO_CATHAR_TILE: ItemId = ItemId(429);
     /// `cathars-shrine-counts`
-    pub const CATHARS_SHRINE_COUNTS: ItemId = ItemId(429);
+    pub const CATHARS_SHRINE_COUNTS: ItemId = ItemId(430);
     /// `cathars-abbey-counts`
-    pub const CATHARS_ABBEY_COUNTS: ItemId = ItemId(430);
+    pub const CATHARS_ABBEY_COUNTS: ItemId = ItemId(431);
     /// `cathars-monasteries-count`
-    pub const CATHARS_MONASTERIES_COUNT: ItemId = ItemId(431);
+    pub const CATHARS_MONASTERIES_COUNT: ItemId = ItemId(432);
     /// `cathars-darmstadt-counts`
-    pub const CATHARS_DARMSTADT_COUNTS: ItemId = ItemId(432);
+    pub const CATHARS_DARMSTADT_COUNTS: ItemId = ItemId(433);
     /// `builder-absent-bazaar`
-    pub const BUILDER_ABSENT_BAZAAR: ItemId = ItemId(433);
+    pub const BUILDER_ABSENT_BAZAAR: ItemId = ItemId(434);
     /// `builder-absent-bazaar-auction`
-    pub const BUILDER_ABSENT_BAZAAR_AUCTION: ItemId = ItemId(434);
+    pub const BUILDER_ABSENT_BAZAAR_AUCTION: ItemId = ItemId(435);
     /// `builder-absent-bazaar-round`
-    pub const BUILDER_ABSENT_BAZAAR_ROUND: ItemId = ItemId(435);
+    pub const BUILDER_ABSENT_BAZAAR_ROUND: ItemId = ItemId(436);
     /// `builder-bazaar-c1`
-    pub const BUILDER_BAZAAR_C1: ItemId = ItemId(436);
+    pub const BUILDER_BAZAAR_C1: ItemId = ItemId(437);
     /// `builder-bazaar-c1-auction`
-    pub const BUILDER_BAZAAR_C1_AUCTION: ItemId = ItemId(437);
+    pub const BUILDER_BAZAAR_C1_AUCTION: ItemId = ItemId(438);
     /// `builder-bazaar-c1-round`
-    pub const BUILDER_BAZAAR_C1_ROUND: ItemId = ItemId(438);
+    pub const BUILDER_BAZAAR_C1_ROUND: ItemId = ItemId(439);
     /// `builder-bazaar-c1-double-turn`
-    pub const BUILDER_BAZAAR_C1_DOUBLE_TURN: ItemId = ItemId(439);
+    pub const BUILDER_BAZAAR_C1_DOUBLE_TURN: ItemId = ItemId(440);
     /// `builder-bazaar-c1-new-bazaar`
-    pub const BUILDER_BAZAAR_C1_NEW_BAZAAR: ItemId = ItemId(440);
+    pub const BUILDER_BAZAAR_C1_NEW_BAZAAR: ItemId = ItemId(441);
     /// `builder-bazaar-c2`
-    pub const BUILDER_BAZAAR_C2: ItemId = ItemId(441);
+    pub const BUILDER_BAZAAR_C2: ItemId = ItemId(442);
     /// `builder-bazaar-c2-auction`
-    pub const BUILDER_BAZAAR_C2_AUCTION: ItemId = ItemId(442);
+    pub const BUILDER_BAZAAR_C2_AUCTION: ItemId = ItemId(443);
     /// `builder-bazaar-c2-round`
-    pub const BUILDER_BAZAAR_C2_ROUND: ItemId = ItemId(443);
+    pub const BUILDER_BAZAAR_C2_ROUND: ItemId = ItemId(444);
     /// `builder-bazaar-c2-double-turn`
-    pub const BUILDER_BAZAAR_C2_DOUBLE_TURN: ItemId = ItemId(444);
+    pub const BUILDER_BAZAAR_C2_DOUBLE_TURN: ItemId = ItemId(445);
     /// `builder-bazaar-c2-new-bazaar`
-    pub const BUILDER_BAZAAR_C2_NEW_BAZAAR: ItemId = ItemId(445);
+    pub const BUILDER_BAZAAR_C2_NEW_BAZAAR: ItemId = ItemId(446);
     /// `builder-double-turn`
-    pub const BUILDER_DOUBLE_TURN: ItemId = ItemId(446);
+    pub const BUILDER_DOUBLE_TURN: ItemId = ItemId(447);
     /// `abbey-no-late-placement`
-    pub const ABBEY_NO_LATE_PLACEMENT: ItemId = ItemId(447);
+    pub const ABBEY_NO_LATE_PLACEMENT: ItemId = ItemId(448);
     /// `abbey-final-score`
-    pub const ABBEY_FINAL_SCORE: ItemId = ItemId(448);
+    pub const ABBEY_FINAL_SCORE: ItemId = ItemId(449);
     /// `mayor-final-strength`
-    pub const MAYOR_FINAL_STRENGTH: ItemId = ItemId(449);
+    pub const MAYOR_FINAL_STRENGTH: ItemId = ItemId(450);
     /// `barn-final-score`
-    pub const BARN_FINAL_SCORE: ItemId = ItemId(450);
+    pub const BARN_FINAL_SCORE: ItemId = ItemId(451);
     /// `count-market-to-fields`
-    pub const COUNT_MARKET_TO_FIELDS: ItemId = ItemId(451);
+    pub const COUNT_MARKET_TO_FIELDS: ItemId = ItemId(452);
     /// `count-other-quarters-score-nothing`
-    pub const COUNT_OTHER_QUARTERS_SCORE_NOTHING: ItemId = ItemId(452);
+    pub const COUNT_OTHER_QUARTERS_SCORE_NOTHING: ItemId = ItemId(453);
     /// `count-city-for-fields`
-    pub const COUNT_CITY_FOR_FIELDS: ItemId = ItemId(453);
+    pub const COUNT_CITY_FOR_FIELDS: ItemId = ItemId(454);
     /// `king-and-robber-king-final`
-    pub const KING_AND_ROBBER_KING_FINAL: ItemId = ItemId(454);
+    pub const KING_AND_ROBBER_KING_FINAL: ItemId = ItemId(455);
     /// `king-and-robber-robber-final`
-    pub const KING_AND_ROBBER_ROBBER_FINAL: ItemId = ItemId(455);
+    pub const KING_AND_ROBBER_ROBBER_FINAL: ItemId = ItemId(456);
     /// `shrines-final-challenges`
-    pub const SHRINES_FINAL_CHALLENGES: ItemId = ItemId(456);
+    pub const SHRINES_FINAL_CHALLENGES: ItemId = ItemId(457);
 }
 
 /// The items' markers, numbered in item order.
@@ -2564,6 +2566,7 @@ pub fn visible(cfg: &Config) -> Visible {
     step_4a(cfg, &mut v);
     step_4b(cfg, &mut v);
     final_scoring(cfg, &mut v);
+    v.double_turn = cfg.has(module::BUILDER);
     v
 }
 /// The `notes` section.
@@ -3136,6 +3139,7 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
         v.repeat(step::S1C);
     }
     v.item(item::PLACE_TILE);
+    v.item(item::PLACE_TILE_NO_LEGAL_SPOT);
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_SET_ASIDE_HIDDEN_TILE);
         v.origin(origin::HILLS_SET_ASIDE_HIDDEN_TILE_HILLS);
@@ -5127,7 +5131,7 @@ pub static TABLES: Tables = Tables {
             title: "Move wood (phase 1)",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: true,
-            may_pass: false,
+            may_pass: true,
             items: &[
                 item::DEPLOY_MEEPLE,
                 item::TOWER_DEPLOY,
@@ -5143,7 +5147,7 @@ pub static TABLES: Tables = Tables {
             title: "Move wood (phase 2)",
             repeat: Some(Repeat::DoubleTurn),
             choose_one: true,
-            may_pass: false,
+            may_pass: true,
             items: &[item::PHANTOM_DEPLOY, item::TOWER_PHANTOM_DEPLOY, item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION],
         },
         StepInfo {
@@ -5278,7 +5282,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5294,7 +5298,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5309,7 +5313,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::MESSAGES_NOTE_ZMG_SPACE_FREE],
         },
         ItemInfo {
@@ -5320,7 +5324,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5346,7 +5350,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5381,7 +5385,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5395,7 +5399,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[
                 item::RUSSIAN_PROMOS_SOLOVEI_NOTE,
                 item::RUSSIAN_PROMOS_VODYANOY_NOTE,
@@ -5422,7 +5426,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[
                 item::RUSSIAN_PROMOS_SOLOVEI_BUILDER,
                 item::RUSSIAN_PROMOS_SOLOVEI_FERRIES,
@@ -5436,7 +5440,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5447,7 +5451,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5458,7 +5462,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5478,7 +5482,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES],
         },
         ItemInfo {
@@ -5494,7 +5498,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS],
         },
         ItemInfo {
@@ -5504,7 +5508,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5514,7 +5518,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5524,7 +5528,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[
                 item::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD,
                 item::FORTUNE_TELLER_NOTE_PLACE_ONE,
@@ -5546,7 +5550,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5556,7 +5560,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5567,7 +5571,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY],
         },
         ItemInfo {
@@ -5581,7 +5585,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5592,7 +5596,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY],
         },
         ItemInfo {
@@ -5606,7 +5610,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5618,7 +5622,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5628,7 +5632,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[
                 item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY,
                 item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS,
@@ -5646,7 +5650,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5657,7 +5661,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5669,7 +5673,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5748,7 +5752,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5816,7 +5820,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Group, optional: false, choose_one: false, once: false },
             children: &[item::ASK_ADVICE, item::CONSULT_RULES, item::BETS_LOOK_AT_OWN_TOKENS],
         },
         ItemInfo {
@@ -5826,7 +5830,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5836,7 +5840,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5847,7 +5851,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5862,7 +5866,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Group, optional: false, choose_one: false, once: false },
             children: &[
                 item::BUILDER_ONCE_PER_DOUBLE_TURN,
                 item::TOWER_RANSOM,
@@ -5879,7 +5883,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5896,7 +5900,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOWER_RANSOM_ROBBERS, marker::TOWER_RANSOM_WONDER],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: true },
             children: &[],
         },
         ItemInfo {
@@ -5907,7 +5911,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TUNNEL_CLAIM_OPENING_TREE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: true },
             children: &[],
         },
         ItemInfo {
@@ -5921,7 +5925,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::PLAGUE_FLEE_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: true },
             children: &[item::PLAGUE_FLEE_SPECIAL_FIGURE],
         },
         ItemInfo {
@@ -5937,7 +5941,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::PLAGUE_FLEE_NOT_BARN],
         },
         ItemInfo {
@@ -5947,7 +5951,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -5958,7 +5962,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: true },
             children: &[],
         },
         ItemInfo {
@@ -5977,7 +5981,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::FAIRY_START_OF_TURN_ACROBATS],
         },
         ItemInfo {
@@ -5988,7 +5992,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6000,7 +6004,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6016,7 +6020,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::BAZAAR_PLAY_BOUGHT_TILE,
                 item::WONDERS_PLAY_WONDER_TILE,
@@ -6030,7 +6034,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6040,7 +6044,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::WONDERS_EXTRA_TILE],
         },
         ItemInfo {
@@ -6052,7 +6056,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6067,7 +6071,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS],
         },
         ItemInfo {
@@ -6078,7 +6082,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6094,7 +6098,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[
                 item::ABBEY_SUPPLY_NO_MANDATORY_TILE,
                 item::ABBEY_SUPPLY_ABBEY_TILE,
@@ -6115,7 +6119,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6125,7 +6129,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6135,7 +6139,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6145,7 +6149,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6155,7 +6159,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6174,7 +6178,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE,
                 item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE,
@@ -6201,7 +6205,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6213,7 +6217,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6250,7 +6254,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6262,7 +6266,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6320,7 +6324,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6331,7 +6335,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WHEEL_OF_FORTUNE_SPIN_ROBBERS, marker::WHEEL_OF_FORTUNE_SPIN_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6342,7 +6346,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::PEASANT_REVOLT_RESOLVE_ROBBERS, marker::PEASANT_REVOLT_RESOLVE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6358,7 +6362,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6412,19 +6416,29 @@ pub static TABLES: Tables = Tables {
         },
         ItemInfo {
             id: "place-tile",
-            text: EditionText::Same("Place the tile. If there is no legal spot for it, put it aside and return to step \
-                1B."),
+            text: EditionText::Same("Place the tile."),
             origins: &[],
             markers: &[],
             foreign: &[],
-            effect: Some(Effect::GoBack(Cow::Borrowed("1B"))),
+            effect: None,
             flow: Flow::ACTION,
             children: &[
+                item::PLACE_TILE_NO_LEGAL_SPOT,
                 item::HILLS_SET_ASIDE_HIDDEN_TILE,
                 item::BRIDGES_BUILD,
                 item::WONDERS_PLACE_EXTRA_TILE_FIRST,
                 item::WONDERS_MARK_WONDER,
             ],
+        },
+        ItemInfo {
+            id: "place-tile-no-legal-spot",
+            text: EditionText::Same("If there is no legal spot for it, put it aside and return to step 1B."),
+            origins: &[],
+            markers: &[],
+            foreign: &[],
+            effect: Some(Effect::GoBack(Cow::Borrowed("1B"))),
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            children: &[],
         },
         ItemInfo {
             id: "hills-set-aside-hidden-tile",
@@ -6433,7 +6447,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6457,7 +6471,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BRIDGES_BUILD_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[
                 item::TOWER_BRIDGE_SHIFT_TOWER,
                 item::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE,
@@ -6472,7 +6486,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6482,7 +6496,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6492,7 +6506,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6503,7 +6517,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6520,7 +6534,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6540,7 +6554,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6550,7 +6564,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6560,7 +6574,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6571,7 +6585,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: Some(Effect::Skip(Cow::Borrowed(&[Cow::Borrowed("2B-1"), Cow::Borrowed("2B-2")]))),
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6582,7 +6596,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6593,7 +6607,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6603,7 +6617,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::MAGE_WITCH_MOVE_EITHER, item::MAGE_WITCH_MOVE_MAGE, item::MAGE_WITCH_MOVE_WITCH],
         },
         ItemInfo {
@@ -6614,7 +6628,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6624,7 +6638,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6634,7 +6648,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6646,7 +6660,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6657,7 +6671,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WIND_ROSES_QUADRANT_POINTS_ROBBERS, marker::WIND_ROSES_QUADRANT_POINTS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6667,7 +6681,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6684,7 +6698,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_TREE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6701,7 +6715,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RUSSIAN_PROMOS_VODYANOY_PLACED_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6711,7 +6725,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: true, once: false },
             children: &[item::PORXADA_SWAP_MEEPLES, item::PORXADA_FINAL_BONUS],
         },
         ItemInfo {
@@ -6748,7 +6762,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6768,7 +6782,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6779,7 +6793,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6790,7 +6804,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6801,7 +6815,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::SPIEL_DOCH_SECOND_TILE_ROBBERS, marker::SPIEL_DOCH_SECOND_TILE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6821,7 +6835,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6832,7 +6846,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::I_20TH_ANNIVERSARY_TILE_POINTS_ROBBERS, marker::I_20TH_ANNIVERSARY_TILE_POINTS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER],
         },
         ItemInfo {
@@ -6843,7 +6857,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6855,7 +6869,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN],
         },
         ItemInfo {
@@ -6865,7 +6879,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6877,7 +6891,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6903,7 +6917,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6914,7 +6928,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WONDERS_STONEHENGE_ROADS_ROBBERS],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6978,7 +6992,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -6998,7 +7012,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::SPELL_CIRCLES_MIST_EXTENDED],
         },
         ItemInfo {
@@ -7032,7 +7046,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7042,7 +7056,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7062,7 +7076,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::SPELL_CIRCLES_MIST_LIMITED],
         },
         ItemInfo {
@@ -7102,7 +7116,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7116,7 +7130,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::DEPLOY_MEEPLE_TREE_TRAP, marker::DEPLOY_MEEPLE_LAKE_TRAP],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
             children: &[
                 item::WONDERS_DEPLOY_TWO,
                 item::FLIER_OR_PORTAL_USE,
@@ -7150,7 +7164,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7160,7 +7174,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7170,7 +7184,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7180,7 +7194,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7197,7 +7211,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7214,7 +7228,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7227,7 +7241,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7237,7 +7251,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7247,7 +7261,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7271,7 +7285,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7295,7 +7309,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7329,7 +7343,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7361,7 +7375,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7371,7 +7385,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7381,7 +7395,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7391,7 +7405,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7401,7 +7415,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7411,7 +7425,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7421,7 +7435,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7441,7 +7455,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7465,7 +7479,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7482,7 +7496,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7499,7 +7513,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::FLIER_NOT_ON_EXTRA_TILE, item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE],
         },
         ItemInfo {
@@ -7509,7 +7523,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7519,7 +7533,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7533,7 +7547,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7547,7 +7561,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOWER_DEPLOY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
             children: &[
                 item::TOWER_DEPLOY_BLACK_TOWER,
                 item::TOWER_DEPLOY_NORMAL_MEEPLE,
@@ -7563,7 +7577,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7625,7 +7639,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
             children: &[item::ACROBATS_ADD_TO_PYRAMID, item::ACROBATS_SCORE_PYRAMID],
         },
         ItemInfo {
@@ -7658,7 +7672,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7668,7 +7682,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7678,7 +7692,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7688,7 +7702,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7699,7 +7713,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7720,7 +7734,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7734,7 +7748,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
             children: &[
                 item::PIG_OTHER_FIGURES_VOLCANO,
                 item::PIG_OTHER_FIGURES_PLAGUE_SOURCE,
@@ -7750,7 +7764,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7760,7 +7774,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7842,7 +7856,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
             children: &[
                 item::WHEEL_OF_FORTUNE_PLACE_MEEPLE,
                 item::FESTIVAL_TAKE_BACK_FIGURE,
@@ -7903,7 +7917,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7923,7 +7937,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7952,7 +7966,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
             children: &[
                 item::TOWER_NEUTRAL_FIGURE_OR_TOKEN,
                 item::TOWER_BUILD_PIECE,
@@ -7971,7 +7985,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -7992,7 +8006,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8006,7 +8020,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8023,7 +8037,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8057,7 +8071,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8103,7 +8117,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8117,7 +8131,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8128,7 +8142,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8138,7 +8152,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8149,7 +8163,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8160,7 +8174,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8173,7 +8187,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8183,7 +8197,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8193,7 +8207,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8207,7 +8221,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8227,7 +8241,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8240,7 +8254,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
             children: &[item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL],
         },
         ItemInfo {
@@ -8260,7 +8274,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FERRIES_PLACE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8271,7 +8285,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FERRIES_MOVE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8288,7 +8302,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: true, once: false },
             children: &[item::SHEEP_GROW_FLOCK, item::SHEEP_DRIVE_FLOCK_HOME],
         },
         ItemInfo {
@@ -8325,7 +8339,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::SHEEP_FIELD_CLOSED_DRIVE_HOME],
         },
         ItemInfo {
@@ -8355,7 +8369,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: true, once: false },
             children: &[item::FRUIT_TREE_HARVEST, item::FRUIT_TREE_SELL],
         },
         ItemInfo {
@@ -8396,7 +8410,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WONDERS_NOTRE_DAME_ROBBERS],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::WONDERS_NOTRE_DAME_ABBEY,
                 item::WONDERS_NOTRE_DAME_SHRINE,
@@ -8413,7 +8427,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8423,7 +8437,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8433,7 +8447,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8443,7 +8457,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8453,7 +8467,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8463,7 +8477,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8508,7 +8522,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8518,7 +8532,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8546,7 +8560,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[
                 item::ABBEY_COMPLETES_FEATURES,
                 item::HALFLINGS_COMPLETES_FEATURES,
@@ -8572,7 +8586,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8582,7 +8596,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8592,7 +8606,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8602,7 +8616,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8612,7 +8626,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8622,7 +8636,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8632,7 +8646,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[
                 item::COMPLETED_MONASTERY,
                 item::ABBEY_COMPLETED,
@@ -8654,7 +8668,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8664,7 +8678,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8674,7 +8688,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8684,7 +8698,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8694,7 +8708,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8704,7 +8718,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8714,7 +8728,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8724,7 +8738,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8734,7 +8748,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8744,7 +8758,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8754,7 +8768,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8764,7 +8778,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8774,7 +8788,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8784,7 +8798,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8794,7 +8808,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8804,7 +8818,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::BRIDGES_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8814,7 +8828,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8824,7 +8838,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::TUNNEL_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8834,7 +8848,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8844,7 +8858,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::FERRIES_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8854,7 +8868,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8871,7 +8885,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8882,7 +8896,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8894,7 +8908,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8929,7 +8943,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8943,7 +8957,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8953,7 +8967,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8967,7 +8981,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8977,7 +8991,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8987,7 +9001,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -8997,7 +9011,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9011,7 +9025,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9028,7 +9042,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9039,7 +9053,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9059,7 +9073,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9069,7 +9083,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[
                 item::ROBBERS_SCORING_ORDER_EXCEPTION,
                 item::BATHHOUSE_SCORING_ORDER,
@@ -9088,7 +9102,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9105,7 +9119,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9117,7 +9131,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9128,7 +9142,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9149,7 +9163,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9161,7 +9175,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::GINGERBREAD_SCORE_CITY_ROBBER_CHOICE, marker::GINGERBREAD_SCORE_CITY_WONDER],
             foreign: &[edition::C1, edition::C2],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::GINGERBREAD_CASTLE_UNCLEAR],
         },
         ItemInfo {
@@ -9172,7 +9186,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9186,7 +9200,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Group, optional: false, choose_one: false, once: false },
             children: &[item::TRADERS_COLLECT_GOODS, item::KING_AND_ROBBER_TAKE_TILE, item::FORTUNE_TELLER_TENT_REWARD],
         },
         ItemInfo {
@@ -9215,7 +9229,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9225,7 +9239,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE, marker::FORTUNE_TELLER_TENT_REWARD_WONDER],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9245,7 +9259,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::COUNT_MOVE_FROM_CITY_TREE_TRAP, marker::COUNT_MOVE_FROM_CITY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9280,7 +9294,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9294,7 +9308,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9308,7 +9322,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9322,7 +9336,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9336,7 +9350,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9350,7 +9364,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9364,7 +9378,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9378,7 +9392,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9392,7 +9406,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9409,7 +9423,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9426,7 +9440,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9443,7 +9457,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WATCHTOWERS_BONUS_ROBBER_CHOICE, marker::WATCHTOWERS_BONUS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9454,7 +9468,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOLLKEEPERS_TOLL_ROBBER_CHOICE, marker::TOLLKEEPERS_TOLL_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9486,7 +9500,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::GERMAN_CATHEDRALS_SCORE_ROAD,
                 item::INNS_SCORE_ROAD,
@@ -9508,7 +9522,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9518,7 +9532,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9528,7 +9542,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9538,7 +9552,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9548,7 +9562,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9558,7 +9572,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9568,7 +9582,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9578,7 +9592,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9588,7 +9602,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9598,7 +9612,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9608,7 +9622,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9618,7 +9632,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::CATHARS_SCORE_CITY,
                 item::CATHEDRALS_SCORE_CITY,
@@ -9639,7 +9653,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9649,7 +9663,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9659,7 +9673,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9669,7 +9683,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9679,7 +9693,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9689,7 +9703,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9699,7 +9713,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9709,7 +9723,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9719,7 +9733,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9729,7 +9743,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9739,7 +9753,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::VINEYARDS_SCORE_MONASTERY,
                 item::LITTLE_BUILDINGS_SCORE_MONASTIC,
@@ -9761,7 +9775,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9771,7 +9785,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9781,7 +9795,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9791,7 +9805,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9805,7 +9819,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9815,7 +9829,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9825,7 +9839,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9835,7 +9849,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9845,7 +9859,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9855,7 +9869,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9865,7 +9879,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9879,7 +9893,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::BARN_SCORE_CASTLES,
                 item::BARN_SCORE_PIG,
@@ -9896,7 +9910,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9906,7 +9920,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9916,7 +9930,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9926,7 +9940,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9936,7 +9950,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9946,7 +9960,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9956,7 +9970,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS, item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS],
         },
         ItemInfo {
@@ -9966,7 +9980,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9976,7 +9990,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -9986,7 +10000,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::GARDENS_SCORE_LITTLE_BUILDINGS, item::GHOSTS_SCORE_GARDENS],
         },
         ItemInfo {
@@ -9996,7 +10010,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10006,7 +10020,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10016,7 +10030,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS, item::GERMAN_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
@@ -10026,7 +10040,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10036,7 +10050,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10047,7 +10061,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::GERMAN_CATHEDRALS_SCORE_INNS,
                 item::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS,
@@ -10061,7 +10075,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10071,7 +10085,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10081,7 +10095,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10091,7 +10105,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS, item::HAUNTED_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
@@ -10101,7 +10115,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10111,7 +10125,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10121,7 +10135,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[
                 item::CEMETERIES_SCORE_LITTLE_BUILDINGS,
                 item::CEMETERIES_SCORE_GHOSTS,
@@ -10135,7 +10149,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10145,7 +10159,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10170,7 +10184,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[item::CASTLES_SCORED_POINTS_CASTLE, item::TEACHER_FEATURE_POINTS_NOTE],
         },
         ItemInfo {
@@ -10184,7 +10198,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10194,7 +10208,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10206,7 +10220,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TEACHER_COPY_POINTS_ROBBER_CHOICE, marker::TEACHER_COPY_POINTS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10226,7 +10240,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::FAIRY_BONUS_NOT_ACROBATS],
         },
         ItemInfo {
@@ -10236,7 +10250,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10251,7 +10265,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RINGMASTER_SCORING_ROBBER_CHOICE, marker::RINGMASTER_SCORING_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::RINGMASTER_SCORING_BASIC_FEATURES],
         },
         ItemInfo {
@@ -10282,7 +10296,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10293,7 +10307,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::LEIPZIG_BONUS_ROBBER_CHOICE, marker::LEIPZIG_BONUS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10304,7 +10318,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::DARMSTADT_CHURCH_BONUS_ROBBER_CHOICE, marker::DARMSTADT_CHURCH_BONUS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10324,7 +10338,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BATHHOUSE_SEND_TO_BATHHOUSE_LAKE_TRAP],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10335,7 +10349,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10345,7 +10359,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10355,7 +10369,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10372,7 +10386,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10392,7 +10406,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS, item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -10409,7 +10423,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10423,7 +10437,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10443,7 +10457,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WAGON_MOVE_AFTER_SCORING_TREE_TRAP, marker::WAGON_MOVE_AFTER_SCORING_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[item::WAGON_PROTECT_AGAINST_REVOLTS, item::WAGON_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -10454,7 +10468,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10464,7 +10478,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10499,7 +10513,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10510,7 +10524,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10532,7 +10546,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10544,7 +10558,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::CIRCUS_NEW_BIG_TOP_ROBBERS, marker::CIRCUS_NEW_BIG_TOP_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10556,7 +10570,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BETS_SETTLE_ROBBERS, marker::BETS_SETTLE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10568,7 +10582,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::GINGERBREAD_MOVE_AFTER_TILE_ROBBERS, marker::GINGERBREAD_MOVE_AFTER_TILE_WONDER],
             foreign: &[edition::C1, edition::C2],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::GINGERBREAD_BEFORE_COUNT],
         },
         ItemInfo {
@@ -10585,7 +10599,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10605,7 +10619,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10631,7 +10645,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10641,7 +10655,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::CATAPULT_FAIR_MESSAGES_4, marker::CATAPULT_FAIR_ROBBERS, marker::CATAPULT_FAIR_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::CATAPULT_SEDUCTION_PROTECT],
         },
         ItemInfo {
@@ -10658,7 +10672,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10690,7 +10704,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10710,7 +10724,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::EASTER_BUNNY_PHASE_DRAGON],
         },
         ItemInfo {
@@ -10720,7 +10734,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10731,7 +10745,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10754,7 +10768,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::CROP_CIRCLES_PEASANT_REVOLTS],
         },
         ItemInfo {
@@ -10771,7 +10785,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10788,7 +10802,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
             children: &[
                 item::CATHARS_NEXT_TO_CITY_TILE,
                 item::CATHARS_NEXT_TO_CATHAR_TILE,
@@ -10805,7 +10819,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10815,7 +10829,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10829,7 +10843,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10843,7 +10857,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10860,7 +10874,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10874,7 +10888,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10885,7 +10899,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::BUILDER_ABSENT_BAZAAR_AUCTION, item::BUILDER_ABSENT_BAZAAR_ROUND],
         },
         ItemInfo {
@@ -10919,7 +10933,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::BUILDER_BAZAAR_C1_AUCTION, item::BUILDER_BAZAAR_C1_ROUND],
         },
         ItemInfo {
@@ -10952,7 +10966,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10964,7 +10978,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -10975,7 +10989,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[item::BUILDER_BAZAAR_C2_AUCTION, item::BUILDER_BAZAAR_C2_ROUND],
         },
         ItemInfo {
@@ -11008,7 +11022,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -11019,7 +11033,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -11030,7 +11044,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: Some(Effect::DoubleTurn),
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -11041,7 +11055,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -11123,7 +11137,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -11137,7 +11151,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
         ItemInfo {
@@ -11175,7 +11189,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
             children: &[],
         },
     ],
@@ -11836,6 +11850,7 @@ pub static TABLES: Tables = Tables {
         item::KING_AND_ROBBER_ROBBER_FINAL,
         item::SHRINES_FINAL_CHALLENGES,
     ],
+    double_turn: Some(carcassonne_rules_core::order::DoubleTurnBlock { first: step::S1B, last: step::S4A }),
 };
 
 /// The editions, variants, expansions and modules of these rules.

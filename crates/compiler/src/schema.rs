@@ -415,6 +415,31 @@ impl Schemas<'_> {
                     ),
                 ),
                 (
+                    "role",
+                    obj(vec![
+                        (
+                            "description",
+                            str("What the item is when a turn is played: `action` (the default), `condition` (its \
+                                 sub-items and effect apply only when it holds), `group` (a heading: never asked) or \
+                                 `note` (read, never played)."),
+                        ),
+                        ("enum", strings(["action", "condition", "group", "note"])),
+                    ]),
+                ),
+                (
+                    "optional",
+                    typed(
+                        "boolean",
+                        "\"You may\": the player may decline the action (with `choose_one`: take none of the options).",
+                        vec![],
+                    ),
+                ),
+                (
+                    "choose_one",
+                    typed("boolean", "The sub-items are options: the player takes one of them, and only that one is played.", vec![]),
+                ),
+                ("once", typed("boolean", "\"Only once\" during the whole turn, both parts of a double turn counted (`any_time`).", vec![])),
+                (
                     "one_of",
                     offered(
                         "A group of alternatives: of the items that name the same group, at most one shows for any \
@@ -622,11 +647,11 @@ impl Schemas<'_> {
                     "repeat",
                     typed(
                         "string",
-                        "`double_turn` (part of the builder's \"once or twice\" block) or `per_feature` (once per \
-                         completed feature), optionally followed by `when CONDITION`.",
+                        "`per_feature` (once per completed feature, 3B), optionally followed by `when CONDITION`. \
+                         The double turn is the block `double_turn:`, not a step's repeat.",
                         vec![
-                            ("pattern", str("^(double_turn|per_feature)( when .+)?$")),
-                            ("examples", strings(["double_turn when builder", "per_feature"])),
+                            ("pattern", str("^per_feature( when .+)?$")),
+                            ("examples", strings(["per_feature"])),
                         ],
                     ),
                 ),
@@ -634,6 +659,27 @@ impl Schemas<'_> {
                     "choose_one",
                     typed("boolean", "The player does exactly one of the step's items (2B-1, 2B-2).", vec![]),
                 ),
+                (
+                    "may_pass",
+                    typed(
+                        "boolean",
+                        "With `choose_one`: the player may also do none of the step's items (2B-1: deploying is \
+                         optional).",
+                        vec![],
+                    ),
+                ),
+            ],
+        );
+        let step_ids = self.step_ids();
+        let block_step = |description: &str| obj(vec![("description", str(description)), ("enum", strings(&step_ids))]);
+        let double_turn = closed(
+            "The steps a double turn (the builder) plays once more, `from` to `to` in turn order; a step of \
+             the block keeps its own repeat (3B, once per completed feature).",
+            &["from", "to"],
+            vec![
+                ("from", block_step("The block's first step (`1B`).")),
+                ("to", block_step("The block's last step (`4A`).")),
+                ("when", self.condition("Where the selection has double turns (`builder`).")),
             ],
         );
         let phase = closed(
@@ -648,9 +694,13 @@ impl Schemas<'_> {
         let body = closed(
             "",
             &["phases"],
-            vec![("phases", array_of("The four phases of a turn.", reference("phase"))), ("items", self.sections())],
+            vec![
+                ("phases", array_of("The four phases of a turn.", reference("phase"))),
+                ("double_turn", reference("double_turn")),
+                ("items", self.sections()),
+            ],
         );
-        let mut definitions = vec![("phase", phase), ("step", step)];
+        let mut definitions = vec![("phase", phase), ("step", step), ("double_turn", double_turn)];
         definitions.extend(self.item_definitions(false));
         document(
             "base.yaml",

@@ -532,18 +532,24 @@ fn an_or_reordered_changes_the_origin_where_both_modules_are_selected() {
 }
 
 #[test]
-fn a_step_repeated_in_fewer_games_is_a_step_change() {
+fn a_double_turn_block_in_fewer_games_is_a_change_of_each_of_its_steps() {
     let head = edited(&[(
         "base.yaml",
-        "{ id: 3C, title: Resolve tile scoring, repeat: double_turn when builder }",
-        "{ id: 3C, title: Resolve tile scoring, repeat: double_turn when builder and not abbey }",
+        "double_turn: { from: 1B, to: 4A, when: builder }",
+        "double_turn: { from: 1B, to: 4A, when: builder and not abbey }",
     )]);
     let (old, new, review) = review_dirs(Path::new(BUNDLED), head.path());
-    assert_eq!(summary(&review), [(Kind::Step, None)]);
-    let change = &review.changes[0];
-    assert_eq!((change.step.as_str(), change.detail.as_str()), ("3C", "repeat: double_turn → none"));
+    // Every step of the block but 3B (per feature) repeats in fewer games.
+    let steps: Vec<&str> = review.changes.iter().map(|c| c.step.as_str()).collect();
+    assert_eq!(steps, ["1B", "1C", "2A", "2B-1", "2B-2", "2C", "2D", "3A", "3C", "3D", "4A"]);
+    for change in &review.changes {
+        assert_eq!(change.kind, Kind::Step);
+        assert_eq!(change.detail, "repeat: double_turn → none", "{}", change.step);
+        assert!(change.condition.contains("abbey and builder"), "{}: {}", change.step, change.condition);
+        brute_force(&old, &new, change);
+    }
+    let change = review.changes.iter().find(|c| c.step == "3C").expect("3C");
     assert_eq!(change.condition, "abbey and builder");
-    brute_force(&old, &new, change);
 }
 
 #[test]

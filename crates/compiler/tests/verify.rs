@@ -160,8 +160,8 @@ fn a_conditional_step_that_can_show_empty() {
     // 3D without its publisher: the step shows in every 1st-edition game with
     // the dragon, its only item in RGG's variant alone.
     let edit = (
-        "id: 3D, title: The dragon moves, repeat: double_turn when builder, when: dragon and edition == C1 and variant == rgg }",
-        "id: 3D, title: The dragon moves, repeat: double_turn when builder, when: dragon and edition == C1 }",
+        "id: 3D, title: The dragon moves, when: dragon and edition == C1 and variant == rgg }",
+        "id: 3D, title: The dragon moves, when: dragon and edition == C1 }",
     );
     let (problems, rules, text) = planted("base.yaml", &[edit]);
     let rules = rules.expect("checks");

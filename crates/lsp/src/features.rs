@@ -309,7 +309,11 @@ pub fn hover(rules: &Rules, text: &str, offset: usize) -> Option<String> {
             out.push_str(&format!("\n\nrepeats: {repeat:?} when {}", code(&rules.dsl(when).to_string())));
         }
         if step.choose_one {
-            out.push_str("\n\nthe player does exactly one of its items");
+            out.push_str(if step.may_pass {
+                "\n\nthe player does at most one of its items"
+            } else {
+                "\n\nthe player does exactly one of its items"
+            });
         }
         return Some(out);
     }
@@ -560,6 +564,9 @@ pub fn sites(rules: &Rules, texts: &BTreeMap<String, String>) -> Vec<Site> {
         if let Some(span) = step.repeat_span {
             sites_of(rules, texts, span, Kind::Selector, repeat_names, &mut out);
         }
+    }
+    if let Some(span) = rules.double_turn.as_ref().and_then(|block| block.when_span) {
+        sites_of(rules, texts, span, Kind::Selector, condition_names, &mut out);
     }
     out
 }

@@ -10,11 +10,12 @@ use carcassonne_rules_compiler::syntax::MODULES_FILE;
 /// What a string holds, by the key it is the value of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// `when:` of an item or step, or a derived flag's definition.
+    /// `when:` of an item, a step or the double-turn block, or a derived
+    /// flag's definition.
     Condition,
     /// An entry of `markers:` (`ROBBERS when robbers`).
     Marker,
-    /// A step's `repeat:` (`double_turn when builder`).
+    /// A step's `repeat:` (`per_feature`).
     Repeat,
     /// An item's `text:`, with its edition variants.
     Text,
@@ -155,6 +156,13 @@ mod tests {
         assert_eq!(when.verbatim.map(|at| &text[at..at + 5]), Some("abbey"));
         assert!(!when.plain && !found[1].plain && found[4].plain);
         assert_eq!(&text[when.scalar.0..when.scalar.1], "\"abbey or mayor\"");
+    }
+
+    #[test]
+    fn the_double_turn_blocks_condition_is_a_condition_and_its_steps_are_no_dsl() {
+        let text = "double_turn: { from: 1B, to: 4A, when: builder }\nphases:\n  - id: \"1\"\n    steps:\n      - { id: 3B, repeat: per_feature, may_pass: true }\n";
+        let found: Vec<(Kind, String)> = dsl_strings("base.yaml", text).into_iter().map(|s| (s.kind, s.value)).collect();
+        assert_eq!(found, [(Kind::Condition, "builder".to_string()), (Kind::Repeat, "per_feature".to_string())]);
     }
 
     #[test]

@@ -1,0 +1,319 @@
+//! The flow of a turn: each flow the runtime could not play is refused by
+//! `check`, at the key that says it (file:line:col), with help. Every case is
+//! planted in a copy of the small fixture rules; the bundled rules carry the
+//! annotated flow into the model.
+
+// Helpers outside `#[test]` functions panic on a broken fixture, as tests do.
+#![allow(clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+
+use carcassonne_rules_compiler::diagnostics::line_col;
+use carcassonne_rules_compiler::model::{Item, Rules};
+use carcassonne_rules_compiler::{self as compiler, Diagnostic};
+use carcassonne_rules_core::{Effect, Repeat, Role};
+
+const FIXTURE: &str = "tests/fixtures/minimal";
+const BUNDLED: &str = "../../rules";
+
+/// A planted mistake: the file, the text replaced, its replacement, and the
+/// part of the replacement the diagnostic must point at.
+struct Plant {
+    file: &'static str,
+    from: &'static str,
+    to: &'static str,
+    at: &'static str,
+}
+
+/// The one problem of the fixture with `plants` made, and where the first
+/// plant's `at` stands in its edited file (line and column, from 1).
+fn refused(plants: &[Plant]) -> (Diagnostic, (usize, usize)) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    let mut expected = None;
+    for plant in plants {
+        let path = dir.path().join(plant.file);
+        let text = std::fs::read_to_string(&path).expect("fixture file");
+        assert!(text.contains(plant.from), "{} has no {:?}", plant.file, plant.from);
+        let edited = text.replacen(plant.from, plant.to, 1);
+        std::fs::write(&path, &edited).expect("write");
+        if expected.is_none() {
+            let start = edited.find(plant.to).expect("planted");
+            let offset = start + plant.to.find(plant.at).expect("`at` inside the replacement");
+            expected = Some((plant.file, line_col(&edited, offset)));
+        }
+    }
+    let problems = match compiler::compile_dir(dir.path()).result {
+        Ok(_) => panic!("the planted flow checked"),
+        Err(problems) => problems,
+    };
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    let d = problems.into_iter().next().expect("one");
+    let (file, at) = expected.expect("a plant");
+    let location = d.location().expect("located");
+    assert!(location.contains(file), "{location} is not in {file}");
+    (d, at)
+}
+
+/// The diagnostic's line and column.
+fn at(d: &Diagnostic) -> (usize, usize) {
+    let location = d.location().expect("located");
+    let mut parts = location.rsplit(':').map(|n| n.parse::<usize>().expect("number"));
+    let col = parts.next().expect("column");
+    (parts.next().expect("line"), col)
+}
+
+fn plant(file: &'static str, from: &'static str, to: &'static str, at: &'static str) -> Plant {
+    Plant { file, from, to, at }
+}
+
+const PRINCESS: &str = "expansions/princess-and-dragon.yaml";
+const BUILDER: &str = "expansions/traders-and-builders.yaml";
+const BASE: &str = "base.yaml";
+
+#[test]
+fn a_go_back_to_a_later_step_is_refused() {
+    let (d, expected) = refused(&[plant(PRINCESS, "effect: skip 2B-1, 2B-2", "effect: go back to 2B-1", "go back")]);
+    assert_eq!(d.message(), "`princess-remove-knight` goes back to `2B-1`, a later step");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("write `skip 2B-1`")), "{d:?}");
+}
+
+#[test]
+fn a_go_back_to_a_step_some_games_lack_is_refused_with_such_a_game() {
+    // 2D exists only with the dragon; the builder's item shows without it.
+    let (d, expected) = refused(&[plant(BUILDER, "effect: double turn", "effect: go back to 2D", "go back")]);
+    assert_eq!(d.message(), "`builder-double-turn` goes back to `2D`, which some games where it shows do not have");
+    assert_eq!(at(&d), expected);
+    let help = d.help_text().expect("help");
+    assert!(help.contains("carcassonne-rules order --edition") && help.contains("--with builder"), "{help}");
+    assert!(!help.contains("dragon"), "{help}");
+}
+
+#[test]
+fn a_go_back_out_of_the_double_turn_block_is_refused() {
+    let (d, expected) = refused(&[plant(BASE, "effect: go back to 1B", "effect: go back to 1A", "go back")]);
+    assert_eq!(d.message(), "`place-tile` goes back to `1A`, out of the double-turn block");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("--with builder")), "{d:?}");
+}
+
+#[test]
+fn a_skip_of_an_earlier_step_is_refused() {
+    let (d, expected) = refused(&[plant(PRINCESS, "effect: skip 2B-1, 2B-2", "effect: skip 1B", "skip")]);
+    assert_eq!(d.message(), "`princess-remove-knight` skips `1B`, an earlier step");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("go back to 1B")), "{d:?}");
+}
+
+#[test]
+fn a_skip_that_swallows_a_double_turn_is_refused_naming_both() {
+    let (d, expected) = refused(&[plant(PRINCESS, "effect: skip 2B-1, 2B-2", "effect: skip 2B-1, 4B", "skip")]);
+    assert_eq!(d.message(), "`princess-remove-knight` skips `4B`, where a double turn is earned");
+    assert_eq!(at(&d), expected);
+    assert_eq!(d.places().len(), 2, "the skip and the double turn: {:?}", d.places());
+    assert_eq!(d.places()[1].1, "the double turn it would swallow");
+    let help = d.help_text().expect("help");
+    assert!(help.contains("builder") && help.contains("princess"), "{help}");
+}
+
+#[test]
+fn a_double_turn_without_a_block_is_refused() {
+    let (d, expected) = refused(&[
+        plant(BUILDER, "effect: double turn", "effect: double turn", "double turn"),
+        plant(BASE, "double_turn: { from: 1B, to: 4A, when: builder }\n", "", ""),
+    ]);
+    assert_eq!(d.message(), "`builder-double-turn` earns a double turn, but the rules have no double-turn block");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("double_turn: { from: 1B, to: 4A")), "{d:?}");
+}
+
+#[test]
+fn a_double_turn_where_the_block_does_not_exist_is_refused() {
+    let (d, expected) = refused(&[
+        plant(BUILDER, "effect: double turn", "effect: double turn", "double turn"),
+        plant(BASE, "when: builder }", "when: builder and princess }", ""),
+    ]);
+    assert_eq!(d.message(), "`builder-double-turn` earns a double turn where the rules have none");
+    assert_eq!(at(&d), expected);
+    assert_eq!(d.places()[1].1, "the block's condition");
+    assert!(d.help_text().is_some_and(|h| h.contains("--with builder") && !h.contains("princess")), "{d:?}");
+}
+
+#[test]
+fn a_double_turn_inside_the_block_is_refused() {
+    let (d, expected) =
+        refused(&[plant(BUILDER, "  4B:\n    - id: builder-double-turn", "  4A:\n    - id: builder-double-turn", "4A")]);
+    assert_eq!(d.message(), "`builder-double-turn` earns a double turn in `4A`, not after the block");
+    // The diagnostic points at the effect, below the planted section key.
+    assert!(at(&d).0 > expected.0, "{d:?}");
+    assert_eq!(d.help_text(), Some("a double turn is earned after the block's last step `4A`, which it then plays again"));
+}
+
+#[test]
+fn an_effect_outside_the_steps_is_refused() {
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "items:\n",
+        "items:\n  any_time:\n    - id: any-time-skip\n      text: Skip.\n      effect: skip 2B-1\n",
+        "skip 2B-1",
+    )]);
+    assert_eq!(d.message(), "`any-time-skip` changes the course of the turn from `any_time`");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("move the item into a step")), "{d:?}");
+}
+
+#[test]
+fn an_effect_on_a_note_or_a_group_is_refused() {
+    for role in ["note", "group"] {
+        let to = if role == "note" { "effect: go back to 1B\n      role: note\n" } else { "effect: go back to 1B\n      role: group\n" };
+        let (d, expected) = refused(&[plant(BASE, "effect: go back to 1B\n", to, "go back")]);
+        assert_eq!(d.message(), format!("{role} `place-tile` has an effect"));
+        assert_eq!(at(&d), expected);
+        assert!(d.help_text().is_some(), "{d:?}");
+    }
+}
+
+#[test]
+fn a_choice_without_options_is_refused() {
+    let (d, expected) = refused(&[plant(BASE, "text: Draw a tile.", "text: Draw a tile.\n      choose_one: true", "true")]);
+    assert_eq!(d.message(), "`draw-tile` chooses one of its sub-items, but has none");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("children")), "{d:?}");
+}
+
+#[test]
+fn a_note_offers_no_choice() {
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "text: \"Deploy a {C1: follower | C2, WE: meeple}.\"",
+        "text: \"Deploy a {C1: follower | C2, WE: meeple}.\"\n      role: note\n      choose_one: true",
+        "true",
+    )]);
+    assert_eq!(d.message(), "note `deploy-meeple` offers a choice");
+    assert_eq!(at(&d), expected);
+}
+
+#[test]
+fn only_once_is_for_any_time_items() {
+    let (d, expected) = refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      once: true", "true")]);
+    assert_eq!(d.message(), "`show-tile` is done only once, but it is in `1B`");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some(), "{d:?}");
+}
+
+#[test]
+fn a_condition_is_not_optional() {
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "text: Show the tile.",
+        "text: Show the tile.\n      role: condition\n      optional: true",
+        "true",
+    )]);
+    assert_eq!(d.message(), "condition `show-tile` cannot be optional");
+    assert_eq!(at(&d), expected);
+    assert_eq!(d.help_text(), Some("a condition holds or not; the player may decline an action"));
+}
+
+#[test]
+fn an_unknown_role_is_refused_with_the_nearest() {
+    let (d, expected) = refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      role: conditon", "conditon")]);
+    assert_eq!(d.message(), "unknown role `conditon`");
+    assert_eq!(at(&d), expected);
+    assert_eq!(d.help_text(), Some("did you mean `condition`?"));
+}
+
+#[test]
+fn a_step_may_be_passed_only_when_it_is_a_choice() {
+    let (d, expected) =
+        refused(&[plant(BASE, "{ id: 2B-2, title: Move wood (phase 2) }", "{ id: 2B-2, title: Move wood (phase 2), may_pass: true }", "true")]);
+    assert_eq!(d.message(), "step `2B-2` may be passed but is not a choice");
+    assert_eq!(at(&d), expected);
+}
+
+#[test]
+fn a_step_is_no_longer_marked_double_turn() {
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "{ id: 1C, title: Place the tile }",
+        "{ id: 1C, title: Place the tile, repeat: double_turn when builder }",
+        "double_turn when",
+    )]);
+    assert_eq!(d.message(), "a step is no longer marked `double_turn`");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("double_turn: { from: 1B, to: 4A, when: builder }")), "{d:?}");
+}
+
+#[test]
+fn the_block_names_known_steps_in_order_that_exist_wherever_it_does() {
+    let (d, expected) = refused(&[plant(BASE, "from: 1B", "from: 1Z", "1Z")]);
+    assert_eq!(d.message(), "unknown step `1Z`");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.starts_with("did you mean")), "{d:?}");
+
+    let (d, expected) = refused(&[plant(BASE, "from: 1B, to: 4A", "from: 4A, to: 1B", "1B")]);
+    assert_eq!(d.message(), "the double-turn block ends at `1B`, before it starts");
+    assert_eq!(at(&d), expected);
+
+    // 2D exists only with the dragon, the block wherever the builder is.
+    let (d, expected) = refused(&[plant(BASE, "from: 1B, to: 4A, when: builder", "from: 2D, to: 4A, when: builder", "builder")]);
+    assert_eq!(d.message(), "the double-turn block's `from` step `2D` does not exist in every game with double turns");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("--with builder")), "{d:?}");
+}
+
+// ---- the bundled rules' flow ----------------------------------------------
+
+fn bundled() -> Rules {
+    compiler::compile_dir(Path::new(BUNDLED)).result.expect("bundled rules check")
+}
+
+fn find<'r>(rules: &'r Rules, id: &str) -> &'r Item {
+    rules.items().into_iter().find(|i| i.id == id).unwrap_or_else(|| panic!("no item {id}"))
+}
+
+#[test]
+fn the_bundled_block_is_1b_to_4a_and_3b_keeps_its_own_repeat() {
+    let rules = bundled();
+    let block = rules.double_turn.as_ref().expect("a block");
+    let id = |n| rules.steps().find(|s| s.number == n).map(|s| s.id.as_str());
+    assert_eq!((id(block.first), id(block.last)), (Some("1B"), Some("4A")));
+    for step in rules.steps() {
+        let repeat = step.repeat.as_ref().map(|(r, _)| *r);
+        let expected = match step.id.as_str() {
+            "3B" => Some(Repeat::PerFeature),
+            "1A" | "4B" => None,
+            _ => Some(Repeat::DoubleTurn),
+        };
+        assert_eq!(repeat, expected, "step {}", step.id);
+    }
+}
+
+#[test]
+fn the_bundled_flow_says_what_the_page_says() {
+    let rules = bundled();
+    // "you may do exactly one of": deploying is a choice the player may pass.
+    let step = |id: &str| rules.steps().find(|s| s.id == id).expect("step");
+    assert!(step("2B-1").choose_one && step("2B-1").may_pass);
+    assert!(step("2B-2").choose_one && step("2B-2").may_pass);
+    // The go-back applies only when the tile has no legal spot.
+    let no_spot = find(&rules, "place-tile-no-legal-spot");
+    assert_eq!((no_spot.flow.role, no_spot.effect.as_ref()), (Role::Condition, Some(&Effect::GoBack("1B".into()))));
+    assert_eq!(find(&rules, "place-tile").effect, None);
+    // "If the tile shows a magic symbol": its sub-items apply only when it holds.
+    assert_eq!(find(&rules, "mage-witch-move").flow.role, Role::Condition);
+    // La Porxada: you may choose one of two actions.
+    let porxada = find(&rules, "porxada-choose-action").flow;
+    assert!(porxada.optional && porxada.choose_one);
+    // "Only once" (any_time), under a heading.
+    assert_eq!(find(&rules, "any-time-only-once").flow.role, Role::Group);
+    assert!(find(&rules, "tower-ransom").flow.once && find(&rules, "tower-ransom").flow.optional);
+    assert_eq!(find(&rules, "feature-complete-note").flow.role, Role::Note);
+    // The builder's double turn is earned when its condition holds.
+    let builder = find(&rules, "builder-double-turn");
+    assert_eq!((builder.flow.role, builder.effect.as_ref()), (Role::Condition, Some(&Effect::DoubleTurn)));
+    // The princess's skip applies when the player takes the knight away.
+    assert!(find(&rules, "princess-remove-knight").flow.optional);
+}
