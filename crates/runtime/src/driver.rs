@@ -31,7 +31,7 @@ use carcassonne_rules_core::{Effect, Entry, Repeat, StepId, StepOrder, TurnOrder
 ///                 false
 ///             }
 ///             // No legal spot the first time: back to 1B.
-///             item::PLACE_TILE => {
+///             item::PLACE_TILE_NO_LEGAL_SPOT => {
 ///                 self.placements += 1;
 ///                 self.placements == 1
 ///             }

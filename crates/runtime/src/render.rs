@@ -97,17 +97,14 @@ fn render(order: &TurnOrder, style: &dyn Style) -> String {
     out
 }
 
-/// What a player reads of an item's flow beside its text: "you may",
-/// "choose one" (of its sub-items), "only once"; nothing for a must action,
-/// a condition, a heading or a note, whose texts say what they are.
+/// What a player reads of an item's flow beside its text: a choice among
+/// its sub-items, and "only once". "You may" is left to the texts, which say it.
 fn flow_note(flow: Flow) -> Option<&'static str> {
-    match (flow.optional, flow.choose_one, flow.once) {
-        (true, true, _) => Some("you may choose one"),
-        (false, true, _) => Some("choose one"),
-        (true, false, true) => Some("you may, only once"),
-        (false, false, true) => Some("only once"),
-        (true, false, false) => Some("you may"),
-        (false, false, false) => None,
+    match (flow.choose_one, flow.optional, flow.once) {
+        (true, true, _) => Some("choose one or none"),
+        (true, false, _) => Some("choose one"),
+        (false, _, true) => Some("only once"),
+        (false, _, false) => None,
     }
 }
 
