@@ -234,16 +234,51 @@ fn a_step_may_be_passed_only_when_it_is_a_choice() {
 }
 
 #[test]
-fn a_step_is_no_longer_marked_double_turn() {
+fn a_step_marked_double_turn_beside_the_block_is_refused() {
     let (d, expected) = refused(&[plant(
         BASE,
         "{ id: 1C, title: Place the tile }",
         "{ id: 1C, title: Place the tile, repeat: double_turn when builder }",
         "double_turn when",
     )]);
-    assert_eq!(d.message(), "a step is no longer marked `double_turn`");
+    assert_eq!(d.message(), "a step is marked `double_turn` beside the double-turn block");
     assert_eq!(at(&d), expected);
-    assert!(d.help_text().is_some_and(|h| h.contains("double_turn: { from: 1B, to: 4A, when: builder }")), "{d:?}");
+    assert!(d.help_text().is_some_and(|h| h.contains("remove this `repeat`")), "{d:?}");
+}
+
+/// The fixture written as before the block: each step of it marked.
+fn marked_steps(dir: &Path, second_condition: &str) {
+    let path = dir.join(BASE);
+    let mut text = std::fs::read_to_string(&path).expect("base.yaml");
+    text = text.replacen("double_turn: { from: 1B, to: 4A, when: builder }\n", "", 1);
+    for (i, step) in ["1B", "1C", "2B-1", "2B-2", "2D", "3A", "4A"].iter().enumerate() {
+        let when = if i == 1 { second_condition } else { "builder" };
+        let at = text.find(&format!("{{ id: {step}, ")).expect("the step");
+        let end = at + text[at..].find(" }").expect("its end");
+        text.insert_str(end, &format!(", repeat: double_turn when {when}"));
+    }
+    std::fs::write(&path, text).expect("write");
+}
+
+#[test]
+fn an_older_folders_marks_are_read_as_the_block_they_span() {
+    let new = compiler::compile_dir(Path::new(FIXTURE)).result.expect("fixture checks");
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    marked_steps(dir.path(), "builder");
+    let old = compiler::compile_dir(dir.path()).result.expect("the marked fixture checks");
+    let bounds = |r: &Rules| r.double_turn.as_ref().map(|b| (b.first, b.last, b.when.clone()));
+    assert_eq!(bounds(&old), bounds(&new));
+    let repeats = |r: &Rules| r.steps().map(|s| (s.id.clone(), s.repeat.clone())).collect::<Vec<_>>();
+    assert_eq!(repeats(&old), repeats(&new));
+
+    // Marks under different conditions make no one block.
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    marked_steps(dir.path(), "builder and dragon");
+    let problems = compiler::compile_dir(dir.path()).result.expect_err("refused");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].message(), "the steps marked `double_turn` repeat under different conditions");
 }
 
 #[test]

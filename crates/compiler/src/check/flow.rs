@@ -138,15 +138,8 @@ impl Checker<'_> {
     }
 
     /// Checks every effect of the steps' items against the steps it names and
-    /// the double-turn block, wherever the item shows. `block_written`: base.yaml
-    /// declares a block (which, if `block` is `None`, was reported already).
-    pub(super) fn check_effects(
-        &mut self,
-        phases: &[model::Phase],
-        block: Option<&DoubleTurn>,
-        block_written: bool,
-        logic: &Logic,
-    ) {
+    /// the double-turn block, wherever the item shows.
+    pub(super) fn check_effects(&mut self, phases: &[model::Phase], block: Option<&DoubleTurn>, logic: &Logic) {
         let steps: Vec<&Step> = phases.iter().flat_map(|p| &p.steps).collect();
         let mut effects = Vec::new();
         for step in &steps {
@@ -162,7 +155,8 @@ impl Checker<'_> {
                         self.skip(e, target, &steps, &double_turns, logic);
                     }
                 }
-                Effect::DoubleTurn if block.is_none() && block_written => {}
+                // A block that was written but refused is reported already.
+                Effect::DoubleTurn if self.double_turn_refused => {}
                 Effect::DoubleTurn => self.double_turn_effect(e, &steps, block, logic),
             }
         }

@@ -174,7 +174,7 @@ impl Checker<'_> {
         }
         let final_scoring = take();
         self.check_double_turn_block(&phases, double_turn.as_ref(), &logic);
-        self.check_effects(&phases, double_turn.as_ref(), raw.double_turn.is_some(), &logic);
+        self.check_effects(&phases, double_turn.as_ref(), &logic);
         drop(logic);
         let mut rules =
             Rules { catalog, flags, phases, double_turn, notes, setup, any_time, final_scoring, inputs: Vec::new() };
