@@ -93,7 +93,7 @@ pub fn generate(rules: &Rules) -> String {
 fn dispatch(rules: &Rules, names: &Names) -> String {
     let mut scope = Scope::new();
     scope.raw(flags(rules, names));
-    scope.push_fn(visible_fn(rules, &names));
+    scope.push_fn(visible_fn(rules, names));
     let section = |scope: &mut Scope, section: Section| {
         let name = section.name();
         scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, rules.section(section), names));

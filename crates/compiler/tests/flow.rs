@@ -144,12 +144,19 @@ fn a_double_turn_where_the_block_does_not_exist_is_refused() {
 
 #[test]
 fn a_double_turn_inside_the_block_is_refused() {
-    let (d, expected) =
-        refused(&[plant(BUILDER, "  4B:\n    - id: builder-double-turn", "  4A:\n    - id: builder-double-turn", "4A")]);
+    let (d, expected) = refused(&[plant(
+        BUILDER,
+        "  4B:\n    - id: builder-double-turn",
+        "  4A:\n    - id: builder-double-turn",
+        "4A",
+    )]);
     assert_eq!(d.message(), "`builder-double-turn` earns a double turn in `4A`, not after the block");
     // The diagnostic points at the effect, below the planted section key.
     assert!(at(&d).0 > expected.0, "{d:?}");
-    assert_eq!(d.help_text(), Some("a double turn is earned after the block's last step `4A`, which it then plays again"));
+    assert_eq!(
+        d.help_text(),
+        Some("a double turn is earned after the block's last step `4A`, which it then plays again")
+    );
 }
 
 #[test]
@@ -168,7 +175,11 @@ fn an_effect_outside_the_steps_is_refused() {
 #[test]
 fn an_effect_on_a_note_or_a_group_is_refused() {
     for role in ["note", "group"] {
-        let to = if role == "note" { "effect: go back to 1B\n      role: note\n" } else { "effect: go back to 1B\n      role: group\n" };
+        let to = if role == "note" {
+            "effect: go back to 1B\n      role: note\n"
+        } else {
+            "effect: go back to 1B\n      role: group\n"
+        };
         let (d, expected) = refused(&[plant(BASE, "effect: go back to 1B\n", to, "go back")]);
         assert_eq!(d.message(), format!("{role} `place-tile` has an effect"));
         assert_eq!(at(&d), expected);
@@ -178,7 +189,8 @@ fn an_effect_on_a_note_or_a_group_is_refused() {
 
 #[test]
 fn a_choice_without_options_is_refused() {
-    let (d, expected) = refused(&[plant(BASE, "text: Draw a tile.", "text: Draw a tile.\n      choose_one: true", "true")]);
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Draw a tile.", "text: Draw a tile.\n      choose_one: true", "true")]);
     assert_eq!(d.message(), "`draw-tile` chooses one of its sub-items, but has none");
     assert_eq!(at(&d), expected);
     assert!(d.help_text().is_some_and(|h| h.contains("children")), "{d:?}");
@@ -198,7 +210,8 @@ fn a_note_offers_no_choice() {
 
 #[test]
 fn only_once_is_for_any_time_items() {
-    let (d, expected) = refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      once: true", "true")]);
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      once: true", "true")]);
     assert_eq!(d.message(), "`show-tile` is done only once, but it is in `1B`");
     assert_eq!(at(&d), expected);
     assert!(d.help_text().is_some(), "{d:?}");
@@ -219,7 +232,8 @@ fn a_condition_is_not_optional() {
 
 #[test]
 fn an_unknown_role_is_refused_with_the_nearest() {
-    let (d, expected) = refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      role: conditon", "conditon")]);
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      role: conditon", "conditon")]);
     assert_eq!(d.message(), "unknown role `conditon`");
     assert_eq!(at(&d), expected);
     assert_eq!(d.help_text(), Some("did you mean `condition`?"));
@@ -227,8 +241,12 @@ fn an_unknown_role_is_refused_with_the_nearest() {
 
 #[test]
 fn a_step_may_be_passed_only_when_it_is_a_choice() {
-    let (d, expected) =
-        refused(&[plant(BASE, "{ id: 2B-2, title: Move wood (phase 2) }", "{ id: 2B-2, title: Move wood (phase 2), may_pass: true }", "true")]);
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "{ id: 2B-2, title: Move wood (phase 2) }",
+        "{ id: 2B-2, title: Move wood (phase 2), may_pass: true }",
+        "true",
+    )]);
     assert_eq!(d.message(), "step `2B-2` may be passed but is not a choice");
     assert_eq!(at(&d), expected);
 }
@@ -293,7 +311,8 @@ fn the_block_names_known_steps_in_order_that_exist_wherever_it_does() {
     assert_eq!(at(&d), expected);
 
     // 2D exists only with the dragon, the block wherever the builder is.
-    let (d, expected) = refused(&[plant(BASE, "from: 1B, to: 4A, when: builder", "from: 2D, to: 4A, when: builder", "builder")]);
+    let (d, expected) =
+        refused(&[plant(BASE, "from: 1B, to: 4A, when: builder", "from: 2D, to: 4A, when: builder", "builder")]);
     assert_eq!(d.message(), "the double-turn block's `from` step `2D` does not exist in every game with double turns");
     assert_eq!(at(&d), expected);
     assert!(d.help_text().is_some_and(|h| h.contains("--with builder")), "{d:?}");

@@ -70,7 +70,10 @@ impl Checker<'_> {
                         span,
                         "a step is marked `double_turn` beside the double-turn block",
                         "the block says which steps a double turn plays again",
-                        Some("remove this `repeat`: the block `double_turn:` of base.yaml is the one place for it".into()),
+                        Some(
+                            "remove this `repeat`: the block `double_turn:` of base.yaml is the one place for it"
+                                .into(),
+                        ),
                     );
                 }
                 self.double_turn(block, &step_ids)
