@@ -469,6 +469,48 @@ fn load(
     raw
 }
 
+/// The rules files of the folder `dir` as [`load_dir`] would read them, for
+/// a reader of its own (the language server): every text by its path
+/// relative to the folder (`base.yaml`, `expansions/abbey.yaml`), and a
+/// diagnostic for each one the checked reader refuses (a link, a FIFO, a
+/// device, a file over [`MAX_FILE_BYTES`], a linked `expansions/`). A
+/// missing file is neither: compiling the texts says it is missing.
+pub fn read_folder(dir: &Path) -> (BTreeMap<String, String>, Vec<Diagnostic>) {
+    let mut texts = BTreeMap::new();
+    let mut refused = Vec::new();
+    let mut names: Vec<String> = [EDITIONS_FILE, MODULES_FILE, BASE_FILE].iter().map(|n| n.to_string()).collect();
+    match list_folder(&dir.join(EXPANSIONS_DIR)) {
+        Ok(found) => names.extend(
+            found
+                .iter()
+                .filter_map(|n| n.to_str())
+                .filter(|n| !n.starts_with('.'))
+                .map(|n| format!("{EXPANSIONS_DIR}/{n}")),
+        ),
+        Err(problem) => refused.push(problem),
+    }
+    for rel in names {
+        match read_file(dir, &rel) {
+            Ok(Some(text)) => {
+                texts.insert(rel, text);
+            }
+            Ok(None) => {}
+            Err(problem) => refused.push(problem),
+        }
+    }
+    (texts, refused)
+}
+
+/// The text of the rules file `rel` of the folder `dir`, through the checked
+/// reader; `None` when there is no such file.
+pub fn read_file(dir: &Path, rel: &str) -> Result<Option<String>, Diagnostic> {
+    let path = dir.join(rel);
+    match std::fs::symlink_metadata(&path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        _ => read_text(&path).map(Some),
+    }
+}
+
 /// The names in the folder `dir`, which may be missing (no names) but must
 /// be a folder of its own, not a symbolic link to one elsewhere.
 fn list_folder(dir: &Path) -> Result<Vec<std::ffi::OsString>, Diagnostic> {
