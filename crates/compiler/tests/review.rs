@@ -766,3 +766,19 @@ fn a_long_text_change_is_shown_where_it_differs() {
     assert_ne!(before.split_once(": ").map(|x| x.1), after.into(), "the two sides differ: {detail}");
     assert!(after.contains('X') && !before.contains('X'), "{detail}");
 }
+
+#[test]
+fn a_pull_request_comment_notifies_nobody_and_links_nowhere() {
+    let head = edited(&[(
+        ABBEY,
+        "text: An abbey tile\n",
+        "text: \"An abbey tile, ask @octocat or @org/team (#12, owner/repo#3, www.example.org)\"\n",
+    )]);
+    let (_, _, review) = review_dirs(Path::new(BUNDLED), head.path());
+    let markdown = review::render(&review, Format::Markdown, false);
+    for broken in
+        ["@<!-- -->octocat", "@<!-- -->org/team", "#<!-- -->12", "owner/repo#<!-- -->3", "www<!-- -->.example.org"]
+    {
+        assert!(markdown.contains(broken), "{broken} in {markdown}");
+    }
+}
