@@ -6,7 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use carcassonne_rules_core::escape::markdown::inline;
+use carcassonne_rules_core::escape::markdown::github;
 use comrak::nodes::NodeValue;
 use comrak::{Arena, Options, parse_document};
 
@@ -63,7 +63,7 @@ fn no_mention_reference_or_autolink_survives_github_flavoured_markdown() {
     options.extension.table = true;
     options.extension.strikethrough = true;
     for text in HOSTILE {
-        let markdown = inline(text);
+        let markdown = github(text);
         let arena = Arena::new();
         let root = parse_document(&arena, &format!("- {markdown}\n"), &options);
         let mut shown = String::new();

@@ -16,12 +16,13 @@
 //! CommonMark), so a text can never start a line of its own. [`code`] is an
 //! inline code span.
 //!
-//! GitHub links more than CommonMark does, after it has read the Markdown:
+//! [`github`] is [`inline`] for Markdown that GitHub shows (a pull-request
+//! comment). GitHub links more than CommonMark does, after it has read the Markdown:
 //! `@user` and `@org/team` mentions (which notify people), `#12`, `GH-12`
 //! and `owner/repo#12` references, and bare `www.`, `https://` and e-mail
 //! autolinks. A backslash or a character reference does not stop those
 //! (`\@user` and `&#64;user` still mention: GitHub reads the text once
-//! unescaped), so [`inline`] puts an empty HTML comment, `<!-- -->`, inside
+//! unescaped), so [`github`] puts an empty HTML comment, `<!-- -->`, inside
 //! each: GitHub drops the comment, the text reads the same and is copied the
 //! same, and no pattern spans it. An invisible character would do too, but
 //! would stay in the text.
@@ -38,6 +39,17 @@ const ALWAYS: &[char] = &['\\', '`', '*', '[', ']', '<', '>', '|', '~', '$'];
 
 /// `text` inside one line of Markdown, shown exactly as written.
 pub fn inline(text: &str) -> Cow<'_, str> {
+    escape(text, false)
+}
+
+/// As [`inline`], for Markdown that GitHub shows: no mention, reference or
+/// autolink either.
+pub fn github(text: &str) -> Cow<'_, str> {
+    escape(text, true)
+}
+
+fn escape(text: &str, github: bool) -> Cow<'_, str> {
+    let link_at = |chars: &[char], i: usize| github && github_link_at(chars, i);
     let chars: Vec<char> = text.chars().collect();
     let digits = chars.iter().take_while(|c| c.is_ascii_digit()).count();
     let needs = |i: usize, c: char| {
@@ -59,12 +71,12 @@ pub fn inline(text: &str) -> Cow<'_, str> {
             // An ordered list's `1.` or `1)`.
             || (i == digits && digits > 0 && matches!(c, '.' | ')'))
     };
-    if !chars.iter().enumerate().any(|(i, &c)| needs(i, c) || github_link_at(&chars, i)) {
+    if !chars.iter().enumerate().any(|(i, &c)| needs(i, c) || link_at(&chars, i)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for (i, &c) in chars.iter().enumerate() {
-        if github_link_at(&chars, i) {
+        if link_at(&chars, i) {
             out.push_str(BREAK);
         }
         if !needs(i, c) {
@@ -132,25 +144,27 @@ mod tests {
         assert_eq!(inline("*a* _b_ `c` [d](e) ![f](g)"), "\\*a\\* \\_b\\_ \\`c\\` \\[d\\](e) !\\[f\\](g)");
         assert_eq!(
             inline("<img src=x onerror=alert(1)> <https://x>"),
-            "\\<img src=x onerror=alert(1)\\> \\<https:<!-- -->//x\\>"
+            "\\<img src=x onerror=alert(1)\\> \\<https://x\\>"
         );
         assert_eq!(inline("a | b ~~c~~ \\"), "a \\| b \\~\\~c\\~\\~ \\\\");
         assert_eq!(inline("_a_ a_ _ x__y"), "\\_a\\_ a\\_ \\_ x\\_\\_y");
-        assert_eq!(inline("&amp; &#42; & x"), "&amp;amp; &amp;#<!-- -->42; & x");
+        assert_eq!(inline("&amp; &#42; & x"), "&amp;amp; &amp;#42; & x");
         assert_eq!(inline("$x$ and $$y$$"), "\\$x\\$ and \\$\\$y\\$\\$", "GitHub math");
     }
 
     #[test]
     fn github_mentions_references_and_autolinks_are_broken() {
-        assert_eq!(inline("@octocat and @github/core"), "@<!-- -->octocat and @<!-- -->github/core");
+        assert_eq!(github("@octocat and @github/core"), "@<!-- -->octocat and @<!-- -->github/core");
         assert_eq!(
-            inline("see #12, GH-7, rust-lang/rust#1"),
+            github("see #12, GH-7, rust-lang/rust#1"),
             "see \\#<!-- -->12, GH-<!-- -->7, rust-lang/rust#<!-- -->1"
         );
-        assert_eq!(inline("www.example.org a@b.org"), "www<!-- -->.example.org a@<!-- -->b.org");
-        assert_eq!(inline("https://x.org"), "https:<!-- -->//x.org");
+        assert_eq!(github("www.example.org a@b.org"), "www<!-- -->.example.org a@<!-- -->b.org");
+        assert_eq!(github("https://x.org"), "https:<!-- -->//x.org");
+        assert_eq!(github("&#42;"), "&amp;#<!-- -->42;");
+        assert_eq!(inline("@octocat #1 www.x.org"), "@octocat \\#1 www.x.org", "CommonMark alone links none");
         // Not references: a lone sign.
-        assert_eq!(inline("2# @ x # a"), "2# @ x \\# a");
+        assert_eq!(github("2# @ x # a"), "2# @ x \\# a");
     }
 
     #[test]
