@@ -680,6 +680,19 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
 
 /// serde-saphyr's error as a diagnostic at its line and column, with help for
 /// the common traps.
+/// Help for an unknown key of the message that holds a character outside
+/// ASCII (every key is ASCII): the key with each such character written as
+/// `\u{…}`, so that `whеn` with a Cyrillic `е`, which reads as `when`, is seen.
+fn unknown_key(message: &str) -> Option<String> {
+    let key = message.split('`').nth(1)?;
+    if key.is_ascii() {
+        return None;
+    }
+    let shown: String =
+        key.chars().map(|c| if c.is_ascii() { c.to_string() } else { format!("\\u{{{:x}}}", u32::from(c)) }).collect();
+    Some(format!("keys are ASCII, and this one is `{shown}`: retype it"))
+}
+
 fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
     let mut message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
     // The reader's own advice names its options, which a rule author cannot set.
@@ -709,6 +722,8 @@ fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sou
         )
     } else if lower.contains("quoted scalar") {
         Some("a quoted value runs on to its closing quote: look for an unclosed quote above".to_string())
+    } else if let Some(key) = lower.contains("unknown field").then(|| unknown_key(&message)).flatten() {
+        Some(key)
     } else if lower.contains("missing field") {
         Some("add it; if it is there, check its indentation: a key indented differently belongs elsewhere".to_string())
     } else if lower.contains("duplicate mapping key") {

@@ -785,3 +785,16 @@ fn a_pull_request_comment_notifies_nobody_and_links_nowhere() {
         assert!(markdown.contains(broken), "{broken} in {markdown}");
     }
 }
+
+#[test]
+fn a_key_with_a_look_alike_letter_is_shown_with_it_escaped() {
+    // `whеn` with a Cyrillic `е` (U+0435) reads as `when`.
+    let head = edited(&[(
+        ABBEY,
+        "    - id: mayor-deploy\n      when: mayor\n",
+        "    - id: mayor-deploy\n      wh\u{435}n: mayor\n",
+    )]);
+    let Err(problems) = compile_dir(head.path()).result else { panic!("a look-alike key is refused") };
+    let rendered = carcassonne_rules_compiler::diagnostics::render(&problems, false);
+    assert!(rendered.contains("keys are ASCII, and this one is `wh\\u{435}n`"), "{rendered}");
+}
