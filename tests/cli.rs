@@ -904,6 +904,56 @@ fn review_json_follows_the_contract_and_fails_on_change_when_asked() {
     assert!(String::from_utf8_lossy(&same.stdout).contains("no change in any selection"));
 }
 
+/// Runs git in `dir`, as a test author would.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn the_pull_request_under_review_cannot_make_the_base_a_folder() {
+    // A repository whose `main` holds the bundled rules, and a pull request
+    // that changes them and adds a folder or a link named as the base, so
+    // that the gate would compare the head with itself.
+    let repo = tempfile::tempdir().expect("temp dir");
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    copy_dir(Path::new("rules"), &repo.path().join("rules"));
+    git(repo.path(), &["add", "rules"]);
+    git(repo.path(), &["commit", "-q", "-m", "rules"]);
+    git(repo.path(), &["branch", "origin/main"]);
+    git(repo.path(), &["checkout", "-q", "-b", "pr"]);
+    let abbey = repo.path().join("rules/expansions/abbey-and-mayor.yaml");
+    let text = std::fs::read_to_string(&abbey).expect("read");
+    std::fs::write(&abbey, text.replace("      when: mayor\n", "      when: mayor and not barn\n")).expect("write");
+    let gate = |base: &str| cli_in(repo.path(), &["review", "--base", base, "--rules", "rules", "--fail-on-change"]);
+    assert_eq!(gate("main").status.code(), Some(1), "the change is seen against the revision");
+
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("rules", repo.path().join("main")).expect("symlink");
+    copy_dir(&repo.path().join("rules"), &repo.path().join("origin/main"));
+    for base in ["main", "origin/main"] {
+        if !repo.path().join(base).exists() {
+            continue;
+        }
+        let out = gate(base);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{base}: refused, not passed: {stderr}");
+        assert!(out.stdout.is_empty(), "{base}: no review printed");
+        assert!(stderr.contains(&format!("`{base}` names both")), "{stderr}");
+        assert!(stderr.contains("a revision of the repository"), "{stderr}");
+    }
+    // A path that is no revision name reads the folder, unambiguously.
+    let out = gate("./origin/main");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no change in any selection"));
+}
+
 #[test]
 fn check_counts_columns_in_characters_as_rustc_does() {
     let line = "      text: \"Bürgermeister → {C1: mayor | C9: Mayor}\"";

@@ -197,7 +197,8 @@ struct Markdown;
 
 impl Style for Markdown {
     fn escape<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        markdown::inline(text)
+        // `order --format markdown` is a pull-request comment too.
+        markdown::github(text)
     }
     fn blank(&self) -> &'static str {
         // An empty list item would end its list, its sub-items starting another.
