@@ -10,11 +10,12 @@ use crate::output;
 
 #[derive(Args)]
 pub struct GenArgs {
-    /// Do not write; fail if generated/ is stale.
+    /// Do not write; fail if a generated file is stale.
     #[arg(long)]
     check: bool,
-    /// Where the generated code lives.
-    #[arg(long, default_value = "generated", value_name = "DIR")]
+    /// The repository root the generated files' paths are relative to
+    /// (crates/runtime/src/generated/turn_order.rs, generated/schemas/).
+    #[arg(long, default_value = ".", value_name = "DIR")]
     out: PathBuf,
 }
 

@@ -98,6 +98,19 @@ pub struct Config {
 }
 
 impl Config {
+    /// This selection with `module` selected too: with the generated
+    /// constants, `rules.config(edition::C2).with(module::BUILDER)`.
+    #[must_use]
+    pub const fn with(self, module: ModuleId) -> Config {
+        Config { modules: self.modules.union(ModuleSet::of(module)), ..self }
+    }
+
+    /// This selection under the publisher's rule `variant` instead.
+    #[must_use]
+    pub const fn with_variant(self, variant: VariantId) -> Config {
+        Config { variant, ..self }
+    }
+
     /// Whether `module` is selected.
     #[inline]
     pub const fn has(&self, module: ModuleId) -> bool {
