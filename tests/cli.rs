@@ -786,7 +786,7 @@ fn a_second_gen_waits_for_the_lock_and_says_so() {
         .spawn()
         .expect("spawn");
     std::thread::sleep(Duration::from_millis(1500));
-    assert_eq!(std::fs::read_to_string(out.join("turn_order.rs")).expect("read"), "old\n", "it waited");
+    assert_eq!(std::fs::read_to_string(out.join(CODE)).expect("read"), "old\n", "it waited");
     lock.unlock().expect("unlock");
     let run = child.wait_with_output().expect("wait");
     assert!(run.status.success());

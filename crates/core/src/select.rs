@@ -132,4 +132,14 @@ mod tests {
         assert!(ModuleSet::EMPTY.is_empty() && !set.is_empty());
         assert_eq!((set.len(), ModuleSet::EMPTY.len()), (4, 0));
     }
+
+    #[test]
+    fn with_adds_a_module_and_keeps_the_rest() {
+        let base = Config { edition: EditionId(1), variant: VariantId(0), modules: ModuleSet::EMPTY };
+        let cfg = base.with(ModuleId(3)).with(ModuleId(200)).with(ModuleId(3));
+        assert_eq!(cfg.modules.iter().map(|m| m.0).collect::<Vec<_>>(), [3, 200]);
+        assert_eq!((cfg.edition, cfg.variant), (EditionId(1), VariantId(0)));
+        assert_eq!(cfg.with_variant(VariantId(2)).variant, VariantId(2));
+        assert_eq!(cfg.with_variant(VariantId(2)).modules, cfg.modules);
+    }
 }
