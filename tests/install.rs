@@ -66,9 +66,13 @@ fn the_installed_package_runs_order_site_and_wiki_from_any_folder() {
     let bin = work.path().join("root/bin/carcassonne-rules");
     let anywhere = work.path().join("anywhere");
     std::fs::create_dir(&anywhere).expect("mkdir");
-    let run = |args: &[&str]| ok(&format!("{args:?}"), Command::new(&bin).current_dir(&anywhere).args(args).output().expect("run"));
+    let run = |args: &[&str]| {
+        ok(&format!("{args:?}"), Command::new(&bin).current_dir(&anywhere).args(args).output().expect("run"))
+    };
     let workspace_bin = env!("CARGO_BIN_EXE_carcassonne-rules");
-    let from_repo = |args: &[&str]| ok(&format!("{args:?}"), Command::new(workspace_bin).current_dir(repo).args(args).output().expect("run"));
+    let from_repo = |args: &[&str]| {
+        ok(&format!("{args:?}"), Command::new(workspace_bin).current_dir(repo).args(args).output().expect("run"))
+    };
 
     let order = ["order", "--edition", "C2", "--with", "builder,abbey_and_mayor"];
     assert_eq!(run(&order), from_repo(&order), "the installed binary's turn order is the workspace's");
