@@ -4,5 +4,5 @@
 #![forbid(unsafe_code)]
 
 fn main() -> Result<(), carcassonne_rules_build::Error> {
-    carcassonne_rules_build::compile("rules").map(drop)
+    carcassonne_rules_build::compile("rules")
 }

@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     match carcassonne_rules_build::compile("rules") {
-        Ok(_) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::FAILURE

@@ -70,15 +70,15 @@ impl std::error::Error for Error {}
 /// a build script is the crate's root) into `$OUT_DIR/`[`OUT_FILE`], and
 /// tells cargo to run the build script again when anything under `dir`
 /// changes. Bad rules are printed as located diagnostics on stderr and
-/// returned as [`Error::Rules`]. Returns the path written.
-pub fn compile(dir: impl AsRef<Path>) -> Result<PathBuf, Error> {
+/// returned as [`Error::Rules`].
+pub fn compile(dir: impl AsRef<Path>) -> Result<(), Error> {
     let out = std::env::var_os("OUT_DIR").ok_or(Error::NoOutDir)?;
     compile_into(dir.as_ref(), &Path::new(&out).join(OUT_FILE))
 }
 
 /// As [`compile`], into the file `out` (for a build script that compiles two
 /// rule sets, or the runtime's own).
-pub fn compile_into(dir: &Path, out: &Path) -> Result<PathBuf, Error> {
+pub fn compile_into(dir: &Path, out: &Path) -> Result<(), Error> {
     // Absolute, since cargo reads a relative path from the crate's root,
     // which need not be the current folder.
     let watched = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
@@ -95,5 +95,5 @@ pub fn compile_into(dir: &Path, out: &Path) -> Result<PathBuf, Error> {
     if std::fs::read_to_string(out).ok().as_deref() != Some(code.as_str()) {
         std::fs::write(out, code).map_err(|error| Error::Write { path: out.to_path_buf(), error })?;
     }
-    Ok(out.to_path_buf())
+    Ok(())
 }

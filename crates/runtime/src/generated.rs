@@ -1,5 +1,5 @@
-//! The bundled rules compiled to Rust, with the API [`include_rules!`]
-//! (crate::include_rules) gives any compiled rules: the typed ids
+//! The bundled rules compiled to Rust, with the API
+//! [`include_rules!`](crate::include_rules) gives any compiled rules: the typed ids
 //! ([`edition`], [`variant`], [`module`], [`step`], [`item`], [`marker`]) and
 //! [`RULES`].
 //!

@@ -1,7 +1,8 @@
 //! A compiled rule set, whichever rules it was compiled from: the bundled
 //! ones ([`crate::generated`]) or an engine's own, compiled in its `build.rs`
-//! with `carcassonne-rules-build` and brought in with [`include_rules!`]
-//! (crate::include_rules). Both run through the same resolver and driver.
+//! with `carcassonne-rules-build` and brought in with
+//! [`include_rules!`](crate::include_rules). Both run through the same
+//! resolver and driver.
 
 use carcassonne_rules_core::{Catalog, Config, EditionId, ModuleSet, TurnOrder, VariantId};
 
