@@ -42,16 +42,25 @@ use std::path::Path;
 pub use diagnostics::{Diagnostic, Sources};
 pub use model::Rules;
 
-/// The generated file of Rust dispatch and tables, in the generated folder.
-pub const GENERATED_CODE: &str = "turn_order.rs";
+/// The bundled rules' generated Rust dispatch and tables, relative to the
+/// repository root: inside the runtime crate, whose package must hold it.
+pub const GENERATED_CODE: &str = "crates/runtime/src/generated/turn_order.rs";
 
-/// Every file `gen` writes into the generated folder, by its path relative to
-/// that folder (`/`-separated): the Rust dispatch and tables, and the JSON
-/// Schemas of the rules files (in [`schema::SCHEMA_DIR`]).
+/// The folder of the rules files' JSON Schemas (in [`schema::SCHEMA_DIR`]),
+/// relative to the repository root. They serve rule authors' editors only
+/// (the rules' `$schema` comments name them), so no crate holds them.
+pub const GENERATED_DIR: &str = "generated";
+
+/// Every file `gen` writes, by its path relative to the repository root
+/// (`/`-separated): the Rust dispatch and tables, and the JSON Schemas of the
+/// rules files.
 pub fn generated_files(rules: &Rules) -> Vec<(String, String)> {
     let mut files = vec![(GENERATED_CODE.to_string(), codegen::generate(rules))];
-    files
-        .extend(schema::schemas(rules).into_iter().map(|f| (format!("{}/{}", schema::SCHEMA_DIR, f.name), f.contents)));
+    files.extend(
+        schema::schemas(rules)
+            .into_iter()
+            .map(|f| (format!("{GENERATED_DIR}/{}/{}", schema::SCHEMA_DIR, f.name), f.contents)),
+    );
     files
 }
 
