@@ -292,7 +292,7 @@ fn the_page_works_for_rules_without_variants_or_expansions() {
                 .expect("read"),
                 "expansions: []\n",
             ),
-            ("base.yaml", " when builder", ""),
+            ("base.yaml", "double_turn: { from: 1B, to: 4A, when: builder }\n", ""),
             ("base.yaml", ", when: dragon", ""),
             ("base.yaml", "{C1: follower | C2, WE: meeple}", "follower"),
         ],
