@@ -179,9 +179,16 @@ impl Trace {
     /// One line per event, as `play` prints a trace.
     pub fn text(&self, plan: &Plan) -> String {
         let mut out = String::new();
-        for event in self.named(plan) {
+        for (event, named) in self.0.iter().zip(self.named(plan)) {
+            let depth = match event {
+                Event::Item { item, .. } | Event::Once { item, .. } | Event::Chose { item: Some(item), .. } => {
+                    plan.item_depth(*item)
+                }
+                _ => 0,
+            };
+            out.push_str(&"  ".repeat(depth));
             // Writing to a String cannot fail.
-            let _ = match event {
+            let _ = match named {
                 NamedEvent::Part { part } => writeln!(out, "part {part}"),
                 NamedEvent::Step { step, feature: None, .. } => writeln!(out, "  step {step}"),
                 NamedEvent::Step { step, feature: Some([n, of]), .. } => {

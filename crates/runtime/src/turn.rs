@@ -75,15 +75,17 @@ struct Node<'o> {
     option: bool,
     /// The item, or one above it, may be done only once per turn.
     once: bool,
+    /// 0 for a step's own items.
+    depth: usize,
 }
 
-fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, nodes: &mut Vec<Node<'o>>) {
+fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, depth: usize, nodes: &mut Vec<Node<'o>>) {
     let first = nodes.len();
     for entry in entries {
         let at = nodes.len();
         let once = once || entry.flow.once;
-        nodes.push(Node { entry, end: 0, scope_end: 0, option, once });
-        flatten(&entry.children, entry.flow.choose_one, once, nodes);
+        nodes.push(Node { entry, end: 0, scope_end: 0, option, once, depth });
+        flatten(&entry.children, entry.flow.choose_one, once, depth + 1, nodes);
         nodes[at].end = nodes.len();
     }
     let scope_end = nodes.len();
@@ -101,12 +103,12 @@ impl<'o> Plan<'o> {
             .steps()
             .map(|step| {
                 let mut nodes = Vec::new();
-                flatten(&step.items, step.choose_one, false, &mut nodes);
+                flatten(&step.items, step.choose_one, false, 0, &mut nodes);
                 PlanStep { order: step, nodes }
             })
             .collect();
         let mut any_time = Vec::new();
-        flatten(&order.any_time, false, false, &mut any_time);
+        flatten(&order.any_time, false, false, 0, &mut any_time);
         let index = |id: StepId| steps.iter().position(|s| s.order.step == id);
         let block = order.double_turn.and_then(|b| match (index(b.first), index(b.last)) {
             (Some(first), Some(last)) if first <= last => Some((first, last)),
@@ -136,6 +138,16 @@ impl<'o> Plan<'o> {
     /// An item's id in the rules, where this plan has the item.
     pub fn item_name(&self, item: ItemId) -> Option<&'o str> {
         self.entries().find(|e| e.item == item).map(|e| &*e.id)
+    }
+
+    /// How deeply an item is nested (0 for a step's own items).
+    pub fn item_depth(&self, item: ItemId) -> usize {
+        self.steps
+            .iter()
+            .flat_map(|s| &s.nodes)
+            .chain(&self.any_time)
+            .find(|n| n.entry.item == item)
+            .map_or(0, |n| n.depth)
     }
 
     /// The step this plan has under `name`.
@@ -233,8 +245,9 @@ pub struct Selection {
     pub edition: String,
     /// The rule variant's id (`hig`).
     pub variant: String,
-    /// The selected modules' ids, sorted.
-    pub modules: Vec<String>,
+    /// The selected modules' ids, sorted and comma-separated (as `--with`
+    /// takes them).
+    pub modules: String,
 }
 
 /// Where a turn stands: what it asks next, and what it remembers.
@@ -462,7 +475,7 @@ impl Turn {
             selection: Selection {
                 edition: order.edition.to_string(),
                 variant: order.variant.to_string(),
-                modules: order.modules.iter().map(|m| m.to_string()).collect(),
+                modules: order.modules.join(","),
             },
             seq: 0,
             part: 1,
