@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use carcassonne_rules_core::escape::terminal;
 use carcassonne_rules_core::{ItemId, StepId};
 use serde::{Deserialize, Serialize};
 
@@ -186,24 +187,27 @@ impl Trace {
                 }
                 _ => 0,
             };
-            out.push_str(&"  ".repeat(depth));
+            let mut line = "  ".repeat(depth);
             // Writing to a String cannot fail.
             let _ = match named {
-                NamedEvent::Part { part } => writeln!(out, "part {part}"),
-                NamedEvent::Step { step, feature: None, .. } => writeln!(out, "  step {step}"),
+                NamedEvent::Part { part } => writeln!(line, "part {part}"),
+                NamedEvent::Step { step, feature: None, .. } => writeln!(line, "  step {step}"),
                 NamedEvent::Step { step, feature: Some([n, of]), .. } => {
-                    writeln!(out, "  step {step} (feature {n} of {of})")
+                    writeln!(line, "  step {step} (feature {n} of {of})")
                 }
-                NamedEvent::Item { item, done, .. } => writeln!(out, "    {item}: {}", if done { "yes" } else { "no" }),
-                NamedEvent::Chose { item: Some(item), .. } => writeln!(out, "    chose {item}"),
-                NamedEvent::Chose { item: None, .. } => writeln!(out, "    chose none"),
-                NamedEvent::Skipped { step, .. } => writeln!(out, "  step {step} skipped"),
-                NamedEvent::NoFeatures { step, .. } => writeln!(out, "  step {step}: no completed feature"),
-                NamedEvent::Once { item, .. } => writeln!(out, "    {item}: done once already"),
-                NamedEvent::GoBack { from, to, .. } => writeln!(out, "  go back from {from} to {to}"),
-                NamedEvent::AnyTime { item, .. } => writeln!(out, "    at any time: {item}"),
-                NamedEvent::End => writeln!(out, "end of turn"),
+                NamedEvent::Item { item, done, .. } => writeln!(line, "    {item}: {}", if done { "yes" } else { "no" }),
+                NamedEvent::Chose { item: Some(item), .. } => writeln!(line, "    chose {item}"),
+                NamedEvent::Chose { item: None, .. } => writeln!(line, "    chose none"),
+                NamedEvent::Skipped { step, .. } => writeln!(line, "  step {step} skipped"),
+                NamedEvent::NoFeatures { step, .. } => writeln!(line, "  step {step}: no completed feature"),
+                NamedEvent::Once { item, .. } => writeln!(line, "    {item}: done once already"),
+                NamedEvent::GoBack { from, to, .. } => writeln!(line, "  go back from {from} to {to}"),
+                NamedEvent::AnyTime { item, .. } => writeln!(line, "    at any time: {item}"),
+                NamedEvent::End => writeln!(line, "end of turn"),
             };
+            // The ids come from the rules: untrusted, escaped for the terminal.
+            out.push_str(&terminal::line(line.trim_end_matches('\n')));
+            out.push('\n');
         }
         out
     }
