@@ -341,6 +341,35 @@ fn a_saved_turn_stays_under_two_kilobytes() {
     assert!(largest <= 2048, "a saved turn of {largest} bytes of JSON");
 }
 
+#[test]
+fn a_builder_double_turn_of_every_module_saves_under_two_kilobytes() {
+    // Every module in each edition, the rules' own flow, a builder who earns
+    // the double turn and says yes to every other item (so the most "once"
+    // items and skips are remembered); the state is measured at every prompt.
+    let all = catalog().modules.iter().fold(ModuleSet::EMPTY, |set, m| set.union(ModuleSet::of(m.bit)));
+    for e in 0..catalog().editions.len() {
+        let order = turn_order(&config(e, all));
+        let plan = Plan::new(&order);
+        let mut trace = Trace::default();
+        let mut turn = Turn::start(&plan, &mut trace);
+        let mut largest = 0;
+        while let Some(prompt) = turn.prompt(&plan).unwrap() {
+            largest = largest.max(serde_json::to_string(&turn).unwrap().len());
+            let answer = match &prompt.ask {
+                Ask::Do(entry) => Answer::Do(!matches!(entry.effect, Some(Effect::GoBack(_) | Effect::Skip(_)))),
+                Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
+                Ask::Count => Answer::Count(3),
+            };
+            turn.answer(&plan, prompt.seq, answer, &mut trace).unwrap();
+            assert!(trace.0.len() < MAX_PROMPTS, "the turn does not end");
+        }
+        assert!(trace.0.contains(&Event::Part { part: 2 }), "edition {e}: no double turn");
+        assert!(largest > 300, "{largest} bytes: the measure measured nothing");
+        assert!(largest <= 2048, "edition {e}: a saved turn of {largest} bytes of JSON");
+        eprintln!("edition {e}: the saved turn at most {largest} bytes of JSON");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
