@@ -1,186 +1,130 @@
-//! `play` on a real terminal: tmux runs the command line in a pane, and the
-//! test answers each prompt by reading the screen — a whole builder double
-//! turn to its end, then leaving with Ctrl-D (end of input) and Ctrl-C.
-//! Skipped with a message where `tmux` is absent, unless
-//! CARCASSONNE_TERMINAL_TESTS=1 (CI), where that fails.
+//! `play` in a real terminal: tmux runs it and a script reads the screen and
+//! types the answers — a whole builder double turn (y/n, numbered options,
+//! counts), then leaving with end of input and with Ctrl-C. Skipped with a
+//! message where `tmux` is absent, unless CARCASSONNE_TERMINAL_TESTS=1 (CI),
+//! where that fails.
 
-// Helpers outside `#[test]` functions panic when the terminal misbehaves, as tests do.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::Command;
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// One tmux server of its own (`-L`), ended when the test ends.
+/// One tmux server of its own (`-L`), so that tests never meet each other's
+/// sessions nor the user's.
 struct Tmux {
     socket: String,
 }
 
 impl Tmux {
-    /// Starts `play` with `args` in a 120×40 pane; when it ends the pane
-    /// prints its exit status on a line of its own and stays, for the test
-    /// to read.
-    fn play(name: &str, args: &str) -> Tmux {
+    fn start(name: &str, args: &str) -> Option<Tmux> {
+        let required = std::env::var("CARCASSONNE_TERMINAL_TESTS").is_ok_and(|v| v == "1");
+        if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(!required, "CARCASSONNE_TERMINAL_TESTS=1 but tmux is not installed");
+            eprintln!("skipped: tmux is not installed (apt-get install tmux)");
+            return None;
+        }
         let tmux = Tmux { socket: format!("carcassonne-play-{name}-{}", std::process::id()) };
         let bin = env!("CARGO_BIN_EXE_carcassonne-rules");
-        let command = format!("NO_COLOR=1 '{bin}' play {args}; s=$?; echo; echo \"exit status $s\"; exec sleep 600");
-        tmux.run(&["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "play"])
-            .run(&["set-option", "-g", "history-limit", "10000"])
-            .run(&["respawn-pane", "-k", "-t", "play", "-c", env!("CARGO_MANIFEST_DIR"), &command]);
-        tmux
+        // The shell reports the exit status, then keeps the pane open.
+        let command = format!("NO_COLOR=1 '{bin}' play {args}; echo \"exit status $?\"; sleep 60");
+        let out = tmux.run(&["new-session", "-d", "-x", "200", "-y", "50", "-s", "play", &command]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        tmux.run(&["set-option", "-t", "play", "history-limit", "100000"]);
+        Some(tmux)
     }
 
-    fn run(&self, args: &[&str]) -> &Tmux {
-        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("run tmux");
-        assert!(out.status.success(), "tmux {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        self
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux").args(["-L", &self.socket]).args(args).output().expect("run tmux")
     }
 
-    /// Everything the pane printed, wrapped lines joined.
+    /// Everything the pane has shown, history included.
     fn screen(&self) -> String {
-        let out = Command::new("tmux")
-            .args(["-L", &self.socket, "capture-pane", "-p", "-J", "-S", "-", "-t", "play"])
-            .output()
-            .expect("run tmux");
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-J", "-S", "-", "-t", "play"]).stdout).into_owned()
     }
 
-    /// Types `keys` (tmux key names: `Enter`, `C-d`, …).
     fn keys(&self, keys: &[&str]) {
-        self.run(&[&["send-keys", "-t", "play"][..], keys].concat());
+        let out = self.run(&[&["send-keys", "-t", "play"], keys].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     }
 
-    /// The screen once `ready` says so; fails after ten seconds.
-    fn wait(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
+    /// The screen once `done` holds of it (within ten seconds).
+    fn wait(&self, done: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
-            if ready(&screen) {
+            if done(&screen) {
                 return screen;
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "waited for {what}; the screen:\n{screen}");
+            assert!(start.elapsed() < Duration::from_secs(10), "timed out; the screen:\n{screen}");
             std::thread::sleep(Duration::from_millis(20));
         }
-    }
-
-    /// Waits for prompt `seq` and returns what it asks.
-    fn prompt(&self, seq: u32) -> Question {
-        let heading = format!("[{seq}] part ");
-        let screen = self.wait(&format!("prompt {seq}"), |s| {
-            s.lines().any(|l| l.starts_with(&heading)) && question(s, &heading).is_some()
-        });
-        question(&screen, &heading).unwrap()
     }
 }
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux").args(["-L", &self.socket, "kill-server"]).output();
+        let _ = self.run(&["kill-server"]);
     }
 }
 
-#[derive(Debug)]
-enum Question {
-    /// `  id — text? [y/n] `
-    Do(String),
-    /// `  1. id — text` lines, then `  choose [a number from 1 to n]: `
-    Choose(Vec<String>),
-    Count,
-}
-
-/// The question after `heading`, once its last line (waiting for input) is on
-/// the screen.
-fn question(screen: &str, heading: &str) -> Option<Question> {
-    let after: Vec<&str> = screen.lines().skip_while(|l| !l.starts_with(heading)).skip(1).collect();
-    let last = after.iter().rev().find(|l| !l.trim().is_empty())?;
-    let id = |line: &str| line.trim().split(" — ").next().unwrap().to_string();
-    if last.trim_end().ends_with("[y/n]") {
-        Some(Question::Do(id(after[0])))
-    } else if last.trim_start().starts_with("choose [") {
-        let options = after.iter().take_while(|l| !l.trim_start().starts_with("choose ["));
-        Some(Question::Choose(options.map(|l| id(l.trim().split_once(". ").unwrap().1)).collect()))
-    } else if last.contains("how many features were completed?") {
-        Some(Question::Count)
-    } else {
-        None
-    }
-}
-
-fn exit_status(screen: &str) -> Option<&str> {
-    screen.lines().find_map(|l| l.strip_prefix("exit status "))
-}
-
-fn tmux_present() -> bool {
-    let required = std::env::var("CARCASSONNE_TERMINAL_TESTS").is_ok_and(|v| v == "1");
-    if Command::new("tmux").arg("-V").output().is_err() {
-        assert!(!required, "CARCASSONNE_TERMINAL_TESTS=1 but tmux is not installed");
-        eprintln!("skipped: tmux is not installed (apt-get install tmux); CARCASSONNE_TERMINAL_TESTS=1 makes this a failure");
-        return false;
-    }
-    true
+/// The last line that asks something: ends with its input marker.
+fn question(screen: &str) -> Option<&str> {
+    let last = screen.lines().rev().find(|l| !l.trim().is_empty())?;
+    [" [y/n]", "]:", "[0-64]"].iter().any(|end| last.trim_end().ends_with(end)).then_some(last)
 }
 
 #[test]
-fn a_whole_builder_double_turn_played_on_a_terminal() {
-    if !tmux_present() {
-        return;
-    }
-    let tmux = Tmux::play("builder", "--edition C2 --with builder");
-    let mut seq = 0;
-    let mut chose = Vec::new();
-    // A builder who extends the feature: the double turn yes, every other
-    // item no, the first option, one completed feature.
-    let screen = loop {
-        let screen = tmux.screen();
-        if screen.contains("end of turn") {
-            break tmux.wait("the exit status", |s| exit_status(s).is_some());
+fn a_whole_builder_double_turn_on_a_terminal() {
+    let Some(tmux) = Tmux::start("builder", "--edition C2 --with builder") else { return };
+    let mut asked = 0;
+    loop {
+        let screen = tmux.wait(|s| question(s).is_some() || s.contains("exit status"));
+        if screen.contains("exit status") {
+            assert!(screen.contains("exit status 0"), "{screen}");
+            assert!(screen.contains("end of turn"), "{screen}");
+            assert!(screen.contains("part 2\n"), "no second part:\n{screen}");
+            assert_eq!(screen.matches("builder-double-turn — ").count(), 1, "asked once:\n{screen}");
+            assert_eq!(screen.matches("step 1B\n").count(), 2, "the block twice:\n{screen}");
+            assert_eq!(screen.matches("step 4B\n").count(), 1, "4B once:\n{screen}");
+            assert!(screen.contains("1. deploy-meeple — "), "numbered options:\n{screen}");
+            break;
         }
-        let key = match tmux.prompt(seq) {
-            Question::Do(item) => if item == "builder-double-turn" { "y" } else { "n" }.to_string(),
-            Question::Choose(options) => {
-                chose.push(options[0].clone());
-                "1".to_string()
-            }
-            Question::Count => "1".to_string(),
+        let last = question(&screen).unwrap().to_string();
+        let answer = if last.ends_with("[y/n] ") || last.trim_end().ends_with("[y/n]") {
+            if last.contains("builder-double-turn") { "y" } else { "n" }
+        } else {
+            // The first option, or one completed feature.
+            "1"
         };
-        tmux.keys(&[&key, "Enter"]);
-        seq += 1;
-        // The answer echoed in the trace (or the end) before the next prompt.
-        tmux.wait(&format!("the answer to prompt {}", seq - 1), |s| {
-            s.contains("end of turn") || s.lines().any(|l| l.starts_with(&format!("[{seq}] part ")))
-        });
-        assert!(seq < 500, "the turn does not end");
-    };
-    assert_eq!(exit_status(&screen), Some("0"), "{screen}");
-    assert!(!screen.contains("panicked"), "{screen}");
-    let lines: Vec<&str> = screen.lines().collect();
-    let part2 = lines.iter().position(|l| *l == "part 2").unwrap_or_else(|| panic!("no part 2:\n{screen}"));
-    let earned = lines.iter().position(|l| l.trim() == "builder-double-turn: yes").expect("the double turn earned");
-    assert!(earned < part2, "{screen}");
-    assert!(lines[part2..].iter().any(|l| l.starts_with("[") && l.contains("] part 2, step ")), "part 2 asks");
-    assert!(!lines[part2..].iter().any(|l| l.trim() == "builder-double-turn: yes"), "4B is not replayed");
-    assert!(chose.iter().all(|c| screen.contains(&format!("chose {c}"))), "{screen}");
-    assert_eq!(lines.iter().filter(|l| **l == "end of turn").count(), 1, "{screen}");
+        // Waits for the answer's echo and what follows it, then answers on.
+        let before = screen.len();
+        tmux.keys(&[answer, "Enter"]);
+        tmux.wait(|s| s.len() > before && s.lines().rev().find(|l| !l.trim().is_empty()) != Some(&last));
+        asked += 1;
+        assert!(asked < 300, "the turn does not end");
+    }
+    assert!(asked > 20, "{asked} prompts");
 }
 
 #[test]
-fn end_of_input_and_ctrl_c_leave_cleanly() {
-    if !tmux_present() {
-        return;
-    }
-    let eof = Tmux::play("eof", "--edition C2 --with builder");
-    assert!(matches!(eof.prompt(0), Question::Do(_)));
-    eof.keys(&["n", "Enter"]);
-    eof.prompt(1);
-    eof.keys(&["C-d"]);
-    let screen = eof.wait("the exit status", |s| exit_status(s).is_some());
-    assert_eq!(exit_status(&screen), Some("0"), "{screen}");
-    assert!(screen.contains("(left the turn at prompt 1)"), "{screen}");
-    assert!(!screen.contains("panicked") && !screen.contains("error"), "{screen}");
+fn a_wrong_key_is_asked_again_and_end_of_input_leaves_cleanly() {
+    let Some(tmux) = Tmux::start("eof", "--edition C2") else { return };
+    tmux.wait(|s| question(s).is_some());
+    tmux.keys(&["maybe", "Enter"]);
+    tmux.wait(|s| s.contains("please answer y or n"));
+    tmux.keys(&["C-d"]);
+    let screen = tmux.wait(|s| s.contains("exit status"));
+    assert!(screen.contains("(left the turn at prompt 0)"), "{screen}");
+    assert!(screen.contains("exit status 0"), "{screen}");
+    assert!(!screen.contains("panicked"), "{screen}");
+}
 
-    let interrupt = Tmux::play("ctrl-c", "--edition C2 --with builder");
-    interrupt.prompt(0);
-    interrupt.keys(&["C-c"]);
-    let screen = interrupt.wait("the exit status", |s| exit_status(s).is_some());
-    assert_eq!(exit_status(&screen), Some("130"), "{screen}");
+#[test]
+fn ctrl_c_leaves_cleanly() {
+    let Some(tmux) = Tmux::start("ctrl-c", "--edition C2") else { return };
+    tmux.wait(|s| question(s).is_some());
+    tmux.keys(&["C-c"]);
+    let screen = tmux.wait(|s| s.contains("exit status"));
+    assert!(screen.contains("exit status 130"), "{screen}");
     assert!(!screen.contains("panicked") && !screen.contains("error"), "{screen}");
 }

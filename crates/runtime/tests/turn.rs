@@ -185,7 +185,11 @@ fn a_choose_one_step_plays_only_the_option_taken_and_passes_only_where_it_may() 
 fn choose_one_items_by_role() {
     // The note among the options is read, not offered.
     let options = || {
-        vec![action("x", vec![action("x1", vec![])]), item("aside", flow(Role::Note), None, vec![]), action("y", vec![])]
+        vec![
+            action("x", vec![action("x1", vec![])]),
+            item("aside", flow(Role::Note), None, vec![]),
+            action("y", vec![]),
+        ]
     };
     let choose = |role, optional| Flow { role, optional, choose_one: true, once: false };
     let build = |f| order(vec![step(0, "1B", vec![item("pick", f, None, options()), action("next", vec![])])], None);
