@@ -57,12 +57,12 @@ fn annotate(order: &mut TurnOrder, seed: u64) {
 fn pick(ask: &Ask, r: u32) -> Answer {
     let goes_back = |e: &Entry| matches!(e.effect, Some(Effect::GoBack(_)));
     match ask {
-        Ask::Do(entry) if entry.effect.is_some() => Answer::Do(r % 3 == 0),
-        Ask::Do(_) => Answer::Do(r % 2 == 0),
+        Ask::Do(entry) if entry.effect.is_some() => Answer::Do(r.is_multiple_of(3)),
+        Ask::Do(_) => Answer::Do(r.is_multiple_of(2)),
         Ask::Choose { options, may_pass, .. } => {
             let others: Vec<_> = options.iter().filter(|o| !goes_back(o)).collect();
             let n = others.len() + usize::from(*may_pass);
-            if r % 3 == 0 || n == 0 {
+            if r.is_multiple_of(3) || n == 0 {
                 let n = options.len() + usize::from(*may_pass);
                 Answer::Choose(options.get(r as usize / 3 % n).map(|o| o.item))
             } else {
