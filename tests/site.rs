@@ -836,7 +836,7 @@ fn entries_json(
             json!({
                 "id": e.id,
                 // The badge names the module; the base game has none.
-                "origin": (e.origin != Origin::Base).then(|| catalog.module(&e.origin_id).map_or(e.origin_id.as_ref(), |m| m.name.as_str())),
+                "origin": (e.origin != Origin::Base).then(|| catalog.module(e.origin_id).map_or(e.origin_id, |m| m.name.as_str())),
                 "text": e.text.split_whitespace().collect::<Vec<_>>().join(" "),
                 "markers": e.markers,
                 "foreign": e.foreign,

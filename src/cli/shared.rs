@@ -53,7 +53,7 @@ pub enum Format {
     Json,
 }
 
-/// How `modules` prints.
+/// How `modules` and `play` print.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ListFormat {
     Text,

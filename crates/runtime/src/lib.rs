@@ -12,8 +12,10 @@
 //!   [`turn_order`](Rules::turn_order).
 //! - [`include_rules!`]: an engine's own rules, compiled in its `build.rs` by
 //!   `carcassonne-rules-build`, with the same API as [`generated`].
-//! - [`driver`]: plays a turn of a turn order through a [`driver::Handler`],
-//!   recording a trace.
+//! - [`turn`]: a resumable turn, played one answer at a time and saved and
+//!   restored between any two (serde); [`trace`]: what happened in it.
+//! - [`driver`]: plays a whole turn through a [`driver::Handler`], a loop
+//!   over [`turn`].
 //! - [`core`]: the shared types (`Config`, `TurnOrder`, `Entry`, the ids).
 //! - [`render`] (feature `render`, and `json` for JSON): text, Markdown and
 //!   JSON output, for a command line; an engine needs none of it.
@@ -32,6 +34,8 @@ pub mod generated;
 pub mod render;
 mod resolve;
 mod rules;
+pub mod trace;
+pub mod turn;
 
 pub use carcassonne_rules_core as core;
 use carcassonne_rules_core::{Catalog, Config, EditionId, TurnOrder};

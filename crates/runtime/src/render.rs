@@ -144,7 +144,7 @@ fn item_line(
         line.push_str(foreign);
     }
     if item.origin != Origin::Base {
-        line.push_str(&origin(&style.escape(&item.origin_id)));
+        line.push_str(&origin(&style.escape(item.origin_id)));
     }
     line + "\n"
 }

@@ -950,7 +950,7 @@ pub fn compare(page: &Page, rules: &Rules, errata: &Errata, cfg: &Config, order:
     let top = |items: &[Entry]| {
         items
             .iter()
-            .filter(|i| !off_page.contains(&i.origin_id.as_ref()))
+            .filter(|i| !off_page.contains(&i.origin_id))
             .map(|i| RuleItem { origin: i.origin_id.to_string(), id: i.id.to_string() })
             .collect::<Vec<_>>()
     };
