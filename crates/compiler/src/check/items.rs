@@ -174,7 +174,7 @@ impl Checker<'_> {
                 }
             };
             let context = Context { selections: exists, conds: vec![&section.exists] };
-            let items = top.iter().filter_map(|&i| self.item(&build, i, &context, &[])).collect();
+            let items = top.iter().filter_map(|&i| self.item(&build, i, &context, &[], 1)).collect();
             section_items.push(items);
         }
         let mut section_items = section_items.into_iter();
@@ -409,9 +409,29 @@ impl Checker<'_> {
         );
     }
 
-    fn item(&mut self, build: &Build, i: usize, context: &Context, parent_foreign: &[EditionId]) -> Option<Item> {
+    /// `depth`: 1 for an item at the top of its step, 2 for its sub-items, …
+    fn item(
+        &mut self,
+        build: &Build,
+        i: usize,
+        context: &Context,
+        parent_foreign: &[EditionId],
+        depth: usize,
+    ) -> Option<Item> {
         let node = &build.nodes[i];
         let raw = node.raw;
+        if depth > model::MAX_DEPTH {
+            // Reported at the deepest item allowed's first child; what is
+            // under it is left out, and not reported again.
+            let span = raw.under.as_ref().map_or(raw.id.span, |u| u.span);
+            self.report(
+                span,
+                format!("item `{}` is nested more than {} levels deep", raw.id.value, model::MAX_DEPTH),
+                "this item is a sub-item too many levels down",
+                Some(format!("items nest at most {} levels (under: or children:)", model::MAX_DEPTH)),
+            );
+            return None;
+        }
         let when = match &raw.when {
             Some(w) => self.condition(w),
             None => {
@@ -487,7 +507,7 @@ impl Checker<'_> {
         let mut conds = context.conds.clone();
         conds.push(&when);
         let inner = Context { selections: in_context, conds };
-        let children = children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign)).collect();
+        let children = children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign, depth + 1)).collect();
         Some(Item {
             id: raw.id.value.clone(),
             number: ItemId(0),
