@@ -24,11 +24,11 @@ use crate::model::{Cond, Flag, Rules};
 /// The BDD work one run may do, in nodes built. The bundled rules build
 /// about 13,000 and a hundred times their conditions 1.1 million (see
 /// docs/performance.md); this many take about a second.
-pub const BUDGET: usize = 1 << 23;
+pub const BUDGET: usize = 1 << 22;
 
 /// The most steps one operation may take: what bounds the memory of a run
 /// (its tables take a few dozen bytes a step).
-pub const OPERATION: usize = 1 << 21;
+pub const OPERATION: usize = 1 << 20;
 
 /// The budget of BDD work was spent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
