@@ -227,8 +227,14 @@ impl Names {
         Names {
             markers: in_module("marker", unique(markers.collect(), &[])),
             origins: in_module("origin", unique(origins.collect(), &[])),
-            editions: in_module("edition", unique(catalog.editions.iter().map(|e| constant(&e.id, "E")).collect(), &[])),
-            variants: in_module("variant", unique(catalog.variants.iter().map(|v| constant(&v.id, "V")).collect(), &[])),
+            editions: in_module(
+                "edition",
+                unique(catalog.editions.iter().map(|e| constant(&e.id, "E")).collect(), &[]),
+            ),
+            variants: in_module(
+                "variant",
+                unique(catalog.variants.iter().map(|v| constant(&v.id, "V")).collect(), &[]),
+            ),
             modules: in_module("module", unique(catalog.modules.iter().map(|m| constant(&m.id, "M")).collect(), &[])),
             flags: in_module("flag", unique(rules.flags.iter().map(|f| function(&f.id)).collect(), &[])),
             items: by_number,
@@ -516,7 +522,8 @@ fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names:
     let mut parents: Vec<&Item> = items.iter().rev().collect();
     while let Some(parent) = parents.pop() {
         if !parent.children.is_empty() {
-            let _ = write!(body, "if v.has_item({}) {{\n{}}}\n", names.item(parent), items_code(&parent.children, names));
+            let _ =
+                write!(body, "if v.has_item({}) {{\n{}}}\n", names.item(parent), items_code(&parent.children, names));
         }
         parents.extend(parent.children.iter().rev());
     }
@@ -628,7 +635,11 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
                 out.block("PhaseInfo {", "},", |out| {
                     out.field("id", &literal(&phase.id));
                     out.field("title", &literal(&phase.title));
-                    out.list("steps: &", &phase.steps.iter().map(|s| names.step(s).to_string()).collect::<Vec<_>>(), ",");
+                    out.list(
+                        "steps: &",
+                        &phase.steps.iter().map(|s| names.step(s).to_string()).collect::<Vec<_>>(),
+                        ",",
+                    );
                 });
             }
         });

@@ -207,9 +207,8 @@ impl<'r> Logic<'r> {
     pub fn module_order(rules: &Rules) -> Vec<ModuleId> {
         let logic = Logic::new(rules);
         let placed = logic.modules.borrow();
-        let mut order: Vec<(BddVariable, ModuleId)> = (0..placed.len())
-            .filter_map(|m| placed[m].map(|v| (v, ModuleId(m as u8))))
-            .collect();
+        let mut order: Vec<(BddVariable, ModuleId)> =
+            (0..placed.len()).filter_map(|m| placed[m].map(|v| (v, ModuleId(m as u8)))).collect();
         order.sort_unstable();
         order.into_iter().map(|(_, m)| m).collect()
     }
@@ -398,8 +397,7 @@ impl<'r> Logic<'r> {
     /// them): of those, the one that leaves out the later-named modules
     /// first, then the first edition and the first variant.
     pub fn fewest(&self, set: &Bdd, mentioned: &[ModuleId]) -> Option<Selection> {
-        let vars: Vec<BddVariable> =
-            mentioned.iter().filter_map(|&m| self.module_var(m)).collect();
+        let vars: Vec<BddVariable> = mentioned.iter().filter_map(|&m| self.module_var(m)).collect();
         let others: Vec<(BddVariable, bool)> =
             self.module_vars().into_iter().filter(|v| !vars.contains(v)).map(|v| (v, false)).collect();
         let within = set.select(&others);
@@ -452,8 +450,7 @@ impl<'r> Logic<'r> {
     /// modules toggled, the earliest of `among` first where several sets of
     /// that size would do. `None` if no such selection is in `set`.
     pub fn nearest(&self, set: &Bdd, cfg: &Config, among: &[ModuleId]) -> Option<(Vec<ModuleId>, Config)> {
-        let movable: Vec<BddVariable> =
-            among.iter().filter_map(|&m| self.module_var(m)).collect();
+        let movable: Vec<BddVariable> = among.iter().filter_map(|&m| self.module_var(m)).collect();
         let start = self.point(cfg);
         // Every selection within `changes` toggles of `cfg`, grown one toggle at a time.
         let mut ball = start.clone();

@@ -68,7 +68,8 @@ fn the_nastiest_rules_check_accepts_build_with_rustc() {
     let rules = compiled.result.unwrap_or_else(|p| panic!("{}", diagnostics::render(&p, false)));
     let code = codegen::generate(&rules);
     // The colliding ids got distinct names, the keywords a prefix.
-    for name in ["M_20TH:", "M_20TH_2:", "I_1_A:", "I_1_A_2:", "fn f_21st(", "fn f_21st_2(", "fn f_gen(", "fn f_async("] {
+    for name in ["M_20TH:", "M_20TH_2:", "I_1_A:", "I_1_A_2:", "fn f_21st(", "fn f_21st_2(", "fn f_gen(", "fn f_async("]
+    {
         assert!(code.contains(name), "no {name} in the generated code");
     }
     for name in ["I_1_A_HANS_STATUE:", "I_1_A_HANS_STATUE_2:", "I_1_A_HANS_STATUE_3:", "I_1_A_TREE_TRAP_4:"] {
@@ -99,7 +100,10 @@ fn one_level_deeper_is_a_located_diagnostic() {
     let problems = compile_dir(&dir).result.err().unwrap_or_default();
     let text = diagnostics::render(&problems, false);
     assert_eq!(problems.len(), 1, "{text}");
-    assert!(text.contains(&format!("item `deep-{}` is nested more than {MAX_DEPTH} levels deep", MAX_DEPTH + 1)), "{text}");
+    assert!(
+        text.contains(&format!("item `deep-{}` is nested more than {MAX_DEPTH} levels deep", MAX_DEPTH + 1)),
+        "{text}"
+    );
     let location = problems[0].location().expect("located");
     assert!(location.contains("expansions/nasty.yaml:"), "{location}");
 }

@@ -719,7 +719,9 @@ fn every_bad_input_gets_its_located_diagnostics_quickly_and_without_a_panic() {
         };
         match verdict {
             Err(why) => failures.push(format!("{}: {why}", case.name)),
-            Ok(()) if took > limit => failures.push(format!("{}: took {took:?} of CPU time (at most {limit:?})", case.name)),
+            Ok(()) if took > limit => {
+                failures.push(format!("{}: took {took:?} of CPU time (at most {limit:?})", case.name))
+            }
             Ok(()) => {}
         }
     }

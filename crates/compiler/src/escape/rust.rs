@@ -62,8 +62,27 @@ pub fn ident(id: &str, prefix: &str, case: Case) -> String {
 /// knows: `gen` (2024), `try` (2018), the words reserved since 2015, and
 /// the weak keywords (a name that means something in some place).
 const RESERVED: &[&str] = &[
-    "abstract", "async", "await", "become", "box", "do", "dyn", "final", "gen", "macro", "macro_rules", "override",
-    "priv", "raw", "safe", "try", "typeof", "union", "unsized", "virtual", "yield",
+    "abstract",
+    "async",
+    "await",
+    "become",
+    "box",
+    "do",
+    "dyn",
+    "final",
+    "gen",
+    "macro",
+    "macro_rules",
+    "override",
+    "priv",
+    "raw",
+    "safe",
+    "try",
+    "typeof",
+    "union",
+    "unsized",
+    "virtual",
+    "yield",
 ];
 
 #[cfg(test)]
