@@ -247,20 +247,23 @@ pub fn logic(input: &[u8]) {
     let ids: Vec<String> = (0..MODULES).map(|m| format!("m{m:02}")).collect();
     let modules: Vec<(&str, &str, bool)> = ids.iter().map(|id| (id.as_str(), id.as_str(), true)).collect();
     let all: Vec<ModuleId> = (0..MODULES).map(ModuleId).collect();
-    let catalog = Catalog::new(&[("C1", "1st", VariantId(0))], &[("hig", "HiG")], &modules, &[("x", "X", &["C1"], &all)]);
+    let catalog =
+        Catalog::new(&[("C1", "1st", VariantId(0))], &[("hig", "HiG")], &modules, &[("x", "X", &["C1"], &all)]);
     let mut stack: Vec<Cond> = Vec::new();
     for &byte in input {
         let top_two = |stack: &mut Vec<Cond>| Some((stack.pop()?, stack.pop()?));
         match byte % 8 {
             0..=3 => stack.push(Cond::Module(ModuleId(byte / 4 % MODULES))),
-            4 | 5 => match top_two(&mut stack) {
-                Some((a, b)) => stack.push(Cond::All(vec![b, a])),
-                None => {}
-            },
-            6 => match top_two(&mut stack) {
-                Some((a, b)) => stack.push(Cond::Any(vec![b, a])),
-                None => {}
-            },
+            4 | 5 => {
+                if let Some((a, b)) = top_two(&mut stack) {
+                    stack.push(Cond::All(vec![b, a]));
+                }
+            }
+            6 => {
+                if let Some((a, b)) = top_two(&mut stack) {
+                    stack.push(Cond::Any(vec![b, a]));
+                }
+            }
             _ => {
                 if let Some(top) = stack.pop() {
                     stack.push(Cond::Not(Box::new(top)));
@@ -277,11 +280,8 @@ pub fn logic(input: &[u8]) {
                 let mut bits = [0u8; 6];
                 bits[..window.len()].copy_from_slice(window);
                 let chosen = (0..MODULES).filter(|&m| bits[usize::from(m / 8)] & (1 << (m % 8)) != 0);
-                let cfg = Config {
-                    edition: EditionId(0),
-                    variant: VariantId(0),
-                    modules: chosen.map(ModuleId).collect(),
-                };
+                let cfg =
+                    Config { edition: EditionId(0), variant: VariantId(0), modules: chosen.map(ModuleId).collect() };
                 assert_eq!(logic.contains(&set, &cfg), cond.eval(&[], &cfg), "at {cfg:?}");
             }
         }
