@@ -2567,6 +2567,7 @@ pub fn visible(cfg: &Config) -> Visible {
     v
 }
 /// The `notes` section.
+#[allow(clippy::collapsible_if)]
 fn notes(cfg: &Config, v: &mut Visible) {
     v.item(item::ACTIVE_PLAYER_NOTE);
     if cfg.has(module::MESSAGES) {
@@ -2799,6 +2800,7 @@ fn setup(cfg: &Config, v: &mut Visible) {
     }
 }
 /// The `any_time` section.
+#[allow(clippy::collapsible_if)]
 fn any_time(cfg: &Config, v: &mut Visible) {
     v.item(item::ANY_TIME_AS_OFTEN);
     if cfg.has(module::BUILDER) || cfg.has(module::TOWER) || cfg.has(module::TUNNEL)
@@ -2886,6 +2888,7 @@ fn any_time(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 1A: Start of the turn.
+#[allow(clippy::collapsible_if)]
 fn step_1a(cfg: &Config, v: &mut Visible) {
     v.step(step::S1A);
     if cfg.has(module::FAIRY) {
@@ -2916,6 +2919,7 @@ fn step_1a(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 1B: Draw a tile.
+#[allow(clippy::collapsible_if)]
 fn step_1b(cfg: &Config, v: &mut Visible) {
     v.step(step::S1B);
     if cfg.has(module::BUILDER) {
@@ -3170,6 +3174,7 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 1C: Place the tile.
+#[allow(clippy::collapsible_if)]
 fn step_1c(cfg: &Config, v: &mut Visible) {
     v.step(step::S1C);
     if cfg.has(module::BUILDER) {
@@ -3446,6 +3451,7 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 2A: Move wood (prologue).
+#[allow(clippy::collapsible_if)]
 fn step_2a(cfg: &Config, v: &mut Visible) {
     v.step(step::S2A);
     if cfg.has(module::BUILDER) {
@@ -3486,6 +3492,7 @@ fn step_2a(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 2B-1: Move wood (phase 1).
+#[allow(clippy::collapsible_if)]
 fn step_2b_1(cfg: &Config, v: &mut Visible) {
     v.step(step::S2B_1);
     if cfg.has(module::BUILDER) {
@@ -3887,6 +3894,7 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 2B-2: Move wood (phase 2).
+#[allow(clippy::collapsible_if)]
 fn step_2b_2(cfg: &Config, v: &mut Visible) {
     v.step(step::S2B_2);
     if cfg.has(module::BUILDER) {
@@ -3976,6 +3984,7 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 2C: Resolve moving wood.
+#[allow(clippy::collapsible_if)]
 fn step_2c(cfg: &Config, v: &mut Visible) {
     v.step(step::S2C);
     if cfg.has(module::BUILDER) {
@@ -4140,6 +4149,7 @@ fn step_2d(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 3A: Determine completed features.
+#[allow(clippy::collapsible_if)]
 fn step_3a(cfg: &Config, v: &mut Visible) {
     v.step(step::S3A);
     if cfg.has(module::BUILDER) {
@@ -4339,6 +4349,7 @@ fn step_3a(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 3B: Resolve completed features.
+#[allow(clippy::collapsible_if)]
 fn step_3b(cfg: &Config, v: &mut Visible) {
     v.step(step::S3B);
     v.repeat(step::S3B);
@@ -4935,6 +4946,7 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 3C: Resolve tile scoring.
+#[allow(clippy::collapsible_if)]
 fn step_3c(cfg: &Config, v: &mut Visible) {
     v.step(step::S3C);
     if cfg.has(module::BUILDER) {
@@ -5023,6 +5035,7 @@ fn step_3d(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 4A: Finish tile actions.
+#[allow(clippy::collapsible_if)]
 fn step_4a(cfg: &Config, v: &mut Visible) {
     v.step(step::S4A);
     if cfg.has(module::BUILDER) {
