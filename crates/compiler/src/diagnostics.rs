@@ -127,8 +127,22 @@ impl Sources {
     }
 }
 
+/// A change to the rules that mends a problem, for an editor to apply: the
+/// text at `span` replaced by `replacement` (an insertion where `span` is
+/// empty).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the change does, as an editor's menu shows it.
+    pub title: String,
+    /// The range replaced.
+    pub span: Span,
+    /// What goes in its place.
+    pub replacement: String,
+}
+
 /// One problem in the rules: a message, the places it concerns and, where we
-/// can tell, how to fix it.
+/// can tell, how to fix it — in words (help) and as edits (fixes). The parts
+/// are kept as data; only [`render`] turns them into text.
 pub struct Diagnostic {
     message: String,
     /// Boxed to keep `Diagnostic` small, as it is the error of many `Result`s.
@@ -137,10 +151,24 @@ pub struct Diagnostic {
     /// label: what an editor shows, whether miette draws it or not.
     /// (A boxed slice, to keep `Diagnostic` small.)
     places: Box<[(Span, String)]>,
-    labels: Vec<LabeledSpan>,
+    /// What miette draws: the places near the primary one (boxed, as `places`).
+    labels: Box<[LabeledSpan]>,
     help: Option<String>,
+    /// Fixes and the file of a placeless problem: rarer, so boxed, to keep
+    /// `Diagnostic` small.
+    more: Option<Box<More>>,
     /// `file:line:col` of the primary place, shown or not.
     location: Option<String>,
+}
+
+/// The parts of a diagnostic that few have.
+#[derive(Default)]
+struct More {
+    /// Edits that mend the problem, each complete on its own.
+    fixes: Vec<Fix>,
+    /// The file a problem of no place concerns (a missing or unreadable
+    /// file), by the name diagnostics show.
+    file: Option<String>,
 }
 
 /// Two places in a file are shown together when at most this many lines apart.
@@ -157,10 +185,18 @@ impl Diagnostic {
             message: shown(message.into()),
             source: None,
             places: Box::default(),
-            labels: Vec::new(),
+            labels: Box::default(),
             help: None,
+            more: None,
             location: None,
         }
+    }
+
+    /// A diagnostic about file `name` as a whole (missing, unreadable, too
+    /// long), which has no place inside it.
+    pub fn about_file(name: impl Into<String>, message: impl Into<String>) -> Self {
+        let more = More { file: Some(name.into()), ..More::default() };
+        Diagnostic { more: Some(Box::new(more)), ..Diagnostic::global(message) }
     }
 
     /// A diagnostic labelling `span` with `label`. Where the lines to show
@@ -177,8 +213,9 @@ impl Diagnostic {
                 message: shown(message.into()),
                 source: None,
                 places,
-                labels: Vec::new(),
+                labels: Box::default(),
                 help: Some(format!("{location}: {label} (the line is too long to show)")),
+                more: None,
                 location: Some(location),
             };
         }
@@ -186,11 +223,12 @@ impl Diagnostic {
             message: shown(message.into()),
             source: Some(Box::new(CharColumns(sources.shown(span.file)))),
             places,
-            labels: vec![LabeledSpan::new_primary_with_span(
+            labels: Box::new([LabeledSpan::new_primary_with_span(
                 Some(label),
                 sources.files[span.file.0].shown_span((start, len)),
-            )],
+            )]),
             help: None,
+            more: None,
             location: Some(location),
         }
     }
@@ -215,7 +253,9 @@ impl Diagnostic {
         });
         if same_file && near {
             let place = sources.files[span.file.0].shown_span(within(sources.text(span.file), span));
-            self.labels.push(LabeledSpan::new_with_span(Some(label), place));
+            let mut labels = std::mem::take(&mut self.labels).into_vec();
+            labels.push(LabeledSpan::new_with_span(Some(label), place));
+            self.labels = labels.into_boxed_slice();
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);
             let note = format!("{label}: {}:{line}:{col}", sources.shown_name(span.file));
@@ -237,6 +277,30 @@ impl Diagnostic {
         self
     }
 
+    /// Adds "did you mean `name`?" as help and, as a fix, `name` written in
+    /// place of the text at `span` (the misspelt name).
+    pub fn with_suggestion(self, span: Span, name: &str) -> Self {
+        let fix =
+            Fix { title: format!("Replace with `{}`", shown(name.to_string())), span, replacement: name.to_string() };
+        self.with_help(format!("did you mean `{name}`?")).with_fix(fix)
+    }
+
+    /// Adds an edit that mends the problem.
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.more.get_or_insert_default().fixes.push(fix);
+        self
+    }
+
+    /// The edits that mend the problem, each complete on its own.
+    pub fn fixes(&self) -> &[Fix] {
+        self.more.as_ref().map_or(&[], |more| &more.fixes)
+    }
+
+    /// The file a problem of no place concerns, if it is about one.
+    pub fn file(&self) -> Option<&str> {
+        self.more.as_ref()?.file.as_deref()
+    }
+
     /// The one-line description of the problem, without places or help.
     pub fn message(&self) -> &str {
         &self.message
@@ -255,7 +319,10 @@ impl Diagnostic {
         self.message = rename(&self.message);
         self.help = self.help.as_deref().map(rename);
         self.location = self.location.as_deref().map(rename);
-        for label in &mut self.labels {
+        if let Some(file) = self.more.as_mut().and_then(|more| more.file.as_mut()) {
+            *file = rename(file);
+        }
+        for label in self.labels.iter_mut() {
             let renamed = label.label().map(rename);
             label.set_label(renamed);
         }

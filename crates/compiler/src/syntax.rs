@@ -412,8 +412,11 @@ struct MemoryFiles<'a> {
 impl RulesFiles for MemoryFiles<'_> {
     fn read(&self, rel: &str) -> Result<String, Diagnostic> {
         self.files.get(rel).cloned().ok_or_else(|| {
-            Diagnostic::global(format!("`{}` is missing", self.dir.join(rel).display()))
-                .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/")
+            Diagnostic::about_file(
+                self.dir.join(rel).display().to_string(),
+                format!("`{}` is missing", self.dir.join(rel).display()),
+            )
+            .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/")
         })
     }
 
@@ -613,13 +616,14 @@ fn deserialize<T: for<'de> Deserialize<'de>>(
         // start of the line.
         let (line, col) = crate::diagnostics::line_col(content, at);
         let shown = path.display();
-        return Err(Diagnostic::global(format!(
-            "`{shown}` has a carriage return without a line feed at {shown}:{line}:{col}"
-        ))
+        return Err(Diagnostic::about_file(
+            path.display().to_string(),
+            format!("`{shown}` has a carriage return without a line feed at {shown}:{line}:{col}"),
+        )
         .with_help("save the file with Unix (`\\n`) or Windows (`\\r\\n`) line ends"));
     }
     if content.lines().all(|line| line.trim().is_empty() || line.trim_start().starts_with('#')) {
-        return Err(Diagnostic::global(format!("`{}` is empty", path.display()))
+        return Err(Diagnostic::about_file(path.display().to_string(), format!("`{}` is empty", path.display()))
             .with_help(format!("{name} must hold a YAML mapping; rules/README.md shows what it contains")));
     }
     spanned::in_file(sources, file, || serde_saphyr::from_str::<T>(content))
@@ -634,7 +638,10 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
     let shown_path = quoted(&path.display().to_string());
     let not_regular = |meta: &std::fs::Metadata| -> Option<Diagnostic> {
         let what = if meta.file_type().is_symlink() {
-            return Some(Diagnostic::global(format!("`{shown_path}` is a symbolic link")).with_help(SYMLINK_HELP));
+            return Some(
+                Diagnostic::about_file(path.display().to_string(), format!("`{shown_path}` is a symbolic link"))
+                    .with_help(SYMLINK_HELP),
+            );
         } else if meta.is_dir() {
             "a folder"
         } else if meta.is_file() {
@@ -643,19 +650,23 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
             "not a regular file (a FIFO, socket or device)"
         };
         Some(
-            Diagnostic::global(format!("`{shown_path}` is {what}"))
+            Diagnostic::about_file(path.display().to_string(), format!("`{shown_path}` is {what}"))
                 .with_help("the rules folder holds YAML files only; remove it or move it elsewhere"),
         )
     };
     let meta = std::fs::symlink_metadata(path).map_err(|err| match err.kind() {
-        std::io::ErrorKind::NotFound => Diagnostic::global(format!("`{shown_path}` is missing"))
-            .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
-        _ => Diagnostic::global(format!("cannot read `{shown_path}`: {err}")),
+        std::io::ErrorKind::NotFound => {
+            Diagnostic::about_file(path.display().to_string(), format!("`{shown_path}` is missing"))
+                .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/")
+        }
+        _ => Diagnostic::about_file(path.display().to_string(), format!("cannot read `{shown_path}`: {err}")),
     })?;
     if let Some(problem) = not_regular(&meta) {
         return Err(problem);
     }
-    let cannot_read = |err: std::io::Error| Diagnostic::global(format!("cannot read `{shown_path}`: {err}"));
+    let cannot_read = |err: std::io::Error| {
+        Diagnostic::about_file(path.display().to_string(), format!("cannot read `{shown_path}`: {err}"))
+    };
     let file = open_no_follow(path).map_err(cannot_read)?;
     // The path may have been swapped for something else since it was looked at.
     let opened = file.metadata().map_err(cannot_read)?;
@@ -663,23 +674,30 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
         return Err(problem);
     }
     if !same_file(&meta, &opened) {
-        return Err(Diagnostic::global(format!("`{shown_path}` changed while it was being opened"))
-            .with_help("run the command again once nothing else writes into the rules folder"));
+        return Err(Diagnostic::about_file(
+            path.display().to_string(),
+            format!("`{shown_path}` changed while it was being opened"),
+        )
+        .with_help("run the command again once nothing else writes into the rules folder"));
     }
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes).map_err(cannot_read)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(Diagnostic::global(format!(
-            "`{shown_path}` is longer than {MAX_FILE_BYTES} bytes, the most a rules file may hold"
-        ))
+        return Err(Diagnostic::about_file(
+            path.display().to_string(),
+            format!("`{shown_path}` is longer than {MAX_FILE_BYTES} bytes, the most a rules file may hold"),
+        )
         .with_help("split it, or check that it is the file you meant"));
     }
     String::from_utf8(bytes).map_err(|err| {
         let at = err.utf8_error().valid_up_to();
         let before = String::from_utf8_lossy(&err.as_bytes()[..at]).into_owned();
         let (line, col) = crate::diagnostics::line_col(&before, at);
-        Diagnostic::global(format!("`{shown_path}` is not UTF-8: invalid byte at {shown_path}:{line}:{col}"))
-            .with_help("save the file as UTF-8")
+        Diagnostic::about_file(
+            path.display().to_string(),
+            format!("`{shown_path}` is not UTF-8: invalid byte at {shown_path}:{line}:{col}"),
+        )
+        .with_help("save the file as UTF-8")
     })
 }
 

@@ -414,3 +414,44 @@ fn a_compile_that_reuses_the_files_read_before_is_the_compile_without() {
         assert_eq!(cached.result.is_ok(), [0, 3, 5].contains(&n), "step {n}");
     }
 }
+
+/// Each misspelt name's fix, applied to the file it names, mends the rules:
+/// the fix is the compiler's own edit (the misspelt name's range and the
+/// name to write), not something read back out of the message.
+#[test]
+fn the_fix_of_a_misspelt_name_mends_the_rules() {
+    const ABBEY: &str = "expansions/abbey-and-mayor.yaml";
+    let cases: [(&str, &str, &str); 5] = [
+        ("ROBBERS when peasant_revolts", "ROBBERS when peasant_refolts", "peasant_revolts"),
+        ("ROBBERS when", "ROBERS when", "ROBBERS"),
+        ("before: draw-tile", "before: draw-tiel", "draw-tile"),
+        ("  1B:", "  1b:", "1B"),
+        ("expansion: abbey_and_mayor", "expansion: abbey_and_mayr", "abbey_and_mayor"),
+    ];
+    for (right, wrong, name) in cases {
+        let dir = rules_with(ABBEY, |t| t.replacen(right, wrong, 1));
+        let compiled = compiler::compile_dir(dir.path());
+        let problems = compiled.result.err().unwrap_or_else(|| panic!("{wrong} checked"));
+        assert_eq!(problems.len(), 1, "{wrong}: {problems:?}");
+        let fixes = problems[0].fixes();
+        assert_eq!(fixes.len(), 1, "{wrong}: {problems:?}");
+        let fix = &fixes[0];
+        assert_eq!((fix.replacement.as_str(), fix.title.as_str()), (name, format!("Replace with `{name}`").as_str()));
+        let path = compiled.sources.name(fix.span.file).to_string();
+        assert!(path.ends_with(ABBEY), "{wrong}: the fix is in {path}");
+        let mut text = compiled.sources.text(fix.span.file).to_string();
+        text.replace_range(fix.span.start..fix.span.start + fix.span.len, &fix.replacement);
+        std::fs::write(&path, text).expect("write the fixed file");
+        assert!(compiler::compile_dir(dir.path()).result.is_ok(), "{wrong}: the fix did not mend it");
+    }
+}
+
+/// A problem about a file as a whole names the file as data.
+#[test]
+fn a_missing_file_is_named_by_its_problem() {
+    let dir = rules_with("modules.yaml", |_| String::new());
+    std::fs::remove_file(dir.path().join("modules.yaml")).expect("remove");
+    let d = only_problem(dir.path());
+    assert!(d.places().is_empty(), "{d:?}");
+    assert_eq!(d.file(), Some(dir.path().join("modules.yaml").display().to_string().as_str()), "{d:?}");
+}

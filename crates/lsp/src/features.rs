@@ -645,14 +645,6 @@ pub fn refuse_rename(rules: &Rules, kind: Kind, old: &str, new: &str) -> Option<
     taken.then(|| format!("`{new}` is already a name in the rules"))
 }
 
-/// The quick fix of a diagnostic's "did you mean `x`?": the name to put in
-/// place of the diagnostic's range.
-pub fn suggested(message: &str) -> Option<&str> {
-    let (_, rest) = message.split_once("did you mean `")?;
-    let (name, _) = rest.split_once('`')?;
-    (!name.is_empty() && name.chars().all(is_name_char)).then_some(name)
-}
-
 /// One entry of a file's outline: a step or section, or an item.
 pub struct Symbol {
     /// The step's or item's id.
@@ -709,7 +701,5 @@ mod tests {
         assert_eq!(word_at(text, 14), Some((13, "mayor_2")));
         assert_eq!(word_at(text, 1), None, "inside é");
         assert_eq!(word_at(text, text.len()), None);
-        assert_eq!(suggested("unknown module `abey`\nhelp: did you mean `abbey`?"), Some("abbey"));
-        assert_eq!(suggested("no suggestion"), None);
     }
 }

@@ -28,7 +28,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types as lsp;
 use serde_json::{Value, json};
 
-use crate::workspace::{Place, Severity, Workspace};
+use crate::workspace::{Place, Problem, Severity, Workspace};
 
 /// Runs the server on stdin and stdout until the client says exit.
 pub fn stdio() -> Result<(), Box<dyn Error + Send + Sync>> {
@@ -82,8 +82,14 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         id,
         json!({ "capabilities": capabilities, "serverInfo": { "name": "carcassonne-rules", "version": env!("CARGO_PKG_VERSION") } }),
     )?;
-    let mut server =
-        Server { workspace: Workspace::new(rules_dir(&root)), columns, snippets, model: None, published: Vec::new() };
+    let mut server = Server {
+        workspace: Workspace::new(rules_dir(&root)),
+        columns,
+        snippets,
+        model: None,
+        published: Vec::new(),
+        problems: BTreeMap::new(),
+    };
     server.analyse(connection)?;
     let mut waiting = Vec::new();
     while let Ok(message) = connection.receiver.recv() {
@@ -130,6 +136,8 @@ struct Server {
     model: Option<Model>,
     /// The files diagnostics were last published for.
     published: Vec<String>,
+    /// The problems last published, by file: code actions offer their fixes.
+    problems: BTreeMap<String, Vec<Problem>>,
 }
 
 impl Server {
@@ -240,6 +248,7 @@ impl Server {
             self.publish(connection, gone, Vec::new())?;
         }
         std::mem::swap(&mut self.published, &mut files);
+        self.problems = analysis.problems;
         if let Some(rules) = analysis.rules {
             self.model = Some(Model { rules, texts: analysis.texts });
         }
@@ -267,7 +276,7 @@ impl Server {
     fn respond(&self, request: &Request) -> Result<Value, String> {
         let params = &request.params;
         if request.method == "textDocument/codeAction" {
-            return Ok(code_actions(params));
+            return Ok(self.code_actions(params).unwrap_or_else(|| json!([])));
         }
         if request.method == "textDocument/documentSymbol" {
             return Ok(self.symbols(params).unwrap_or(Value::Null));
@@ -384,6 +393,38 @@ impl Server {
     }
 
     /// The outline of a file: steps (or sections) → items.
+    /// The fixes of the request's diagnostics, as quick fixes: each
+    /// diagnostic is found among the problems last published (by its range
+    /// and message), so a fix is the compiler's own edit, in whatever file it
+    /// falls.
+    fn code_actions(&self, params: &Value) -> Option<Value> {
+        let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
+        let text = self.workspace.text(&rel).unwrap_or_default();
+        let asked = params.pointer("/context/diagnostics")?.as_array()?;
+        let mut actions = Vec::new();
+        for d in asked {
+            let range: lsp::Range = serde_json::from_value(d.get("range")?.clone()).ok()?;
+            let message = d.get("message").and_then(Value::as_str);
+            let published = self.problems.get(&rel).into_iter().flatten();
+            let problem = published
+                .filter(|p| Some(p.message.as_str()) == message)
+                .find(|p| self.range(text, p.at.start, p.at.len) == range);
+            for fix in problem.map(|p| p.fixes.as_slice()).unwrap_or_default() {
+                let Some(place) = self.location(&fix.at, None) else { continue };
+                let mut changes = serde_json::Map::new();
+                changes.insert(place.uri.to_string(), json!([{ "range": place.range, "newText": fix.replacement }]));
+                actions.push(json!({
+                    "title": fix.title,
+                    "kind": "quickfix",
+                    "diagnostics": [d],
+                    "isPreferred": true,
+                    "edit": { "changes": changes },
+                }));
+            }
+        }
+        Some(json!(actions))
+    }
+
     fn symbols(&self, params: &Value) -> Option<Value> {
         let model = self.model.as_ref()?;
         let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
@@ -455,28 +496,6 @@ fn named_at(
     }
     let (_, word) = features::word_at(text, offset)?;
     Some((features::kind_of(&model.rules, word)?, word.to_string()))
-}
-
-/// A quick fix for every diagnostic of the request that says "did you mean".
-fn code_actions(params: &Value) -> Value {
-    let uri = params.pointer("/textDocument/uri").cloned().unwrap_or(Value::Null);
-    let diagnostics = params.pointer("/context/diagnostics").and_then(Value::as_array).cloned().unwrap_or_default();
-    let actions: Vec<Value> = diagnostics
-        .iter()
-        .filter_map(|d| {
-            let name = features::suggested(d.get("message")?.as_str()?)?;
-            let mut changes = serde_json::Map::new();
-            changes.insert(uri.as_str()?.to_string(), json!([{ "range": d.get("range")?, "newText": name }]));
-            Some(json!({
-                "title": format!("Replace with `{name}`"),
-                "kind": "quickfix",
-                "diagnostics": [d],
-                "isPreferred": true,
-                "edit": { "changes": changes },
-            }))
-        })
-        .collect();
-    json!(actions)
 }
 
 /// A line or column as the protocol's `u32`.

@@ -43,6 +43,19 @@ pub struct Problem {
     pub message: String,
     /// The other places, with their labels.
     pub related: Vec<(Place, String)>,
+    /// Edits that mend it: each a title and its replacement of a place.
+    pub fixes: Vec<ProblemFix>,
+}
+
+/// One edit that mends a problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProblemFix {
+    /// What it does, as the editor's menu shows it.
+    pub title: String,
+    /// The text replaced.
+    pub at: Place,
+    /// What goes in its place.
+    pub replacement: String,
 }
 
 /// The outcome of one analysis.
@@ -119,10 +132,13 @@ impl Workspace {
     /// last text accepted stays in its place.
     pub fn set_buffer(&mut self, rel: &str, text: String) {
         if text.len() as u64 > MAX_FILE_BYTES {
-            let refusal = Diagnostic::global(format!(
-                "the buffer of `{rel}` is {} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes",
-                text.len()
-            ))
+            let refusal = Diagnostic::about_file(
+                self.dir.join(rel).display().to_string(),
+                format!(
+                    "the buffer of `{rel}` is {} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes",
+                    text.len()
+                ),
+            )
             .with_help("this buffer is not analysed until it is shorter: split the file");
             self.oversized.insert(rel.to_string(), refusal);
             return;
@@ -137,7 +153,7 @@ impl Workspace {
         self.open.remove(rel);
         self.oversized.remove(rel);
         let path = self.dir.join(rel).display().to_string();
-        self.unreadable.retain(|d| !d.message().contains(&path));
+        self.unreadable.retain(|d| d.file() != Some(path.as_str()));
         match syntax::read_file(&self.dir, rel) {
             Ok(Some(text)) => {
                 self.disk.insert(rel.to_string(), text);
@@ -255,23 +271,14 @@ impl Workspace {
         Place { file, start: span.start, len: span.len }
     }
 
-    /// The rules file whose path a message quotes, if any.
-    fn named_in(&self, message: &str) -> Option<String> {
-        let prefix = format!("`{}/", self.dir.display());
-        let at = message.find(&prefix)? + prefix.len();
-        let path = &message[at..at + message[at..].find('`')?];
-        self.relative(&self.dir.join(path))
-    }
-
     fn problem(&self, d: &Diagnostic, sources: &Sources, severity: Severity) -> Problem {
         let places = d.places();
         let at = match places.first() {
             Some((span, _)) => self.place(sources, *span),
-            // A problem of no place (a missing file) is shown at the start of
-            // the file it names, else of base.yaml.
+            // A problem of no place is shown at the start of the file it is
+            // about (a missing or unreadable one), else of base.yaml.
             None => {
-                let named = self.disk.keys().chain(self.open.keys()).find(|rel| d.message().contains(rel.as_str()));
-                let file = named.cloned().or_else(|| self.named_in(d.message()));
+                let file = d.file().and_then(|name| self.relative(Path::new(name)));
                 Place { file: file.unwrap_or_else(|| BASE_FILE.to_string()), start: 0, len: 0 }
             }
         };
@@ -283,6 +290,15 @@ impl Workspace {
             message = format!("{message}\nhelp: {help}");
         }
         let related = places.iter().skip(1).map(|(span, label)| (self.place(sources, *span), label.clone())).collect();
-        Problem { severity, at, message, related }
+        let fixes = d
+            .fixes()
+            .iter()
+            .map(|fix| ProblemFix {
+                title: fix.title.clone(),
+                at: self.place(sources, fix.span),
+                replacement: fix.replacement.clone(),
+            })
+            .collect();
+        Problem { severity, at, message, related, fixes }
     }
 }

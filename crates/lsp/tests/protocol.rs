@@ -42,6 +42,15 @@ fn the_bundled_rules_are_clean_and_a_misspelt_module_is_flagged_where_it_is() {
     let edit = &actions[0]["edit"]["changes"][client.uri(ABBEY)][0];
     assert_eq!(edit["newText"], "abbey");
     assert_eq!(edit["range"], found[0]["range"]);
+    // The fix is the compiler's, not read out of the message: a diagnostic
+    // the server did not publish, whatever it says, gets none.
+    let mut forged = found[0].clone();
+    forged["message"] = json!("unknown module `x`\nhelp: did you mean `abbey`?");
+    let none = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": client.uri(ABBEY) }, "range": forged["range"], "context": { "diagnostics": [forged] } }),
+    );
+    assert_eq!(none, json!([]), "{none}");
     // Fixed again: the diagnostic goes.
     client.change(ABBEY, &text);
     assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());

@@ -29,14 +29,14 @@ impl Checker<'_> {
             Some(written) => match ROLES.iter().find(|(name, _)| *name == written.value) {
                 Some(&(_, role)) => role,
                 None => {
-                    let help = suggestion(&written.value, ROLES.iter().map(|(name, _)| *name)).unwrap_or_else(|| {
-                        "an item is an `action` (the default), a `condition`, a `group` or a `note`".into()
-                    });
-                    self.report(
-                        written.span,
-                        format!("unknown role `{}`", quoted(&written.value)),
-                        "not a role of an item",
-                        Some(help),
+                    let message = format!("unknown role `{}`", quoted(&written.value));
+                    let roles = "an item is an `action` (the default), a `condition`, a `group` or a `note`";
+                    let candidates = ROLES.iter().map(|(name, _)| *name);
+                    self.report_unknown(
+                        (written.span, message, "not a role of an item"),
+                        &written.value,
+                        candidates,
+                        Some(roles.into()),
                     );
                     Role::Action
                 }

@@ -50,17 +50,19 @@ impl Checker<'_> {
                 _ => {
                     file.sections.iter().for_each(|(_, items)| self.lose(items));
                     unknown_header = true;
-                    let candidates = self
+                    let expansions: Vec<String> = self
                         .names
                         .iter()
                         .filter(|(_, (n, _))| matches!(n, Named::Expansion(_)))
-                        .map(|(n, _)| n.as_str());
-                    let help = suggestion(&name.value, candidates);
-                    self.report(
-                        name.span,
-                        format!("unknown expansion `{}`", quoted(&name.value)),
-                        "not an expansion of modules.yaml",
-                        help,
+                        .map(|(n, _)| n.clone())
+                        .collect();
+                    let message = format!("unknown expansion `{}`", quoted(&name.value));
+                    let candidates = expansions.iter().map(String::as_str);
+                    self.report_unknown(
+                        (name.span, message, "not an expansion of modules.yaml"),
+                        &name.value,
+                        candidates,
+                        None,
                     );
                 }
             }
@@ -97,13 +99,9 @@ impl Checker<'_> {
                     if self.failed.base {
                         continue;
                     }
-                    let help = suggestion(&key.value, sections.iter().map(|s| s.id.as_str()));
-                    self.report(
-                        key.span,
-                        format!("unknown step or section `{}`", quoted(&key.value)),
-                        "not a step of base.yaml",
-                        help,
-                    );
+                    let message = format!("unknown step or section `{}`", quoted(&key.value));
+                    let candidates = sections.iter().map(|s| s.id.as_str());
+                    self.report_unknown((key.span, message, "not a step of base.yaml"), &key.value, candidates, None);
                     continue;
                 };
                 flatten(list, section, None, rank, &mut position, &mut nodes);
@@ -330,14 +328,11 @@ impl Checker<'_> {
                 return None;
             }
             let here = nodes[i].section;
-            let help =
-                suggestion(&name.text, nodes.iter().filter(|n| n.section == here).map(|n| n.raw.id.value.as_str()));
-            self.report(
-                source.span,
-                format!("unknown item `{}`", name.text),
-                format!("no item has this id ({what})"),
-                help,
-            );
+            let candidates = nodes.iter().filter(|n| n.section == here).map(|n| n.raw.id.value.as_str());
+            let message = format!("unknown item `{}`", name.text);
+            let label = format!("no item has this id ({what})");
+            let span = source.sub_span(name.at.0, name.at.1);
+            self.report_unknown((span, message, &label), &name.text, candidates, None);
             return None;
         };
         if target == i {

@@ -20,7 +20,7 @@ use indexmap::IndexMap;
 use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, VariantId};
 
-use crate::diagnostics::{Diagnostic, Sources, Span, suggestion};
+use crate::diagnostics::{Diagnostic, Sources, Span, did_you_mean};
 use crate::dsl;
 use crate::lexicon::{self, IdKind};
 use crate::logic::Budget;
@@ -173,6 +173,24 @@ impl<'a> Checker<'a> {
         self.problems.push(d);
     }
 
+    /// Reports an unknown name written at `span`: the closest of `candidates`
+    /// is suggested, with a fix that writes it there; with none close,
+    /// `otherwise` is the help.
+    fn report_unknown<'c>(
+        &mut self,
+        (span, message, label): (Span, String, &str),
+        wanted: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+        otherwise: Option<String>,
+    ) {
+        let d = Diagnostic::at(self.sources, span, message, label);
+        self.problems.push(match (did_you_mean(wanted, candidates), otherwise) {
+            (Some(name), _) => d.with_suggestion(span, name),
+            (None, Some(help)) => d.with_help(help),
+            (None, None) => d,
+        });
+    }
+
     /// Reports an id that does not match its kind's pattern (see [`lexicon`]).
     fn check_id(&mut self, id: &Spanned<String>, kind: IdKind) {
         if kind.accepts(&id.value) {
@@ -290,9 +308,4 @@ fn first_definition(known: &mut IndexMap<String, Span>, id: &Spanned<String>) ->
             None
         }
     }
-}
-
-/// The index of `name`, or a "did you mean" for it.
-fn index_or_help(known: &IndexMap<String, Span>, name: &str) -> Result<usize, Option<String>> {
-    known.get_index_of(name).ok_or_else(|| suggestion(name, known.keys().map(String::as_str)))
 }

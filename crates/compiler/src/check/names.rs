@@ -51,15 +51,16 @@ impl Checker<'_> {
                 }
                 None => {
                     let span = source.sub_span(name.at.0, name.at.1);
-                    let candidates = self
-                        .names
-                        .iter()
-                        .filter(|(_, (named, _))| !matches!(named, Named::Expansion(_)))
-                        .map(|(n, _)| n.as_str());
-                    let help = suggestion(&name.text, candidates);
                     if !self.failed.modules {
+                        let names: Vec<String> = self
+                            .names
+                            .iter()
+                            .filter(|(_, (named, _))| !matches!(named, Named::Expansion(_)))
+                            .map(|(n, _)| n.clone())
+                            .collect();
                         let message = format!("unknown module or flag `{}`", name.text);
-                        self.report(span, message, "not in modules.yaml", help);
+                        let candidates = names.iter().map(String::as_str);
+                        self.report_unknown((span, message, "not in modules.yaml"), &name.text, candidates, None);
                     }
                     None
                 }
@@ -127,9 +128,9 @@ impl Checker<'_> {
         let marker = self.parse(source, "marker", dsl::marker)?;
         if !model::MARKERS.contains(&marker.name.text.as_str()) {
             let span = source.sub_span(marker.name.at.0, marker.name.at.1);
-            let help = suggestion(&marker.name.text, model::MARKERS)
-                .or_else(|| Some(format!("known markers: {}", model::MARKERS.join(", "))));
-            self.report(span, format!("unknown marker `{}`", marker.name.text), "not a marker", help);
+            let message = format!("unknown marker `{}`", marker.name.text);
+            let known = format!("known markers: {}", model::MARKERS.join(", "));
+            self.report_unknown((span, message, "not a marker"), &marker.name.text, model::MARKERS, Some(known));
             return None;
         }
         let when = match &marker.when {
@@ -166,9 +167,9 @@ impl Checker<'_> {
             }
             let span = source.sub_span(name.at.0, name.at.1);
             let steps = sections.iter().map(|s| s.id.as_str()).filter(|s| !s.contains('_'));
-            let help = suggestion(&name.text, steps);
             if !this.failed.base {
-                this.report(span, format!("unknown step `{}`", name.text), "not a step of base.yaml", help);
+                let message = format!("unknown step `{}`", name.text);
+                this.report_unknown((span, message, "not a step of base.yaml"), &name.text, steps, None);
             }
             None
         };

@@ -95,25 +95,28 @@ impl Checker<'_> {
     }
 
     pub(super) fn variant(&mut self, name: &str, span: Span) -> Option<VariantId> {
-        let found = index_or_help(&self.variants, name);
-        self.found(found, name, span, "rule variant").map(|i| VariantId(i as u8))
+        let found = self.variants.get_index_of(name);
+        if found.is_none() {
+            self.unknown_in_editions(name, span, "rule variant", self.variants.keys().cloned().collect());
+        }
+        found.map(|i| VariantId(i as u8))
     }
 
     pub(super) fn edition(&mut self, name: &str, span: Span) -> Option<EditionId> {
-        let found = index_or_help(&self.editions, name);
-        self.found(found, name, span, "edition").map(|i| EditionId(i as u8))
+        let found = self.editions.get_index_of(name);
+        if found.is_none() {
+            self.unknown_in_editions(name, span, "edition", self.editions.keys().cloned().collect());
+        }
+        found.map(|i| EditionId(i as u8))
     }
 
-    /// Reports a name that `index_or_help` did not find.
-    fn found(&mut self, found: Result<usize, Option<String>>, name: &str, span: Span, what: &str) -> Option<usize> {
-        let report = !self.failed.editions;
-        found
-            .map_err(|help| {
-                if report {
-                    self.report(span, format!("unknown {what} `{}`", quoted(name)), "not in editions.yaml", help);
-                }
-            })
-            .ok()
+    /// Reports an edition or variant that editions.yaml does not declare
+    /// (unless editions.yaml itself failed to load).
+    fn unknown_in_editions(&mut self, name: &str, span: Span, what: &str, known: Vec<String>) {
+        if !self.failed.editions {
+            let message = format!("unknown {what} `{}`", quoted(name));
+            self.report_unknown((span, message, "not in editions.yaml"), name, known.iter().map(String::as_str), None);
+        }
     }
 
     /// The expansions and their modules. Modules are numbered in the order of

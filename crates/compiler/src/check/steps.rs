@@ -116,14 +116,16 @@ impl Checker<'_> {
         block: &crate::syntax::RawDoubleTurn,
         step_ids: &IndexMap<String, Span>,
     ) -> Option<model::DoubleTurn> {
-        let step = |this: &mut Self, name: &Spanned<String>| match index_or_help(step_ids, &name.value) {
-            Ok(i) => Some(StepId(i as u8)),
-            Err(help) => {
-                this.report(
-                    name.span,
-                    format!("unknown step `{}`", quoted(&name.value)),
-                    "the double-turn block names steps of base.yaml",
-                    help,
+        let step = |this: &mut Self, name: &Spanned<String>| match step_ids.get_index_of(&name.value) {
+            Some(i) => Some(StepId(i as u8)),
+            None => {
+                let message = format!("unknown step `{}`", quoted(&name.value));
+                let label = "the double-turn block names steps of base.yaml";
+                this.report_unknown(
+                    (name.span, message, label),
+                    &name.value,
+                    step_ids.keys().map(String::as_str),
+                    None,
                 );
                 None
             }
