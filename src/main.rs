@@ -18,12 +18,12 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod cli;
 mod output;
 
-use cli::{check, completions, diff, explain, r#gen, lsp, man, modules, order, review, site, verify, wiki};
+use cli::{check, completions, diff, explain, r#gen, lsp, man, modules, order, play, review, site, verify, wiki};
 
 #[derive(Parser)]
 #[command(name = "carcassonne-rules", version, about = "Carcassonne's order of play, compiled from YAML rules")]
 struct Cli {
-    /// A rules folder. `order`, `modules` and `diff` use the rules compiled
+    /// A rules folder. `order`, `play`, `modules` and `diff` use the rules compiled
     /// into this binary without it, and compile and interpret DIR with it; the
     /// other commands read `rules/` without it.
     #[arg(long, global = true, value_name = "DIR")]
@@ -47,6 +47,9 @@ enum Command {
     /// Why an item shows or not for a selection: its conditions term by term,
     /// where it was placed, and the smallest change that flips it.
     Explain(explain::ExplainArgs),
+    /// Play one turn of a selection, one prompt at a time: interactive on a
+    /// terminal, or scripted with JSON Lines answers; save it and resume it.
+    Play(play::PlayArgs),
     /// Compare the turn orders of two selections: a unified diff, with item ids.
     Diff(diff::DiffArgs),
     /// What changed between two versions of the rules, over every selection:
@@ -94,6 +97,7 @@ fn run(cli: &Cli) -> Result<ExitCode, Vec<Diagnostic>> {
         Command::Verify(args) => verify::run(rules, args)?,
         Command::Gen(args) => r#gen::run(rules, args)?,
         Command::Order(args) => order::run(rules, args)?,
+        Command::Play(args) => play::run(rules, args)?,
         Command::Explain(args) => explain::run(rules, args)?,
         Command::Diff(args) => diff::run(rules, args)?,
         Command::Review(args) => {

@@ -10,6 +10,7 @@ pub mod lsp;
 pub mod man;
 pub mod modules;
 pub mod order;
+pub mod play;
 pub mod review;
 pub mod shared;
 pub mod site;

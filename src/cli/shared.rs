@@ -55,7 +55,7 @@ pub enum Format {
     Json,
 }
 
-/// How `modules` prints.
+/// How `modules` and `play` print.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum ListFormat {
     Text,

@@ -4,7 +4,9 @@
 //!   `rules/` by the compiler at build time.
 //! - [`turn_order`]: a selection's turn order, resolved from the dispatch's
 //!   [`Visible`](generated::Visible) set and the tables.
-//! - [`driver`]: plays a turn through a [`driver::Handler`], recording a trace.
+//! - [`turn`]: a resumable turn, played one answer at a time and saved and
+//!   restored between any two (serde); [`trace`]: what happened in it.
+//! - [`driver`]: plays a whole turn through a [`driver::Handler`].
 //! - [`render`]: text, Markdown and JSON output.
 //!
 //! This crate does not depend on the compiler: the rules arrive as generated
@@ -16,6 +18,8 @@ pub mod driver;
 pub mod generated;
 pub mod render;
 mod resolve;
+pub mod trace;
+pub mod turn;
 
 use std::sync::LazyLock;
 

@@ -1,5 +1,6 @@
-//! Playing turns through a handler: double turns, per-feature steps, skips
-//! and go-backs, recorded as traces (snapshotted in tests/snapshots/).
+//! Playing turns of the bundled rules through a handler: double turns,
+//! per-feature steps, choose-one steps, skips and go-backs, recorded as
+//! traces (snapshotted in tests/snapshots/).
 
 // Helpers outside `#[test]` functions panic on a bad selection, as tests do.
 #![allow(clippy::expect_used)]
@@ -7,10 +8,12 @@
 use std::collections::VecDeque;
 
 use carcassonne_rules_runtime::core::{Effect, Entry, StepId, TurnOrder};
-use carcassonne_rules_runtime::driver::{Event, Handler, MAX_GO_BACKS, Trace, TurnError, play_turn};
+use carcassonne_rules_runtime::driver::{Handler, play_turn};
+use carcassonne_rules_runtime::trace::{Event, Trace};
+use carcassonne_rules_runtime::turn::{MAX_GO_BACKS, Plan, TurnError};
 
 /// A handler that applies the effects `applies` picks and reports completed
-/// features from a script.
+/// features from a script; it takes the first option of every choice.
 struct Scripted<F: FnMut(&Entry) -> bool> {
     applies: F,
     features: VecDeque<usize>,
@@ -30,8 +33,15 @@ fn order(edition: &str, with: &str) -> TurnOrder<'static> {
     carcassonne_rules_runtime::turn_order(&config)
 }
 
-fn steps_started(trace: &Trace, id: &str) -> usize {
-    trace.0.iter().filter(|e| matches!(e, Event::Step { id: s, .. } if s == id)).count()
+fn steps_started(order: &TurnOrder, trace: &Trace, id: &str) -> usize {
+    let plan = Plan::new(order);
+    let step = plan.step_named(id);
+    trace.0.iter().filter(|e| matches!(e, Event::Step { step: s, .. } if Some(*s) == step)).count()
+}
+
+fn items_asked(order: &TurnOrder, trace: &Trace, id: &str) -> usize {
+    let item = Plan::new(order).item_named(id);
+    trace.0.iter().filter(|e| matches!(e, Event::Item { item: i, .. } if Some(*i) == item)).count()
 }
 
 #[test]
@@ -40,12 +50,26 @@ fn builder_double_turn_with_two_completed_features() {
     let mut handler =
         Scripted { applies: |e: &Entry| e.effect == Some(&Effect::DoubleTurn), features: VecDeque::from([2, 1]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
-    assert_eq!(steps_started(&trace, "1A"), 1, "1A stands outside the builder's block");
-    assert_eq!(steps_started(&trace, "1B"), 2, "1B–4A are played twice");
-    assert_eq!(steps_started(&trace, "4A"), 2);
-    assert_eq!(steps_started(&trace, "3B"), 3, "two features in the first part, one in the second");
-    assert!(trace.0.contains(&Event::Part(2)));
-    insta::assert_snapshot!("trace_builder_double_turn", trace.to_string());
+    assert_eq!(steps_started(&order, &trace, "1A"), 1, "1A stands outside the builder's block");
+    assert_eq!(steps_started(&order, &trace, "1B"), 2, "1B–4A are played twice");
+    assert_eq!(steps_started(&order, &trace, "4A"), 2);
+    // The old driver replayed 4B and asked for the double turn again.
+    assert_eq!(steps_started(&order, &trace, "4B"), 1, "4B is outside the block: played once");
+    assert_eq!(items_asked(&order, &trace, "builder-double-turn"), 1);
+    assert_eq!(steps_started(&order, &trace, "3B"), 3, "two features in the first part, one in the second");
+    assert!(trace.0.contains(&Event::Part { part: 2 }));
+    insta::assert_snapshot!("trace_builder_double_turn", trace.text(&Plan::new(&order)));
+}
+
+#[test]
+fn a_choose_one_step_plays_only_the_option_taken() {
+    // The old driver carried out both deploy-meeple and deploy-other-figures.
+    let order = order("C2", "builder");
+    let mut handler = Scripted { applies: |_: &Entry| false, features: VecDeque::new() };
+    let trace = play_turn(&order, &mut handler).expect("a turn");
+    assert_eq!(items_asked(&order, &trace, "deploy-normal-meeple"), 1, "under the option taken (the first)");
+    assert_eq!(items_asked(&order, &trace, "deploy-other-figures"), 0);
+    assert_eq!(items_asked(&order, &trace, "builder-deploy"), 0, "under the option not taken");
 }
 
 #[test]
@@ -55,33 +79,39 @@ fn without_the_builder_there_is_no_second_part() {
     let mut handler =
         Scripted { applies: |e: &Entry| !matches!(e.effect, Some(&Effect::GoBack(_))), features: VecDeque::from([1]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
-    assert!(!trace.0.contains(&Event::Part(2)));
+    assert!(!trace.0.contains(&Event::Part { part: 2 }));
+    assert_eq!(trace.0.last(), Some(&Event::End));
 }
 
 #[test]
 fn princess_skips_deploying() {
     let order = order("C2", "princess");
+    let plan = Plan::new(&order);
     let mut handler =
         Scripted { applies: |e: &Entry| matches!(e.effect, Some(&Effect::Skip(_))), features: VecDeque::from([0]) };
     let trace = play_turn(&order, &mut handler).expect("a turn");
-    assert!(trace.0.contains(&Event::Skipped("2B-1".into())));
-    assert!(trace.0.contains(&Event::Skipped("2B-2".into())));
-    assert_eq!(steps_started(&trace, "2B-1"), 0);
-    assert_eq!(steps_started(&trace, "2C"), 1, "only the skipped steps are left out");
-    insta::assert_snapshot!("trace_princess_used", trace.to_string());
+    for id in ["2B-1", "2B-2"] {
+        let step = plan.step_named(id).expect("the step");
+        assert!(trace.0.contains(&Event::Skipped { part: 1, step }), "{id}");
+        assert_eq!(steps_started(&order, &trace, id), 0);
+    }
+    assert_eq!(steps_started(&order, &trace, "2C"), 1, "only the skipped steps are left out");
+    insta::assert_snapshot!("trace_princess_used", trace.text(&plan));
 }
 
 #[test]
 fn unplaceable_tile_goes_back_to_1b() {
     let order = order("C2", "");
+    let plan = Plan::new(&order);
     let mut first = true;
     let applies = |e: &Entry| matches!(e.effect, Some(&Effect::GoBack(_))) && std::mem::take(&mut first);
     let mut handler = Scripted { applies, features: VecDeque::new() };
     let trace = play_turn(&order, &mut handler).expect("a turn");
-    assert!(trace.0.contains(&Event::GoBack { to: "1B".into() }));
-    assert_eq!(steps_started(&trace, "1B"), 2);
-    assert_eq!(steps_started(&trace, "1C"), 2);
-    assert_eq!(steps_started(&trace, "4B"), 1);
+    let (from, to) = (plan.step_named("1C").expect("1C"), plan.step_named("1B").expect("1B"));
+    assert!(trace.0.contains(&Event::GoBack { part: 1, from, to }));
+    assert_eq!(steps_started(&order, &trace, "1B"), 2);
+    assert_eq!(steps_started(&order, &trace, "1C"), 2);
+    assert_eq!(steps_started(&order, &trace, "4B"), 1);
 }
 
 #[test]

@@ -1,0 +1,845 @@
+//! A turn that an engine plays one answer at a time, and can save and restore
+//! between any two answers.
+//!
+//! A [`Plan`] is a selection's turn order made ready to play (each step's
+//! items flattened, with a fingerprint of everything that decides the flow).
+//! A [`Turn`] is where a turn stands: plain data, serialized with the rules'
+//! string ids, stamped with its plan's fingerprint and selection. The turn
+//! says what it needs now ([`Turn::prompt`]); [`Turn::answer`] takes one
+//! answer, checked against the prompt's `seq` and kind, and appends what
+//! happened to a [`Trace`]. A refused answer changes nothing.
+//!
+//! How the items' flow is played (see [`Role`] and [`Flow`]):
+//! - an action or a condition is asked ("was it done?", "does it hold?");
+//!   an action's sub-items follow whatever the answer, a condition's only
+//!   when it holds; groups are never asked and their sub-items play; notes
+//!   are never asked and nothing under them plays;
+//! - a choose-one step or item asks for one of its options (the sub-items
+//!   that are not notes): only the option taken plays; none may be taken
+//!   where the step `may_pass` or the item is `optional`. A choose-one
+//!   condition is asked first, a choose-one action or group is not;
+//! - an item's effect applies when it is answered yes, an option's when it
+//!   is taken: skip steps for the rest of this part, go back to a step (at
+//!   most [`MAX_GO_BACKS`] times), or earn the double turn (in part 1 only);
+//! - a double turn: after the block's last step, part 2 plays exactly the
+//!   block, then the steps after the block that part 1 did not reach; every
+//!   step outside the block is played at most once, unless a go-back returns
+//!   to it;
+//! - a `once` item (or one under a `once` item) is done at most once per
+//!   turn, both parts counted: once done it is neither asked nor offered again;
+//! - the "at any time" items are not prompted: an engine reports one with
+//!   [`Turn::any_time`] while a prompt is pending.
+
+use std::hash::Hasher;
+
+use carcassonne_rules_core::{Effect, Entry, ItemId, Repeat, Role, StepId, StepOrder, TurnOrder};
+use serde::{Deserialize, Serialize};
+
+use crate::trace::{Event, Trace};
+
+/// More go-backs than this in one turn is an engine bug, not a game: the
+/// answer that would go back once more is refused.
+pub const MAX_GO_BACKS: u32 = 100;
+
+/// More completed features than this at once is refused (a tile completes a
+/// handful; the bound keeps a per-feature step from running without end).
+pub const MAX_FEATURES: u32 = 64;
+
+/// A selection's turn order, ready to be played.
+#[derive(Debug)]
+pub struct Plan<'o> {
+    order: &'o TurnOrder<'o>,
+    steps: Vec<PlanStep<'o>>,
+    any_time: Vec<Node<'o>>,
+    /// The double-turn block, as indices into `steps`.
+    block: Option<(usize, usize)>,
+    fingerprint: String,
+}
+
+#[derive(Debug)]
+struct PlanStep<'o> {
+    order: &'o StepOrder<'o>,
+    /// The step's items in pre-order.
+    nodes: Vec<Node<'o>>,
+}
+
+/// One item of a flattened list.
+#[derive(Debug, Clone, Copy)]
+struct Node<'o> {
+    entry: &'o Entry<'o>,
+    /// One past the item's last descendant.
+    end: usize,
+    /// One past the last item under the item's parent (or in the step).
+    scope_end: usize,
+    /// The item is an option of a choose-one parent (or step).
+    option: bool,
+    /// The item, or one above it, may be done only once per turn.
+    once: bool,
+    /// 0 for a step's own items.
+    depth: usize,
+}
+
+fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, depth: usize, nodes: &mut Vec<Node<'o>>) {
+    let first = nodes.len();
+    for entry in entries {
+        let at = nodes.len();
+        let once = once || entry.flow.once;
+        nodes.push(Node { entry, end: 0, scope_end: 0, option, once, depth });
+        flatten(&entry.children, entry.flow.choose_one, once, depth + 1, nodes);
+        nodes[at].end = nodes.len();
+    }
+    let scope_end = nodes.len();
+    for node in &mut nodes[first..] {
+        if node.scope_end == 0 {
+            node.scope_end = scope_end;
+        }
+    }
+}
+
+impl<'o> Plan<'o> {
+    /// Prepares `order` for playing.
+    pub fn new(order: &'o TurnOrder<'o>) -> Plan<'o> {
+        let steps: Vec<PlanStep> = order
+            .steps()
+            .map(|step| {
+                let mut nodes = Vec::new();
+                flatten(&step.items, step.choose_one, false, 0, &mut nodes);
+                PlanStep { order: step, nodes }
+            })
+            .collect();
+        let mut any_time = Vec::new();
+        flatten(&order.any_time, false, false, 0, &mut any_time);
+        let index = |id: StepId| steps.iter().position(|s| s.order.step == id);
+        let block = order.double_turn.and_then(|b| match (index(b.first), index(b.last)) {
+            (Some(first), Some(last)) if first <= last => Some((first, last)),
+            _ => None,
+        });
+        let fingerprint = fingerprint(order, &steps, &any_time, block);
+        Plan { order, steps, any_time, block, fingerprint }
+    }
+
+    /// The turn order this plan plays.
+    pub fn order(&self) -> &'o TurnOrder<'o> {
+        self.order
+    }
+
+    /// What a saved turn is stamped with: a hash of the selection and of
+    /// everything in its turn order that decides the flow (steps, repeats,
+    /// items, their flow and effects, the double-turn block), not the texts.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// A step's id in the rules, where this plan has the step.
+    pub fn step_name(&self, step: StepId) -> Option<&'o str> {
+        self.steps.iter().find(|s| s.order.step == step).map(|s| &*s.order.id)
+    }
+
+    /// An item's id in the rules, where this plan has the item.
+    pub fn item_name(&self, item: ItemId) -> Option<&'o str> {
+        self.entries().find(|e| e.item == item).map(|e| &*e.id)
+    }
+
+    /// How deeply an item is nested (0 for a step's own items).
+    pub fn item_depth(&self, item: ItemId) -> usize {
+        self.steps
+            .iter()
+            .flat_map(|s| &s.nodes)
+            .chain(&self.any_time)
+            .find(|n| n.entry.item == item)
+            .map_or(0, |n| n.depth)
+    }
+
+    /// The step this plan has under `name`.
+    pub fn step_named(&self, name: &str) -> Option<StepId> {
+        self.steps.iter().find(|s| s.order.id == name).map(|s| s.order.step)
+    }
+
+    /// The item this plan has under `name`.
+    pub fn item_named(&self, name: &str) -> Option<ItemId> {
+        self.entries().find(|e| e.id == name).map(|e| e.item)
+    }
+
+    fn entries(&self) -> impl Iterator<Item = &'o Entry<'o>> + '_ {
+        self.steps.iter().flat_map(|s| &s.nodes).chain(&self.any_time).map(|n| n.entry)
+    }
+
+    fn step_index(&self, name: &str) -> Option<usize> {
+        self.steps.iter().position(|s| s.order.id == name)
+    }
+
+    /// The choose-one's options at `of` (an item's index, or the step's own
+    /// items): its direct sub-items that are neither notes nor done once already.
+    fn options<'a>(&'a self, once: &'a [String], s: usize, of: Option<usize>) -> impl Iterator<Item = usize> + 'a {
+        let nodes = &self.steps[s].nodes;
+        let (mut i, end) = match of {
+            Some(at) => (at + 1, nodes[at].end),
+            None => (0, nodes.len()),
+        };
+        std::iter::from_fn(move || {
+            while i < end {
+                let here = i;
+                i = nodes[here].end;
+                let node = nodes[here];
+                if node.entry.flow.role != Role::Note && !(node.once && done_once(once, node.entry)) {
+                    return Some(here);
+                }
+            }
+            None
+        })
+    }
+}
+
+/// Whether `entry` is among the `once` items done this turn.
+fn done_once(once: &[String], entry: &Entry) -> bool {
+    once.iter().any(|id| *id == entry.id)
+}
+
+/// A stable FNV-1a hash of what decides the flow: the same on every platform
+/// and every build, for the compiled-in and the interpreted rules alike.
+fn fingerprint(order: &TurnOrder, steps: &[PlanStep], any_time: &[Node], block: Option<(usize, usize)>) -> String {
+    let mut h = fnv::FnvHasher::default();
+    let mut text = |s: &str| {
+        h.write(&(s.len() as u64).to_le_bytes());
+        h.write(s.as_bytes());
+    };
+    text(&order.edition);
+    text(&order.variant);
+    for module in &order.modules {
+        text(module);
+    }
+    let nodes = |h: &mut fnv::FnvHasher, nodes: &[Node]| {
+        for node in nodes {
+            let e = node.entry;
+            let f = e.flow;
+            let effect = match e.effect {
+                None => String::new(),
+                Some(Effect::Skip(steps)) => format!("skip {}", steps.join(",")),
+                Some(Effect::GoBack(to)) => format!("go back {to}"),
+                Some(Effect::DoubleTurn) => "double turn".into(),
+            };
+            let flags = format!("{:?} {} {} {} {} {effect}", f.role, f.optional, f.choose_one, f.once, node.end);
+            for s in [&*e.id, &flags] {
+                h.write(&(s.len() as u64).to_le_bytes());
+                h.write(s.as_bytes());
+            }
+        }
+    };
+    for step in steps {
+        let o = step.order;
+        let flags = format!("{} {:?} {} {} {}", o.id, o.repeat, o.choose_one, o.may_pass, step.nodes.len());
+        h.write(flags.as_bytes());
+        nodes(&mut h, &step.nodes);
+    }
+    h.write(b"any_time");
+    nodes(&mut h, any_time);
+    h.write(format!("{block:?}").as_bytes());
+    format!("{:016x}", h.finish())
+}
+
+/// The selection a turn is played for, by id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Selection {
+    /// The edition's id (`C2`).
+    pub edition: String,
+    /// The rule variant's id (`hig`).
+    pub variant: String,
+    /// The selected modules' ids, sorted and comma-separated (as `--with`
+    /// takes them).
+    pub modules: String,
+}
+
+/// Where a turn stands: what it asks next, and what it remembers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Turn {
+    /// [`Plan::fingerprint`] of the plan the turn was started from.
+    rules: String,
+    selection: Selection,
+    /// How many prompts were answered: the pending prompt's `seq`.
+    seq: u32,
+    /// 1, or 2 in the second part of a double turn.
+    part: u8,
+    at: At,
+    /// The double turn was earned in part 1.
+    double_turn: bool,
+    /// Part 1 stopped at the block's end: the steps after it are still to play.
+    after_block: bool,
+    /// Steps to leave out for the rest of this part.
+    skipped: Vec<String>,
+    /// The `once` items done this turn.
+    once: Vec<String>,
+    go_backs: u32,
+}
+
+/// The pending prompt, by string ids.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "prompt", rename_all = "snake_case")]
+enum At {
+    Do { step: String, feature: Option<[u32; 2]>, item: String },
+    Choose { step: String, feature: Option<[u32; 2]>, of: Option<String> },
+    Count { step: String },
+    Over,
+}
+
+/// What the turn asks now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt<'o> {
+    /// Counts the prompts from the start of the turn; an answer names it.
+    pub seq: u32,
+    /// 1, or 2 in the second part of a double turn.
+    pub part: u8,
+    /// The step being played.
+    pub step: &'o StepOrder<'o>,
+    /// `(n, of)`: the completed feature this round of a per-feature step is for.
+    pub feature: Option<(u32, u32)>,
+    /// The question.
+    pub ask: Ask<'o>,
+}
+
+/// The question of a [`Prompt`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ask<'o> {
+    /// Was the action carried out (does the condition hold)? Answered with
+    /// [`Answer::Do`].
+    Do(&'o Entry<'o>),
+    /// Which option does the player take? Answered with [`Answer::Choose`].
+    Choose {
+        /// The choose-one item, or `None` for the step's own items.
+        of: Option<&'o Entry<'o>>,
+        /// The options offered, in order.
+        options: Vec<&'o Entry<'o>>,
+        /// `Answer::Choose(None)` is allowed.
+        may_pass: bool,
+    },
+    /// How many features were completed? Answered with [`Answer::Count`].
+    Count,
+}
+
+impl Ask<'_> {
+    /// The kind of answer it takes.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Ask::Do(_) => Kind::Do,
+            Ask::Choose { .. } => Kind::Choose,
+            Ask::Count => Kind::Count,
+        }
+    }
+}
+
+/// One answer to a [`Prompt`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// Done (holds), or not.
+    Do(bool),
+    /// The option taken, or none.
+    Choose(Option<ItemId>),
+    /// The number of completed features.
+    Count(u32),
+}
+
+impl Answer {
+    /// The kind of prompt it answers.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Answer::Do(_) => Kind::Do,
+            Answer::Choose(_) => Kind::Choose,
+            Answer::Count(_) => Kind::Count,
+        }
+    }
+}
+
+/// The kinds of prompts and answers, as the `play` command names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `{"do": true|false}`
+    Do,
+    /// `{"choose": "item-id"|null}`
+    Choose,
+    /// `{"count": n}`
+    Count,
+}
+
+impl Kind {
+    /// Its name in the `play` command's JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Do => "do",
+            Kind::Choose => "choose",
+            Kind::Count => "count",
+        }
+    }
+}
+
+/// Why a turn refused an answer, or a saved turn its rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TurnError {
+    /// The turn was made from other rules (or another selection).
+    OtherRules {
+        /// The turn's stamp.
+        turn: String,
+        /// The plan's fingerprint.
+        rules: String,
+    },
+    /// A saved turn names a step or an item its rules do not have where it says.
+    BadState(String),
+    /// The answer is for another prompt than the pending one.
+    Stale {
+        /// The answer's `seq`.
+        answered: u32,
+        /// The pending prompt's `seq`.
+        pending: u32,
+    },
+    /// The turn is over.
+    Over,
+    /// The answer is of another kind than the prompt.
+    WrongKind {
+        /// What the prompt asks.
+        expected: Kind,
+        /// What was answered.
+        got: Kind,
+    },
+    /// The item is not one of the options offered.
+    NotOffered(ItemId),
+    /// No option taken, where one must be.
+    MayNotPass,
+    /// More completed features than [`MAX_FEATURES`].
+    TooManyFeatures(u32),
+    /// The answer would send the turn back more than [`MAX_GO_BACKS`] times.
+    TooManyGoBacks(u32),
+    /// An effect names a step that this selection does not have.
+    NoSuchStep(String),
+    /// The item is not one of the selection's "at any time" items.
+    NotAnyTime(ItemId),
+    /// A `once` item was done already this turn.
+    DoneOnce(ItemId),
+}
+
+impl std::fmt::Display for TurnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TurnError::OtherRules { turn, rules } => {
+                write!(
+                    f,
+                    "the turn was saved from other rules or another selection (stamp {turn}, these rules {rules})"
+                )
+            }
+            TurnError::BadState(what) => write!(f, "the saved turn is not one of these rules: {what}"),
+            TurnError::Stale { answered, pending } => {
+                write!(f, "the answer is for prompt {answered}, but prompt {pending} is pending")
+            }
+            TurnError::Over => write!(f, "the turn is over: nothing more to answer"),
+            TurnError::WrongKind { expected, got } => {
+                write!(f, "a `{}` answer to a `{}` prompt", got.name(), expected.name())
+            }
+            TurnError::NotOffered(_) => write!(f, "that option is not offered"),
+            TurnError::MayNotPass => write!(f, "one of the options must be taken here"),
+            TurnError::TooManyFeatures(n) => write!(f, "{n} completed features is more than {MAX_FEATURES}"),
+            TurnError::TooManyGoBacks(n) => write!(f, "the turn went back {n} times; giving up"),
+            TurnError::NoSuchStep(id) => write!(f, "an effect names step {id}, which this selection does not have"),
+            TurnError::NotAnyTime(_) => write!(f, "not an item of \"at any time during your turn\""),
+            TurnError::DoneOnce(_) => write!(f, "allowed only once per turn, and done already"),
+        }
+    }
+}
+
+impl std::error::Error for TurnError {}
+
+/// The pending prompt, by indices into the plan.
+#[derive(Debug, Clone, Copy)]
+enum Here {
+    Do { s: usize, feature: Option<(u32, u32)>, i: usize },
+    Choose { s: usize, feature: Option<(u32, u32)>, of: Option<usize> },
+    Count { s: usize },
+    Over,
+}
+
+/// Where the walk between two prompts goes next.
+enum Go {
+    Step(usize),
+    Round(usize, Option<(u32, u32)>),
+    Node(usize, Option<(u32, u32)>, usize),
+    After(usize),
+    /// A prompt is set.
+    Wait,
+}
+
+impl Turn {
+    /// Starts a turn of `plan`, recording in `trace` what happens up to the
+    /// first prompt.
+    pub fn start(plan: &Plan, trace: &mut Trace) -> Turn {
+        let order = plan.order;
+        let mut turn = Turn {
+            rules: plan.fingerprint.clone(),
+            selection: Selection {
+                edition: order.edition.to_string(),
+                variant: order.variant.to_string(),
+                modules: order.modules.join(","),
+            },
+            seq: 0,
+            part: 1,
+            at: At::Over,
+            double_turn: false,
+            after_block: false,
+            skipped: Vec::new(),
+            once: Vec::new(),
+            go_backs: 0,
+        };
+        if plan.steps.is_empty() {
+            trace.0.push(Event::End);
+        } else {
+            turn.walk(plan, trace, Go::Step(0));
+        }
+        turn
+    }
+
+    /// The selection the turn is played for.
+    pub fn selection(&self) -> &Selection {
+        &self.selection
+    }
+
+    /// The stamp of the rules the turn was made from ([`Plan::fingerprint`]).
+    pub fn rules(&self) -> &str {
+        &self.rules
+    }
+
+    /// The pending prompt's `seq`: how many prompts were answered.
+    pub fn seq(&self) -> u32 {
+        self.seq
+    }
+
+    /// The turn is over: nothing more is asked.
+    pub fn is_over(&self) -> bool {
+        self.at == At::Over
+    }
+
+    /// Refuses a turn made from other rules than `plan`'s, or one that names
+    /// what `plan` lacks. [`Turn::prompt`] and [`Turn::answer`] check it too.
+    pub fn check(&self, plan: &Plan) -> Result<(), TurnError> {
+        self.here(plan).map(|_| ())
+    }
+
+    /// What the turn needs now; `None` when it is over.
+    pub fn prompt<'o>(&self, plan: &Plan<'o>) -> Result<Option<Prompt<'o>>, TurnError> {
+        let (s, feature, ask) = match self.here(plan)? {
+            Here::Over => return Ok(None),
+            Here::Do { s, feature, i } => (s, feature, Ask::Do(plan.steps[s].nodes[i].entry)),
+            Here::Choose { s, feature, of } => {
+                let nodes = &plan.steps[s].nodes;
+                let options = plan.options(&self.once, s, of).map(|o| nodes[o].entry).collect();
+                let may_pass = of.map_or(plan.steps[s].order.may_pass, |i| nodes[i].entry.flow.optional);
+                (s, feature, Ask::Choose { of: of.map(|i| nodes[i].entry), options, may_pass })
+            }
+            Here::Count { s } => (s, None, Ask::Count),
+        };
+        Ok(Some(Prompt { seq: self.seq, part: self.part, step: plan.steps[s].order, feature, ask }))
+    }
+
+    /// Takes the answer to prompt `seq`, and plays on to the next prompt,
+    /// recording in `trace` what happened. A refused answer changes nothing.
+    pub fn answer(&mut self, plan: &Plan, seq: u32, answer: Answer, trace: &mut Trace) -> Result<(), TurnError> {
+        let here = self.here(plan)?;
+        if matches!(here, Here::Over) {
+            return Err(TurnError::Over);
+        }
+        if seq != self.seq {
+            return Err(TurnError::Stale { answered: seq, pending: self.seq });
+        }
+        let next = match (here, answer) {
+            (Here::Do { s, feature, i }, Answer::Do(done)) => {
+                let node = plan.steps[s].nodes[i];
+                if done {
+                    self.check_effect(plan, node.entry)?;
+                }
+                trace.0.push(Event::Item {
+                    part: self.part,
+                    step: plan.steps[s].order.step,
+                    item: node.entry.item,
+                    done,
+                });
+                match (done, node.entry.flow.role) {
+                    (true, _) => self.take(plan, trace, s, feature, i),
+                    (false, Role::Condition) => Go::Node(s, feature, node.end),
+                    (false, _) => Go::Node(s, feature, i + 1),
+                }
+            }
+            (Here::Choose { s, feature, of }, Answer::Choose(choice)) => {
+                let step = plan.steps[s].order.step;
+                match choice {
+                    None => {
+                        let may_pass =
+                            of.map_or(plan.steps[s].order.may_pass, |i| plan.steps[s].nodes[i].entry.flow.optional);
+                        if !may_pass {
+                            return Err(TurnError::MayNotPass);
+                        }
+                        trace.0.push(Event::Chose { part: self.part, step, item: None });
+                        let nodes = &plan.steps[s].nodes;
+                        Go::Node(s, feature, of.map_or(nodes.len(), |i| nodes[i].end))
+                    }
+                    Some(item) => {
+                        let nodes = &plan.steps[s].nodes;
+                        let Some(o) = plan.options(&self.once, s, of).find(|&o| nodes[o].entry.item == item) else {
+                            return Err(TurnError::NotOffered(item));
+                        };
+                        self.check_effect(plan, nodes[o].entry)?;
+                        trace.0.push(Event::Chose { part: self.part, step, item: Some(item) });
+                        self.take(plan, trace, s, feature, o)
+                    }
+                }
+            }
+            (Here::Count { s }, Answer::Count(n)) => {
+                if n > MAX_FEATURES {
+                    return Err(TurnError::TooManyFeatures(n));
+                }
+                let step = plan.steps[s].order.step;
+                if n == 0 {
+                    trace.0.push(Event::NoFeatures { part: self.part, step });
+                    Go::After(s)
+                } else {
+                    trace.0.push(Event::Step { part: self.part, step, feature: Some((1, n)) });
+                    Go::Round(s, Some((1, n)))
+                }
+            }
+            (here, answer) => {
+                let expected = match here {
+                    Here::Do { .. } => Kind::Do,
+                    Here::Choose { .. } => Kind::Choose,
+                    _ => Kind::Count,
+                };
+                return Err(TurnError::WrongKind { expected, got: answer.kind() });
+            }
+        };
+        self.seq += 1;
+        self.walk(plan, trace, next);
+        Ok(())
+    }
+
+    /// Reports that the player used `item`, one of the "at any time" items,
+    /// while the pending prompt waits; a `once` item is refused the second
+    /// time. It answers no prompt (`seq` stays) and applies no effect (`check`
+    /// refuses effects there).
+    pub fn any_time(&mut self, plan: &Plan, item: ItemId, trace: &mut Trace) -> Result<(), TurnError> {
+        let step = match self.here(plan)? {
+            Here::Over => return Err(TurnError::Over),
+            Here::Do { s, .. } | Here::Choose { s, .. } | Here::Count { s } => plan.steps[s].order.step,
+        };
+        let Some(node) = plan
+            .any_time
+            .iter()
+            .find(|n| n.entry.item == item && matches!(n.entry.flow.role, Role::Action | Role::Condition))
+        else {
+            return Err(TurnError::NotAnyTime(item));
+        };
+        if node.once {
+            if done_once(&self.once, node.entry) {
+                return Err(TurnError::DoneOnce(item));
+            }
+            self.once.push(node.entry.id.to_string());
+        }
+        trace.0.push(Event::AnyTime { part: self.part, step, item });
+        Ok(())
+    }
+
+    /// The pending prompt, located in `plan`; refuses a turn of other rules.
+    fn here(&self, plan: &Plan) -> Result<Here, TurnError> {
+        if self.rules != plan.fingerprint {
+            return Err(TurnError::OtherRules { turn: self.rules.clone(), rules: plan.fingerprint.clone() });
+        }
+        let bad = |what: String| Err(TurnError::BadState(what));
+        if !(self.part == 1 || self.part == 2 && plan.block.is_some()) {
+            return bad(format!("part {}", self.part));
+        }
+        let step = |name: &str| plan.step_index(name).ok_or_else(|| TurnError::BadState(format!("no step {name}")));
+        let feature = |s: usize, feature: Option<[u32; 2]>| match feature {
+            None if plan.steps[s].order.repeat != Some(Repeat::PerFeature) => Ok(None),
+            Some([n, of]) if (1..=of).contains(&n) && of <= MAX_FEATURES => Ok(Some((n, of))),
+            _ => Err(TurnError::BadState(format!("feature {feature:?} in step {}", plan.steps[s].order.id))),
+        };
+        let node = |s: usize, name: &str| {
+            plan.steps[s]
+                .nodes
+                .iter()
+                .position(|n| n.entry.id == name)
+                .ok_or_else(|| TurnError::BadState(format!("no item {name} in step {}", plan.steps[s].order.id)))
+        };
+        Ok(match &self.at {
+            At::Over => Here::Over,
+            At::Count { step: name } => {
+                let s = step(name)?;
+                if plan.steps[s].order.repeat != Some(Repeat::PerFeature) {
+                    return bad(format!("step {name} is not per feature"));
+                }
+                Here::Count { s }
+            }
+            At::Do { step: name, feature: f, item } => {
+                let s = step(name)?;
+                let i = node(s, item)?;
+                let flow = plan.steps[s].nodes[i].entry.flow;
+                if !matches!(flow.role, Role::Action | Role::Condition) || flow.choose_one && flow.role == Role::Action
+                {
+                    return bad(format!("item {item} is not asked"));
+                }
+                Here::Do { s, feature: feature(s, *f)?, i }
+            }
+            At::Choose { step: name, feature: f, of } => {
+                let s = step(name)?;
+                let of = match of {
+                    None if plan.steps[s].order.choose_one => None,
+                    Some(item) if plan.steps[s].nodes[node(s, item)?].entry.flow.choose_one => Some(node(s, item)?),
+                    _ => return bad(format!("no choice at {of:?} in step {name}")),
+                };
+                Here::Choose { s, feature: feature(s, *f)?, of }
+            }
+        })
+    }
+
+    /// Refuses an answer whose effect cannot apply.
+    fn check_effect(&self, plan: &Plan, entry: &Entry) -> Result<(), TurnError> {
+        if let Some(Effect::GoBack(to)) = entry.effect {
+            if plan.step_index(to).is_none() {
+                return Err(TurnError::NoSuchStep(to.to_string()));
+            }
+            if self.go_backs >= MAX_GO_BACKS {
+                return Err(TurnError::TooManyGoBacks(self.go_backs));
+            }
+        }
+        Ok(())
+    }
+
+    /// The item at `i` was done (or taken as an option): its effect applies,
+    /// and its sub-items come next.
+    fn take(&mut self, plan: &Plan, trace: &mut Trace, s: usize, feature: Option<(u32, u32)>, i: usize) -> Go {
+        let node = plan.steps[s].nodes[i];
+        if node.once {
+            self.once.push(node.entry.id.to_string());
+        }
+        match node.entry.effect {
+            Some(Effect::Skip(steps)) => self.skipped.extend(steps.iter().map(|s| s.to_string())),
+            Some(Effect::DoubleTurn) if self.part == 1 && plan.block.is_some() => self.double_turn = true,
+            Some(Effect::DoubleTurn) | None => {}
+            Some(Effect::GoBack(to)) => {
+                // Checked by `check_effect`.
+                let to = plan.step_index(to).unwrap_or(s);
+                let (from, to_step) = (plan.steps[s].order.step, plan.steps[to].order.step);
+                trace.0.push(Event::GoBack { part: self.part, from, to: to_step });
+                self.go_backs += 1;
+                self.skipped.clear();
+                return Go::Step(to);
+            }
+        }
+        if node.entry.flow.choose_one { self.choose(plan, s, feature, Some(i)) } else { Go::Node(s, feature, i + 1) }
+    }
+
+    /// A choose-one prompt, or past the choice when nothing is offered.
+    fn choose(&mut self, plan: &Plan, s: usize, feature: Option<(u32, u32)>, of: Option<usize>) -> Go {
+        if plan.options(&self.once, s, of).next().is_some() {
+            self.at = At::Choose {
+                step: plan.steps[s].order.id.to_string(),
+                feature: feature.map(|(n, of)| [n, of]),
+                of: of.map(|i| plan.steps[s].nodes[i].entry.id.to_string()),
+            };
+            Go::Wait
+        } else {
+            let nodes = &plan.steps[s].nodes;
+            Go::Node(s, feature, of.map_or(nodes.len(), |i| nodes[i].end))
+        }
+    }
+
+    /// Plays from `go` to the next prompt (or the end), recording in `trace`.
+    fn walk(&mut self, plan: &Plan, trace: &mut Trace, mut go: Go) {
+        loop {
+            go = match go {
+                Go::Wait => return,
+                Go::Step(s) => {
+                    let step = plan.steps[s].order;
+                    if self.skipped.iter().any(|id| *id == step.id) {
+                        trace.0.push(Event::Skipped { part: self.part, step: step.step });
+                        Go::After(s)
+                    } else if step.repeat == Some(Repeat::PerFeature) {
+                        self.at = At::Count { step: step.id.to_string() };
+                        return;
+                    } else {
+                        trace.0.push(Event::Step { part: self.part, step: step.step, feature: None });
+                        Go::Round(s, None)
+                    }
+                }
+                Go::Round(s, feature) => {
+                    if plan.steps[s].order.choose_one {
+                        self.choose(plan, s, feature, None)
+                    } else {
+                        Go::Node(s, feature, 0)
+                    }
+                }
+                Go::Node(s, feature, i) => {
+                    let nodes = &plan.steps[s].nodes;
+                    match nodes.get(i) {
+                        None => match feature {
+                            Some((n, of)) if n < of => {
+                                let feature = Some((n + 1, of));
+                                trace.0.push(Event::Step { part: self.part, step: plan.steps[s].order.step, feature });
+                                Go::Round(s, feature)
+                            }
+                            _ => Go::After(s),
+                        },
+                        // Reached past the option taken: the others are not played.
+                        Some(node) if node.option => Go::Node(s, feature, node.scope_end),
+                        Some(node) => {
+                            let flow = node.entry.flow;
+                            let step = plan.steps[s].order.step;
+                            if flow.role == Role::Note {
+                                Go::Node(s, feature, node.end)
+                            } else if node.once && done_once(&self.once, node.entry) {
+                                trace.0.push(Event::Once { part: self.part, step, item: node.entry.item });
+                                Go::Node(s, feature, node.end)
+                            } else if flow.role == Role::Group && !flow.choose_one {
+                                Go::Node(s, feature, i + 1)
+                            } else if flow.role == Role::Condition || !flow.choose_one {
+                                self.at = At::Do {
+                                    step: plan.steps[s].order.id.to_string(),
+                                    feature: feature.map(|(n, of)| [n, of]),
+                                    item: node.entry.id.to_string(),
+                                };
+                                return;
+                            } else {
+                                self.choose(plan, s, feature, Some(i))
+                            }
+                        }
+                    }
+                }
+                Go::After(s) => match self.next_step(plan, trace, s) {
+                    Some(next) => Go::Step(next),
+                    None => {
+                        self.at = At::Over;
+                        trace.0.push(Event::End);
+                        return;
+                    }
+                },
+            }
+        }
+    }
+
+    /// The step after step `s`, following the double turn; `None` at the end.
+    fn next_step(&mut self, plan: &Plan, trace: &mut Trace, s: usize) -> Option<usize> {
+        let len = plan.steps.len();
+        if let Some((first, last)) = plan.block {
+            let second_part = |turn: &mut Turn, trace: &mut Trace, after_block| {
+                turn.part = 2;
+                turn.after_block = after_block;
+                turn.skipped.clear();
+                trace.0.push(Event::Part { part: 2 });
+                Some(first)
+            };
+            if self.part == 1 && self.double_turn && s == last {
+                return second_part(self, trace, true);
+            }
+            if self.part == 2 && s == last && !self.after_block {
+                return None;
+            }
+            if self.part == 1 && self.double_turn && s + 1 >= len {
+                return second_part(self, trace, false);
+            }
+        }
+        Some(s + 1).filter(|&n| n < len)
+    }
+}
