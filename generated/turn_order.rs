@@ -76,6 +76,7 @@ use carcassonne_rules_core::tables::ItemInfo;
 use carcassonne_rules_core::tables::MarkerId;
 use carcassonne_rules_core::tables::OriginId;
 use carcassonne_rules_core::tables::PhaseInfo;
+use carcassonne_rules_core::tables::Role;
 use carcassonne_rules_core::tables::StepId;
 use carcassonne_rules_core::tables::StepInfo;
 use carcassonne_rules_core::tables::Tables;
@@ -5282,7 +5283,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5298,7 +5299,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5313,7 +5314,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::MESSAGES_NOTE_ZMG_SPACE_FREE],
         },
         ItemInfo {
@@ -5324,7 +5325,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5350,7 +5351,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5385,7 +5386,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5399,7 +5400,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[
                 item::RUSSIAN_PROMOS_SOLOVEI_NOTE,
                 item::RUSSIAN_PROMOS_VODYANOY_NOTE,
@@ -5426,7 +5427,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[
                 item::RUSSIAN_PROMOS_SOLOVEI_BUILDER,
                 item::RUSSIAN_PROMOS_SOLOVEI_FERRIES,
@@ -5440,7 +5441,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5451,7 +5452,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5462,7 +5463,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5482,7 +5483,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES],
         },
         ItemInfo {
@@ -5498,7 +5499,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS],
         },
         ItemInfo {
@@ -5508,7 +5509,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5518,7 +5519,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5528,7 +5529,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[
                 item::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD,
                 item::FORTUNE_TELLER_NOTE_PLACE_ONE,
@@ -5550,7 +5551,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5560,7 +5561,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5571,7 +5572,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY],
         },
         ItemInfo {
@@ -5585,7 +5586,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5596,7 +5597,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY],
         },
         ItemInfo {
@@ -5610,7 +5611,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5622,7 +5623,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5632,7 +5633,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[
                 item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY,
                 item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS,
@@ -5650,7 +5651,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5661,7 +5662,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5673,7 +5674,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5752,7 +5753,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5820,7 +5821,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Group, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Group, ..Flow::ACTION },
             children: &[item::ASK_ADVICE, item::CONSULT_RULES, item::BETS_LOOK_AT_OWN_TOKENS],
         },
         ItemInfo {
@@ -5830,7 +5831,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5840,7 +5841,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5851,7 +5852,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5866,7 +5867,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Group, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Group, ..Flow::ACTION },
             children: &[
                 item::BUILDER_ONCE_PER_DOUBLE_TURN,
                 item::TOWER_RANSOM,
@@ -5883,7 +5884,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5900,7 +5901,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOWER_RANSOM_ROBBERS, marker::TOWER_RANSOM_WONDER],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: true },
+            flow: Flow { optional: true, once: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5911,7 +5912,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TUNNEL_CLAIM_OPENING_TREE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: true },
+            flow: Flow { optional: true, once: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5925,7 +5926,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::PLAGUE_FLEE_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: true },
+            flow: Flow { optional: true, once: true, ..Flow::ACTION },
             children: &[item::PLAGUE_FLEE_SPECIAL_FIGURE],
         },
         ItemInfo {
@@ -5941,7 +5942,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::PLAGUE_FLEE_NOT_BARN],
         },
         ItemInfo {
@@ -5951,7 +5952,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5962,7 +5963,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: true },
+            flow: Flow { role: Role::Condition, once: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -5981,7 +5982,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::FAIRY_START_OF_TURN_ACROBATS],
         },
         ItemInfo {
@@ -5992,7 +5993,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6004,7 +6005,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6020,7 +6021,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::BAZAAR_PLAY_BOUGHT_TILE,
                 item::WONDERS_PLAY_WONDER_TILE,
@@ -6034,7 +6035,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6044,7 +6045,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::WONDERS_EXTRA_TILE],
         },
         ItemInfo {
@@ -6056,7 +6057,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6071,7 +6072,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS],
         },
         ItemInfo {
@@ -6082,7 +6083,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6098,7 +6099,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[
                 item::ABBEY_SUPPLY_NO_MANDATORY_TILE,
                 item::ABBEY_SUPPLY_ABBEY_TILE,
@@ -6119,7 +6120,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6129,7 +6130,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6139,7 +6140,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6149,7 +6150,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6159,7 +6160,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6178,7 +6179,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE,
                 item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE,
@@ -6205,7 +6206,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6217,7 +6218,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6254,7 +6255,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6266,7 +6267,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6324,7 +6325,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6335,7 +6336,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WHEEL_OF_FORTUNE_SPIN_ROBBERS, marker::WHEEL_OF_FORTUNE_SPIN_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6346,7 +6347,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::PEASANT_REVOLT_RESOLVE_ROBBERS, marker::PEASANT_REVOLT_RESOLVE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6362,7 +6363,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6437,7 +6438,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: Some(Effect::GoBack(Cow::Borrowed("1B"))),
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6447,7 +6448,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6471,7 +6472,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BRIDGES_BUILD_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[
                 item::TOWER_BRIDGE_SHIFT_TOWER,
                 item::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE,
@@ -6486,7 +6487,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6496,7 +6497,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6506,7 +6507,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6517,7 +6518,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6534,7 +6535,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6554,7 +6555,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6564,7 +6565,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6574,7 +6575,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6585,7 +6586,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: Some(Effect::Skip(Cow::Borrowed(&[Cow::Borrowed("2B-1"), Cow::Borrowed("2B-2")]))),
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6596,7 +6597,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6607,7 +6608,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6617,7 +6618,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::MAGE_WITCH_MOVE_EITHER, item::MAGE_WITCH_MOVE_MAGE, item::MAGE_WITCH_MOVE_WITCH],
         },
         ItemInfo {
@@ -6628,7 +6629,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6638,7 +6639,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6648,7 +6649,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6660,7 +6661,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6671,7 +6672,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WIND_ROSES_QUADRANT_POINTS_ROBBERS, marker::WIND_ROSES_QUADRANT_POINTS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6681,7 +6682,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6698,7 +6699,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RUSSIAN_PROMOS_SOLOVEI_PLACED_TREE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6715,7 +6716,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RUSSIAN_PROMOS_VODYANOY_PLACED_LAKE_TRAP],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6725,7 +6726,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: true, once: false },
+            flow: Flow { optional: true, choose_one: true, ..Flow::ACTION },
             children: &[item::PORXADA_SWAP_MEEPLES, item::PORXADA_FINAL_BONUS],
         },
         ItemInfo {
@@ -6762,7 +6763,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6782,7 +6783,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6793,7 +6794,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6804,7 +6805,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6815,7 +6816,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::SPIEL_DOCH_SECOND_TILE_ROBBERS, marker::SPIEL_DOCH_SECOND_TILE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6835,7 +6836,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6846,7 +6847,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::I_20TH_ANNIVERSARY_TILE_POINTS_ROBBERS, marker::I_20TH_ANNIVERSARY_TILE_POINTS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER],
         },
         ItemInfo {
@@ -6857,7 +6858,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6869,7 +6870,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN],
         },
         ItemInfo {
@@ -6879,7 +6880,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6891,7 +6892,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6917,7 +6918,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6928,7 +6929,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WONDERS_STONEHENGE_ROADS_ROBBERS],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -6992,7 +6993,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7012,7 +7013,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::SPELL_CIRCLES_MIST_EXTENDED],
         },
         ItemInfo {
@@ -7046,7 +7047,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7056,7 +7057,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7076,7 +7077,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::SPELL_CIRCLES_MIST_LIMITED],
         },
         ItemInfo {
@@ -7116,7 +7117,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7130,7 +7131,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::DEPLOY_MEEPLE_TREE_TRAP, marker::DEPLOY_MEEPLE_LAKE_TRAP],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
+            flow: Flow { choose_one: true, ..Flow::ACTION },
             children: &[
                 item::WONDERS_DEPLOY_TWO,
                 item::FLIER_OR_PORTAL_USE,
@@ -7164,7 +7165,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7174,7 +7175,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7184,7 +7185,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7194,7 +7195,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7211,7 +7212,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7228,7 +7229,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7241,7 +7242,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7251,7 +7252,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7261,7 +7262,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7285,7 +7286,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7309,7 +7310,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7343,7 +7344,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7375,7 +7376,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7385,7 +7386,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7395,7 +7396,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7405,7 +7406,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7415,7 +7416,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7425,7 +7426,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7435,7 +7436,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7455,7 +7456,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7479,7 +7480,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7496,7 +7497,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7513,7 +7514,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::FLIER_NOT_ON_EXTRA_TILE, item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE],
         },
         ItemInfo {
@@ -7523,7 +7524,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7533,7 +7534,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7547,7 +7548,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7561,7 +7562,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOWER_DEPLOY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
+            flow: Flow { choose_one: true, ..Flow::ACTION },
             children: &[
                 item::TOWER_DEPLOY_BLACK_TOWER,
                 item::TOWER_DEPLOY_NORMAL_MEEPLE,
@@ -7577,7 +7578,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7639,7 +7640,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
+            flow: Flow { choose_one: true, ..Flow::ACTION },
             children: &[item::ACROBATS_ADD_TO_PYRAMID, item::ACROBATS_SCORE_PYRAMID],
         },
         ItemInfo {
@@ -7672,7 +7673,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7682,7 +7683,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7692,7 +7693,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7702,7 +7703,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7713,7 +7714,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7734,7 +7735,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7748,7 +7749,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
+            flow: Flow { choose_one: true, ..Flow::ACTION },
             children: &[
                 item::PIG_OTHER_FIGURES_VOLCANO,
                 item::PIG_OTHER_FIGURES_PLAGUE_SOURCE,
@@ -7764,7 +7765,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7774,7 +7775,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7856,7 +7857,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
+            flow: Flow { choose_one: true, ..Flow::ACTION },
             children: &[
                 item::WHEEL_OF_FORTUNE_PLACE_MEEPLE,
                 item::FESTIVAL_TAKE_BACK_FIGURE,
@@ -7917,7 +7918,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7937,7 +7938,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -7966,7 +7967,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
+            flow: Flow { choose_one: true, ..Flow::ACTION },
             children: &[
                 item::TOWER_NEUTRAL_FIGURE_OR_TOKEN,
                 item::TOWER_BUILD_PIECE,
@@ -7985,7 +7986,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8006,7 +8007,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8020,7 +8021,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8037,7 +8038,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8071,7 +8072,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8117,7 +8118,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8131,7 +8132,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8142,7 +8143,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8152,7 +8153,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8163,7 +8164,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8174,7 +8175,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8187,7 +8188,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8197,7 +8198,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8207,7 +8208,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8221,7 +8222,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8241,7 +8242,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8254,7 +8255,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: false, choose_one: true, once: false },
+            flow: Flow { choose_one: true, ..Flow::ACTION },
             children: &[item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL],
         },
         ItemInfo {
@@ -8274,7 +8275,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FERRIES_PLACE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8285,7 +8286,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FERRIES_MOVE_FERRY_TREE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8302,7 +8303,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: true, once: false },
+            flow: Flow { role: Role::Condition, choose_one: true, ..Flow::ACTION },
             children: &[item::SHEEP_GROW_FLOCK, item::SHEEP_DRIVE_FLOCK_HOME],
         },
         ItemInfo {
@@ -8339,7 +8340,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::SHEEP_FIELD_CLOSED_DRIVE_HOME],
         },
         ItemInfo {
@@ -8369,7 +8370,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: true, once: false },
+            flow: Flow { optional: true, choose_one: true, ..Flow::ACTION },
             children: &[item::FRUIT_TREE_HARVEST, item::FRUIT_TREE_SELL],
         },
         ItemInfo {
@@ -8410,7 +8411,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WONDERS_NOTRE_DAME_ROBBERS],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::WONDERS_NOTRE_DAME_ABBEY,
                 item::WONDERS_NOTRE_DAME_SHRINE,
@@ -8427,7 +8428,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8437,7 +8438,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8447,7 +8448,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8457,7 +8458,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8467,7 +8468,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8477,7 +8478,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8522,7 +8523,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8532,7 +8533,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8560,7 +8561,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[
                 item::ABBEY_COMPLETES_FEATURES,
                 item::HALFLINGS_COMPLETES_FEATURES,
@@ -8586,7 +8587,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8596,7 +8597,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8606,7 +8607,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8616,7 +8617,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8626,7 +8627,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8636,7 +8637,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8646,7 +8647,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[
                 item::COMPLETED_MONASTERY,
                 item::ABBEY_COMPLETED,
@@ -8668,7 +8669,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8678,7 +8679,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8688,7 +8689,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8698,7 +8699,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8708,7 +8709,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8718,7 +8719,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8728,7 +8729,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8738,7 +8739,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8748,7 +8749,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8758,7 +8759,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8768,7 +8769,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8778,7 +8779,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8788,7 +8789,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8798,7 +8799,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8808,7 +8809,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8818,7 +8819,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::BRIDGES_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8828,7 +8829,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8838,7 +8839,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::TUNNEL_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8848,7 +8849,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8858,7 +8859,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::FERRIES_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8868,7 +8869,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8885,7 +8886,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8896,7 +8897,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8908,7 +8909,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8943,7 +8944,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8957,7 +8958,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8967,7 +8968,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8981,7 +8982,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -8991,7 +8992,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9001,7 +9002,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9011,7 +9012,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9025,7 +9026,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9042,7 +9043,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9053,7 +9054,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9073,7 +9074,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9083,7 +9084,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[
                 item::ROBBERS_SCORING_ORDER_EXCEPTION,
                 item::BATHHOUSE_SCORING_ORDER,
@@ -9102,7 +9103,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9119,7 +9120,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9131,7 +9132,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9142,7 +9143,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9163,7 +9164,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9175,7 +9176,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::GINGERBREAD_SCORE_CITY_ROBBER_CHOICE, marker::GINGERBREAD_SCORE_CITY_WONDER],
             foreign: &[edition::C1, edition::C2],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::GINGERBREAD_CASTLE_UNCLEAR],
         },
         ItemInfo {
@@ -9186,7 +9187,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9200,7 +9201,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Group, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Group, ..Flow::ACTION },
             children: &[item::TRADERS_COLLECT_GOODS, item::KING_AND_ROBBER_TAKE_TILE, item::FORTUNE_TELLER_TENT_REWARD],
         },
         ItemInfo {
@@ -9229,7 +9230,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9239,7 +9240,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE, marker::FORTUNE_TELLER_TENT_REWARD_WONDER],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9259,7 +9260,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::COUNT_MOVE_FROM_CITY_TREE_TRAP, marker::COUNT_MOVE_FROM_CITY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9294,7 +9295,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9308,7 +9309,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9322,7 +9323,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9336,7 +9337,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9350,7 +9351,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9364,7 +9365,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9378,7 +9379,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9392,7 +9393,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9406,7 +9407,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9423,7 +9424,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9440,7 +9441,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9457,7 +9458,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WATCHTOWERS_BONUS_ROBBER_CHOICE, marker::WATCHTOWERS_BONUS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9468,7 +9469,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TOLLKEEPERS_TOLL_ROBBER_CHOICE, marker::TOLLKEEPERS_TOLL_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9500,7 +9501,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::GERMAN_CATHEDRALS_SCORE_ROAD,
                 item::INNS_SCORE_ROAD,
@@ -9522,7 +9523,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9532,7 +9533,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9542,7 +9543,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9552,7 +9553,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9562,7 +9563,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9572,7 +9573,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9582,7 +9583,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9592,7 +9593,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9602,7 +9603,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9612,7 +9613,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9622,7 +9623,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9632,7 +9633,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::CATHARS_SCORE_CITY,
                 item::CATHEDRALS_SCORE_CITY,
@@ -9653,7 +9654,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9663,7 +9664,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9673,7 +9674,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9683,7 +9684,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9693,7 +9694,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9703,7 +9704,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9713,7 +9714,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9723,7 +9724,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9733,7 +9734,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9743,7 +9744,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9753,7 +9754,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::VINEYARDS_SCORE_MONASTERY,
                 item::LITTLE_BUILDINGS_SCORE_MONASTIC,
@@ -9775,7 +9776,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9785,7 +9786,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9795,7 +9796,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9805,7 +9806,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9819,7 +9820,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9829,7 +9830,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9839,7 +9840,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9849,7 +9850,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9859,7 +9860,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9869,7 +9870,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9879,7 +9880,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9893,7 +9894,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::BARN_SCORE_CASTLES,
                 item::BARN_SCORE_PIG,
@@ -9910,7 +9911,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9920,7 +9921,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9930,7 +9931,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9940,7 +9941,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9950,7 +9951,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9960,7 +9961,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9970,7 +9971,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS, item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS],
         },
         ItemInfo {
@@ -9980,7 +9981,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -9990,7 +9991,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10000,7 +10001,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::GARDENS_SCORE_LITTLE_BUILDINGS, item::GHOSTS_SCORE_GARDENS],
         },
         ItemInfo {
@@ -10010,7 +10011,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10020,7 +10021,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10030,7 +10031,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS, item::GERMAN_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
@@ -10040,7 +10041,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10050,7 +10051,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10061,7 +10062,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::GERMAN_CATHEDRALS_SCORE_INNS,
                 item::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS,
@@ -10075,7 +10076,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10085,7 +10086,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10095,7 +10096,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10105,7 +10106,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS, item::HAUNTED_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
@@ -10115,7 +10116,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10125,7 +10126,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10135,7 +10136,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[
                 item::CEMETERIES_SCORE_LITTLE_BUILDINGS,
                 item::CEMETERIES_SCORE_GHOSTS,
@@ -10149,7 +10150,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10159,7 +10160,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10184,7 +10185,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[item::CASTLES_SCORED_POINTS_CASTLE, item::TEACHER_FEATURE_POINTS_NOTE],
         },
         ItemInfo {
@@ -10198,7 +10199,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10208,7 +10209,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10220,7 +10221,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::TEACHER_COPY_POINTS_ROBBER_CHOICE, marker::TEACHER_COPY_POINTS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10240,7 +10241,7 @@ pub static TABLES: Tables = Tables {
             ],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::FAIRY_BONUS_NOT_ACROBATS],
         },
         ItemInfo {
@@ -10250,7 +10251,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10265,7 +10266,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::RINGMASTER_SCORING_ROBBER_CHOICE, marker::RINGMASTER_SCORING_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::RINGMASTER_SCORING_BASIC_FEATURES],
         },
         ItemInfo {
@@ -10296,7 +10297,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10307,7 +10308,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::LEIPZIG_BONUS_ROBBER_CHOICE, marker::LEIPZIG_BONUS_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10318,7 +10319,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::DARMSTADT_CHURCH_BONUS_ROBBER_CHOICE, marker::DARMSTADT_CHURCH_BONUS_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10338,7 +10339,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BATHHOUSE_SEND_TO_BATHHOUSE_LAKE_TRAP],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10349,7 +10350,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10359,7 +10360,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10369,7 +10370,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10386,7 +10387,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10406,7 +10407,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS, item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -10423,7 +10424,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10437,7 +10438,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10457,7 +10458,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WAGON_MOVE_AFTER_SCORING_TREE_TRAP, marker::WAGON_MOVE_AFTER_SCORING_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[item::WAGON_PROTECT_AGAINST_REVOLTS, item::WAGON_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -10468,7 +10469,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10478,7 +10479,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10513,7 +10514,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10524,7 +10525,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10546,7 +10547,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10558,7 +10559,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::CIRCUS_NEW_BIG_TOP_ROBBERS, marker::CIRCUS_NEW_BIG_TOP_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10570,7 +10571,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BETS_SETTLE_ROBBERS, marker::BETS_SETTLE_WONDER],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10582,7 +10583,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::GINGERBREAD_MOVE_AFTER_TILE_ROBBERS, marker::GINGERBREAD_MOVE_AFTER_TILE_WONDER],
             foreign: &[edition::C1, edition::C2],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::GINGERBREAD_BEFORE_COUNT],
         },
         ItemInfo {
@@ -10599,7 +10600,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10619,7 +10620,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10645,7 +10646,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10655,7 +10656,7 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::CATAPULT_FAIR_MESSAGES_4, marker::CATAPULT_FAIR_ROBBERS, marker::CATAPULT_FAIR_WONDER],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::CATAPULT_SEDUCTION_PROTECT],
         },
         ItemInfo {
@@ -10672,7 +10673,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10704,7 +10705,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10724,7 +10725,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::EASTER_BUNNY_PHASE_DRAGON],
         },
         ItemInfo {
@@ -10734,7 +10735,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10745,7 +10746,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10768,7 +10769,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::CROP_CIRCLES_PEASANT_REVOLTS],
         },
         ItemInfo {
@@ -10785,7 +10786,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10802,7 +10803,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Action, optional: true, choose_one: false, once: false },
+            flow: Flow { optional: true, ..Flow::ACTION },
             children: &[
                 item::CATHARS_NEXT_TO_CITY_TILE,
                 item::CATHARS_NEXT_TO_CATHAR_TILE,
@@ -10819,7 +10820,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10829,7 +10830,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10843,7 +10844,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10857,7 +10858,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10874,7 +10875,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10888,7 +10889,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10899,7 +10900,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::BUILDER_ABSENT_BAZAAR_AUCTION, item::BUILDER_ABSENT_BAZAAR_ROUND],
         },
         ItemInfo {
@@ -10933,7 +10934,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::BUILDER_BAZAAR_C1_AUCTION, item::BUILDER_BAZAAR_C1_ROUND],
         },
         ItemInfo {
@@ -10966,7 +10967,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10978,7 +10979,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -10989,7 +10990,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[item::BUILDER_BAZAAR_C2_AUCTION, item::BUILDER_BAZAAR_C2_ROUND],
         },
         ItemInfo {
@@ -11022,7 +11023,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -11033,7 +11034,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -11044,7 +11045,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: Some(Effect::DoubleTurn),
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Condition, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -11055,7 +11056,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -11137,7 +11138,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -11151,7 +11152,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
@@ -11189,7 +11190,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: carcassonne_rules_core::tables::Role::Note, optional: false, choose_one: false, once: false },
+            flow: Flow { role: Role::Note, ..Flow::ACTION },
             children: &[],
         },
     ],

@@ -63,7 +63,12 @@ pub fn generate(rules: &Rules) -> String {
         core_path!(tables::EditionText),
         core_path!(tables::Flow),
         "std::borrow::Cow",
-    ];
+    ]
+    .to_vec();
+    // Only rules that give an item a role name it (no unused import).
+    if rules.items().iter().any(|item| item.flow.role != Flow::ACTION.role) {
+        paths.push(core_path!(tables::Role));
+    }
     paths.sort_unstable();
     for path in paths {
         out.line(&format!("use {path};"));
@@ -88,7 +93,7 @@ pub fn generate(rules: &Rules) -> String {
 fn dispatch(rules: &Rules, names: &Names) -> String {
     let mut scope = Scope::new();
     scope.raw(flags(rules, names));
-    scope.push_fn(visible_fn(rules, &names));
+    scope.push_fn(visible_fn(rules, names));
     let section = |scope: &mut Scope, section: Section| {
         let name = section.name();
         scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, rules.section(section), names));
@@ -655,14 +660,23 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
     });
 }
 
-/// An item's [`Flow`] as a constant expression.
+/// An item's [`Flow`] as a constant expression: the fields that differ from
+/// [`Flow::ACTION`], the rest taken from it.
 fn flow(flow: Flow) -> String {
     if flow == Flow::ACTION {
         return "Flow::ACTION".to_string();
     }
     let Flow { role, optional, choose_one, once } = flow;
-    let role = format!("{}::{role:?}", core_path!(tables::Role));
-    format!("Flow {{ role: {role}, optional: {optional}, choose_one: {choose_one}, once: {once} }}")
+    let mut fields = Vec::new();
+    if role != Flow::ACTION.role {
+        fields.push(format!("role: Role::{role:?}"));
+    }
+    for (name, set) in [("optional", optional), ("choose_one", choose_one), ("once", once)] {
+        if set {
+            fields.push(format!("{name}: true"));
+        }
+    }
+    format!("Flow {{ {}, ..Flow::ACTION }}", fields.join(", "))
 }
 
 fn catalog_fn(catalog: &Catalog, out: &mut Writer) {

@@ -436,9 +436,20 @@ impl Schemas<'_> {
                 ),
                 (
                     "choose_one",
-                    typed("boolean", "The sub-items are options: the player takes one of them, and only that one is played.", vec![]),
+                    typed(
+                        "boolean",
+                        "The sub-items are options: the player takes one of them, and only that one is played.",
+                        vec![],
+                    ),
                 ),
-                ("once", typed("boolean", "\"Only once\" during the whole turn, both parts of a double turn counted (`any_time`).", vec![])),
+                (
+                    "once",
+                    typed(
+                        "boolean",
+                        "\"Only once\" during the whole turn, both parts of a double turn counted (`any_time`).",
+                        vec![],
+                    ),
+                ),
                 (
                     "one_of",
                     offered(
@@ -649,10 +660,7 @@ impl Schemas<'_> {
                         "string",
                         "`per_feature` (once per completed feature, 3B), optionally followed by `when CONDITION`. \
                          The double turn is the block `double_turn:`, not a step's repeat.",
-                        vec![
-                            ("pattern", str("^per_feature( when .+)?$")),
-                            ("examples", strings(["per_feature"])),
-                        ],
+                        vec![("pattern", str("^per_feature( when .+)?$")), ("examples", strings(["per_feature"]))],
                     ),
                 ),
                 (

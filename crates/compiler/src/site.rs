@@ -534,6 +534,7 @@ mod tests {
                 name_span: crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 },
             }],
             phases: Vec::new(),
+            double_turn: None,
             notes: Vec::new(),
             setup: Vec::new(),
             any_time: Vec::new(),

@@ -260,6 +260,7 @@ fn forget_spans(rules: &mut compiler::Rules) {
             spans.text = HERE;
             spans.when = spans.when.map(|_| HERE);
             spans.one_of = spans.one_of.map(|_| HERE);
+            spans.effect = spans.effect.map(|_| HERE);
             spans.foreign.iter_mut().for_each(|(_, span)| *span = HERE);
             item.markers.iter_mut().for_each(|m| m.span = HERE);
             if let Some((_, span)) = &mut item.placed.under {
@@ -324,7 +325,7 @@ fn a_contradiction_naming_twenty_modules_is_rejected_where_it_is_written() {
     std::fs::write(&path, text.replacen(anchor, &added, 1)).expect("write");
     let d = only_problem(dir.path());
     assert_eq!(d.message(), "the condition of `tower-never` can never hold");
-    assert_eq!(location_in(&d, "expansions/the-tower.yaml"), (20, 13));
+    assert_eq!(location_in(&d, "expansions/the-tower.yaml"), (22, 13));
 }
 
 #[test]

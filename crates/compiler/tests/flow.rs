@@ -144,12 +144,19 @@ fn a_double_turn_where_the_block_does_not_exist_is_refused() {
 
 #[test]
 fn a_double_turn_inside_the_block_is_refused() {
-    let (d, expected) =
-        refused(&[plant(BUILDER, "  4B:\n    - id: builder-double-turn", "  4A:\n    - id: builder-double-turn", "4A")]);
+    let (d, expected) = refused(&[plant(
+        BUILDER,
+        "  4B:\n    - id: builder-double-turn",
+        "  4A:\n    - id: builder-double-turn",
+        "4A",
+    )]);
     assert_eq!(d.message(), "`builder-double-turn` earns a double turn in `4A`, not after the block");
     // The diagnostic points at the effect, below the planted section key.
     assert!(at(&d).0 > expected.0, "{d:?}");
-    assert_eq!(d.help_text(), Some("a double turn is earned after the block's last step `4A`, which it then plays again"));
+    assert_eq!(
+        d.help_text(),
+        Some("a double turn is earned after the block's last step `4A`, which it then plays again")
+    );
 }
 
 #[test]
@@ -168,7 +175,11 @@ fn an_effect_outside_the_steps_is_refused() {
 #[test]
 fn an_effect_on_a_note_or_a_group_is_refused() {
     for role in ["note", "group"] {
-        let to = if role == "note" { "effect: go back to 1B\n      role: note\n" } else { "effect: go back to 1B\n      role: group\n" };
+        let to = if role == "note" {
+            "effect: go back to 1B\n      role: note\n"
+        } else {
+            "effect: go back to 1B\n      role: group\n"
+        };
         let (d, expected) = refused(&[plant(BASE, "effect: go back to 1B\n", to, "go back")]);
         assert_eq!(d.message(), format!("{role} `place-tile` has an effect"));
         assert_eq!(at(&d), expected);
@@ -178,7 +189,8 @@ fn an_effect_on_a_note_or_a_group_is_refused() {
 
 #[test]
 fn a_choice_without_options_is_refused() {
-    let (d, expected) = refused(&[plant(BASE, "text: Draw a tile.", "text: Draw a tile.\n      choose_one: true", "true")]);
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Draw a tile.", "text: Draw a tile.\n      choose_one: true", "true")]);
     assert_eq!(d.message(), "`draw-tile` chooses one of its sub-items, but has none");
     assert_eq!(at(&d), expected);
     assert!(d.help_text().is_some_and(|h| h.contains("children")), "{d:?}");
@@ -198,7 +210,8 @@ fn a_note_offers_no_choice() {
 
 #[test]
 fn only_once_is_for_any_time_items() {
-    let (d, expected) = refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      once: true", "true")]);
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      once: true", "true")]);
     assert_eq!(d.message(), "`show-tile` is done only once, but it is in `1B`");
     assert_eq!(at(&d), expected);
     assert!(d.help_text().is_some(), "{d:?}");
@@ -219,7 +232,8 @@ fn a_condition_is_not_optional() {
 
 #[test]
 fn an_unknown_role_is_refused_with_the_nearest() {
-    let (d, expected) = refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      role: conditon", "conditon")]);
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      role: conditon", "conditon")]);
     assert_eq!(d.message(), "unknown role `conditon`");
     assert_eq!(at(&d), expected);
     assert_eq!(d.help_text(), Some("did you mean `condition`?"));
@@ -227,23 +241,62 @@ fn an_unknown_role_is_refused_with_the_nearest() {
 
 #[test]
 fn a_step_may_be_passed_only_when_it_is_a_choice() {
-    let (d, expected) =
-        refused(&[plant(BASE, "{ id: 2B-2, title: Move wood (phase 2) }", "{ id: 2B-2, title: Move wood (phase 2), may_pass: true }", "true")]);
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "{ id: 2B-2, title: Move wood (phase 2) }",
+        "{ id: 2B-2, title: Move wood (phase 2), may_pass: true }",
+        "true",
+    )]);
     assert_eq!(d.message(), "step `2B-2` may be passed but is not a choice");
     assert_eq!(at(&d), expected);
 }
 
 #[test]
-fn a_step_is_no_longer_marked_double_turn() {
+fn a_step_marked_double_turn_beside_the_block_is_refused() {
     let (d, expected) = refused(&[plant(
         BASE,
         "{ id: 1C, title: Place the tile }",
         "{ id: 1C, title: Place the tile, repeat: double_turn when builder }",
         "double_turn when",
     )]);
-    assert_eq!(d.message(), "a step is no longer marked `double_turn`");
+    assert_eq!(d.message(), "a step is marked `double_turn` beside the double-turn block");
     assert_eq!(at(&d), expected);
-    assert!(d.help_text().is_some_and(|h| h.contains("double_turn: { from: 1B, to: 4A, when: builder }")), "{d:?}");
+    assert!(d.help_text().is_some_and(|h| h.contains("remove this `repeat`")), "{d:?}");
+}
+
+/// The fixture written as before the block: each step of it marked.
+fn marked_steps(dir: &Path, second_condition: &str) {
+    let path = dir.join(BASE);
+    let mut text = std::fs::read_to_string(&path).expect("base.yaml");
+    text = text.replacen("double_turn: { from: 1B, to: 4A, when: builder }\n", "", 1);
+    for (i, step) in ["1B", "1C", "2B-1", "2B-2", "2D", "3A", "4A"].iter().enumerate() {
+        let when = if i == 1 { second_condition } else { "builder" };
+        let at = text.find(&format!("{{ id: {step}, ")).expect("the step");
+        let end = at + text[at..].find(" }").expect("its end");
+        text.insert_str(end, &format!(", repeat: double_turn when {when}"));
+    }
+    std::fs::write(&path, text).expect("write");
+}
+
+#[test]
+fn an_older_folders_marks_are_read_as_the_block_they_span() {
+    let new = compiler::compile_dir(Path::new(FIXTURE)).result.expect("fixture checks");
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    marked_steps(dir.path(), "builder");
+    let old = compiler::compile_dir(dir.path()).result.expect("the marked fixture checks");
+    let bounds = |r: &Rules| r.double_turn.as_ref().map(|b| (b.first, b.last, b.when.clone()));
+    assert_eq!(bounds(&old), bounds(&new));
+    let repeats = |r: &Rules| r.steps().map(|s| (s.id.clone(), s.repeat.clone())).collect::<Vec<_>>();
+    assert_eq!(repeats(&old), repeats(&new));
+
+    // Marks under different conditions make no one block.
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    marked_steps(dir.path(), "builder and dragon");
+    let problems = compiler::compile_dir(dir.path()).result.expect_err("refused");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].message(), "the steps marked `double_turn` repeat under different conditions");
 }
 
 #[test]
@@ -258,7 +311,8 @@ fn the_block_names_known_steps_in_order_that_exist_wherever_it_does() {
     assert_eq!(at(&d), expected);
 
     // 2D exists only with the dragon, the block wherever the builder is.
-    let (d, expected) = refused(&[plant(BASE, "from: 1B, to: 4A, when: builder", "from: 2D, to: 4A, when: builder", "builder")]);
+    let (d, expected) =
+        refused(&[plant(BASE, "from: 1B, to: 4A, when: builder", "from: 2D, to: 4A, when: builder", "builder")]);
     assert_eq!(d.message(), "the double-turn block's `from` step `2D` does not exist in every game with double turns");
     assert_eq!(at(&d), expected);
     assert!(d.help_text().is_some_and(|h| h.contains("--with builder")), "{d:?}");

@@ -161,7 +161,8 @@ mod tests {
     #[test]
     fn the_double_turn_blocks_condition_is_a_condition_and_its_steps_are_no_dsl() {
         let text = "double_turn: { from: 1B, to: 4A, when: builder }\nphases:\n  - id: \"1\"\n    steps:\n      - { id: 3B, repeat: per_feature, may_pass: true }\n";
-        let found: Vec<(Kind, String)> = dsl_strings("base.yaml", text).into_iter().map(|s| (s.kind, s.value)).collect();
+        let found: Vec<(Kind, String)> =
+            dsl_strings("base.yaml", text).into_iter().map(|s| (s.kind, s.value)).collect();
         assert_eq!(found, [(Kind::Condition, "builder".to_string()), (Kind::Repeat, "per_feature".to_string())]);
     }
 

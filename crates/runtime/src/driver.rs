@@ -32,7 +32,7 @@ use crate::turn::{Answer, Ask, Plan, Turn, TurnError};
 ///                 false
 ///             }
 ///             // No legal spot the first time: back to 1B.
-///             item::PLACE_TILE => {
+///             item::PLACE_TILE_NO_LEGAL_SPOT => {
 ///                 self.placements += 1;
 ///                 self.placements == 1
 ///             }

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use carcassonne_rules_core::escape::{markdown, terminal};
 pub use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
-use carcassonne_rules_core::{Catalog, Entry, Origin, Section, StepOrder, TurnOrder};
+use carcassonne_rules_core::{Catalog, Entry, Flow, Origin, Section, StepOrder, TurnOrder};
 
 /// ", variant hig" for headers, when the rules have variants.
 fn variant_note(order: &TurnOrder, style: &dyn Style) -> String {
@@ -58,6 +58,8 @@ trait Style {
     fn depth(&self, in_step: bool) -> usize;
     /// One item; `number` is set for a step's own items.
     fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String;
+    /// An item's flow note ("you may") after its text and markers.
+    fn flow(&self, note: &str) -> String;
 }
 
 fn items(out: &mut String, style: &dyn Style, items: &[Entry], depth: usize, numbered: bool) {
@@ -95,6 +97,17 @@ fn render(order: &TurnOrder, style: &dyn Style) -> String {
     out
 }
 
+/// What a player reads of an item's flow beside its text: a choice among
+/// its sub-items, and "only once". "You may" is left to the texts, which say it.
+fn flow_note(flow: Flow) -> Option<&'static str> {
+    match (flow.choose_one, flow.optional, flow.once) {
+        (true, true, _) => Some("choose one or none"),
+        (true, false, _) => Some("choose one"),
+        (false, _, true) => Some("only once"),
+        (false, _, false) => None,
+    }
+}
+
 /// ` (once per completed feature)`, or nothing for a step done once.
 fn repeat_note(step: &StepOrder) -> String {
     step.repeat.map_or_else(String::new, |r| format!(" ({})", r.label()))
@@ -121,6 +134,9 @@ fn item_line(
     let mut line = prefix + &if text.is_empty() { Cow::Borrowed(style.blank()) } else { style.escape(text) };
     for m in &item.markers {
         line.push_str(&marker(&style.escape(m)));
+    }
+    if let Some(note) = flow_note(item.flow) {
+        line.push_str(&style.flow(note));
     }
     if item.foreign {
         line.push_str(foreign);
@@ -172,6 +188,9 @@ impl Style for PlainText {
         let prefix = format!("{}{bullet} ", "  ".repeat(depth));
         item_line(self, item, prefix, |m| format!(" [{m}]"), " (from another edition)", |o| format!("  ({o})"))
     }
+    fn flow(&self, note: &str) -> String {
+        format!(" ({note})")
+    }
 }
 
 struct Markdown;
@@ -207,6 +226,9 @@ impl Style for Markdown {
     fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
         let prefix = format!("{}{} ", "   ".repeat(depth), if number.is_some() { "1." } else { "-" });
         item_line(self, item, prefix, |m| format!(" **{m}**"), " *(from another edition)*", |o| format!(" — *{o}*"))
+    }
+    fn flow(&self, note: &str) -> String {
+        format!(" *({note})*")
     }
 }
 

@@ -10,9 +10,7 @@
 use std::borrow::Cow;
 
 use carcassonne_rules_core::tables::{ItemId, ItemInfo, PhaseInfo, Tables};
-use carcassonne_rules_core::{
-    Catalog, Config, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible,
-};
+use carcassonne_rules_core::{Catalog, Config, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible};
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
 /// from the candidates that hold, visible markers and children.

@@ -51,3 +51,19 @@ fn generated_code_and_interpreter_agree_on_every_pair_of_modules() {
     }
     println!("generated code and interpreter agree on {compared} selections");
 }
+
+#[test]
+fn the_double_turn_block_is_1b_to_4a_exactly_where_the_builder_is() {
+    let rules = bundled_rules();
+    let builder = rules.catalog.modules.iter().find(|m| m.id == "builder").expect("the builder").bit;
+    for &modules in &selections(&rules) {
+        let cfg = Config { edition: EditionId(1), variant: VariantId(0), modules };
+        let order = turn_order(&cfg);
+        let block = order.double_turn.map(|b| {
+            let id = |s| order.steps().find(|step| step.step == s).map(|step| step.id.to_string());
+            (id(b.first), id(b.last))
+        });
+        let expected = cfg.has(builder).then(|| (Some("1B".to_string()), Some("4A".to_string())));
+        assert_eq!(block, expected, "{cfg:?}");
+    }
+}

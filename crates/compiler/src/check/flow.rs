@@ -29,8 +29,9 @@ impl Checker<'_> {
             Some(written) => match ROLES.iter().find(|(name, _)| *name == written.value) {
                 Some(&(_, role)) => role,
                 None => {
-                    let help = suggestion(&written.value, ROLES.iter().map(|(name, _)| *name))
-                        .unwrap_or_else(|| "an item is an `action` (the default), a `condition`, a `group` or a `note`".into());
+                    let help = suggestion(&written.value, ROLES.iter().map(|(name, _)| *name)).unwrap_or_else(|| {
+                        "an item is an `action` (the default), a `condition`, a `group` or a `note`".into()
+                    });
                     self.report(
                         written.span,
                         format!("unknown role `{}`", quoted(&written.value)),
@@ -99,7 +100,9 @@ impl Checker<'_> {
                     "a group or a note is never carried out",
                     Some("put the effect on the action or condition it follows from".into()),
                 );
-            } else if !model::SECTIONS_BEFORE_STEPS.contains(&section) && !model::SECTIONS_AFTER_STEPS.contains(&section) {
+            } else if !model::SECTIONS_BEFORE_STEPS.contains(&section)
+                && !model::SECTIONS_AFTER_STEPS.contains(&section)
+            {
                 // A step: the effects are checked with the other steps.
             } else {
                 self.report(
@@ -115,7 +118,12 @@ impl Checker<'_> {
 
     /// The block's first and last steps exist wherever it does: a double
     /// turn then always knows where its second part starts and ends.
-    pub(super) fn check_double_turn_block(&mut self, phases: &[model::Phase], block: Option<&DoubleTurn>, logic: &Logic) {
+    pub(super) fn check_double_turn_block(
+        &mut self,
+        phases: &[model::Phase],
+        block: Option<&DoubleTurn>,
+        logic: &Logic,
+    ) {
         let Some(block) = block else { return };
         let when = logic.cond(&block.when);
         for (n, key) in [(block.first, "from"), (block.last, "to")] {
@@ -125,14 +133,27 @@ impl Checker<'_> {
                 let d = Diagnostic::at(
                     self.sources,
                     block.when_span.unwrap_or(block.span),
-                    format!("the double-turn block's `{key}` step `{}` does not exist in every game with double turns", step.id),
+                    format!(
+                        "the double-turn block's `{key}` step `{}` does not exist in every game with double turns",
+                        step.id
+                    ),
                     "where this holds",
                 )
-                .also(self.sources, step.when_span.unwrap_or(step.span), "the step exists only where this holds");
-                self.problems.push(match example(logic, &missing, "the block starts and ends at steps every such game has; for example, this game lacks it") {
-                    Some(help) => d.with_help(help),
-                    None => d,
-                });
+                .also(
+                    self.sources,
+                    step.when_span.unwrap_or(step.span),
+                    "the step exists only where this holds",
+                );
+                self.problems.push(
+                    match example(
+                        logic,
+                        &missing,
+                        "the block starts and ends at steps every such game has; for example, this game lacks it",
+                    ) {
+                        Some(help) => d.with_help(help),
+                        None => d,
+                    },
+                );
             }
         }
     }
@@ -155,6 +176,8 @@ impl Checker<'_> {
                         self.skip(e, target, &steps, &double_turns, logic);
                     }
                 }
+                // A block that was written but refused is reported already.
+                Effect::DoubleTurn if self.double_turn_refused => {}
                 Effect::DoubleTurn => self.double_turn_effect(e, &steps, block, logic),
             }
         }
@@ -215,7 +238,8 @@ impl Checker<'_> {
         for earned in double_turns.iter().filter(|d| d.step.number == skipped.number) {
             let both = e.shows.and(&earned.shows);
             if !both.is_false() {
-                let help = example(logic, &both, "skip only steps without a double turn; for example, this game has both");
+                let help =
+                    example(logic, &both, "skip only steps without a double turn; for example, this game has both");
                 let mut d = Diagnostic::at(
                     self.sources,
                     e.span,
@@ -264,10 +288,12 @@ impl Checker<'_> {
                 "the item shows where the block's `when` does not hold",
             )
             .also(self.sources, block.when_span.unwrap_or(block.span), "the block's condition");
-            self.problems.push(match example(logic, &without, "for example, this game shows the item without the block") {
-                Some(help) => d.with_help(help),
-                None => d,
-            });
+            self.problems.push(
+                match example(logic, &without, "for example, this game shows the item without the block") {
+                    Some(help) => d.with_help(help),
+                    None => d,
+                },
+            );
         }
     }
 }

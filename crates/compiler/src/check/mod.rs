@@ -108,6 +108,9 @@ struct Checker<'a> {
     /// Items left out after an error (under an unknown step or expansion):
     /// references to them are not reported again.
     lost: HashSet<String>,
+    /// A double-turn block was written but refused: the effects that need
+    /// it are not reported again.
+    double_turn_refused: bool,
 }
 
 /// A section (notes, a step, …) and the condition under which it exists.
@@ -132,6 +135,7 @@ impl<'a> Checker<'a> {
             deep_flags_reported: false,
             failed: Failed::default(),
             lost: HashSet::new(),
+            double_turn_refused: false,
         }
     }
 

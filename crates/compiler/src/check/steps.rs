@@ -8,6 +8,8 @@ use super::*;
 impl Checker<'_> {
     pub(super) fn phases(&mut self, raw: &RawRules) -> (Vec<model::Phase>, Option<model::DoubleTurn>) {
         let mut step_ids = IndexMap::new();
+        // Steps marked `repeat: double_turn`, the format before the block.
+        let mut legacy: Vec<(StepId, Cond, Span)> = Vec::new();
         let mut phases = Vec::new();
         self.check_case_collisions(IdKind::Phase, raw.phases.iter().map(|p| &p.id));
         self.check_case_collisions(IdKind::Step, raw.phases.iter().flat_map(|p| &p.steps).map(|s| &s.id));
@@ -26,7 +28,12 @@ impl Checker<'_> {
                     Some(w) => self.condition(w).unwrap_or(Cond::True),
                     None => Cond::True,
                 };
-                let repeat = s.repeat.as_ref().and_then(|r| self.repeat(r));
+                let mut repeat = s.repeat.as_ref().and_then(|r| self.repeat(r));
+                // An older folder's mark: part of the block it spans (below).
+                if let (Some((Repeat::DoubleTurn, when)), Some(source)) = (&repeat, &s.repeat) {
+                    legacy.push((StepId(step_ids.len() as u8 - 1), when.clone(), source.span));
+                    repeat = None;
+                }
                 let may_pass = s.may_pass.as_ref().is_some_and(|m| m.value);
                 if let Some(m) = s.may_pass.as_ref().filter(|m| m.value && !s.choose_one) {
                     self.report(
@@ -56,7 +63,24 @@ impl Checker<'_> {
         if raw.base_file.is_some() && phases.iter().all(|p| p.steps.is_empty()) {
             self.problems.push(Diagnostic::global("base.yaml declares no steps"));
         }
-        let double_turn = raw.double_turn.as_ref().and_then(|block| self.double_turn(block, &step_ids));
+        let double_turn = match &raw.double_turn {
+            Some(block) => {
+                for &(_, _, span) in &legacy {
+                    self.report(
+                        span,
+                        "a step is marked `double_turn` beside the double-turn block",
+                        "the block says which steps a double turn plays again",
+                        Some(
+                            "remove this `repeat`: the block `double_turn:` of base.yaml is the one place for it"
+                                .into(),
+                        ),
+                    );
+                }
+                self.double_turn(block, &step_ids)
+            }
+            None => self.legacy_double_turn(&legacy),
+        };
+        self.double_turn_refused = double_turn.is_none() && (raw.double_turn.is_some() || !legacy.is_empty());
         if let Some(block) = &double_turn {
             // A step of the block repeats as the block does, unless it has a
             // repeat of its own (3B: once per completed feature).
@@ -67,6 +91,23 @@ impl Checker<'_> {
             }
         }
         (phases, double_turn)
+    }
+
+    /// The block that an older folder's marks span: from the first marked step
+    /// to the last, under their one condition (`review` reads old revisions so).
+    fn legacy_double_turn(&mut self, marks: &[(StepId, Cond, Span)]) -> Option<model::DoubleTurn> {
+        let (first, when, span) = marks.first()?.clone();
+        for (_, other, at) in &marks[1..] {
+            if *other != when {
+                let d = Diagnostic::at(self.sources, *at, "the steps marked `double_turn` repeat under different conditions", "this condition differs")
+                    .also(self.sources, span, "the first mark's")
+                    .with_help("a double turn plays one block of steps: declare it once, `double_turn: { from: 1B, to: 4A, when: builder }`");
+                self.problems.push(d);
+                return None;
+            }
+        }
+        let last = marks.last().map_or(first, |m| m.0);
+        Some(model::DoubleTurn { first, last, when, span, when_span: None })
     }
 
     /// Binds the double-turn block: two known steps in turn order, and its condition.
@@ -116,20 +157,7 @@ impl Checker<'_> {
 
     pub(super) fn repeat(&mut self, source: &Spanned<String>) -> Option<(Repeat, Cond)> {
         let repeat = self.parse(source, "repeat", dsl::repeat)?;
-        if repeat.kind.text == "double_turn" {
-            self.report(
-                source.sub_span(repeat.kind.at.0, repeat.kind.at.1),
-                "a step is no longer marked `double_turn`",
-                "the double turn is a block of steps, written once",
-                Some(
-                    "remove this `repeat` and declare the block in base.yaml: \
-                     `double_turn: { from: 1B, to: 4A, when: builder }` (rules/README.md)"
-                        .to_string(),
-                ),
-            );
-            return None;
-        }
-        let kind = Repeat::PerFeature;
+        let kind = if repeat.kind.text == "double_turn" { Repeat::DoubleTurn } else { Repeat::PerFeature };
         let when = match &repeat.when {
             Some(c) => self.bind(source, c)?,
             None => Cond::True,

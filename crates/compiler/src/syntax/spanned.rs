@@ -92,7 +92,11 @@ impl<'de> Deserialize<'de> for Spanned<bool> {
                 let span = read.referenced.span();
                 let start = span.byte_offset().unwrap_or(0) as usize;
                 let len = span.byte_len().unwrap_or(0) as usize;
-                Ok(Spanned { value: read.value, span: Span { file: reading.file, start, len: len.max(1) }, verbatim_start: None })
+                Ok(Spanned {
+                    value: read.value,
+                    span: Span { file: reading.file, start, len: len.max(1) },
+                    verbatim_start: None,
+                })
             }
             None => Err(D::Error::custom("a spanned value is read only from a rules file (syntax::read_yaml)")),
         })
