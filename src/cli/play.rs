@@ -98,7 +98,10 @@ fn read(path: &Path, what: &str) -> Result<Input, Vec<Diagnostic>> {
         ("<stdin>".to_string(), text)
     } else {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            vec![Diagnostic::global(format!("cannot read {} ({what}): {e}", terminal::quoted(&path.display().to_string())))]
+            vec![Diagnostic::global(format!(
+                "cannot read {} ({what}): {e}",
+                terminal::quoted(&path.display().to_string())
+            ))]
         })?;
         (path.display().to_string(), text)
     };
@@ -164,7 +167,8 @@ fn play(order: &TurnOrder, args: &PlayArgs, saved: Option<(Input, Saved)>) -> Ou
     }
     let named = trace.named(&plan);
     if let Some(path) = &args.save {
-        let state = serde_json::to_string_pretty(&Saved { turn: turn.clone(), trace: named.clone() }).map_err(json_error)?;
+        let state =
+            serde_json::to_string_pretty(&Saved { turn: turn.clone(), trace: named.clone() }).map_err(json_error)?;
         output::finish_writing_on_signal();
         output::write_file(path, &(state + "\n")).map_err(write_error)?;
     }
@@ -213,13 +217,7 @@ fn restore(plan: &Plan, input: &Input, saved: Saved) -> Result<(Turn, Trace), Ve
 }
 
 /// Answers from JSON Lines, until they run out or the turn is over.
-fn scripted(
-    plan: &Plan,
-    turn: &mut Turn,
-    trace: &mut Trace,
-    input: &Input,
-    prompts: &mut Vec<PromptJson>,
-) -> Outcome {
+fn scripted(plan: &Plan, turn: &mut Turn, trace: &mut Trace, input: &Input, prompts: &mut Vec<PromptJson>) -> Outcome {
     let mut offset = 0;
     for line in input.text().split_inclusive('\n') {
         let start = offset;
@@ -276,8 +274,7 @@ enum LineAnswer {
     AnyTime(carcassonne_rules_runtime::core::ItemId),
 }
 
-const ANSWER_FORMS: &str =
-    "an answer is {\"do\": true|false}, {\"choose\": \"item-id\"|null}, {\"count\": n} or {\"any_time\": \"item-id\"}, with an optional \"seq\"";
+const ANSWER_FORMS: &str = "an answer is {\"do\": true|false}, {\"choose\": \"item-id\"|null}, {\"count\": n} or {\"any_time\": \"item-id\"}, with an optional \"seq\"";
 
 /// One JSON Lines answer; a message and help when it is not one.
 fn parse(plan: &Plan, value: &Value) -> Result<LineAnswer, (String, Option<String>)> {
@@ -294,7 +291,10 @@ fn parse(plan: &Plan, value: &Value) -> Result<LineAnswer, (String, Option<Strin
     };
     let keys: Vec<&String> = object.keys().filter(|k| *k != "seq").collect();
     let [key] = keys[..] else {
-        return Err(("an answer has exactly one of `do`, `choose`, `count`, `any_time`".into(), Some(ANSWER_FORMS.into())));
+        return Err((
+            "an answer has exactly one of `do`, `choose`, `count`, `any_time`".into(),
+            Some(ANSWER_FORMS.into()),
+        ));
     };
     let item = |value: &Value, key: &str| -> Result<_, (String, Option<String>)> {
         let id = value.as_str().ok_or_else(|| (format!("`{key}` takes an item id"), None))?;
@@ -328,7 +328,8 @@ fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Ve
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Err(vec![
-            Diagnostic::global("no terminal to play on").with_help("give the answers with `--answers FILE` (or `-` for stdin)"),
+            Diagnostic::global("no terminal to play on")
+                .with_help("give the answers with `--answers FILE` (or `-` for stdin)"),
         ]);
     }
     let mut out = std::io::stdout();
@@ -374,10 +375,17 @@ fn hint(prompt: &Prompt) -> String {
 fn question(prompt: &Prompt) -> String {
     let mut text = format!("[{}] {}\n", prompt.seq, terminal::line(&heading(prompt)));
     match &prompt.ask {
-        Ask::Do(entry) => text.push_str(&format!("  {} — {}? [y/n] ", terminal::line(&entry.id), terminal::line(&entry.text))),
+        Ask::Do(entry) => {
+            text.push_str(&format!("  {} — {}? [y/n] ", terminal::line(&entry.id), terminal::line(&entry.text)))
+        }
         Ask::Choose { options, may_pass, .. } => {
             for (n, option) in options.iter().enumerate() {
-                text.push_str(&format!("  {}. {} — {}\n", n + 1, terminal::line(&option.id), terminal::line(&option.text)));
+                text.push_str(&format!(
+                    "  {}. {} — {}\n",
+                    n + 1,
+                    terminal::line(&option.id),
+                    terminal::line(&option.text)
+                ));
             }
             if *may_pass {
                 text.push_str("  0. none of them\n");

@@ -195,7 +195,9 @@ impl Trace {
                 NamedEvent::Step { step, feature: Some([n, of]), .. } => {
                     writeln!(line, "  step {step} (feature {n} of {of})")
                 }
-                NamedEvent::Item { item, done, .. } => writeln!(line, "    {item}: {}", if done { "yes" } else { "no" }),
+                NamedEvent::Item { item, done, .. } => {
+                    writeln!(line, "    {item}: {}", if done { "yes" } else { "no" })
+                }
                 NamedEvent::Chose { item: Some(item), .. } => writeln!(line, "    chose {item}"),
                 NamedEvent::Chose { item: None, .. } => writeln!(line, "    chose none"),
                 NamedEvent::Skipped { step, .. } => writeln!(line, "  step {step} skipped"),

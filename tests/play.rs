@@ -1,0 +1,221 @@
+//! `play`, scripted: the JSON contract, a whole builder double turn answered
+//! one prompt per run through `--save`/`--resume` (the same trace as one run),
+//! and every kind of wrong answer located at its file and line, with nothing
+//! written.
+
+// Helpers outside `#[test]` functions panic when the binary misbehaves, as tests do.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+fn play(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+        .arg("play")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("run play in {}: {e}", dir.display()))
+}
+
+fn write_answers(dir: &Path, answers: &[Value]) -> String {
+    let path = dir.join("answers.jsonl");
+    let text: String = answers.iter().map(|a| format!("{a}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn json_of(out: &Output) -> Value {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+/// The answer a builder who always extends the feature gives: the double
+/// turn yes, every other item no (the tile fits), the first option, one feature.
+fn builder_answer(prompt: &Value) -> Value {
+    match prompt["kind"].as_str().unwrap() {
+        "do" => json!({ "do": prompt["item"] == "builder-double-turn" }),
+        "choose" => json!({ "choose": prompt["options"][0] }),
+        "count" => json!({ "count": 1 }),
+        other => panic!("kind {other}"),
+    }
+}
+
+fn keys(value: &Value) -> Vec<&str> {
+    let mut keys: Vec<&str> = value.as_object().expect("an object").keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    keys
+}
+
+#[test]
+fn a_builder_double_turn_one_answer_per_run_gives_the_trace_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("turn.json");
+    let state = state.to_str().unwrap();
+    let selection = ["--edition", "C2", "--with", "builder", "--format", "json"];
+    // The first run only starts the turn: no answers yet.
+    let empty = write_answers(dir.path(), &[]);
+    let mut out = json_of(&play(&[&selection[..], &["--answers", &empty, "--save", state]].concat(), dir.path()));
+    let mut answers = Vec::new();
+    let mut seqs = Vec::new();
+    while !out["over"].as_bool().unwrap() {
+        let pending = out["prompts"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(pending["pending"], true, "{pending}");
+        seqs.push(pending["seq"].as_u64().unwrap());
+        let answer = builder_answer(&pending);
+        answers.push(answer.clone());
+        let file = write_answers(dir.path(), &[answer]);
+        let args = ["--resume", state, "--answers", &file, "--save", state, "--format", "json"];
+        out = json_of(&play(&args, dir.path()));
+        assert!(answers.len() < 500, "the turn does not end");
+    }
+    assert_eq!(seqs, (0..seqs.len() as u64).collect::<Vec<_>>(), "seq counts from the start, across resumes");
+
+    let file = write_answers(dir.path(), &answers);
+    let whole = json_of(&play(&[&selection[..], &["--answers", &file]].concat(), dir.path()));
+    assert_eq!(whole["trace"], out["trace"], "resumed at every prompt: the same trace");
+    assert_eq!(whole["over"], true);
+    let prompts = whole["prompts"].as_array().unwrap();
+    assert_eq!(prompts.len(), answers.len());
+    let trace = whole["trace"].as_array().unwrap();
+    assert_eq!(trace.last(), Some(&json!({ "event": "end" })));
+    assert!(trace.contains(&json!({ "event": "part", "part": 2 })));
+    let begun = |step: &str| trace.iter().filter(|e| e["event"] == "step" && e["step"] == step).count();
+    assert_eq!((begun("1A"), begun("1B"), begun("4A"), begun("4B")), (1, 2, 2, 1));
+    // The contract's shapes.
+    for prompt in prompts {
+        let expected: &[&str] = match prompt["kind"].as_str().unwrap() {
+            "do" => &["feature", "item", "kind", "part", "seq", "step"],
+            "choose" => &["feature", "kind", "may_pass", "options", "part", "seq", "step"],
+            _ => &["feature", "kind", "part", "seq", "step"],
+        };
+        assert_eq!(keys(prompt), expected, "{prompt}");
+    }
+    let choose = prompts.iter().find(|p| p["kind"] == "choose").expect("2B-1 is a choice");
+    assert_eq!(choose["step"], "2B-1");
+    assert_eq!(choose["options"], json!(["deploy-meeple", "deploy-other-figures"]));
+    for event in trace {
+        let expected: &[&str] = match event["event"].as_str().unwrap() {
+            "step" => &["event", "feature", "part", "step"],
+            "item" => &["done", "event", "item", "part", "step"],
+            "chose" => &["event", "item", "part", "step"],
+            "part" => &["event", "part"],
+            "no_features" | "skipped" => &["event", "part", "step"],
+            "end" => &["event"],
+            other => panic!("event {other} in {event}"),
+        };
+        assert_eq!(keys(event), expected, "{event}");
+    }
+    let feature = trace.iter().find(|e| e["step"] == "3B").expect("3B");
+    assert_eq!(feature["feature"], json!([1, 1]));
+}
+
+#[test]
+fn a_go_back_is_in_the_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let answers = write_answers(dir.path(), &[json!({"do": true}), json!({"do": true}), json!({"do": true})]);
+    let out = json_of(&play(&["--edition", "C2", "--answers", &answers, "--format", "json"], dir.path()));
+    let trace = out["trace"].as_array().unwrap();
+    assert!(trace.contains(&json!({ "event": "go_back", "part": 1, "from": "1C", "to": "1B" })), "{out}");
+    assert_eq!(out["over"], false);
+    assert_eq!(out["prompts"].as_array().unwrap().last().unwrap()["item"], "draw-tile");
+}
+
+/// Runs `play` with `answers` (on the selection `extra` names, else C2 with
+/// the builder), expecting a refusal
+/// located at `line` of the answers file, and no state written.
+fn refused(answers: &str, line: usize, message: &str, extra: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("answers.jsonl");
+    std::fs::write(&file, answers).unwrap();
+    let file = file.to_str().unwrap();
+    let state = dir.path().join("turn.json");
+    let selection = if extra.is_empty() { &["--edition", "C2", "--with", "builder"][..] } else { extra };
+    let args = [selection, &["--answers", file, "--save", state.to_str().unwrap()]].concat();
+    let out = play(&args, dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&format!("{file}:{line}:")), "not at line {line}: {stderr}");
+    assert!(stderr.contains(message), "{message:?} not in {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!state.exists(), "a state was written");
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+}
+
+#[test]
+fn every_kind_of_wrong_answer_is_located_and_writes_nothing() {
+    refused("{\"do\": false}\n{\"count\": 2}\n", 2, "a `count` answer to a `do` prompt", &[]);
+    refused("{\"do\": false}\n\n{\"choose\": 7}\n", 3, "`choose` takes an item id", &[]);
+    refused("{\"do\": \"yes\"}\n", 1, "`do` takes true or false", &[]);
+    refused("{\"do\": false}\n{\"do\": false", 2, "not JSON", &[]);
+    refused("[1]\n", 1, "a JSON object", &[]);
+    refused("{\"do\": true, \"choose\": null}\n", 1, "exactly one of", &[]);
+    refused("{\"do\": true, \"seq\": 5}\n", 1, "the answer is for prompt 5, but prompt 0 is pending", &[]);
+    refused("{\"any_time\": \"draw-tile\"}\n", 1, "is not an \"at any time\" item", &[]);
+    // Up to 2B-1 (five items asked no), then an item that is not an option there.
+    let no = "{\"do\": false}\n".repeat(4);
+    refused(&format!("{no}{{\"choose\": \"builder-deploy\"}}\n"), 5, "`builder-deploy` is not offered here", &[]);
+    refused(&format!("{no}{{\"choose\": null}}\n"), 5, "one of the options must be taken", &[]);
+    refused(&format!("{no}{{\"choose\": \"no-such-item\"}}\n"), 5, "`no-such-item` is no item of this turn", &[]);
+}
+
+#[test]
+fn an_answer_after_the_turn_is_over_is_refused() {
+    // The base game: every item no, the first option, no feature — then one more.
+    let dir = tempfile::tempdir().unwrap();
+    let mut answers = Vec::new();
+    loop {
+        let file = write_answers(dir.path(), &answers);
+        let out = json_of(&play(&["--edition", "C2", "--answers", &file, "--format", "json"], dir.path()));
+        if out["over"] == true {
+            break;
+        }
+        let pending = out["prompts"].as_array().unwrap().last().unwrap().clone();
+        answers.push(match pending["kind"].as_str().unwrap() {
+            "do" => json!({"do": false}),
+            "choose" => json!({"choose": pending["options"][0]}),
+            _ => json!({"count": 0}),
+        });
+    }
+    let text: String = answers.iter().map(|a| format!("{a}\n")).collect();
+    refused(
+        &format!("{text}{{\"do\": true}}\n"),
+        answers.len() + 1,
+        "an answer after the turn is over",
+        &["--edition", "C2"],
+    );
+}
+
+#[test]
+fn a_state_from_other_rules_is_refused_at_its_stamp() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("turn.json");
+    let empty = write_answers(dir.path(), &[]);
+    let saved = play(
+        &["--edition", "C2", "--with", "builder", "--answers", &empty, "--save", state.to_str().unwrap()],
+        dir.path(),
+    );
+    assert!(saved.status.success(), "{}", String::from_utf8_lossy(&saved.stderr));
+    let text = std::fs::read_to_string(&state).unwrap();
+    assert!(text.len() < 2048, "{} bytes", text.len());
+    // Resumed on another selection.
+    let out = play(&["--edition", "C1", "--resume", state.to_str().unwrap(), "--answers", &empty], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let line = text.lines().position(|l| l.contains("\"rules\"")).unwrap() + 1;
+    assert!(stderr.contains(&format!("turn.json:{line}:")), "{stderr}");
+    assert!(stderr.contains("saved from other rules or another selection"), "{stderr}");
+    // Resumed on its own selection, named by the state alone: fine.
+    let out = play(&["--resume", state.to_str().unwrap(), "--answers", &empty], dir.path());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A forged state is a located error, not a panic.
+    std::fs::write(&state, text.replace("\"draw-tile\"", "\"no-such-item\"")).unwrap();
+    let out = play(&["--resume", state.to_str().unwrap(), "--answers", &empty], dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("turn.json:"), "{stderr}");
+}
