@@ -19,7 +19,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
-use carcassonne_rules_core::{EditionId, Repeat};
+use carcassonne_rules_core::tables::{Flow, Role};
+use carcassonne_rules_core::{EditionId, Effect, Repeat};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
@@ -211,6 +212,22 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
     }
     let ((id, items), title) = &titles[3];
     section(&mut out, conds, rules, id, title, items);
+    if let Some(block) = &rules.double_turn {
+        // The play mode's double turn: the block's first and last step, where its condition holds.
+        let name = |s: carcassonne_rules_core::StepId| {
+            rules
+                .steps()
+                .find(|step| step.number == s)
+                .map_or_else(String::new, |step| html::text(&step.id).into_owned())
+        };
+        let _ = writeln!(
+            out,
+            "<span id=\"double-turn-block\" data-first=\"{}\" data-last=\"{}\"{} hidden></span>",
+            name(block.first),
+            name(block.last),
+            conds.attr(&block.when),
+        );
+    }
     out.push_str("</div>\n</main>\n</div>\n");
     let _ = writeln!(
         out,
@@ -326,6 +343,41 @@ fn selection_form(out: &mut String, rules: &Rules) {
     );
 }
 
+/// An item's flow for the play mode, where it is not a must action without
+/// effect: ` data-role="condition"`, ` data-flow="optional choose-one once"`,
+/// ` data-skip="2B-1 2B-2"`, ` data-go-back="1B"`, ` data-double-turn`.
+fn flow_attrs(flow: Flow, effect: Option<&Effect>) -> String {
+    let mut out = String::new();
+    let role = match flow.role {
+        Role::Action => None,
+        Role::Condition => Some("condition"),
+        Role::Group => Some("group"),
+        Role::Note => Some("note"),
+    };
+    if let Some(role) = role {
+        let _ = write!(out, " data-role=\"{role}\"");
+    }
+    let flags: Vec<&str> = [(flow.optional, "optional"), (flow.choose_one, "choose-one"), (flow.once, "once")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    if !flags.is_empty() {
+        let _ = write!(out, " data-flow=\"{}\"", flags.join(" "));
+    }
+    match effect {
+        None => {}
+        Some(Effect::Skip(steps)) => {
+            let steps: Vec<String> = steps.iter().map(|s| html::text(s).into_owned()).collect();
+            let _ = write!(out, " data-skip=\"{}\"", steps.join(" "));
+        }
+        Some(Effect::GoBack(to)) => {
+            let _ = write!(out, " data-go-back=\"{}\"", html::text(to));
+        }
+        Some(Effect::DoubleTurn) => out.push_str(" data-double-turn"),
+    }
+    out
+}
+
 /// A section outside the steps (notes, setup, any time, final scoring).
 fn section(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, id: &str, title: &str, items: &[Item]) {
     let _ = writeln!(
@@ -343,9 +395,14 @@ fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step) {
     let id = html::text(&step.id);
     let _ = write!(
         out,
-        "<section class=\"step\" id=\"step-{id}\" data-step=\"{id}\"{c} aria-labelledby=\"step-{id}-title\">\n\
+        "<section class=\"step\" id=\"step-{id}\" data-step=\"{id}\"{c}{flow} aria-labelledby=\"step-{id}-title\">\n\
          <h3 id=\"step-{id}-title\">Step {id}: {title}",
         c = conds.attr(&step.when),
+        flow = match (step.choose_one, step.may_pass) {
+            (false, _) => "",
+            (true, false) => " data-choose-one",
+            (true, true) => " data-choose-one data-may-pass",
+        },
         title = html::text(&step.title),
     );
     if let Some((repeat, when)) = &step.repeat {
@@ -383,6 +440,7 @@ fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item) {
     if !item.foreign.is_empty() {
         let _ = write!(out, " data-f=\"{}\"", numbers(item.foreign.iter().map(|e| e.0)));
     }
+    out.push_str(&flow_attrs(item.flow, item.effect.as_ref()));
     out.push_str(" hidden>");
     out.push_str("<div class=\"line\"><span class=\"text\">");
     text(out, &item.text);
