@@ -3,8 +3,10 @@
 //!
 //! `order` and `modules` run the bundled rules compiled into the binary (the
 //! runtime crate), so an installed binary needs no rules folder. With
-//! `--rules DIR` they compile that folder and interpret it instead. `check`
-//! and `gen` are the rule author's tools and read `rules/` (or `--rules`).
+//! `--rules DIR` they compile that folder and interpret it instead. The
+//! commands that compile rules (`check`, `verify`, `explain`, `site`, `wiki`)
+//! read `--rules`, else `rules/` if there is one, else the bundled rules' YAML
+//! built into the binary (`cli/bundled.rs`); `gen` and `review` need a folder.
 
 #![forbid(unsafe_code)]
 
@@ -25,7 +27,8 @@ use cli::{check, completions, diff, explain, r#gen, lsp, man, modules, order, pl
 struct Cli {
     /// A rules folder. `order`, `play`, `modules` and `diff` use the rules compiled
     /// into this binary without it, and compile and interpret DIR with it; the
-    /// other commands read `rules/` without it.
+    /// other commands read `rules/` without it, or where there is none the
+    /// bundled rules built into this binary (`gen` and `review` need a folder).
     #[arg(long, global = true, value_name = "DIR")]
     rules: Option<PathBuf>,
     #[command(subcommand)]
@@ -40,7 +43,8 @@ enum Command {
     /// can never show, no marker or wording that cannot be seen, no heading
     /// without sub-items, …); each failure comes with a selection that shows it.
     Verify(verify::VerifyArgs),
-    /// Write the generated Rust code into generated/.
+    /// Write the generated Rust code (crates/runtime/src/generated/) and the
+    /// rules files' JSON Schemas (generated/schemas/).
     Gen(r#gen::GenArgs),
     /// Print the turn order for an edition and a selection of modules.
     Order(order::OrderArgs),
@@ -59,10 +63,11 @@ enum Command {
     /// List the expansions, their modules and editions.
     Modules(modules::ModulesArgs),
     /// Write the order of play as a static web page (index.html, its script
-    /// and styles) from `rules/` (or `--rules`).
+    /// and styles) from `rules/` (or `--rules`, or the bundled rules).
     Site(site::SiteArgs),
     /// Write the order of play as wiki source in the conventions of the
-    /// wiki's Order of Play page, from `rules/` (or `--rules`).
+    /// wiki's Order of Play page, from `rules/` (or `--rules`, or the bundled
+    /// rules).
     Wiki(wiki::WikiArgs),
     /// Serve the Language Server Protocol on stdin/stdout for an editor:
     /// diagnostics as you type, completion, hover, definition, references and

@@ -21,6 +21,8 @@ mod cpu_time;
 
 /// The rules the compiler's tests use.
 const FIXTURE: &str = "crates/compiler/tests/fixtures/minimal";
+/// The bundled rules' generated code, relative to the repository root (`gen --out`).
+const CODE: &str = "crates/runtime/src/generated/turn_order.rs";
 
 fn cli(args: &[&str]) -> Output {
     cli_in(Path::new("."), args)
@@ -313,7 +315,7 @@ fn order_runs_the_compiled_in_rules_unless_given_a_folder() {
     assert!(modules.status.success(), "modules also needs no rules folder");
 }
 
-/// The one freshness check of `generated/`: `gen --check` on the bundled
+/// The one freshness check of the generated files: `gen --check` on the bundled
 /// rules. It never writes.
 #[test]
 fn checked_in_generated_code_is_current() {
@@ -322,7 +324,7 @@ fn checked_in_generated_code_is_current() {
     let out = cli(&["gen", "--check"]);
     assert!(
         out.status.success(),
-        "{}generated/ is stale: run `cargo run -- gen`, review the diff and commit it",
+        "{}a generated file is stale: run `cargo run -- gen`, review the diff and commit it",
         String::from_utf8_lossy(&out.stderr)
     );
 }
@@ -369,7 +371,7 @@ fn a_rules_folder_named_with_control_characters_is_shown_not_sent() {
 #[test]
 fn gen_writes_then_check_passes_and_staleness_is_detected() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out_dir = dir.path().join("generated");
+    let out_dir = dir.path().join("repository");
     let out = out_dir.to_str().expect("utf-8");
     assert_eq!(
         cli(&["--rules", FIXTURE, "gen", "--check", "--out", out]).status.code(),
@@ -386,13 +388,14 @@ fn gen_writes_then_check_passes_and_staleness_is_detected() {
         names.sort();
         names
     };
-    assert_eq!(listing(&out_dir), [".carcassonne-rules", "schemas", "turn_order.rs"]);
+    assert_eq!(listing(&out_dir), [".carcassonne-rules", "crates", "generated"]);
     assert_eq!(listing(&out_dir.join(".carcassonne-rules")), [".gitignore", "lock"], "no temporaries left behind");
+    assert_eq!(listing(&out_dir.join("crates/runtime/src/generated")), ["turn_order.rs"], "the code, in the runtime");
     let schemas = ["base", "editions", "errata", "expansion", "modules"].map(|s| format!("{s}.schema.json"));
-    assert_eq!(listing(&out_dir.join("schemas")), schemas, "the rules files' JSON Schemas");
+    assert_eq!(listing(&out_dir.join("generated/schemas")), schemas, "the rules files' JSON Schemas");
 
-    // A stale schema alone makes the generated folder stale.
-    let schema = out_dir.join("schemas/base.schema.json");
+    // A stale schema alone makes the generated files stale.
+    let schema = out_dir.join("generated/schemas/base.schema.json");
     let text = std::fs::read_to_string(&schema).expect("schema");
     std::fs::write(&schema, text.replace("\"title\"", "\"old title\"")).expect("edit the schema");
     let stale = cli(&["--rules", FIXTURE, "gen", "--check", "--out", out]);
@@ -464,10 +467,10 @@ fn rules_naming_a_file_says_so() {
 #[test]
 fn gen_with_broken_rules_leaves_generated_code_as_it_was_and_writes_readable_files() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("generated");
+    let out = dir.path().join("repository");
     let out_arg = out.to_str().expect("utf-8");
     assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out_arg]).status.code(), Some(0));
-    let file = out.join("turn_order.rs");
+    let file = out.join(CODE);
     let before = std::fs::read(&file).expect("generated file");
     #[cfg(unix)]
     {
@@ -479,7 +482,8 @@ fn gen_with_broken_rules_leaves_generated_code_as_it_was_and_writes_readable_fil
     let broken = broken.path().to_str().expect("utf-8");
     assert_eq!(cli(&["--rules", broken, "gen", "--out", out_arg]).status.code(), Some(1));
     assert_eq!(std::fs::read(&file).expect("generated file"), before, "byte-identical");
-    // turn_order.rs, schemas/ and the hidden folder with the lock, nothing else.
+    // crates/ (the code), generated/ (the schemas) and the hidden folder with
+    // the lock, nothing else.
     let entries = std::fs::read_dir(&out).expect("out dir").count();
     assert_eq!(entries, 3, "no temporary file left behind");
     assert_eq!(std::fs::read_dir(out.join(".carcassonne-rules")).expect("hidden folder").count(), 2);
@@ -642,20 +646,21 @@ fn wiki_and_site_replace_only_their_own_regular_files() {
 #[test]
 fn gen_never_writes_through_a_symlink_in_generated() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("generated");
+    let out = dir.path().join("repository");
     let out_arg = out.to_str().expect("utf-8");
     let elsewhere = dir.path().join("elsewhere");
     std::fs::create_dir(&elsewhere).expect("mkdir");
-    std::fs::create_dir(&out).expect("mkdir");
-    std::os::unix::fs::symlink(&elsewhere, out.join("schemas")).expect("symlink");
+    std::fs::create_dir_all(out.join("generated")).expect("mkdir");
+    std::fs::create_dir_all(out.join(CODE).parent().expect("a folder")).expect("mkdir");
+    std::os::unix::fs::symlink(&elsewhere, out.join("generated/schemas")).expect("symlink");
     let run = cli(&["--rules", FIXTURE, "gen", "--out", out_arg]);
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("schemas is a symbolic link: refusing to write through it"));
     assert!(names_in(&elsewhere).is_empty());
-    assert!(!out.join("turn_order.rs").exists(), "nothing of the set was written");
+    assert!(!out.join(CODE).exists(), "nothing of the set was written");
 
-    std::fs::remove_file(out.join("schemas")).expect("rm");
-    std::os::unix::fs::symlink(elsewhere.join("code.rs"), out.join("turn_order.rs")).expect("symlink");
+    std::fs::remove_file(out.join("generated/schemas")).expect("rm");
+    std::os::unix::fs::symlink(elsewhere.join("code.rs"), out.join(CODE)).expect("symlink");
     let run = cli(&["--rules", FIXTURE, "gen", "--out", out_arg]);
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("turn_order.rs is a symbolic link"));
@@ -664,11 +669,11 @@ fn gen_never_writes_through_a_symlink_in_generated() {
     assert_eq!(run.status.code(), Some(1), "not read through the link either");
 }
 
-/// A folder of generated files in a git repository, committed with
-/// contents that every `gen` replaces.
+/// The generated files in a git repository, committed with contents that
+/// every `gen` replaces; `gen --out` is the repository's root.
 fn committed_generated() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("generated");
+    let out = dir.path().to_path_buf();
     assert_eq!(cli(&["--rules", FIXTURE, "gen", "--out", out.to_str().expect("utf-8")]).status.code(), Some(0));
     std::fs::remove_dir_all(out.join(".carcassonne-rules")).expect("rm");
     for file in generated_files(&out) {
@@ -680,7 +685,7 @@ fn committed_generated() -> (tempfile::TempDir, PathBuf) {
     };
     // The repository's own rule for gen's hidden folder (which also ignores
     // itself, for any other --out).
-    let ignore = "/generated/.carcassonne-rules/";
+    let ignore = "/.carcassonne-rules/";
     let ours = std::fs::read_to_string(".gitignore").expect("the project's .gitignore");
     assert!(ours.lines().any(|l| l == ignore), "{ignore} is in .gitignore");
     std::fs::write(dir.path().join(".gitignore"), format!("{ignore}\n")).expect("write");
@@ -692,9 +697,9 @@ fn committed_generated() -> (tempfile::TempDir, PathBuf) {
 
 /// The generated files under `out` (not the hidden folder), sorted.
 fn generated_files(out: &Path) -> Vec<PathBuf> {
-    let mut files = vec![out.join("turn_order.rs")];
+    let mut files = vec![out.join(CODE)];
     let mut schemas: Vec<PathBuf> =
-        std::fs::read_dir(out.join("schemas")).expect("schemas").map(|e| e.expect("entry").path()).collect();
+        std::fs::read_dir(out.join("generated/schemas")).expect("schemas").map(|e| e.expect("entry").path()).collect();
     schemas.sort();
     files.extend(schemas);
     files
@@ -753,7 +758,8 @@ fn gen_killed_midway_leaves_the_set_whole_and_nothing_for_git() {
             .output()
             .expect("git");
         let status = String::from_utf8_lossy(&status.stdout);
-        assert!(status.lines().all(|l| l.starts_with(" M generated/")), "SIG{signal}: {status}");
+        let generated = |l: &str| l == format!(" M {CODE}") || l.starts_with(" M generated/schemas/");
+        assert!(status.lines().all(generated), "SIG{signal}: {status}");
     }
     assert!(interrupted >= 4, "only {interrupted} runs were stopped before they finished (a run takes {whole:?})");
     // The next `gen` removes what a `kill -9` left, and writes the whole set.
@@ -780,7 +786,7 @@ fn a_second_gen_waits_for_the_lock_and_says_so() {
         .spawn()
         .expect("spawn");
     std::thread::sleep(Duration::from_millis(1500));
-    assert_eq!(std::fs::read_to_string(out.join("turn_order.rs")).expect("read"), "old\n", "it waited");
+    assert_eq!(std::fs::read_to_string(out.join(CODE)).expect("read"), "old\n", "it waited");
     lock.unlock().expect("unlock");
     let run = child.wait_with_output().expect("wait");
     assert!(run.status.success());
@@ -902,6 +908,56 @@ fn review_json_follows_the_contract_and_fails_on_change_when_asked() {
     let same = cli(&["review", "--base", "rules", "--fail-on-change"]);
     assert!(same.status.success());
     assert!(String::from_utf8_lossy(&same.stdout).contains("no change in any selection"));
+}
+
+/// Runs git in `dir`, as a test author would.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn the_pull_request_under_review_cannot_make_the_base_a_folder() {
+    // A repository whose `main` holds the bundled rules, and a pull request
+    // that changes them and adds a folder or a link named as the base, so
+    // that the gate would compare the head with itself.
+    let repo = tempfile::tempdir().expect("temp dir");
+    git(repo.path(), &["init", "-q", "-b", "main"]);
+    copy_dir(Path::new("rules"), &repo.path().join("rules"));
+    git(repo.path(), &["add", "rules"]);
+    git(repo.path(), &["commit", "-q", "-m", "rules"]);
+    git(repo.path(), &["branch", "origin/main"]);
+    git(repo.path(), &["checkout", "-q", "-b", "pr"]);
+    let abbey = repo.path().join("rules/expansions/abbey-and-mayor.yaml");
+    let text = std::fs::read_to_string(&abbey).expect("read");
+    std::fs::write(&abbey, text.replace("      when: mayor\n", "      when: mayor and not barn\n")).expect("write");
+    let gate = |base: &str| cli_in(repo.path(), &["review", "--base", base, "--rules", "rules", "--fail-on-change"]);
+    assert_eq!(gate("main").status.code(), Some(1), "the change is seen against the revision");
+
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("rules", repo.path().join("main")).expect("symlink");
+    copy_dir(&repo.path().join("rules"), &repo.path().join("origin/main"));
+    for base in ["main", "origin/main"] {
+        if !repo.path().join(base).exists() {
+            continue;
+        }
+        let out = gate(base);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{base}: refused, not passed: {stderr}");
+        assert!(out.stdout.is_empty(), "{base}: no review printed");
+        assert!(stderr.contains(&format!("`{base}` names both")), "{stderr}");
+        assert!(stderr.contains("a revision of the repository"), "{stderr}");
+    }
+    // A path that is no revision name reads the folder, unambiguously.
+    let out = gate("./origin/main");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no change in any selection"));
 }
 
 #[test]

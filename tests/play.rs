@@ -117,7 +117,8 @@ fn a_builder_double_turn_one_answer_per_run_gives_the_trace_of_one_run() {
 #[test]
 fn a_go_back_is_in_the_trace() {
     let dir = tempfile::tempdir().unwrap();
-    let answers = write_answers(dir.path(), &[json!({"do": true}), json!({"do": true}), json!({"do": true})]);
+    // Draw, show, place, and "no legal spot" holds.
+    let answers = write_answers(dir.path(), &vec![json!({"do": true}); 4]);
     let out = json_of(&play(&["--edition", "C2", "--answers", &answers, "--format", "json"], dir.path()));
     let trace = out["trace"].as_array().unwrap();
     assert!(trace.contains(&json!({ "event": "go_back", "part": 1, "from": "1C", "to": "1B" })), "{out}");
@@ -156,10 +157,12 @@ fn every_kind_of_wrong_answer_is_located_and_writes_nothing() {
     refused("{\"do\": true, \"choose\": null}\n", 1, "exactly one of", &[]);
     refused("{\"do\": true, \"seq\": 5}\n", 1, "the answer is for prompt 5, but prompt 0 is pending", &[]);
     refused("{\"any_time\": \"draw-tile\"}\n", 1, "is not an \"at any time\" item", &[]);
-    // Up to 2B-1 (five items asked no), then an item that is not an option there.
+    // Up to 2B-1 (four items asked no), then an item that is not an option there.
     let no = "{\"do\": false}\n".repeat(4);
     refused(&format!("{no}{{\"choose\": \"builder-deploy\"}}\n"), 5, "`builder-deploy` is not offered here", &[]);
-    refused(&format!("{no}{{\"choose\": null}}\n"), 5, "one of the options must be taken", &[]);
+    // 2B-1 may be passed; the figure under deploy-meeple, once taken, may not.
+    let meeple = format!("{no}{{\"choose\": \"deploy-meeple\"}}\n");
+    refused(&format!("{meeple}{{\"choose\": null}}\n"), 6, "one of the options must be taken", &[]);
     refused(&format!("{no}{{\"choose\": \"no-such-item\"}}\n"), 5, "`no-such-item` is no item of this turn", &[]);
 }
 

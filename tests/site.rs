@@ -29,6 +29,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+// The compiler's test helpers (copying a rules folder), shared as a file.
+#[path = "../crates/compiler/tests/common/mod.rs"]
+mod common;
+use common::copy_dir;
+
 use carcassonne_rules_runtime::core::{Catalog, Entry, Origin, Repeat, TurnOrder};
 use carcassonne_rules_runtime::{catalog, turn_order};
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -187,11 +192,28 @@ impl Drop for Driver {
     }
 }
 
-#[test]
-fn the_page_shows_what_the_runtime_computes() {
+/// A Chromium session through `driver`, with its profile in `profile`.
+async fn chromium_session(chromium: &Path, profile: &Path, driver: &Driver) -> Outcome<Client> {
+    let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
+    args.push(format!("--window-size={},{}", DESKTOP.0, DESKTOP.1));
+    args.push("--hide-scrollbars".to_string());
+    let mut caps = serde_json::Map::new();
+    caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chromium, "args": args }));
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .map_err(|e| format!("cannot start a Chromium session: {e}"))
+}
+
+/// Chromium and its driver, or `None` (said on stderr) when they are not
+/// installed and `CARCASSONNE_BROWSER_TESTS=1` does not ask for them.
+fn browser_or_skip() -> Option<(PathBuf, PathBuf)> {
     let required = std::env::var("CARCASSONNE_BROWSER_TESTS").is_ok_and(|v| v == "1");
-    let (chromium, chromedriver) = match browser() {
-        Ok(found) => found,
+    match browser() {
+        Ok(found) => Some(found),
         Err(why) if required => panic!("CARCASSONNE_BROWSER_TESTS=1 but {why}"),
         Err(why) => {
             // Straight to stderr: the test harness would swallow println!.
@@ -199,27 +221,133 @@ fn the_page_shows_what_the_runtime_computes() {
                 std::io::stderr(),
                 "skipped: the browser test of the page: {why}; CARCASSONNE_BROWSER_TESTS=1 makes this a failure"
             );
-            return;
+            None
         }
-    };
+    }
+}
+
+/// The minimal fixture's rules (no publisher variants), edited by `edits`
+/// of `(file, from, to)` and with `remove` taken out.
+fn fixture(edits: &[(&str, &str, &str)], remove: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/tests/fixtures/minimal"), dir.path());
+    for (file, from, to) in edits {
+        let path = dir.path().join(file);
+        let text = std::fs::read_to_string(&path).expect("read the fixture");
+        assert!(text.contains(from), "`{from}` in {file}");
+        std::fs::write(&path, text.replace(from, to)).expect("write the fixture");
+    }
+    for gone in remove {
+        std::fs::remove_dir_all(dir.path().join(gone)).expect("remove from the fixture");
+    }
+    dir
+}
+
+/// The page of `rules`, as the command line writes it.
+fn build_site_of(rules: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+        .args(["site", "--rules"])
+        .arg(rules)
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .expect("run the binary");
+    assert!(out.status.success(), "site failed: {}", String::from_utf8_lossy(&out.stderr));
+    dir
+}
+
+/// The summary, the status and the share link of the page at `index`, as
+/// opened and after `click` (a selector) is clicked, if given.
+async fn page_state(client: &Client, index: &Path, click: Option<&str>) -> Outcome<[String; 3]> {
+    let url = format!("file://{}", index.display());
+    client.goto(&url).await.map_err(|e| format!("cannot open {url}: {e}"))?;
+    if let Some(selector) = click {
+        self::click(client, selector).await?;
+    }
+    let read = run_js(
+        client,
+        "return [document.getElementById('summary').innerText, document.getElementById('status').innerText, \
+         document.getElementById('share-url').value];",
+    )
+    .await?;
+    let field = |i: usize| read[i].as_str().unwrap_or_default().to_string();
+    Ok([field(0), field(1), field(2)])
+}
+
+#[test]
+fn the_page_works_for_rules_without_variants_or_expansions() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    // The minimal fixture has no publisher variants; its one-edition copy has
+    // no expansions either.
+    let minimal = fixture(&[], &[]);
+    let one_edition = fixture(
+        &[
+            ("editions.yaml", "  - { id: C2, name: New edition }\n  - { id: WE, name: Winter edition }\n", ""),
+            (
+                "modules.yaml",
+                &std::fs::read_to_string(
+                    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/tests/fixtures/minimal/modules.yaml"),
+                )
+                .expect("read"),
+                "expansions: []\n",
+            ),
+            ("base.yaml", "double_turn: { from: 1B, to: 4A, when: builder }\n", ""),
+            ("base.yaml", ", when: dragon", ""),
+            ("base.yaml", "{C1: follower | C2, WE: meeple}", "follower"),
+        ],
+        &["expansions"],
+    );
+    let profile = tempfile::tempdir().expect("profile dir");
+    let driver = Driver::start(&chromedriver);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    let outcome: Outcome<()> = runtime.block_on(async {
+        let client = chromium_session(&chromium, profile.path(), &driver).await?;
+        let mut result = Ok(());
+        for (rules, click) in [
+            (&minimal, Some("input[data-module=builder], input[data-expansion=traders_and_builders]")),
+            (&one_edition, None),
+        ] {
+            let site = build_site_of(rules.path());
+            let [summary, status, link] = page_state(&client, &site.path().join("index.html"), click).await?;
+            let items: usize = status.split(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0);
+            let problem = if !summary.starts_with("1st edition (C1)") && !summary.starts_with("New edition (C2)") {
+                Some(format!("the summary names no edition: {summary:?}"))
+            } else if summary.contains("'s rules") {
+                Some(format!("the summary names a variant the rules do not have: {summary:?}"))
+            } else if items == 0 || !status.contains(" items") {
+                Some(format!("the status counts no items: {status:?}"))
+            } else if !link.starts_with("file://") {
+                Some(format!("no share link: {link:?}"))
+            } else if click.is_some() && !(link.contains("with=builder") && summary.contains("Builder")) {
+                Some(format!("the module clicked is not in the link or the summary: {link:?}, {summary:?}"))
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                result = Err(format!("{}: {problem}", rules.path().display()));
+                break;
+            }
+        }
+        let _ = client.close().await;
+        result
+    });
+    drop(driver);
+    if let Err(problem) = outcome {
+        panic!("{problem}");
+    }
+}
+
+#[test]
+fn the_page_shows_what_the_runtime_computes() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
     let site = build_site();
     let profile = tempfile::tempdir().expect("profile dir");
     let driver = Driver::start(&chromedriver);
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
     let outcome = runtime.block_on(async {
-        let mut args: Vec<String> = CHROMIUM_FLAGS.iter().map(|f| f.to_string()).collect();
-        args.push(format!("--user-data-dir={}", profile.path().display()));
-        args.push(format!("--window-size={},{}", DESKTOP.0, DESKTOP.1));
-        args.push("--hide-scrollbars".to_string());
-        let mut caps = serde_json::Map::new();
-        caps.insert("goog:chromeOptions".to_string(), json!({ "binary": chromium, "args": args }));
-        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-        let client = ClientBuilder::new(connector)
-            .capabilities(caps)
-            .connect(&format!("http://127.0.0.1:{}", driver.port))
-            .await
-            .map_err(|e| format!("cannot start a Chromium session: {e}"))?;
+        let client = chromium_session(&chromium, profile.path(), &driver).await?;
         let index = site.path().join("index.html");
         let result = tokio::time::timeout(SESSION_LIMIT, session(&client, &index)).await;
         let _ = client.close().await;
@@ -708,7 +836,7 @@ fn entries_json(
             json!({
                 "id": e.id,
                 // The badge names the module; the base game has none.
-                "origin": (e.origin != Origin::Base).then(|| catalog.module(&e.origin_id).map_or(e.origin_id.as_ref(), |m| m.name.as_str())),
+                "origin": (e.origin != Origin::Base).then(|| catalog.module(e.origin_id).map_or(e.origin_id, |m| m.name.as_str())),
                 "text": e.text.split_whitespace().collect::<Vec<_>>().join(" "),
                 "markers": e.markers,
                 "foreign": e.foreign,

@@ -55,3 +55,35 @@ fn wiki_on_broken_rules_writes_nothing() {
     assert_eq!(run.status.code(), Some(1));
     assert!(!out.exists(), "nothing is written from broken rules");
 }
+
+/// Where there is no `rules/` folder (an installed binary's usual case),
+/// `site`, `wiki` and `check` run on the bundled rules built into the binary,
+/// and write what they write from the repository's `rules/`.
+#[test]
+fn site_wiki_and_check_run_the_bundled_rules_outside_the_repository() {
+    let repo = tempfile::tempdir().expect("temp dir");
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    let run = |dir: &Path, args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+            .current_dir(dir)
+            .args(args)
+            .output()
+            .expect("run the binary");
+        assert!(out.status.success(), "{args:?} in {}: {}", dir.display(), String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    assert!(!elsewhere.path().join("rules").exists());
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (dir, out) in [(here, repo.path()), (elsewhere.path(), elsewhere.path())] {
+        let wiki = out.join("order.wikitext");
+        run(dir, &["wiki", "--out", wiki.to_str().expect("utf-8")]);
+        run(dir, &["site", "--out", out.join("site").to_str().expect("utf-8")]);
+    }
+    for file in ["order.wikitext", "site/index.html", "site/rules.js", "site/app.js"] {
+        let (a, b) = (repo.path().join(file), elsewhere.path().join(file));
+        assert_eq!(std::fs::read(&a).expect("from rules/"), std::fs::read(&b).expect("bundled"), "{file}");
+    }
+    let checked = run(elsewhere.path(), &["check"]);
+    assert!(checked.starts_with("the bundled rules: 3 editions,"), "{checked}");
+    assert_eq!(checked.split_once(':').map(|p| p.1), run(here, &["check"]).split_once(':').map(|p| p.1));
+}

@@ -232,3 +232,58 @@ fn copy_dir(from: &Path, to: &Path, rel: &Path, files: &mut Vec<(PathBuf, Vec<u8
     }
     Ok(())
 }
+
+/// Random conditions over 48 modules, read from `input` as a stack machine
+/// (a byte pushes a module, or joins the top two with `and`/`or`, or negates
+/// the top), are decided within the logic's budget or refused as too
+/// complex, at them; a decided one holds exactly where the condition does,
+/// at selections the rest of the input picks.
+pub fn logic(input: &[u8]) {
+    use carcassonne_rules_compiler::logic::{BUDGET, Budget, Logic, TooComplex};
+    use carcassonne_rules_compiler::model::Cond;
+    use carcassonne_rules_core::{Catalog, Config, EditionId, ModuleId, VariantId};
+
+    const MODULES: u8 = 48;
+    let ids: Vec<String> = (0..MODULES).map(|m| format!("m{m:02}")).collect();
+    let modules: Vec<(&str, &str, bool)> = ids.iter().map(|id| (id.as_str(), id.as_str(), true)).collect();
+    let all: Vec<ModuleId> = (0..MODULES).map(ModuleId).collect();
+    let catalog =
+        Catalog::new(&[("C1", "1st", VariantId(0))], &[("hig", "HiG")], &modules, &[("x", "X", &["C1"], &all)]);
+    let mut stack: Vec<Cond> = Vec::new();
+    for &byte in input {
+        let top_two = |stack: &mut Vec<Cond>| Some((stack.pop()?, stack.pop()?));
+        match byte % 8 {
+            0..=3 => stack.push(Cond::Module(ModuleId(byte / 4 % MODULES))),
+            4 | 5 => {
+                if let Some((a, b)) = top_two(&mut stack) {
+                    stack.push(Cond::All(vec![b, a]));
+                }
+            }
+            6 => {
+                if let Some((a, b)) = top_two(&mut stack) {
+                    stack.push(Cond::Any(vec![b, a]));
+                }
+            }
+            _ => {
+                if let Some(top) = stack.pop() {
+                    stack.push(Cond::Not(Box::new(top)));
+                }
+            }
+        }
+    }
+    let cond = Cond::Any(stack);
+    let logic = Logic::over(&catalog, &[], Budget::new(BUDGET));
+    match logic.try_cond(&cond) {
+        Err(why) => assert_eq!(why, TooComplex::Here, "the first refusal is this condition's"),
+        Ok(set) => {
+            for window in input.chunks(6) {
+                let mut bits = [0u8; 6];
+                bits[..window.len()].copy_from_slice(window);
+                let chosen = (0..MODULES).filter(|&m| bits[usize::from(m / 8)] & (1 << (m % 8)) != 0);
+                let cfg =
+                    Config { edition: EditionId(0), variant: VariantId(0), modules: chosen.map(ModuleId).collect() };
+                assert_eq!(logic.contains(&set, &cfg), cond.eval(&[], &cfg), "at {cfg:?}");
+            }
+        }
+    }
+}

@@ -482,6 +482,8 @@ pub fn markdown_events(md: &str) -> Vec<String> {
     Parser::new_ext(md, options)
         .filter_map(|event| match event {
             Event::Text(_) => None,
+            // The escaper's break of a GitHub mention or autolink is no markup.
+            Event::InlineHtml(html) if &*html == carcassonne_rules_runtime::core::escape::markdown::BREAK => None,
             Event::Code(_) => Some("Code".to_string()),
             other => Some(format!("{other:?}")),
         })

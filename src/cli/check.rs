@@ -4,19 +4,19 @@ use std::path::Path;
 
 use clap::Args;
 
-use super::shared::{Outcome, load, print_out, rules_dir};
+use super::bundled::Source;
+use super::shared::{Outcome, print_out};
 
 /// `check` takes no options of its own.
 #[derive(Args)]
 pub struct CheckArgs {}
 
 pub fn run(rules: Option<&Path>, _: &CheckArgs) -> Outcome {
-    let dir = rules_dir(rules);
-    let rules = load(dir)?;
+    let source = Source::of(rules);
+    let rules = source.compile().result?;
     let steps = rules.steps().count();
     print_out(format!(
-        "{}: {} editions, {} expansions, {} modules, {steps} steps, {} items: ok\n",
-        dir.display(),
+        "{source}: {} editions, {} expansions, {} modules, {steps} steps, {} items: ok\n",
         rules.catalog.editions.len(),
         rules.catalog.expansions.len(),
         rules.catalog.modules.len(),

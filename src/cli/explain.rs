@@ -2,10 +2,11 @@
 
 use std::path::Path;
 
-use carcassonne_rules_compiler::{Diagnostic, compile_dir, explain};
+use carcassonne_rules_compiler::{Diagnostic, explain};
 use clap::Args;
 
-use super::shared::{Outcome, SelectionArgs, print_out, rules_dir};
+use super::bundled::Source;
+use super::shared::{Outcome, SelectionArgs, print_out};
 
 #[derive(Args)]
 pub struct ExplainArgs {
@@ -16,7 +17,7 @@ pub struct ExplainArgs {
 }
 
 pub fn run(rules: Option<&Path>, args: &ExplainArgs) -> Outcome {
-    let compiled = compile_dir(rules_dir(rules));
+    let compiled = Source::of(rules).compile();
     let rules = compiled.result?;
     let cfg = args.selection.config(&rules.catalog)?;
     let text = explain::explain(&rules, &compiled.sources, &args.item, &cfg)

@@ -10,11 +10,12 @@ use crate::output;
 
 #[derive(Args)]
 pub struct GenArgs {
-    /// Do not write; fail if generated/ is stale.
+    /// Do not write; fail if a generated file is stale.
     #[arg(long)]
     check: bool,
-    /// Where the generated code lives.
-    #[arg(long, default_value = "generated", value_name = "DIR")]
+    /// The repository root the generated files' paths are relative to
+    /// (crates/runtime/src/generated/turn_order.rs, generated/schemas/).
+    #[arg(long, default_value = ".", value_name = "DIR")]
     out: PathBuf,
 }
 
@@ -39,17 +40,24 @@ pub fn run(rules: Option<&Path>, args: &GenArgs) -> Outcome {
         if !stale.is_empty() {
             return Err(stale);
         }
-        print_out(format!("{} is up to date ({} files)\n", out.display(), files.len()));
+        print_out(up_to_date(out, files.len()));
         return Ok(());
     }
     output::finish_writing_on_signal();
     let options = output::SetOptions { lock: true, keep_work_dir: true };
     let written = output::write_set(out, &files, &options).map_err(write_error)?;
     if written.is_empty() {
-        print_out(format!("{} is up to date ({} files)\n", out.display(), files.len()));
+        print_out(up_to_date(out, files.len()));
     }
     for path in written {
         print_out(format!("wrote {}\n", path.display()));
     }
     Ok(())
+}
+
+/// "the generated files are up to date (6 files)", naming `--out` unless it is
+/// the current folder.
+fn up_to_date(out: &Path, n: usize) -> String {
+    let under = if out == Path::new(".") { String::new() } else { format!(" under {}", out.display()) };
+    format!("the generated files{under} are up to date ({n} files)\n")
 }

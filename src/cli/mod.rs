@@ -1,6 +1,8 @@
 //! The commands, one file each: its clap arguments and its `run`. `shared`
-//! holds what several commands use (the rules folder, a selection, printing).
+//! holds what several commands use (a selection, printing), `bundled` the
+//! rules built into the binary and where a command's rules come from.
 
+pub mod bundled;
 pub mod check;
 pub mod completions;
 pub mod diff;

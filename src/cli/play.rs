@@ -181,9 +181,8 @@ fn play(order: &TurnOrder, args: &PlayArgs, saved: Option<(Input, Saved)>) -> Ou
         ListFormat::Text if args.answers.is_none() => {}
         ListFormat::Text => {
             let mut text = trace.text(&plan);
-            match &pending {
-                Some(prompt) => text.push_str(&format!("pending: {}\n", describe(prompt))),
-                None => {}
+            if let Some(prompt) = &pending {
+                text.push_str(&format!("pending: {}\n", describe(prompt)));
             }
             print_out(text);
         }

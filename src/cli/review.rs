@@ -10,9 +10,9 @@ use super::shared::{Format, print_out, rules_dir};
 
 #[derive(Args)]
 pub struct ReviewArgs {
-    /// The version to compare against: a folder if one exists at that
-    /// path, else a git revision (HEAD~1, main, a commit) of the
-    /// repository holding --rules, read without touching the work tree.
+    /// The version to compare against: a folder, or a git revision
+    /// (HEAD~1, main, a commit) of the repository holding --rules, read
+    /// without touching the work tree. A name that is both is refused.
     #[arg(long, value_name = "DIR|REV")]
     base: String,
     #[arg(long, value_enum, default_value_t = Format::Text)]

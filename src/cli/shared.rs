@@ -13,12 +13,10 @@ use clap::{Args, ValueEnum};
 /// What a command that fails hands back: every problem, as a diagnostic.
 pub type Outcome = Result<(), Vec<Diagnostic>>;
 
-/// The rules folder the rule author's commands read without `--rules`.
-const RULES_DIR: &str = "rules";
-
-/// The folder `--rules` names, else `rules/`.
+/// The folder `--rules` names, else `rules/`: for the commands that need a
+/// folder (`gen` writes beside it, `review` compares it with another version).
 pub fn rules_dir(rules: Option<&Path>) -> &Path {
-    rules.unwrap_or(Path::new(RULES_DIR))
+    rules.unwrap_or(Path::new(super::bundled::RULES_DIR))
 }
 
 /// Compiles and checks the rules in `dir`.

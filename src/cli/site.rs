@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::shared::{Outcome, load, print_out, rules_dir, write_error};
+use super::bundled::Source;
+use super::shared::{Outcome, print_out, write_error};
 use crate::output;
 
 #[derive(Args)]
@@ -16,7 +17,7 @@ pub struct SiteArgs {
 
 pub fn run(rules: Option<&Path>, args: &SiteArgs) -> Outcome {
     let out = &args.out;
-    let page = carcassonne_rules_compiler::site::generate(&load(rules_dir(rules))?);
+    let page = carcassonne_rules_compiler::site::generate(&Source::of(rules).compile().result?);
     // The folder is empty, new, or holds a page written before.
     let names: Vec<&str> = page.iter().map(|f| f.name).collect();
     output::owned_folder(out, &names).map_err(write_error)?;

@@ -2,18 +2,19 @@
 
 use std::path::Path;
 
-use carcassonne_rules_compiler::{compile_dir, verify};
+use carcassonne_rules_compiler::verify;
 use clap::Args;
 
-use super::shared::{Outcome, print_out, rules_dir};
+use super::bundled::Source;
+use super::shared::{Outcome, print_out};
 
 /// `verify` takes no options of its own.
 #[derive(Args)]
 pub struct VerifyArgs {}
 
 pub fn run(rules: Option<&Path>, _: &VerifyArgs) -> Outcome {
-    let dir = rules_dir(rules);
-    let compiled = compile_dir(dir);
+    let source = Source::of(rules);
+    let compiled = source.compile();
     let rules = compiled.result?;
     let started = std::time::Instant::now();
     let report = verify::verify(&rules, &compiled.sources);
@@ -21,8 +22,7 @@ pub fn run(rules: Option<&Path>, _: &VerifyArgs) -> Outcome {
         return Err(report.problems);
     }
     print_out(format!(
-        "{}: {} properties hold for every selection (largest BDD {} nodes, {:.0?})\n",
-        dir.display(),
+        "{source}: {} properties hold for every selection (largest BDD {} nodes, {:.0?})\n",
         report.checks,
         report.largest_bdd,
         started.elapsed()

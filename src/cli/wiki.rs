@@ -2,10 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use carcassonne_rules_compiler::compile_dir;
 use clap::Args;
 
-use super::shared::{Outcome, print_out, rules_dir, write_error};
+use super::bundled::Source;
+use super::shared::{Outcome, print_out, write_error};
 use crate::output;
 
 #[derive(Args)]
@@ -16,7 +16,7 @@ pub struct WikiArgs {
 }
 
 pub fn run(rules: Option<&Path>, args: &WikiArgs) -> Outcome {
-    let compiled = compile_dir(rules_dir(rules));
+    let compiled = Source::of(rules).compile();
     let text = carcassonne_rules_wiki::export::export(&compiled.result?, &compiled.sources)?;
     output::finish_writing_on_signal();
     output::write_file(&args.out, &text).map_err(write_error)?;

@@ -10,6 +10,7 @@
 //! compiler's own dependency on the core crate, so a renamed type breaks this
 //! crate's build rather than the generated code's.
 
+use std::collections::HashSet;
 use std::fmt::Write;
 
 use carcassonne_rules_core::catalog::Catalog;
@@ -83,7 +84,7 @@ pub fn generate(rules: &Rules) -> String {
     out.line("");
     tables(rules, &names, &mut out);
     out.line("");
-    catalog_fn(&rules.catalog, &mut out);
+    catalog_fn(&rules.catalog, &names, &mut out);
     out.text
 }
 
@@ -101,7 +102,7 @@ fn dispatch(rules: &Rules, names: &Names) -> String {
     Section::BEFORE_STEPS.into_iter().for_each(|s| section(&mut scope, s));
     for step in rules.steps() {
         let doc = format!("Step {}: {}.", markdown::inline(&step.id), markdown::inline(&step.title));
-        scope.push_fn(section_fn(&step_fn(step), &doc, Some(step), &step.items, names));
+        scope.push_fn(section_fn(names.step_fn(step), &doc, Some(step), &step.items, names));
     }
     Section::AFTER_STEPS.into_iter().for_each(|s| section(&mut scope, s));
     let code = scope.to_string();
@@ -186,13 +187,17 @@ fn words(rules: &Rules) -> (usize, usize, usize, usize) {
     (words(rules.steps().count()), words(items.len()), words(markers), words(origins))
 }
 
-/// Rust names for the rules' ids.
+/// Rust names for the rules' ids, each unique in its module (see [`unique`]).
 struct Names {
     editions: Vec<String>,
     variants: Vec<String>,
     /// By module bit.
     modules: Vec<String>,
     flags: Vec<String>,
+    /// By [`ItemId`].
+    items: Vec<String>,
+    /// By [`StepId`]: the constant and the function that marks the step.
+    steps: Vec<(String, String)>,
     /// By [`MarkerId`]: the item's and the label's names.
     markers: Vec<String>,
     /// By [`OriginId`]: the item's and the module's names.
@@ -204,15 +209,41 @@ impl Names {
         let catalog = &rules.catalog;
         let items = rules.items();
         let module_name = |m: ModuleId| catalog.modules.get(usize::from(m.0)).map_or("", |m| m.id.as_str());
-        let markers = items.iter().flat_map(|i| i.markers.iter().map(|m| (i.id.as_str(), m.label.as_str())));
-        let origins = items.iter().flat_map(|i| i.origins.iter().map(|c| (i.id.as_str(), module_name(c.module))));
+        let pair = |item: &str, what: &str| format!("{}_{}", constant(item, "I"), word(what));
+        let markers = items.iter().flat_map(|i| i.markers.iter().map(|m| pair(&i.id, &m.label)));
+        let origins = items.iter().flat_map(|i| i.origins.iter().map(|c| pair(&i.id, module_name(c.module))));
+        let in_module = |module: &str, names: Vec<String>| -> Vec<String> {
+            names.into_iter().map(|name| format!("{module}::{name}")).collect()
+        };
+        let steps: Vec<&Step> = rules.steps().collect();
+        let step_consts = unique(steps.iter().map(|s| step_const(s)).collect(), &[]);
+        // The dispatch functions beside the steps'.
+        let sections: Vec<&str> =
+            Section::BEFORE_STEPS.into_iter().chain(Section::AFTER_STEPS).map(|s| s.name()).collect();
+        let fixed: Vec<&str> = sections.into_iter().chain(["visible", "catalog"]).collect();
+        let step_fns = unique(steps.iter().map(|s| step_fn(s)).collect(), &fixed);
+        let mut by_number = vec![String::new(); items.len()];
+        let item_names = unique(items.iter().map(|i| constant(&i.id, "I")).collect(), &[]);
+        for (item, name) in items.iter().zip(item_names) {
+            if let Some(slot) = by_number.get_mut(usize::from(item.number.0)) {
+                *slot = format!("item::{name}");
+            }
+        }
         Names {
-            markers: unique_names("marker", markers),
-            origins: unique_names("origin", origins),
-            editions: catalog.editions.iter().map(|e| format!("edition::{}", constant(&e.id, "E"))).collect(),
-            variants: catalog.variants.iter().map(|v| format!("variant::{}", constant(&v.id, "V"))).collect(),
-            modules: catalog.modules.iter().map(|m| format!("module::{}", constant(&m.id, "M"))).collect(),
-            flags: rules.flags.iter().map(|f| format!("flag::{}", function(&f.id))).collect(),
+            markers: in_module("marker", unique(markers.collect(), &[])),
+            origins: in_module("origin", unique(origins.collect(), &[])),
+            editions: in_module(
+                "edition",
+                unique(catalog.editions.iter().map(|e| constant(&e.id, "E")).collect(), &[]),
+            ),
+            variants: in_module(
+                "variant",
+                unique(catalog.variants.iter().map(|v| constant(&v.id, "V")).collect(), &[]),
+            ),
+            modules: in_module("module", unique(catalog.modules.iter().map(|m| constant(&m.id, "M")).collect(), &[])),
+            flags: in_module("flag", unique(rules.flags.iter().map(|f| function(&f.id)).collect(), &[])),
+            items: by_number,
+            steps: step_consts.into_iter().map(|c| format!("step::{c}")).zip(step_fns).collect(),
         }
     }
 
@@ -231,20 +262,50 @@ impl Names {
     fn origin(&self, o: OriginId) -> &str {
         &self.origins[usize::from(o.0)]
     }
+
+    fn item(&self, item: &Item) -> &str {
+        &self.items[usize::from(item.number.0)]
+    }
+
+    /// The step's constant.
+    fn step(&self, step: &Step) -> &str {
+        &self.steps[usize::from(step.number.0)].0
+    }
+
+    /// The function that marks the step and its items.
+    fn step_fn(&self, step: &Step) -> &str {
+        &self.steps[usize::from(step.number.0)].1
+    }
+
+    fn items(&self, items: &[Item]) -> Vec<String> {
+        items.iter().map(|i| self.item(i).to_string()).collect()
+    }
 }
 
-/// `module::ITEM_WHAT` constants for (item id, what) pairs, in order; a pair
-/// named before gets `_2`, `_3`, …
-fn unique_names<'a>(module: &str, pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    pairs
-        .map(|(item, what)| {
-            let name = format!("{}_{}", constant(item, "I"), word(what));
-            let n = seen.entry(name.clone()).or_insert(0);
-            *n += 1;
-            if *n == 1 { format!("{module}::{name}") } else { format!("{module}::{name}_{n}") }
-        })
-        .collect()
+/// Names unique by construction, for ids whose `naturals` (the names made
+/// of them, in order) may coincide — `20th` and `m_20th` both make
+/// `M_20TH`, markers `X` and `X` on one item and `X_2` on it make `…_X_2`
+/// twice. Each id keeps its natural name where no earlier id took it (or
+/// `taken` has it); else it gets the natural name with the first suffix
+/// `_2`, `_3`, … that is no id's natural name and not yet given, so no
+/// name is given twice and ids that collide with none keep their names.
+fn unique(naturals: Vec<String>, taken: &[&str]) -> Vec<String> {
+    let reserved: HashSet<&str> = naturals.iter().map(String::as_str).chain(taken.iter().copied()).collect();
+    let mut given: HashSet<String> = taken.iter().map(|t| t.to_string()).collect();
+    let mut out = Vec::with_capacity(naturals.len());
+    for name in &naturals {
+        let name = if given.contains(name) {
+            (2..)
+                .map(|n| format!("{name}_{n}"))
+                .find(|candidate| !reserved.contains(candidate.as_str()) && !given.contains(candidate))
+                .unwrap_or_default()
+        } else {
+            name.clone()
+        };
+        given.insert(name.clone());
+        out.push(name);
+    }
+    out
 }
 
 /// `MESSAGES (#1B)` → `MESSAGES_1B`: upper case, runs of other characters one `_`.
@@ -271,13 +332,10 @@ fn doc(markdown: &str) -> String {
     format!("/// {}", rust::comment(markdown))
 }
 
-fn item_const(item: &Item) -> String {
-    format!("item::{}", constant(&item.id, "I"))
-}
-
+/// A step's constant as its id makes it (`1A` → `S1A`), before [`unique`].
 fn step_const(step: &Step) -> String {
     let name = constant(&step.id, "S");
-    format!("step::{}", name.strip_prefix("S_").map_or_else(|| name.clone(), |rest| format!("S{rest}")))
+    name.strip_prefix("S_").map_or_else(|| name.clone(), |rest| format!("S{rest}"))
 }
 
 fn step_fn(step: &Step) -> String {
@@ -368,7 +426,7 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
             .steps()
             .map(|s| {
                 let doc = format!("{}: {}", markdown::inline(&s.id), markdown::inline(&s.title));
-                (doc, last(&step_const(s)), s.number.0.to_string())
+                (doc, last(names.step(s)), s.number.0.to_string())
             })
             .collect(),
     );
@@ -377,7 +435,7 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
         "item",
         "The items, numbered in turn order (pre-order: an item, then its sub-items).",
         "ItemId",
-        items.iter().map(|i| (markdown::code(&i.id), last(&item_const(i)), i.number.0.to_string())).collect(),
+        items.iter().map(|i| (markdown::code(&i.id), last(names.item(i)), i.number.0.to_string())).collect(),
     );
     module(
         "marker",
@@ -437,7 +495,7 @@ fn visible_fn(rules: &Rules, names: &Names) -> Function {
         f.line(format!("{}(cfg, &mut v);", section.name()));
     }
     for step in rules.steps() {
-        f.line(format!("{}(cfg, &mut v);", step_fn(step)));
+        f.line(format!("{}(cfg, &mut v);", names.step_fn(step)));
     }
     for section in Section::AFTER_STEPS {
         f.line(format!("{}(cfg, &mut v);", section.name()));
@@ -458,15 +516,29 @@ fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names:
         if step.when != Cond::True {
             let _ = writeln!(body, "if !({}) {{ return; }}", cond(&step.when, names, Prec::Top));
         }
-        let _ = writeln!(body, "v.step({});", step_const(step));
+        let _ = writeln!(body, "v.step({});", names.step(step));
         if let Some((_, when)) = &step.repeat {
-            let _ = writeln!(body, "{}", guarded(when, &format!("v.repeat({});", step_const(step)), names));
+            let _ = writeln!(body, "{}", guarded(when, &format!("v.repeat({});", names.step(step)), names));
         }
     }
     if items.is_empty() && step.is_none() {
         body.push_str("let _ = (cfg, v);\n");
     }
     body.push_str(&items_code(items, names));
+    // Sub-items after all their parents, each list under one test of its
+    // parent's bit: the code is as deep for any nesting of the rules.
+    // (An `if` of one `if` stays two: one shape for every list of sub-items.)
+    let mut parents: Vec<&Item> = items.iter().rev().collect();
+    if items.iter().any(|i| !i.children.is_empty()) {
+        f.allow("clippy::collapsible_if");
+    }
+    while let Some(parent) = parents.pop() {
+        if !parent.children.is_empty() {
+            let _ =
+                write!(body, "if v.has_item({}) {{\n{}}}\n", names.item(parent), items_code(&parent.children, names));
+        }
+        parents.extend(parent.children.iter().rev());
+    }
     f.line(body);
     f
 }
@@ -533,9 +605,9 @@ fn same_conditions(items: &[(&Item, Cond)], names: &Names) -> String {
         .collect()
 }
 
-/// Marks an item, its markers and its children, once its condition holds.
+/// Marks an item and its markers, once its condition holds.
 fn item_body(item: &Item, names: &Names) -> String {
-    let mut body = format!("v.item({});\n", item_const(item));
+    let mut body = format!("v.item({});\n", names.item(item));
     for marker in &item.markers {
         body.push_str(&guarded(&marker.when, &format!("v.marker({});", names.marker(marker.number)), names));
     }
@@ -546,7 +618,6 @@ fn item_body(item: &Item, names: &Names) -> String {
         let test = if conjuncts(&holds).iter().all(|c| shown.contains(c)) { Cond::True } else { holds };
         body.push_str(&guarded(&test, &format!("v.origin({});", names.origin(candidate.number)), names));
     }
-    body.push_str(&items_code(&item.children, names));
     body
 }
 
@@ -576,7 +647,11 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
                 out.block("PhaseInfo {", "},", |out| {
                     out.field("id", &literal(&phase.id));
                     out.field("title", &literal(&phase.title));
-                    out.list("steps: &", &phase.steps.iter().map(step_const).collect::<Vec<_>>(), ",");
+                    out.list(
+                        "steps: &",
+                        &phase.steps.iter().map(|s| names.step(s).to_string()).collect::<Vec<_>>(),
+                        ",",
+                    );
                 });
             }
         });
@@ -593,7 +668,7 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
                     out.field("repeat", repeat);
                     out.field("choose_one", &step.choose_one.to_string());
                     out.field("may_pass", &step.may_pass.to_string());
-                    out.list("items: &", &item_list(&step.items), ",");
+                    out.list("items: &", &names.items(&step.items), ",");
                 });
             }
         });
@@ -609,9 +684,10 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
             items.iter().flat_map(|i| &i.origins).map(|c| names.module(c.module).to_string()).collect();
         out.list("origins: &", &origins, ",");
         for section in Section::BEFORE_STEPS.into_iter().chain(Section::AFTER_STEPS) {
-            out.list(&format!("{}: &", section.name()), &item_list(rules.section(section)), ",");
+            out.list(&format!("{}: &", section.name()), &names.items(rules.section(section)), ",");
         }
-        let step = |n: StepId| rules.steps().find(|s| s.number == n).map_or_else(String::new, step_const);
+        let step =
+            |n: StepId| rules.steps().find(|s| s.number == n).map_or_else(String::new, |s| names.step(s).to_string());
         let block = rules.double_turn.as_ref().map_or_else(
             || "None".to_string(),
             |b| {
@@ -621,10 +697,6 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
         );
         out.field("double_turn", &block);
     });
-}
-
-fn item_list(items: &[Item]) -> Vec<String> {
-    items.iter().map(item_const).collect()
 }
 
 fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
@@ -656,7 +728,7 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
         };
         out.field("effect", &effect);
         out.field("flow", &flow(item.flow));
-        out.list("children: &", &item_list(&item.children), ",");
+        out.list("children: &", &names.items(&item.children), ",");
     });
 }
 
@@ -679,7 +751,7 @@ fn flow(flow: Flow) -> String {
     format!("Flow {{ {}, ..Flow::ACTION }}", fields.join(", "))
 }
 
-fn catalog_fn(catalog: &Catalog, out: &mut Writer) {
+fn catalog_fn(catalog: &Catalog, names: &Names, out: &mut Writer) {
     out.line("/// The editions, variants, expansions and modules of these rules.");
     out.block("pub fn catalog() -> Catalog {", "}", |out| {
         out.line("Catalog::new(");
@@ -703,7 +775,12 @@ fn catalog_fn(catalog: &Catalog, out: &mut Writer) {
         out.indent += 4;
         for x in &catalog.expansions {
             let editions: Vec<String> = x.editions.iter().map(|e| literal(e)).collect();
-            let modules: Vec<String> = x.modules.iter().map(|m| format!("module::{}", constant(&m.id, "M"))).collect();
+            let modules: Vec<String> = x
+                .modules
+                .iter()
+                .filter_map(|m| catalog.modules.iter().position(|n| n.id == m.id))
+                .map(|m| names.modules[m].clone())
+                .collect();
             let one = format!(
                 "({}, {}, &[{}], &[{}]),",
                 literal(&x.id),

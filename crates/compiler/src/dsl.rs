@@ -13,7 +13,7 @@ use parser::{DslParser, Rule};
 /// module keeps it out of the crate's API, and so out of `missing_docs`.
 mod parser {
     #[derive(pest_derive::Parser)]
-    #[grammar = "../../../grammar/dsl.pest"]
+    #[grammar = "../grammar/dsl.pest"]
     pub(super) struct DslParser;
 }
 

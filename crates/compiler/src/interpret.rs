@@ -71,7 +71,7 @@ fn entries<'r>(rules: &'r Rules, items: &'r [Item], cfg: &Config, parent: (Origi
                 item: item.number,
                 id: Cow::Borrowed(&item.id),
                 origin: origin.0,
-                origin_id: Cow::Borrowed(origin.1),
+                origin_id: origin.1,
                 text: Cow::Owned(item.text.render(cfg.edition)),
                 markers: item
                     .markers

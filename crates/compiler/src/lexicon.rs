@@ -133,10 +133,18 @@ fn words(id: &str, separator: char, allowed: impl Fn(char) -> bool) -> bool {
 /// Names, titles and texts are one line of printable characters: the first
 /// character that is not allowed, with its byte offset, if there is one.
 /// Rules texts never span lines: a line break would mean something different
-/// in every output (a new paragraph, a heading, the end of a comment).
+/// in every output (a new paragraph, a heading, the end of a comment). No
+/// invisible character either (a zero-width space, a joiner, a tag
+/// character: Unicode's default-ignorable set), except the soft hyphen, a
+/// hyphenation hint that long compound names use and that shows where a line
+/// breaks; terminals, diagnostics and `review` show it as `\u{ad}`. (Ids and
+/// keys are ASCII: their patterns hold no invisible character.)
 pub fn forbidden_in_text(text: &str) -> Option<(usize, char)> {
-    text.char_indices().find(|&(_, c)| is_unsafe(c))
+    text.char_indices().find(|&(_, c)| is_unsafe(c) && c != SOFT_HYPHEN)
 }
+
+/// The one invisible character a text may hold.
+const SOFT_HYPHEN: char = '\u{ad}';
 
 /// How a forbidden character is named in a message.
 pub fn describe_char(c: char) -> String {
@@ -146,6 +154,7 @@ pub fn describe_char(c: char) -> String {
         '\u{1b}' => "an escape character (a terminal control sequence)",
         '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => "a bidirectional override or isolate",
         '\u{200e}' | '\u{200f}' | '\u{61c}' => "a direction mark",
+        c if carcassonne_rules_core::escape::terminal::is_invisible(c) => "an invisible character",
         _ => "a control character",
     };
     format!("{what} (U+{:04X})", u32::from(c))
@@ -252,6 +261,13 @@ mod tests {
         assert_eq!(forbidden_in_text("é\u{202e}"), Some((2, '\u{202e}')));
         assert_eq!(forbidden_in_text("tab\there"), Some((3, '\t')));
         assert_eq!(forbidden_in_text("c1\u{85}"), Some((2, '\u{85}')), "C1 next line");
+        for invisible in
+            ['\u{200b}', '\u{200c}', '\u{200d}', '\u{2060}', '\u{2064}', '\u{feff}', '\u{e0041}', '\u{fe0f}']
+        {
+            assert_eq!(forbidden_in_text(&format!("when{invisible}")), Some((4, invisible)), "{invisible:?}");
+            assert!(describe_char(invisible).starts_with("an invisible character (U+"), "{invisible:?}");
+        }
+        assert_eq!(forbidden_in_text("Bürger\u{ad}meister"), None, "a soft hyphen is a hyphenation hint");
         assert!(describe_char('\n').starts_with("a line break"));
         assert!(describe_char('\u{202e}').contains("U+202E"));
     }

@@ -40,18 +40,28 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use diagnostics::{Diagnostic, Sources};
+pub use logic::Budget;
 pub use model::Rules;
 
-/// The generated file of Rust dispatch and tables, in the generated folder.
-pub const GENERATED_CODE: &str = "turn_order.rs";
+/// The bundled rules' generated Rust dispatch and tables, relative to the
+/// repository root: inside the runtime crate, whose package must hold it.
+pub const GENERATED_CODE: &str = "crates/runtime/src/generated/turn_order.rs";
 
-/// Every file `gen` writes into the generated folder, by its path relative to
-/// that folder (`/`-separated): the Rust dispatch and tables, and the JSON
-/// Schemas of the rules files (in [`schema::SCHEMA_DIR`]).
+/// The folder of the rules files' JSON Schemas (in [`schema::SCHEMA_DIR`]),
+/// relative to the repository root. They serve rule authors' editors only
+/// (the rules' `$schema` comments name them), so no crate holds them.
+pub const GENERATED_DIR: &str = "generated";
+
+/// Every file `gen` writes, by its path relative to the repository root
+/// (`/`-separated): the Rust dispatch and tables, and the JSON Schemas of the
+/// rules files.
 pub fn generated_files(rules: &Rules) -> Vec<(String, String)> {
     let mut files = vec![(GENERATED_CODE.to_string(), codegen::generate(rules))];
-    files
-        .extend(schema::schemas(rules).into_iter().map(|f| (format!("{}/{}", schema::SCHEMA_DIR, f.name), f.contents)));
+    files.extend(
+        schema::schemas(rules)
+            .into_iter()
+            .map(|f| (format!("{GENERATED_DIR}/{}/{}", schema::SCHEMA_DIR, f.name), f.contents)),
+    );
     files
 }
 
@@ -68,10 +78,16 @@ pub struct Compiled {
 
 /// Loads and checks the rules under `dir`.
 pub fn compile_dir(dir: &Path) -> Compiled {
+    compile_dir_within(dir, &Budget::new(logic::BUDGET))
+}
+
+/// As [`compile_dir`], deciding the conditions within `budget` (which then
+/// tells how much of it the rules spent).
+pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_dir(dir, &mut sources, &mut problems);
-    finish(raw, sources, problems)
+    finish(raw, sources, budget, problems)
 }
 
 /// Loads and checks the rules held in `files` (path relative to the rules
@@ -81,7 +97,7 @@ pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_files(dir, files, &mut sources, &mut problems);
-    finish(raw, sources, problems)
+    finish(raw, sources, &Budget::new(logic::BUDGET), problems)
 }
 
 /// As [`compile_files`], with `cache` saving the reading of every file whose
@@ -91,11 +107,11 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_files_cached(dir, files, cache, &mut sources, &mut problems);
-    finish(raw, sources, problems)
+    finish(raw, sources, &Budget::new(logic::BUDGET), problems)
 }
 
-fn finish(raw: syntax::RawRules, sources: Sources, mut problems: Vec<Diagnostic>) -> Compiled {
-    let rules = check::check(&raw, &sources, &mut problems);
+fn finish(raw: syntax::RawRules, sources: Sources, budget: &Budget, mut problems: Vec<Diagnostic>) -> Compiled {
+    let rules = check::check(&raw, &sources, budget, &mut problems);
     let result = match rules {
         Some(rules) if problems.is_empty() => Ok(rules),
         _ => Err(problems),

@@ -3,24 +3,117 @@
 //! `verify` proves properties with it, `explain` finds the smallest change
 //! of a selection that flips an item, and the wiki export asks it which of
 //! its class readings are possible or implied.
+//!
+//! BDDs can grow exponentially in the number of modules a condition
+//! combines, so the work is bounded two ways. A module's variable is placed
+//! where the conditions first name it (the derived flags, then each step's
+//! condition and its items, in the order of the rules), so that the modules
+//! a condition pairs lie next to each other whatever their ids. And a
+//! [`Budget`] counts the work of every operation of a run: past it, the
+//! condition being built is [`TooComplex`] and `check` says so at it,
+//! instead of working for minutes.
 
-use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet, op_function};
 use carcassonne_rules_core::{Catalog, Config, EditionId, ModuleId, ModuleSet, VariantId};
 
 use crate::model::{Cond, Flag, Rules};
+
+/// The BDD work one run may do, in nodes built. The bundled rules build
+/// about 13,000 and a hundred times their conditions 1.1 million (see
+/// docs/performance.md); this many take about a second.
+pub const BUDGET: usize = 1 << 22;
+
+/// The most steps one operation may take: what bounds the memory of a run
+/// (its tables take a few dozen bytes a step).
+pub const OPERATION: usize = 1 << 20;
+
+/// The budget of BDD work was spent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TooComplex {
+    /// By this condition: the one to report.
+    Here,
+    /// Before: some earlier condition was reported.
+    Earlier,
+}
+
+/// The BDD work a run may still do: clones share it, so that the caller
+/// can read what a run spent.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    left: Rc<Cell<usize>>,
+    total: usize,
+}
+
+impl Budget {
+    /// A budget of `steps` apply steps.
+    pub fn new(steps: usize) -> Self {
+        Budget { left: Rc::new(Cell::new(steps)), total: steps }
+    }
+
+    /// No bound: for tools that run on rules `check` accepted, whose
+    /// conditions are known to fit [`BUDGET`].
+    pub fn unbounded() -> Self {
+        Self::new(usize::MAX)
+    }
+
+    /// The steps spent so far.
+    pub fn spent(&self) -> usize {
+        self.total - self.left.get()
+    }
+
+    fn charge(&self, steps: usize) -> Result<(), TooComplex> {
+        let left = self.left.get();
+        if left == 0 {
+            return Err(TooComplex::Earlier);
+        }
+        if steps > left {
+            self.left.set(0);
+            return Err(TooComplex::Here);
+        }
+        self.left.set(left - steps);
+        Ok(())
+    }
+
+    /// `op` of `a` and `b`, charged the nodes it builds. An operation that
+    /// could take more steps than one may, or than are left (the product of
+    /// its operands' sizes bounds them), is counted first, and refused
+    /// without doing the work when it takes more: that spends the budget.
+    fn apply(&self, a: &Bdd, b: &Bdd, op: fn(Option<bool>, Option<bool>) -> Option<bool>) -> Result<Bdd, TooComplex> {
+        let left = self.left.get();
+        if left == 0 {
+            return Err(TooComplex::Earlier);
+        }
+        let most = left.min(OPERATION);
+        if a.size().saturating_mul(b.size()) > most {
+            // A dry run counts the steps in less memory than the work takes.
+            let steps = Bdd::check_binary_op(most, a, b, op).map_or(usize::MAX, |(_, steps)| steps);
+            self.charge(steps)?;
+        }
+        let result = Bdd::binary_op(a, b, op);
+        self.charge(result.size())?;
+        Ok(result)
+    }
+}
 
 /// Conditions as BDDs over one variable per module, one per edition and one
 /// per rule variant (exactly one edition and one variant hold: the domain).
 pub struct Logic<'r> {
     catalog: &'r Catalog,
     vars: BddVariableSet,
-    modules: Vec<BddVariable>,
+    /// Each module's variable by module bit, once a condition named it.
+    modules: RefCell<Vec<Option<BddVariable>>>,
+    /// The module variables no module has yet, the next one to give last.
+    free: RefCell<Vec<BddVariable>>,
     editions: Vec<BddVariable>,
     variants: Vec<BddVariable>,
     /// Exactly one edition and one variant.
     domain: Bdd,
     /// Each derived flag's BDD, by flag index.
-    flags: Vec<Bdd>,
+    flags: Vec<Result<Bdd, TooComplex>>,
+    budget: Budget,
 }
 
 /// Where one version's names stand in a variable space the caller built:
@@ -42,14 +135,26 @@ pub struct Space {
 pub type Selection = Config;
 
 impl<'r> Logic<'r> {
-    /// The variables and the derived flags of `rules`.
+    /// The variables and the derived flags of `rules`, which `check`
+    /// accepted: placed as `check` placed them, without a bound.
     pub fn new(rules: &'r Rules) -> Self {
-        Self::over(&rules.catalog, &rules.flags)
+        let logic = Self::over(&rules.catalog, &rules.flags, Budget::unbounded());
+        let [notes, setup, any_time, final_scoring] = rules.sections();
+        for (_, items) in [notes, setup, any_time] {
+            logic.place_items(items);
+        }
+        for step in rules.steps() {
+            logic.place(&step.when);
+            logic.place_items(&step.items);
+        }
+        logic.place_items(final_scoring.1);
+        logic
     }
 
     /// The variables of `catalog`, with `flags` as the derived flags (for
-    /// `check`, before the model exists).
-    pub fn over(catalog: &'r Catalog, flags: &[Flag]) -> Self {
+    /// `check`, before the model exists), within `budget`. Modules take
+    /// their variables in the order conditions name them.
+    pub fn over(catalog: &'r Catalog, flags: &[Flag], budget: Budget) -> Self {
         let count = catalog.modules.len() + catalog.editions.len() + catalog.variants.len();
         let vars = BddVariableSet::new_anonymous(u16::try_from(count).unwrap_or(u16::MAX));
         let all = vars.variables();
@@ -60,9 +165,20 @@ impl<'r> Logic<'r> {
         let exactly_one =
             |of: &[BddVariable]| if of.is_empty() { vars.mk_true() } else { vars.mk_sat_exactly_k(1, of) };
         let domain = exactly_one(editions).and(&exactly_one(variants));
-        let space =
-            Space { modules: modules.to_vec(), editions: editions.to_vec(), variants: variants.to_vec(), domain };
-        Self::in_space(catalog, flags, vars, space)
+        let free = modules.iter().rev().copied().collect();
+        let mut logic = Logic {
+            catalog,
+            modules: RefCell::new(vec![None; modules.len()]),
+            free: RefCell::new(free),
+            editions: editions.to_vec(),
+            variants: variants.to_vec(),
+            domain,
+            flags: Vec::new(),
+            vars,
+            budget,
+        };
+        logic.flags = logic.build_flags(flags);
+        logic
     }
 
     /// The conditions of `catalog` and `flags` over variables the caller
@@ -70,16 +186,92 @@ impl<'r> Logic<'r> {
     /// differ, into one space this way, so that their BDDs can be compared.
     pub fn in_space(catalog: &'r Catalog, flags: &[Flag], vars: BddVariableSet, space: Space) -> Self {
         let Space { modules, editions, variants, domain } = space;
-        let mut logic = Logic { catalog, modules, editions, variants, domain, flags: Vec::new(), vars };
-        // A flag refers only to flags defined without cycles (the checker
-        // rejects cycles), so expanding each on its own terminates.
-        logic.flags = flags.iter().map(|flag| logic.bdd(&flag.when.expanded(flags))).collect();
+        let modules = RefCell::new(modules.into_iter().map(Some).collect());
+        let mut logic = Logic {
+            catalog,
+            modules,
+            free: RefCell::new(Vec::new()),
+            editions,
+            variants,
+            domain,
+            flags: Vec::new(),
+            vars,
+            budget: Budget::unbounded(),
+        };
+        logic.flags = logic.build_flags(flags);
         logic
     }
 
-    /// The selections that satisfy `cond` (within the domain).
+    /// The order in which the conditions of `rules` name their modules
+    /// (each once): the order [`Logic::new`] places them in.
+    pub fn module_order(rules: &Rules) -> Vec<ModuleId> {
+        let logic = Logic::new(rules);
+        let placed = logic.modules.borrow();
+        let mut order: Vec<(BddVariable, ModuleId)> =
+            (0..placed.len()).filter_map(|m| placed[m].map(|v| (v, ModuleId(m as u8)))).collect();
+        order.sort_unstable();
+        order.into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// Each flag's BDD, a flag named inside another built once (and a
+    /// flag on a cycle, which `check` reports, as no selection).
+    fn build_flags(&self, flags: &[Flag]) -> Vec<Result<Bdd, TooComplex>> {
+        let mut built: Vec<Option<Result<Bdd, TooComplex>>> = vec![None; flags.len()];
+        for f in 0..flags.len() {
+            // Kept in `built`.
+            let _ = self.build_flag(f, flags, &mut built, &mut Vec::new());
+        }
+        built.into_iter().map(|b| b.unwrap_or_else(|| Ok(self.vars.mk_false()))).collect()
+    }
+
+    fn build_flag(
+        &self,
+        f: usize,
+        flags: &[Flag],
+        built: &mut [Option<Result<Bdd, TooComplex>>],
+        building: &mut Vec<usize>,
+    ) -> Result<Bdd, TooComplex> {
+        if let Some(done) = &built[f] {
+            return done.clone();
+        }
+        if building.contains(&f) {
+            return Ok(self.vars.mk_false());
+        }
+        building.push(f);
+        let result = self.build(&flags[f].when, &mut |g| {
+            if g < flags.len() { self.build_flag(g, flags, built, building) } else { Ok(self.vars.mk_false()) }
+        });
+        building.pop();
+        built[f] = Some(result.clone());
+        result
+    }
+
+    /// The flag whose definition spent the budget, if one did.
+    pub fn too_complex_flag(&self) -> Option<usize> {
+        self.flags.iter().position(|f| f == &Err(TooComplex::Here))
+    }
+
+    /// The BDD work done so far.
+    pub fn spent(&self) -> usize {
+        self.budget.spent()
+    }
+
+    /// The selections that satisfy `cond` (within the domain), for tools
+    /// whose logic has no bound ([`Logic::new`]).
     pub fn cond(&self, cond: &Cond) -> Bdd {
-        self.bdd(cond).and(&self.domain)
+        self.try_cond(cond).unwrap_or_else(|_| self.vars.mk_false())
+    }
+
+    /// The selections that satisfy `cond` (within the domain), or
+    /// [`TooComplex`] if that takes more work than the budget has left.
+    pub fn try_cond(&self, cond: &Cond) -> Result<Bdd, TooComplex> {
+        let bdd = self.bdd(cond)?;
+        self.and(&bdd, &self.domain)
+    }
+
+    /// `a and b`, within the budget.
+    pub fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
+        self.budget.apply(a, b, op_function::and)
     }
 
     /// The domain: every selection.
@@ -92,18 +284,74 @@ impl<'r> Logic<'r> {
         self.vars.mk_false()
     }
 
-    fn bdd(&self, cond: &Cond) -> Bdd {
-        match cond {
+    fn bdd(&self, cond: &Cond) -> Result<Bdd, TooComplex> {
+        self.build(cond, &mut |f| self.flags.get(f).cloned().unwrap_or_else(|| Ok(self.vars.mk_false())))
+    }
+
+    /// `cond` as a BDD, with `flag` giving each derived flag's.
+    fn build(&self, cond: &Cond, flag: &mut dyn FnMut(usize) -> Result<Bdd, TooComplex>) -> Result<Bdd, TooComplex> {
+        Ok(match cond {
             Cond::True => self.vars.mk_true(),
             Cond::False => self.vars.mk_false(),
-            Cond::Module(m) => self.var(&self.modules, usize::from(m.0)),
-            Cond::Flag(f) => self.flags.get(*f).cloned().unwrap_or_else(|| self.vars.mk_false()),
+            Cond::Module(m) => self.module(*m),
+            Cond::Flag(f) => flag(*f)?,
             Cond::Edition(e) => self.var(&self.editions, usize::from(e.0)),
             Cond::Variant(v) => self.var(&self.variants, usize::from(v.0)),
-            Cond::Not(inner) => self.bdd(inner).not(),
-            Cond::All(parts) => parts.iter().fold(self.vars.mk_true(), |acc, p| acc.and(&self.bdd(p))),
-            Cond::Any(parts) => parts.iter().fold(self.vars.mk_false(), |acc, p| acc.or(&self.bdd(p))),
+            Cond::Not(inner) => {
+                let inner = self.build(inner, flag)?;
+                self.budget.charge(inner.size())?;
+                inner.not()
+            }
+            Cond::All(parts) => {
+                let mut acc = self.vars.mk_true();
+                for p in parts {
+                    acc = self.budget.apply(&acc, &self.build(p, flag)?, op_function::and)?;
+                }
+                acc
+            }
+            Cond::Any(parts) => {
+                let mut acc = self.vars.mk_false();
+                for p in parts {
+                    acc = self.budget.apply(&acc, &self.build(p, flag)?, op_function::or)?;
+                }
+                acc
+            }
+        })
+    }
+
+    fn place_items(&self, items: &[crate::model::Item]) {
+        for item in items {
+            self.place(&item.when);
+            self.place_items(&item.children);
         }
+    }
+
+    /// Places the modules `cond` names (flags were placed before).
+    fn place(&self, cond: &Cond) {
+        match cond {
+            Cond::Module(m) => {
+                self.module_var(*m);
+            }
+            Cond::Not(inner) => self.place(inner),
+            Cond::All(parts) | Cond::Any(parts) => parts.iter().for_each(|p| self.place(p)),
+            Cond::True | Cond::False | Cond::Flag(_) | Cond::Edition(_) | Cond::Variant(_) => {}
+        }
+    }
+
+    /// The variable of module `m`: the next free one at its first mention.
+    fn module_var(&self, m: ModuleId) -> Option<BddVariable> {
+        let mut modules = self.modules.borrow_mut();
+        let slot = modules.get_mut(usize::from(m.0))?;
+        if slot.is_none() {
+            *slot = self.free.borrow_mut().pop();
+        }
+        *slot
+    }
+
+    /// Every module's variable, by module bit (placing those not named yet).
+    fn module_vars(&self) -> Vec<BddVariable> {
+        let count = self.modules.borrow().len();
+        (0..count).filter_map(|m| self.module_var(ModuleId(m as u8))).collect()
     }
 
     fn var(&self, vars: &[BddVariable], i: usize) -> Bdd {
@@ -117,7 +365,7 @@ impl<'r> Logic<'r> {
 
     /// The module `m` is selected.
     pub fn module(&self, m: ModuleId) -> Bdd {
-        self.var(&self.modules, usize::from(m.0))
+        self.module_var(m).map_or_else(|| self.vars.mk_false(), |v| self.vars.mk_var(v))
     }
 
     /// A selection in `set` with as few modules as can be (no module of it
@@ -134,7 +382,7 @@ impl<'r> Logic<'r> {
                 }
             }
         }
-        for &m in &self.modules {
+        for m in self.module_vars() {
             let without = narrowed.var_select(m, false);
             if !without.is_false() {
                 narrowed = without;
@@ -149,10 +397,9 @@ impl<'r> Logic<'r> {
     /// them): of those, the one that leaves out the later-named modules
     /// first, then the first edition and the first variant.
     pub fn fewest(&self, set: &Bdd, mentioned: &[ModuleId]) -> Option<Selection> {
-        let vars: Vec<BddVariable> =
-            mentioned.iter().filter_map(|m| self.modules.get(usize::from(m.0)).copied()).collect();
+        let vars: Vec<BddVariable> = mentioned.iter().filter_map(|&m| self.module_var(m)).collect();
         let others: Vec<(BddVariable, bool)> =
-            self.modules.iter().filter(|v| !vars.contains(v)).map(|&v| (v, false)).collect();
+            self.module_vars().into_iter().filter(|v| !vars.contains(v)).map(|v| (v, false)).collect();
         let within = set.select(&others);
         let count = (0..=vars.len()).find(|&k| !within.and(&self.vars.mk_sat_exactly_k(k, &vars)).is_false())?;
         let mut narrowed = within.and(&self.vars.mk_sat_exactly_k(count, &vars));
@@ -170,13 +417,11 @@ impl<'r> Logic<'r> {
 
     fn selection(&self, valuation: &BddValuation) -> Selection {
         let first = |vars: &[BddVariable]| vars.iter().position(|&v| valuation.value(v)).unwrap_or(0) as u8;
+        let modules = self.module_vars();
         Selection {
             edition: EditionId(first(&self.editions)),
             variant: VariantId(first(&self.variants)),
-            modules: (0..self.modules.len())
-                .filter(|&i| valuation.value(self.modules[i]))
-                .map(|i| ModuleId(i as u8))
-                .collect(),
+            modules: (0..modules.len()).filter(|&i| valuation.value(modules[i])).map(|i| ModuleId(i as u8)).collect(),
         }
     }
 
@@ -188,7 +433,7 @@ impl<'r> Logic<'r> {
     /// The one selection `cfg`, as a set.
     fn point(&self, cfg: &Config) -> Bdd {
         let mut fixed: Vec<(BddVariable, bool)> = Vec::new();
-        for (i, &v) in self.modules.iter().enumerate() {
+        for (i, v) in self.module_vars().into_iter().enumerate() {
             fixed.push((v, cfg.has(ModuleId(i as u8))));
         }
         for (i, &v) in self.editions.iter().enumerate() {
@@ -205,8 +450,7 @@ impl<'r> Logic<'r> {
     /// modules toggled, the earliest of `among` first where several sets of
     /// that size would do. `None` if no such selection is in `set`.
     pub fn nearest(&self, set: &Bdd, cfg: &Config, among: &[ModuleId]) -> Option<(Vec<ModuleId>, Config)> {
-        let movable: Vec<BddVariable> =
-            among.iter().filter_map(|m| self.modules.get(usize::from(m.0)).copied()).collect();
+        let movable: Vec<BddVariable> = among.iter().filter_map(|&m| self.module_var(m)).collect();
         let start = self.point(cfg);
         // Every selection within `changes` toggles of `cfg`, grown one toggle at a time.
         let mut ball = start.clone();
@@ -227,7 +471,7 @@ impl<'r> Logic<'r> {
             if toggled.len() == changes {
                 break;
             }
-            let Some(&v) = self.modules.get(usize::from(m.0)) else { continue };
+            let Some(v) = self.module_var(m) else { continue };
             let flipped = found.var_select(v, !cfg.has(m));
             if !flipped.is_false() {
                 found = flipped;
@@ -270,7 +514,7 @@ mod tests {
     #[test]
     fn the_domain_is_one_edition_and_one_variant() {
         let catalog = catalog();
-        let logic = Logic::over(&catalog, &[]);
+        let logic = Logic::over(&catalog, &[], Budget::new(BUDGET));
         let dragon = Cond::Module(ModuleId(0));
         assert!(!empty(&logic, &dragon));
         assert!(empty(&logic, &Cond::All(vec![dragon.clone(), Cond::Not(Box::new(dragon.clone()))])));
@@ -284,7 +528,7 @@ mod tests {
             span: NOWHERE,
             name_span: NOWHERE,
         }];
-        let logic = Logic::over(&catalog, &flags);
+        let logic = Logic::over(&catalog, &flags, Budget::new(BUDGET));
         assert!(empty(&logic, &Cond::All(vec![dragon, Cond::Flag(0)])), "flags are expanded");
     }
 
@@ -293,7 +537,7 @@ mod tests {
         // `(m and not m)` 1,000 times over 3 modules, and a 20-module
         // contradiction: trying every selection would visit 10^10 terms.
         let catalog = catalog();
-        let logic = Logic::over(&catalog, &[]);
+        let logic = Logic::over(&catalog, &[], Budget::new(BUDGET));
         let never = |m: u8| Cond::All(vec![Cond::Module(ModuleId(m)), Cond::Not(Box::new(Cond::Module(ModuleId(m))))]);
         let started = std::time::Instant::now();
         assert!(empty(&logic, &Cond::Any((0..1000).map(|i| never((i % 3) as u8)).collect())));
@@ -304,7 +548,7 @@ mod tests {
     #[test]
     fn fewest_prefers_the_modules_named_first() {
         let catalog = catalog();
-        let logic = Logic::over(&catalog, &[]);
+        let logic = Logic::over(&catalog, &[], Budget::new(BUDGET));
         let [dragon, fairy, abbey] = [0, 1, 2].map(|m| Cond::Module(ModuleId(m)));
         // abbey or fairy, named so: abbey is the one.
         let set = logic.cond(&Cond::Any(vec![abbey.clone(), fairy.clone()]));
@@ -360,7 +604,7 @@ mod tests {
     #[test]
     fn nearest_toggles_the_fewest_modules_earliest_first() {
         let catalog = catalog();
-        let logic = Logic::over(&catalog, &[]);
+        let logic = Logic::over(&catalog, &[], Budget::new(BUDGET));
         let [dragon, fairy, abbey] = [0, 1, 2].map(|m| Cond::Module(ModuleId(m)));
         let cfg = Config { edition: EditionId(1), variant: VariantId(0), modules: [ModuleId(1)].into_iter().collect() };
         // dragon and not fairy, or abbey: adding abbey is one change.

@@ -10,6 +10,11 @@ use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repea
 
 pub use crate::diagnostics::Span;
 
+/// How many levels items nest (an item at the top of its step is level 1):
+/// the same bound in every build, far below where any walk over the items
+/// could run out of stack. The bundled rules use three.
+pub const MAX_DEPTH: usize = 32;
+
 /// Index into [`Rules::flags`].
 pub type FlagIx = usize;
 

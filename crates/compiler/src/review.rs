@@ -372,8 +372,8 @@ impl Comparison<'_, '_> {
         let in_changed = changed.iter().fold(none.clone(), |acc, &e| acc.or(&vars.edition(e)));
         self.push(Kind::Text, Some(id), &n.place, None, x, both.and(&in_changed), |v| {
             let e = vars.selection(v).0;
-            let read = |t: &[Option<String>]| clip(t[e].as_deref().unwrap_or(""));
-            format!("{}: \"{}\" → \"{}\"", vars.edition_ids[e], read(&ot), read(&nt))
+            let (before, after) = where_they_differ(ot[e].as_deref().unwrap_or(""), nt[e].as_deref().unwrap_or(""));
+            format!("{}: \"{before}\" → \"{after}\"", vars.edition_ids[e])
         });
         let origin_differs = o.origin.iter().fold(none.clone(), |acc, (m, there)| {
             let now = n.origin.iter().find(|(nm, _)| nm == m).map_or(none.clone(), |(_, s)| s.clone());
@@ -511,6 +511,32 @@ fn clip(text: &str) -> String {
     }
 }
 
+/// Two texts cut to a readable length for a one-line description, around
+/// where they differ: the same few characters before the first difference
+/// in both, the differing span, a few after it, `…` where a text is cut. A
+/// change past the first line's worth of text is still shown.
+fn where_they_differ(old: &str, new: &str) -> (String, String) {
+    const CONTEXT: usize = 20;
+    const SPAN: usize = 50;
+    let (o, n): (Vec<char>, Vec<char>) = (old.chars().collect(), new.chars().collect());
+    let prefix = o.iter().zip(&n).take_while(|(a, b)| a == b).count();
+    let suffix = o[prefix..].iter().rev().zip(n[prefix..].iter().rev()).take_while(|(a, b)| a == b).count();
+    let start = prefix.saturating_sub(CONTEXT);
+    let cut = |text: &[char]| {
+        let differs_to = text.len() - suffix;
+        let end = text.len().min(differs_to.min(prefix + SPAN) + CONTEXT);
+        let mut shown: String = text[start..end].iter().collect();
+        if start > 0 {
+            shown.insert(0, '…');
+        }
+        if end < text.len() {
+            shown.push('…');
+        }
+        shown
+    };
+    (cut(&o), cut(&n))
+}
+
 /// The `review` command: compiles the base (a folder, else a git revision,
 /// see [`revision::compile_base`]) and the head folder, and renders what
 /// changed; returns the output and whether anything changed. Problems in
@@ -555,6 +581,23 @@ pub fn command(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_change_is_shown_where_the_texts_differ() {
+        assert_eq!(
+            where_they_differ("Draw a tile.", "Draw two tiles."),
+            ("Draw a tile.".into(), "Draw two tiles.".into())
+        );
+        // Past any first line: the window moves to the difference.
+        let old = format!("{}x{}", "a".repeat(150), "b".repeat(100));
+        let new = format!("{}y{}", "a".repeat(150), "b".repeat(100));
+        let (before, after) = where_they_differ(&old, &new);
+        assert_eq!(before, format!("…{}x{}…", "a".repeat(20), "b".repeat(20)));
+        assert_eq!(after, format!("…{}y{}…", "a".repeat(20), "b".repeat(20)));
+        // Only an insertion: nothing of the old is missing, the new shows it.
+        let (before, after) = where_they_differ("a long text", "a long\u{ad} text");
+        assert_eq!((before.as_str(), after.as_str()), ("a long text", "a long\u{ad} text"));
+    }
 
     #[test]
     fn the_kept_order_is_a_longest_common_subsequence() {

@@ -499,6 +499,48 @@ fn load(
     raw
 }
 
+/// The rules files of the folder `dir` as [`load_dir`] would read them, for
+/// a reader of its own (the language server): every text by its path
+/// relative to the folder (`base.yaml`, `expansions/abbey.yaml`), and a
+/// diagnostic for each one the checked reader refuses (a link, a FIFO, a
+/// device, a file over [`MAX_FILE_BYTES`], a linked `expansions/`). A
+/// missing file is neither: compiling the texts says it is missing.
+pub fn read_folder(dir: &Path) -> (BTreeMap<String, String>, Vec<Diagnostic>) {
+    let mut texts = BTreeMap::new();
+    let mut refused = Vec::new();
+    let mut names: Vec<String> = [EDITIONS_FILE, MODULES_FILE, BASE_FILE].iter().map(|n| n.to_string()).collect();
+    match list_folder(&dir.join(EXPANSIONS_DIR)) {
+        Ok(found) => names.extend(
+            found
+                .iter()
+                .filter_map(|n| n.to_str())
+                .filter(|n| !n.starts_with('.'))
+                .map(|n| format!("{EXPANSIONS_DIR}/{n}")),
+        ),
+        Err(problem) => refused.push(problem),
+    }
+    for rel in names {
+        match read_file(dir, &rel) {
+            Ok(Some(text)) => {
+                texts.insert(rel, text);
+            }
+            Ok(None) => {}
+            Err(problem) => refused.push(problem),
+        }
+    }
+    (texts, refused)
+}
+
+/// The text of the rules file `rel` of the folder `dir`, through the checked
+/// reader; `None` when there is no such file.
+pub fn read_file(dir: &Path, rel: &str) -> Result<Option<String>, Diagnostic> {
+    let path = dir.join(rel);
+    match std::fs::symlink_metadata(&path) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        _ => read_text(&path).map(Some),
+    }
+}
+
 /// The names in the folder `dir`, which may be missing (no names) but must
 /// be a folder of its own, not a symbolic link to one elsewhere.
 fn list_folder(dir: &Path) -> Result<Vec<std::ffi::OsString>, Diagnostic> {
@@ -668,6 +710,19 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
 
 /// serde-saphyr's error as a diagnostic at its line and column, with help for
 /// the common traps.
+/// Help for an unknown key of the message that holds a character outside
+/// ASCII (every key is ASCII): the key with each such character written as
+/// `\u{…}`, so that `whеn` with a Cyrillic `е`, which reads as `when`, is seen.
+fn unknown_key(message: &str) -> Option<String> {
+    let key = message.split('`').nth(1)?;
+    if key.is_ascii() {
+        return None;
+    }
+    let shown: String =
+        key.chars().map(|c| if c.is_ascii() { c.to_string() } else { format!("\\u{{{:x}}}", u32::from(c)) }).collect();
+    Some(format!("keys are ASCII, and this one is `{shown}`: retype it"))
+}
+
 fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
     let mut message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
     // The reader's own advice names its options, which a rule author cannot set.
@@ -697,6 +752,8 @@ fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sou
         )
     } else if lower.contains("quoted scalar") {
         Some("a quoted value runs on to its closing quote: look for an unclosed quote above".to_string())
+    } else if let Some(key) = lower.contains("unknown field").then(|| unknown_key(&message)).flatten() {
+        Some(key)
     } else if lower.contains("missing field") {
         Some("add it; if it is there, check its indentation: a key indented differently belongs elsewhere".to_string())
     } else if lower.contains("duplicate mapping key") {

@@ -265,6 +265,16 @@ proptest! {
     fn mutated_bundled_markers(at in any::<Index>(), edits in edits()) {
         invariants::marker(&mutate(pick(&valid().markers, at), &edits));
     }
+
+    #[test]
+    fn random_conditions_over_many_modules_are_decided_within_the_bounds(
+        input in proptest::collection::vec(any::<u8>(), 0..512)
+    ) {
+        let started = std::time::Instant::now();
+        invariants::logic(&input);
+        // The budget's worst case takes about 5 s in a debug build.
+        prop_assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    }
 }
 
 fn bed() -> invariants::RulesBed {

@@ -724,3 +724,80 @@ fn revisions_with_links_or_unknown_names_are_refused() {
     assert!(found.contains("`:/no such\\u{1b}[2J` is neither a folder nor a revision"), "{found}");
     assert!(!found.contains('\x1b'), "{found}");
 }
+
+#[test]
+fn invisible_characters_are_shown_in_diagnostics_and_in_review() {
+    // A key with a zero-width space reads `when` but is refused, and the
+    // diagnostic shows the character.
+    let head = edited(&[(
+        ABBEY,
+        "    - id: mayor-deploy\n      when: mayor\n",
+        "    - id: mayor-deploy\n      when\u{200b}: mayor\n",
+    )]);
+    let rendered = carcassonne_rules_compiler::diagnostics::render(
+        &match compile_dir(head.path()).result {
+            Ok(_) => panic!("a key with a zero-width space is refused"),
+            Err(problems) => problems,
+        },
+        false,
+    );
+    assert!(rendered.contains("when\\u{200b}") && !rendered.contains('\u{200b}'), "{rendered}");
+    // A text holding one is refused, naming it.
+    let head = edited(&[(ABBEY, "text: An abbey tile\n", "text: \"An abbey\u{2060} tile\"\n")]);
+    let found = problems(review::command(BUNDLED, head.path(), Format::Text, false));
+    assert!(found.contains("an invisible character (U+2060)"), "{found}");
+
+    // A soft hyphen, the one a text may hold, is a change `review` shows.
+    let head = edited(&[(ABBEY, "text: An abbey tile\n", "text: \"An ab\u{ad}bey tile\"\n")]);
+    let (_, _, review) = review_dirs(Path::new(BUNDLED), head.path());
+    assert_eq!(summary(&review), [(Kind::Text, Some("abbey-supply-abbey-tile"))]);
+    for format in [Format::Text, Format::Markdown] {
+        let out = review::render(&review, format, false);
+        assert!(out.contains("An ab\\u{ad}bey tile"), "{out}");
+        assert!(!out.contains('\u{ad}'), "{out}");
+    }
+}
+
+#[test]
+fn a_long_text_change_is_shown_where_it_differs() {
+    let long = format!("An abbey tile {} end", "and so on ".repeat(20));
+    let at = long.char_indices().nth(150).expect("150 characters").0;
+    let changed = format!("{}X{}", &long[..at], &long[at + 1..]);
+    let head_old = edited(&[(ABBEY, "text: An abbey tile\n", &format!("text: \"{long}\"\n"))]);
+    let head_new = edited(&[(ABBEY, "text: An abbey tile\n", &format!("text: \"{changed}\"\n"))]);
+    let (_, _, review) = review_dirs(head_old.path(), head_new.path());
+    assert_eq!(summary(&review), [(Kind::Text, Some("abbey-supply-abbey-tile"))]);
+    let detail = &review.changes[0].detail;
+    let (before, after) = detail.split_once(" → ").expect("before → after");
+    assert_ne!(before.split_once(": ").map(|x| x.1), after.into(), "the two sides differ: {detail}");
+    assert!(after.contains('X') && !before.contains('X'), "{detail}");
+}
+
+#[test]
+fn a_pull_request_comment_notifies_nobody_and_links_nowhere() {
+    let head = edited(&[(
+        ABBEY,
+        "text: An abbey tile\n",
+        "text: \"An abbey tile, ask @octocat or @org/team (#12, owner/repo#3, www.example.org)\"\n",
+    )]);
+    let (_, _, review) = review_dirs(Path::new(BUNDLED), head.path());
+    let markdown = review::render(&review, Format::Markdown, false);
+    for broken in
+        ["@<!-- -->octocat", "@<!-- -->org/team", "#<!-- -->12", "owner/repo#<!-- -->3", "www<!-- -->.example.org"]
+    {
+        assert!(markdown.contains(broken), "{broken} in {markdown}");
+    }
+}
+
+#[test]
+fn a_key_with_a_look_alike_letter_is_shown_with_it_escaped() {
+    // `whеn` with a Cyrillic `е` (U+0435) reads as `when`.
+    let head = edited(&[(
+        ABBEY,
+        "    - id: mayor-deploy\n      when: mayor\n",
+        "    - id: mayor-deploy\n      wh\u{435}n: mayor\n",
+    )]);
+    let Err(problems) = compile_dir(head.path()).result else { panic!("a look-alike key is refused") };
+    let rendered = carcassonne_rules_compiler::diagnostics::render(&problems, false);
+    assert!(rendered.contains("keys are ASCII, and this one is `wh\\u{435}n`"), "{rendered}");
+}

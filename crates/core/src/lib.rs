@@ -8,8 +8,8 @@
 //! - [`visible`]: what one selection shows, as bit sets over those tables.
 //! - [`order`]: a selection's turn order, resolved into printable values that
 //!   borrow the tables, with typed ids and origins; the shared labels.
-//! - [`escape`]: text for the terminal and for Markdown, shown as written, and
-//!   untrusted values quoted in messages.
+//! - `escape` (hidden: the workspace's crates share it): text for the terminal
+//!   and for Markdown, shown as written, and untrusted values quoted in messages.
 //!
 //! Nothing here knows any particular rules: ids and names come from the rules
 //! the compiler reads.
@@ -18,6 +18,9 @@
 
 mod bits;
 pub mod catalog;
+// The escapers are shared with the compiler, the language server and the wiki
+// crate, not an engine's API.
+#[doc(hidden)]
 pub mod escape;
 pub mod order;
 pub mod select;

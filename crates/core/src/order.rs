@@ -176,9 +176,11 @@ pub struct Entry<'a> {
     /// The selected module that brings the item, or the base game.
     #[serde(skip)]
     pub origin: Origin,
-    /// [`Entry::origin`] by name: the module's id, or `base`.
+    /// [`Entry::origin`] by name: the module's id, or `base`. Always borrowed
+    /// from the rules' catalog, so a plain `&str`: the eight bytes a `Cow`
+    /// would add make room for [`Entry::flow`] within 128 bytes.
     #[serde(rename = "origin")]
-    pub origin_id: Str<'a>,
+    pub origin_id: &'a str,
     /// The item's text in the selected edition.
     pub text: Str<'a>,
     /// Visible markers, upper case (`ROBBER CHOICE`). A boxed slice, not a

@@ -98,6 +98,19 @@ pub struct Config {
 }
 
 impl Config {
+    /// This selection with `module` selected too: with the generated
+    /// constants, `rules.config(edition::C2).with(module::BUILDER)`.
+    #[must_use]
+    pub const fn with(self, module: ModuleId) -> Config {
+        Config { modules: self.modules.union(ModuleSet::of(module)), ..self }
+    }
+
+    /// This selection under the publisher's rule `variant` instead.
+    #[must_use]
+    pub const fn with_variant(self, variant: VariantId) -> Config {
+        Config { variant, ..self }
+    }
+
     /// Whether `module` is selected.
     #[inline]
     pub const fn has(&self, module: ModuleId) -> bool {
@@ -118,5 +131,15 @@ mod tests {
         assert_eq!(set.union(ModuleSet::of(ModuleId(200))).iter().count(), 5);
         assert!(ModuleSet::EMPTY.is_empty() && !set.is_empty());
         assert_eq!((set.len(), ModuleSet::EMPTY.len()), (4, 0));
+    }
+
+    #[test]
+    fn with_adds_a_module_and_keeps_the_rest() {
+        let base = Config { edition: EditionId(1), variant: VariantId(0), modules: ModuleSet::EMPTY };
+        let cfg = base.with(ModuleId(3)).with(ModuleId(200)).with(ModuleId(3));
+        assert_eq!(cfg.modules.iter().map(|m| m.0).collect::<Vec<_>>(), [3, 200]);
+        assert_eq!((cfg.edition, cfg.variant), (EditionId(1), VariantId(0)));
+        assert_eq!(cfg.with_variant(VariantId(2)).variant, VariantId(2));
+        assert_eq!(cfg.with_variant(VariantId(2)).modules, cfg.modules);
     }
 }

@@ -7,7 +7,9 @@ use std::rc::Rc;
 
 use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::syntax::ParseCache;
-use carcassonne_rules_compiler::syntax::{BASE_FILE, EDITIONS_FILE, EXPANSIONS_DIR, MODULES_FILE};
+use carcassonne_rules_compiler::syntax::{
+    self, BASE_FILE, EDITIONS_FILE, EXPANSIONS_DIR, MAX_FILE_BYTES, MODULES_FILE,
+};
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached, verify};
 
 /// A diagnostic's severity, as the editor shows it.
@@ -59,7 +61,13 @@ pub struct Workspace {
     /// The rules folder.
     pub dir: PathBuf,
     disk: BTreeMap<String, String>,
+    /// What the checked reader refused on disk (a link, a FIFO, a device, a
+    /// file over the size limit), as `check` would.
+    unreadable: Vec<Diagnostic>,
     open: HashMap<String, String>,
+    /// The buffers refused for their size, by file: the last accepted text
+    /// stays in their place.
+    oversized: BTreeMap<String, Diagnostic>,
     last_good: HashMap<String, String>,
     /// The last compiled texts and their outcomes, the latest last.
     remembered: Vec<(BTreeMap<String, String>, Rc<Outcome>)>,
@@ -79,27 +87,16 @@ struct Outcome {
 }
 
 impl Workspace {
-    /// The rules folder at `dir`, its files read from disk.
+    /// The rules folder at `dir`, its files read from disk by the compiler's
+    /// checked reader, the one `check` reads with.
     pub fn new(dir: PathBuf) -> Self {
-        let mut disk = BTreeMap::new();
-        for name in [EDITIONS_FILE, MODULES_FILE, BASE_FILE] {
-            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
-                disk.insert(name.to_string(), text);
-            }
-        }
-        if let Ok(entries) = std::fs::read_dir(dir.join(EXPANSIONS_DIR)) {
-            for entry in entries.filter_map(Result::ok) {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let is_file = entry.file_type().is_ok_and(|t| t.is_file());
-                if is_file && let Ok(text) = std::fs::read_to_string(entry.path()) {
-                    disk.insert(format!("{EXPANSIONS_DIR}/{name}"), text);
-                }
-            }
-        }
+        let (disk, unreadable) = syntax::read_folder(&dir);
         Workspace {
             dir,
             disk,
+            unreadable,
             open: HashMap::new(),
+            oversized: BTreeMap::new(),
             last_good: HashMap::new(),
             remembered: Vec::new(),
             parsed: ParseCache::default(),
@@ -117,19 +114,42 @@ impl Workspace {
         (top || expansion).then_some(rel)
     }
 
-    /// An editor's buffer of `rel`, now in place of the file.
+    /// An editor's buffer of `rel`, now in place of the file; a buffer over
+    /// the size limit of a rules file is refused with a diagnostic, and the
+    /// last text accepted stays in its place.
     pub fn set_buffer(&mut self, rel: &str, text: String) {
+        if text.len() as u64 > MAX_FILE_BYTES {
+            let refusal = Diagnostic::global(format!(
+                "the buffer of `{rel}` is {} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes",
+                text.len()
+            ))
+            .with_help("this buffer is not analysed until it is shorter: split the file");
+            self.oversized.insert(rel.to_string(), refusal);
+            return;
+        }
+        self.oversized.remove(rel);
         self.open.insert(rel.to_string(), text);
     }
 
-    /// The buffer is closed: the file on disk counts again (re-read, as it
-    /// may have been saved).
+    /// The buffer is closed: the file on disk counts again (re-read through
+    /// the checked reader, as it may have been saved).
     pub fn close_buffer(&mut self, rel: &str) {
         self.open.remove(rel);
-        match std::fs::read_to_string(self.dir.join(rel)) {
-            Ok(text) => self.disk.insert(rel.to_string(), text),
-            Err(_) => self.disk.remove(rel),
-        };
+        self.oversized.remove(rel);
+        let path = self.dir.join(rel).display().to_string();
+        self.unreadable.retain(|d| !d.message().contains(&path));
+        match syntax::read_file(&self.dir, rel) {
+            Ok(Some(text)) => {
+                self.disk.insert(rel.to_string(), text);
+            }
+            Ok(None) => {
+                self.disk.remove(rel);
+            }
+            Err(refused) => {
+                self.disk.remove(rel);
+                self.unreadable.push(refused);
+            }
+        }
     }
 
     /// The current text of `rel`: the buffer, else the file.
@@ -146,6 +166,7 @@ impl Workspace {
             texts.insert(rel.clone(), text.clone());
         }
         let outcome = self.outcome_of(&texts);
+        let refused = self.refused();
         let broken: Vec<String> = outcome.unread.iter().filter(|rel| texts.contains_key(*rel)).cloned().collect();
         let mut problems: BTreeMap<String, Vec<Problem>> = texts.keys().map(|k| (k.clone(), Vec::new())).collect();
         let substitutes: Vec<(String, String)> = broken
@@ -158,6 +179,9 @@ impl Workspace {
             if !broken.contains(rel) {
                 self.last_good.insert(rel.clone(), text.clone());
             }
+        }
+        for problem in refused {
+            problems.entry(problem.at.file.clone()).or_default().push(problem);
         }
         if substitutes.is_empty() {
             for problem in &outcome.found {
@@ -180,6 +204,18 @@ impl Workspace {
             problems.entry(problem.at.file.clone()).or_default().push(problem.clone());
         }
         Analysis { problems, texts: good, rules: again.rules.clone() }
+    }
+
+    /// What the reader refused, on disk and in buffers, each at the start of
+    /// the file it names (else of base.yaml).
+    fn refused(&self) -> Vec<Problem> {
+        let none = Sources::default();
+        let on_disk = self.unreadable.iter().map(|d| self.problem(d, &none, Severity::Error));
+        let buffers = self.oversized.iter().map(|(rel, d)| Problem {
+            at: Place { file: rel.clone(), start: 0, len: 0 },
+            ..self.problem(d, &none, Severity::Error)
+        });
+        on_disk.chain(buffers).collect()
     }
 
     /// Load, check and verify of exactly `texts`: remembered from one of the
@@ -219,6 +255,14 @@ impl Workspace {
         Place { file, start: span.start, len: span.len }
     }
 
+    /// The rules file whose path a message quotes, if any.
+    fn named_in(&self, message: &str) -> Option<String> {
+        let prefix = format!("`{}/", self.dir.display());
+        let at = message.find(&prefix)? + prefix.len();
+        let path = &message[at..at + message[at..].find('`')?];
+        self.relative(&self.dir.join(path))
+    }
+
     fn problem(&self, d: &Diagnostic, sources: &Sources, severity: Severity) -> Problem {
         let places = d.places();
         let at = match places.first() {
@@ -227,7 +271,8 @@ impl Workspace {
             // the file it names, else of base.yaml.
             None => {
                 let named = self.disk.keys().chain(self.open.keys()).find(|rel| d.message().contains(rel.as_str()));
-                Place { file: named.cloned().unwrap_or_else(|| BASE_FILE.to_string()), start: 0, len: 0 }
+                let file = named.cloned().or_else(|| self.named_in(d.message()));
+                Place { file: file.unwrap_or_else(|| BASE_FILE.to_string()), start: 0, len: 0 }
             }
         };
         let mut message = d.message().to_string();

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use carcassonne_rules_compiler::{codegen, compile_dir, interpret, model::Rules};
 use carcassonne_rules_runtime::core::{Config, ModuleSet};
-use carcassonne_rules_runtime::{catalog, generated, turn_order};
+use carcassonne_rules_runtime::{catalog, internals, turn_order};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const RULES: &str = "../../rules";
@@ -37,9 +37,9 @@ fn one_selection(c: &mut Criterion) {
     for (name, edition, with) in SELECTIONS {
         let cfg = config(edition, with);
         let mut group = c.benchmark_group(format!("visible/{name}"));
-        group.bench_function("generated", |b| b.iter(|| generated::visible(black_box(&cfg))));
+        group.bench_function("generated", |b| b.iter(|| internals::visible(black_box(&cfg))));
         group.bench_function("interpreted", |b| {
-            b.iter(|| -> generated::Visible { interpret::visible(black_box(&rules), black_box(&cfg)) })
+            b.iter(|| -> internals::Visible { interpret::visible(black_box(&rules), black_box(&cfg)) })
         });
         group.finish();
         let mut group = c.benchmark_group(format!("resolved/{name}"));
@@ -62,14 +62,14 @@ fn pairs(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("pairs/{} ({} selections)", edition.id, configs.len()));
         group.sample_size(20);
         group.bench_function("generated", |b| {
-            b.iter(|| configs.iter().map(|cfg| generated::visible(black_box(cfg)).items.len()).sum::<usize>())
+            b.iter(|| configs.iter().map(|cfg| internals::visible(black_box(cfg)).items.len()).sum::<usize>())
         });
         group.bench_function("interpreted", |b| {
             b.iter(|| {
                 configs
                     .iter()
                     .map(|cfg| {
-                        let visible: generated::Visible = interpret::visible(black_box(&rules), black_box(cfg));
+                        let visible: internals::Visible = interpret::visible(black_box(&rules), black_box(cfg));
                         visible.items.len()
                     })
                     .sum::<usize>()

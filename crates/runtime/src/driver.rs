@@ -14,7 +14,7 @@ use crate::turn::{Answer, Ask, Plan, Turn, TurnError};
 /// ```
 /// use carcassonne_rules_runtime::core::{Entry, StepId};
 /// use carcassonne_rules_runtime::driver::{Handler, play_turn};
-/// use carcassonne_rules_runtime::generated::{item, step};
+/// use carcassonne_rules_runtime::generated::{edition, item, step};
 ///
 /// /// An engine whose tile never fits, so the turn goes back to drawing once.
 /// #[derive(Default)]
@@ -44,7 +44,7 @@ use crate::turn::{Answer, Ask, Plan, Turn, TurnError};
 ///     }
 /// }
 ///
-/// let cfg = carcassonne_rules_runtime::catalog().config("C2", None, "").expect("the base game");
+/// let cfg = carcassonne_rules_runtime::config(edition::C2);
 /// let order = carcassonne_rules_runtime::turn_order(&cfg);
 /// let mut engine = Engine::default();
 /// play_turn(&order, &mut engine).expect("a finished turn");

@@ -1,39 +1,76 @@
-//! The bundled Carcassonne rules, compiled to Rust, and what runs them.
+//! The bundled Carcassonne rules, compiled to Rust, and what runs them — or
+//! runs an engine's own rules, compiled the same way.
 //!
-//! - [`generated`]: the rules' dispatch and static tables, generated from
-//!   `rules/` by the compiler at build time.
-//! - [`turn_order`]: a selection's turn order, resolved from the dispatch's
-//!   [`Visible`](generated::Visible) set and the tables.
+//! The API an engine uses:
+//!
+//! - [`generated`]: the bundled rules' typed ids (`edition::C2`,
+//!   `module::BUILDER`, `step::S1B`, `item::DRAW_TILE`, …) and
+//!   [`generated::RULES`].
+//! - [`Rules`]: a compiled rule set — its [`catalog`](Rules::catalog), a
+//!   selection built from typed ids ([`config`](Rules::config), then
+//!   [`Config::with`](core::Config::with)), and a selection's
+//!   [`turn_order`](Rules::turn_order).
+//! - [`include_rules!`]: an engine's own rules, compiled in its `build.rs` by
+//!   `carcassonne-rules-build`, with the same API as [`generated`].
 //! - [`turn`]: a resumable turn, played one answer at a time and saved and
 //!   restored between any two (serde); [`trace`]: what happened in it.
-//! - [`driver`]: plays a whole turn through a [`driver::Handler`].
-//! - [`render`]: text, Markdown and JSON output.
+//! - [`driver`]: plays a whole turn through a [`driver::Handler`], a loop
+//!   over [`turn`].
+//! - [`core`]: the shared types (`Config`, `TurnOrder`, `Entry`, the ids).
+//! - [`render`] (feature `render`, and `json` for JSON): text, Markdown and
+//!   JSON output, for a command line; an engine needs none of it.
 //!
-//! This crate does not depend on the compiler: the rules arrive as generated
+//! [`catalog()`], [`config()`] and [`turn_order()`] are the bundled rules'
+//! [`Rules`] methods as functions.
+//!
+//! This crate does not depend on the compiler: rules arrive as generated
 //! code, and the shared types come from `carcassonne-rules-core`.
 
 #![forbid(unsafe_code)]
 
 pub mod driver;
 pub mod generated;
+#[cfg(feature = "render")]
 pub mod render;
 mod resolve;
+mod rules;
 pub mod trace;
 pub mod turn;
 
-use std::sync::LazyLock;
-
 pub use carcassonne_rules_core as core;
-use carcassonne_rules_core::{Catalog, Config, TurnOrder};
+use carcassonne_rules_core::{Catalog, Config, EditionId, TurnOrder};
+pub use rules::Rules;
 
-static CATALOG: LazyLock<Catalog> = LazyLock::new(generated::catalog);
+/// What [`include_rules!`] expands to needs from this crate. Not part of the
+/// API: it changes with the generated code.
+#[doc(hidden)]
+pub mod __private {
+    pub use std::sync::LazyLock;
+
+    pub use crate::resolve::turn_order;
+}
+
+/// The generated tables and dispatch of the bundled rules, for this
+/// repository's tests and benchmarks (feature `internals`). Not part of the
+/// API: it changes whenever the code generator does.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::generated::compiled::{TABLES, Visible, visible};
+}
 
 /// The editions, variants, expansions and modules of the bundled rules.
 pub fn catalog() -> &'static Catalog {
-    &CATALOG
+    generated::RULES.catalog()
+}
+
+/// `edition` of the bundled rules under its default variant, with no module:
+/// `config(edition::C2).with(module::BUILDER)`.
+pub fn config(edition: EditionId) -> Config {
+    generated::RULES.config(edition)
 }
 
 /// The turn order of `cfg` under the bundled rules, borrowing their tables.
 pub fn turn_order(cfg: &Config) -> TurnOrder<'static> {
-    resolve::turn_order(&generated::TABLES, catalog(), &generated::visible(cfg), cfg)
+    generated::RULES.turn_order(cfg)
 }

@@ -1,4 +1,5 @@
-//! Printing a turn order as text, Markdown or JSON.
+//! Printing a turn order as text, Markdown or JSON (feature `render`; JSON
+//! also needs `json`, which brings serde_json).
 //!
 //! Every string from the rules goes through its language's escaper: text for
 //! the terminal (control characters shown, never sent) or Markdown (shown as
@@ -16,7 +17,8 @@ fn variant_note(order: &TurnOrder, style: &dyn Style) -> String {
     if order.variant.is_empty() { String::new() } else { format!(", variant {}", style.escape(&order.variant)) }
 }
 
-/// The turn order as JSON (the `order --format json` contract).
+/// The turn order as JSON (the `order --format json` contract; feature `json`).
+#[cfg(feature = "json")]
 pub fn json(order: &TurnOrder) -> Result<String, serde_json::Error> {
     serde_json::to_string_pretty(order)
 }
@@ -142,7 +144,7 @@ fn item_line(
         line.push_str(foreign);
     }
     if item.origin != Origin::Base {
-        line.push_str(&origin(&style.escape(&item.origin_id)));
+        line.push_str(&origin(&style.escape(item.origin_id)));
     }
     line + "\n"
 }
@@ -197,7 +199,8 @@ struct Markdown;
 
 impl Style for Markdown {
     fn escape<'a>(&self, text: &'a str) -> Cow<'a, str> {
-        markdown::inline(text)
+        // `order --format markdown` is a pull-request comment too.
+        markdown::github(text)
     }
     fn blank(&self) -> &'static str {
         // An empty list item would end its list, its sub-items starting another.
@@ -246,7 +249,8 @@ pub fn catalog_text(catalog: &Catalog) -> String {
     out
 }
 
-/// `modules --format json`: `{"expansions": [...]}`.
+/// `modules --format json`: `{"expansions": [...]}` (feature `json`).
+#[cfg(feature = "json")]
 pub fn catalog_json(catalog: &Catalog) -> Result<String, serde_json::Error> {
     serde_json::to_string_pretty(catalog)
 }

@@ -107,7 +107,7 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
             item: i,
             id: Cow::Borrowed(item.id),
             origin: origin.0,
-            origin_id: Cow::Borrowed(origin.1),
+            origin_id: origin.1,
             text: Cow::Borrowed(item.text.get(self.cfg.edition)),
             markers: self.markers(item),
             foreign: item.foreign.contains(&self.cfg.edition),

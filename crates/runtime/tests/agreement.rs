@@ -6,7 +6,7 @@ use std::path::Path;
 
 use carcassonne_rules_compiler::{compile_dir, diagnostics, interpret, model::Rules};
 use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet, VariantId};
-use carcassonne_rules_runtime::{catalog, generated, turn_order};
+use carcassonne_rules_runtime::{catalog, internals, turn_order};
 
 fn bundled_rules() -> Rules {
     match compile_dir(Path::new("../../rules")).result {
@@ -42,8 +42,8 @@ fn generated_code_and_interpreter_agree_on_every_pair_of_modules() {
         for variant in 0..rules.catalog.variants.len() {
             for &modules in &selections {
                 let cfg = Config { edition: EditionId(edition as u8), variant: VariantId(variant as u8), modules };
-                let expected: generated::Visible = interpret::visible(&rules, &cfg);
-                assert_eq!(generated::visible(&cfg), expected, "{cfg:?}");
+                let expected: internals::Visible = interpret::visible(&rules, &cfg);
+                assert_eq!(internals::visible(&cfg), expected, "{cfg:?}");
                 assert_eq!(turn_order(&cfg), interpret::turn_order(&rules, &cfg), "{cfg:?}");
                 compared += 1;
             }

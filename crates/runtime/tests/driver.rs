@@ -44,6 +44,16 @@ fn items_asked(order: &TurnOrder, trace: &Trace, id: &str) -> usize {
     trace.0.iter().filter(|e| matches!(e, Event::Item { item: i, .. } if Some(*i) == item)).count()
 }
 
+fn times_chosen(order: &TurnOrder, trace: &Trace, id: &str) -> usize {
+    let item = Plan::new(order).item_named(id);
+    trace.0.iter().filter(|e| matches!(e, Event::Chose { item: Some(i), .. } if Some(*i) == item)).count()
+}
+
+/// Asked as an item or taken as an option.
+fn played(order: &TurnOrder, trace: &Trace, id: &str) -> usize {
+    items_asked(order, trace, id) + times_chosen(order, trace, id)
+}
+
 #[test]
 fn builder_double_turn_with_two_completed_features() {
     let order = order("C2", "builder");
@@ -67,9 +77,12 @@ fn a_choose_one_step_plays_only_the_option_taken() {
     let order = order("C2", "builder");
     let mut handler = Scripted { applies: |_: &Entry| false, features: VecDeque::new() };
     let trace = play_turn(&order, &mut handler).expect("a turn");
-    assert_eq!(items_asked(&order, &trace, "deploy-normal-meeple"), 1, "under the option taken (the first)");
-    assert_eq!(items_asked(&order, &trace, "deploy-other-figures"), 0);
-    assert_eq!(items_asked(&order, &trace, "builder-deploy"), 0, "under the option not taken");
+    // 2B-1 offers deploy-meeple and deploy-other-figures; the handler takes the
+    // first, and deploy-meeple's own options (the figures) the first again.
+    assert_eq!(times_chosen(&order, &trace, "deploy-meeple"), 1, "the option taken (the first)");
+    assert_eq!(played(&order, &trace, "deploy-normal-meeple"), 1, "under the option taken");
+    assert_eq!(played(&order, &trace, "deploy-other-figures"), 0, "the option not taken");
+    assert_eq!(played(&order, &trace, "builder-deploy"), 0, "an option not taken");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use carcassonne_rules_runtime::core::tables::MarkerId;
 use carcassonne_rules_runtime::core::{BitSet, Config, ModuleSet};
-use carcassonne_rules_runtime::generated::{TABLES, Visible, visible};
+use carcassonne_rules_runtime::internals::{TABLES, Visible, visible};
 use carcassonne_rules_runtime::{catalog, core::EditionId};
 
 /// Where `pair` differs from combining `a` and `b` over `base`: `+` for what

@@ -128,5 +128,5 @@ fn drawing_a_tile_if_nothing_else_is_the_abbeys_with_the_builder() {
     let cfg = catalog().config("C2", None, "builder,abbey_and_mayor").expect("valid selection");
     let order = turn_order(&cfg);
     let draw = order.steps().flat_map(|s| &s.items).find(|i| i.id == "draw-tile-if-nothing-else");
-    assert_eq!(draw.map(|d| (d.origin, d.origin_id.as_ref())), Some((Origin::Module(module::ABBEY), "abbey")));
+    assert_eq!(draw.map(|d| (d.origin, d.origin_id)), Some((Origin::Module(module::ABBEY), "abbey")));
 }

@@ -25,7 +25,7 @@ fn item(id: &'static str, flow: Flow, effect: Option<Effect>, children: Vec<Entr
         item: ItemId(NEXT_ITEM.fetch_add(1, Ordering::Relaxed)),
         id: Cow::Borrowed(id),
         origin: Origin::Base,
-        origin_id: Cow::Borrowed(Origin::BASE),
+        origin_id: Origin::BASE,
         text: Cow::Borrowed(id),
         markers: Box::new([]),
         foreign: false,
@@ -183,7 +183,14 @@ fn a_choose_one_step_plays_only_the_option_taken_and_passes_only_where_it_may() 
 
 #[test]
 fn choose_one_items_by_role() {
-    let options = || vec![action("x", vec![action("x1", vec![])]), action("y", vec![])];
+    // The note among the options is read, not offered.
+    let options = || {
+        vec![
+            action("x", vec![action("x1", vec![])]),
+            item("aside", flow(Role::Note), None, vec![]),
+            action("y", vec![]),
+        ]
+    };
     let choose = |role, optional| Flow { role, optional, choose_one: true, once: false };
     let build = |f| order(vec![step(0, "1B", vec![item("pick", f, None, options()), action("next", vec![])])], None);
 

@@ -22,6 +22,47 @@ const LINE_START: &[char] = &['*', '#', ':', ';', '=', '-', ' '];
 /// Words that make the next number a magic link (`ISBN 0-00`, `RFC 1`).
 const MAGIC_LINKS: [&str; 3] = ["ISBN", "RFC", "PMID"];
 
+/// MediaWiki's default `$wgUrlProtocols`, each without its `:` (or `://`):
+/// a free external link starts with any of them, in any case. (`//`, the
+/// protocol-relative one, is broken wherever it stands.)
+const URL_PROTOCOLS: [&str; 28] = [
+    "bitcoin",
+    "ftp",
+    "ftps",
+    "geo",
+    "git",
+    "gopher",
+    "http",
+    "https",
+    "irc",
+    "ircs",
+    "magnet",
+    "mailto",
+    "matrix",
+    "mms",
+    "news",
+    "nntp",
+    "redis",
+    "sftp",
+    "sip",
+    "sips",
+    "sms",
+    "ssh",
+    "svn",
+    "tel",
+    "telnet",
+    "urn",
+    "worldwind",
+    "xmpp",
+];
+
+/// The spacing MediaWiki takes between a magic word and its number: a tab or
+/// any space separator (`\p{Zs}`: the space, the no-break space, U+1680,
+/// U+2000–U+200A, U+202F, U+205F, U+3000).
+fn is_magic_link_space(c: char) -> bool {
+    matches!(c, '\t' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}')
+}
+
 /// One line (or several) of wiki source, assembled from markup and text.
 #[derive(Debug, Default)]
 pub struct Line {
@@ -85,14 +126,19 @@ impl Line {
             let n = s.chars().count();
             i >= n && self.chars[i - n..i].iter().map(|&(c, _)| c).eq(s.chars())
         };
+        let preceding_any_case = |s: &str| {
+            let n = s.chars().count();
+            i >= n && self.chars[i - n..i].iter().map(|&(c, _)| c.to_ascii_lowercase()).eq(s.chars())
+        };
         ALWAYS.contains(&c)
             || terminal::is_unsafe(c)
             || (c == '\'' && (doubled || at_edge))
             || (c == '_' && doubled)
             || (line_start && LINE_START.contains(&c))
-            // A free external link (`https://…`).
-            || (c == ':' && following("//"))
-            || (c == ' ' && MAGIC_LINKS.iter().any(|w| preceding(w)))
+            // A free external link (`https://…`, `mailto:…`, `//…`).
+            || (c == ':' && (following("//") || URL_PROTOCOLS.iter().any(|p| preceding_any_case(p))))
+            || (c == '/' && following("/"))
+            || (is_magic_link_space(c) && MAGIC_LINKS.iter().any(|w| preceding(w)))
     }
 }
 
@@ -156,9 +202,77 @@ mod tests {
 
     #[test]
     fn links_and_magic_links_are_not_made() {
-        assert_eq!(text("see https://x.example"), "see https&#58;//x.example");
+        assert_eq!(text("see https://x.example"), "see https&#58;&#47;/x.example");
         assert_eq!(text("ISBN 0-00 RFC 1 PMID 2"), "ISBN&#32;0-00 RFC&#32;1 PMID&#32;2");
         assert_eq!(text("a: 1"), "a: 1");
+    }
+
+    /// Every protocol of `$wgUrlProtocols`, as MediaWiki lists it.
+    const PROTOCOLS: [&str; 29] = [
+        "bitcoin:",
+        "ftp://",
+        "ftps://",
+        "geo:",
+        "git://",
+        "gopher://",
+        "http://",
+        "https://",
+        "irc://",
+        "ircs://",
+        "magnet:",
+        "mailto:",
+        "matrix:",
+        "mms://",
+        "news:",
+        "nntp://",
+        "redis://",
+        "sftp://",
+        "sip:",
+        "sips:",
+        "sms:",
+        "ssh://",
+        "svn://",
+        "tel:",
+        "telnet://",
+        "urn:",
+        "worldwind://",
+        "xmpp:",
+        "//",
+    ];
+
+    #[test]
+    fn no_url_protocol_starts_a_link() {
+        for protocol in PROTOCOLS {
+            for written in [protocol.to_string(), protocol.to_uppercase()] {
+                let source = text(&format!("see {written}example.org/x"));
+                // What MediaWiki matches: the protocol, as written, then the address.
+                assert!(!source.to_lowercase().contains(&protocol.to_lowercase()), "{written}: {source}");
+                let expected = written.replacen(':', "&#58;", 1).replacen("//", "&#47;/", 1);
+                assert_eq!(source, format!("see {expected}example.org/x"), "{written}");
+            }
+        }
+        // Ordinary colons and slashes stay.
+        assert_eq!(text("Hotel: a/b 1/2"), "Hotel&#58; a/b 1/2", "`tel:` is a protocol");
+        assert_eq!(text("Step 2: score"), "Step 2: score");
+    }
+
+    #[test]
+    fn no_spacing_makes_a_magic_link() {
+        let spaces = [' ', '\t', '\u{a0}', '\u{1680}', '\u{2000}', '\u{2005}', '\u{200a}', '\u{202f}', '\u{205f}']
+            .into_iter()
+            .chain(['\u{3000}']);
+        for space in spaces {
+            for word in MAGIC_LINKS {
+                let source = text(&format!("see {word}{space}1234567890"));
+                assert_eq!(source, format!("see {word}&#{};1234567890", u32::from(space)), "{word} {space:?}");
+            }
+        }
+        // Every space separator there is: Unicode's category Zs.
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            let zs = unicode_general_category::get_general_category(c)
+                == unicode_general_category::GeneralCategory::SpaceSeparator;
+            assert_eq!(is_magic_link_space(c), zs || c == '\t', "{c:?}");
+        }
     }
 
     #[test]

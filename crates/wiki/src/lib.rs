@@ -28,10 +28,11 @@ pub use errata::Errata;
 pub use page::nested::{NestedTally, compare_nested};
 pub use page::{Page, SectionComparison, Selection, Tally, Verdict};
 
-/// The files of the wiki crate that `carcassonne-rules gen` writes into the
-/// generated folder, by path relative to it: the errata's schema, beside the
-/// rules files' schemas.
+/// The files of the wiki crate that `carcassonne-rules gen` writes, by path
+/// relative to the repository root: the errata's schema, beside the rules
+/// files' schemas.
 pub fn generated_files(rules: &carcassonne_rules_compiler::Rules) -> Vec<(String, String)> {
+    use carcassonne_rules_compiler::{GENERATED_DIR, schema::SCHEMA_DIR};
     let schema = errata::schema::schema(rules);
-    vec![(format!("{}/{}", carcassonne_rules_compiler::schema::SCHEMA_DIR, schema.name), schema.contents)]
+    vec![(format!("{GENERATED_DIR}/{SCHEMA_DIR}/{}", schema.name), schema.contents)]
 }

@@ -563,12 +563,11 @@ impl Page {
     }
 
     /// [`Page::origin`] by name: the module's id, or `base`.
-    fn origin_id(&self, element: usize, rules: &Rules, cfg: &Config) -> String {
+    fn origin_id<'r>(&self, element: usize, rules: &'r Rules, cfg: &Config) -> &'r str {
         match self.origin(element, rules, cfg) {
             Origin::Module(m) => rules.catalog.modules.get(usize::from(m.0)).map_or(Origin::BASE, |m| &m.id),
             Origin::Base => Origin::BASE,
         }
-        .to_string()
     }
 
     /// The 1-based source lines of the page's top-level items, in page order.
@@ -588,7 +587,7 @@ impl Page {
                 .items
                 .iter()
                 .filter(|item| item.header == h && self.visible(Some(item.element), rules, cfg))
-                .map(|item| PageItem { origin: self.origin_id(item.element, rules, cfg), line: item.line })
+                .map(|item| PageItem { origin: self.origin_id(item.element, rules, cfg).to_string(), line: item.line })
                 .collect();
             match out.iter_mut().find(|(section, _)| *section == header.section) {
                 Some((_, existing)) => existing.extend(items),
@@ -606,7 +605,7 @@ impl Page {
     /// (a `mark…` class of the edition on it or around it). An item's id is its
     /// HTML `id`, else `line-N`. The page does not say what an item does to the
     /// turn: every `effect` is `None`.
-    pub fn turn_order(&self, rules: &Rules, cfg: &Config) -> TurnOrder<'static> {
+    pub fn turn_order<'r>(&self, rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
         let catalog = &rules.catalog;
         let name = |id: Option<&String>| Cow::Owned(id.cloned().unwrap_or_default());
         let mut order = TurnOrder {
@@ -633,7 +632,7 @@ impl Page {
             if !self.visible(header.parent, rules, cfg) {
                 continue;
             }
-            let items: Vec<Entry<'static>> = self
+            let items: Vec<Entry<'r>> = self
                 .list_items
                 .iter()
                 .enumerate()
@@ -684,7 +683,7 @@ impl Page {
     }
 
     /// List item `i` as the turn order shows it, if it is visible.
-    fn entry(&self, i: usize, rules: &Rules, cfg: &Config) -> Option<Entry<'static>> {
+    fn entry<'r>(&self, i: usize, rules: &'r Rules, cfg: &Config) -> Option<Entry<'r>> {
         let item = &self.list_items[i];
         if !self.visible(Some(item.element), rules, cfg) {
             return None;
@@ -719,7 +718,7 @@ impl Page {
             item: item_id(rules, &id),
             id: Cow::Owned(id),
             origin: self.origin(item.element, rules, cfg),
-            origin_id: Cow::Owned(self.origin_id(item.element, rules, cfg)),
+            origin_id: self.origin_id(item.element, rules, cfg),
             text: Cow::Owned(text),
             markers: markers.into_iter().map(Cow::Owned).collect(),
             foreign,
@@ -951,7 +950,7 @@ pub fn compare(page: &Page, rules: &Rules, errata: &Errata, cfg: &Config, order:
     let top = |items: &[Entry]| {
         items
             .iter()
-            .filter(|i| !off_page.contains(&i.origin_id.as_ref()))
+            .filter(|i| !off_page.contains(&i.origin_id))
             .map(|i| RuleItem { origin: i.origin_id.to_string(), id: i.id.to_string() })
             .collect::<Vec<_>>()
     };

@@ -3,7 +3,7 @@
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_core::Catalog;
 
-use crate::logic::Logic;
+use crate::logic::{BUDGET, Budget, Logic, TooComplex};
 use carcassonne_rules_core::tables::{ItemId, MarkerId, OriginId};
 
 use super::*;
@@ -15,17 +15,19 @@ impl Checker<'_> {
         catalog: Catalog,
         mut phases: Vec<model::Phase>,
         double_turn: Option<model::DoubleTurn>,
+        budget: &Budget,
     ) -> Rules {
         // Sections in turn-order order.
         let mut sections: Vec<Section> = Vec::new();
         for id in model::SECTIONS_BEFORE_STEPS {
-            sections.push(Section { id: id.to_string(), exists: Cond::True });
+            sections.push(Section { id: id.to_string(), exists: Cond::True, span: None });
         }
         for step in phases.iter().flat_map(|p| &p.steps) {
-            sections.push(Section { id: step.id.clone(), exists: step.when.clone() });
+            let span = Some(step.when_span.unwrap_or(step.span));
+            sections.push(Section { id: step.id.clone(), exists: step.when.clone(), span });
         }
         for id in model::SECTIONS_AFTER_STEPS {
-            sections.push(Section { id: id.to_string(), exists: Cond::True });
+            sections.push(Section { id: id.to_string(), exists: Cond::True, span: None });
         }
 
         // Every file's items, with the expansion rank that breaks ties.
@@ -146,7 +148,10 @@ impl Checker<'_> {
         self.check_before_constraints(&nodes, &by_id, &ordered);
 
         let flags = self.flags();
-        let logic = Logic::over(&catalog, &flags);
+        let logic = Logic::over(&catalog, &flags, budget.clone());
+        if let Some(f) = logic.too_complex_flag() {
+            self.too_complex(flags[f].span);
+        }
         let build = Build {
             nodes: &nodes,
             placed: &placed,
@@ -159,9 +164,18 @@ impl Checker<'_> {
         let mut section_items: Vec<Vec<Item>> = Vec::new();
         for (s, section) in sections.iter().enumerate() {
             let top = ordered.sections.get(&s).cloned().unwrap_or_default();
-            let exists = logic.cond(&section.exists);
+            let exists = match logic.try_cond(&section.exists) {
+                Ok(exists) => exists,
+                Err(why) => {
+                    if let (TooComplex::Here, Some(span)) = (why, section.span) {
+                        self.too_complex(span);
+                    }
+                    // Undecided: nothing under it is reported as never shown.
+                    logic.everything().clone()
+                }
+            };
             let context = Context { selections: exists, conds: vec![&section.exists] };
-            let items = top.iter().filter_map(|&i| self.item(&build, i, &context, &[])).collect();
+            let items = top.iter().filter_map(|&i| self.item(&build, i, &context, &[], 1)).collect();
             section_items.push(items);
         }
         let mut section_items = section_items.into_iter();
@@ -386,9 +400,43 @@ impl Checker<'_> {
     }
 
     /// Builds one checked item (and its children) from its node.
-    fn item(&mut self, build: &Build, i: usize, context: &Context, parent_foreign: &[EditionId]) -> Option<Item> {
+    /// Reports the condition at `span` as the one that spent the budget.
+    fn too_complex(&mut self, span: Span) {
+        self.report(
+            span,
+            "this condition is too complex to decide",
+            "deciding it takes more work than the rules may use",
+            Some(format!(
+                "conditions are decided within a budget of {BUDGET} steps for all the rules; this one combines \
+                 many modules in a pattern whose cases multiply: split it into simpler conditions, or name \
+                 the modules it pairs next to each other in earlier conditions"
+            )),
+        );
+    }
+
+    /// `depth`: 1 for an item at the top of its step, 2 for its sub-items, …
+    fn item(
+        &mut self,
+        build: &Build,
+        i: usize,
+        context: &Context,
+        parent_foreign: &[EditionId],
+        depth: usize,
+    ) -> Option<Item> {
         let node = &build.nodes[i];
         let raw = node.raw;
+        if depth > model::MAX_DEPTH {
+            // Reported at the deepest item allowed's first child; what is
+            // under it is left out, and not reported again.
+            let span = raw.under.as_ref().map_or(raw.id.span, |u| u.span);
+            self.report(
+                span,
+                format!("item `{}` is nested more than {} levels deep", raw.id.value, model::MAX_DEPTH),
+                "this item is a sub-item too many levels down",
+                Some(format!("items nest at most {} levels (under: or children:)", model::MAX_DEPTH)),
+            );
+            return None;
+        }
         let when = match &raw.when {
             Some(w) => self.condition(w),
             None => {
@@ -424,10 +472,19 @@ impl Checker<'_> {
 
         let when = when?;
         let logic = build.logic;
-        let own = logic.cond(&when);
-        let in_context = context.selections.and(&own);
-        if in_context.is_false() {
-            let span = raw.when.as_ref().map_or(raw.id.span, |w| w.span);
+        let span = raw.when.as_ref().map_or(raw.id.span, |w| w.span);
+        let decided = logic.try_cond(&when).and_then(|own| Ok((logic.and(&context.selections, &own)?, own)));
+        let (in_context, decided) = match decided {
+            Ok((in_context, own)) => (in_context, Some(own)),
+            Err(why) => {
+                if why == TooComplex::Here {
+                    self.too_complex(span);
+                }
+                // Undecided: its children are checked against its context.
+                (context.selections.clone(), None)
+            }
+        };
+        if let Some(own) = decided.filter(|_| in_context.is_false()) {
             let (message, label) = if !own.is_false() {
                 (
                     format!("item `{}` can never be shown", raw.id.value),
@@ -455,7 +512,8 @@ impl Checker<'_> {
         let mut conds = context.conds.clone();
         conds.push(&when);
         let inner = Context { selections: in_context, conds };
-        let children: Vec<Item> = children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign)).collect();
+        let children: Vec<Item> =
+            children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign, depth + 1)).collect();
         let flow = self.flow(raw, &build.sections[node.section].id, !build.ordered.children[i].is_empty());
         Some(Item {
             id: raw.id.value.clone(),

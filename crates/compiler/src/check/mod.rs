@@ -23,12 +23,13 @@ use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, VariantId};
 use crate::diagnostics::{Diagnostic, Sources, Span, suggestion};
 use crate::dsl;
 use crate::lexicon::{self, IdKind};
+use crate::logic::Budget;
 use crate::model::{self, Cond, Flag, FlagIx, Item, Rules};
 use crate::placement::{self, Anchor, Placement};
 use crate::syntax::{Failed, RawItem, RawRules, RawSections, Spanned};
 
 /// Checks the raw rules; the model, if nothing was wrong.
-pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) -> Option<Rules> {
+pub fn check(raw: &RawRules, sources: &Sources, budget: &Budget, problems: &mut Vec<Diagnostic>) -> Option<Rules> {
     let before = problems.len();
     let mut checker = Checker::new(sources, problems);
     checker.failed = raw.failed;
@@ -37,7 +38,7 @@ pub fn check(raw: &RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) 
     let catalog = checker.registry(raw, editions, variants);
     checker.derived_flags(raw);
     let (phases, double_turn) = checker.phases(raw);
-    let mut rules = checker.items(raw, catalog, phases, double_turn);
+    let mut rules = checker.items(raw, catalog, phases, double_turn, budget);
     rules.flags = checker.flags();
     rules.inputs = raw.inputs.clone();
     if problems.len() > before { None } else { Some(rules) }
@@ -117,6 +118,8 @@ struct Checker<'a> {
 struct Section {
     id: String,
     exists: Cond,
+    /// Where the condition is written (a step's `when`).
+    span: Option<Span>,
 }
 
 impl<'a> Checker<'a> {

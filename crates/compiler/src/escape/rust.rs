@@ -52,11 +52,38 @@ pub fn ident(id: &str, prefix: &str, case: Case) -> String {
             c => out.push_str(&format!("_u{:x}_", u32::from(c))),
         }
     }
-    if syn::parse_str::<syn::Ident>(&out).is_err() {
+    if syn::parse_str::<syn::Ident>(&out).is_err() || RESERVED.contains(&out.as_str()) {
         out = format!("{prefix}_{out}");
     }
     out
 }
+
+/// Words some edition of Rust keeps for itself, beyond the keywords `syn`
+/// knows: `gen` (2024), `try` (2018), the words reserved since 2015, and
+/// the weak keywords (a name that means something in some place).
+const RESERVED: &[&str] = &[
+    "abstract",
+    "async",
+    "await",
+    "become",
+    "box",
+    "do",
+    "dyn",
+    "final",
+    "gen",
+    "macro",
+    "macro_rules",
+    "override",
+    "priv",
+    "raw",
+    "safe",
+    "try",
+    "typeof",
+    "union",
+    "unsized",
+    "virtual",
+    "yield",
+];
 
 #[cfg(test)]
 mod tests {
@@ -105,6 +132,10 @@ mod tests {
         assert_eq!(ident("tiles_in_supply", "f", Case::Keep), "tiles_in_supply");
         assert_eq!(ident("type", "f", Case::Keep), "f_type");
         assert_eq!(ident("self", "f", Case::Keep), "f_self");
+        // Keywords of every edition, reserved words and weak keywords.
+        for word in ["gen", "try", "async", "dyn", "abstract", "yield", "union", "macro_rules", "raw", "safe"] {
+            assert_eq!(ident(word, "f", Case::Keep), format!("f_{word}"));
+        }
         assert_eq!(ident("_", "f", Case::Keep), "f__");
         assert_eq!(ident("", "f", Case::Keep), "f_");
         assert_eq!(ident("step_2B-1", "s", Case::Lower), "step_2b_1");

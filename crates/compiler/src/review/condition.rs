@@ -128,9 +128,11 @@ fn modules(vars: &Vars, f: &Bdd) -> Option<Expr> {
     let conjunction = |literals: Vec<(BddVariable, bool)>| {
         let mut literals = literals;
         // Modules needed first, then those excluded; by id within each.
-        literals.sort_by_key(|&(var, value)| (!value, var));
+        // (`module_ids` is sorted; the variables are in the order of mention.)
+        let index = |var: BddVariable| vars.modules.iter().position(|&m| m == var);
+        literals.sort_by_key(|&(var, value)| (!value, index(var)));
         let atoms = literals.into_iter().filter_map(|(var, value)| {
-            let id = vars.modules.iter().position(|&m| m == var).map(|i| vars.module_ids[i].clone())?;
+            let id = index(var).map(|i| vars.module_ids[i].clone())?;
             Some(Expr::Atom(if value { id } else { format!("not {id}") }))
         });
         atoms.collect::<Vec<_>>()

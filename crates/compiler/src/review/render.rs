@@ -5,7 +5,7 @@
 //! is quoted by the core's terminal escaper, Markdown goes through its
 //! Markdown escaper, JSON through serde_json.
 
-use carcassonne_rules_core::escape::markdown::{code, inline as markdown};
+use carcassonne_rules_core::escape::markdown::{code, github as markdown};
 use carcassonne_rules_core::escape::terminal::quoted as terminal;
 use indexmap::IndexMap;
 use serde::Serialize;

@@ -23,17 +23,23 @@ pub const MAX_FILES: usize = 2_000;
 /// The most bytes a revision's rules folder may hold, all files together.
 pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
 
-/// Compiles the base: `base` is a folder when one exists at that path, else
-/// a git revision of the repository that holds `head_dir`, whose rules
-/// folder is at the same place in the repository as `head_dir`. A
-/// revision's temporary folder is gone when this returns: the compiled
-/// sources hold the texts that diagnostics show.
+/// Compiles the base: `base` names a folder or a git revision of the
+/// repository that holds `head_dir` (whose rules folder is at the same place
+/// in the repository as `head_dir`), never both: the version under review
+/// could add a folder or a link named as the revision it is compared with
+/// (`main`, `origin/main`) and be compared with itself, so a name that is
+/// both is refused. A revision's temporary folder is gone when this
+/// returns: the compiled sources hold the texts that diagnostics show.
 pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnostic>> {
     let as_dir = Path::new(base);
-    if as_dir.is_dir() {
-        return Ok(crate::compile_dir(as_dir));
+    let repo = Repo::of(head_dir);
+    let tree = repo.as_ref().ok().and_then(|repo| repo.tree_of(base));
+    match (as_dir.is_dir(), tree) {
+        (true, Some(tree)) => return Err(vec![ambiguous(base, as_dir, &tree)]),
+        (true, None) => return Ok(crate::compile_dir(as_dir)),
+        (false, _) => {}
     }
-    let repo = Repo::of(head_dir).map_err(|d| vec![d])?;
+    let repo = repo.map_err(|d| vec![d])?;
     let files = repo.rules_at(base).map_err(|d| vec![d])?;
     let tmp = tempfile::Builder::new().prefix("carcassonne-review-").tempdir().map_err(|e| {
         vec![Diagnostic::global(format!("cannot make a temporary folder for revision `{}`: {e}", quoted(base)))]
@@ -58,6 +64,25 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnos
         .result
         .map_err(|problems| problems.into_iter().map(|d| d.with_files_renamed(&shown_root, &as_git)).collect());
     Ok(compiled)
+}
+
+/// A name that is both a folder and a revision: which one was meant cannot
+/// be told, and the folder may come from the version under review.
+fn ambiguous(base: &str, dir: &Path, tree: &str) -> Diagnostic {
+    let folder = match std::fs::symlink_metadata(dir) {
+        Ok(meta) if meta.file_type().is_symlink() => "a symbolic link to a folder",
+        _ => "a folder",
+    };
+    let name = quoted(base);
+    Diagnostic::global(format!(
+        "`{name}` names both {folder} (`{}`) and a revision of the repository (tree {})",
+        quoted(&dir.display().to_string()),
+        quoted(tree)
+    ))
+    .with_help(format!(
+        "the files under review could have made either one, so neither is read: for the folder write a path that no \
+         revision has (`./{name}`), for the revision its commit (`git rev-parse {name}`), or rename the folder"
+    ))
 }
 
 /// A git repository and where the head's rules folder is inside it.
@@ -92,6 +117,18 @@ impl Repo {
         Ok(Repo { dir: head_dir.to_path_buf(), prefix })
     }
 
+    /// The tree `rev` names, if it is a revision of the repository.
+    fn tree_of(&self, rev: &str) -> Option<String> {
+        // A value git would take for an option is no revision.
+        if rev.starts_with('-') || rev.is_empty() || rev.contains('\0') {
+            return None;
+        }
+        let tree =
+            git(&self.dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{tree}}")], None)
+                .ok()?;
+        Some(String::from_utf8_lossy(&tree).trim().to_string())
+    }
+
     /// Every file of the rules folder at `rev`, by its path inside the folder.
     fn rules_at(&self, rev: &str) -> Result<Vec<(PathBuf, Vec<u8>)>, Diagnostic> {
         // The name as messages quote it; git is given `rev` itself.
@@ -100,14 +137,10 @@ impl Repo {
             Diagnostic::global(format!("`{name}` is neither a folder nor a revision of the repository: {detail}"))
                 .with_help("pass a folder that exists, or a revision such as HEAD~1, main or a commit hash")
         };
-        // A value git would take for an option is no revision.
         if rev.starts_with('-') || rev.is_empty() || rev.contains('\0') {
             return Err(unknown("not a revision name".into()));
         }
-        let tree =
-            git(&self.dir, &["rev-parse", "--verify", "--quiet", "--end-of-options", &format!("{rev}^{{tree}}")], None)
-                .map_err(|_| unknown("git knows no such revision".into()))?;
-        let tree = String::from_utf8_lossy(&tree).trim().to_string();
+        let tree = self.tree_of(rev).ok_or_else(|| unknown("git knows no such revision".into()))?;
         let listing =
             git(&self.dir, &["ls-tree", "-r", "-z", "--full-tree", "--long", &tree, "--", &self.pathspec()], None)
                 .map_err(|e| Diagnostic::global(format!("cannot list revision `{name}`: {e}")))?;

@@ -8,7 +8,7 @@ use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::catalog::SelectionPart;
 
 use crate::command::option;
-use crate::logic::Space;
+use crate::logic::{Logic, Space};
 use crate::model::Rules;
 
 /// The variable space shared by both versions.
@@ -55,7 +55,25 @@ impl Vars {
         let count = module_ids.len() + edition_ids.len() + variant_ids.len();
         let set = BddVariableSet::new_anonymous(u16::try_from(count).unwrap_or(u16::MAX));
         let all = set.variables();
-        let (modules, rest) = all.split_at(module_ids.len().min(all.len()));
+        let (placed, rest) = all.split_at(module_ids.len().min(all.len()));
+        // Variables in the order the conditions name the modules (the
+        // head's, then the base's), as `check` places them: ordered by id,
+        // one condition pairing modules far apart in it grows exponentially.
+        let mut order: Vec<&str> = Vec::new();
+        for rules in [head, base] {
+            for m in Logic::module_order(rules) {
+                let id = rules.catalog.modules.get(usize::from(m.0)).map(|m| m.id.as_str());
+                if let Some(id) = id.filter(|id| !order.contains(id)) {
+                    order.push(id);
+                }
+            }
+        }
+        order.extend(module_ids.iter().map(String::as_str).filter(|id| !order.contains(id)).collect::<Vec<_>>());
+        let modules: Vec<BddVariable> = module_ids
+            .iter()
+            .filter_map(|id| order.iter().position(|o| o == id).and_then(|i| placed.get(i).copied()))
+            .collect();
+        let modules = modules.as_slice();
         let (editions, variants) = rest.split_at(edition_ids.len().min(rest.len()));
         let mut edition_modules = vec![vec![false; module_ids.len()]; edition_ids.len()];
         for catalog in [b, h] {

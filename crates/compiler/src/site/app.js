@@ -59,7 +59,7 @@
 
   function hashOf() {
     const parts = ["edition=" + encodeURIComponent(R.editions[state.edition].id)];
-    if (state.variant !== R.editions[state.edition].variant) {
+    if (state.variant !== R.editions[state.edition].variant && R.variants[state.variant]) {
       parts.push("variant=" + encodeURIComponent(R.variants[state.variant].id));
     }
     const ids = withList();
@@ -256,7 +256,8 @@
       else selected.forEach((b) => names.push(R.modules[b].name));
     }
     summary.textContent =
-      edition.name + " (" + edition.id + "), " + R.variants[v].name + "'s rules; " +
+      // Rules without publisher variants have no variant to name.
+      edition.name + " (" + edition.id + "), " + (R.variants[v] ? R.variants[v].name + "'s rules; " : "") +
       (names.length ? names.join(", ") : "base game only") + ".";
     let text = shown + " items";
     if (state.modules.size) text += ", " + added + " of them added to the base game by your selection";

@@ -15,6 +15,17 @@
 //! shows it (`\n`, `\u{1b}`; a backslash before a letter is literal in
 //! CommonMark), so a text can never start a line of its own. [`code`] is an
 //! inline code span.
+//!
+//! [`github`] is [`inline`] for Markdown that GitHub shows (a pull-request
+//! comment). GitHub links more than CommonMark does, after it has read the Markdown:
+//! `@user` and `@org/team` mentions (which notify people), `#12`, `GH-12`
+//! and `owner/repo#12` references, and bare `www.`, `https://` and e-mail
+//! autolinks. A backslash or a character reference does not stop those
+//! (`\@user` and `&#64;user` still mention: GitHub reads the text once
+//! unescaped), so [`github`] puts an empty HTML comment, `<!-- -->`, inside
+//! each: GitHub drops the comment, the text reads the same and is copied the
+//! same, and no pattern spans it. An invisible character would do too, but
+//! would stay in the text.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -28,6 +39,17 @@ const ALWAYS: &[char] = &['\\', '`', '*', '[', ']', '<', '>', '|', '~', '$'];
 
 /// `text` inside one line of Markdown, shown exactly as written.
 pub fn inline(text: &str) -> Cow<'_, str> {
+    escape(text, false)
+}
+
+/// As [`inline`], for Markdown that GitHub shows: no mention, reference or
+/// autolink either.
+pub fn github(text: &str) -> Cow<'_, str> {
+    escape(text, true)
+}
+
+fn escape(text: &str, github: bool) -> Cow<'_, str> {
+    let link_at = |chars: &[char], i: usize| github && github_link_at(chars, i);
     let chars: Vec<char> = text.chars().collect();
     let digits = chars.iter().take_while(|c| c.is_ascii_digit()).count();
     let needs = |i: usize, c: char| {
@@ -49,11 +71,14 @@ pub fn inline(text: &str) -> Cow<'_, str> {
             // An ordered list's `1.` or `1)`.
             || (i == digits && digits > 0 && matches!(c, '.' | ')'))
     };
-    if !chars.iter().enumerate().any(|(i, &c)| needs(i, c)) {
+    if !chars.iter().enumerate().any(|(i, &c)| needs(i, c) || link_at(&chars, i)) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for (i, &c) in chars.iter().enumerate() {
+        if link_at(&chars, i) {
+            out.push_str(BREAK);
+        }
         if !needs(i, c) {
             out.push(c);
         } else if terminal::is_unsafe(c) {
@@ -68,6 +93,26 @@ pub fn inline(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// What GitHub reads as nothing and no link can span.
+pub const BREAK: &str = "<!-- -->";
+
+/// Whether a GitHub mention, reference or autolink would run through the
+/// place before `chars[i]`: `@|user`, `#|12`, `GH-|12`, `www|.`, `https:|//`.
+fn github_link_at(chars: &[char], i: usize) -> bool {
+    let Some(previous) = i.checked_sub(1).map(|p| chars[p]) else { return false };
+    let c = chars[i];
+    let before = |word: &str| {
+        let n = word.len();
+        i >= n && chars[i - n..i].iter().map(char::to_ascii_lowercase).eq(word.chars())
+    };
+    // Any digit after `#`: where GitHub's reference ends is its business.
+    (previous == '@' && c.is_alphanumeric())
+        || (previous == '#' && c.is_ascii_digit())
+        || (previous == '-' && before("gh-") && c.is_ascii_digit())
+        || (c == '.' && before("www"))
+        || (previous == ':' && chars[i..].starts_with(&['/', '/']))
 }
 
 /// `text` as an inline code span: fenced by more backticks than it holds in
@@ -87,14 +132,9 @@ mod tests {
 
     #[test]
     fn ordinary_text_is_unchanged() {
-        for text in [
-            "Abbey & Mayor",
-            "count_of_carcassonne",
-            "MESSAGES (#1A)",
-            "Spiel Doch! 2/2018 tiles",
-            "Score 2 points.",
-            "a - b = c + d",
-        ] {
+        for text in
+            ["Abbey & Mayor", "count_of_carcassonne", "Spiel Doch! 2/2018 tiles", "Score 2 points.", "a - b = c + d"]
+        {
             assert!(matches!(inline(text), Cow::Borrowed(t) if t == text), "{text}");
         }
     }
@@ -110,6 +150,21 @@ mod tests {
         assert_eq!(inline("_a_ a_ _ x__y"), "\\_a\\_ a\\_ \\_ x\\_\\_y");
         assert_eq!(inline("&amp; &#42; & x"), "&amp;amp; &amp;#42; & x");
         assert_eq!(inline("$x$ and $$y$$"), "\\$x\\$ and \\$\\$y\\$\\$", "GitHub math");
+    }
+
+    #[test]
+    fn github_mentions_references_and_autolinks_are_broken() {
+        assert_eq!(github("@octocat and @github/core"), "@<!-- -->octocat and @<!-- -->github/core");
+        assert_eq!(
+            github("see #12, GH-7, rust-lang/rust#1"),
+            "see \\#<!-- -->12, GH-<!-- -->7, rust-lang/rust#<!-- -->1"
+        );
+        assert_eq!(github("www.example.org a@b.org"), "www<!-- -->.example.org a@<!-- -->b.org");
+        assert_eq!(github("https://x.org"), "https:<!-- -->//x.org");
+        assert_eq!(github("&#42;"), "&amp;#<!-- -->42;");
+        assert_eq!(inline("@octocat #1 www.x.org"), "@octocat \\#1 www.x.org", "CommonMark alone links none");
+        // Not references: a lone sign.
+        assert_eq!(github("2# @ x # a"), "2# @ x \\# a");
     }
 
     #[test]

@@ -5,20 +5,47 @@
 //! and bidirectional overrides and isolates reorder what follows them, so a
 //! line can read differently from what it holds. Each of those is written the
 //! way Rust writes it in a string literal (`\u{1b}`, `\n`), so it stays visible
-//! and the line stays one line.
+//! and the line stays one line. So is every character Unicode says is
+//! ignorable in display (zero-width spaces and joiners, the word joiner, the
+//! byte-order mark, the soft hyphen, variation selectors, tag characters):
+//! shown as it is, `when\u{200b}` would read as `when`.
 
 use std::borrow::Cow;
 use std::fmt::Write;
 
 /// Whether `c` must not reach a terminal as it is: C0 and C1 controls and DEL,
-/// the line and paragraph separators, and the bidirectional marks, embeddings,
-/// overrides and isolates.
+/// the line and paragraph separators, the bidirectional marks, embeddings,
+/// overrides and isolates, and every other invisible character
+/// ([`is_invisible`]).
 pub fn is_unsafe(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{2028}' | '\u{2029}' | '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-        )
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || is_invisible(c)
+}
+
+/// Whether `c` is a Default_Ignorable_Code_Point of Unicode (DerivedCoreProperties):
+/// a character a renderer shows as nothing unless it knows it. The set is
+/// stable across Unicode versions (new ones are assigned from reserved
+/// ranges already in it); a test checks it against ICU4X's copy.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{34f}'
+            | '\u{61c}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{17b4}'..='\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{206f}'
+            | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff0}'..='\u{fff8}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}'
+    )
 }
 
 /// Pushes the visible form of an unsafe character: `\n`, `\r`, `\t`, else `\u{hex}`.
@@ -113,10 +140,25 @@ mod tests {
         let unsafe_chars: Vec<u32> =
             (0..=0x3000u32).filter_map(char::from_u32).filter(|&c| is_unsafe(c)).map(u32::from).collect();
         let mut expected: Vec<u32> = (0..0x20).chain(0x7f..0xa0).collect();
-        expected.extend([0x61c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e]);
-        expected.extend(0x2066..=0x2069);
+        expected.extend([0xad, 0x34f, 0x61c, 0x115f, 0x1160, 0x17b4, 0x17b5, 0x2028, 0x2029]);
+        expected.extend((0x180b..=0x180f).chain(0x200b..=0x200f).chain(0x202a..=0x202e).chain(0x2060..=0x206f));
         expected.sort_unstable();
         assert_eq!(unsafe_chars, expected);
+    }
+
+    #[test]
+    fn the_invisible_characters_are_unicodes_default_ignorable_set() {
+        use icu_properties::{CodePointSetData, props::DefaultIgnorableCodePoint};
+        let unicode = CodePointSetData::new::<DefaultIgnorableCodePoint>();
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            assert_eq!(is_invisible(c), unicode.contains(c), "U+{:04X}", u32::from(c));
+        }
+    }
+
+    #[test]
+    fn invisible_characters_are_shown() {
+        assert_eq!(line("when\u{200b}"), "when\\u{200b}");
+        assert_eq!(quoted("a\u{2060}b\u{feff}c\u{ad}d\u{e0041}"), "a\\u{2060}b\\u{feff}c\\u{ad}d\\u{e0041}");
     }
 
     #[test]

@@ -45,8 +45,15 @@ impl Client {
     /// As [`Client::start`], the client declaring `text_document` as its
     /// `textDocument` capabilities.
     pub fn start_with(utf8: bool, text_document: Value) -> Client {
+        Client::start_after(utf8, text_document, |_| {})
+    }
+
+    /// As [`Client::start_with`], `setup` changing the copy of the rules
+    /// (given its folder) before the server starts.
+    pub fn start_after(utf8: bool, text_document: Value, setup: impl FnOnce(&Path)) -> Client {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&bundled_rules(), &dir.path().join("rules"));
+        setup(&dir.path().join("rules"));
         let (server_side, conn) = Connection::memory();
         let server = std::thread::spawn(move || carcassonne_rules_lsp::serve(&server_side).unwrap());
         let mut client = Client { conn, dir, server: Some(server), next_id: 0, diagnostics: HashMap::new() };

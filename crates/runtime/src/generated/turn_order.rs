@@ -2571,6 +2571,7 @@ pub fn visible(cfg: &Config) -> Visible {
     v
 }
 /// The `notes` section.
+#[allow(clippy::collapsible_if)]
 fn notes(cfg: &Config, v: &mut Visible) {
     v.item(item::ACTIVE_PLAYER_NOTE);
     if cfg.has(module::MESSAGES) {
@@ -2581,9 +2582,6 @@ fn notes(cfg: &Config, v: &mut Visible) {
         if cfg.edition != edition::C1 {
             v.item(item::MESSAGES_NOTE_C2);
             v.origin(origin::MESSAGES_NOTE_C2_MESSAGES);
-            if cfg.variant == variant::ZMG {
-                v.item(item::MESSAGES_NOTE_ZMG_SPACE_FREE);
-            }
         }
     }
     if cfg.has(module::ROBBERS) {
@@ -2597,7 +2595,26 @@ fn notes(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::RUSSIAN_PROMOS) {
         v.item(item::RUSSIAN_PROMOS_TRAPS_NOTE);
         v.origin(origin::RUSSIAN_PROMOS_TRAPS_NOTE_RUSSIAN_PROMOS);
+    }
+    if cfg.has(module::FORTUNE_TELLER) {
+        v.item(item::FORTUNE_TELLER_CLARIFICATIONS);
+        v.origin(origin::FORTUNE_TELLER_CLARIFICATIONS_FORTUNE_TELLER);
+    }
+    if cfg.has(module::HANS_STATUE) {
+        v.item(item::HANS_STATUE_NOTE);
+        v.origin(origin::HANS_STATUE_NOTE_HANS_STATUE);
+    }
+    if v.has_item(item::MESSAGES_NOTE_C2) {
+        if cfg.variant == variant::ZMG {
+            v.item(item::MESSAGES_NOTE_ZMG_SPACE_FREE);
+        }
+    }
+    if v.has_item(item::RUSSIAN_PROMOS_TRAPS_NOTE) {
         v.item(item::RUSSIAN_PROMOS_SOLOVEI_NOTE);
+        v.item(item::RUSSIAN_PROMOS_VODYANOY_NOTE);
+        v.item(item::RUSSIAN_PROMOS_CONFLICT_NOTE);
+    }
+    if v.has_item(item::RUSSIAN_PROMOS_SOLOVEI_NOTE) {
         if cfg.has(module::BUILDER) {
             v.item(item::RUSSIAN_PROMOS_SOLOVEI_BUILDER);
             v.origin(origin::RUSSIAN_PROMOS_SOLOVEI_BUILDER_BUILDER);
@@ -2610,7 +2627,8 @@ fn notes(cfg: &Config, v: &mut Visible) {
             v.item(item::RUSSIAN_PROMOS_SOLOVEI_TUNNEL);
             v.origin(origin::RUSSIAN_PROMOS_SOLOVEI_TUNNEL_TUNNEL);
         }
-        v.item(item::RUSSIAN_PROMOS_VODYANOY_NOTE);
+    }
+    if v.has_item(item::RUSSIAN_PROMOS_VODYANOY_NOTE) {
         if flag::special_figures_eaten_by_dragon_bullet(cfg) {
             v.item(item::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES);
             if cfg.has(module::BUILDER) {
@@ -2628,16 +2646,15 @@ fn notes(cfg: &Config, v: &mut Visible) {
             if cfg.has(module::SHEEP) {
                 v.origin(origin::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES_SHEEP);
             }
-            if cfg.has(module::BARN) {
-                v.item(item::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS);
-                v.origin(origin::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS_BARN);
-            }
         }
-        v.item(item::RUSSIAN_PROMOS_CONFLICT_NOTE);
     }
-    if cfg.has(module::FORTUNE_TELLER) {
-        v.item(item::FORTUNE_TELLER_CLARIFICATIONS);
-        v.origin(origin::FORTUNE_TELLER_CLARIFICATIONS_FORTUNE_TELLER);
+    if v.has_item(item::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES) {
+        if cfg.has(module::BARN) {
+            v.item(item::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS);
+            v.origin(origin::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS_BARN);
+        }
+    }
+    if v.has_item(item::FORTUNE_TELLER_CLARIFICATIONS) {
         if flag::tiles_in_supply(cfg) {
             v.item(item::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD);
             if cfg.has(module::ABBEY) {
@@ -2654,67 +2671,63 @@ fn notes(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::BUILDER) {
             v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER);
             v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_BUILDER);
-            if flag::tiles_in_supply(cfg) {
-                v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY);
-                if cfg.has(module::ABBEY) {
-                    v.origin(
-                        origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_ABBEY,
-                    );
-                }
-                if cfg.has(module::HALFLINGS) {
-                    v.origin(
-                        origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_HALFLINGS,
-                    );
-                }
-                if cfg.has(module::GERMAN_CASTLES) {
-                    v.origin(
-                        origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_GERMAN_CASTLES,
-                    );
-                }
-            }
             v.item(item::FORTUNE_TELLER_NOTE_DOUBLE_TURN);
             v.origin(origin::FORTUNE_TELLER_NOTE_DOUBLE_TURN_BUILDER);
             v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN);
             v.origin(origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_BUILDER);
-            if flag::tiles_in_supply(cfg) {
-                v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY);
-                if cfg.has(module::ABBEY) {
-                    v.origin(origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_ABBEY);
-                }
-                if cfg.has(module::HALFLINGS) {
-                    v.origin(
-                        origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_HALFLINGS,
-                    );
-                }
-                if cfg.has(module::GERMAN_CASTLES) {
-                    v.origin(
-                        origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_GERMAN_CASTLES,
-                    );
-                }
-            }
-            v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS);
         }
         if !cfg.has(module::BUILDER) {
             v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS);
-            if flag::tiles_in_supply(cfg) {
-                v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY);
-                if cfg.has(module::ABBEY) {
-                    v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_ABBEY);
-                }
-                if cfg.has(module::HALFLINGS) {
-                    v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_HALFLINGS);
-                }
-                if cfg.has(module::GERMAN_CASTLES) {
-                    v.origin(
-                        origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_GERMAN_CASTLES,
-                    );
-                }
+        }
+    }
+    if v.has_item(item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER) {
+        if flag::tiles_in_supply(cfg) {
+            v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY);
+            if cfg.has(module::ABBEY) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_ABBEY);
+            }
+            if cfg.has(module::HALFLINGS) {
+                v.origin(
+                    origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_HALFLINGS,
+                );
+            }
+            if cfg.has(module::GERMAN_CASTLES) {
+                v.origin(
+                    origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_GERMAN_CASTLES,
+                );
             }
         }
     }
-    if cfg.has(module::HANS_STATUE) {
-        v.item(item::HANS_STATUE_NOTE);
-        v.origin(origin::HANS_STATUE_NOTE_HANS_STATUE);
+    if v.has_item(item::FORTUNE_TELLER_NOTE_NONE_FITS) {
+        if flag::tiles_in_supply(cfg) {
+            v.item(item::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY);
+            if cfg.has(module::ABBEY) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_ABBEY);
+            }
+            if cfg.has(module::HALFLINGS) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_HALFLINGS);
+            }
+            if cfg.has(module::GERMAN_CASTLES) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY_GERMAN_CASTLES);
+            }
+        }
+    }
+    if v.has_item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN) {
+        if flag::tiles_in_supply(cfg) {
+            v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY);
+            if cfg.has(module::ABBEY) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_ABBEY);
+            }
+            if cfg.has(module::HALFLINGS) {
+                v.origin(origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_HALFLINGS);
+            }
+            if cfg.has(module::GERMAN_CASTLES) {
+                v.origin(
+                    origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_GERMAN_CASTLES,
+                );
+            }
+        }
+        v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS);
     }
 }
 /// The `setup` section.
@@ -2791,14 +2804,9 @@ fn setup(cfg: &Config, v: &mut Visible) {
     }
 }
 /// The `any_time` section.
+#[allow(clippy::collapsible_if)]
 fn any_time(cfg: &Config, v: &mut Visible) {
     v.item(item::ANY_TIME_AS_OFTEN);
-    v.item(item::ASK_ADVICE);
-    v.item(item::CONSULT_RULES);
-    if cfg.has(module::BETS) {
-        v.item(item::BETS_LOOK_AT_OWN_TOKENS);
-        v.origin(origin::BETS_LOOK_AT_OWN_TOKENS_BETS);
-    }
     if cfg.has(module::BUILDER) || cfg.has(module::TOWER) || cfg.has(module::TUNNEL)
         || cfg.has(module::PLAGUE)
     {
@@ -2815,6 +2823,16 @@ fn any_time(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::PLAGUE) {
             v.origin(origin::ANY_TIME_ONLY_ONCE_PLAGUE);
         }
+    }
+    if v.has_item(item::ANY_TIME_AS_OFTEN) {
+        v.item(item::ASK_ADVICE);
+        v.item(item::CONSULT_RULES);
+        if cfg.has(module::BETS) {
+            v.item(item::BETS_LOOK_AT_OWN_TOKENS);
+            v.origin(origin::BETS_LOOK_AT_OWN_TOKENS_BETS);
+        }
+    }
+    if v.has_item(item::ANY_TIME_ONLY_ONCE) {
         if cfg.has(module::BUILDER) {
             v.item(item::BUILDER_ONCE_PER_DOUBLE_TURN);
             v.origin(origin::BUILDER_ONCE_PER_DOUBLE_TURN_BUILDER);
@@ -2842,34 +2860,39 @@ fn any_time(cfg: &Config, v: &mut Visible) {
                 v.marker(marker::PLAGUE_FLEE_LAKE_TRAP);
             }
             v.origin(origin::PLAGUE_FLEE_PLAGUE);
-            if flag::special_figures_eaten_by_dragon_bullet(cfg) {
-                v.item(item::PLAGUE_FLEE_SPECIAL_FIGURE);
-                if cfg.has(module::BUILDER) {
-                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_BUILDER);
-                }
-                if cfg.has(module::PIG) {
-                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_PIG);
-                }
-                if cfg.has(module::MAYOR) {
-                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_MAYOR);
-                }
-                if cfg.has(module::WAGON) {
-                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_WAGON);
-                }
-                if cfg.has(module::SHEEP) {
-                    v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_SHEEP);
-                }
-                if cfg.has(module::BARN) {
-                    v.item(item::PLAGUE_FLEE_NOT_BARN);
-                    v.origin(origin::PLAGUE_FLEE_NOT_BARN_BARN);
-                }
-            }
             v.item(item::PLAGUE_SPREAD);
             v.origin(origin::PLAGUE_SPREAD_PLAGUE);
         }
     }
+    if v.has_item(item::PLAGUE_FLEE) {
+        if flag::special_figures_eaten_by_dragon_bullet(cfg) {
+            v.item(item::PLAGUE_FLEE_SPECIAL_FIGURE);
+            if cfg.has(module::BUILDER) {
+                v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_BUILDER);
+            }
+            if cfg.has(module::PIG) {
+                v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_PIG);
+            }
+            if cfg.has(module::MAYOR) {
+                v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_MAYOR);
+            }
+            if cfg.has(module::WAGON) {
+                v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_WAGON);
+            }
+            if cfg.has(module::SHEEP) {
+                v.origin(origin::PLAGUE_FLEE_SPECIAL_FIGURE_SHEEP);
+            }
+        }
+    }
+    if v.has_item(item::PLAGUE_FLEE_SPECIAL_FIGURE) {
+        if cfg.has(module::BARN) {
+            v.item(item::PLAGUE_FLEE_NOT_BARN);
+            v.origin(origin::PLAGUE_FLEE_NOT_BARN_BARN);
+        }
+    }
 }
 /// Step 1A: Start of the turn.
+#[allow(clippy::collapsible_if)]
 fn step_1a(cfg: &Config, v: &mut Visible) {
     v.step(step::S1A);
     if cfg.has(module::FAIRY) {
@@ -2887,17 +2910,20 @@ fn step_1a(cfg: &Config, v: &mut Visible) {
             v.marker(marker::FAIRY_START_OF_TURN_POINT_WONDER);
         }
         v.origin(origin::FAIRY_START_OF_TURN_POINT_FAIRY);
-        if cfg.has(module::ACROBATS) {
-            v.item(item::FAIRY_START_OF_TURN_ACROBATS);
-            v.origin(origin::FAIRY_START_OF_TURN_ACROBATS_ACROBATS);
-        }
     }
     if cfg.has(module::PLAGUE) {
         v.item(item::PLAGUE_REMOVE_OLDEST_OUTBREAK);
         v.origin(origin::PLAGUE_REMOVE_OLDEST_OUTBREAK_PLAGUE);
     }
+    if v.has_item(item::FAIRY_START_OF_TURN_POINT) {
+        if cfg.has(module::ACROBATS) {
+            v.item(item::FAIRY_START_OF_TURN_ACROBATS);
+            v.origin(origin::FAIRY_START_OF_TURN_ACROBATS_ACROBATS);
+        }
+    }
 }
 /// Step 1B: Draw a tile.
+#[allow(clippy::collapsible_if)]
 fn step_1b(cfg: &Config, v: &mut Visible) {
     v.step(step::S1B);
     if cfg.has(module::BUILDER) {
@@ -2917,21 +2943,6 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::BUILDER) && cfg.has(module::FORTUNE_TELLER) {
             v.origin(origin::MANDATORY_TILES_BUILDER);
         }
-        if cfg.has(module::BAZAARS) {
-            v.item(item::BAZAAR_PLAY_BOUGHT_TILE);
-            v.origin(origin::BAZAAR_PLAY_BOUGHT_TILE_BAZAARS);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.item(item::WONDERS_PLAY_WONDER_TILE);
-            v.origin(origin::WONDERS_PLAY_WONDER_TILE_WONDERS_OF_HUMANITY);
-            v.item(item::WONDERS_EXTRA_TILE);
-        }
-        if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
-            v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER);
-            v.origin(origin::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_FORTUNE_TELLER);
-            v.origin(origin::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_BUILDER);
-            v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS);
-        }
     }
     if flag::tiles_in_supply(cfg) || cfg.has(module::WETLANDS) {
         v.item(item::ABBEY_PLAY_FROM_SUPPLY);
@@ -2946,37 +2957,6 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::WETLANDS) {
             v.origin(origin::ABBEY_PLAY_FROM_SUPPLY_WETLANDS);
-        }
-        if flag::mandatory_tiles(cfg) {
-            v.item(item::ABBEY_SUPPLY_NO_MANDATORY_TILE);
-            if cfg.has(module::BAZAARS) {
-                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BAZAARS);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_WONDERS_OF_HUMANITY);
-            }
-            if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
-                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_FORTUNE_TELLER);
-            }
-            if cfg.has(module::BUILDER) && cfg.has(module::FORTUNE_TELLER) {
-                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BUILDER);
-            }
-        }
-        if cfg.has(module::ABBEY) {
-            v.item(item::ABBEY_SUPPLY_ABBEY_TILE);
-            v.origin(origin::ABBEY_SUPPLY_ABBEY_TILE_ABBEY);
-        }
-        if cfg.has(module::HALFLINGS) {
-            v.item(item::ABBEY_SUPPLY_HALFLING_TILE);
-            v.origin(origin::ABBEY_SUPPLY_HALFLING_TILE_HALFLINGS);
-        }
-        if cfg.has(module::GERMAN_CASTLES) {
-            v.item(item::ABBEY_SUPPLY_GERMAN_CASTLE_TILE);
-            v.origin(origin::ABBEY_SUPPLY_GERMAN_CASTLE_TILE_GERMAN_CASTLES);
-        }
-        if cfg.has(module::WETLANDS) {
-            v.item(item::ABBEY_SUPPLY_WETLANDS_TILE);
-            v.origin(origin::ABBEY_SUPPLY_WETLANDS_TILE_WETLANDS);
         }
     }
     if flag::tiles_not_drawn_considered(cfg) {
@@ -3005,48 +2985,11 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::WETLANDS) {
             v.origin(origin::DRAW_TILE_IF_NOTHING_ELSE_WETLANDS);
         }
-        if cfg.has(module::FORTUNE_TELLER) {
-            v.item(item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE);
-            v.origin(origin::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE_FORTUNE_TELLER);
-            v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE);
-            v.origin(
-                origin::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE_FORTUNE_TELLER,
-            );
-        }
-        if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
-            v.item(item::DRAGON_SET_ASIDE_IF_NOTHING_ELSE);
-            v.origin(origin::DRAGON_SET_ASIDE_IF_NOTHING_ELSE_DRAGON);
-        }
     }
     if flag::tiles_drawn_only(cfg) {
         v.item(item::DRAW_TILE);
-        if cfg.has(module::FORTUNE_TELLER) {
-            v.item(item::FORTUNE_TELLER_DRAW_EXTRA);
-            v.origin(origin::FORTUNE_TELLER_DRAW_EXTRA_FORTUNE_TELLER);
-            v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS);
-            v.origin(origin::FORTUNE_TELLER_EXTRA_NONE_FITS_FORTUNE_TELLER);
-        }
-        if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
-            v.item(item::DRAGON_SET_ASIDE_DRAGON_TILE);
-            v.origin(origin::DRAGON_SET_ASIDE_DRAGON_TILE_DRAGON);
-        }
     }
     v.item(item::SHOW_TILE);
-    if cfg.has(module::WHEEL_OF_FORTUNE) {
-        if cfg.has(module::PEASANT_REVOLTS) {
-            v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH);
-            v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_WHEEL_OF_FORTUNE);
-            v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_PEASANT_REVOLTS);
-        }
-        if !cfg.has(module::PEASANT_REVOLTS) {
-            v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY);
-            v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY_WHEEL_OF_FORTUNE);
-        }
-    }
-    if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) {
-        v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY);
-        v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY_PEASANT_REVOLTS);
-    }
     if cfg.has(module::HILLS) {
         v.item(item::HILLS_DRAW_HIDDEN_TILE);
         v.origin(origin::HILLS_DRAW_HIDDEN_TILE_HILLS);
@@ -3132,51 +3075,119 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.origin(origin::MESSAGES_CHECK_1B_REVOLTS_PEASANT_REVOLTS);
         }
     }
+    if v.has_item(item::MANDATORY_TILES) {
+        if cfg.has(module::BAZAARS) {
+            v.item(item::BAZAAR_PLAY_BOUGHT_TILE);
+            v.origin(origin::BAZAAR_PLAY_BOUGHT_TILE_BAZAARS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.item(item::WONDERS_PLAY_WONDER_TILE);
+            v.origin(origin::WONDERS_PLAY_WONDER_TILE_WONDERS_OF_HUMANITY);
+        }
+        if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
+            v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER);
+            v.origin(origin::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_FORTUNE_TELLER);
+            v.origin(origin::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_BUILDER);
+        }
+    }
+    if v.has_item(item::WONDERS_PLAY_WONDER_TILE) {
+        v.item(item::WONDERS_EXTRA_TILE);
+    }
+    if v.has_item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER) {
+        v.item(item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS);
+    }
+    if v.has_item(item::ABBEY_PLAY_FROM_SUPPLY) {
+        if flag::mandatory_tiles(cfg) {
+            v.item(item::ABBEY_SUPPLY_NO_MANDATORY_TILE);
+            if cfg.has(module::BAZAARS) {
+                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BAZAARS);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_WONDERS_OF_HUMANITY);
+            }
+            if cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER) {
+                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_FORTUNE_TELLER);
+            }
+            if cfg.has(module::BUILDER) && cfg.has(module::FORTUNE_TELLER) {
+                v.origin(origin::ABBEY_SUPPLY_NO_MANDATORY_TILE_BUILDER);
+            }
+        }
+        if cfg.has(module::ABBEY) {
+            v.item(item::ABBEY_SUPPLY_ABBEY_TILE);
+            v.origin(origin::ABBEY_SUPPLY_ABBEY_TILE_ABBEY);
+        }
+        if cfg.has(module::HALFLINGS) {
+            v.item(item::ABBEY_SUPPLY_HALFLING_TILE);
+            v.origin(origin::ABBEY_SUPPLY_HALFLING_TILE_HALFLINGS);
+        }
+        if cfg.has(module::GERMAN_CASTLES) {
+            v.item(item::ABBEY_SUPPLY_GERMAN_CASTLE_TILE);
+            v.origin(origin::ABBEY_SUPPLY_GERMAN_CASTLE_TILE_GERMAN_CASTLES);
+        }
+        if cfg.has(module::WETLANDS) {
+            v.item(item::ABBEY_SUPPLY_WETLANDS_TILE);
+            v.origin(origin::ABBEY_SUPPLY_WETLANDS_TILE_WETLANDS);
+        }
+    }
+    if v.has_item(item::DRAW_TILE_IF_NOTHING_ELSE) {
+        if cfg.has(module::FORTUNE_TELLER) {
+            v.item(item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE);
+            v.origin(origin::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE_FORTUNE_TELLER);
+            v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE);
+            v.origin(
+                origin::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE_FORTUNE_TELLER,
+            );
+        }
+        if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
+            v.item(item::DRAGON_SET_ASIDE_IF_NOTHING_ELSE);
+            v.origin(origin::DRAGON_SET_ASIDE_IF_NOTHING_ELSE_DRAGON);
+        }
+    }
+    if v.has_item(item::DRAW_TILE) {
+        if cfg.has(module::FORTUNE_TELLER) {
+            v.item(item::FORTUNE_TELLER_DRAW_EXTRA);
+            v.origin(origin::FORTUNE_TELLER_DRAW_EXTRA_FORTUNE_TELLER);
+            v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS);
+            v.origin(origin::FORTUNE_TELLER_EXTRA_NONE_FITS_FORTUNE_TELLER);
+        }
+        if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
+            v.item(item::DRAGON_SET_ASIDE_DRAGON_TILE);
+            v.origin(origin::DRAGON_SET_ASIDE_DRAGON_TILE_DRAGON);
+        }
+    }
+    if v.has_item(item::SHOW_TILE) {
+        if cfg.has(module::WHEEL_OF_FORTUNE) {
+            if cfg.has(module::PEASANT_REVOLTS) {
+                v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH);
+                v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_WHEEL_OF_FORTUNE);
+                v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH_PEASANT_REVOLTS);
+            }
+            if !cfg.has(module::PEASANT_REVOLTS) {
+                v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY);
+                v.origin(
+                    origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY_WHEEL_OF_FORTUNE,
+                );
+            }
+        }
+        if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY);
+            v.origin(
+                origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY_PEASANT_REVOLTS,
+            );
+        }
+    }
 }
 /// Step 1C: Place the tile.
+#[allow(clippy::collapsible_if)]
 fn step_1c(cfg: &Config, v: &mut Visible) {
     v.step(step::S1C);
     if cfg.has(module::BUILDER) {
         v.repeat(step::S1C);
     }
     v.item(item::PLACE_TILE);
-    v.item(item::PLACE_TILE_NO_LEGAL_SPOT);
-    if cfg.has(module::HILLS) {
-        v.item(item::HILLS_SET_ASIDE_HIDDEN_TILE);
-        v.origin(origin::HILLS_SET_ASIDE_HIDDEN_TILE_HILLS);
-    }
-    if cfg.has(module::BRIDGES) {
-        v.item(item::BRIDGES_BUILD);
-        if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::BRIDGES_BUILD_TREE_TRAP);
-        }
-        v.origin(origin::BRIDGES_BUILD_BRIDGES);
-        if cfg.has(module::TOWER) {
-            v.item(item::TOWER_BRIDGE_SHIFT_TOWER);
-            v.origin(origin::TOWER_BRIDGE_SHIFT_TOWER_TOWER);
-        }
-        if cfg.has(module::ACROBATS) {
-            v.item(item::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE);
-            v.origin(origin::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE_ACROBATS);
-        }
-        if cfg.has(module::CIRCUS) {
-            v.item(item::CIRCUS_BRIDGE_ON_BIG_TOP_TILE);
-            v.origin(origin::CIRCUS_BRIDGE_ON_BIG_TOP_TILE_CIRCUS);
-        }
-    }
-    if cfg.has(module::WONDERS_OF_HUMANITY) {
-        v.item(item::WONDERS_PLACE_EXTRA_TILE_FIRST);
-        v.origin(origin::WONDERS_PLACE_EXTRA_TILE_FIRST_WONDERS_OF_HUMANITY);
-        v.item(item::WONDERS_MARK_WONDER);
-        v.origin(origin::WONDERS_MARK_WONDER_WONDERS_OF_HUMANITY);
-    }
     if cfg.has(module::FORTUNE_TELLER) {
         v.item(item::FORTUNE_TELLER_RETURN_EXTRA_TILES);
         v.origin(origin::FORTUNE_TELLER_RETURN_EXTRA_TILES_FORTUNE_TELLER);
-        if cfg.has(module::BUILDER) {
-            v.item(item::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER);
-            v.origin(origin::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER_BUILDER);
-        }
     }
     v.item(item::FEATURE_COMPLETE_NOTE);
     if cfg.has(module::DRAGON) {
@@ -3202,21 +3213,6 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::WITCH) {
             v.origin(origin::MAGE_WITCH_MOVE_WITCH);
-        }
-        if cfg.has(module::MAGE) {
-            if cfg.has(module::WITCH) {
-                v.item(item::MAGE_WITCH_MOVE_EITHER);
-                v.origin(origin::MAGE_WITCH_MOVE_EITHER_MAGE);
-                v.origin(origin::MAGE_WITCH_MOVE_EITHER_WITCH);
-            }
-            if !cfg.has(module::WITCH) {
-                v.item(item::MAGE_WITCH_MOVE_MAGE);
-                v.origin(origin::MAGE_WITCH_MOVE_MAGE_MAGE);
-            }
-        }
-        if !cfg.has(module::MAGE) && cfg.has(module::WITCH) {
-            v.item(item::MAGE_WITCH_MOVE_WITCH);
-            v.origin(origin::MAGE_WITCH_MOVE_WITCH_WITCH);
         }
     }
     if cfg.has(module::ROBBERS) {
@@ -3252,12 +3248,6 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::PORXADA) {
         v.item(item::PORXADA_CHOOSE_ACTION);
         v.origin(origin::PORXADA_CHOOSE_ACTION_PORXADA);
-        v.item(item::PORXADA_SWAP_MEEPLES);
-        if cfg.has(module::PEASANT_REVOLTS) {
-            v.item(item::PORXADA_SWAP_REVOLT_PROTECTION);
-            v.origin(origin::PORXADA_SWAP_REVOLT_PROTECTION_PEASANT_REVOLTS);
-        }
-        v.item(item::PORXADA_FINAL_BONUS);
     }
     if cfg.has(module::EASTER_IN_CARCASSONNE) {
         v.item(item::EASTER_BUNNY_PLACE);
@@ -3294,18 +3284,8 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
             v.marker(marker::I_20TH_ANNIVERSARY_TILE_POINTS_WONDER);
         }
         v.origin(origin::I_20TH_ANNIVERSARY_TILE_POINTS_20TH_ANNIVERSARY_EXPANSION);
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.item(item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER);
-            v.origin(
-                origin::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER_WONDERS_OF_HUMANITY,
-            );
-        }
         v.item(item::I_20TH_ANNIVERSARY_EXTRA_TURN);
         v.origin(origin::I_20TH_ANNIVERSARY_EXTRA_TURN_20TH_ANNIVERSARY_EXPANSION);
-        if cfg.has(module::BUILDER) {
-            v.item(item::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN);
-            v.origin(origin::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN_BUILDER);
-        }
     }
     if cfg.has(module::GIFTS) {
         v.item(item::GIFTS_DRAW_CARD);
@@ -3393,8 +3373,90 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
             }
         }
     }
+    if v.has_item(item::PLACE_TILE) {
+        v.item(item::PLACE_TILE_NO_LEGAL_SPOT);
+        if cfg.has(module::HILLS) {
+            v.item(item::HILLS_SET_ASIDE_HIDDEN_TILE);
+            v.origin(origin::HILLS_SET_ASIDE_HIDDEN_TILE_HILLS);
+        }
+        if cfg.has(module::BRIDGES) {
+            v.item(item::BRIDGES_BUILD);
+            if cfg.has(module::RUSSIAN_PROMOS) {
+                v.marker(marker::BRIDGES_BUILD_TREE_TRAP);
+            }
+            v.origin(origin::BRIDGES_BUILD_BRIDGES);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.item(item::WONDERS_PLACE_EXTRA_TILE_FIRST);
+            v.origin(origin::WONDERS_PLACE_EXTRA_TILE_FIRST_WONDERS_OF_HUMANITY);
+            v.item(item::WONDERS_MARK_WONDER);
+            v.origin(origin::WONDERS_MARK_WONDER_WONDERS_OF_HUMANITY);
+        }
+    }
+    if v.has_item(item::BRIDGES_BUILD) {
+        if cfg.has(module::TOWER) {
+            v.item(item::TOWER_BRIDGE_SHIFT_TOWER);
+            v.origin(origin::TOWER_BRIDGE_SHIFT_TOWER_TOWER);
+        }
+        if cfg.has(module::ACROBATS) {
+            v.item(item::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE);
+            v.origin(origin::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE_ACROBATS);
+        }
+        if cfg.has(module::CIRCUS) {
+            v.item(item::CIRCUS_BRIDGE_ON_BIG_TOP_TILE);
+            v.origin(origin::CIRCUS_BRIDGE_ON_BIG_TOP_TILE_CIRCUS);
+        }
+    }
+    if v.has_item(item::FORTUNE_TELLER_RETURN_EXTRA_TILES) {
+        if cfg.has(module::BUILDER) {
+            v.item(item::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER);
+            v.origin(origin::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER_BUILDER);
+        }
+    }
+    if v.has_item(item::MAGE_WITCH_MOVE) {
+        if cfg.has(module::MAGE) {
+            if cfg.has(module::WITCH) {
+                v.item(item::MAGE_WITCH_MOVE_EITHER);
+                v.origin(origin::MAGE_WITCH_MOVE_EITHER_MAGE);
+                v.origin(origin::MAGE_WITCH_MOVE_EITHER_WITCH);
+            }
+            if !cfg.has(module::WITCH) {
+                v.item(item::MAGE_WITCH_MOVE_MAGE);
+                v.origin(origin::MAGE_WITCH_MOVE_MAGE_MAGE);
+            }
+        }
+        if !cfg.has(module::MAGE) && cfg.has(module::WITCH) {
+            v.item(item::MAGE_WITCH_MOVE_WITCH);
+            v.origin(origin::MAGE_WITCH_MOVE_WITCH_WITCH);
+        }
+    }
+    if v.has_item(item::PORXADA_CHOOSE_ACTION) {
+        v.item(item::PORXADA_SWAP_MEEPLES);
+        v.item(item::PORXADA_FINAL_BONUS);
+    }
+    if v.has_item(item::PORXADA_SWAP_MEEPLES) {
+        if cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::PORXADA_SWAP_REVOLT_PROTECTION);
+            v.origin(origin::PORXADA_SWAP_REVOLT_PROTECTION_PEASANT_REVOLTS);
+        }
+    }
+    if v.has_item(item::I_20TH_ANNIVERSARY_TILE_POINTS) {
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.item(item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER);
+            v.origin(
+                origin::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER_WONDERS_OF_HUMANITY,
+            );
+        }
+    }
+    if v.has_item(item::I_20TH_ANNIVERSARY_EXTRA_TURN) {
+        if cfg.has(module::BUILDER) {
+            v.item(item::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN);
+            v.origin(origin::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN_BUILDER);
+        }
+    }
 }
 /// Step 2A: Move wood (prologue).
+#[allow(clippy::collapsible_if)]
 fn step_2a(cfg: &Config, v: &mut Visible) {
     v.step(step::S2A);
     if cfg.has(module::BUILDER) {
@@ -3408,27 +3470,34 @@ fn step_2a(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::GHOSTS) {
         v.item(item::GHOSTS_MIST_EXTENDED);
         v.origin(origin::GHOSTS_MIST_EXTENDED_GHOSTS);
+        v.item(item::GHOSTS_MIST_LIMITED);
+        v.origin(origin::GHOSTS_MIST_LIMITED_GHOSTS);
+    }
+    if cfg.has(module::BATHHOUSES) {
+        v.item(item::BATHHOUSE_BUY_BACK);
+        v.origin(origin::BATHHOUSE_BUY_BACK_BATHHOUSES);
+    }
+    if v.has_item(item::GHOSTS_MIST_EXTENDED) {
         if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
             v.item(item::SPELL_CIRCLES_MIST_EXTENDED);
             v.origin(origin::SPELL_CIRCLES_MIST_EXTENDED_SPELL_CIRCLES);
             v.origin(origin::SPELL_CIRCLES_MIST_EXTENDED_GHOSTS);
-            v.item(item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE);
-            v.item(item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE);
         }
-        v.item(item::GHOSTS_MIST_LIMITED);
-        v.origin(origin::GHOSTS_MIST_LIMITED_GHOSTS);
+    }
+    if v.has_item(item::SPELL_CIRCLES_MIST_EXTENDED) {
+        v.item(item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE);
+        v.item(item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE);
+    }
+    if v.has_item(item::GHOSTS_MIST_LIMITED) {
         if cfg.has(module::SPELL_CIRCLES) && cfg.has(module::GHOSTS) {
             v.item(item::SPELL_CIRCLES_MIST_LIMITED);
             v.origin(origin::SPELL_CIRCLES_MIST_LIMITED_SPELL_CIRCLES);
             v.origin(origin::SPELL_CIRCLES_MIST_LIMITED_GHOSTS);
         }
     }
-    if cfg.has(module::BATHHOUSES) {
-        v.item(item::BATHHOUSE_BUY_BACK);
-        v.origin(origin::BATHHOUSE_BUY_BACK_BATHHOUSES);
-    }
 }
 /// Step 2B-1: Move wood (phase 1).
+#[allow(clippy::collapsible_if)]
 fn step_2b_1(cfg: &Config, v: &mut Visible) {
     v.step(step::S2B_1);
     if cfg.has(module::BUILDER) {
@@ -3441,194 +3510,16 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::RUSSIAN_PROMOS) {
         v.marker(marker::DEPLOY_MEEPLE_LAKE_TRAP);
     }
-    if cfg.has(module::WONDERS_OF_HUMANITY) {
-        v.item(item::WONDERS_DEPLOY_TWO);
-        v.origin(origin::WONDERS_DEPLOY_TWO_WONDERS_OF_HUMANITY);
-        v.item(item::WONDERS_NOTE_SAME_FEATURE);
-        v.origin(origin::WONDERS_NOTE_SAME_FEATURE_WONDERS_OF_HUMANITY);
-        v.item(item::WONDERS_NOTE_NOT_ON_EXTRA_TILE);
-        v.origin(origin::WONDERS_NOTE_NOT_ON_EXTRA_TILE_WONDERS_OF_HUMANITY);
-        if cfg.has(module::FLIER) {
-            v.item(item::FLIER_NOT_ON_EXTRA_TILE);
-            v.origin(origin::FLIER_NOT_ON_EXTRA_TILE_FLIER);
-        }
-        if cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE);
-            v.origin(origin::MAGIC_PORTAL_NOT_ON_EXTRA_TILE_MAGIC_PORTAL);
-        }
-    }
-    if cfg.has(module::FLIER) {
-        if cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::FLIER_OR_PORTAL_USE);
-            v.origin(origin::FLIER_OR_PORTAL_USE_FLIER);
-            v.origin(origin::FLIER_OR_PORTAL_USE_MAGIC_PORTAL);
-        }
-        if !cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::FLIER_USE);
-            v.origin(origin::FLIER_USE_FLIER);
-        }
-    }
-    if !cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
-        v.item(item::FLIER_ABSENT_PORTAL_USE);
-        v.origin(origin::FLIER_ABSENT_PORTAL_USE_MAGIC_PORTAL);
-    }
-    if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
-        v.item(item::I_20TH_ANNIVERSARY_DEPLOY_ARROW);
-        v.origin(origin::I_20TH_ANNIVERSARY_DEPLOY_ARROW_20TH_ANNIVERSARY_EXPANSION);
-    }
-    if cfg.has(module::PEASANT_REVOLTS) {
-        v.item(item::PEASANT_REVOLT_PROTECT_DEPLOYED);
-        v.origin(origin::PEASANT_REVOLT_PROTECT_DEPLOYED_PEASANT_REVOLTS);
-    }
-    if cfg.has(module::DRAGON) {
-        if cfg.has(module::PLAGUE) {
-            v.item(item::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE);
-            v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON);
-            v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE);
-        }
-        if !cfg.has(module::PLAGUE) {
-            v.item(item::DRAGON_NO_DEPLOY_VOLCANO);
-            v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_DRAGON);
-        }
-    }
-    if !cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
-        v.item(item::DRAGON_NO_DEPLOY_PLAGUE_SOURCE);
-        v.origin(origin::DRAGON_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE);
-    }
-    v.item(item::DEPLOY_NORMAL_MEEPLE);
-    if cfg.has(module::BRIDGES) {
-        v.item(item::BRIDGES_DEPLOY_NORMAL_MEEPLE);
-        v.origin(origin::BRIDGES_DEPLOY_NORMAL_MEEPLE_BRIDGES);
-    }
-    if cfg.has(module::BIG_FOLLOWER) {
-        v.item(item::BIG_FOLLOWER_DEPLOY);
-        v.origin(origin::BIG_FOLLOWER_DEPLOY_BIG_FOLLOWER);
-        if cfg.has(module::BRIDGES) {
-            v.item(item::BIG_FOLLOWER_DEPLOY_BRIDGE);
-            v.origin(origin::BIG_FOLLOWER_DEPLOY_BRIDGE_BRIDGES);
-        }
-    }
-    if cfg.has(module::MAYOR) {
-        v.item(item::MAYOR_DEPLOY);
-        v.origin(origin::MAYOR_DEPLOY_MAYOR);
-    }
-    if cfg.has(module::WAGON) {
-        v.item(item::WAGON_DEPLOY);
-        v.origin(origin::WAGON_DEPLOY_WAGON);
-        if cfg.has(module::BRIDGES) {
-            v.item(item::WAGON_DEPLOY_BRIDGE);
-            v.origin(origin::WAGON_DEPLOY_BRIDGE_BRIDGES);
-        }
-    }
-    if cfg.has(module::ABBOT) {
-        v.item(item::ABBOT_DEPLOY);
-        v.origin(origin::ABBOT_DEPLOY_ABBOT);
-        if cfg.has(module::GARDENS) {
-            v.item(item::ABBOT_DEPLOY_GARDEN);
-            v.origin(origin::ABBOT_DEPLOY_GARDEN_GARDENS);
-        }
-        if cfg.has(module::ABBEY) {
-            v.item(item::ABBOT_DEPLOY_ABBEY);
-            v.origin(origin::ABBOT_DEPLOY_ABBEY_ABBEY);
-        }
-        if cfg.has(module::SHRINES) {
-            v.item(item::ABBOT_DEPLOY_SHRINE);
-            v.origin(origin::ABBOT_DEPLOY_SHRINE_SHRINES);
-        }
-        if cfg.has(module::MONASTERIES) {
-            v.item(item::ABBOT_DEPLOY_GERMAN_MONASTERY);
-            v.origin(origin::ABBOT_DEPLOY_GERMAN_MONASTERY_MONASTERIES);
-            v.item(item::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY);
-            v.origin(origin::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY_MONASTERIES);
-            v.item(item::ABBOT_DEPLOY_JAPANESE_BUILDING);
-            v.origin(origin::ABBOT_DEPLOY_JAPANESE_BUILDING_MONASTERIES);
-        }
-        if cfg.has(module::DARMSTADT) {
-            v.item(item::ABBOT_DEPLOY_DARMSTADT_CHURCH);
-            v.origin(origin::ABBOT_DEPLOY_DARMSTADT_CHURCH_DARMSTADT);
-        }
-    }
-    if cfg.has(module::RINGMASTER) {
-        v.item(item::RINGMASTER_DEPLOY);
-        v.origin(origin::RINGMASTER_DEPLOY_RINGMASTER);
-        if cfg.has(module::BRIDGES) {
-            v.item(item::RINGMASTER_DEPLOY_BRIDGE);
-            v.origin(origin::RINGMASTER_DEPLOY_BRIDGE_BRIDGES);
-        }
-    }
-    if cfg.has(module::GUARD_MEEPLES) {
-        v.item(item::GUARD_MEEPLE_DEPLOY);
-        v.origin(origin::GUARD_MEEPLE_DEPLOY_GUARD_MEEPLES);
-        if cfg.has(module::BRIDGES) {
-            v.item(item::GUARD_MEEPLE_DEPLOY_BRIDGE);
-            v.origin(origin::GUARD_MEEPLE_DEPLOY_BRIDGE_BRIDGES);
-        }
-    }
-    if cfg.has(module::FORTUNE_TELLER) {
-        v.item(item::FORTUNE_TELLER_TENT_LIMIT);
-        v.origin(origin::FORTUNE_TELLER_TENT_LIMIT_FORTUNE_TELLER);
-    }
     if cfg.has(module::TOWER) {
         v.item(item::TOWER_DEPLOY);
         if cfg.has(module::RUSSIAN_PROMOS) {
             v.marker(marker::TOWER_DEPLOY_LAKE_TRAP);
         }
         v.origin(origin::TOWER_DEPLOY_TOWER);
-        if cfg.has(module::BLACK_TOWER) {
-            v.item(item::TOWER_DEPLOY_BLACK_TOWER);
-            v.origin(origin::TOWER_DEPLOY_BLACK_TOWER_BLACK_TOWER);
-        }
-        v.item(item::TOWER_DEPLOY_NORMAL_MEEPLE);
-        if cfg.has(module::BIG_FOLLOWER) {
-            v.item(item::BIG_FOLLOWER_TOWER_DEPLOY);
-            v.origin(origin::BIG_FOLLOWER_TOWER_DEPLOY_BIG_FOLLOWER);
-        }
-        if cfg.has(module::RINGMASTER) {
-            v.item(item::RINGMASTER_TOWER_DEPLOY);
-            v.origin(origin::RINGMASTER_TOWER_DEPLOY_RINGMASTER);
-        }
-        if cfg.has(module::GUARD_MEEPLES) {
-            v.item(item::GUARD_MEEPLE_TOWER_DEPLOY);
-            v.origin(origin::GUARD_MEEPLE_TOWER_DEPLOY_GUARD_MEEPLES);
-        }
     }
     if cfg.has(module::ACROBATS) {
         v.item(item::ACROBATS_ACTION);
         v.origin(origin::ACROBATS_ACTION_ACROBATS);
-        v.item(item::ACROBATS_ADD_TO_PYRAMID);
-        if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::ACROBATS_ADD_TO_PYRAMID_LAKE_TRAP);
-        }
-        if cfg.has(module::BRIDGES) {
-            v.item(item::ACROBATS_PYRAMID_NO_BRIDGE);
-            v.origin(origin::ACROBATS_PYRAMID_NO_BRIDGE_BRIDGES);
-        }
-        v.item(item::ACROBATS_ADD_DIRECTLY);
-        if cfg.has(module::MAGIC_PORTAL) {
-            v.item(item::MAGIC_PORTAL_ACROBAT_PYRAMID);
-            v.origin(origin::MAGIC_PORTAL_ACROBAT_PYRAMID_MAGIC_PORTAL);
-        }
-        if cfg.has(module::FLIER) {
-            v.item(item::ACROBATS_ADD_VIA_FLIER);
-            v.origin(origin::ACROBATS_ADD_VIA_FLIER_FLIER);
-        }
-        if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
-            v.item(item::I_20TH_ANNIVERSARY_ACROBAT_ARROW);
-            v.origin(
-                origin::I_20TH_ANNIVERSARY_ACROBAT_ARROW_20TH_ANNIVERSARY_EXPANSION,
-            );
-        }
-        v.item(item::ACROBATS_SCORE_PYRAMID);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::ACROBATS_SCORE_PYRAMID_ROBBERS);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::ACROBATS_SCORE_PYRAMID_WONDER);
-        }
-        if cfg.has(module::GHOSTS) {
-            v.item(item::GHOSTS_LEAVE_WITH_ACROBATS);
-            v.origin(origin::GHOSTS_LEAVE_WITH_ACROBATS_GHOSTS);
-        }
     }
     if cfg.has(module::PIG) || cfg.has(module::BUILDER) || cfg.has(module::SHEEP) {
         v.item(item::DEPLOY_OTHER_FIGURES);
@@ -3640,27 +3531,6 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::SHEEP) {
             v.origin(origin::DEPLOY_OTHER_FIGURES_SHEEP);
-        }
-        if cfg.has(module::DRAGON) {
-            v.item(item::PIG_OTHER_FIGURES_VOLCANO);
-            v.origin(origin::PIG_OTHER_FIGURES_VOLCANO_DRAGON);
-        }
-        if cfg.has(module::PLAGUE) {
-            v.item(item::PIG_OTHER_FIGURES_PLAGUE_SOURCE);
-            v.origin(origin::PIG_OTHER_FIGURES_PLAGUE_SOURCE_PLAGUE);
-        }
-        if cfg.has(module::PIG) {
-            v.item(item::PIG_DEPLOY);
-            v.origin(origin::PIG_DEPLOY_PIG);
-        }
-        if cfg.has(module::BUILDER) {
-            v.item(item::BUILDER_DEPLOY);
-            v.origin(origin::BUILDER_DEPLOY_BUILDER);
-        }
-        if cfg.has(module::SHEEP) {
-            v.item(item::SHEEP_DEPLOY);
-            v.origin(origin::SHEEP_DEPLOY_SHEEP);
-            v.item(item::SHEEP_DEPLOY_GROW_FLOCK);
         }
     }
     if cfg.has(module::BARN) {
@@ -3687,56 +3557,6 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::PEASANT_REVOLTS) {
             v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_PEASANT_REVOLTS);
         }
-        if cfg.has(module::WHEEL_OF_FORTUNE) {
-            v.item(item::WHEEL_OF_FORTUNE_PLACE_MEEPLE);
-            v.origin(origin::WHEEL_OF_FORTUNE_PLACE_MEEPLE_WHEEL_OF_FORTUNE);
-        }
-        if cfg.has(module::FESTIVAL) {
-            v.item(item::FESTIVAL_TAKE_BACK_FIGURE);
-            v.origin(origin::FESTIVAL_TAKE_BACK_FIGURE_FESTIVAL);
-        }
-        if cfg.has(module::RUSSIAN_PROMOS) {
-            v.item(item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP);
-            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_RUSSIAN_PROMOS);
-            if flag::special_figures_eaten_by_dragon_bullet(cfg) {
-                v.item(item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE);
-                if cfg.has(module::BUILDER) {
-                    v.origin(
-                        origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_BUILDER,
-                    );
-                }
-                if cfg.has(module::PIG) {
-                    v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_PIG);
-                }
-                if cfg.has(module::MAYOR) {
-                    v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_MAYOR);
-                }
-                if cfg.has(module::WAGON) {
-                    v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_WAGON);
-                }
-                if cfg.has(module::SHEEP) {
-                    v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_SHEEP);
-                }
-            }
-        }
-        if cfg.has(module::ABBOT) {
-            v.item(item::ABBOT_RETURN_AND_SCORE);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::ABBOT_RETURN_AND_SCORE_ROBBERS);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::ABBOT_RETURN_AND_SCORE_WONDER);
-            }
-            v.origin(origin::ABBOT_RETURN_AND_SCORE_ABBOT);
-            if cfg.has(module::GHOSTS) {
-                v.item(item::GHOSTS_LEAVE_WITH_ABBOT);
-                v.origin(origin::GHOSTS_LEAVE_WITH_ABBOT_GHOSTS);
-            }
-        }
-        if cfg.has(module::PEASANT_REVOLTS) {
-            v.item(item::WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS);
-            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS_PEASANT_REVOLTS);
-        }
     }
     if cfg.has(module::TOWER) || cfg.has(module::LITTLE_BUILDINGS)
         || cfg.has(module::FAIRY) || cfg.has(module::TOLLKEEPERS)
@@ -3754,6 +3574,289 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::TOLLKEEPERS) {
             v.origin(origin::TOWER_NEUTRAL_FIGURE_TOLLKEEPERS);
         }
+    }
+    if v.has_item(item::DEPLOY_MEEPLE) {
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.item(item::WONDERS_DEPLOY_TWO);
+            v.origin(origin::WONDERS_DEPLOY_TWO_WONDERS_OF_HUMANITY);
+            v.item(item::WONDERS_NOTE_SAME_FEATURE);
+            v.origin(origin::WONDERS_NOTE_SAME_FEATURE_WONDERS_OF_HUMANITY);
+            v.item(item::WONDERS_NOTE_NOT_ON_EXTRA_TILE);
+            v.origin(origin::WONDERS_NOTE_NOT_ON_EXTRA_TILE_WONDERS_OF_HUMANITY);
+        }
+        if cfg.has(module::FLIER) {
+            if cfg.has(module::MAGIC_PORTAL) {
+                v.item(item::FLIER_OR_PORTAL_USE);
+                v.origin(origin::FLIER_OR_PORTAL_USE_FLIER);
+                v.origin(origin::FLIER_OR_PORTAL_USE_MAGIC_PORTAL);
+            }
+            if !cfg.has(module::MAGIC_PORTAL) {
+                v.item(item::FLIER_USE);
+                v.origin(origin::FLIER_USE_FLIER);
+            }
+        }
+        if !cfg.has(module::FLIER) && cfg.has(module::MAGIC_PORTAL) {
+            v.item(item::FLIER_ABSENT_PORTAL_USE);
+            v.origin(origin::FLIER_ABSENT_PORTAL_USE_MAGIC_PORTAL);
+        }
+        if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
+            v.item(item::I_20TH_ANNIVERSARY_DEPLOY_ARROW);
+            v.origin(origin::I_20TH_ANNIVERSARY_DEPLOY_ARROW_20TH_ANNIVERSARY_EXPANSION);
+        }
+        if cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::PEASANT_REVOLT_PROTECT_DEPLOYED);
+            v.origin(origin::PEASANT_REVOLT_PROTECT_DEPLOYED_PEASANT_REVOLTS);
+        }
+        if cfg.has(module::DRAGON) {
+            if cfg.has(module::PLAGUE) {
+                v.item(item::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE);
+                v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_DRAGON);
+                v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_OR_PLAGUE_PLAGUE);
+            }
+            if !cfg.has(module::PLAGUE) {
+                v.item(item::DRAGON_NO_DEPLOY_VOLCANO);
+                v.origin(origin::DRAGON_NO_DEPLOY_VOLCANO_DRAGON);
+            }
+        }
+        if !cfg.has(module::DRAGON) && cfg.has(module::PLAGUE) {
+            v.item(item::DRAGON_NO_DEPLOY_PLAGUE_SOURCE);
+            v.origin(origin::DRAGON_NO_DEPLOY_PLAGUE_SOURCE_PLAGUE);
+        }
+        v.item(item::DEPLOY_NORMAL_MEEPLE);
+        if cfg.has(module::BIG_FOLLOWER) {
+            v.item(item::BIG_FOLLOWER_DEPLOY);
+            v.origin(origin::BIG_FOLLOWER_DEPLOY_BIG_FOLLOWER);
+        }
+        if cfg.has(module::MAYOR) {
+            v.item(item::MAYOR_DEPLOY);
+            v.origin(origin::MAYOR_DEPLOY_MAYOR);
+        }
+        if cfg.has(module::WAGON) {
+            v.item(item::WAGON_DEPLOY);
+            v.origin(origin::WAGON_DEPLOY_WAGON);
+        }
+        if cfg.has(module::ABBOT) {
+            v.item(item::ABBOT_DEPLOY);
+            v.origin(origin::ABBOT_DEPLOY_ABBOT);
+        }
+        if cfg.has(module::RINGMASTER) {
+            v.item(item::RINGMASTER_DEPLOY);
+            v.origin(origin::RINGMASTER_DEPLOY_RINGMASTER);
+        }
+        if cfg.has(module::GUARD_MEEPLES) {
+            v.item(item::GUARD_MEEPLE_DEPLOY);
+            v.origin(origin::GUARD_MEEPLE_DEPLOY_GUARD_MEEPLES);
+        }
+        if cfg.has(module::FORTUNE_TELLER) {
+            v.item(item::FORTUNE_TELLER_TENT_LIMIT);
+            v.origin(origin::FORTUNE_TELLER_TENT_LIMIT_FORTUNE_TELLER);
+        }
+    }
+    if v.has_item(item::DEPLOY_NORMAL_MEEPLE) {
+        if cfg.has(module::BRIDGES) {
+            v.item(item::BRIDGES_DEPLOY_NORMAL_MEEPLE);
+            v.origin(origin::BRIDGES_DEPLOY_NORMAL_MEEPLE_BRIDGES);
+        }
+    }
+    if v.has_item(item::BIG_FOLLOWER_DEPLOY) {
+        if cfg.has(module::BRIDGES) {
+            v.item(item::BIG_FOLLOWER_DEPLOY_BRIDGE);
+            v.origin(origin::BIG_FOLLOWER_DEPLOY_BRIDGE_BRIDGES);
+        }
+    }
+    if v.has_item(item::WAGON_DEPLOY) {
+        if cfg.has(module::BRIDGES) {
+            v.item(item::WAGON_DEPLOY_BRIDGE);
+            v.origin(origin::WAGON_DEPLOY_BRIDGE_BRIDGES);
+        }
+    }
+    if v.has_item(item::ABBOT_DEPLOY) {
+        if cfg.has(module::GARDENS) {
+            v.item(item::ABBOT_DEPLOY_GARDEN);
+            v.origin(origin::ABBOT_DEPLOY_GARDEN_GARDENS);
+        }
+        if cfg.has(module::ABBEY) {
+            v.item(item::ABBOT_DEPLOY_ABBEY);
+            v.origin(origin::ABBOT_DEPLOY_ABBEY_ABBEY);
+        }
+        if cfg.has(module::SHRINES) {
+            v.item(item::ABBOT_DEPLOY_SHRINE);
+            v.origin(origin::ABBOT_DEPLOY_SHRINE_SHRINES);
+        }
+        if cfg.has(module::MONASTERIES) {
+            v.item(item::ABBOT_DEPLOY_GERMAN_MONASTERY);
+            v.origin(origin::ABBOT_DEPLOY_GERMAN_MONASTERY_MONASTERIES);
+            v.item(item::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY);
+            v.origin(origin::ABBOT_DEPLOY_DUTCH_BELGIAN_MONASTERY_MONASTERIES);
+            v.item(item::ABBOT_DEPLOY_JAPANESE_BUILDING);
+            v.origin(origin::ABBOT_DEPLOY_JAPANESE_BUILDING_MONASTERIES);
+        }
+        if cfg.has(module::DARMSTADT) {
+            v.item(item::ABBOT_DEPLOY_DARMSTADT_CHURCH);
+            v.origin(origin::ABBOT_DEPLOY_DARMSTADT_CHURCH_DARMSTADT);
+        }
+    }
+    if v.has_item(item::RINGMASTER_DEPLOY) {
+        if cfg.has(module::BRIDGES) {
+            v.item(item::RINGMASTER_DEPLOY_BRIDGE);
+            v.origin(origin::RINGMASTER_DEPLOY_BRIDGE_BRIDGES);
+        }
+    }
+    if v.has_item(item::GUARD_MEEPLE_DEPLOY) {
+        if cfg.has(module::BRIDGES) {
+            v.item(item::GUARD_MEEPLE_DEPLOY_BRIDGE);
+            v.origin(origin::GUARD_MEEPLE_DEPLOY_BRIDGE_BRIDGES);
+        }
+    }
+    if v.has_item(item::WONDERS_NOTE_NOT_ON_EXTRA_TILE) {
+        if cfg.has(module::FLIER) {
+            v.item(item::FLIER_NOT_ON_EXTRA_TILE);
+            v.origin(origin::FLIER_NOT_ON_EXTRA_TILE_FLIER);
+        }
+        if cfg.has(module::MAGIC_PORTAL) {
+            v.item(item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE);
+            v.origin(origin::MAGIC_PORTAL_NOT_ON_EXTRA_TILE_MAGIC_PORTAL);
+        }
+    }
+    if v.has_item(item::TOWER_DEPLOY) {
+        if cfg.has(module::BLACK_TOWER) {
+            v.item(item::TOWER_DEPLOY_BLACK_TOWER);
+            v.origin(origin::TOWER_DEPLOY_BLACK_TOWER_BLACK_TOWER);
+        }
+        v.item(item::TOWER_DEPLOY_NORMAL_MEEPLE);
+        if cfg.has(module::BIG_FOLLOWER) {
+            v.item(item::BIG_FOLLOWER_TOWER_DEPLOY);
+            v.origin(origin::BIG_FOLLOWER_TOWER_DEPLOY_BIG_FOLLOWER);
+        }
+        if cfg.has(module::RINGMASTER) {
+            v.item(item::RINGMASTER_TOWER_DEPLOY);
+            v.origin(origin::RINGMASTER_TOWER_DEPLOY_RINGMASTER);
+        }
+        if cfg.has(module::GUARD_MEEPLES) {
+            v.item(item::GUARD_MEEPLE_TOWER_DEPLOY);
+            v.origin(origin::GUARD_MEEPLE_TOWER_DEPLOY_GUARD_MEEPLES);
+        }
+    }
+    if v.has_item(item::ACROBATS_ACTION) {
+        v.item(item::ACROBATS_ADD_TO_PYRAMID);
+        if cfg.has(module::RUSSIAN_PROMOS) {
+            v.marker(marker::ACROBATS_ADD_TO_PYRAMID_LAKE_TRAP);
+        }
+        v.item(item::ACROBATS_SCORE_PYRAMID);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::ACROBATS_SCORE_PYRAMID_ROBBERS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::ACROBATS_SCORE_PYRAMID_WONDER);
+        }
+    }
+    if v.has_item(item::ACROBATS_ADD_TO_PYRAMID) {
+        if cfg.has(module::BRIDGES) {
+            v.item(item::ACROBATS_PYRAMID_NO_BRIDGE);
+            v.origin(origin::ACROBATS_PYRAMID_NO_BRIDGE_BRIDGES);
+        }
+        v.item(item::ACROBATS_ADD_DIRECTLY);
+        if cfg.has(module::MAGIC_PORTAL) {
+            v.item(item::MAGIC_PORTAL_ACROBAT_PYRAMID);
+            v.origin(origin::MAGIC_PORTAL_ACROBAT_PYRAMID_MAGIC_PORTAL);
+        }
+        if cfg.has(module::FLIER) {
+            v.item(item::ACROBATS_ADD_VIA_FLIER);
+            v.origin(origin::ACROBATS_ADD_VIA_FLIER_FLIER);
+        }
+        if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
+            v.item(item::I_20TH_ANNIVERSARY_ACROBAT_ARROW);
+            v.origin(
+                origin::I_20TH_ANNIVERSARY_ACROBAT_ARROW_20TH_ANNIVERSARY_EXPANSION,
+            );
+        }
+    }
+    if v.has_item(item::ACROBATS_SCORE_PYRAMID) {
+        if cfg.has(module::GHOSTS) {
+            v.item(item::GHOSTS_LEAVE_WITH_ACROBATS);
+            v.origin(origin::GHOSTS_LEAVE_WITH_ACROBATS_GHOSTS);
+        }
+    }
+    if v.has_item(item::DEPLOY_OTHER_FIGURES) {
+        if cfg.has(module::DRAGON) {
+            v.item(item::PIG_OTHER_FIGURES_VOLCANO);
+            v.origin(origin::PIG_OTHER_FIGURES_VOLCANO_DRAGON);
+        }
+        if cfg.has(module::PLAGUE) {
+            v.item(item::PIG_OTHER_FIGURES_PLAGUE_SOURCE);
+            v.origin(origin::PIG_OTHER_FIGURES_PLAGUE_SOURCE_PLAGUE);
+        }
+        if cfg.has(module::PIG) {
+            v.item(item::PIG_DEPLOY);
+            v.origin(origin::PIG_DEPLOY_PIG);
+        }
+        if cfg.has(module::BUILDER) {
+            v.item(item::BUILDER_DEPLOY);
+            v.origin(origin::BUILDER_DEPLOY_BUILDER);
+        }
+        if cfg.has(module::SHEEP) {
+            v.item(item::SHEEP_DEPLOY);
+            v.origin(origin::SHEEP_DEPLOY_SHEEP);
+        }
+    }
+    if v.has_item(item::SHEEP_DEPLOY) {
+        v.item(item::SHEEP_DEPLOY_GROW_FLOCK);
+    }
+    if v.has_item(item::WHEEL_OF_FORTUNE_SPECIAL_ACTION) {
+        if cfg.has(module::WHEEL_OF_FORTUNE) {
+            v.item(item::WHEEL_OF_FORTUNE_PLACE_MEEPLE);
+            v.origin(origin::WHEEL_OF_FORTUNE_PLACE_MEEPLE_WHEEL_OF_FORTUNE);
+        }
+        if cfg.has(module::FESTIVAL) {
+            v.item(item::FESTIVAL_TAKE_BACK_FIGURE);
+            v.origin(origin::FESTIVAL_TAKE_BACK_FIGURE_FESTIVAL);
+        }
+        if cfg.has(module::RUSSIAN_PROMOS) {
+            v.item(item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP);
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_RUSSIAN_PROMOS);
+        }
+        if cfg.has(module::ABBOT) {
+            v.item(item::ABBOT_RETURN_AND_SCORE);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::ABBOT_RETURN_AND_SCORE_ROBBERS);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::ABBOT_RETURN_AND_SCORE_WONDER);
+            }
+            v.origin(origin::ABBOT_RETURN_AND_SCORE_ABBOT);
+        }
+        if cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS);
+            v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_PEASANT_REVOLTS_PEASANT_REVOLTS);
+        }
+    }
+    if v.has_item(item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP) {
+        if flag::special_figures_eaten_by_dragon_bullet(cfg) {
+            v.item(item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE);
+            if cfg.has(module::BUILDER) {
+                v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_BUILDER);
+            }
+            if cfg.has(module::PIG) {
+                v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_PIG);
+            }
+            if cfg.has(module::MAYOR) {
+                v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_MAYOR);
+            }
+            if cfg.has(module::WAGON) {
+                v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_WAGON);
+            }
+            if cfg.has(module::SHEEP) {
+                v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE_SHEEP);
+            }
+        }
+    }
+    if v.has_item(item::ABBOT_RETURN_AND_SCORE) {
+        if cfg.has(module::GHOSTS) {
+            v.item(item::GHOSTS_LEAVE_WITH_ABBOT);
+            v.origin(origin::GHOSTS_LEAVE_WITH_ABBOT_GHOSTS);
+        }
+    }
+    if v.has_item(item::TOWER_NEUTRAL_FIGURE) {
         if cfg.has(module::LITTLE_BUILDINGS) || cfg.has(module::TOLLKEEPERS) {
             v.item(item::TOWER_NEUTRAL_FIGURE_OR_TOKEN);
             if cfg.has(module::LITTLE_BUILDINGS) {
@@ -3766,12 +3869,6 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::TOWER) {
             v.item(item::TOWER_BUILD_PIECE);
             v.origin(origin::TOWER_BUILD_PIECE_TOWER);
-            if cfg.has(module::BLACK_TOWER) {
-                v.item(item::TOWER_BUILD_BLACK_TOWER);
-                v.origin(origin::TOWER_BUILD_BLACK_TOWER_BLACK_TOWER);
-            }
-            v.item(item::TOWER_CAPTURE);
-            v.item(item::TOWER_EXCHANGE_PRISONERS);
         }
         if cfg.has(module::LITTLE_BUILDINGS) {
             v.item(item::LITTLE_BUILDINGS_PLACE);
@@ -3780,18 +3877,29 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::FAIRY) {
             v.item(item::FAIRY_DEPLOY);
             v.origin(origin::FAIRY_DEPLOY_FAIRY);
-            if cfg.has(module::CASTLES) && cfg.edition == edition::C1 {
-                v.item(item::FAIRY_NOT_BESIDE_CASTLE);
-                v.origin(origin::FAIRY_NOT_BESIDE_CASTLE_CASTLES);
-            }
         }
         if cfg.has(module::TOLLKEEPERS) {
             v.item(item::TOLLKEEPERS_PLACE_TOLLHOUSE);
             v.origin(origin::TOLLKEEPERS_PLACE_TOLLHOUSE_TOLLKEEPERS);
         }
     }
+    if v.has_item(item::TOWER_BUILD_PIECE) {
+        if cfg.has(module::BLACK_TOWER) {
+            v.item(item::TOWER_BUILD_BLACK_TOWER);
+            v.origin(origin::TOWER_BUILD_BLACK_TOWER_BLACK_TOWER);
+        }
+        v.item(item::TOWER_CAPTURE);
+        v.item(item::TOWER_EXCHANGE_PRISONERS);
+    }
+    if v.has_item(item::FAIRY_DEPLOY) {
+        if cfg.has(module::CASTLES) && cfg.edition == edition::C1 {
+            v.item(item::FAIRY_NOT_BESIDE_CASTLE);
+            v.origin(origin::FAIRY_NOT_BESIDE_CASTLE_CASTLES);
+        }
+    }
 }
 /// Step 2B-2: Move wood (phase 2).
+#[allow(clippy::collapsible_if)]
 fn step_2b_2(cfg: &Config, v: &mut Visible) {
     v.step(step::S2B_2);
     if cfg.has(module::BUILDER) {
@@ -3806,6 +3914,21 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
             v.marker(marker::PHANTOM_DEPLOY_LAKE_TRAP);
         }
         v.origin(origin::PHANTOM_DEPLOY_PHANTOM);
+    }
+    if cfg.has(module::TOWER) && cfg.has(module::PHANTOM) {
+        v.item(item::TOWER_PHANTOM_DEPLOY);
+        if cfg.has(module::RUSSIAN_PROMOS) {
+            v.marker(marker::TOWER_PHANTOM_DEPLOY_LAKE_TRAP);
+        }
+        v.origin(origin::TOWER_PHANTOM_DEPLOY_TOWER);
+        v.origin(origin::TOWER_PHANTOM_DEPLOY_PHANTOM);
+    }
+    if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PHANTOM) {
+        v.item(item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION);
+        v.origin(origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_WHEEL_OF_FORTUNE);
+        v.origin(origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_PHANTOM);
+    }
+    if v.has_item(item::PHANTOM_DEPLOY) {
         if cfg.has(module::BRIDGES) {
             v.item(item::PHANTOM_DEPLOY_BRIDGE);
             v.origin(origin::PHANTOM_DEPLOY_BRIDGE_BRIDGES);
@@ -3855,26 +3978,18 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
             v.origin(origin::FORTUNE_TELLER_TENT_LIMIT_PHANTOM_FORTUNE_TELLER);
         }
     }
-    if cfg.has(module::TOWER) && cfg.has(module::PHANTOM) {
-        v.item(item::TOWER_PHANTOM_DEPLOY);
-        if cfg.has(module::RUSSIAN_PROMOS) {
-            v.marker(marker::TOWER_PHANTOM_DEPLOY_LAKE_TRAP);
-        }
-        v.origin(origin::TOWER_PHANTOM_DEPLOY_TOWER);
-        v.origin(origin::TOWER_PHANTOM_DEPLOY_PHANTOM);
+    if v.has_item(item::TOWER_PHANTOM_DEPLOY) {
         if cfg.has(module::BLACK_TOWER) {
             v.item(item::TOWER_PHANTOM_BLACK_TOWER);
             v.origin(origin::TOWER_PHANTOM_BLACK_TOWER_BLACK_TOWER);
         }
     }
-    if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PHANTOM) {
-        v.item(item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION);
-        v.origin(origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_WHEEL_OF_FORTUNE);
-        v.origin(origin::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION_PHANTOM);
+    if v.has_item(item::WHEEL_OF_FORTUNE_PHANTOM_SPECIAL_ACTION) {
         v.item(item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL);
     }
 }
 /// Step 2C: Resolve moving wood.
+#[allow(clippy::collapsible_if)]
 fn step_2c(cfg: &Config, v: &mut Visible) {
     v.step(step::S2C);
     if cfg.has(module::BUILDER) {
@@ -3895,41 +4010,12 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::SHEEP) {
         v.item(item::SHEEP_FIELD_EXTENDED);
         v.origin(origin::SHEEP_FIELD_EXTENDED_SHEEP);
-        v.item(item::SHEEP_GROW_FLOCK);
-        v.item(item::SHEEP_DRIVE_FLOCK_HOME);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_ROBBERS);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_WONDER);
-        }
         v.item(item::SHEEP_FIELD_CLOSED);
         v.origin(origin::SHEEP_FIELD_CLOSED_SHEEP);
-        v.item(item::SHEEP_FIELD_CLOSED_DRIVE_HOME);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_ROBBERS);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_WONDER);
-        }
     }
     if cfg.has(module::FRUIT_BEARING_TREES) {
         v.item(item::FRUIT_TREE_HARVEST_OR_SELL);
         v.origin(origin::FRUIT_TREE_HARVEST_OR_SELL_FRUIT_BEARING_TREES);
-        v.item(item::FRUIT_TREE_HARVEST);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::FRUIT_TREE_HARVEST_ROBBERS);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::FRUIT_TREE_HARVEST_WONDER);
-        }
-        v.item(item::FRUIT_TREE_SELL);
-        if cfg.has(module::ROBBERS) {
-            v.marker(marker::FRUIT_TREE_SELL_ROBBERS);
-        }
-        if cfg.has(module::WONDERS_OF_HUMANITY) {
-            v.marker(marker::FRUIT_TREE_SELL_WONDER);
-        }
     }
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.item(item::WONDERS_NOTRE_DAME);
@@ -3937,26 +4023,6 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
             v.marker(marker::WONDERS_NOTRE_DAME_ROBBERS);
         }
         v.origin(origin::WONDERS_NOTRE_DAME_WONDERS_OF_HUMANITY);
-        if cfg.has(module::ABBEY) {
-            v.item(item::WONDERS_NOTRE_DAME_ABBEY);
-            v.origin(origin::WONDERS_NOTRE_DAME_ABBEY_ABBEY);
-        }
-        if cfg.has(module::SHRINES) {
-            v.item(item::WONDERS_NOTRE_DAME_SHRINE);
-            v.origin(origin::WONDERS_NOTRE_DAME_SHRINE_SHRINES);
-        }
-        if cfg.has(module::MONASTERIES) {
-            v.item(item::WONDERS_NOTRE_DAME_GERMAN_MONASTERY);
-            v.origin(origin::WONDERS_NOTRE_DAME_GERMAN_MONASTERY_MONASTERIES);
-            v.item(item::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY);
-            v.origin(origin::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY_MONASTERIES);
-            v.item(item::WONDERS_NOTRE_DAME_JAPANESE_BUILDING);
-            v.origin(origin::WONDERS_NOTRE_DAME_JAPANESE_BUILDING_MONASTERIES);
-        }
-        if cfg.has(module::DARMSTADT) {
-            v.item(item::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH);
-            v.origin(origin::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH_DARMSTADT);
-        }
     }
     if flag::messages_for_entries_step5_mark_we(cfg) && cfg.edition == edition::C1 {
         v.item(item::MESSAGES_CHECK_2C_SHEPHERD);
@@ -4007,6 +4073,63 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
             v.origin(origin::MESSAGES_CHECK_2C_NEW_SCORING_WONDERS_OF_HUMANITY);
         }
     }
+    if v.has_item(item::SHEEP_FIELD_EXTENDED) {
+        v.item(item::SHEEP_GROW_FLOCK);
+        v.item(item::SHEEP_DRIVE_FLOCK_HOME);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_ROBBERS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::SHEEP_DRIVE_FLOCK_HOME_WONDER);
+        }
+    }
+    if v.has_item(item::SHEEP_FIELD_CLOSED) {
+        v.item(item::SHEEP_FIELD_CLOSED_DRIVE_HOME);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_ROBBERS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_WONDER);
+        }
+    }
+    if v.has_item(item::FRUIT_TREE_HARVEST_OR_SELL) {
+        v.item(item::FRUIT_TREE_HARVEST);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::FRUIT_TREE_HARVEST_ROBBERS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::FRUIT_TREE_HARVEST_WONDER);
+        }
+        v.item(item::FRUIT_TREE_SELL);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::FRUIT_TREE_SELL_ROBBERS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::FRUIT_TREE_SELL_WONDER);
+        }
+    }
+    if v.has_item(item::WONDERS_NOTRE_DAME) {
+        if cfg.has(module::ABBEY) {
+            v.item(item::WONDERS_NOTRE_DAME_ABBEY);
+            v.origin(origin::WONDERS_NOTRE_DAME_ABBEY_ABBEY);
+        }
+        if cfg.has(module::SHRINES) {
+            v.item(item::WONDERS_NOTRE_DAME_SHRINE);
+            v.origin(origin::WONDERS_NOTRE_DAME_SHRINE_SHRINES);
+        }
+        if cfg.has(module::MONASTERIES) {
+            v.item(item::WONDERS_NOTRE_DAME_GERMAN_MONASTERY);
+            v.origin(origin::WONDERS_NOTRE_DAME_GERMAN_MONASTERY_MONASTERIES);
+            v.item(item::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY);
+            v.origin(origin::WONDERS_NOTRE_DAME_DUTCH_BELGIAN_MONASTERY_MONASTERIES);
+            v.item(item::WONDERS_NOTRE_DAME_JAPANESE_BUILDING);
+            v.origin(origin::WONDERS_NOTRE_DAME_JAPANESE_BUILDING_MONASTERIES);
+        }
+        if cfg.has(module::DARMSTADT) {
+            v.item(item::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH);
+            v.origin(origin::WONDERS_NOTRE_DAME_DARMSTADT_CHURCH_DARMSTADT);
+        }
+    }
 }
 /// Step 2D: The dragon moves.
 fn step_2d(cfg: &Config, v: &mut Visible) {
@@ -4031,189 +4154,207 @@ fn step_2d(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 3A: Determine completed features.
+#[allow(clippy::collapsible_if)]
 fn step_3a(cfg: &Config, v: &mut Visible) {
     v.step(step::S3A);
     if cfg.has(module::BUILDER) {
         v.repeat(step::S3A);
     }
     v.item(item::DETERMINE_COMPLETED);
-    v.item(item::COMPLETED_BY_TILE);
-    if cfg.has(module::ABBEY) {
-        v.item(item::ABBEY_COMPLETES_FEATURES);
-        v.origin(origin::ABBEY_COMPLETES_FEATURES_ABBEY);
-    }
-    if cfg.has(module::HALFLINGS) {
-        v.item(item::HALFLINGS_COMPLETES_FEATURES);
-        v.origin(origin::HALFLINGS_COMPLETES_FEATURES_HALFLINGS);
-    }
-    if cfg.has(module::GERMAN_CASTLES) {
-        v.item(item::GERMAN_CASTLES_COMPLETES_FEATURES);
-        v.origin(origin::GERMAN_CASTLES_COMPLETES_FEATURES_GERMAN_CASTLES);
-        v.item(item::GERMAN_CASTLES_COMPLETED);
-        v.origin(origin::GERMAN_CASTLES_COMPLETED_GERMAN_CASTLES);
-    }
-    if cfg.has(module::WONDERS_OF_HUMANITY) {
-        v.item(item::WONDERS_COMPLETES_FEATURES);
-        v.origin(origin::WONDERS_COMPLETES_FEATURES_WONDERS_OF_HUMANITY);
-    }
-    v.item(item::COMPLETED_ROADS);
-    v.item(item::COMPLETED_CITIES);
-    v.item(item::COMPLETED_MONASTIC);
-    v.item(item::COMPLETED_MONASTERY);
-    if cfg.has(module::ABBEY) {
-        v.item(item::ABBEY_COMPLETED);
-        v.origin(origin::ABBEY_COMPLETED_ABBEY);
-    }
-    if cfg.has(module::SHRINES) {
-        v.item(item::SHRINES_COMPLETED);
-        v.origin(origin::SHRINES_COMPLETED_SHRINES);
-    }
-    if cfg.has(module::MONASTERIES) {
-        v.item(item::MONASTERIES_GERMAN_COMPLETED);
-        v.origin(origin::MONASTERIES_GERMAN_COMPLETED_MONASTERIES);
-        v.item(item::MONASTERIES_DUTCH_BELGIAN_COMPLETED);
-        v.origin(origin::MONASTERIES_DUTCH_BELGIAN_COMPLETED_MONASTERIES);
-        v.item(item::MONASTERIES_JAPANESE_COMPLETED);
-        v.origin(origin::MONASTERIES_JAPANESE_COMPLETED_MONASTERIES);
-    }
-    if cfg.has(module::DARMSTADT) {
-        v.item(item::DARMSTADT_CHURCH_COMPLETED);
-        v.origin(origin::DARMSTADT_CHURCH_COMPLETED_DARMSTADT);
-    }
-    if cfg.has(module::RUSSIAN_PROMOS) {
-        v.item(item::RUSSIAN_PROMOS_BABA_YAGA_COMPLETED);
-        v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_COMPLETED_RUSSIAN_PROMOS);
-    }
-    if flag::abbot_and_gardens_full(cfg) {
-        v.item(item::GARDENS_COMPLETED);
-        if cfg.has(module::ABBOT) && cfg.has(module::GARDENS) {
-            v.origin(origin::GARDENS_COMPLETED_ABBOT);
-        }
-        if cfg.has(module::GARDENS) && cfg.has(module::ABBOT) {
-            v.origin(origin::GARDENS_COMPLETED_GARDENS);
-        }
-    }
-    if cfg.has(module::GERMAN_CATHEDRALS) {
-        v.item(item::GERMAN_CATHEDRALS_COMPLETED);
-        v.origin(origin::GERMAN_CATHEDRALS_COMPLETED_GERMAN_CATHEDRALS);
-    }
-    if cfg.has(module::HAUNTED_CASTLES) {
-        v.item(item::HAUNTED_CASTLES_COMPLETED);
-        v.origin(origin::HAUNTED_CASTLES_COMPLETED_HAUNTED_CASTLES);
-    }
-    if cfg.has(module::CEMETERIES) {
-        v.item(item::CEMETERIES_COMPLETED);
-        v.origin(origin::CEMETERIES_COMPLETED_CEMETERIES);
-    }
-    if cfg.has(module::EASTER_IN_CARCASSONNE) {
-        v.item(item::EASTER_NEST_COMPLETED);
-        v.origin(origin::EASTER_NEST_COMPLETED_EASTER_IN_CARCASSONNE);
-    }
-    if cfg.has(module::FORTUNE_TELLER) {
-        v.item(item::FORTUNE_TELLER_TENT_COMPLETED);
-        v.origin(origin::FORTUNE_TELLER_TENT_COMPLETED_FORTUNE_TELLER);
-    }
-    if cfg.has(module::BRIDGES) {
-        v.item(item::BRIDGES_COMPLETED_ROADS);
-        v.origin(origin::BRIDGES_COMPLETED_ROADS_BRIDGES);
-        if cfg.has(module::GERMAN_CATHEDRALS) {
-            v.item(item::BRIDGES_COMPLETED_GERMAN_CATHEDRALS);
-            v.origin(origin::BRIDGES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
-        }
-    }
-    if cfg.has(module::TUNNEL) {
-        v.item(item::TUNNEL_COMPLETED_ROADS);
-        v.origin(origin::TUNNEL_COMPLETED_ROADS_TUNNEL);
-        if cfg.has(module::GERMAN_CATHEDRALS) {
-            v.item(item::TUNNEL_COMPLETED_GERMAN_CATHEDRALS);
-            v.origin(origin::TUNNEL_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
-        }
-    }
-    if cfg.has(module::FERRIES) {
-        v.item(item::FERRIES_COMPLETED_ROADS);
-        v.origin(origin::FERRIES_COMPLETED_ROADS_FERRIES);
-        if cfg.has(module::GERMAN_CATHEDRALS) {
-            v.item(item::FERRIES_COMPLETED_GERMAN_CATHEDRALS);
-            v.origin(origin::FERRIES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
-        }
-    }
-    if cfg.has(module::BARN) {
-        v.item(item::BARN_FIELDS_TO_SCORE);
-        v.origin(origin::BARN_FIELDS_TO_SCORE_BARN);
-    }
-    if cfg.has(module::CASTLES) {
-        v.item(item::CASTLES_COMPLETED);
-        v.origin(origin::CASTLES_COMPLETED_CASTLES);
-    }
-    if cfg.has(module::PORXADA) {
-        v.item(item::PORXADA_KNIGHT_TOKENS);
-        v.origin(origin::PORXADA_KNIGHT_TOKENS_PORXADA);
-    }
     v.item(item::RESOLVE_CONTROL);
-    v.item(item::CONTROL_NORMAL_MEEPLE);
-    if cfg.has(module::BIG_FOLLOWER) {
-        v.item(item::BIG_FOLLOWER_CONTROL_VOTE);
-        v.origin(origin::BIG_FOLLOWER_CONTROL_VOTE_BIG_FOLLOWER);
-    }
-    if cfg.has(module::WAGON) {
-        v.item(item::WAGON_CONTROL_VOTE);
-        v.origin(origin::WAGON_CONTROL_VOTE_WAGON);
-    }
-    if cfg.has(module::MAYOR) {
-        v.item(item::MAYOR_CONTROL_VOTE);
-        v.origin(origin::MAYOR_CONTROL_VOTE_MAYOR);
-    }
-    if cfg.has(module::PHANTOM) {
-        v.item(item::PHANTOM_CONTROL_VOTE);
-        v.origin(origin::PHANTOM_CONTROL_VOTE_PHANTOM);
-    }
-    if cfg.has(module::ABBOT) {
-        v.item(item::ABBOT_CONTROL_VOTE);
-        v.origin(origin::ABBOT_CONTROL_VOTE_ABBOT);
-    }
-    if cfg.has(module::RINGMASTER) {
-        v.item(item::RINGMASTER_CONTROL_VOTE);
-        v.origin(origin::RINGMASTER_CONTROL_VOTE_RINGMASTER);
-    }
-    if cfg.has(module::GUARD_MEEPLES) {
-        v.item(item::GUARD_MEEPLE_CONTROL_VOTE);
-        v.origin(origin::GUARD_MEEPLE_CONTROL_VOTE_GUARD_MEEPLES);
-    }
-    if cfg.has(module::HILLS) {
-        v.item(item::HILLS_CONTROL_TIE);
-        v.origin(origin::HILLS_CONTROL_TIE_HILLS);
-    }
-    if cfg.has(module::LAND_SURVEYORS) {
-        v.item(item::LAND_SURVEYORS_CITIZENS_JURY_VOTE);
-        v.origin(origin::LAND_SURVEYORS_CITIZENS_JURY_VOTE_LAND_SURVEYORS);
-    }
     if cfg.has(module::MARKETS_OF_LEIPZIG) {
         v.item(item::LEIPZIG_MOVE_TO_QUARTER);
         v.origin(origin::LEIPZIG_MOVE_TO_QUARTER_MARKETS_OF_LEIPZIG);
     }
     v.item(item::CHOOSE_SCORING_ORDER);
-    if cfg.has(module::ROBBERS) || cfg.has(module::WATCHTOWERS) {
-        v.item(item::ROBBERS_SCORING_ORDER_EXCEPTION);
-        if cfg.has(module::ROBBERS) {
-            v.origin(origin::ROBBERS_SCORING_ORDER_EXCEPTION_ROBBERS);
-        }
-        if cfg.has(module::WATCHTOWERS) {
-            v.origin(origin::ROBBERS_SCORING_ORDER_EXCEPTION_WATCHTOWERS);
-        }
-    }
-    if cfg.has(module::BATHHOUSES) {
-        v.item(item::BATHHOUSE_SCORING_ORDER);
-        v.origin(origin::BATHHOUSE_SCORING_ORDER_BATHHOUSES);
-    }
-    if cfg.has(module::CASTLES) {
-        v.item(item::CASTLES_SCORE_AT_ONCE);
-        v.origin(origin::CASTLES_SCORE_AT_ONCE_CASTLES);
-        v.item(item::CASTLES_OVERLAPPING_FIEFS);
-        v.origin(origin::CASTLES_OVERLAPPING_FIEFS_CASTLES);
-    }
     v.item(item::PERFORM_3B_EACH);
+    if v.has_item(item::DETERMINE_COMPLETED) {
+        v.item(item::COMPLETED_BY_TILE);
+        if cfg.has(module::BRIDGES) {
+            v.item(item::BRIDGES_COMPLETED_ROADS);
+            v.origin(origin::BRIDGES_COMPLETED_ROADS_BRIDGES);
+        }
+        if cfg.has(module::TUNNEL) {
+            v.item(item::TUNNEL_COMPLETED_ROADS);
+            v.origin(origin::TUNNEL_COMPLETED_ROADS_TUNNEL);
+        }
+        if cfg.has(module::FERRIES) {
+            v.item(item::FERRIES_COMPLETED_ROADS);
+            v.origin(origin::FERRIES_COMPLETED_ROADS_FERRIES);
+        }
+        if cfg.has(module::BARN) {
+            v.item(item::BARN_FIELDS_TO_SCORE);
+            v.origin(origin::BARN_FIELDS_TO_SCORE_BARN);
+        }
+        if cfg.has(module::CASTLES) {
+            v.item(item::CASTLES_COMPLETED);
+            v.origin(origin::CASTLES_COMPLETED_CASTLES);
+        }
+        if cfg.has(module::PORXADA) {
+            v.item(item::PORXADA_KNIGHT_TOKENS);
+            v.origin(origin::PORXADA_KNIGHT_TOKENS_PORXADA);
+        }
+    }
+    if v.has_item(item::COMPLETED_BY_TILE) {
+        if cfg.has(module::ABBEY) {
+            v.item(item::ABBEY_COMPLETES_FEATURES);
+            v.origin(origin::ABBEY_COMPLETES_FEATURES_ABBEY);
+        }
+        if cfg.has(module::HALFLINGS) {
+            v.item(item::HALFLINGS_COMPLETES_FEATURES);
+            v.origin(origin::HALFLINGS_COMPLETES_FEATURES_HALFLINGS);
+        }
+        if cfg.has(module::GERMAN_CASTLES) {
+            v.item(item::GERMAN_CASTLES_COMPLETES_FEATURES);
+            v.origin(origin::GERMAN_CASTLES_COMPLETES_FEATURES_GERMAN_CASTLES);
+            v.item(item::GERMAN_CASTLES_COMPLETED);
+            v.origin(origin::GERMAN_CASTLES_COMPLETED_GERMAN_CASTLES);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.item(item::WONDERS_COMPLETES_FEATURES);
+            v.origin(origin::WONDERS_COMPLETES_FEATURES_WONDERS_OF_HUMANITY);
+        }
+        v.item(item::COMPLETED_ROADS);
+        v.item(item::COMPLETED_CITIES);
+        v.item(item::COMPLETED_MONASTIC);
+        if cfg.has(module::RUSSIAN_PROMOS) {
+            v.item(item::RUSSIAN_PROMOS_BABA_YAGA_COMPLETED);
+            v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_COMPLETED_RUSSIAN_PROMOS);
+        }
+        if flag::abbot_and_gardens_full(cfg) {
+            v.item(item::GARDENS_COMPLETED);
+            if cfg.has(module::ABBOT) && cfg.has(module::GARDENS) {
+                v.origin(origin::GARDENS_COMPLETED_ABBOT);
+            }
+            if cfg.has(module::GARDENS) && cfg.has(module::ABBOT) {
+                v.origin(origin::GARDENS_COMPLETED_GARDENS);
+            }
+        }
+        if cfg.has(module::GERMAN_CATHEDRALS) {
+            v.item(item::GERMAN_CATHEDRALS_COMPLETED);
+            v.origin(origin::GERMAN_CATHEDRALS_COMPLETED_GERMAN_CATHEDRALS);
+        }
+        if cfg.has(module::HAUNTED_CASTLES) {
+            v.item(item::HAUNTED_CASTLES_COMPLETED);
+            v.origin(origin::HAUNTED_CASTLES_COMPLETED_HAUNTED_CASTLES);
+        }
+        if cfg.has(module::CEMETERIES) {
+            v.item(item::CEMETERIES_COMPLETED);
+            v.origin(origin::CEMETERIES_COMPLETED_CEMETERIES);
+        }
+        if cfg.has(module::EASTER_IN_CARCASSONNE) {
+            v.item(item::EASTER_NEST_COMPLETED);
+            v.origin(origin::EASTER_NEST_COMPLETED_EASTER_IN_CARCASSONNE);
+        }
+        if cfg.has(module::FORTUNE_TELLER) {
+            v.item(item::FORTUNE_TELLER_TENT_COMPLETED);
+            v.origin(origin::FORTUNE_TELLER_TENT_COMPLETED_FORTUNE_TELLER);
+        }
+    }
+    if v.has_item(item::COMPLETED_MONASTIC) {
+        v.item(item::COMPLETED_MONASTERY);
+        if cfg.has(module::ABBEY) {
+            v.item(item::ABBEY_COMPLETED);
+            v.origin(origin::ABBEY_COMPLETED_ABBEY);
+        }
+        if cfg.has(module::SHRINES) {
+            v.item(item::SHRINES_COMPLETED);
+            v.origin(origin::SHRINES_COMPLETED_SHRINES);
+        }
+        if cfg.has(module::MONASTERIES) {
+            v.item(item::MONASTERIES_GERMAN_COMPLETED);
+            v.origin(origin::MONASTERIES_GERMAN_COMPLETED_MONASTERIES);
+            v.item(item::MONASTERIES_DUTCH_BELGIAN_COMPLETED);
+            v.origin(origin::MONASTERIES_DUTCH_BELGIAN_COMPLETED_MONASTERIES);
+            v.item(item::MONASTERIES_JAPANESE_COMPLETED);
+            v.origin(origin::MONASTERIES_JAPANESE_COMPLETED_MONASTERIES);
+        }
+        if cfg.has(module::DARMSTADT) {
+            v.item(item::DARMSTADT_CHURCH_COMPLETED);
+            v.origin(origin::DARMSTADT_CHURCH_COMPLETED_DARMSTADT);
+        }
+    }
+    if v.has_item(item::BRIDGES_COMPLETED_ROADS) {
+        if cfg.has(module::GERMAN_CATHEDRALS) {
+            v.item(item::BRIDGES_COMPLETED_GERMAN_CATHEDRALS);
+            v.origin(origin::BRIDGES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
+        }
+    }
+    if v.has_item(item::TUNNEL_COMPLETED_ROADS) {
+        if cfg.has(module::GERMAN_CATHEDRALS) {
+            v.item(item::TUNNEL_COMPLETED_GERMAN_CATHEDRALS);
+            v.origin(origin::TUNNEL_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
+        }
+    }
+    if v.has_item(item::FERRIES_COMPLETED_ROADS) {
+        if cfg.has(module::GERMAN_CATHEDRALS) {
+            v.item(item::FERRIES_COMPLETED_GERMAN_CATHEDRALS);
+            v.origin(origin::FERRIES_COMPLETED_GERMAN_CATHEDRALS_GERMAN_CATHEDRALS);
+        }
+    }
+    if v.has_item(item::RESOLVE_CONTROL) {
+        v.item(item::CONTROL_NORMAL_MEEPLE);
+        if cfg.has(module::BIG_FOLLOWER) {
+            v.item(item::BIG_FOLLOWER_CONTROL_VOTE);
+            v.origin(origin::BIG_FOLLOWER_CONTROL_VOTE_BIG_FOLLOWER);
+        }
+        if cfg.has(module::WAGON) {
+            v.item(item::WAGON_CONTROL_VOTE);
+            v.origin(origin::WAGON_CONTROL_VOTE_WAGON);
+        }
+        if cfg.has(module::MAYOR) {
+            v.item(item::MAYOR_CONTROL_VOTE);
+            v.origin(origin::MAYOR_CONTROL_VOTE_MAYOR);
+        }
+        if cfg.has(module::PHANTOM) {
+            v.item(item::PHANTOM_CONTROL_VOTE);
+            v.origin(origin::PHANTOM_CONTROL_VOTE_PHANTOM);
+        }
+        if cfg.has(module::ABBOT) {
+            v.item(item::ABBOT_CONTROL_VOTE);
+            v.origin(origin::ABBOT_CONTROL_VOTE_ABBOT);
+        }
+        if cfg.has(module::RINGMASTER) {
+            v.item(item::RINGMASTER_CONTROL_VOTE);
+            v.origin(origin::RINGMASTER_CONTROL_VOTE_RINGMASTER);
+        }
+        if cfg.has(module::GUARD_MEEPLES) {
+            v.item(item::GUARD_MEEPLE_CONTROL_VOTE);
+            v.origin(origin::GUARD_MEEPLE_CONTROL_VOTE_GUARD_MEEPLES);
+        }
+        if cfg.has(module::HILLS) {
+            v.item(item::HILLS_CONTROL_TIE);
+            v.origin(origin::HILLS_CONTROL_TIE_HILLS);
+        }
+        if cfg.has(module::LAND_SURVEYORS) {
+            v.item(item::LAND_SURVEYORS_CITIZENS_JURY_VOTE);
+            v.origin(origin::LAND_SURVEYORS_CITIZENS_JURY_VOTE_LAND_SURVEYORS);
+        }
+    }
+    if v.has_item(item::CHOOSE_SCORING_ORDER) {
+        if cfg.has(module::ROBBERS) || cfg.has(module::WATCHTOWERS) {
+            v.item(item::ROBBERS_SCORING_ORDER_EXCEPTION);
+            if cfg.has(module::ROBBERS) {
+                v.origin(origin::ROBBERS_SCORING_ORDER_EXCEPTION_ROBBERS);
+            }
+            if cfg.has(module::WATCHTOWERS) {
+                v.origin(origin::ROBBERS_SCORING_ORDER_EXCEPTION_WATCHTOWERS);
+            }
+        }
+        if cfg.has(module::BATHHOUSES) {
+            v.item(item::BATHHOUSE_SCORING_ORDER);
+            v.origin(origin::BATHHOUSE_SCORING_ORDER_BATHHOUSES);
+        }
+        if cfg.has(module::CASTLES) {
+            v.item(item::CASTLES_SCORE_AT_ONCE);
+            v.origin(origin::CASTLES_SCORE_AT_ONCE_CASTLES);
+            v.item(item::CASTLES_OVERLAPPING_FIEFS);
+            v.origin(origin::CASTLES_OVERLAPPING_FIEFS_CASTLES);
+        }
+    }
 }
 /// Step 3B: Resolve completed features.
+#[allow(clippy::collapsible_if)]
 fn step_3b(cfg: &Config, v: &mut Visible) {
     v.step(step::S3B);
     v.repeat(step::S3B);
@@ -4230,10 +4371,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
             v.marker(marker::GINGERBREAD_SCORE_CITY_WONDER);
         }
         v.origin(origin::GINGERBREAD_SCORE_CITY_GINGERBREAD_MAN);
-        if cfg.has(module::CASTLES) {
-            v.item(item::GINGERBREAD_CASTLE_UNCLEAR);
-            v.origin(origin::GINGERBREAD_CASTLE_UNCLEAR_CASTLES);
-        }
     }
     if cfg.has(module::TRADERS) || cfg.has(module::KING_AND_ROBBER)
         || cfg.has(module::FORTUNE_TELLER)
@@ -4248,24 +4385,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::FORTUNE_TELLER) {
             v.origin(origin::REWARDS_FOR_COMPLETION_FORTUNE_TELLER);
         }
-        if cfg.has(module::TRADERS) {
-            v.item(item::TRADERS_COLLECT_GOODS);
-            v.origin(origin::TRADERS_COLLECT_GOODS_TRADERS);
-        }
-        if cfg.has(module::KING_AND_ROBBER) {
-            v.item(item::KING_AND_ROBBER_TAKE_TILE);
-            v.origin(origin::KING_AND_ROBBER_TAKE_TILE_KING_AND_ROBBER);
-        }
-        if cfg.has(module::FORTUNE_TELLER) {
-            v.item(item::FORTUNE_TELLER_TENT_REWARD);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::FORTUNE_TELLER_TENT_REWARD_WONDER);
-            }
-            v.origin(origin::FORTUNE_TELLER_TENT_REWARD_FORTUNE_TELLER);
-        }
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_MOVE_FROM_CITY);
@@ -4278,52 +4397,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         v.origin(origin::COUNT_MOVE_FROM_CITY_COUNT_OF_CARCASSONNE);
     }
     v.item(item::DETERMINE_MAJORITY);
-    if cfg.has(module::COUNT_OF_CARCASSONNE) || cfg.has(module::MARKETS_OF_LEIPZIG) {
-        v.item(item::COUNT_REDETERMINE_MAJORITY);
-        if cfg.has(module::COUNT_OF_CARCASSONNE) {
-            v.origin(origin::COUNT_REDETERMINE_MAJORITY_COUNT_OF_CARCASSONNE);
-        }
-        if cfg.has(module::MARKETS_OF_LEIPZIG) {
-            v.origin(origin::COUNT_REDETERMINE_MAJORITY_MARKETS_OF_LEIPZIG);
-        }
-    }
-    v.item(item::MAJORITY_NORMAL_MEEPLE);
-    if cfg.has(module::BIG_FOLLOWER) {
-        v.item(item::BIG_FOLLOWER_MAJORITY_STRENGTH);
-        v.origin(origin::BIG_FOLLOWER_MAJORITY_STRENGTH_BIG_FOLLOWER);
-    }
-    if cfg.has(module::WAGON) {
-        v.item(item::WAGON_MAJORITY_STRENGTH);
-        v.origin(origin::WAGON_MAJORITY_STRENGTH_WAGON);
-    }
-    if cfg.has(module::MAYOR) {
-        v.item(item::MAYOR_MAJORITY_STRENGTH);
-        v.origin(origin::MAYOR_MAJORITY_STRENGTH_MAYOR);
-    }
-    if cfg.has(module::PHANTOM) {
-        v.item(item::PHANTOM_MAJORITY_STRENGTH);
-        v.origin(origin::PHANTOM_MAJORITY_STRENGTH_PHANTOM);
-    }
-    if cfg.has(module::ABBOT) {
-        v.item(item::ABBOT_MAJORITY_STRENGTH);
-        v.origin(origin::ABBOT_MAJORITY_STRENGTH_ABBOT);
-    }
-    if cfg.has(module::RINGMASTER) {
-        v.item(item::RINGMASTER_MAJORITY_STRENGTH);
-        v.origin(origin::RINGMASTER_MAJORITY_STRENGTH_RINGMASTER);
-    }
-    if cfg.has(module::GUARD_MEEPLES) {
-        v.item(item::GUARD_MEEPLE_MAJORITY_STRENGTH);
-        v.origin(origin::GUARD_MEEPLE_MAJORITY_STRENGTH_GUARD_MEEPLES);
-    }
-    if cfg.has(module::HILLS) {
-        v.item(item::HILLS_MAJORITY_TIE);
-        v.origin(origin::HILLS_MAJORITY_TIE_HILLS);
-    }
-    if cfg.has(module::LAND_SURVEYORS) {
-        v.item(item::LAND_SURVEYORS_CITIZENS_JURY_STRENGTH);
-        v.origin(origin::LAND_SURVEYORS_CITIZENS_JURY_STRENGTH_LAND_SURVEYORS);
-    }
     if cfg.has(module::WATCHTOWERS) {
         v.item(item::WATCHTOWERS_BONUS);
         if cfg.has(module::ROBBERS) {
@@ -4351,258 +4424,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::WONDERS_OF_HUMANITY) {
         v.marker(marker::SCORE_FEATURE_WONDER);
     }
-    v.item(item::SCORE_ROAD);
-    if cfg.has(module::GERMAN_CATHEDRALS) {
-        v.item(item::GERMAN_CATHEDRALS_SCORE_ROAD);
-        v.origin(origin::GERMAN_CATHEDRALS_SCORE_ROAD_GERMAN_CATHEDRALS);
-    }
-    if cfg.has(module::INNS) {
-        v.item(item::INNS_SCORE_ROAD);
-        v.origin(origin::INNS_SCORE_ROAD_INNS);
-    }
-    if cfg.has(module::MAGE) {
-        v.item(item::MAGE_SCORE_ROAD);
-        v.origin(origin::MAGE_SCORE_ROAD_MAGE);
-    }
-    if cfg.has(module::WITCH) {
-        v.item(item::WITCH_SCORE_ROAD);
-        v.origin(origin::WITCH_SCORE_ROAD_WITCH);
-    }
-    if cfg.has(module::LITTLE_BUILDINGS) {
-        v.item(item::LITTLE_BUILDINGS_SCORE_ROAD);
-        v.origin(origin::LITTLE_BUILDINGS_SCORE_ROAD_LITTLE_BUILDINGS);
-    }
-    if cfg.has(module::GERMAN_CASTLES) {
-        v.item(item::GERMAN_CASTLES_SCORE_ROAD);
-        v.origin(origin::GERMAN_CASTLES_SCORE_ROAD_GERMAN_CASTLES);
-    }
-    if cfg.has(module::BATHHOUSES) {
-        v.item(item::BATHHOUSE_SCORE_ROAD);
-        v.origin(origin::BATHHOUSE_SCORE_ROAD_BATHHOUSES);
-    }
-    if cfg.has(module::LABYRINTH) {
-        v.item(item::LABYRINTH_SCORE_ROAD);
-        v.origin(origin::LABYRINTH_SCORE_ROAD_LABYRINTH);
-    }
-    if cfg.has(module::SIGNPOSTS) {
-        v.item(item::SIGNPOSTS_SCORE_ROAD);
-        v.origin(origin::SIGNPOSTS_SCORE_ROAD_SIGNPOSTS);
-    }
-    if cfg.has(module::GHOSTS) {
-        v.item(item::GHOSTS_SCORE_ROAD);
-        v.origin(origin::GHOSTS_SCORE_ROAD_GHOSTS);
-    }
-    if cfg.has(module::LAND_SURVEYORS) {
-        v.item(item::LAND_SURVEYORS_SCORE_ROAD);
-        v.origin(origin::LAND_SURVEYORS_SCORE_ROAD_LAND_SURVEYORS);
-    }
-    v.item(item::SCORE_CITY);
-    if cfg.has(module::CATHARS) {
-        v.item(item::CATHARS_SCORE_CITY);
-        v.origin(origin::CATHARS_SCORE_CITY_CATHARS);
-    }
-    if cfg.has(module::CATHEDRALS) {
-        v.item(item::CATHEDRALS_SCORE_CITY);
-        v.origin(origin::CATHEDRALS_SCORE_CITY_CATHEDRALS);
-    }
-    if cfg.has(module::MAGE) {
-        v.item(item::MAGE_SCORE_CITY);
-        v.origin(origin::MAGE_SCORE_CITY_MAGE);
-    }
-    if cfg.has(module::WITCH) {
-        v.item(item::WITCH_SCORE_CITY);
-        v.origin(origin::WITCH_SCORE_CITY_WITCH);
-    }
-    if cfg.has(module::LITTLE_BUILDINGS) {
-        v.item(item::LITTLE_BUILDINGS_SCORE_CITY);
-        v.origin(origin::LITTLE_BUILDINGS_SCORE_CITY_LITTLE_BUILDINGS);
-    }
-    if cfg.has(module::GERMAN_CASTLES) {
-        v.item(item::GERMAN_CASTLES_SCORE_CITY);
-        v.origin(origin::GERMAN_CASTLES_SCORE_CITY_GERMAN_CASTLES);
-    }
-    if cfg.has(module::BATHHOUSES) {
-        v.item(item::BATHHOUSE_SCORE_CITY);
-        v.origin(origin::BATHHOUSE_SCORE_CITY_BATHHOUSES);
-    }
-    if cfg.has(module::DARMSTADT) {
-        v.item(item::DARMSTADT_SCORE_CITY);
-        v.origin(origin::DARMSTADT_SCORE_CITY_DARMSTADT);
-    }
-    if cfg.has(module::GHOSTS) {
-        v.item(item::GHOSTS_SCORE_CITY);
-        v.origin(origin::GHOSTS_SCORE_CITY_GHOSTS);
-    }
-    if cfg.has(module::LAND_SURVEYORS) {
-        v.item(item::LAND_SURVEYORS_SCORE_CITY);
-        v.origin(origin::LAND_SURVEYORS_SCORE_CITY_LAND_SURVEYORS);
-    }
-    v.item(item::SCORE_MONASTIC);
-    if cfg.has(module::VINEYARDS) {
-        v.item(item::VINEYARDS_SCORE_MONASTERY);
-        v.origin(origin::VINEYARDS_SCORE_MONASTERY_VINEYARDS);
-    }
-    if cfg.has(module::LITTLE_BUILDINGS) {
-        v.item(item::LITTLE_BUILDINGS_SCORE_MONASTIC);
-        v.origin(origin::LITTLE_BUILDINGS_SCORE_MONASTIC_LITTLE_BUILDINGS);
-    }
-    if cfg.has(module::GHOSTS) {
-        v.item(item::GHOSTS_SCORE_MONASTIC);
-        v.origin(origin::GHOSTS_SCORE_MONASTIC_GHOSTS);
-    }
-    if cfg.has(module::LAND_SURVEYORS) {
-        v.item(item::LAND_SURVEYORS_SCORE_MONASTIC);
-        v.origin(origin::LAND_SURVEYORS_SCORE_MONASTIC_LAND_SURVEYORS);
-    }
-    v.item(item::SCORE_MONASTERY);
-    if cfg.has(module::ABBEY) {
-        v.item(item::ABBEY_SCORE);
-        v.origin(origin::ABBEY_SCORE_ABBEY);
-    }
-    if cfg.has(module::SHRINES) {
-        v.item(item::SHRINES_SCORE);
-        v.origin(origin::SHRINES_SCORE_SHRINES);
-    }
-    if cfg.has(module::MONASTERIES) {
-        v.item(item::MONASTERIES_GERMAN_SCORE);
-        v.origin(origin::MONASTERIES_GERMAN_SCORE_MONASTERIES);
-        v.item(item::MONASTERIES_DUTCH_BELGIAN_SCORE);
-        v.origin(origin::MONASTERIES_DUTCH_BELGIAN_SCORE_MONASTERIES);
-        v.item(item::MONASTERIES_JAPANESE_SCORE);
-        v.origin(origin::MONASTERIES_JAPANESE_SCORE_MONASTERIES);
-    }
-    if cfg.has(module::DARMSTADT) {
-        v.item(item::DARMSTADT_CHURCH_SCORE);
-        v.origin(origin::DARMSTADT_CHURCH_SCORE_DARMSTADT);
-    }
-    if cfg.has(module::BARN) {
-        v.item(item::BARN_SCORE_FIELDS);
-        v.origin(origin::BARN_SCORE_FIELDS_BARN);
-        if cfg.has(module::CASTLES) {
-            v.item(item::BARN_SCORE_CASTLES);
-            v.origin(origin::BARN_SCORE_CASTLES_CASTLES);
-        }
-        if cfg.has(module::PIG) {
-            v.item(item::BARN_SCORE_PIG);
-            v.origin(origin::BARN_SCORE_PIG_PIG);
-        }
-        if cfg.has(module::PIG_HERD) {
-            v.item(item::BARN_SCORE_PIG_HERD);
-            v.origin(origin::BARN_SCORE_PIG_HERD_PIG_HERD);
-        }
-        if cfg.has(module::CATHARS) {
-            v.item(item::BARN_SCORE_CATHARS);
-            v.origin(origin::BARN_SCORE_CATHARS_CATHARS);
-        }
-        if cfg.has(module::LITTLE_BUILDINGS) {
-            v.item(item::BARN_SCORE_LITTLE_BUILDINGS);
-            v.origin(origin::BARN_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
-        }
-        if cfg.has(module::GHOSTS) {
-            v.item(item::BARN_SCORE_GHOSTS);
-            v.origin(origin::BARN_SCORE_GHOSTS_GHOSTS);
-        }
-    }
-    if cfg.has(module::RUSSIAN_PROMOS) {
-        v.item(item::RUSSIAN_PROMOS_BABA_YAGA_SCORE);
-        v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_SCORE_RUSSIAN_PROMOS);
-        if cfg.has(module::LITTLE_BUILDINGS) {
-            v.item(item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS);
-            v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
-        }
-        if cfg.has(module::GHOSTS) {
-            v.item(item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS);
-            v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS_GHOSTS);
-        }
-    }
-    if flag::abbot_and_gardens_full(cfg) {
-        v.item(item::GARDENS_SCORE);
-        if cfg.has(module::ABBOT) && cfg.has(module::GARDENS) {
-            v.origin(origin::GARDENS_SCORE_ABBOT);
-        }
-        if cfg.has(module::GARDENS) && cfg.has(module::ABBOT) {
-            v.origin(origin::GARDENS_SCORE_GARDENS);
-        }
-        if cfg.has(module::LITTLE_BUILDINGS) {
-            v.item(item::GARDENS_SCORE_LITTLE_BUILDINGS);
-            v.origin(origin::GARDENS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
-        }
-        if cfg.has(module::GHOSTS) {
-            v.item(item::GHOSTS_SCORE_GARDENS);
-            v.origin(origin::GHOSTS_SCORE_GARDENS_GHOSTS);
-        }
-    }
-    if cfg.has(module::GERMAN_CASTLES) {
-        v.item(item::GERMAN_CASTLES_SCORE);
-        v.origin(origin::GERMAN_CASTLES_SCORE_GERMAN_CASTLES);
-        if cfg.has(module::LITTLE_BUILDINGS) {
-            v.item(item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS);
-            v.origin(origin::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
-        }
-        if cfg.has(module::GHOSTS) {
-            v.item(item::GERMAN_CASTLES_SCORE_GHOSTS);
-            v.origin(origin::GERMAN_CASTLES_SCORE_GHOSTS_GHOSTS);
-        }
-    }
-    if cfg.has(module::GERMAN_CATHEDRALS) {
-        v.item(item::GERMAN_CATHEDRALS_SCORE);
-        v.origin(origin::GERMAN_CATHEDRALS_SCORE_GERMAN_CATHEDRALS);
-        if cfg.has(module::INNS) {
-            v.item(item::GERMAN_CATHEDRALS_SCORE_INNS);
-            v.origin(origin::GERMAN_CATHEDRALS_SCORE_INNS_INNS);
-        }
-        if cfg.has(module::LITTLE_BUILDINGS) {
-            v.item(item::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS);
-            v.origin(origin::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
-        }
-        if cfg.has(module::GHOSTS) {
-            v.item(item::GERMAN_CATHEDRALS_SCORE_GHOSTS);
-            v.origin(origin::GERMAN_CATHEDRALS_SCORE_GHOSTS_GHOSTS);
-        }
-    }
-    if cfg.has(module::HAUNTED_CASTLES) {
-        v.item(item::HAUNTED_CASTLES_SCORE);
-        v.origin(origin::HAUNTED_CASTLES_SCORE_HAUNTED_CASTLES);
-        if cfg.has(module::LITTLE_BUILDINGS) {
-            v.item(item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS);
-            v.origin(origin::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
-        }
-        if cfg.has(module::GHOSTS) {
-            v.item(item::HAUNTED_CASTLES_SCORE_GHOSTS);
-            v.origin(origin::HAUNTED_CASTLES_SCORE_GHOSTS_GHOSTS);
-        }
-    }
-    if cfg.has(module::CEMETERIES) {
-        v.item(item::CEMETERIES_SCORE);
-        v.origin(origin::CEMETERIES_SCORE_CEMETERIES);
-        if cfg.has(module::LITTLE_BUILDINGS) {
-            v.item(item::CEMETERIES_SCORE_LITTLE_BUILDINGS);
-            v.origin(origin::CEMETERIES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
-        }
-        if cfg.has(module::GHOSTS) {
-            v.item(item::CEMETERIES_SCORE_GHOSTS);
-            v.origin(origin::CEMETERIES_SCORE_GHOSTS_GHOSTS);
-            v.item(item::CEMETERIES_EXTRA_GUARD_MEEPLE);
-            v.origin(origin::CEMETERIES_EXTRA_GUARD_MEEPLE_GHOSTS);
-        }
-    }
-    if cfg.has(module::CASTLES) || cfg.has(module::TEACHER) {
-        v.item(item::CASTLES_SCORED_POINTS_NOTE);
-        if cfg.has(module::CASTLES) {
-            v.origin(origin::CASTLES_SCORED_POINTS_NOTE_CASTLES);
-        }
-        if cfg.has(module::TEACHER) {
-            v.origin(origin::CASTLES_SCORED_POINTS_NOTE_TEACHER);
-        }
-        if cfg.has(module::CASTLES) {
-            v.item(item::CASTLES_SCORED_POINTS_CASTLE);
-            v.origin(origin::CASTLES_SCORED_POINTS_CASTLE_CASTLES);
-        }
-        if cfg.has(module::TEACHER) {
-            v.item(item::TEACHER_FEATURE_POINTS_NOTE);
-            v.origin(origin::TEACHER_FEATURE_POINTS_NOTE_TEACHER);
-        }
-    }
     if cfg.has(module::TEACHER) {
         v.item(item::TEACHER_COPY_POINTS);
         if cfg.has(module::ROBBERS) {
@@ -4624,10 +4445,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
             v.marker(marker::FAIRY_COMPLETED_FEATURE_BONUS_WONDER);
         }
         v.origin(origin::FAIRY_COMPLETED_FEATURE_BONUS_FAIRY);
-        if cfg.has(module::ACROBATS) {
-            v.item(item::FAIRY_BONUS_NOT_ACROBATS);
-            v.origin(origin::FAIRY_BONUS_NOT_ACROBATS_ACROBATS);
-        }
     }
     if flag::ringmaster_scoring(cfg) {
         v.item(item::RINGMASTER_SCORING);
@@ -4647,50 +4464,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::ACROBATS) && cfg.has(module::RINGMASTER) {
             v.origin(origin::RINGMASTER_SCORING_ACROBATS);
-        }
-        if flag::non_basic_feature_for_ringmaster(cfg) {
-            v.item(item::RINGMASTER_SCORING_BASIC_FEATURES);
-            if cfg.has(module::ABBEY) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_ABBEY);
-            }
-            if cfg.has(module::SHRINES) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_SHRINES);
-            }
-            if cfg.has(module::MONASTERIES) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_MONASTERIES);
-            }
-            if cfg.has(module::DARMSTADT) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_DARMSTADT);
-            }
-            if cfg.has(module::GARDENS) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GARDENS);
-            }
-            if cfg.has(module::GERMAN_CASTLES) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CASTLES);
-            }
-            if cfg.has(module::GERMAN_CATHEDRALS) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CATHEDRALS);
-            }
-            if cfg.has(module::HAUNTED_CASTLES) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_HAUNTED_CASTLES);
-            }
-            if cfg.has(module::CEMETERIES) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_CEMETERIES);
-            }
-            if cfg.has(module::EASTER_IN_CARCASSONNE) {
-                v.origin(
-                    origin::RINGMASTER_SCORING_BASIC_FEATURES_EASTER_IN_CARCASSONNE,
-                );
-            }
-            if cfg.has(module::FORTUNE_TELLER) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_FORTUNE_TELLER);
-            }
-            if cfg.has(module::RUSSIAN_PROMOS) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_RUSSIAN_PROMOS);
-            }
-            if cfg.has(module::CASTLES) {
-                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_CASTLES);
-            }
         }
     }
     if cfg.has(module::MARKETS_OF_LEIPZIG) {
@@ -4742,12 +4515,6 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::DRAWBRIDGES) {
         v.item(item::DRAWBRIDGE_MOVE_INTO_CITY);
         v.origin(origin::DRAWBRIDGE_MOVE_INTO_CITY_DRAWBRIDGES);
-        if cfg.has(module::PEASANT_REVOLTS) {
-            v.item(item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS);
-            v.origin(origin::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS);
-            v.item(item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION);
-            v.origin(origin::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS);
-        }
     }
     if cfg.has(module::WAGON) {
         v.item(item::WAGON_MOVE_AFTER_SCORING);
@@ -4758,6 +4525,423 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
             v.marker(marker::WAGON_MOVE_AFTER_SCORING_LAKE_TRAP);
         }
         v.origin(origin::WAGON_MOVE_AFTER_SCORING_WAGON);
+    }
+    v.item(item::RETURN_MEEPLES);
+    if cfg.has(module::GHOSTS) {
+        v.item(item::GHOSTS_RETURN_TO_SUPPLY);
+        v.origin(origin::GHOSTS_RETURN_TO_SUPPLY_GHOSTS);
+    }
+    if v.has_item(item::GINGERBREAD_SCORE_CITY) {
+        if cfg.has(module::CASTLES) {
+            v.item(item::GINGERBREAD_CASTLE_UNCLEAR);
+            v.origin(origin::GINGERBREAD_CASTLE_UNCLEAR_CASTLES);
+        }
+    }
+    if v.has_item(item::REWARDS_FOR_COMPLETION) {
+        if cfg.has(module::TRADERS) {
+            v.item(item::TRADERS_COLLECT_GOODS);
+            v.origin(origin::TRADERS_COLLECT_GOODS_TRADERS);
+        }
+        if cfg.has(module::KING_AND_ROBBER) {
+            v.item(item::KING_AND_ROBBER_TAKE_TILE);
+            v.origin(origin::KING_AND_ROBBER_TAKE_TILE_KING_AND_ROBBER);
+        }
+        if cfg.has(module::FORTUNE_TELLER) {
+            v.item(item::FORTUNE_TELLER_TENT_REWARD);
+            if cfg.has(module::ROBBERS) {
+                v.marker(marker::FORTUNE_TELLER_TENT_REWARD_ROBBER_CHOICE);
+            }
+            if cfg.has(module::WONDERS_OF_HUMANITY) {
+                v.marker(marker::FORTUNE_TELLER_TENT_REWARD_WONDER);
+            }
+            v.origin(origin::FORTUNE_TELLER_TENT_REWARD_FORTUNE_TELLER);
+        }
+    }
+    if v.has_item(item::DETERMINE_MAJORITY) {
+        if cfg.has(module::COUNT_OF_CARCASSONNE) || cfg.has(module::MARKETS_OF_LEIPZIG) {
+            v.item(item::COUNT_REDETERMINE_MAJORITY);
+            if cfg.has(module::COUNT_OF_CARCASSONNE) {
+                v.origin(origin::COUNT_REDETERMINE_MAJORITY_COUNT_OF_CARCASSONNE);
+            }
+            if cfg.has(module::MARKETS_OF_LEIPZIG) {
+                v.origin(origin::COUNT_REDETERMINE_MAJORITY_MARKETS_OF_LEIPZIG);
+            }
+        }
+        v.item(item::MAJORITY_NORMAL_MEEPLE);
+        if cfg.has(module::BIG_FOLLOWER) {
+            v.item(item::BIG_FOLLOWER_MAJORITY_STRENGTH);
+            v.origin(origin::BIG_FOLLOWER_MAJORITY_STRENGTH_BIG_FOLLOWER);
+        }
+        if cfg.has(module::WAGON) {
+            v.item(item::WAGON_MAJORITY_STRENGTH);
+            v.origin(origin::WAGON_MAJORITY_STRENGTH_WAGON);
+        }
+        if cfg.has(module::MAYOR) {
+            v.item(item::MAYOR_MAJORITY_STRENGTH);
+            v.origin(origin::MAYOR_MAJORITY_STRENGTH_MAYOR);
+        }
+        if cfg.has(module::PHANTOM) {
+            v.item(item::PHANTOM_MAJORITY_STRENGTH);
+            v.origin(origin::PHANTOM_MAJORITY_STRENGTH_PHANTOM);
+        }
+        if cfg.has(module::ABBOT) {
+            v.item(item::ABBOT_MAJORITY_STRENGTH);
+            v.origin(origin::ABBOT_MAJORITY_STRENGTH_ABBOT);
+        }
+        if cfg.has(module::RINGMASTER) {
+            v.item(item::RINGMASTER_MAJORITY_STRENGTH);
+            v.origin(origin::RINGMASTER_MAJORITY_STRENGTH_RINGMASTER);
+        }
+        if cfg.has(module::GUARD_MEEPLES) {
+            v.item(item::GUARD_MEEPLE_MAJORITY_STRENGTH);
+            v.origin(origin::GUARD_MEEPLE_MAJORITY_STRENGTH_GUARD_MEEPLES);
+        }
+        if cfg.has(module::HILLS) {
+            v.item(item::HILLS_MAJORITY_TIE);
+            v.origin(origin::HILLS_MAJORITY_TIE_HILLS);
+        }
+        if cfg.has(module::LAND_SURVEYORS) {
+            v.item(item::LAND_SURVEYORS_CITIZENS_JURY_STRENGTH);
+            v.origin(origin::LAND_SURVEYORS_CITIZENS_JURY_STRENGTH_LAND_SURVEYORS);
+        }
+    }
+    if v.has_item(item::SCORE_FEATURE) {
+        v.item(item::SCORE_ROAD);
+        v.item(item::SCORE_CITY);
+        v.item(item::SCORE_MONASTIC);
+        if cfg.has(module::BARN) {
+            v.item(item::BARN_SCORE_FIELDS);
+            v.origin(origin::BARN_SCORE_FIELDS_BARN);
+        }
+        if cfg.has(module::RUSSIAN_PROMOS) {
+            v.item(item::RUSSIAN_PROMOS_BABA_YAGA_SCORE);
+            v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_SCORE_RUSSIAN_PROMOS);
+        }
+        if flag::abbot_and_gardens_full(cfg) {
+            v.item(item::GARDENS_SCORE);
+            if cfg.has(module::ABBOT) && cfg.has(module::GARDENS) {
+                v.origin(origin::GARDENS_SCORE_ABBOT);
+            }
+            if cfg.has(module::GARDENS) && cfg.has(module::ABBOT) {
+                v.origin(origin::GARDENS_SCORE_GARDENS);
+            }
+        }
+        if cfg.has(module::GERMAN_CASTLES) {
+            v.item(item::GERMAN_CASTLES_SCORE);
+            v.origin(origin::GERMAN_CASTLES_SCORE_GERMAN_CASTLES);
+        }
+        if cfg.has(module::GERMAN_CATHEDRALS) {
+            v.item(item::GERMAN_CATHEDRALS_SCORE);
+            v.origin(origin::GERMAN_CATHEDRALS_SCORE_GERMAN_CATHEDRALS);
+        }
+        if cfg.has(module::HAUNTED_CASTLES) {
+            v.item(item::HAUNTED_CASTLES_SCORE);
+            v.origin(origin::HAUNTED_CASTLES_SCORE_HAUNTED_CASTLES);
+        }
+        if cfg.has(module::CEMETERIES) {
+            v.item(item::CEMETERIES_SCORE);
+            v.origin(origin::CEMETERIES_SCORE_CEMETERIES);
+        }
+        if cfg.has(module::CASTLES) || cfg.has(module::TEACHER) {
+            v.item(item::CASTLES_SCORED_POINTS_NOTE);
+            if cfg.has(module::CASTLES) {
+                v.origin(origin::CASTLES_SCORED_POINTS_NOTE_CASTLES);
+            }
+            if cfg.has(module::TEACHER) {
+                v.origin(origin::CASTLES_SCORED_POINTS_NOTE_TEACHER);
+            }
+        }
+    }
+    if v.has_item(item::SCORE_ROAD) {
+        if cfg.has(module::GERMAN_CATHEDRALS) {
+            v.item(item::GERMAN_CATHEDRALS_SCORE_ROAD);
+            v.origin(origin::GERMAN_CATHEDRALS_SCORE_ROAD_GERMAN_CATHEDRALS);
+        }
+        if cfg.has(module::INNS) {
+            v.item(item::INNS_SCORE_ROAD);
+            v.origin(origin::INNS_SCORE_ROAD_INNS);
+        }
+        if cfg.has(module::MAGE) {
+            v.item(item::MAGE_SCORE_ROAD);
+            v.origin(origin::MAGE_SCORE_ROAD_MAGE);
+        }
+        if cfg.has(module::WITCH) {
+            v.item(item::WITCH_SCORE_ROAD);
+            v.origin(origin::WITCH_SCORE_ROAD_WITCH);
+        }
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::LITTLE_BUILDINGS_SCORE_ROAD);
+            v.origin(origin::LITTLE_BUILDINGS_SCORE_ROAD_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GERMAN_CASTLES) {
+            v.item(item::GERMAN_CASTLES_SCORE_ROAD);
+            v.origin(origin::GERMAN_CASTLES_SCORE_ROAD_GERMAN_CASTLES);
+        }
+        if cfg.has(module::BATHHOUSES) {
+            v.item(item::BATHHOUSE_SCORE_ROAD);
+            v.origin(origin::BATHHOUSE_SCORE_ROAD_BATHHOUSES);
+        }
+        if cfg.has(module::LABYRINTH) {
+            v.item(item::LABYRINTH_SCORE_ROAD);
+            v.origin(origin::LABYRINTH_SCORE_ROAD_LABYRINTH);
+        }
+        if cfg.has(module::SIGNPOSTS) {
+            v.item(item::SIGNPOSTS_SCORE_ROAD);
+            v.origin(origin::SIGNPOSTS_SCORE_ROAD_SIGNPOSTS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::GHOSTS_SCORE_ROAD);
+            v.origin(origin::GHOSTS_SCORE_ROAD_GHOSTS);
+        }
+        if cfg.has(module::LAND_SURVEYORS) {
+            v.item(item::LAND_SURVEYORS_SCORE_ROAD);
+            v.origin(origin::LAND_SURVEYORS_SCORE_ROAD_LAND_SURVEYORS);
+        }
+    }
+    if v.has_item(item::SCORE_CITY) {
+        if cfg.has(module::CATHARS) {
+            v.item(item::CATHARS_SCORE_CITY);
+            v.origin(origin::CATHARS_SCORE_CITY_CATHARS);
+        }
+        if cfg.has(module::CATHEDRALS) {
+            v.item(item::CATHEDRALS_SCORE_CITY);
+            v.origin(origin::CATHEDRALS_SCORE_CITY_CATHEDRALS);
+        }
+        if cfg.has(module::MAGE) {
+            v.item(item::MAGE_SCORE_CITY);
+            v.origin(origin::MAGE_SCORE_CITY_MAGE);
+        }
+        if cfg.has(module::WITCH) {
+            v.item(item::WITCH_SCORE_CITY);
+            v.origin(origin::WITCH_SCORE_CITY_WITCH);
+        }
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::LITTLE_BUILDINGS_SCORE_CITY);
+            v.origin(origin::LITTLE_BUILDINGS_SCORE_CITY_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GERMAN_CASTLES) {
+            v.item(item::GERMAN_CASTLES_SCORE_CITY);
+            v.origin(origin::GERMAN_CASTLES_SCORE_CITY_GERMAN_CASTLES);
+        }
+        if cfg.has(module::BATHHOUSES) {
+            v.item(item::BATHHOUSE_SCORE_CITY);
+            v.origin(origin::BATHHOUSE_SCORE_CITY_BATHHOUSES);
+        }
+        if cfg.has(module::DARMSTADT) {
+            v.item(item::DARMSTADT_SCORE_CITY);
+            v.origin(origin::DARMSTADT_SCORE_CITY_DARMSTADT);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::GHOSTS_SCORE_CITY);
+            v.origin(origin::GHOSTS_SCORE_CITY_GHOSTS);
+        }
+        if cfg.has(module::LAND_SURVEYORS) {
+            v.item(item::LAND_SURVEYORS_SCORE_CITY);
+            v.origin(origin::LAND_SURVEYORS_SCORE_CITY_LAND_SURVEYORS);
+        }
+    }
+    if v.has_item(item::SCORE_MONASTIC) {
+        if cfg.has(module::VINEYARDS) {
+            v.item(item::VINEYARDS_SCORE_MONASTERY);
+            v.origin(origin::VINEYARDS_SCORE_MONASTERY_VINEYARDS);
+        }
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::LITTLE_BUILDINGS_SCORE_MONASTIC);
+            v.origin(origin::LITTLE_BUILDINGS_SCORE_MONASTIC_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::GHOSTS_SCORE_MONASTIC);
+            v.origin(origin::GHOSTS_SCORE_MONASTIC_GHOSTS);
+        }
+        if cfg.has(module::LAND_SURVEYORS) {
+            v.item(item::LAND_SURVEYORS_SCORE_MONASTIC);
+            v.origin(origin::LAND_SURVEYORS_SCORE_MONASTIC_LAND_SURVEYORS);
+        }
+        v.item(item::SCORE_MONASTERY);
+        if cfg.has(module::ABBEY) {
+            v.item(item::ABBEY_SCORE);
+            v.origin(origin::ABBEY_SCORE_ABBEY);
+        }
+        if cfg.has(module::SHRINES) {
+            v.item(item::SHRINES_SCORE);
+            v.origin(origin::SHRINES_SCORE_SHRINES);
+        }
+        if cfg.has(module::MONASTERIES) {
+            v.item(item::MONASTERIES_GERMAN_SCORE);
+            v.origin(origin::MONASTERIES_GERMAN_SCORE_MONASTERIES);
+            v.item(item::MONASTERIES_DUTCH_BELGIAN_SCORE);
+            v.origin(origin::MONASTERIES_DUTCH_BELGIAN_SCORE_MONASTERIES);
+            v.item(item::MONASTERIES_JAPANESE_SCORE);
+            v.origin(origin::MONASTERIES_JAPANESE_SCORE_MONASTERIES);
+        }
+        if cfg.has(module::DARMSTADT) {
+            v.item(item::DARMSTADT_CHURCH_SCORE);
+            v.origin(origin::DARMSTADT_CHURCH_SCORE_DARMSTADT);
+        }
+    }
+    if v.has_item(item::BARN_SCORE_FIELDS) {
+        if cfg.has(module::CASTLES) {
+            v.item(item::BARN_SCORE_CASTLES);
+            v.origin(origin::BARN_SCORE_CASTLES_CASTLES);
+        }
+        if cfg.has(module::PIG) {
+            v.item(item::BARN_SCORE_PIG);
+            v.origin(origin::BARN_SCORE_PIG_PIG);
+        }
+        if cfg.has(module::PIG_HERD) {
+            v.item(item::BARN_SCORE_PIG_HERD);
+            v.origin(origin::BARN_SCORE_PIG_HERD_PIG_HERD);
+        }
+        if cfg.has(module::CATHARS) {
+            v.item(item::BARN_SCORE_CATHARS);
+            v.origin(origin::BARN_SCORE_CATHARS_CATHARS);
+        }
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::BARN_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::BARN_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::BARN_SCORE_GHOSTS);
+            v.origin(origin::BARN_SCORE_GHOSTS_GHOSTS);
+        }
+    }
+    if v.has_item(item::RUSSIAN_PROMOS_BABA_YAGA_SCORE) {
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS);
+            v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS);
+            v.origin(origin::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS_GHOSTS);
+        }
+    }
+    if v.has_item(item::GARDENS_SCORE) {
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::GARDENS_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::GARDENS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::GHOSTS_SCORE_GARDENS);
+            v.origin(origin::GHOSTS_SCORE_GARDENS_GHOSTS);
+        }
+    }
+    if v.has_item(item::GERMAN_CASTLES_SCORE) {
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::GERMAN_CASTLES_SCORE_GHOSTS);
+            v.origin(origin::GERMAN_CASTLES_SCORE_GHOSTS_GHOSTS);
+        }
+    }
+    if v.has_item(item::GERMAN_CATHEDRALS_SCORE) {
+        if cfg.has(module::INNS) {
+            v.item(item::GERMAN_CATHEDRALS_SCORE_INNS);
+            v.origin(origin::GERMAN_CATHEDRALS_SCORE_INNS_INNS);
+        }
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::GERMAN_CATHEDRALS_SCORE_GHOSTS);
+            v.origin(origin::GERMAN_CATHEDRALS_SCORE_GHOSTS_GHOSTS);
+        }
+    }
+    if v.has_item(item::HAUNTED_CASTLES_SCORE) {
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::HAUNTED_CASTLES_SCORE_GHOSTS);
+            v.origin(origin::HAUNTED_CASTLES_SCORE_GHOSTS_GHOSTS);
+        }
+    }
+    if v.has_item(item::CEMETERIES_SCORE) {
+        if cfg.has(module::LITTLE_BUILDINGS) {
+            v.item(item::CEMETERIES_SCORE_LITTLE_BUILDINGS);
+            v.origin(origin::CEMETERIES_SCORE_LITTLE_BUILDINGS_LITTLE_BUILDINGS);
+        }
+        if cfg.has(module::GHOSTS) {
+            v.item(item::CEMETERIES_SCORE_GHOSTS);
+            v.origin(origin::CEMETERIES_SCORE_GHOSTS_GHOSTS);
+            v.item(item::CEMETERIES_EXTRA_GUARD_MEEPLE);
+            v.origin(origin::CEMETERIES_EXTRA_GUARD_MEEPLE_GHOSTS);
+        }
+    }
+    if v.has_item(item::CASTLES_SCORED_POINTS_NOTE) {
+        if cfg.has(module::CASTLES) {
+            v.item(item::CASTLES_SCORED_POINTS_CASTLE);
+            v.origin(origin::CASTLES_SCORED_POINTS_CASTLE_CASTLES);
+        }
+        if cfg.has(module::TEACHER) {
+            v.item(item::TEACHER_FEATURE_POINTS_NOTE);
+            v.origin(origin::TEACHER_FEATURE_POINTS_NOTE_TEACHER);
+        }
+    }
+    if v.has_item(item::FAIRY_COMPLETED_FEATURE_BONUS) {
+        if cfg.has(module::ACROBATS) {
+            v.item(item::FAIRY_BONUS_NOT_ACROBATS);
+            v.origin(origin::FAIRY_BONUS_NOT_ACROBATS_ACROBATS);
+        }
+    }
+    if v.has_item(item::RINGMASTER_SCORING) {
+        if flag::non_basic_feature_for_ringmaster(cfg) {
+            v.item(item::RINGMASTER_SCORING_BASIC_FEATURES);
+            if cfg.has(module::ABBEY) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_ABBEY);
+            }
+            if cfg.has(module::SHRINES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_SHRINES);
+            }
+            if cfg.has(module::MONASTERIES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_MONASTERIES);
+            }
+            if cfg.has(module::DARMSTADT) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_DARMSTADT);
+            }
+            if cfg.has(module::GARDENS) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GARDENS);
+            }
+            if cfg.has(module::GERMAN_CASTLES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CASTLES);
+            }
+            if cfg.has(module::GERMAN_CATHEDRALS) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_GERMAN_CATHEDRALS);
+            }
+            if cfg.has(module::HAUNTED_CASTLES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_HAUNTED_CASTLES);
+            }
+            if cfg.has(module::CEMETERIES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_CEMETERIES);
+            }
+            if cfg.has(module::EASTER_IN_CARCASSONNE) {
+                v.origin(
+                    origin::RINGMASTER_SCORING_BASIC_FEATURES_EASTER_IN_CARCASSONNE,
+                );
+            }
+            if cfg.has(module::FORTUNE_TELLER) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_FORTUNE_TELLER);
+            }
+            if cfg.has(module::RUSSIAN_PROMOS) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_RUSSIAN_PROMOS);
+            }
+            if cfg.has(module::CASTLES) {
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_CASTLES);
+            }
+        }
+    }
+    if v.has_item(item::DRAWBRIDGE_MOVE_INTO_CITY) {
+        if cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS);
+            v.origin(origin::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS);
+            v.item(item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION);
+            v.origin(origin::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS);
+        }
+    }
+    if v.has_item(item::WAGON_MOVE_AFTER_SCORING) {
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::WAGON_PROTECT_AGAINST_REVOLTS);
             v.origin(origin::WAGON_PROTECT_AGAINST_REVOLTS_PEASANT_REVOLTS);
@@ -4765,13 +4949,9 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
             v.origin(origin::WAGON_KEEPS_REVOLT_PROTECTION_PEASANT_REVOLTS);
         }
     }
-    v.item(item::RETURN_MEEPLES);
-    if cfg.has(module::GHOSTS) {
-        v.item(item::GHOSTS_RETURN_TO_SUPPLY);
-        v.origin(origin::GHOSTS_RETURN_TO_SUPPLY_GHOSTS);
-    }
 }
 /// Step 3C: Resolve tile scoring.
+#[allow(clippy::collapsible_if)]
 fn step_3c(cfg: &Config, v: &mut Visible) {
     v.step(step::S3C);
     if cfg.has(module::BUILDER) {
@@ -4818,10 +4998,6 @@ fn step_3c(cfg: &Config, v: &mut Visible) {
             v.marker(marker::GINGERBREAD_MOVE_AFTER_TILE_WONDER);
         }
         v.origin(origin::GINGERBREAD_MOVE_AFTER_TILE_GINGERBREAD_MAN);
-        if cfg.has(module::COUNT_OF_CARCASSONNE) {
-            v.item(item::GINGERBREAD_BEFORE_COUNT);
-            v.origin(origin::GINGERBREAD_BEFORE_COUNT_COUNT_OF_CARCASSONNE);
-        }
     }
     if cfg.has(module::COUNT_OF_CARCASSONNE) {
         v.item(item::COUNT_PLACE_IN_CITY);
@@ -4837,6 +5013,12 @@ fn step_3c(cfg: &Config, v: &mut Visible) {
             v.marker(marker::MESSAGES_CHECK_3C_WONDER);
         }
         v.origin(origin::MESSAGES_CHECK_3C_MESSAGES);
+    }
+    if v.has_item(item::GINGERBREAD_MOVE_AFTER_TILE) {
+        if cfg.has(module::COUNT_OF_CARCASSONNE) {
+            v.item(item::GINGERBREAD_BEFORE_COUNT);
+            v.origin(origin::GINGERBREAD_BEFORE_COUNT_COUNT_OF_CARCASSONNE);
+        }
     }
 }
 /// Step 3D: The dragon moves.
@@ -4858,6 +5040,7 @@ fn step_3d(cfg: &Config, v: &mut Visible) {
     }
 }
 /// Step 4A: Finish tile actions.
+#[allow(clippy::collapsible_if)]
 fn step_4a(cfg: &Config, v: &mut Visible) {
     v.step(step::S4A);
     if cfg.has(module::BUILDER) {
@@ -4875,10 +5058,6 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
             v.marker(marker::CATAPULT_FAIR_WONDER);
         }
         v.origin(origin::CATAPULT_FAIR_CATAPULT);
-        if cfg.has(module::PEASANT_REVOLTS) {
-            v.item(item::CATAPULT_SEDUCTION_PROTECT);
-            v.origin(origin::CATAPULT_SEDUCTION_PROTECT_PEASANT_REVOLTS);
-        }
     }
     if cfg.has(module::MESSAGES) && cfg.edition != edition::C1 {
         v.item(item::MESSAGES_CHECK_4A);
@@ -4896,10 +5075,6 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
         v.origin(origin::EASTER_NEST_EGGS_EASTER_IN_CARCASSONNE);
         v.item(item::EASTER_BUNNY_PHASE);
         v.origin(origin::EASTER_BUNNY_PHASE_EASTER_IN_CARCASSONNE);
-        if cfg.has(module::DRAGON) {
-            v.item(item::EASTER_BUNNY_PHASE_DRAGON);
-            v.origin(origin::EASTER_BUNNY_PHASE_DRAGON_DRAGON);
-        }
     }
     if cfg.has(module::BETS) {
         v.item(item::BETS_PLACE_TOKEN);
@@ -4908,14 +5083,46 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::CROP_CIRCLES) {
         v.item(item::CROP_CIRCLES_ALL_PLAYERS);
         v.origin(origin::CROP_CIRCLES_ALL_PLAYERS_CROP_CIRCLES);
+    }
+    if cfg.has(module::CATHARS) {
+        v.item(item::CATHARS_REMOVE_KNIGHT);
+        v.origin(origin::CATHARS_REMOVE_KNIGHT_CATHARS);
+    }
+    if !cfg.has(module::BUILDER) && cfg.has(module::BAZAARS) {
+        v.item(item::BUILDER_ABSENT_BAZAAR);
+        v.origin(origin::BUILDER_ABSENT_BAZAAR_BAZAARS);
+    }
+    if cfg.has(module::BUILDER) {
+        if cfg.has(module::BAZAARS) && cfg.edition == edition::C1 {
+            v.item(item::BUILDER_BAZAAR_C1);
+            v.origin(origin::BUILDER_BAZAAR_C1_BUILDER);
+            v.origin(origin::BUILDER_BAZAAR_C1_BAZAARS);
+        }
+        if cfg.has(module::BAZAARS) && cfg.edition != edition::C1 {
+            v.item(item::BUILDER_BAZAAR_C2);
+            v.origin(origin::BUILDER_BAZAAR_C2_BUILDER);
+            v.origin(origin::BUILDER_BAZAAR_C2_BAZAARS);
+        }
+    }
+    if v.has_item(item::CATAPULT_FAIR) {
+        if cfg.has(module::PEASANT_REVOLTS) {
+            v.item(item::CATAPULT_SEDUCTION_PROTECT);
+            v.origin(origin::CATAPULT_SEDUCTION_PROTECT_PEASANT_REVOLTS);
+        }
+    }
+    if v.has_item(item::EASTER_BUNNY_PHASE) {
+        if cfg.has(module::DRAGON) {
+            v.item(item::EASTER_BUNNY_PHASE_DRAGON);
+            v.origin(origin::EASTER_BUNNY_PHASE_DRAGON_DRAGON);
+        }
+    }
+    if v.has_item(item::CROP_CIRCLES_ALL_PLAYERS) {
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::CROP_CIRCLES_PEASANT_REVOLTS);
             v.origin(origin::CROP_CIRCLES_PEASANT_REVOLTS_PEASANT_REVOLTS);
         }
     }
-    if cfg.has(module::CATHARS) {
-        v.item(item::CATHARS_REMOVE_KNIGHT);
-        v.origin(origin::CATHARS_REMOVE_KNIGHT_CATHARS);
+    if v.has_item(item::CATHARS_REMOVE_KNIGHT) {
         v.item(item::CATHARS_NEXT_TO_CITY_TILE);
         v.item(item::CATHARS_NEXT_TO_CATHAR_TILE);
         if cfg.has(module::SHRINES) {
@@ -4935,9 +5142,7 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
             v.origin(origin::CATHARS_DARMSTADT_COUNTS_DARMSTADT);
         }
     }
-    if !cfg.has(module::BUILDER) && cfg.has(module::BAZAARS) {
-        v.item(item::BUILDER_ABSENT_BAZAAR);
-        v.origin(origin::BUILDER_ABSENT_BAZAAR_BAZAARS);
+    if v.has_item(item::BUILDER_ABSENT_BAZAAR) {
         v.item(item::BUILDER_ABSENT_BAZAAR_AUCTION);
         if cfg.has(module::ROBBERS) {
             v.marker(marker::BUILDER_ABSENT_BAZAAR_AUCTION_ROBBERS);
@@ -4947,37 +5152,33 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
         }
         v.item(item::BUILDER_ABSENT_BAZAAR_ROUND);
     }
-    if cfg.has(module::BUILDER) {
-        if cfg.has(module::BAZAARS) && cfg.edition == edition::C1 {
-            v.item(item::BUILDER_BAZAAR_C1);
-            v.origin(origin::BUILDER_BAZAAR_C1_BUILDER);
-            v.origin(origin::BUILDER_BAZAAR_C1_BAZAARS);
-            v.item(item::BUILDER_BAZAAR_C1_AUCTION);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_ROBBERS);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_WONDER);
-            }
-            v.item(item::BUILDER_BAZAAR_C1_ROUND);
-            v.item(item::BUILDER_BAZAAR_C1_DOUBLE_TURN);
-            v.item(item::BUILDER_BAZAAR_C1_NEW_BAZAAR);
+    if v.has_item(item::BUILDER_BAZAAR_C1) {
+        v.item(item::BUILDER_BAZAAR_C1_AUCTION);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_ROBBERS);
         }
-        if cfg.has(module::BAZAARS) && cfg.edition != edition::C1 {
-            v.item(item::BUILDER_BAZAAR_C2);
-            v.origin(origin::BUILDER_BAZAAR_C2_BUILDER);
-            v.origin(origin::BUILDER_BAZAAR_C2_BAZAARS);
-            v.item(item::BUILDER_BAZAAR_C2_AUCTION);
-            if cfg.has(module::ROBBERS) {
-                v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_ROBBERS);
-            }
-            if cfg.has(module::WONDERS_OF_HUMANITY) {
-                v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_WONDER);
-            }
-            v.item(item::BUILDER_BAZAAR_C2_ROUND);
-            v.item(item::BUILDER_BAZAAR_C2_DOUBLE_TURN);
-            v.item(item::BUILDER_BAZAAR_C2_NEW_BAZAAR);
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::BUILDER_BAZAAR_C1_AUCTION_WONDER);
         }
+        v.item(item::BUILDER_BAZAAR_C1_ROUND);
+    }
+    if v.has_item(item::BUILDER_BAZAAR_C1_ROUND) {
+        v.item(item::BUILDER_BAZAAR_C1_DOUBLE_TURN);
+        v.item(item::BUILDER_BAZAAR_C1_NEW_BAZAAR);
+    }
+    if v.has_item(item::BUILDER_BAZAAR_C2) {
+        v.item(item::BUILDER_BAZAAR_C2_AUCTION);
+        if cfg.has(module::ROBBERS) {
+            v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_ROBBERS);
+        }
+        if cfg.has(module::WONDERS_OF_HUMANITY) {
+            v.marker(marker::BUILDER_BAZAAR_C2_AUCTION_WONDER);
+        }
+        v.item(item::BUILDER_BAZAAR_C2_ROUND);
+    }
+    if v.has_item(item::BUILDER_BAZAAR_C2_ROUND) {
+        v.item(item::BUILDER_BAZAAR_C2_DOUBLE_TURN);
+        v.item(item::BUILDER_BAZAAR_C2_NEW_BAZAAR);
     }
 }
 /// Step 4B: Finish the turn.

@@ -1,0 +1,54 @@
+//! `compile_into` on a real rules folder writes the generated code, and on a
+//! broken copy fails with the problem count and writes nothing.
+
+// Helpers outside `#[test]` functions panic on a broken setup, as tests do.
+#![allow(clippy::expect_used)]
+
+use std::path::Path;
+
+use carcassonne_rules_build::{Error, compile_into};
+
+/// The compiler's small test rules.
+const FIXTURE: &str = "../compiler/tests/fixtures/minimal";
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let entry = entry.expect("entry");
+        if entry.file_type().expect("type").is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn good_rules_become_the_generated_code() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let file = out.path().join("rules.rs");
+    compile_into(Path::new(FIXTURE), &file).expect("the fixture compiles");
+    let code = std::fs::read_to_string(&file).expect("written");
+    let rules = carcassonne_rules_compiler::compile_dir(Path::new(FIXTURE)).result.expect("compiles");
+    assert_eq!(code, carcassonne_rules_compiler::codegen::generate(&rules));
+    assert!(code.contains("pub static TABLES"), "the tables include_rules! names");
+}
+
+#[test]
+fn bad_rules_fail_with_their_problem_count_and_write_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(Path::new(FIXTURE), dir.path());
+    let base = dir.path().join("base.yaml");
+    let text = std::fs::read_to_string(&base).expect("base");
+    std::fs::write(&base, text.replacen("Show the tile.", "Show the {tile.", 1)).expect("break it");
+    let file = dir.path().join("rules.rs");
+    match compile_into(dir.path(), &file) {
+        Err(err @ Error::Rules { problems, .. }) => {
+            assert_eq!(problems, 1);
+            assert!(err.to_string().ends_with("have 1 problem (shown above); fix them to build"), "{err}");
+            assert_eq!(format!("{err:?}"), err.to_string(), "a build.rs returning it prints the sentence");
+        }
+        other => panic!("expected the rules' problems, got {other:?}"),
+    }
+    assert!(!file.exists(), "nothing is written from bad rules");
+}

@@ -1,0 +1,130 @@
+//! `play` in a real terminal: tmux runs it and a script reads the screen and
+//! types the answers — a whole builder double turn (y/n, numbered options,
+//! counts), then leaving with end of input and with Ctrl-C. Skipped with a
+//! message where `tmux` is absent, unless CARCASSONNE_TERMINAL_TESTS=1 (CI),
+//! where that fails.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// One tmux server of its own (`-L`), so that tests never meet each other's
+/// sessions nor the user's.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(name: &str, args: &str) -> Option<Tmux> {
+        let required = std::env::var("CARCASSONNE_TERMINAL_TESTS").is_ok_and(|v| v == "1");
+        if Command::new("tmux").arg("-V").output().is_err() {
+            assert!(!required, "CARCASSONNE_TERMINAL_TESTS=1 but tmux is not installed");
+            eprintln!("skipped: tmux is not installed (apt-get install tmux)");
+            return None;
+        }
+        let tmux = Tmux { socket: format!("carcassonne-play-{name}-{}", std::process::id()) };
+        let bin = env!("CARGO_BIN_EXE_carcassonne-rules");
+        // The shell reports the exit status, then keeps the pane open.
+        let command = format!("NO_COLOR=1 '{bin}' play {args}; echo \"exit status $?\"; sleep 60");
+        let out = tmux.run(&["new-session", "-d", "-x", "200", "-y", "50", "-s", "play", &command]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        tmux.run(&["set-option", "-t", "play", "history-limit", "100000"]);
+        Some(tmux)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux").args(["-L", &self.socket]).args(args).output().expect("run tmux")
+    }
+
+    /// Everything the pane has shown, history included.
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-J", "-S", "-", "-t", "play"]).stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let out = self.run(&[&["send-keys", "-t", "play"], keys].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    /// The screen once `done` holds of it (within ten seconds).
+    fn wait(&self, done: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if done(&screen) {
+                return screen;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "timed out; the screen:\n{screen}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// The last line that asks something: ends with its input marker.
+fn question(screen: &str) -> Option<&str> {
+    let last = screen.lines().rev().find(|l| !l.trim().is_empty())?;
+    [" [y/n]", "]:", "[0-64]"].iter().any(|end| last.trim_end().ends_with(end)).then_some(last)
+}
+
+#[test]
+fn a_whole_builder_double_turn_on_a_terminal() {
+    let Some(tmux) = Tmux::start("builder", "--edition C2 --with builder") else { return };
+    let mut asked = 0;
+    loop {
+        let screen = tmux.wait(|s| question(s).is_some() || s.contains("exit status"));
+        if screen.contains("exit status") {
+            assert!(screen.contains("exit status 0"), "{screen}");
+            assert!(screen.contains("end of turn"), "{screen}");
+            assert!(screen.contains("part 2\n"), "no second part:\n{screen}");
+            assert_eq!(screen.matches("builder-double-turn — ").count(), 1, "asked once:\n{screen}");
+            assert_eq!(screen.matches("step 1B\n").count(), 2, "the block twice:\n{screen}");
+            assert_eq!(screen.matches("step 4B\n").count(), 1, "4B once:\n{screen}");
+            assert!(screen.contains("1. deploy-meeple — "), "numbered options:\n{screen}");
+            break;
+        }
+        let last = question(&screen).unwrap().to_string();
+        let answer = if last.ends_with("[y/n] ") || last.trim_end().ends_with("[y/n]") {
+            if last.contains("builder-double-turn") { "y" } else { "n" }
+        } else {
+            // The first option, or one completed feature.
+            "1"
+        };
+        // Waits for the answer's echo and what follows it, then answers on.
+        let before = screen.len();
+        tmux.keys(&[answer, "Enter"]);
+        tmux.wait(|s| s.len() > before && s.lines().rev().find(|l| !l.trim().is_empty()) != Some(&last));
+        asked += 1;
+        assert!(asked < 300, "the turn does not end");
+    }
+    assert!(asked > 20, "{asked} prompts");
+}
+
+#[test]
+fn a_wrong_key_is_asked_again_and_end_of_input_leaves_cleanly() {
+    let Some(tmux) = Tmux::start("eof", "--edition C2") else { return };
+    tmux.wait(|s| question(s).is_some());
+    tmux.keys(&["maybe", "Enter"]);
+    tmux.wait(|s| s.contains("please answer y or n"));
+    tmux.keys(&["C-d"]);
+    let screen = tmux.wait(|s| s.contains("exit status"));
+    assert!(screen.contains("(left the turn at prompt 0)"), "{screen}");
+    assert!(screen.contains("exit status 0"), "{screen}");
+    assert!(!screen.contains("panicked"), "{screen}");
+}
+
+#[test]
+fn ctrl_c_leaves_cleanly() {
+    let Some(tmux) = Tmux::start("ctrl-c", "--edition C2") else { return };
+    tmux.wait(|s| question(s).is_some());
+    tmux.keys(&["C-c"]);
+    let screen = tmux.wait(|s| s.contains("exit status"));
+    assert!(screen.contains("exit status 130"), "{screen}");
+    assert!(!screen.contains("panicked") && !screen.contains("error"), "{screen}");
+}
