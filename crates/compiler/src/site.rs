@@ -31,6 +31,22 @@ const APP_JS: &str = include_str!("site/app.js");
 /// The page's screen and print styles.
 const STYLE_CSS: &str = include_str!("site/style.css");
 
+/// The "Play a turn" mode's frame; `app.js` fills it from the order shown
+/// (the items' data attributes) and knows no rule.
+const PLAY_PANEL: &str = "<section id=\"play\" class=\"play\" aria-labelledby=\"play-title\" hidden>\n\
+     <h2 id=\"play-title\">Play a turn</h2>\n\
+     <p class=\"play-where\" id=\"play-where\"></p>\n\
+     <div class=\"play-prompt\" id=\"play-prompt\" aria-live=\"polite\"></div>\n\
+     <p class=\"play-error\" id=\"play-error\" role=\"alert\" hidden></p>\n\
+     <p class=\"play-controls\"><button type=\"button\" id=\"play-undo\">Undo</button> \
+     <button type=\"button\" id=\"play-restart\">Start over</button> \
+     <button type=\"button\" id=\"play-leave\">Back to the order of play</button></p>\n\
+     <section class=\"play-any-time\" id=\"play-any-time\" aria-labelledby=\"play-any-time-title\" hidden>\n\
+     <h3 id=\"play-any-time-title\">At any time during your turn</h3>\n<ul id=\"play-any-time-list\"></ul>\n</section>\n\
+     <section class=\"play-log\" aria-labelledby=\"play-log-title\">\n\
+     <h3 id=\"play-log-title\">What happened</h3>\n<ol id=\"play-log\"></ol>\n</section>\n\
+     </section>\n";
+
 /// The edition the page shows when the link names none, if the rules have it
 /// (else their first edition): the game's current edition.
 const DEFAULT_EDITION: &str = "C2";
@@ -185,8 +201,10 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
         "<main id=\"order\" class=\"order\" tabindex=\"-1\" aria-labelledby=\"order-title\">\n\
          <h2 id=\"order-title\" class=\"visually-hidden\">Order of play</h2>\n\
          <noscript><p class=\"notice\">This page needs JavaScript to show the rules of your selection.</p></noscript>\n\
-         <div id=\"turn\" hidden>\n",
+         <p class=\"play-start\"><button type=\"button\" id=\"play-start\" hidden>Play a turn</button></p>\n",
     );
+    out.push_str(PLAY_PANEL);
+    out.push_str("<div id=\"turn\" hidden>\n");
     let [notes, setup, any_time, final_scoring] = rules.sections();
     let titles = [
         (notes, "Notes"),
