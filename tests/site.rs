@@ -1190,6 +1190,13 @@ async fn random_turns(client: &Client, url: &str) -> Outcome<Met> {
         if round % 2 == 0 {
             with.insert("builder".to_string());
         }
+        // A third can skip 2B with the princess; a fifth has "only once" items at any time.
+        if round % 3 == 0 {
+            with.insert("princess".to_string());
+        }
+        if round % 5 == 0 {
+            with.extend(["plague", "tower"].map(String::from));
+        }
         let with: Vec<String> = with.into_iter().collect();
         open_play(client, &play_link(url, edition, Some(variant), &with)).await?;
         let mut played = Played::default();
@@ -1342,6 +1349,7 @@ fn the_page_plays_a_turn_as_play_does() {
             for (what, n) in [
                 ("double turns", met.double_turns),
                 ("go-backs", met.go_backs),
+                ("skipped steps", met.skipped),
                 ("options taken", met.chose),
                 ("choices passed", met.chose_none),
                 ("feature rounds", met.features),
@@ -1349,6 +1357,85 @@ fn the_page_plays_a_turn_as_play_does() {
             ] {
                 assert!(n > 0, "no {what} in {met:?}");
             }
+        }
+        Err(problem) => panic!("{problem}"),
+    }
+}
+
+/// The fixture's one-edition copy without expansions or a double-turn block
+/// (as `the_page_works_for_rules_without_variants_or_expansions` makes it).
+fn one_edition_fixture() -> tempfile::TempDir {
+    let modules = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/tests/fixtures/minimal/modules.yaml"),
+    )
+    .expect("read");
+    fixture(
+        &[
+            ("editions.yaml", "  - { id: C2, name: New edition }\n  - { id: WE, name: Winter edition }\n", ""),
+            ("modules.yaml", &modules, "expansions: []\n"),
+            ("base.yaml", "double_turn: { from: 1B, to: 4A, when: builder }\n", ""),
+            ("base.yaml", ", when: dragon", ""),
+            ("base.yaml", "{C1: follower | C2, WE: meeple}", "follower"),
+        ],
+        &["expansions"],
+    )
+}
+
+#[test]
+fn the_page_plays_the_minimal_fixture_as_play_does() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    // No publisher variants; the copy has one edition, no module and no double turn.
+    let minimal = fixture(&[], &[]);
+    let one_edition = one_edition_fixture();
+    let turns: [(&tempfile::TempDir, &str, &[&str]); 5] = [
+        (&minimal, "C2", &["builder"]),
+        (&minimal, "C1", &["builder", "dragon", "princess"]),
+        (&minimal, "WE", &["abbey", "peasant_revolts"]),
+        (&minimal, "C2", &[]),
+        (&one_edition, "C1", &[]),
+    ];
+    let profile = tempfile::tempdir().expect("profile dir");
+    let driver = Driver::start(&chromedriver);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    let outcome: Outcome<Met> = runtime.block_on(async {
+        let client = chromium_session(&chromium, profile.path(), &driver).await?;
+        let mut rng = fastrand::Rng::with_seed(PLAY_SEED ^ 2);
+        let mut met = Met::default();
+        let mut result = Ok(());
+        'turns: for (rules, edition, with) in turns {
+            let site = build_site_of(rules.path());
+            let url = format!("file://{}", site.path().join("index.html").display());
+            let with: Vec<String> = with.iter().map(|m| m.to_string()).collect();
+            // A few turns each, so that builder turns meet the double turn.
+            for _ in 0..4 {
+                let turn = async {
+                    open_play(&client, &play_link(&url, edition, None, &with)).await?;
+                    let mut played = Played::default();
+                    if !play_on_page(&client, &mut rng, usize::MAX, &mut played).await?.is_null() {
+                        return Err(format!("{edition} {with:?}: the turn is not over"));
+                    }
+                    let trace = run_js(&client, READ_TRACE).await?;
+                    let play = play_json(Some(rules.path()), &play_selection(edition, None, &with), &played.answers);
+                    let what = format!("{} {edition} {with:?}, answers {:?}", rules.path().display(), played.answers);
+                    compare_turns(&what, &played.prompts, &trace, &play)?;
+                    met.count(&trace);
+                    met.turns += 1;
+                    Ok(())
+                };
+                if let Err(problem) = turn.await {
+                    result = Err(problem);
+                    break 'turns;
+                }
+            }
+        }
+        let _ = client.close().await;
+        result.map(|()| met)
+    });
+    drop(driver);
+    match outcome {
+        Ok(met) => {
+            assert_eq!(met.turns, 20);
+            assert!(met.double_turns > 0 && met.go_backs > 0 && met.features > 0, "{met:?}");
         }
         Err(problem) => panic!("{problem}"),
     }
