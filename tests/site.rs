@@ -13,11 +13,17 @@
 //! selections through the controls (every module alone, every pair, 300
 //! random) and compares every shown item's origin badge with the runtime's.
 //!
+//! "Play a turn" is played through the page (its buttons) and through
+//! `play --format json --answers -` with the same random answers, for 30
+//! random selections and on the minimal fixture: the same prompts and trace.
+//! Undo is checked against `play` of the answers kept.
+//!
 //! Without Chromium (`/usr/bin/chromium` and `/usr/bin/chromedriver`, or
 //! `CARCASSONNE_CHROMIUM` and `CARCASSONNE_CHROMEDRIVER`) the browser test
 //! prints a `skipped: …` line and passes, unless `CARCASSONNE_BROWSER_TESTS=1`
 //! demands it (as `.ci/run` does). `CARCASSONNE_SITE_SCREENSHOT=FILE` also
-//! writes a screenshot of the page (C2, Abbey & Mayor and the builder).
+//! writes a screenshot of the page (C2, Abbey & Mayor and the builder),
+//! `CARCASSONNE_SITE_PLAY_SCREENSHOT=FILE` one of "Play a turn" on a phone.
 
 // Helpers outside `#[test]` functions panic when the page misbehaves, as tests do.
 #![allow(clippy::expect_used)]
@@ -1017,9 +1023,8 @@ struct Played {
 
 /// A random answer to `prompt` and the selector of the button that gives it.
 fn random_answer(rng: &mut fastrand::Rng, prompt: &Value) -> (Value, String) {
-    let any_time: Vec<&str> = prompt["any_time"].as_array().map_or_else(Vec::new, |a| {
-        a.iter().filter_map(Value::as_str).collect()
-    });
+    let any_time: Vec<&str> =
+        prompt["any_time"].as_array().map_or_else(Vec::new, |a| a.iter().filter_map(Value::as_str).collect());
     if !any_time.is_empty() && rng.u8(0..8) == 0 {
         let item = any_time[rng.usize(..any_time.len())];
         return (json!({ "any_time": item }), format!("#play-any-time button[data-any-time=\"{item}\"]"));
@@ -1067,7 +1072,8 @@ async fn play_on_page(client: &Client, rng: &mut fastrand::Rng, limit: usize, pl
             played.prompts.push(as_play_prompt(&prompt));
         }
         played.answers.push(answer);
-        prompt = client.execute(&click_and_read(), vec![json!(selector)]).await.map_err(|e| format!("{selector}: {e}"))?;
+        prompt =
+            client.execute(&click_and_read(), vec![json!(selector)]).await.map_err(|e| format!("{selector}: {e}"))?;
     }
     Ok(prompt)
 }
@@ -1183,9 +1189,8 @@ async fn random_turns(client: &Client, url: &str) -> Outcome<Met> {
     for round in 0..PLAYS {
         let edition = &catalog.editions[rng.usize(..catalog.editions.len())].id;
         let variant = &catalog.variants[rng.usize(..catalog.variants.len())].id;
-        let mut with: BTreeSet<String> = (0..rng.usize(0..=10))
-            .map(|_| catalog.modules[rng.usize(..catalog.modules.len())].id.clone())
-            .collect();
+        let mut with: BTreeSet<String> =
+            (0..rng.usize(0..=10)).map(|_| catalog.modules[rng.usize(..catalog.modules.len())].id.clone()).collect();
         // Half the turns can be builder double turns.
         if round % 2 == 0 {
             with.insert("builder".to_string());

@@ -10,6 +10,9 @@
 //! controls (and the URL), evaluates the conditions and shows what they allow,
 //! taking each item's origin as the runtime does (the module of the first of
 //! its origin candidates that holds, else its parent's, else the base game).
+//! Its "Play a turn" mode plays the order shown as the runtime's `Turn` does,
+//! from each item's flow attributes (`data-role`, `data-flow`, the effects)
+//! and the double-turn block (`#double-turn-block`) written here.
 //!
 //! Everything is local (no server, no external URL; classic scripts, so the
 //! page works from `file://`), and the output is deterministic: model order
