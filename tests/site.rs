@@ -13,11 +13,17 @@
 //! selections through the controls (every module alone, every pair, 300
 //! random) and compares every shown item's origin badge with the runtime's.
 //!
+//! "Play a turn" is played through the page (its buttons) and through
+//! `play --format json --answers -` with the same random answers, for 30
+//! random selections and on the minimal fixture: the same prompts and trace.
+//! Undo is checked against `play` of the answers kept.
+//!
 //! Without Chromium (`/usr/bin/chromium` and `/usr/bin/chromedriver`, or
 //! `CARCASSONNE_CHROMIUM` and `CARCASSONNE_CHROMEDRIVER`) the browser test
 //! prints a `skipped: …` line and passes, unless `CARCASSONNE_BROWSER_TESTS=1`
 //! demands it (as `.ci/run` does). `CARCASSONNE_SITE_SCREENSHOT=FILE` also
-//! writes a screenshot of the page (C2, Abbey & Mayor and the builder).
+//! writes a screenshot of the page (C2, Abbey & Mayor and the builder),
+//! `CARCASSONNE_SITE_PLAY_SCREENSHOT=FILE` one of "Play a turn" on a phone.
 
 // Helpers outside `#[test]` functions panic when the page misbehaves, as tests do.
 #![allow(clippy::expect_used)]
@@ -966,5 +972,543 @@ fn difference(shown: &Value, want: &Value, path: &str) -> Option<String> {
         }
         (a, b) if a == b => None,
         (a, b) => Some(format!("{path}:\n  page:    {a}\n  runtime: {b}")),
+    }
+}
+
+// ---- Play a turn -------------------------------------------------------------------
+
+/// Random turns played through the page and through `play`.
+const PLAYS: usize = 30;
+/// The seed of those turns: their selections and answers.
+const PLAY_SEED: u64 = 0x9a1e_70c5;
+/// A turn longer than this is a page that does not end it.
+const MAX_PROMPTS: usize = 600;
+
+/// The pending prompt as the page shows it, in the shape of `play`'s
+/// `prompts` (null when the turn is over), and the "at any time" items that
+/// can be used now (`any_time`, not part of `play`'s prompt).
+const READ_PROMPT: &str = r##"
+const box = document.getElementById("play-prompt");
+const d = box.dataset;
+if (!box.checkVisibility() || d.kind === "over") return null;
+const p = { seq: Number(d.seq), kind: d.kind, part: Number(d.part), step: d.step,
+  feature: d.feature ? d.feature.split(" ").map(Number) : null };
+if (d.kind === "do") p.item = d.item;
+if (d.kind === "choose") {
+  p.options = Array.from(box.querySelectorAll("button[data-option]")).filter((b) => b.checkVisibility())
+    .map((b) => b.dataset.option);
+  p.may_pass = !!box.querySelector("button[data-pass]");
+}
+p.any_time = Array.from(document.querySelectorAll("#play-any-time button[data-any-time]"))
+  .filter((b) => !b.disabled && b.checkVisibility()).map((b) => b.dataset.anyTime);
+return p;
+"##;
+
+/// Clicks the element `arguments[0]` (a selector), then reads the prompt as `READ_PROMPT`.
+fn click_and_read() -> String {
+    format!("document.querySelector(arguments[0]).click();\n{READ_PROMPT}")
+}
+
+/// What the page's log recorded, event by event.
+const READ_TRACE: &str =
+    "return Array.from(document.querySelectorAll('#play-log > li')).map((li) => JSON.parse(li.dataset.event));";
+
+/// A turn played on the page: the answers given (JSON Lines for `play`), the
+/// prompts answered, the trace, and whether it is over.
+#[derive(Debug, Default)]
+struct Played {
+    answers: Vec<Value>,
+    prompts: Vec<Value>,
+}
+
+/// A random answer to `prompt` and the selector of the button that gives it.
+fn random_answer(rng: &mut fastrand::Rng, prompt: &Value) -> (Value, String) {
+    let any_time: Vec<&str> =
+        prompt["any_time"].as_array().map_or_else(Vec::new, |a| a.iter().filter_map(Value::as_str).collect());
+    if !any_time.is_empty() && rng.u8(0..8) == 0 {
+        let item = any_time[rng.usize(..any_time.len())];
+        return (json!({ "any_time": item }), format!("#play-any-time button[data-any-time=\"{item}\"]"));
+    }
+    match prompt["kind"].as_str().unwrap_or_default() {
+        "do" => {
+            let done = rng.bool();
+            (json!({ "do": done }), format!("#play-prompt button[data-answer={}]", if done { "yes" } else { "no" }))
+        }
+        "choose" => {
+            let options = prompt["options"].as_array().cloned().unwrap_or_default();
+            if options.is_empty() || prompt["may_pass"] == true && rng.u8(0..4) == 0 {
+                (json!({ "choose": null }), "#play-prompt button[data-pass]".to_string())
+            } else {
+                let option = options[rng.usize(..options.len())].as_str().unwrap_or_default().to_string();
+                (json!({ "choose": option }), format!("#play-prompt button[data-option=\"{option}\"]"))
+            }
+        }
+        _ => {
+            let n = rng.u32(0..=3);
+            (json!({ "count": n }), format!("#play-prompt button[data-count=\"{n}\"]"))
+        }
+    }
+}
+
+/// The prompt without what `play` does not print.
+fn as_play_prompt(prompt: &Value) -> Value {
+    let mut p = prompt.clone();
+    if let Some(object) = p.as_object_mut() {
+        object.remove("any_time");
+    }
+    p
+}
+
+/// Answers the page's prompts at random until the turn is over (or `limit`
+/// answers), one script call per answer.
+async fn play_on_page(client: &Client, rng: &mut fastrand::Rng, limit: usize, played: &mut Played) -> Outcome<Value> {
+    let mut prompt = run_js(client, READ_PROMPT).await?;
+    while !prompt.is_null() && played.answers.len() < limit {
+        if played.answers.len() >= MAX_PROMPTS {
+            return Err(format!("the turn does not end after {MAX_PROMPTS} answers: {:?}", played.answers));
+        }
+        let (answer, selector) = random_answer(rng, &prompt);
+        if answer.get("any_time").is_none() {
+            played.prompts.push(as_play_prompt(&prompt));
+        }
+        played.answers.push(answer);
+        prompt =
+            client.execute(&click_and_read(), vec![json!(selector)]).await.map_err(|e| format!("{selector}: {e}"))?;
+    }
+    Ok(prompt)
+}
+
+/// `play`'s JSON for a selection and answers; `rules` for other rules than the bundled ones.
+fn play_json(rules: Option<&Path>, selection: &[String], answers: &[Value]) -> Value {
+    let out = play_output(rules, selection, answers);
+    assert!(out.status.success(), "play {selection:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("play prints JSON")
+}
+
+/// What `play` does with a selection and answers.
+fn play_output(rules: Option<&Path>, selection: &[String], answers: &[Value]) -> std::process::Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR")).env("NO_COLOR", "1");
+    if let Some(rules) = rules {
+        command.arg("--rules").arg(rules);
+    }
+    let mut child = command
+        .arg("play")
+        .args(selection)
+        .args(["--format", "json", "--answers", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run play");
+    let lines: String = answers.iter().map(|a| format!("{a}\n")).collect();
+    child.stdin.take().expect("stdin").write_all(lines.as_bytes()).expect("write the answers");
+    child.wait_with_output().expect("play's output")
+}
+
+/// Answers on the page, by clicks from a script, "yes" to `item` and no to
+/// every other item, the first option, no feature, until the page refuses
+/// an answer (or the turn is over): the answers (the refused one last) and
+/// the page's message.
+const GO_BACK_UNTIL_REFUSED: &str = r##"
+const [item] = arguments;
+const box = document.getElementById("play-prompt");
+const error = document.getElementById("play-error");
+const answers = [];
+for (let n = 0; n < 2000; n++) {
+  if (!error.hidden) return { answers, error: error.textContent, seq: Number(box.dataset.seq) };
+  const d = box.dataset;
+  let answer, selector;
+  if (d.kind === "do") {
+    answer = { do: d.item === item };
+    selector = answer.do ? "button[data-answer=yes]" : "button[data-answer=no]";
+  } else if (d.kind === "choose") {
+    const option = box.querySelector("button[data-option]");
+    answer = { choose: option ? option.dataset.option : null };
+    selector = option ? "button[data-option]" : "button[data-pass]";
+  } else if (d.kind === "count") {
+    answer = { count: 0 };
+    selector = 'button[data-count="0"]';
+  } else {
+    break;
+  }
+  answers.push(answer);
+  box.querySelector(selector).click();
+}
+return { answers, error: null, seq: Number(box.dataset.seq) };
+"##;
+
+/// The page refuses what `play` refuses, and changes nothing: the go-back
+/// after the hundredth.
+async fn refuses_as_play_does(client: &Client, rules: &Path, url: &str) -> Outcome<()> {
+    open_play(client, &format!("{url}#edition=C2")).await?;
+    let run = client.execute(GO_BACK_UNTIL_REFUSED, vec![json!("place-tile")]).await.map_err(|e| e.to_string())?;
+    let answers: Vec<Value> = serde_json::from_value(run["answers"].clone()).map_err(|e| e.to_string())?;
+    let Some((refused, taken)) = answers.split_last() else { return Err("no answer given".to_string()) };
+    let message = run["error"].as_str().unwrap_or_default();
+    if !message.contains("100 times") || run["seq"] != json!(taken.len()) {
+        return Err(format!("after {} answers the page says {message:?} at prompt {}", answers.len(), run["seq"]));
+    }
+    let selection = play_selection("C2", None, &[]);
+    let before = play_json(Some(rules), &selection, taken);
+    let trace = run_js(client, READ_TRACE).await?;
+    if let Some(d) = difference(&trace, &before["trace"], "trace") {
+        return Err(format!("the refused answer changed the page's trace: {d}"));
+    }
+    let out = play_output(Some(rules), &selection, &answers);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() != Some(1) || !stderr.contains("went back 100 times") {
+        return Err(format!("play took the answer the page refused ({refused}): {stderr}"));
+    }
+    Ok(())
+}
+
+/// `play`'s command-line selection for the page's link.
+fn play_selection(edition: &str, variant: Option<&str>, with: &[String]) -> Vec<String> {
+    let mut args = vec!["--edition".to_string(), edition.to_string()];
+    if let Some(variant) = variant {
+        args.extend(["--variant".to_string(), variant.to_string()]);
+    }
+    if !with.is_empty() {
+        args.extend(["--with".to_string(), with.join(",")]);
+    }
+    args
+}
+
+/// The page's link for a selection.
+fn play_link(url: &str, edition: &str, variant: Option<&str>, with: &[String]) -> String {
+    let mut link = format!("{url}#edition={edition}");
+    if let Some(variant) = variant {
+        link.push_str(&format!("&variant={variant}"));
+    }
+    if !with.is_empty() {
+        link.push_str(&format!("&with={}", with.join(",")));
+    }
+    link
+}
+
+/// Opens the page on a selection and enters "Play a turn" with a real click.
+async fn open_play(client: &Client, link: &str) -> Outcome<()> {
+    client.goto("about:blank").await.map_err(|e| e.to_string())?;
+    client.goto(link).await.map_err(|e| format!("cannot open {link}: {e}"))?;
+    click(client, "#play-start").await
+}
+
+/// Compares the page's turn with `play`'s for the same answers.
+fn compare_turns(what: &str, page_prompts: &[Value], page_trace: &Value, play: &Value) -> Outcome<()> {
+    let want: Vec<Value> = play["prompts"]
+        .as_array()
+        .map(|ps| ps.iter().filter(|p| p.get("pending").is_none()).cloned().collect())
+        .unwrap_or_default();
+    if let Some(d) = difference(&json!(page_prompts), &json!(want), "prompts") {
+        return Err(format!("{what}: the page's prompts differ from play's at {d}"));
+    }
+    if let Some(d) = difference(page_trace, &play["trace"], "trace") {
+        return Err(format!("{what}: the page's trace differs from play's at {d}"));
+    }
+    Ok(())
+}
+
+/// How often the random turns met each construct of the flow.
+#[derive(Debug, Default)]
+struct Met {
+    turns: usize,
+    answers: usize,
+    double_turns: usize,
+    go_backs: usize,
+    skipped: usize,
+    chose: usize,
+    chose_none: usize,
+    features: usize,
+    once: usize,
+    any_time: usize,
+}
+
+impl Met {
+    fn count(&mut self, trace: &Value) {
+        for event in trace.as_array().into_iter().flatten() {
+            match event["event"].as_str().unwrap_or_default() {
+                "part" => self.double_turns += 1,
+                "go_back" => self.go_backs += 1,
+                "skipped" => self.skipped += 1,
+                "chose" if event["item"].is_null() => self.chose_none += 1,
+                "chose" => self.chose += 1,
+                "step" if !event["feature"].is_null() => self.features += 1,
+                "once" => self.once += 1,
+                "any_time" => self.any_time += 1,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Plays `PLAYS` random turns of random selections on the page and with `play`.
+async fn random_turns(client: &Client, url: &str) -> Outcome<Met> {
+    let catalog = catalog();
+    let mut rng = fastrand::Rng::with_seed(PLAY_SEED);
+    let mut met = Met::default();
+    client.set_window_size(PHONE.0, PHONE.1).await.map_err(|e| format!("cannot resize: {e}"))?;
+    for round in 0..PLAYS {
+        let edition = &catalog.editions[rng.usize(..catalog.editions.len())].id;
+        let variant = &catalog.variants[rng.usize(..catalog.variants.len())].id;
+        let mut with: BTreeSet<String> =
+            (0..rng.usize(0..=10)).map(|_| catalog.modules[rng.usize(..catalog.modules.len())].id.clone()).collect();
+        // Half the turns can be builder double turns.
+        if round % 2 == 0 {
+            with.insert("builder".to_string());
+        }
+        // A third can skip 2B with the princess; a fifth has "only once" items at any time.
+        if round % 3 == 0 {
+            with.insert("princess".to_string());
+        }
+        if round % 5 == 0 {
+            with.extend(["plague", "tower"].map(String::from));
+        }
+        let with: Vec<String> = with.into_iter().collect();
+        open_play(client, &play_link(url, edition, Some(variant), &with)).await?;
+        let mut played = Played::default();
+        let end = play_on_page(client, &mut rng, usize::MAX, &mut played).await?;
+        let what = format!("turn {round} ({edition}, {variant}, {with:?}), answers {:?}", played.answers);
+        if !end.is_null() {
+            return Err(format!("{what}: the turn is not over"));
+        }
+        let trace = run_js(client, READ_TRACE).await?;
+        let play = play_json(None, &play_selection(edition, Some(variant), &with), &played.answers);
+        if play["over"] != true {
+            return Err(format!("{what}: play says the turn is not over"));
+        }
+        compare_turns(&what, &played.prompts, &trace, &play)?;
+        met.count(&trace);
+        met.turns += 1;
+        met.answers += played.answers.len();
+    }
+    Ok(met)
+}
+
+/// Undo: answers, undone one by one back to a point, answered differently,
+/// give the trace of the second answers; undone back to the start, the turn
+/// of no answers. Real clicks throughout.
+async fn undo(client: &Client, url: &str) -> Outcome<()> {
+    let with = ["abbey_and_mayor", "builder", "princess_and_dragon"].map(String::from);
+    let selection = play_selection("C2", None, &with);
+    open_play(client, &play_link(url, "C2", None, &with)).await?;
+    let mut rng = fastrand::Rng::with_seed(PLAY_SEED ^ 1);
+    let mut first = Played::default();
+    let mut prompt = run_js(client, READ_PROMPT).await?;
+    // Sixteen answers by real clicks.
+    while first.answers.len() < 16 && !prompt.is_null() {
+        let (answer, selector) = random_answer(&mut rng, &prompt);
+        if answer.get("any_time").is_none() {
+            first.prompts.push(as_play_prompt(&prompt));
+        }
+        first.answers.push(answer);
+        click(client, &selector).await?;
+        prompt = run_js(client, READ_PROMPT).await?;
+    }
+    let keep = first.answers.len() / 2;
+    for _ in keep..first.answers.len() {
+        click(client, "#play-undo").await?;
+    }
+    let answers = &first.answers[..keep];
+    let back = play_json(None, &selection, answers);
+    let pending = back["prompts"].as_array().and_then(|p| p.last()).cloned().unwrap_or(Value::Null);
+    let shown = as_play_prompt(&run_js(client, READ_PROMPT).await?);
+    let mut pending_shown = shown.clone();
+    pending_shown["pending"] = json!(true);
+    if pending.get("pending").is_none() || pending_shown != pending {
+        return Err(format!("undone to {keep} answers, the page asks {shown}, play {pending}"));
+    }
+    let trace = run_js(client, READ_TRACE).await?;
+    if let Some(d) = difference(&trace, &back["trace"], "trace") {
+        return Err(format!("undone to {keep} answers of {:?}: the trace differs at {d}", first.answers));
+    }
+    // Another answer than the one undone, then on to the end.
+    let mut second = Played { answers: answers.to_vec(), prompts: Vec::new() };
+    let prompts_kept: usize = answers.iter().filter(|a| a.get("any_time").is_none()).count();
+    second.prompts = first.prompts[..prompts_kept].to_vec();
+    let prompt = run_js(client, READ_PROMPT).await?;
+    let undone = &first.answers[keep];
+    loop {
+        let (answer, selector) = random_answer(&mut rng, &prompt);
+        if answer != *undone && answer.get("any_time").is_none() {
+            second.prompts.push(as_play_prompt(&prompt));
+            second.answers.push(answer);
+            click(client, &selector).await?;
+            break;
+        }
+    }
+    let end = play_on_page(client, &mut rng, usize::MAX, &mut second).await?;
+    if !end.is_null() {
+        return Err("the turn after undo is not over".to_string());
+    }
+    let trace = run_js(client, READ_TRACE).await?;
+    compare_turns(
+        &format!("after undo, answers {:?}", second.answers),
+        &second.prompts,
+        &trace,
+        &play_json(None, &selection, &second.answers),
+    )?;
+    // Undo back to the start: the turn before any answer.
+    for _ in 0..second.answers.len() {
+        click(client, "#play-undo").await?;
+    }
+    let disabled = run_js(client, "return document.getElementById('play-undo').disabled;").await?;
+    let start = play_json(None, &selection, &[]);
+    let trace = run_js(client, READ_TRACE).await?;
+    let shown = as_play_prompt(&run_js(client, READ_PROMPT).await?);
+    if disabled != true || shown["seq"] != 0 || difference(&trace, &start["trace"], "trace").is_some() {
+        return Err(format!("undone to the start: undo disabled {disabled}, prompt {shown}, trace {trace}"));
+    }
+    Ok(())
+}
+
+/// The phone-size screenshot of the mode: a builder's double turn, part 2, at 2B-1's choice.
+async fn play_screenshot(client: &Client, url: &str, path: &Path) -> Outcome<()> {
+    client.set_window_size(PHONE.0, PHONE.1).await.map_err(|e| e.to_string())?;
+    open_play(client, &format!("{url}#edition=C2&with=abbey_and_mayor,builder")).await?;
+    let mut prompt = run_js(client, READ_PROMPT).await?;
+    for _ in 0..MAX_PROMPTS {
+        if prompt.is_null() || prompt["part"] == 2 && prompt["kind"] == "choose" {
+            break;
+        }
+        let selector = match prompt["kind"].as_str().unwrap_or_default() {
+            "do" if prompt["item"] == "builder-double-turn" => "#play-prompt button[data-answer=yes]".to_string(),
+            "do" => "#play-prompt button[data-answer=no]".to_string(),
+            "choose" => format!("#play-prompt button[data-option=\"{}\"]", prompt["options"][0].as_str().unwrap_or("")),
+            _ => "#play-prompt button[data-count=\"1\"]".to_string(),
+        };
+        prompt = client.execute(&click_and_read(), vec![json!(selector)]).await.map_err(|e| e.to_string())?;
+    }
+    run_js(client, "window.scrollTo(0, 0); return null;").await?;
+    let png = client.screenshot().await.map_err(|e| e.to_string())?;
+    std::fs::write(path, png).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[test]
+fn the_page_plays_a_turn_as_play_does() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let site = build_site();
+    let profile = tempfile::tempdir().expect("profile dir");
+    let driver = Driver::start(&chromedriver);
+    let started = Instant::now();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    let outcome = runtime.block_on(async {
+        let client = chromium_session(&chromium, profile.path(), &driver).await?;
+        let url = format!("file://{}", site.path().join("index.html").display());
+        let result = tokio::time::timeout(SESSION_LIMIT, async {
+            let met = random_turns(&client, &url).await?;
+            undo(&client, &url).await?;
+            if let Some(path) = std::env::var_os("CARCASSONNE_SITE_PLAY_SCREENSHOT") {
+                play_screenshot(&client, &url, Path::new(&path)).await?;
+            }
+            Ok::<Met, String>(met)
+        })
+        .await;
+        let _ = client.close().await;
+        result.map_err(|_| format!("the browser session took longer than {SESSION_LIMIT:?}"))?
+    });
+    drop(driver);
+    match outcome {
+        Ok(met) => {
+            let _ = writeln!(std::io::stderr(), "play in Chromium: {met:?}, and undo, in {:.1?}", started.elapsed());
+            assert_eq!(met.turns, PLAYS);
+            // The seeded turns meet the flow's constructs, so the comparison covers them.
+            for (what, n) in [
+                ("double turns", met.double_turns),
+                ("go-backs", met.go_backs),
+                ("skipped steps", met.skipped),
+                ("options taken", met.chose),
+                ("choices passed", met.chose_none),
+                ("feature rounds", met.features),
+                ("at any time", met.any_time),
+            ] {
+                assert!(n > 0, "no {what} in {met:?}");
+            }
+        }
+        Err(problem) => panic!("{problem}"),
+    }
+}
+
+/// The fixture's one-edition copy without expansions or a double-turn block
+/// (as `the_page_works_for_rules_without_variants_or_expansions` makes it).
+fn one_edition_fixture() -> tempfile::TempDir {
+    let modules = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/compiler/tests/fixtures/minimal/modules.yaml"),
+    )
+    .expect("read");
+    fixture(
+        &[
+            ("editions.yaml", "  - { id: C2, name: New edition }\n  - { id: WE, name: Winter edition }\n", ""),
+            ("modules.yaml", &modules, "expansions: []\n"),
+            ("base.yaml", "double_turn: { from: 1B, to: 4A, when: builder }\n", ""),
+            ("base.yaml", ", when: dragon", ""),
+            ("base.yaml", "{C1: follower | C2, WE: meeple}", "follower"),
+        ],
+        &["expansions"],
+    )
+}
+
+#[test]
+fn the_page_plays_the_minimal_fixture_as_play_does() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    // No publisher variants; the copy has one edition, no module and no double turn.
+    let minimal = fixture(&[], &[]);
+    let one_edition = one_edition_fixture();
+    let turns: [(&tempfile::TempDir, &str, &[&str]); 5] = [
+        (&minimal, "C2", &["builder"]),
+        (&minimal, "C1", &["builder", "dragon", "princess"]),
+        (&minimal, "WE", &["abbey", "peasant_revolts"]),
+        (&minimal, "C2", &[]),
+        (&one_edition, "C1", &[]),
+    ];
+    let profile = tempfile::tempdir().expect("profile dir");
+    let driver = Driver::start(&chromedriver);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    let outcome: Outcome<Met> = runtime.block_on(async {
+        let client = chromium_session(&chromium, profile.path(), &driver).await?;
+        let mut rng = fastrand::Rng::with_seed(PLAY_SEED ^ 2);
+        let mut met = Met::default();
+        let mut result = Ok(());
+        'turns: for (rules, edition, with) in turns {
+            let site = build_site_of(rules.path());
+            let url = format!("file://{}", site.path().join("index.html").display());
+            let with: Vec<String> = with.iter().map(|m| m.to_string()).collect();
+            // A few turns each, so that builder turns meet the double turn.
+            for _ in 0..4 {
+                let turn = async {
+                    open_play(&client, &play_link(&url, edition, None, &with)).await?;
+                    let mut played = Played::default();
+                    if !play_on_page(&client, &mut rng, usize::MAX, &mut played).await?.is_null() {
+                        return Err(format!("{edition} {with:?}: the turn is not over"));
+                    }
+                    let trace = run_js(&client, READ_TRACE).await?;
+                    let play = play_json(Some(rules.path()), &play_selection(edition, None, &with), &played.answers);
+                    let what = format!("{} {edition} {with:?}, answers {:?}", rules.path().display(), played.answers);
+                    compare_turns(&what, &played.prompts, &trace, &play)?;
+                    met.count(&trace);
+                    met.turns += 1;
+                    Ok(())
+                };
+                if let Err(problem) = turn.await {
+                    result = Err(problem);
+                    break 'turns;
+                }
+            }
+        }
+        if result.is_ok() {
+            let site = build_site_of(minimal.path());
+            let url = format!("file://{}", site.path().join("index.html").display());
+            result = refuses_as_play_does(&client, minimal.path(), &url).await;
+        }
+        let _ = client.close().await;
+        result.map(|()| met)
+    });
+    drop(driver);
+    match outcome {
+        Ok(met) => {
+            assert_eq!(met.turns, 20);
+            assert!(met.double_turns > 0 && met.go_backs > 0 && met.features > 0, "{met:?}");
+        }
+        Err(problem) => panic!("{problem}"),
     }
 }

@@ -10,6 +10,9 @@
 //! controls (and the URL), evaluates the conditions and shows what they allow,
 //! taking each item's origin as the runtime does (the module of the first of
 //! its origin candidates that holds, else its parent's, else the base game).
+//! Its "Play a turn" mode plays the order shown as the runtime's `Turn` does,
+//! from each item's flow attributes (`data-role`, `data-flow`, the effects)
+//! and the double-turn block (`#double-turn-block`) written here.
 //!
 //! Everything is local (no server, no external URL; classic scripts, so the
 //! page works from `file://`), and the output is deterministic: model order
@@ -19,7 +22,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
-use carcassonne_rules_core::{EditionId, Repeat};
+use carcassonne_rules_core::tables::{Flow, Role};
+use carcassonne_rules_core::{EditionId, Effect, Repeat};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
@@ -29,6 +33,22 @@ use crate::model::{Cond, Item, Marker, Rules, Step, Wording, WordingPart};
 const APP_JS: &str = include_str!("site/app.js");
 /// The page's screen and print styles.
 const STYLE_CSS: &str = include_str!("site/style.css");
+
+/// The "Play a turn" mode's frame; `app.js` fills it from the order shown
+/// (the items' data attributes) and knows no rule.
+const PLAY_PANEL: &str = "<section id=\"play\" class=\"play\" aria-labelledby=\"play-title\" hidden>\n\
+     <h2 id=\"play-title\">Play a turn</h2>\n\
+     <p class=\"play-where\" id=\"play-where\"></p>\n\
+     <div class=\"play-prompt\" id=\"play-prompt\" aria-live=\"polite\"></div>\n\
+     <p class=\"play-error\" id=\"play-error\" role=\"alert\" hidden></p>\n\
+     <p class=\"play-controls\"><button type=\"button\" id=\"play-undo\">Undo</button> \
+     <button type=\"button\" id=\"play-restart\">Start over</button> \
+     <button type=\"button\" id=\"play-leave\">Back to the order of play</button></p>\n\
+     <section class=\"play-any-time\" id=\"play-any-time\" aria-labelledby=\"play-any-time-title\" hidden>\n\
+     <h3 id=\"play-any-time-title\">At any time during your turn</h3>\n<ul id=\"play-any-time-list\"></ul>\n</section>\n\
+     <section class=\"play-log\" aria-labelledby=\"play-log-title\">\n\
+     <h3 id=\"play-log-title\">What happened</h3>\n<ol id=\"play-log\"></ol>\n</section>\n\
+     </section>\n";
 
 /// The edition the page shows when the link names none, if the rules have it
 /// (else their first edition): the game's current edition.
@@ -184,8 +204,10 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
         "<main id=\"order\" class=\"order\" tabindex=\"-1\" aria-labelledby=\"order-title\">\n\
          <h2 id=\"order-title\" class=\"visually-hidden\">Order of play</h2>\n\
          <noscript><p class=\"notice\">This page needs JavaScript to show the rules of your selection.</p></noscript>\n\
-         <div id=\"turn\" hidden>\n",
+         <p class=\"play-start\"><button type=\"button\" id=\"play-start\" hidden>Play a turn</button></p>\n",
     );
+    out.push_str(PLAY_PANEL);
+    out.push_str("<div id=\"turn\" hidden>\n");
     let [notes, setup, any_time, final_scoring] = rules.sections();
     let titles = [
         (notes, "Notes"),
@@ -211,6 +233,22 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
     }
     let ((id, items), title) = &titles[3];
     section(&mut out, conds, rules, id, title, items);
+    if let Some(block) = &rules.double_turn {
+        // The play mode's double turn: the block's first and last step, where its condition holds.
+        let name = |s: carcassonne_rules_core::StepId| {
+            rules
+                .steps()
+                .find(|step| step.number == s)
+                .map_or_else(String::new, |step| html::text(&step.id).into_owned())
+        };
+        let _ = writeln!(
+            out,
+            "<span id=\"double-turn-block\" data-first=\"{}\" data-last=\"{}\"{} hidden></span>",
+            name(block.first),
+            name(block.last),
+            conds.attr(&block.when),
+        );
+    }
     out.push_str("</div>\n</main>\n</div>\n");
     let _ = writeln!(
         out,
@@ -326,6 +364,41 @@ fn selection_form(out: &mut String, rules: &Rules) {
     );
 }
 
+/// An item's flow for the play mode, where it is not a must action without
+/// effect: ` data-role="condition"`, ` data-flow="optional choose-one once"`,
+/// ` data-skip="2B-1 2B-2"`, ` data-go-back="1B"`, ` data-double-turn`.
+fn flow_attrs(flow: Flow, effect: Option<&Effect>) -> String {
+    let mut out = String::new();
+    let role = match flow.role {
+        Role::Action => None,
+        Role::Condition => Some("condition"),
+        Role::Group => Some("group"),
+        Role::Note => Some("note"),
+    };
+    if let Some(role) = role {
+        let _ = write!(out, " data-role=\"{role}\"");
+    }
+    let flags: Vec<&str> = [(flow.optional, "optional"), (flow.choose_one, "choose-one"), (flow.once, "once")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    if !flags.is_empty() {
+        let _ = write!(out, " data-flow=\"{}\"", flags.join(" "));
+    }
+    match effect {
+        None => {}
+        Some(Effect::Skip(steps)) => {
+            let steps: Vec<String> = steps.iter().map(|s| html::text(s).into_owned()).collect();
+            let _ = write!(out, " data-skip=\"{}\"", steps.join(" "));
+        }
+        Some(Effect::GoBack(to)) => {
+            let _ = write!(out, " data-go-back=\"{}\"", html::text(to));
+        }
+        Some(Effect::DoubleTurn) => out.push_str(" data-double-turn"),
+    }
+    out
+}
+
 /// A section outside the steps (notes, setup, any time, final scoring).
 fn section(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, id: &str, title: &str, items: &[Item]) {
     let _ = writeln!(
@@ -343,9 +416,14 @@ fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step) {
     let id = html::text(&step.id);
     let _ = write!(
         out,
-        "<section class=\"step\" id=\"step-{id}\" data-step=\"{id}\"{c} aria-labelledby=\"step-{id}-title\">\n\
+        "<section class=\"step\" id=\"step-{id}\" data-step=\"{id}\"{c}{flow} aria-labelledby=\"step-{id}-title\">\n\
          <h3 id=\"step-{id}-title\">Step {id}: {title}",
         c = conds.attr(&step.when),
+        flow = match (step.choose_one, step.may_pass) {
+            (false, _) => "",
+            (true, false) => " data-choose-one",
+            (true, true) => " data-choose-one data-may-pass",
+        },
         title = html::text(&step.title),
     );
     if let Some((repeat, when)) = &step.repeat {
@@ -383,6 +461,7 @@ fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item) {
     if !item.foreign.is_empty() {
         let _ = write!(out, " data-f=\"{}\"", numbers(item.foreign.iter().map(|e| e.0)));
     }
+    out.push_str(&flow_attrs(item.flow, item.effect.as_ref()));
     out.push_str(" hidden>");
     out.push_str("<div class=\"line\"><span class=\"text\">");
     text(out, &item.text);

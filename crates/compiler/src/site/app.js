@@ -272,6 +272,474 @@
     writeHash();
   }
 
+  window.addEventListener("hashchange", () => play.leave());
+
+  // ---- Play a turn ----------------------------------------------------------------
+  //
+  // The order shown, played one prompt at a time as the runtime's `Turn` plays it
+  // (crates/runtime/src/turn.rs): the plan is read from the visible steps and items
+  // and their flow attributes; the turn is replayed from its answers, so undo is
+  // "the same answers but the last".
+
+  const play = (function () {
+    const panel = document.getElementById("play");
+    const startButton = document.getElementById("play-start");
+    const where = document.getElementById("play-where");
+    const promptBox = document.getElementById("play-prompt");
+    const error = document.getElementById("play-error");
+    const undoButton = document.getElementById("play-undo");
+    const anyTimeBox = document.getElementById("play-any-time");
+    const anyTimeList = document.getElementById("play-any-time-list");
+    const log = document.getElementById("play-log");
+    if (!panel || !startButton) return { leave() {} };
+
+    /** More go-backs than this in one turn is refused, as the runtime does. */
+    const MAX_GO_BACKS = 100;
+    /** More completed features at once than this is refused. */
+    const MAX_FEATURES = 64;
+
+    let plan = null;
+    let answers = [];
+
+    // ---- The plan: the shown order with its flow ----
+
+    /** The shown items of a list in pre-order, as the runtime flattens a step. */
+    function flatten(list, option, once, depth, nodes) {
+      const first = nodes.length;
+      for (const li of list ? list.children : []) {
+        if (!li.matches("li.item") || li.hidden) continue;
+        const flow = (li.dataset.flow || "").split(" ");
+        const node = {
+          id: li.dataset.id,
+          li,
+          role: li.dataset.role || "action",
+          optional: flow.includes("optional"),
+          chooseOne: flow.includes("choose-one"),
+          once: once || flow.includes("once"),
+          skip: li.dataset.skip !== undefined ? li.dataset.skip.split(" ") : null,
+          goBack: li.dataset.goBack !== undefined ? li.dataset.goBack : null,
+          doubleTurn: li.dataset.doubleTurn !== undefined,
+          option,
+          depth,
+          end: 0,
+          scopeEnd: 0,
+        };
+        nodes.push(node);
+        flatten(li.querySelector(":scope > .items"), node.chooseOne, node.once, depth + 1, nodes);
+        node.end = nodes.length;
+      }
+      for (const node of nodes.slice(first)) if (node.scopeEnd === 0) node.scopeEnd = nodes.length;
+      return nodes;
+    }
+
+    function readPlan() {
+      const steps = [];
+      for (const el of turn.querySelectorAll(".phase > .step")) {
+        if (el.hidden) continue;
+        const repeat = el.querySelector(".repeat");
+        steps.push({
+          id: el.dataset.step,
+          title: el.querySelector("h3").firstChild.textContent,
+          chooseOne: el.dataset.chooseOne !== undefined,
+          mayPass: el.dataset.mayPass !== undefined,
+          perFeature: repeat !== null && !repeat.hidden && repeat.dataset.repeat === "per_feature",
+          nodes: flatten(el.querySelector(":scope > .items"), el.dataset.chooseOne !== undefined, false, 0, []),
+        });
+      }
+      const anyTimeItems = flatten(document.querySelector("#any_time > .items"), false, false, 0, []);
+      const index = (id) => steps.findIndex((s) => s.id === id);
+      let block = null;
+      const span = document.getElementById("double-turn-block");
+      const m = mask(state.modules);
+      if (span && (span.dataset.c === undefined || R.conds[Number(span.dataset.c)](state.edition, state.variant, m))) {
+        const [first, last] = [index(span.dataset.first), index(span.dataset.last)];
+        if (first >= 0 && last >= first) block = [first, last];
+      }
+      return { steps, anyTime: anyTimeItems, block, index };
+    }
+
+    // ---- The turn ----
+
+    /** A refused answer: the turn stays where it is. */
+    class Refused extends Error {}
+
+    function newTurn() {
+      const t = {
+        seq: 0, part: 1, at: { kind: "over" }, doubleTurn: false, afterBlock: false,
+        skipped: [], once: [], goBacks: 0, trace: [], prompts: [],
+      };
+      if (plan.steps.length === 0) t.trace.push({ event: "end" });
+      else walk(t, { go: "step", s: 0 });
+      return t;
+    }
+
+    /** The choose-one's options at `of` (an item's index, or null for the step's own items). */
+    function options(t, s, of) {
+      const nodes = plan.steps[s].nodes;
+      const out = [];
+      for (let i = of === null ? 0 : of + 1, end = of === null ? nodes.length : nodes[of].end; i < end; i = nodes[i].end) {
+        const node = nodes[i];
+        if (node.role !== "note" && !(node.once && t.once.includes(node.id))) out.push(i);
+      }
+      return out;
+    }
+
+    function mayPass(s, of) {
+      return of === null ? plan.steps[s].mayPass : plan.steps[s].nodes[of].optional;
+    }
+
+    /** The pending prompt in the `play` command's JSON shape, or null when the turn is over. */
+    function prompt(t) {
+      const at = t.at;
+      if (at.kind === "over") return null;
+      const p = { seq: t.seq, kind: at.kind, part: t.part, step: plan.steps[at.s].id, feature: at.feature || null };
+      if (at.kind === "do") p.item = plan.steps[at.s].nodes[at.i].id;
+      if (at.kind === "choose") {
+        p.options = options(t, at.s, at.of).map((o) => plan.steps[at.s].nodes[o].id);
+        p.may_pass = mayPass(at.s, at.of);
+      }
+      return p;
+    }
+
+    function checkEffect(t, node) {
+      if (node.goBack === null) return;
+      if (plan.index(node.goBack) < 0) throw new Refused("An effect names step " + node.goBack + ", which this selection does not have.");
+      if (t.goBacks >= MAX_GO_BACKS) throw new Refused("The turn went back " + t.goBacks + " times; giving up.");
+    }
+
+    /** Takes one answer ({do}, {choose}, {count} or {any_time}); throws Refused, changing nothing. */
+    function answer(t, a) {
+      const at = t.at;
+      if (at.kind === "over") throw new Refused("The turn is over.");
+      const stepId = plan.steps[at.s].id;
+      if ("any_time" in a) {
+        const node = plan.anyTime.find((n) => n.id === a.any_time && (n.role === "action" || n.role === "condition"));
+        if (!node) throw new Refused("Not an item of \u201cat any time during your turn\u201d.");
+        if (node.once) {
+          if (t.once.includes(node.id)) throw new Refused("Allowed only once per turn, and done already.");
+          t.once.push(node.id);
+        }
+        t.trace.push({ event: "any_time", part: t.part, step: stepId, item: node.id });
+        return;
+      }
+      const nodes = plan.steps[at.s].nodes;
+      const asked = prompt(t);
+      let next;
+      if (at.kind === "do" && "do" in a) {
+        const node = nodes[at.i];
+        if (a.do) checkEffect(t, node);
+        t.trace.push({ event: "item", part: t.part, step: stepId, item: node.id, done: a.do });
+        if (a.do) next = take(t, at.s, at.feature, at.i);
+        else next = { go: "node", s: at.s, feature: at.feature, i: node.role === "condition" ? node.end : at.i + 1 };
+      } else if (at.kind === "choose" && "choose" in a) {
+        if (a.choose === null) {
+          if (!mayPass(at.s, at.of)) throw new Refused("One of the options must be taken here.");
+          t.trace.push({ event: "chose", part: t.part, step: stepId, item: null });
+          next = { go: "node", s: at.s, feature: at.feature, i: at.of === null ? nodes.length : nodes[at.of].end };
+        } else {
+          const o = options(t, at.s, at.of).find((o) => nodes[o].id === a.choose);
+          if (o === undefined) throw new Refused("That option is not offered.");
+          checkEffect(t, nodes[o]);
+          t.trace.push({ event: "chose", part: t.part, step: stepId, item: nodes[o].id });
+          next = take(t, at.s, at.feature, o);
+        }
+      } else if (at.kind === "count" && "count" in a) {
+        const n = a.count;
+        if (!Number.isInteger(n) || n < 0 || n > MAX_FEATURES) throw new Refused("Between 0 and " + MAX_FEATURES + " completed features.");
+        if (n === 0) {
+          t.trace.push({ event: "no_features", part: t.part, step: stepId });
+          next = { go: "after", s: at.s };
+        } else {
+          t.trace.push({ event: "step", part: t.part, step: stepId, feature: [1, n] });
+          next = { go: "round", s: at.s, feature: [1, n] };
+        }
+      } else {
+        throw new Refused("A " + Object.keys(a)[0] + " answer to a " + at.kind + " prompt.");
+      }
+      t.prompts.push(asked);
+      t.seq += 1;
+      walk(t, next);
+    }
+
+    /** The item at `i` was done (or taken): its effect applies, its sub-items come next. */
+    function take(t, s, feature, i) {
+      const node = plan.steps[s].nodes[i];
+      if (node.once) t.once.push(node.id);
+      if (node.skip) t.skipped.push(...node.skip);
+      if (node.doubleTurn && t.part === 1 && plan.block) t.doubleTurn = true;
+      if (node.goBack !== null) {
+        const to = plan.index(node.goBack);
+        t.trace.push({ event: "go_back", part: t.part, from: plan.steps[s].id, to: plan.steps[to].id });
+        t.goBacks += 1;
+        t.skipped = [];
+        return { go: "step", s: to };
+      }
+      return node.chooseOne ? choose(t, s, feature, i) : { go: "node", s, feature, i: i + 1 };
+    }
+
+    /** A choose-one prompt, or past the choice when nothing is offered. */
+    function choose(t, s, feature, of) {
+      if (options(t, s, of).length) {
+        t.at = { kind: "choose", s, feature, of };
+        return { go: "wait" };
+      }
+      const nodes = plan.steps[s].nodes;
+      return { go: "node", s, feature, i: of === null ? nodes.length : nodes[of].end };
+    }
+
+    /** Plays from `go` to the next prompt (or the end), recording the trace. */
+    function walk(t, go) {
+      for (;;) {
+        if (go.go === "wait") return;
+        const step = plan.steps[go.s];
+        if (go.go === "step") {
+          if (t.skipped.includes(step.id)) {
+            t.trace.push({ event: "skipped", part: t.part, step: step.id });
+            go = { go: "after", s: go.s };
+          } else if (step.perFeature) {
+            t.at = { kind: "count", s: go.s };
+            return;
+          } else {
+            t.trace.push({ event: "step", part: t.part, step: step.id, feature: null });
+            go = { go: "round", s: go.s, feature: null };
+          }
+        } else if (go.go === "round") {
+          go = step.chooseOne ? choose(t, go.s, go.feature, null) : { go: "node", s: go.s, feature: go.feature, i: 0 };
+        } else if (go.go === "node") {
+          const { s, feature, i } = go;
+          const node = step.nodes[i];
+          if (!node) {
+            if (feature && feature[0] < feature[1]) {
+              const f = [feature[0] + 1, feature[1]];
+              t.trace.push({ event: "step", part: t.part, step: step.id, feature: f });
+              go = { go: "round", s, feature: f };
+            } else {
+              go = { go: "after", s };
+            }
+          } else if (node.option) {
+            // Reached past the option taken: the others are not played.
+            go = { go: "node", s, feature, i: node.scopeEnd };
+          } else if (node.role === "note") {
+            go = { go: "node", s, feature, i: node.end };
+          } else if (node.once && t.once.includes(node.id)) {
+            t.trace.push({ event: "once", part: t.part, step: step.id, item: node.id });
+            go = { go: "node", s, feature, i: node.end };
+          } else if (node.role === "group" && !node.chooseOne) {
+            go = { go: "node", s, feature, i: i + 1 };
+          } else if (node.role === "condition" || !node.chooseOne) {
+            t.at = { kind: "do", s, feature, i };
+            return;
+          } else {
+            go = choose(t, s, feature, i);
+          }
+        } else {
+          const next = nextStep(t, go.s);
+          if (next === null) {
+            t.at = { kind: "over" };
+            t.trace.push({ event: "end" });
+            return;
+          }
+          go = { go: "step", s: next };
+        }
+      }
+    }
+
+    /** The step after step `s`, following the double turn; null at the end. */
+    function nextStep(t, s) {
+      const len = plan.steps.length;
+      if (plan.block) {
+        const [first, last] = plan.block;
+        const secondPart = (afterBlock) => {
+          t.part = 2;
+          t.afterBlock = afterBlock;
+          t.skipped = [];
+          t.trace.push({ event: "part", part: 2 });
+          return first;
+        };
+        if (t.part === 1 && t.doubleTurn && s === last) return secondPart(true);
+        if (t.part === 2 && s === last && !t.afterBlock) return null;
+        if (t.part === 1 && t.doubleTurn && s + 1 >= len) return secondPart(false);
+      }
+      return s + 1 < len ? s + 1 : null;
+    }
+
+    /** The turn after `list` of answers (each was taken once, so none is refused). */
+    function replay(list) {
+      const t = newTurn();
+      list.forEach((a) => answer(t, a));
+      return t;
+    }
+
+    // ---- The screen ----
+
+    function el(tag, props, children) {
+      const e = document.createElement(tag);
+      Object.assign(e, props || {});
+      for (const c of children || []) e.append(c);
+      return e;
+    }
+
+    /** An item's text as the order shows it (the selected edition's wording). */
+    function textOf(node) {
+      const text = node.li.querySelector(":scope > .line > .text").cloneNode(true);
+      text.removeAttribute("class");
+      text.className = "play-text";
+      return text;
+    }
+
+    function button(label, data, onClick) {
+      const b = el("button", { type: "button", className: "play-answer" }, [label]);
+      Object.assign(b.dataset, data);
+      b.addEventListener("click", onClick);
+      return b;
+    }
+
+    /** What the log says of one event. */
+    function describe(e) {
+      const item = (id) => {
+        const node = plan.steps.flatMap((s) => s.nodes).concat(plan.anyTime).find((n) => n.id === id);
+        return node ? node.li.querySelector(":scope > .line > .text").innerText.replace(/\s+/g, " ").trim() : id;
+      };
+      switch (e.event) {
+        case "part": return "Part 2: the double turn begins.";
+        case "step": return "Step " + e.step + (e.feature ? " (feature " + e.feature[0] + " of " + e.feature[1] + ")" : "");
+        case "item": return (e.done ? "Yes: " : "No: ") + item(e.item);
+        case "chose": return e.item === null ? "None of the options." : "Chose: " + item(e.item);
+        case "skipped": return "Step " + e.step + " is skipped.";
+        case "no_features": return "Step " + e.step + ": no completed feature.";
+        case "once": return "Done once already: " + item(e.item);
+        case "go_back": return "Back from step " + e.from + " to step " + e.to + ".";
+        case "any_time": return "At any time: " + item(e.item);
+        default: return "The turn is over.";
+      }
+    }
+
+    function give(a) {
+      const t = replay(answers);
+      try {
+        answer(t, a);
+      } catch (err) {
+        if (!(err instanceof Refused)) throw err;
+        error.textContent = err.message;
+        error.hidden = false;
+        return;
+      }
+      answers.push(a);
+      show();
+    }
+
+    function show() {
+      const t = replay(answers);
+      const p = prompt(t);
+      error.hidden = true;
+      undoButton.disabled = answers.length === 0;
+      promptBox.replaceChildren();
+      const data = promptBox.dataset;
+      for (const key of Object.keys(data)) delete data[key];
+      data.kind = p ? p.kind : "over";
+      data.seq = String(t.seq);
+      data.part = String(t.part);
+      if (!p) {
+        where.textContent = plan.block && t.part === 2 ? "Part 2 of the double turn." : "";
+        promptBox.append(el("p", { className: "play-question" }, ["The turn is over."]),
+          el("p", {}, [button("Play another turn", { again: "" }, () => { answers = []; show(); })]));
+      } else {
+        const step = plan.steps[t.at.s];
+        data.step = step.id;
+        if (p.feature) data.feature = p.feature.join(" ");
+        const part = plan.block ? (t.part === 2 ? "Part 2 of the double turn" : "Part 1") + " · " : "";
+        const feature = p.feature ? " · feature " + p.feature[0] + " of " + p.feature[1] : "";
+        where.textContent = part + "Step " + step.id + ": " + step.title.replace(/^Step \S+: /, "").trim() + feature;
+        if (p.kind === "do") {
+          const node = step.nodes[t.at.i];
+          data.item = node.id;
+          const parent = step.nodes.slice(0, t.at.i).reverse().find((n) => n.end > t.at.i);
+          if (parent) promptBox.append(el("p", { className: "play-context" }, [textOf(parent)]));
+          const question = node.role === "condition" ? "Does this hold?" : node.optional ? "You may:" : "Carry out:";
+          const [yes, no] = node.role === "condition" ? ["Yes", "No"] : node.optional ? ["I did", "I did not"] : ["Done", "Could not"];
+          promptBox.append(el("p", { className: "play-question" }, [question]),
+            el("p", { className: "play-item" }, [textOf(node)]),
+            el("p", { className: "play-buttons" }, [
+              button(yes, { answer: "yes" }, () => give({ do: true })),
+              button(no, { answer: "no" }, () => give({ do: false })),
+            ]));
+        } else if (p.kind === "choose") {
+          const of = t.at.of === null ? null : step.nodes[t.at.of];
+          if (of) {
+            data.of = of.id;
+            promptBox.append(el("p", { className: "play-context" }, [textOf(of)]));
+          }
+          promptBox.append(el("p", { className: "play-question" }, [p.may_pass ? "Choose one, or none:" : "Choose one:"]));
+          const list = el("ul", { className: "play-options" });
+          for (const o of options(t, t.at.s, t.at.of)) {
+            const node = step.nodes[o];
+            const b = button("", { option: node.id }, () => give({ choose: node.id }));
+            b.replaceChildren(textOf(node));
+            list.append(el("li", {}, [b]));
+          }
+          if (p.may_pass) list.append(el("li", {}, [button("None of these", { pass: "" }, () => give({ choose: null }))]));
+          promptBox.append(list);
+        } else {
+          promptBox.append(el("p", { className: "play-question" }, ["How many features did the tile complete?"]));
+          const counts = el("p", { className: "play-buttons" });
+          for (let n = 0; n <= 4; n++) counts.append(button(String(n), { count: String(n) }, () => give({ count: n })));
+          const input = el("input", { type: "number", min: "0", max: String(MAX_FEATURES), id: "play-count", value: "5" });
+          const more = el("p", { className: "play-more" }, [
+            el("label", { htmlFor: "play-count" }, ["More: "]), input, " ",
+            button("OK", { countOk: "" }, () => give({ count: Number(input.value) })),
+          ]);
+          promptBox.append(counts, more);
+        }
+      }
+      // The "at any time" items, while a prompt waits; a `once` item only until used.
+      anyTimeList.replaceChildren();
+      const usable = plan.anyTime.filter((n) => n.role === "action" || n.role === "condition");
+      anyTimeBox.hidden = !p || usable.length === 0;
+      for (const node of usable) {
+        const b = button("", { anyTime: node.id }, () => give({ any_time: node.id }));
+        b.replaceChildren(textOf(node));
+        b.disabled = node.once && t.once.includes(node.id);
+        anyTimeList.append(el("li", {}, [b]));
+      }
+      log.replaceChildren(...t.trace.map((e) => {
+        const li = el("li", { className: "play-event play-" + e.event }, [describe(e)]);
+        li.dataset.event = JSON.stringify(e);
+        return li;
+      }));
+    }
+
+    function enter() {
+      plan = readPlan();
+      answers = [];
+      document.body.classList.add("playing");
+      panel.hidden = false;
+      show();
+      panel.scrollIntoView();
+      document.getElementById("play-title").focus();
+    }
+
+    function leave() {
+      if (panel.hidden) return;
+      document.body.classList.remove("playing");
+      panel.hidden = true;
+      startButton.focus();
+    }
+
+    document.getElementById("play-title").tabIndex = -1;
+    startButton.hidden = false;
+    startButton.addEventListener("click", enter);
+    undoButton.addEventListener("click", () => {
+      answers.pop();
+      show();
+    });
+    document.getElementById("play-restart").addEventListener("click", () => {
+      answers = [];
+      show();
+    });
+    document.getElementById("play-leave").addEventListener("click", leave);
+    return { leave };
+  })();
+
   if (isSelection(location.hash)) readHash();
   update();
   document.documentElement.classList.add("ready");
