@@ -757,7 +757,9 @@ fn flow(flow: Flow) -> String {
 }
 
 fn catalog_fn(catalog: &Catalog, names: &Names, out: &mut Writer) {
-    out.line("/// The editions, variants, expansions and modules of these rules, and the ids of their steps and items.");
+    out.line(
+        "/// The editions, variants, expansions and modules of these rules, and the ids of their steps and items.",
+    );
     out.block("pub fn catalog() -> Catalog {", "}", |out| {
         out.line("Catalog::new(");
         out.indent += 4;

@@ -119,7 +119,7 @@ fn item_lines(entries: &[Entry], parent: &str, out: &mut Vec<Line>) {
         if entry.foreign {
             full.push_str(" (from another edition)");
         }
-        if let Some(effect) = &entry.effect {
+        if let Some(effect) = entry.effect.map(|e| e.named(entry.catalog)) {
             full.push_str(&format!(" {{{effect:?}}}"));
         }
         full.push_str(&format!(" ({})", entry.origin_id()));

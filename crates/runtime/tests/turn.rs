@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use std::sync::{LazyLock, Mutex};
 
 use carcassonne_rules_runtime::core::{
-    Catalog, DoubleTurnBlock, Effect, Entry, Flow, ItemId, Origin, PhaseOrder, Repeat, Role, StepId, StepOrder, TurnOrder,
+    Catalog, DoubleTurnBlock, Effect, Entry, Flow, ItemId, Origin, PhaseOrder, Repeat, Role, StepId, StepOrder,
+    TurnOrder,
 };
 use carcassonne_rules_runtime::trace::Trace;
 use carcassonne_rules_runtime::turn::{Answer, Ask, Kind, MAX_FEATURES, Plan, Turn, TurnError};

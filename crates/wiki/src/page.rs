@@ -542,10 +542,10 @@ impl Page {
                 items.push(id);
             }
         }
-        page.catalog = rules.catalog.clone().with_ids(
-            rules.catalog.steps.iter().map(String::as_str),
-            items.iter().map(String::as_str),
-        );
+        page.catalog = rules
+            .catalog
+            .clone()
+            .with_ids(rules.catalog.steps.iter().map(String::as_str), items.iter().map(String::as_str));
         page
     }
 
@@ -1182,7 +1182,6 @@ fn step_id(rules: &Rules, id: &str) -> StepId {
     let n = rules.steps().position(|s| s.id == id).unwrap_or(rules.steps().count());
     StepId(n as u8)
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -3,8 +3,8 @@
 //! marker or step it stands for. (The runtime's `resolve` is another thing:
 //! a selection's visible set into a turn order.)
 
-use carcassonne_rules_core::{Effect, StepId};
 use carcassonne_rules_core::tables::MarkerId;
+use carcassonne_rules_core::{Effect, StepId};
 
 use super::*;
 
