@@ -643,7 +643,7 @@ return selections.map(([edition, variant, modules]) => {
 fn origins(order: &TurnOrder) -> Vec<String> {
     fn walk(entries: &[Entry], out: &mut Vec<String>) {
         for e in entries {
-            out.push(format!("{}={}", e.id, e.origin_id));
+            out.push(format!("{}={}", e.id(), e.origin_id()));
             walk(&e.children, out);
         }
     }
@@ -818,7 +818,7 @@ fn expected(catalog: &Catalog, s: &Selection) -> (Value, usize) {
 fn collect_ids(order: &TurnOrder, out: &mut HashSet<String>) {
     fn walk(entries: &[Entry], out: &mut HashSet<String>) {
         for e in entries {
-            out.insert(e.id.to_string());
+            out.insert(e.id().to_string());
             walk(&e.children, out);
         }
     }
@@ -840,13 +840,13 @@ fn entries_json(
         .map(|e| {
             *count += 1;
             json!({
-                "id": e.id,
+                "id": e.id(),
                 // The badge names the module; the base game has none.
-                "origin": (e.origin != Origin::Base).then(|| catalog.module(e.origin_id).map_or(e.origin_id, |m| m.name.as_str())),
+                "origin": (e.origin != Origin::Base).then(|| catalog.module(e.origin_id()).map_or(e.origin_id(), |m| m.name.as_str())),
                 "text": e.text.split_whitespace().collect::<Vec<_>>().join(" "),
                 "markers": e.markers,
                 "foreign": e.foreign,
-                "added": changes && !base.contains(e.id.as_ref()),
+                "added": changes && !base.contains(e.id()),
                 "children": entries_json(catalog, &e.children, base, changes, count),
             })
         })

@@ -375,14 +375,14 @@ fn question(prompt: &Prompt) -> String {
     let mut text = format!("[{}] {}\n", prompt.seq, terminal::line(&heading(prompt)));
     match &prompt.ask {
         Ask::Do(entry) => {
-            text.push_str(&format!("  {} — {}? [y/n] ", terminal::line(&entry.id), terminal::line(&entry.text)))
+            text.push_str(&format!("  {} — {}? [y/n] ", terminal::line(entry.id()), terminal::line(&entry.text)))
         }
         Ask::Choose { options, may_pass, .. } => {
             for (n, option) in options.iter().enumerate() {
                 text.push_str(&format!(
                     "  {}. {} — {}\n",
                     n + 1,
-                    terminal::line(&option.id),
+                    terminal::line(option.id()),
                     terminal::line(&option.text)
                 ));
             }
@@ -419,9 +419,9 @@ fn read_answer(prompt: &Prompt, line: &str) -> Option<Answer> {
 /// The prompt in one line, for the text output and for help on a refusal.
 fn describe(prompt: &Prompt) -> String {
     let what = match &prompt.ask {
-        Ask::Do(entry) => format!("do `{}`", entry.id),
+        Ask::Do(entry) => format!("do `{}`", entry.id()),
         Ask::Choose { options, may_pass, .. } => {
-            let ids: Vec<&str> = options.iter().map(|o| &*o.id).collect();
+            let ids: Vec<&str> = options.iter().map(|o| o.id()).collect();
             format!("choose one of {}{}", ids.join(", "), if *may_pass { ", or none" } else { "" })
         }
         Ask::Count => "count the completed features".into(),
@@ -457,9 +457,9 @@ struct PromptJson {
 impl PromptJson {
     fn new(prompt: &Prompt, pending: bool) -> PromptJson {
         let (item, options, may_pass) = match &prompt.ask {
-            Ask::Do(entry) => (Some(entry.id.to_string()), None, None),
+            Ask::Do(entry) => (Some(entry.id().to_string()), None, None),
             Ask::Choose { options, may_pass, .. } => {
-                (None, Some(options.iter().map(|o| o.id.to_string()).collect()), Some(*may_pass))
+                (None, Some(options.iter().map(|o| o.id().to_string()).collect()), Some(*may_pass))
             }
             Ask::Count => (None, None, None),
         };

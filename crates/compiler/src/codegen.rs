@@ -269,7 +269,12 @@ impl Names {
 
     /// The step's constant.
     fn step(&self, step: &Step) -> &str {
-        &self.steps[usize::from(step.number.0)].0
+        self.step_const(step.number)
+    }
+
+    /// The constant of the step numbered `step`.
+    fn step_const(&self, step: StepId) -> &str {
+        &self.steps[usize::from(step.0)].0
     }
 
     /// The function that marks the step and its items.
@@ -720,10 +725,10 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
         let effect = match &item.effect {
             None => "None".to_string(),
             Some(Effect::Skip(steps)) => {
-                let steps: Vec<String> = steps.iter().map(|s| format!("Cow::Borrowed({})", literal(s))).collect();
+                let steps: Vec<&str> = steps.iter().map(|&s| names.step_const(s)).collect();
                 format!("Some(Effect::Skip(Cow::Borrowed(&[{}])))", steps.join(", "))
             }
-            Some(Effect::GoBack(step)) => format!("Some(Effect::GoBack(Cow::Borrowed({})))", literal(step)),
+            Some(Effect::GoBack(step)) => format!("Some(Effect::GoBack({}))", names.step_const(*step)),
             Some(Effect::DoubleTurn) => "Some(Effect::DoubleTurn)".to_string(),
         };
         out.field("effect", &effect);
@@ -752,7 +757,9 @@ fn flow(flow: Flow) -> String {
 }
 
 fn catalog_fn(catalog: &Catalog, names: &Names, out: &mut Writer) {
-    out.line("/// The editions, variants, expansions and modules of these rules.");
+    out.line(
+        "/// The editions, variants, expansions and modules of these rules, and the ids of their steps and items.",
+    );
     out.block("pub fn catalog() -> Catalog {", "}", |out| {
         out.line("Catalog::new(");
         out.indent += 4;
@@ -802,7 +809,9 @@ fn catalog_fn(catalog: &Catalog, names: &Names, out: &mut Writer) {
         out.indent -= 4;
         out.line("],");
         out.indent -= 4;
+        // The names of the typed ids, read from the tables rather than written twice.
         out.line(")");
+        out.line(".with_ids(TABLES.steps.iter().map(|s| s.id), TABLES.items.iter().map(|i| i.id))");
     });
 }
 

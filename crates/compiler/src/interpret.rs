@@ -12,7 +12,7 @@ use crate::model::{Item, Rules};
 /// The turn order of `cfg` under `rules`, borrowing their strings.
 pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
     let catalog = &rules.catalog;
-    let entries = |items: &'r [Item]| entries(rules, items, cfg, (Origin::Base, Origin::BASE));
+    let entries = |items: &'r [Item]| entries(rules, items, cfg, Origin::Base);
     let name = |id: Option<&'r String>| Cow::Borrowed(id.map_or("", String::as_str));
     let phases: Vec<PhaseOrder<'r>> = rules
         .phases
@@ -58,20 +58,16 @@ pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
     }
 }
 
-fn entries<'r>(rules: &'r Rules, items: &'r [Item], cfg: &Config, parent: (Origin, &'r str)) -> Vec<Entry<'r>> {
+fn entries<'r>(rules: &'r Rules, items: &'r [Item], cfg: &Config, parent: Origin) -> Vec<Entry<'r>> {
     items
         .iter()
         .filter(|item| item.when.eval(&rules.flags, cfg))
         .map(|item| {
-            let own = item
-                .origin(&rules.flags, cfg)
-                .and_then(|m| Some((Origin::Module(m), rules.catalog.modules.get(usize::from(m.0))?.id.as_str())));
-            let origin = own.unwrap_or(parent);
+            let origin = item.origin(&rules.flags, cfg).map_or(parent, Origin::Module);
             Entry {
                 item: item.number,
-                id: Cow::Borrowed(&item.id),
-                origin: origin.0,
-                origin_id: origin.1,
+                catalog: &rules.catalog,
+                origin,
                 text: Cow::Owned(item.text.render(cfg.edition)),
                 markers: item
                     .markers

@@ -21,7 +21,7 @@ mod walk;
 use std::collections::{HashMap, HashSet};
 
 use biodivine_lib_bdd::{Bdd, BddValuation};
-use carcassonne_rules_core::{Effect, Repeat};
+use carcassonne_rules_core::{NamedEffect, Repeat};
 
 pub use render::{Format, render};
 use space::Vars;
@@ -289,7 +289,7 @@ impl Comparison<'_, '_> {
                     && !taken.contains(oid.as_str())
                     && o.place == n.place
                     && o.parent == parent
-                    && o.item.effect == n.item.effect
+                    && old.effect(o.item) == new.effect(n.item)
                     && same(&o.shows, &n.shows)
                     && old.texts(vars, o.item) == new.texts(vars, n.item)
                     && old.foreign(vars, o.item) == new.foreign(vars, n.item)
@@ -394,8 +394,9 @@ impl Comparison<'_, '_> {
             let yes_no = |f: bool| if f { "from another edition" } else { "native" };
             format!("in {}: {} → {}", vars.edition_ids[e], yes_no(of[e]), yes_no(nf[e]))
         });
-        if o.item.effect != n.item.effect {
-            let detail = format!("effect: {} → {}", effect_name(&o.item.effect), effect_name(&n.item.effect));
+        let (oe, ne) = (old.effect(o.item), new.effect(n.item));
+        if oe != ne {
+            let detail = format!("effect: {} → {}", effect_name(&oe), effect_name(&ne));
             self.push(Kind::Step, Some(id), &n.place, None, x, both.clone(), |_| detail);
         }
         if self.base_parent(&n.parent) != o.parent || o.place != n.place {
@@ -493,13 +494,8 @@ fn repeat_name(r: Repeat) -> &'static str {
     }
 }
 
-fn effect_name(e: &Option<Effect>) -> String {
-    match e {
-        None => "none".into(),
-        Some(Effect::Skip(steps)) => format!("skip {}", steps.join(", ")),
-        Some(Effect::GoBack(step)) => format!("go back to {step}"),
-        Some(Effect::DoubleTurn) => "double turn".into(),
-    }
+fn effect_name(e: &Option<NamedEffect>) -> String {
+    e.as_ref().map_or_else(|| "none".into(), NamedEffect::to_string)
 }
 
 /// A text cut to a readable length for a one-line description.

@@ -354,7 +354,10 @@ fn the_bundled_flow_says_what_the_page_says() {
     assert!(step("2B-2").choose_one && step("2B-2").may_pass);
     // The go-back applies only when the tile has no legal spot.
     let no_spot = find(&rules, "place-tile-no-legal-spot");
-    assert_eq!((no_spot.flow.role, no_spot.effect.as_ref()), (Role::Condition, Some(&Effect::GoBack("1B".into()))));
+    assert_eq!(
+        (no_spot.flow.role, no_spot.effect.as_ref()),
+        (Role::Condition, Some(&Effect::GoBack(step("1B").number)))
+    );
     assert_eq!(find(&rules, "place-tile").effect, None);
     // "If the tile shows a magic symbol": its sub-items apply only when it holds.
     assert_eq!(find(&rules, "mage-witch-move").flow.role, Role::Condition);

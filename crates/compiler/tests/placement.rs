@@ -69,10 +69,10 @@ fn places(rules: &Rules) -> HashMap<String, Place<'_>> {
 /// and the ids of the list, in order.
 fn locate(order: &TurnOrder, id: &str) -> Option<(String, Option<String>, Vec<String>)> {
     fn find(entries: &[Entry], id: &str, parent: Option<&str>) -> Option<(Option<String>, Vec<String>)> {
-        if entries.iter().any(|e| e.id == id) {
-            return Some((parent.map(str::to_string), entries.iter().map(|e| e.id.to_string()).collect()));
+        if entries.iter().any(|e| e.id() == id) {
+            return Some((parent.map(str::to_string), entries.iter().map(|e| e.id().to_string()).collect()));
         }
-        entries.iter().find_map(|e| find(&e.children, id, Some(&e.id)))
+        entries.iter().find_map(|e| find(&e.children, id, Some(e.id())))
     }
     let sections = [
         ("notes", &order.notes),

@@ -55,10 +55,10 @@ struct Shown<'a> {
 
 fn shown<'a>(order: &'a TurnOrder<'a>) -> Shown<'a> {
     fn walk<'a>(entries: &'a [Entry<'a>], parent: String, out: &mut Shown<'a>) {
-        out.lists.insert(parent.clone(), entries.iter().map(|e| &*e.id).collect());
+        out.lists.insert(parent.clone(), entries.iter().map(Entry::id).collect());
         for e in entries {
-            out.items.insert(&e.id, (parent.clone(), e));
-            walk(&e.children, format!("item {}", e.id), out);
+            out.items.insert(e.id(), (parent.clone(), e));
+            walk(&e.children, format!("item {}", e.id()), out);
         }
     }
     let mut out = Shown { items: HashMap::new(), lists: HashMap::new(), steps: HashMap::new() };
@@ -108,7 +108,7 @@ fn holds(change: &Change, b: &Shown, h: &Shown) -> bool {
         }
         Kind::Text => matches!((bx, hx), (Some((_, o)), Some((_, n))) if o.text != n.text),
         Kind::Origin => {
-            matches!((bx, hx), (Some((_, o)), Some((_, n))) if o.origin_id != n.origin_id || o.foreign != n.foreign)
+            matches!((bx, hx), (Some((_, o)), Some((_, n))) if o.origin_id() != n.origin_id() || o.foreign != n.foreign)
         }
         Kind::Marker => {
             let label = change.marker.as_deref().expect("a marker");

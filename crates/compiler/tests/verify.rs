@@ -100,7 +100,7 @@ fn all_items<'a, 'r>(order: &'a TurnOrder<'r>) -> Vec<&'a Entry<'r>> {
 }
 
 fn shown<'a, 'r>(order: &'a TurnOrder<'r>, id: &str) -> Option<&'a Entry<'r>> {
-    all_items(order).into_iter().find(|e| e.id == id)
+    all_items(order).into_iter().find(|e| e.id() == id)
 }
 
 #[test]

@@ -6,12 +6,14 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+use crate::order::Origin;
 use crate::select::{Config, EditionId, ModuleId, ModuleSet, VariantId};
 use crate::suggest::suggestion;
+use crate::tables::{ItemId, StepId};
 
 /// The editions, variants, expansions and modules of one rule set. Serializes
 /// as the `modules --format json` contract: `{"expansions": [...]}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct Catalog {
     /// By [`EditionId`].
     #[serde(skip)]
@@ -24,6 +26,12 @@ pub struct Catalog {
     /// By [`ModuleId`], that is sorted by id.
     #[serde(skip)]
     pub modules: Vec<ModuleInfo>,
+    /// Every step's id in the rules (`1B`), by [`StepId`].
+    #[serde(skip)]
+    pub steps: Vec<String>,
+    /// Every item's id in the rules (`draw-tile`), by [`ItemId`].
+    #[serde(skip)]
+    pub items: Vec<String>,
 }
 
 /// An edition of the game.
@@ -159,6 +167,39 @@ impl Catalog {
                 })
                 .collect(),
             modules,
+            steps: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+
+    /// The catalog with the rules' step ids (by [`StepId`]) and item ids (by
+    /// [`ItemId`]): what a turn order's typed ids are named by in its output.
+    #[must_use]
+    pub fn with_ids<'s>(
+        mut self,
+        steps: impl IntoIterator<Item = &'s str>,
+        items: impl IntoIterator<Item = &'s str>,
+    ) -> Catalog {
+        self.steps = steps.into_iter().map(str::to_string).collect();
+        self.items = items.into_iter().map(str::to_string).collect();
+        self
+    }
+
+    /// A step's id in the rules (`1B`); empty for a step these rules lack.
+    pub fn step_name(&self, step: StepId) -> &str {
+        self.steps.get(usize::from(step.0)).map_or("", String::as_str)
+    }
+
+    /// An item's id in the rules (`draw-tile`); empty for an item these rules lack.
+    pub fn item_name(&self, item: ItemId) -> &str {
+        self.items.get(usize::from(item.0)).map_or("", String::as_str)
+    }
+
+    /// An origin by name: the module's id, or [`Origin::BASE`].
+    pub fn origin_name(&self, origin: Origin) -> &str {
+        match origin {
+            Origin::Base => Origin::BASE,
+            Origin::Module(m) => self.modules.get(usize::from(m.0)).map_or("", |m| m.id.as_str()),
         }
     }
 

@@ -29,7 +29,9 @@ pub mod tables;
 pub mod visible;
 
 pub use catalog::Catalog;
-pub use order::{DoubleTurnBlock, Effect, Entry, Origin, PhaseOrder, Repeat, Section, StepOrder, Str, TurnOrder};
+pub use order::{
+    DoubleTurnBlock, Effect, Entry, NamedEffect, Origin, PhaseOrder, Repeat, Section, StepOrder, Str, TurnOrder,
+};
 pub use select::{Config, EditionId, ModuleId, ModuleSet, VariantId};
 pub use tables::{Flow, ItemId, MarkerId, OriginId, Role, StepId, Tables};
 pub use visible::{BitSet, Visible};

@@ -5,10 +5,12 @@
 //! against the generated `step::…` and `item::…` constants.
 
 use std::borrow::Cow;
+use std::fmt;
 
 use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
+use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 
+use crate::catalog::Catalog;
 use crate::select::ModuleId;
 use crate::tables::{Flow, ItemId, StepId};
 
@@ -165,37 +167,96 @@ pub const NO_ACTIONS: &str = "There are no actions in this step.";
 /// What a `choose_one` step says before its items.
 pub const CHOOSE_ONE: &str = "You may do exactly one of the following:";
 
-/// One visible item of the turn order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One visible item of the turn order. Its ids are typed; their names in the
+/// rules (what the JSON output and the renderers print) come from the
+/// catalog it was resolved with: [`Entry::id`], [`Entry::origin_id`].
+#[derive(Clone)]
 pub struct Entry<'a> {
     /// The item, as the generated `item::…` constants name it.
-    #[serde(skip)]
     pub item: ItemId,
-    /// Its id in the rules, unique among their items.
-    pub id: Str<'a>,
+    /// The rules' catalog, which names the entry's ids.
+    pub catalog: &'a Catalog,
     /// The selected module that brings the item, or the base game.
-    #[serde(skip)]
     pub origin: Origin,
-    /// [`Entry::origin`] by name: the module's id, or `base`. Always borrowed
-    /// from the rules' catalog, so a plain `&str`: the eight bytes a `Cow`
-    /// would add make room for [`Entry::flow`] within 128 bytes.
-    #[serde(rename = "origin")]
-    pub origin_id: &'a str,
     /// The item's text in the selected edition.
     pub text: Str<'a>,
     /// Visible markers, upper case (`ROBBER CHOICE`). A boxed slice, not a
-    /// vector: it never grows, and the eight bytes saved make an entry 128
-    /// bytes, which moves without a call to `memcpy`.
+    /// vector: it never grows, and the eight bytes saved keep an entry within
+    /// 128 bytes, which moves without a call to `memcpy`.
     pub markers: Box<[Str<'a>]>,
     /// The item comes from another edition than the one selected.
     pub foreign: bool,
     /// How carrying the item out changes the course of the turn.
     pub effect: Option<&'a Effect>,
     /// How the item takes part when a turn is played.
-    #[serde(skip)]
     pub flow: Flow,
     /// Visible sub-items.
     pub children: Vec<Entry<'a>>,
+}
+
+impl<'a> Entry<'a> {
+    /// Its id in the rules, unique among their items (`draw-tile`).
+    pub fn id(&self) -> &'a str {
+        self.catalog.item_name(self.item)
+    }
+
+    /// [`Entry::origin`] by name: the module's id, or `base`.
+    pub fn origin_id(&self) -> &'a str {
+        self.catalog.origin_name(self.origin)
+    }
+}
+
+/// Equal entries say the same: ids compared by name, so an entry of the
+/// interpreted rules equals the compiled rules' one although each has its
+/// own catalog.
+impl PartialEq for Entry<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.item == other.item
+            && self.id() == other.id()
+            && self.origin == other.origin
+            && self.origin_id() == other.origin_id()
+            && self.text == other.text
+            && self.markers == other.markers
+            && self.foreign == other.foreign
+            && self.effect == other.effect
+            && self.flow == other.flow
+            && self.children == other.children
+    }
+}
+
+impl Eq for Entry<'_> {}
+
+/// The ids by name, not the whole catalog.
+impl fmt::Debug for Entry<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entry")
+            .field("item", &self.item)
+            .field("id", &self.id())
+            .field("origin", &self.origin_id())
+            .field("text", &self.text)
+            .field("markers", &self.markers)
+            .field("foreign", &self.foreign)
+            .field("effect", &self.effect.map(|e| e.named(self.catalog)))
+            .field("flow", &self.flow)
+            .field("children", &self.children)
+            .finish()
+    }
+}
+
+/// The `order --format json` contract: `{"id", "origin", "text", "markers",
+/// "foreign", "effect", "children"}`, ids by name.
+impl Serialize for Entry<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut entry = serializer.serialize_struct("Entry", 7)?;
+        entry.serialize_field("id", self.id())?;
+        entry.serialize_field("origin", self.origin_id())?;
+        entry.serialize_field("text", &self.text)?;
+        entry.serialize_field("markers", &self.markers)?;
+        entry.serialize_field("foreign", &self.foreign)?;
+        entry.serialize_field("effect", &self.effect.map(|e| e.named(self.catalog)))?;
+        entry.serialize_field("children", &self.children)?;
+        entry.end()
+    }
 }
 
 /// Where an item comes from, for the selection it was resolved for.
@@ -212,31 +273,62 @@ impl Origin {
     pub const BASE: &'static str = "base";
 }
 
-/// A step id inside an [`Effect`]: borrowed from the generated tables, owned
-/// when the rules were interpreted.
-pub type StepName = Cow<'static, str>;
-
-/// What an item does to the course of the turn.
+/// What an item does to the course of the turn. Steps are named by their
+/// typed ids; [`Effect::named`] gives their ids in the rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
     /// Skip these steps for the rest of this part of the turn (the princess).
-    Skip(Cow<'static, [StepName]>),
+    /// Borrowed from the generated tables, owned when the rules were interpreted.
+    Skip(Cow<'static, [StepId]>),
     /// Continue the turn at this step (the tile cannot be placed).
-    GoBack(StepName),
+    GoBack(StepId),
     /// Play the builder's block once more.
     DoubleTurn,
 }
 
-/// `{"skip": ["2B-1"]}`, `{"go_back": "1B"}`, `{"double_turn": true}`.
-impl Serialize for Effect {
+impl Effect {
+    /// The effect with its steps named by `catalog`, for output.
+    pub fn named<'c>(&self, catalog: &'c Catalog) -> NamedEffect<'c> {
+        match self {
+            Effect::Skip(steps) => NamedEffect::Skip(steps.iter().map(|&s| catalog.step_name(s)).collect()),
+            Effect::GoBack(step) => NamedEffect::GoBack(catalog.step_name(*step)),
+            Effect::DoubleTurn => NamedEffect::DoubleTurn,
+        }
+    }
+}
+
+/// An [`Effect`] with its steps by their ids in the rules: `{"skip":
+/// ["2B-1"]}`, `{"go_back": "1B"}`, `{"double_turn": true}`; as text
+/// `skip 2B-1, 2B-2`, `go back to 1B`, `double turn`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NamedEffect<'c> {
+    /// See [`Effect::Skip`].
+    Skip(Vec<&'c str>),
+    /// See [`Effect::GoBack`].
+    GoBack(&'c str),
+    /// See [`Effect::DoubleTurn`].
+    DoubleTurn,
+}
+
+impl Serialize for NamedEffect<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(1))?;
         match self {
-            Effect::Skip(steps) => map.serialize_entry("skip", steps)?,
-            Effect::GoBack(step) => map.serialize_entry("go_back", step)?,
-            Effect::DoubleTurn => map.serialize_entry("double_turn", &true)?,
+            NamedEffect::Skip(steps) => map.serialize_entry("skip", steps)?,
+            NamedEffect::GoBack(step) => map.serialize_entry("go_back", step)?,
+            NamedEffect::DoubleTurn => map.serialize_entry("double_turn", &true)?,
         }
         map.end()
+    }
+}
+
+impl fmt::Display for NamedEffect<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NamedEffect::Skip(steps) => write!(f, "skip {}", steps.join(", ")),
+            NamedEffect::GoBack(step) => write!(f, "go back to {step}"),
+            NamedEffect::DoubleTurn => f.write_str("double turn"),
+        }
     }
 }
 

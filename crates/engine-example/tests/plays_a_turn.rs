@@ -45,7 +45,7 @@ fn the_catalog_is_the_engines_own() {
 fn the_fan_expansion_shows_only_when_selected() {
     let with = RULES.turn_order(&RULES.config(edition::C2).with(module::WINDMILLS));
     let step_4a = with.steps().find(|s| s.step == step::S4A).expect("step 4A");
-    let ids: Vec<&str> = step_4a.items.iter().map(|e| e.id.as_ref()).collect();
+    let ids: Vec<&str> = step_4a.items.iter().map(|e| e.id()).collect();
     assert_eq!(ids, ["windmill-turn-sails"]);
     assert_eq!(with.modules, ["windmills"]);
 

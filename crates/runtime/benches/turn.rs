@@ -31,7 +31,7 @@ fn config(edition: &str, with: &str) -> Config {
 /// no, the first option, one completed feature.
 fn builder(ask: &Ask) -> Answer {
     match ask {
-        Ask::Do(entry) => Answer::Do(entry.id == "builder-double-turn"),
+        Ask::Do(entry) => Answer::Do(entry.id() == "builder-double-turn"),
         Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
         Ask::Count => Answer::Count(1),
     }

@@ -144,7 +144,7 @@ fn item_line(
         line.push_str(foreign);
     }
     if item.origin != Origin::Base {
-        line.push_str(&origin(&style.escape(item.origin_id)));
+        line.push_str(&origin(&style.escape(item.origin_id())));
     }
     line + "\n"
 }
@@ -183,7 +183,7 @@ impl Style for PlainText {
     }
     fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
         let bullet = match number {
-            _ if self.ids => format!("- [{}]", self.escape(&item.id)),
+            _ if self.ids => format!("- [{}]", self.escape(item.id())),
             Some(n) => format!("{n}."),
             None => "-".to_string(),
         };

@@ -23,7 +23,7 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
     // Every visible id is on the stack at most once at a time: it never grows.
     let shown = Vec::with_capacity(visible.items.len());
     let mut r = Resolver { tables, catalog, visible, cfg, shown };
-    let base = (Origin::Base, Origin::BASE);
+    let base = Origin::Base;
     TurnOrder {
         double_turn: tables.double_turn.filter(|_| visible.double_turn),
         edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or(Cow::Borrowed(""), |e| Cow::Borrowed(&e.id)),
@@ -67,14 +67,14 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
             repeat: step.repeat.filter(|_| visible.has_repeat(s)),
             choose_one: step.choose_one,
             may_pass: step.may_pass,
-            items: self.entries(step.items, (Origin::Base, Origin::BASE)),
+            items: self.entries(step.items, Origin::Base),
         }));
         PhaseOrder { id: Cow::Borrowed(phase.id), title: Cow::Borrowed(phase.title), steps }
     }
 
-    /// The visible ones of `items`, with `parent`'s origin (and its name) as
-    /// theirs where none of their own candidates holds.
-    fn entries(&mut self, items: &[ItemId], parent: (Origin, &'a str)) -> Vec<Entry<'a>> {
+    /// The visible ones of `items`, with `parent`'s origin as theirs where
+    /// none of their own candidates holds.
+    fn entries(&mut self, items: &[ItemId], parent: Origin) -> Vec<Entry<'a>> {
         // One walk over the list: the ids that show go on a stack that every
         // level shares (a child's list goes above its parent's, and is gone
         // when the child is done), and the list is sized from them.
@@ -94,20 +94,19 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
     }
 
     /// The visible item `i`, described by `item`, under a parent of `parent`'s origin.
-    fn entry(&mut self, i: ItemId, item: &'a ItemInfo, parent: (Origin, &'a str)) -> Entry<'a> {
+    fn entry(&mut self, i: ItemId, item: &'a ItemInfo, parent: Origin) -> Entry<'a> {
         let (tables, visible) = (self.tables, self.visible);
         let own = item
             .origins
             .iter()
             .find(|&&o| visible.has_origin(o))
             .and_then(|o| tables.origins.get(usize::from(o.0)))
-            .and_then(|&m| Some((Origin::Module(m), self.catalog.modules.get(usize::from(m.0))?.id.as_str())));
+            .map(|&m| Origin::Module(m));
         let origin = own.unwrap_or(parent);
         Entry {
             item: i,
-            id: Cow::Borrowed(item.id),
-            origin: origin.0,
-            origin_id: origin.1,
+            catalog: self.catalog,
+            origin,
             text: Cow::Borrowed(item.text.get(self.cfg.edition)),
             markers: self.markers(item),
             foreign: item.foreign.contains(&self.cfg.edition),

@@ -32,7 +32,7 @@
 
 use std::hash::Hasher;
 
-use carcassonne_rules_core::{Effect, Entry, ItemId, Repeat, Role, StepId, StepOrder, TurnOrder};
+use carcassonne_rules_core::{Effect, Entry, ItemId, NamedEffect, Repeat, Role, StepId, StepOrder, TurnOrder};
 use serde::{Deserialize, Serialize};
 
 use crate::trace::{Event, Trace};
@@ -137,7 +137,7 @@ impl<'o> Plan<'o> {
 
     /// An item's id in the rules, where this plan has the item.
     pub fn item_name(&self, item: ItemId) -> Option<&'o str> {
-        self.entries().find(|e| e.item == item).map(|e| &*e.id)
+        self.entries().find(|e| e.item == item).map(Entry::id)
     }
 
     /// How deeply an item is nested (0 for a step's own items).
@@ -157,7 +157,7 @@ impl<'o> Plan<'o> {
 
     /// The item this plan has under `name`.
     pub fn item_named(&self, name: &str) -> Option<ItemId> {
-        self.entries().find(|e| e.id == name).map(|e| e.item)
+        self.entries().find(|e| e.id() == name).map(|e| e.item)
     }
 
     fn entries(&self) -> impl Iterator<Item = &'o Entry<'o>> + '_ {
@@ -166,6 +166,10 @@ impl<'o> Plan<'o> {
 
     fn step_index(&self, name: &str) -> Option<usize> {
         self.steps.iter().position(|s| s.order.id == name)
+    }
+
+    fn step_index_of(&self, step: StepId) -> Option<usize> {
+        self.steps.iter().position(|s| s.order.step == step)
     }
 
     /// The choose-one's options at `of` (an item's index, or the step's own
@@ -192,7 +196,7 @@ impl<'o> Plan<'o> {
 
 /// Whether `entry` is among the `once` items done this turn.
 fn done_once(once: &[String], entry: &Entry) -> bool {
-    once.iter().any(|id| *id == entry.id)
+    once.iter().any(|id| *id == entry.id())
 }
 
 /// A stable FNV-1a hash of what decides the flow: the same on every platform
@@ -212,14 +216,15 @@ fn fingerprint(order: &TurnOrder, steps: &[PlanStep], any_time: &[Node], block: 
         for node in nodes {
             let e = node.entry;
             let f = e.flow;
-            let effect = match e.effect {
+            // By the steps' ids in the rules: stable across rebuilds.
+            let effect = match e.effect.map(|effect| effect.named(e.catalog)) {
                 None => String::new(),
-                Some(Effect::Skip(steps)) => format!("skip {}", steps.join(",")),
-                Some(Effect::GoBack(to)) => format!("go back {to}"),
-                Some(Effect::DoubleTurn) => "double turn".into(),
+                Some(NamedEffect::Skip(steps)) => format!("skip {}", steps.join(",")),
+                Some(NamedEffect::GoBack(to)) => format!("go back {to}"),
+                Some(NamedEffect::DoubleTurn) => "double turn".into(),
             };
             let flags = format!("{:?} {} {} {} {} {effect}", f.role, f.optional, f.choose_one, f.once, node.end);
-            for s in [&*e.id, &flags] {
+            for s in [e.id(), &flags] {
                 h.write(&(s.len() as u64).to_le_bytes());
                 h.write(s.as_bytes());
             }
@@ -409,7 +414,7 @@ pub enum TurnError {
     /// The answer would send the turn back more than [`MAX_GO_BACKS`] times.
     TooManyGoBacks(u32),
     /// An effect names a step that this selection does not have.
-    NoSuchStep(String),
+    NoSuchStep(StepId),
     /// The item is not one of the selection's "at any time" items.
     NotAnyTime(ItemId),
     /// A `once` item was done already this turn.
@@ -437,7 +442,7 @@ impl std::fmt::Display for TurnError {
             TurnError::MayNotPass => write!(f, "one of the options must be taken here"),
             TurnError::TooManyFeatures(n) => write!(f, "{n} completed features is more than {MAX_FEATURES}"),
             TurnError::TooManyGoBacks(n) => write!(f, "the turn went back {n} times; giving up"),
-            TurnError::NoSuchStep(id) => write!(f, "an effect names step {id}, which this selection does not have"),
+            TurnError::NoSuchStep(_) => write!(f, "an effect names a step that this selection does not have"),
             TurnError::NotAnyTime(_) => write!(f, "not an item of \"at any time during your turn\""),
             TurnError::DoneOnce(_) => write!(f, "allowed only once per turn, and done already"),
         }
@@ -635,7 +640,7 @@ impl Turn {
             if done_once(&self.once, node.entry) {
                 return Err(TurnError::DoneOnce(item));
             }
-            self.once.push(node.entry.id.to_string());
+            self.once.push(node.entry.id().to_string());
         }
         trace.0.push(Event::AnyTime { part: self.part, step, item });
         Ok(())
@@ -660,7 +665,7 @@ impl Turn {
             plan.steps[s]
                 .nodes
                 .iter()
-                .position(|n| n.entry.id == name)
+                .position(|n| n.entry.id() == name)
                 .ok_or_else(|| TurnError::BadState(format!("no item {name} in step {}", plan.steps[s].order.id)))
         };
         Ok(match &self.at {
@@ -696,9 +701,9 @@ impl Turn {
 
     /// Refuses an answer whose effect cannot apply.
     fn check_effect(&self, plan: &Plan, entry: &Entry) -> Result<(), TurnError> {
-        if let Some(Effect::GoBack(to)) = entry.effect {
-            if plan.step_index(to).is_none() {
-                return Err(TurnError::NoSuchStep(to.to_string()));
+        if let Some(&Effect::GoBack(to)) = entry.effect {
+            if plan.step_index_of(to).is_none() {
+                return Err(TurnError::NoSuchStep(to));
             }
             if self.go_backs >= MAX_GO_BACKS {
                 return Err(TurnError::TooManyGoBacks(self.go_backs));
@@ -712,15 +717,17 @@ impl Turn {
     fn take(&mut self, plan: &Plan, trace: &mut Trace, s: usize, feature: Option<(u32, u32)>, i: usize) -> Go {
         let node = plan.steps[s].nodes[i];
         if node.once {
-            self.once.push(node.entry.id.to_string());
+            self.once.push(node.entry.id().to_string());
         }
         match node.entry.effect {
-            Some(Effect::Skip(steps)) => self.skipped.extend(steps.iter().map(|s| s.to_string())),
+            Some(Effect::Skip(steps)) => {
+                self.skipped.extend(steps.iter().map(|&s| node.entry.catalog.step_name(s).to_string()));
+            }
             Some(Effect::DoubleTurn) if self.part == 1 && plan.block.is_some() => self.double_turn = true,
             Some(Effect::DoubleTurn) | None => {}
-            Some(Effect::GoBack(to)) => {
+            Some(&Effect::GoBack(to)) => {
                 // Checked by `check_effect`.
-                let to = plan.step_index(to).unwrap_or(s);
+                let to = plan.step_index_of(to).unwrap_or(s);
                 let (from, to_step) = (plan.steps[s].order.step, plan.steps[to].order.step);
                 trace.0.push(Event::GoBack { part: self.part, from, to: to_step });
                 self.go_backs += 1;
@@ -737,7 +744,7 @@ impl Turn {
             self.at = At::Choose {
                 step: plan.steps[s].order.id.to_string(),
                 feature: feature.map(|(n, of)| [n, of]),
-                of: of.map(|i| plan.steps[s].nodes[i].entry.id.to_string()),
+                of: of.map(|i| plan.steps[s].nodes[i].entry.id().to_string()),
             };
             Go::Wait
         } else {
@@ -798,7 +805,7 @@ impl Turn {
                                 self.at = At::Do {
                                     step: plan.steps[s].order.id.to_string(),
                                     feature: feature.map(|(n, of)| [n, of]),
-                                    item: node.entry.id.to_string(),
+                                    item: node.entry.id().to_string(),
                                 };
                                 return;
                             } else {

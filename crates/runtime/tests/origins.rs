@@ -61,19 +61,19 @@ fn check(order: &TurnOrder, cfg: &Config) -> usize {
     fn walk(entries: &[Entry], parent: Origin, cfg: &Config, by_id: &HashMap<&str, &Item>, count: &mut usize) {
         let rules = &*RULES;
         for entry in entries {
-            let item = by_id[entry.id.as_ref()];
-            assert_eq!(entry.item, item.number, "`{}` is handed out as the model numbers it", entry.id);
+            let item = by_id[entry.id()];
+            assert_eq!(entry.item, item.number, "`{}` is handed out as the model numbers it", entry.id());
             let mut own = Vec::new();
             credited(&item.when, &rules.flags, cfg, &mut own);
             let expected = own.first().map_or(parent, |&m| Origin::Module(m));
             // Equality implies the property: no origin of the item's
             // own is a module named only in parts that are false.
-            assert_eq!(entry.origin, expected, "origin of `{}` for {cfg:?}", entry.id);
+            assert_eq!(entry.origin, expected, "origin of `{}` for {cfg:?}", entry.id());
             let name = match entry.origin {
                 Origin::Module(m) => rules.catalog.modules[usize::from(m.0)].id.as_str(),
                 Origin::Base => "base",
             };
-            assert_eq!(entry.origin_id, name);
+            assert_eq!(entry.origin_id(), name);
             *count += 1;
             walk(&entry.children, entry.origin, cfg, by_id, count);
         }
@@ -127,6 +127,6 @@ fn random_selections() {
 fn drawing_a_tile_if_nothing_else_is_the_abbeys_with_the_builder() {
     let cfg = catalog().config("C2", None, "builder,abbey_and_mayor").expect("valid selection");
     let order = turn_order(&cfg);
-    let draw = order.steps().flat_map(|s| &s.items).find(|i| i.id == "draw-tile-if-nothing-else");
-    assert_eq!(draw.map(|d| (d.origin, d.origin_id)), Some((Origin::Module(module::ABBEY), "abbey")));
+    let draw = order.steps().flat_map(|s| &s.items).find(|i| i.id() == "draw-tile-if-nothing-else");
+    assert_eq!(draw.map(|d| (d.origin, d.origin_id())), Some((Origin::Module(module::ABBEY), "abbey")));
 }

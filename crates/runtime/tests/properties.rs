@@ -32,7 +32,7 @@ fn selection() -> impl Strategy<Value = Config> {
 fn ids(order: &TurnOrder) -> Vec<String> {
     fn walk(items: &[Entry], out: &mut Vec<String>) {
         for item in items {
-            out.push(item.id.to_string());
+            out.push(item.id().to_string());
             walk(&item.children, out);
         }
     }

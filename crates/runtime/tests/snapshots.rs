@@ -111,7 +111,7 @@ fn lines(order: &TurnOrder) -> Vec<Section> {
 
 fn item_lines(entries: &[Entry], parent: &str, out: &mut Vec<Line>) {
     for entry in entries {
-        let id = if parent.is_empty() { entry.id.to_string() } else { format!("{parent} > {}", entry.id) };
+        let id = if parent.is_empty() { entry.id().to_string() } else { format!("{parent} > {}", entry.id()) };
         let mut full = format!("{id}: {}", entry.text.trim());
         for marker in &entry.markers {
             full.push_str(&format!(" [{marker}]"));
@@ -119,10 +119,10 @@ fn item_lines(entries: &[Entry], parent: &str, out: &mut Vec<Line>) {
         if entry.foreign {
             full.push_str(" (from another edition)");
         }
-        if let Some(effect) = &entry.effect {
+        if let Some(effect) = entry.effect.map(|e| e.named(entry.catalog)) {
             full.push_str(&format!(" {{{effect:?}}}"));
         }
-        full.push_str(&format!(" ({})", entry.origin_id));
+        full.push_str(&format!(" ({})", entry.origin_id()));
         out.push(Line { id: id.clone(), full });
         item_lines(&entry.children, &id, out);
     }

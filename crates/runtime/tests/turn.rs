@@ -6,26 +6,43 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::{LazyLock, Mutex};
 
 use carcassonne_rules_runtime::core::{
-    DoubleTurnBlock, Effect, Entry, Flow, ItemId, Origin, PhaseOrder, Repeat, Role, StepId, StepOrder, TurnOrder,
+    Catalog, DoubleTurnBlock, Effect, Entry, Flow, ItemId, Origin, PhaseOrder, Repeat, Role, StepId, StepOrder,
+    TurnOrder,
 };
 use carcassonne_rules_runtime::trace::Trace;
 use carcassonne_rules_runtime::turn::{Answer, Ask, Kind, MAX_FEATURES, Plan, Turn, TurnError};
 
-static NEXT_ITEM: AtomicU16 = AtomicU16::new(0);
+/// Every item name the tests use, numbered as they first come: an item's id.
+static ITEM_NAMES: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+
+/// What an entry points to until [`order`] gives it its order's catalog.
+static NO_NAMES: LazyLock<Catalog> = LazyLock::new(Catalog::default);
+
+/// `entries` and their children named by `catalog`.
+fn name_by(entries: &mut [Entry<'static>], catalog: &'static Catalog) {
+    for entry in entries {
+        entry.catalog = catalog;
+        name_by(&mut entry.children, catalog);
+    }
+}
 
 fn flow(role: Role) -> Flow {
     Flow { role, ..Flow::ACTION }
 }
 
 fn item(id: &'static str, flow: Flow, effect: Option<Effect>, children: Vec<Entry<'static>>) -> Entry<'static> {
+    let mut names = ITEM_NAMES.lock().unwrap();
+    let number = names.iter().position(|n| *n == id).unwrap_or_else(|| {
+        names.push(id);
+        names.len() - 1
+    });
     Entry {
-        item: ItemId(NEXT_ITEM.fetch_add(1, Ordering::Relaxed)),
-        id: Cow::Borrowed(id),
+        item: ItemId(number as u16),
+        catalog: &NO_NAMES,
         origin: Origin::Base,
-        origin_id: Origin::BASE,
         text: Cow::Borrowed(id),
         markers: Box::new([]),
         foreign: false,
@@ -51,7 +68,19 @@ fn step(n: u8, id: &'static str, items: Vec<Entry<'static>>) -> StepOrder<'stati
     }
 }
 
-fn order(steps: Vec<StepOrder<'static>>, block: Option<(u8, u8)>) -> TurnOrder<'static> {
+/// A turn order of `steps`, its ids named by a catalog of its own (a step's
+/// id by its number, every item name the tests used so far).
+fn order(mut steps: Vec<StepOrder<'static>>, block: Option<(u8, u8)>) -> TurnOrder<'static> {
+    let last = steps.iter().map(|s| usize::from(s.step.0)).max().map_or(0, |n| n + 1);
+    let mut step_names = vec![""; last];
+    for s in &steps {
+        step_names[usize::from(s.step.0)] = &s.id;
+    }
+    let items = ITEM_NAMES.lock().unwrap().clone();
+    let catalog: &'static Catalog = Box::leak(Box::new(Catalog::default().with_ids(step_names, items)));
+    for s in &mut steps {
+        name_by(&mut s.items, catalog);
+    }
     TurnOrder {
         edition: "C2".into(),
         variant: "hig".into(),
@@ -91,9 +120,9 @@ fn parse(plan: &Plan, answer: &str) -> Answer {
 fn asked(order: &TurnOrder, turn: &Turn) -> Option<String> {
     let plan = Plan::new(order);
     turn.prompt(&plan).expect("its rules").map(|p| match p.ask {
-        Ask::Do(e) => format!("do {}", e.id),
+        Ask::Do(e) => format!("do {}", e.id()),
         Ask::Choose { options, may_pass, .. } => {
-            let ids: Vec<&str> = options.iter().map(|o| &*o.id).collect();
+            let ids: Vec<&str> = options.iter().map(|o| o.id()).collect();
             format!("choose {}{}", ids.join(","), if may_pass { " or none" } else { "" })
         }
         Ask::Count => "count".to_string(),
@@ -117,7 +146,7 @@ fn a_declined_condition_plays_nothing_under_it_nor_its_effect() {
             None,
         )
     };
-    let skip = || Some(Effect::Skip(Cow::Owned(vec!["1C".into()])));
+    let skip = || Some(Effect::Skip(Cow::Owned(vec![StepId(1)])));
     let (no, _) = play(&build(skip()), &["no", "yes", "yes"]);
     assert_eq!(no, ["step 1B", "if-x: no", "b: yes", "step 1C", "c: yes", "end of turn"]);
     let (yes, _) = play(&build(skip()), &["yes", "yes", "yes"]);
@@ -222,7 +251,7 @@ fn choose_one_items_by_role() {
 
 #[test]
 fn an_options_effect_applies_when_it_is_taken() {
-    let skip = || Some(Effect::Skip(Cow::Owned(vec!["2C".into()])));
+    let skip = || Some(Effect::Skip(Cow::Owned(vec![StepId(1)])));
     let mut s = step(0, "2B-1", vec![item("princess", Flow::ACTION, skip(), vec![]), action("meeple", vec![])]);
     s.choose_one = true;
     let order = order(vec![s, step(1, "2C", vec![action("c", vec![])])], None);
@@ -343,7 +372,7 @@ fn once_items_are_done_at_most_once_across_both_parts() {
 
 #[test]
 fn a_go_back_drops_the_rest_of_the_step_and_is_bounded() {
-    let back = item("no-spot", Flow::ACTION, Some(Effect::GoBack("1B".into())), vec![]);
+    let back = item("no-spot", Flow::ACTION, Some(Effect::GoBack(StepId(0))), vec![]);
     let order = order(
         vec![step(0, "1B", vec![action("draw", vec![])]), step(1, "1C", vec![back, action("rest", vec![])])],
         None,
@@ -417,8 +446,7 @@ fn stale_ill_typed_and_late_answers_are_refused() {
 
 #[test]
 fn any_time_items_are_recorded_and_once_ones_refused_the_second_time() {
-    let mut order = order(vec![step(0, "1B", vec![action("a", vec![])])], None);
-    order.any_time = vec![
+    let mut any_time = vec![
         action("advice", vec![]),
         item(
             "only-once",
@@ -427,6 +455,9 @@ fn any_time_items_are_recorded_and_once_ones_refused_the_second_time() {
             vec![item("swap", Flow { once: true, ..Flow::ACTION }, None, vec![])],
         ),
     ];
+    let mut order = order(vec![step(0, "1B", vec![action("a", vec![])])], None);
+    name_by(&mut any_time, order.phases[0].steps[0].items[0].catalog);
+    order.any_time = any_time;
     let order = order;
     let plan = Plan::new(&order);
     let mut log = Trace::default();

@@ -146,6 +146,9 @@ pub struct Page {
     pub repairs: Vec<Repair>,
     /// The steps' "no actions in this step" lines.
     placeholders: Vec<Placeholder>,
+    /// The rules' catalog, with the ids of the page's items that the rules
+    /// lack after theirs: it names the items of [`Page::turn_order`].
+    catalog: Catalog,
 }
 
 /// A place where the page's markup is broken and the reader repairs it.
@@ -332,6 +335,7 @@ impl Page {
             unreadable: Vec::new(),
             repairs: Vec::new(),
             placeholders: Vec::new(),
+            catalog: Catalog::default(),
         };
         let mut open: Vec<usize> = Vec::new();
         // Open rules boxes: how many elements were open at their start, and which box.
@@ -531,7 +535,24 @@ impl Page {
         }
         page.unreadable.sort();
         page.unreadable.dedup();
+        let mut items = rules.catalog.items.clone();
+        for i in 0..page.list_items.len() {
+            let id = page.item_id(i);
+            if !items.contains(&id) {
+                items.push(id);
+            }
+        }
+        page.catalog = rules
+            .catalog
+            .clone()
+            .with_ids(rules.catalog.steps.iter().map(String::as_str), items.iter().map(String::as_str));
         page
+    }
+
+    /// List item `i`'s id: its HTML `id`, else `line-N`.
+    fn item_id(&self, i: usize) -> String {
+        let item = &self.list_items[i];
+        self.elements[item.element].id.clone().unwrap_or_else(|| format!("line-{}", item.line))
     }
 
     fn visible(&self, element: Option<usize>, rules: &Rules, cfg: &Config) -> bool {
@@ -605,7 +626,7 @@ impl Page {
     /// (a `mark…` class of the edition on it or around it). An item's id is its
     /// HTML `id`, else `line-N`. The page does not say what an item does to the
     /// turn: every `effect` is `None`.
-    pub fn turn_order<'r>(&self, rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
+    pub fn turn_order<'r>(&'r self, rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
         let catalog = &rules.catalog;
         let name = |id: Option<&String>| Cow::Owned(id.cloned().unwrap_or_default());
         let mut order = TurnOrder {
@@ -683,12 +704,11 @@ impl Page {
     }
 
     /// List item `i` as the turn order shows it, if it is visible.
-    fn entry<'r>(&self, i: usize, rules: &'r Rules, cfg: &Config) -> Option<Entry<'r>> {
+    fn entry<'r>(&'r self, i: usize, rules: &'r Rules, cfg: &Config) -> Option<Entry<'r>> {
         let item = &self.list_items[i];
         if !self.visible(Some(item.element), rules, cfg) {
             return None;
         }
-        let element = &self.elements[item.element];
         // Its own text: the runs in it whose elements show, labels left out;
         // markers (with the space before them) taken out of it; line breaks
         // in the source are not text.
@@ -713,12 +733,12 @@ impl Page {
             foreign |= edition.as_ref().is_some_and(|mark| self.elements[e].classes.contains(mark));
             at = self.elements[e].parent;
         }
-        let id = element.id.clone().unwrap_or_else(|| format!("line-{}", item.line));
+        let id = self.item_id(i);
+        let number = self.catalog.items.iter().position(|known| *known == id).unwrap_or(self.catalog.items.len());
         Some(Entry {
-            item: item_id(rules, &id),
-            id: Cow::Owned(id),
+            item: ItemId(number as u16),
+            catalog: &self.catalog,
             origin: self.origin(item.element, rules, cfg),
-            origin_id: self.origin_id(item.element, rules, cfg),
             text: Cow::Owned(text),
             markers: markers.into_iter().map(Cow::Owned).collect(),
             foreign,
@@ -950,8 +970,8 @@ pub fn compare(page: &Page, rules: &Rules, errata: &Errata, cfg: &Config, order:
     let top = |items: &[Entry]| {
         items
             .iter()
-            .filter(|i| !off_page.contains(&i.origin_id))
-            .map(|i| RuleItem { origin: i.origin_id.to_string(), id: i.id.to_string() })
+            .filter(|i| !off_page.contains(&i.origin_id()))
+            .map(|i| RuleItem { origin: i.origin_id().to_string(), id: i.id().to_string() })
             .collect::<Vec<_>>()
     };
     let mut ours: Vec<(String, Vec<RuleItem>)> =
@@ -1161,13 +1181,6 @@ pub fn describe(c: &SectionComparison) -> String {
 fn step_id(rules: &Rules, id: &str) -> StepId {
     let n = rules.steps().position(|s| s.id == id).unwrap_or(rules.steps().count());
     StepId(n as u8)
-}
-
-/// The rules' item with this id; an item the rules do not have gets a number
-/// past theirs.
-fn item_id(rules: &Rules, id: &str) -> ItemId {
-    let items = rules.items();
-    items.iter().find(|i| i.id == id).map_or(ItemId(items.len() as u16), |i| i.number)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! exist wherever the item shows.
 
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::{Effect, Flow, Role};
+use carcassonne_rules_core::{Effect, Flow, Role, StepId};
 
 use crate::logic::Logic;
 use crate::model::{DoubleTurn, Step};
@@ -170,9 +170,9 @@ impl Checker<'_> {
         let double_turns: Vec<&WithEffect> = effects.iter().filter(|e| e.effect == &Effect::DoubleTurn).collect();
         for e in &effects {
             match e.effect {
-                Effect::GoBack(target) => self.go_back(e, target, &steps, block, logic),
+                &Effect::GoBack(target) => self.go_back(e, target, &steps, block, logic),
                 Effect::Skip(targets) => {
-                    for target in targets.iter() {
+                    for &target in targets.iter() {
                         self.skip(e, target, &steps, &double_turns, logic);
                     }
                 }
@@ -183,9 +183,9 @@ impl Checker<'_> {
         }
     }
 
-    fn go_back(&mut self, e: &WithEffect, target: &str, steps: &[&Step], block: Option<&DoubleTurn>, logic: &Logic) {
-        let Some(to) = steps.iter().find(|s| s.id == target) else { return };
-        let (id, here) = (&e.item.id, &e.step.id);
+    fn go_back(&mut self, e: &WithEffect, to: StepId, steps: &[&Step], block: Option<&DoubleTurn>, logic: &Logic) {
+        let Some(to) = steps.iter().find(|s| s.number == to) else { return };
+        let (id, here, target) = (&e.item.id, &e.step.id, &to.id);
         if to.number >= e.step.number {
             let what = if to.number == e.step.number { "its own step" } else { "a later step" };
             self.report(
@@ -221,9 +221,9 @@ impl Checker<'_> {
         }
     }
 
-    fn skip(&mut self, e: &WithEffect, target: &str, steps: &[&Step], double_turns: &[&WithEffect], logic: &Logic) {
-        let Some(skipped) = steps.iter().find(|s| s.id == target) else { return };
-        let (id, here) = (&e.item.id, &e.step.id);
+    fn skip(&mut self, e: &WithEffect, target: StepId, steps: &[&Step], double_turns: &[&WithEffect], logic: &Logic) {
+        let Some(skipped) = steps.iter().find(|s| s.number == target) else { return };
+        let (id, here, target) = (&e.item.id, &e.step.id, &skipped.id);
         if skipped.number <= e.step.number {
             let what = if skipped.number == e.step.number { "its own step" } else { "an earlier step" };
             self.report(

@@ -20,14 +20,14 @@ impl Checker<'_> {
         // Sections in turn-order order.
         let mut sections: Vec<Section> = Vec::new();
         for id in model::SECTIONS_BEFORE_STEPS {
-            sections.push(Section { id: id.to_string(), exists: Cond::True, span: None });
+            sections.push(Section { id: id.to_string(), step: None, exists: Cond::True, span: None });
         }
         for step in phases.iter().flat_map(|p| &p.steps) {
             let span = Some(step.when_span.unwrap_or(step.span));
-            sections.push(Section { id: step.id.clone(), exists: step.when.clone(), span });
+            sections.push(Section { id: step.id.clone(), step: Some(step.number), exists: step.when.clone(), span });
         }
         for id in model::SECTIONS_AFTER_STEPS {
-            sections.push(Section { id: id.to_string(), exists: Cond::True, span: None });
+            sections.push(Section { id: id.to_string(), step: None, exists: Cond::True, span: None });
         }
 
         // Every file's items, with the expansion rank that breaks ties.
@@ -191,6 +191,17 @@ impl Checker<'_> {
         let mut rules =
             Rules { catalog, flags, phases, double_turn, notes, setup, any_time, final_scoring, inputs: Vec::new() };
         self.number(&mut rules);
+        // What names the turn orders' typed ids, in their numbers' order.
+        let all = rules.items();
+        let mut items = vec![String::new(); all.len()];
+        for item in all {
+            if let Some(slot) = items.get_mut(usize::from(item.number.0)) {
+                slot.clone_from(&item.id);
+            }
+        }
+        let steps: Vec<String> = rules.steps().map(|s| s.id.clone()).collect();
+        let catalog = std::mem::take(&mut rules.catalog);
+        rules.catalog = catalog.with_ids(steps.iter().map(String::as_str), items.iter().map(String::as_str));
         rules
     }
 

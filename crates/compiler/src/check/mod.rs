@@ -117,6 +117,8 @@ struct Checker<'a> {
 /// A section (notes, a step, …) and the condition under which it exists.
 struct Section {
     id: String,
+    /// The step, for a step's section.
+    step: Option<carcassonne_rules_core::StepId>,
     exists: Cond,
     /// Where the condition is written (a step's `when`).
     span: Option<Span>,

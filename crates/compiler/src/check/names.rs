@@ -3,9 +3,8 @@
 //! marker or step it stands for. (The runtime's `resolve` is another thing:
 //! a selection's visible set into a turn order.)
 
-use carcassonne_rules_core::Effect;
-use carcassonne_rules_core::order::StepName;
 use carcassonne_rules_core::tables::MarkerId;
+use carcassonne_rules_core::{Effect, StepId};
 
 use super::*;
 
@@ -160,13 +159,12 @@ impl Checker<'_> {
 
     pub(super) fn effect(&mut self, source: &Spanned<String>, sections: &[Section]) -> Option<Effect> {
         let effect = self.parse(source, "effect", dsl::effect)?;
-        let step = |this: &mut Self, name: &dsl::Name| -> Option<StepName> {
-            let is_step = sections.iter().any(|s| s.id == name.text) && !name.text.contains('_');
-            if is_step {
-                return Some(name.text.clone().into());
+        let step = |this: &mut Self, name: &dsl::Name| -> Option<StepId> {
+            if let Some(step) = sections.iter().find(|s| s.id == name.text).and_then(|s| s.step) {
+                return Some(step);
             }
             let span = source.sub_span(name.at.0, name.at.1);
-            let steps = sections.iter().map(|s| s.id.as_str()).filter(|s| !s.contains('_'));
+            let steps = sections.iter().filter(|s| s.step.is_some()).map(|s| s.id.as_str());
             if !this.failed.base {
                 let message = format!("unknown step `{}`", name.text);
                 this.report_unknown((span, message, "not a step of base.yaml"), &name.text, steps, None);
@@ -175,7 +173,7 @@ impl Checker<'_> {
         };
         Some(match effect {
             dsl::WrittenEffect::Skip(names) => {
-                let steps: Vec<Option<StepName>> = names.iter().map(|n| step(self, n)).collect();
+                let steps: Vec<Option<StepId>> = names.iter().map(|n| step(self, n)).collect();
                 Effect::Skip(steps.into_iter().collect::<Option<Vec<_>>>()?.into())
             }
             dsl::WrittenEffect::GoBack(name) => Effect::GoBack(step(self, &name)?),

@@ -3,7 +3,7 @@
 //! every step with where it exists and repeats.
 
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::Repeat;
+use carcassonne_rules_core::{NamedEffect, Repeat};
 use indexmap::IndexMap;
 
 use super::Change;
@@ -160,6 +160,12 @@ impl<'r> Version<'r> {
     /// The item's text in each edition of the space (`None` where this version lacks the edition).
     pub(super) fn texts(&self, vars: &Vars, item: &Item) -> Vec<Option<String>> {
         vars.edition_ids.iter().map(|id| self.rules.catalog.edition(id).map(|e| item.text.render(e))).collect()
+    }
+
+    /// The item's effect with its steps by name: two versions may number
+    /// their steps differently.
+    pub(super) fn effect<'i>(&'i self, item: &'i Item) -> Option<NamedEffect<'i>> {
+        item.effect.as_ref().map(|e| e.named(&self.rules.catalog))
     }
 
     /// Whether the item is foreign in each edition of the space.

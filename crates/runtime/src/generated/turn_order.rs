@@ -6638,7 +6638,7 @@ pub static TABLES: Tables = Tables {
             origins: &[],
             markers: &[],
             foreign: &[],
-            effect: Some(Effect::GoBack(Cow::Borrowed("1B"))),
+            effect: Some(Effect::GoBack(step::S1B)),
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
             children: &[],
         },
@@ -6786,7 +6786,7 @@ pub static TABLES: Tables = Tables {
             origins: &[origin::PRINCESS_REMOVE_KNIGHT_PRINCESS],
             markers: &[],
             foreign: &[edition::WE],
-            effect: Some(Effect::Skip(Cow::Borrowed(&[Cow::Borrowed("2B-1"), Cow::Borrowed("2B-2")]))),
+            effect: Some(Effect::Skip(Cow::Borrowed(&[step::S2B_1, step::S2B_2]))),
             flow: Flow { optional: true, ..Flow::ACTION },
             children: &[],
         },
@@ -12055,7 +12055,7 @@ pub static TABLES: Tables = Tables {
     double_turn: Some(carcassonne_rules_core::order::DoubleTurnBlock { first: step::S1B, last: step::S4A }),
 };
 
-/// The editions, variants, expansions and modules of these rules.
+/// The editions, variants, expansions and modules of these rules, and the ids of their steps and items.
 pub fn catalog() -> Catalog {
     Catalog::new(
         &[
@@ -12266,4 +12266,5 @@ pub fn catalog() -> Catalog {
             ("the_hans_statue", "The Hans Statue (fan expansion)", &["C1", "C2", "WE"], &[module::HANS_STATUE]),
         ],
     )
+    .with_ids(TABLES.steps.iter().map(|s| s.id), TABLES.items.iter().map(|i| i.id))
 }
