@@ -23,7 +23,7 @@ use std::fmt::Write;
 
 use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
 use carcassonne_rules_core::tables::{Flow, Role};
-use carcassonne_rules_core::{EditionId, Effect, Repeat};
+use carcassonne_rules_core::{Catalog, EditionId, Effect, NamedEffect, Repeat};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
@@ -367,7 +367,7 @@ fn selection_form(out: &mut String, rules: &Rules) {
 /// An item's flow for the play mode, where it is not a must action without
 /// effect: ` data-role="condition"`, ` data-flow="optional choose-one once"`,
 /// ` data-skip="2B-1 2B-2"`, ` data-go-back="1B"`, ` data-double-turn`.
-fn flow_attrs(flow: Flow, effect: Option<&Effect>) -> String {
+fn flow_attrs(flow: Flow, effect: Option<&Effect>, catalog: &Catalog) -> String {
     let mut out = String::new();
     let role = match flow.role {
         Role::Action => None,
@@ -385,16 +385,16 @@ fn flow_attrs(flow: Flow, effect: Option<&Effect>) -> String {
     if !flags.is_empty() {
         let _ = write!(out, " data-flow=\"{}\"", flags.join(" "));
     }
-    match effect {
+    match effect.map(|e| e.named(catalog)) {
         None => {}
-        Some(Effect::Skip(steps)) => {
+        Some(NamedEffect::Skip(steps)) => {
             let steps: Vec<String> = steps.iter().map(|s| html::text(s).into_owned()).collect();
             let _ = write!(out, " data-skip=\"{}\"", steps.join(" "));
         }
-        Some(Effect::GoBack(to)) => {
+        Some(NamedEffect::GoBack(to)) => {
             let _ = write!(out, " data-go-back=\"{}\"", html::text(to));
         }
-        Some(Effect::DoubleTurn) => out.push_str(" data-double-turn"),
+        Some(NamedEffect::DoubleTurn) => out.push_str(" data-double-turn"),
     }
     out
 }
@@ -461,7 +461,7 @@ fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item) {
     if !item.foreign.is_empty() {
         let _ = write!(out, " data-f=\"{}\"", numbers(item.foreign.iter().map(|e| e.0)));
     }
-    out.push_str(&flow_attrs(item.flow, item.effect.as_ref()));
+    out.push_str(&flow_attrs(item.flow, item.effect.as_ref(), &rules.catalog));
     out.push_str(" hidden>");
     out.push_str("<div class=\"line\"><span class=\"text\">");
     text(out, &item.text);
