@@ -178,3 +178,16 @@ fn one_edited_line_of_the_bundled_rules_pairing_far_modules_is_decided_or_refuse
     eprintln!("{spent} steps, {took:?}: {}", if problems.is_empty() { "decided" } else { "refused" });
     assert!(took < std::time::Duration::from_secs(3), "took {took:?} of CPU time");
 }
+
+#[test]
+fn the_hostile_fixture_is_the_twenty_four_pairs_with_their_spoiler() {
+    // The build script's and the language server's tests read it.
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("rules");
+    pairs(&dir, 24, true);
+    let fixture = Path::new("tests/fixtures/hostile-pairs");
+    for file in ["modules.yaml", "expansions/pairs.yaml"] {
+        let made = std::fs::read_to_string(dir.join(file)).expect("made");
+        assert_eq!(std::fs::read_to_string(fixture.join(file)).expect("fixture"), made, "{file}");
+    }
+}
