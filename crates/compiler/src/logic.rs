@@ -92,6 +92,7 @@ impl Budget {
             let function = match op {
                 Op::And => op_function::and,
                 Op::Or => op_function::or,
+                Op::AndNot => op_function::and_not,
             };
             let steps = Bdd::check_binary_op(most, a, b, function).map_or(usize::MAX, |(_, steps)| steps);
             self.charge(steps)?;
@@ -102,6 +103,7 @@ impl Budget {
         let result = match op {
             Op::And => a.and(b),
             Op::Or => a.or(b),
+            Op::AndNot => a.and_not(b),
         };
         self.charge(result.size())?;
         Ok(result)
@@ -113,6 +115,7 @@ impl Budget {
 enum Op {
     And,
     Or,
+    AndNot,
 }
 
 /// Conditions as BDDs over one variable per module, one per edition and one
@@ -153,9 +156,11 @@ pub type Selection = Config;
 
 impl<'r> Logic<'r> {
     /// The variables and the derived flags of `rules`, which `check`
-    /// accepted: placed as `check` placed them, without a bound.
+    /// accepted: placed as `check` placed them, with a [`BUDGET`] of its
+    /// own for the work of the tool that asks (`verify`, `explain`, …):
+    /// rules whose every condition fits may still combine them past it.
     pub fn new(rules: &'r Rules) -> Self {
-        let logic = Self::over(&rules.catalog, &rules.flags, Budget::unbounded());
+        let logic = Self::over(&rules.catalog, &rules.flags, Budget::new(BUDGET));
         let [notes, setup, any_time, final_scoring] = rules.sections();
         for (_, items) in [notes, setup, any_time] {
             logic.place_items(items);
@@ -273,8 +278,9 @@ impl<'r> Logic<'r> {
         self.budget.spent()
     }
 
-    /// The selections that satisfy `cond` (within the domain), for tools
-    /// whose logic has no bound ([`Logic::new`]).
+    /// The selections that satisfy `cond` (within the domain), or none if
+    /// that takes more than the budget has left: for tools that read
+    /// conditions `check` decided one at a time.
     pub fn cond(&self, cond: &Cond) -> Bdd {
         self.try_cond(cond).unwrap_or_else(|_| self.vars.mk_false())
     }
@@ -289,6 +295,16 @@ impl<'r> Logic<'r> {
     /// `a and b`, within the budget.
     pub fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
         self.budget.apply(a, b, Op::And)
+    }
+
+    /// `a or b`, within the budget.
+    pub fn or(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
+        self.budget.apply(a, b, Op::Or)
+    }
+
+    /// `a and not b`, within the budget.
+    pub fn and_not(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
+        self.budget.apply(a, b, Op::AndNot)
     }
 
     /// The domain: every selection.
