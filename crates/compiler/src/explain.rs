@@ -70,7 +70,8 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
         push_line(&mut out, &format!("  origin: {origin}"));
     }
     let support = support(rules, step, &path);
-    let flips = if shown { logic.and_not(logic.everything(), &shows_set).map_err(too_complex)? } else { shows_set.clone() };
+    let flips =
+        if shown { logic.and_not(logic.everything(), &shows_set).map_err(too_complex)? } else { shows_set.clone() };
     match flip(rules, &logic, &flips, cfg, &support) {
         Some((changes, flipped)) => {
             let what = if shown { "hides" } else { "shows" };

@@ -5,7 +5,6 @@
 //! for a minute and 3 GB, and writes no generated code.
 
 #![cfg(unix)]
-
 // Test helpers, not library code: a failed setup step should stop the test.
 #![allow(clippy::expect_used)]
 
