@@ -8,7 +8,7 @@ use carcassonne_rules_core::{Config, EditionId, ModuleId};
 
 use crate::diagnostics::{Sources, Span, line_col, suggestion};
 use crate::escape::terminal;
-use crate::logic::Logic;
+use crate::logic::{BUDGET, Logic};
 use crate::model::{Anchored, Cond, Item, Placed, Rules, Step, WhyEnd};
 
 /// The explanation of `item` for `cfg`, or why there is none (an unknown id,
@@ -22,8 +22,22 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
         });
     };
     let logic = Logic::new(rules);
-    let conds = step.map(|s| &s.when).into_iter().chain(path.iter().map(|i| &i.when));
-    let shows_set = conds.fold(logic.everything().clone(), |acc, c| acc.and(&logic.cond(c)));
+    // Within the logic's budget, as `check` decided the same conditions.
+    let too_complex = |_| {
+        let own = path.last().map(|i| i.spans.when.unwrap_or(i.spans.id));
+        let at = own.map_or_else(String::new, |span| {
+            let (line, col) = line_col(sources.text(span.file), span.start);
+            format!(" ({}:{line}:{col})", sources.name(span.file))
+        });
+        format!(
+            "the conditions of `{item}`{at} are too complex to explain: deciding them takes more than the \
+             budget of {BUDGET} steps"
+        )
+    };
+    let mut shows_set = logic.everything().clone();
+    for c in step.map(|s| &s.when).into_iter().chain(path.iter().map(|i| &i.when)) {
+        shows_set = logic.try_cond(c).and_then(|own| logic.and(&shows_set, &own)).map_err(too_complex)?;
+    }
     let shows = |cfg: &Config| logic.contains(&shows_set, cfg);
     let shown = shows(cfg);
     let mut out = String::new();
@@ -56,7 +70,8 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
         push_line(&mut out, &format!("  origin: {origin}"));
     }
     let support = support(rules, step, &path);
-    let flips = if shown { logic.everything().and_not(&shows_set) } else { shows_set.clone() };
+    let flips =
+        if shown { logic.and_not(logic.everything(), &shows_set).map_err(too_complex)? } else { shows_set.clone() };
     match flip(rules, &logic, &flips, cfg, &support) {
         Some((changes, flipped)) => {
             let what = if shown { "hides" } else { "shows" };

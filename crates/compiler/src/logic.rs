@@ -81,7 +81,7 @@ impl Budget {
     /// could take more steps than one may, or than are left (the product of
     /// its operands' sizes bounds them), is counted first, and refused
     /// without doing the work when it takes more: that spends the budget.
-    fn apply(&self, a: &Bdd, b: &Bdd, op: fn(Option<bool>, Option<bool>) -> Option<bool>) -> Result<Bdd, TooComplex> {
+    fn apply(&self, a: &Bdd, b: &Bdd, op: Op) -> Result<Bdd, TooComplex> {
         let left = self.left.get();
         if left == 0 {
             return Err(TooComplex::Earlier);
@@ -89,13 +89,33 @@ impl Budget {
         let most = left.min(OPERATION);
         if a.size().saturating_mul(b.size()) > most {
             // A dry run counts the steps in less memory than the work takes.
-            let steps = Bdd::check_binary_op(most, a, b, op).map_or(usize::MAX, |(_, steps)| steps);
+            let function = match op {
+                Op::And => op_function::and,
+                Op::Or => op_function::or,
+                Op::AndNot => op_function::and_not,
+            };
+            let steps = Bdd::check_binary_op(most, a, b, function).map_or(usize::MAX, |(_, steps)| steps);
             self.charge(steps)?;
         }
-        let result = Bdd::binary_op(a, b, op);
+        // The BDD crate's own `and` and `or`, not its generic `binary_op`:
+        // they are compiled (and optimised, even in the debug build: see the
+        // workspace's Cargo.toml) in that crate, not in this one.
+        let result = match op {
+            Op::And => a.and(b),
+            Op::Or => a.or(b),
+            Op::AndNot => a.and_not(b),
+        };
         self.charge(result.size())?;
         Ok(result)
     }
+}
+
+/// The operations [`Budget::apply`] does.
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    And,
+    Or,
+    AndNot,
 }
 
 /// Conditions as BDDs over one variable per module, one per edition and one
@@ -136,9 +156,11 @@ pub type Selection = Config;
 
 impl<'r> Logic<'r> {
     /// The variables and the derived flags of `rules`, which `check`
-    /// accepted: placed as `check` placed them, without a bound.
+    /// accepted: placed as `check` placed them, with a [`BUDGET`] of its
+    /// own for the work of the tool that asks (`verify`, `explain`, …):
+    /// rules whose every condition fits may still combine them past it.
     pub fn new(rules: &'r Rules) -> Self {
-        let logic = Self::over(&rules.catalog, &rules.flags, Budget::unbounded());
+        let logic = Self::over(&rules.catalog, &rules.flags, Budget::new(BUDGET));
         let [notes, setup, any_time, final_scoring] = rules.sections();
         for (_, items) in [notes, setup, any_time] {
             logic.place_items(items);
@@ -256,8 +278,9 @@ impl<'r> Logic<'r> {
         self.budget.spent()
     }
 
-    /// The selections that satisfy `cond` (within the domain), for tools
-    /// whose logic has no bound ([`Logic::new`]).
+    /// The selections that satisfy `cond` (within the domain), or none if
+    /// that takes more than the budget has left: for tools that read
+    /// conditions `check` decided one at a time.
     pub fn cond(&self, cond: &Cond) -> Bdd {
         self.try_cond(cond).unwrap_or_else(|_| self.vars.mk_false())
     }
@@ -271,7 +294,17 @@ impl<'r> Logic<'r> {
 
     /// `a and b`, within the budget.
     pub fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
-        self.budget.apply(a, b, op_function::and)
+        self.budget.apply(a, b, Op::And)
+    }
+
+    /// `a or b`, within the budget.
+    pub fn or(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
+        self.budget.apply(a, b, Op::Or)
+    }
+
+    /// `a and not b`, within the budget.
+    pub fn and_not(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
+        self.budget.apply(a, b, Op::AndNot)
     }
 
     /// The domain: every selection.
@@ -305,14 +338,14 @@ impl<'r> Logic<'r> {
             Cond::All(parts) => {
                 let mut acc = self.vars.mk_true();
                 for p in parts {
-                    acc = self.budget.apply(&acc, &self.build(p, flag)?, op_function::and)?;
+                    acc = self.budget.apply(&acc, &self.build(p, flag)?, Op::And)?;
                 }
                 acc
             }
             Cond::Any(parts) => {
                 let mut acc = self.vars.mk_false();
                 for p in parts {
-                    acc = self.budget.apply(&acc, &self.build(p, flag)?, op_function::or)?;
+                    acc = self.budget.apply(&acc, &self.build(p, flag)?, Op::Or)?;
                 }
                 acc
             }

@@ -14,11 +14,18 @@
 //! diagnostic at the culprit, with a selection as a ready-to-run command: one
 //! that shows the fault, or, where the fault is that nothing can show, one
 //! that shows the context without it.
+//!
+//! The proofs combine conditions that `check` decided one at a time (every
+//! item of a step at once, alternatives two by two), so they work within a
+//! budget of their own ([`Logic::new`]'s): past it, the culprit where the
+//! work ran out gets a located "too complex to verify" diagnostic, and what
+//! was not proved is not reported.
 
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_core::EditionId;
 
 use crate::diagnostics::{Diagnostic, Sources, Span};
+use crate::logic::{BUDGET, TooComplex};
 pub use crate::logic::{Logic, Selection};
 use crate::model::{Cond, Item, Rules, WordingPart};
 
@@ -36,14 +43,22 @@ pub struct Report {
 /// selection, reporting each failure at its YAML span with a counterexample.
 pub fn verify(rules: &Rules, sources: &Sources) -> Report {
     let logic = Logic::new(rules);
-    let mut run =
-        Run { rules, logic: &logic, sources, problems: Vec::new(), checks: 0, largest: 0, groups: Vec::new() };
+    let mut run = Run {
+        rules,
+        logic: &logic,
+        sources,
+        problems: Vec::new(),
+        checks: 0,
+        largest: 0,
+        groups: Vec::new(),
+        exhausted: false,
+    };
     let everything = logic.everything().clone();
     for (i, flag) in rules.flags.iter().enumerate() {
-        let shows = logic.cond(&Cond::Flag(i));
         let span = flag.span;
+        let shows = run.bounded(span, |l| l.try_cond(&Cond::Flag(i)));
         run.check_possible(&shows, &everything, span, || format!("derived flag `{}` is never true", flag.id));
-        let hidden = everything.and_not(&shows);
+        let hidden = run.bounded(span, |l| l.and_not(&everything, &shows));
         run.check_possible(&hidden, &everything, span, || format!("derived flag `{}` is always true", flag.id));
     }
     for (_, items) in rules.sections() {
@@ -54,10 +69,10 @@ pub fn verify(rules: &Rules, sources: &Sources) -> Report {
     // base game. A step that exists only under a condition (2D: the dragon)
     // must have something to do wherever it shows.
     for step in rules.steps() {
-        let shown = logic.cond(&step.when);
+        let shown = run.bounded(step.span, |l| l.try_cond(&step.when));
         let any = run.items(&step.items, &shown, None);
         if step.when != Cond::True {
-            let empty = shown.and_not(&any);
+            let empty = run.bounded(step.span, |l| l.and_not(&shown, &any));
             run.check_empty(
                 &empty,
                 step.span,
@@ -79,6 +94,8 @@ struct Run<'a, 'r> {
     largest: usize,
     /// Items with a `one_of`, in order: group, id, where they show, the span.
     groups: Vec<(String, String, Bdd, Span)>,
+    /// The budget ran out (and was reported): nothing more is proved.
+    exhausted: bool,
 }
 
 impl Run<'_, '_> {
@@ -87,9 +104,10 @@ impl Run<'_, '_> {
     fn items(&mut self, items: &[Item], context: &Bdd, parent: Option<&Item>) -> Bdd {
         let mut any = self.logic.nothing();
         for item in items {
-            let shows = context.and(&self.logic.cond(&item.when));
+            let span = item.spans.when.unwrap_or(item.spans.id);
+            let shows = self.bounded(span, |l| l.and(context, &l.try_cond(&item.when)?));
             self.largest = self.largest.max(shows.size());
-            any = any.or(&shows);
+            any = self.bounded(span, |l| l.or(&any, &shows));
             if let Some(group) = &item.one_of {
                 self.groups.push((
                     group.clone(),
@@ -111,7 +129,7 @@ impl Run<'_, '_> {
                 if other_group != group {
                     continue;
                 }
-                let both = first_shows.and(second_shows);
+                let both = self.bounded(*span, |l| l.and(first_shows, second_shows));
                 self.check_empty(
                     &both,
                     *span,
@@ -130,19 +148,19 @@ impl Run<'_, '_> {
         // A top-level item's condition names the module it comes from, even
         // where its step already implies it (2D needs the dragon anyway).
         if item.when != Cond::True && parent.is_some() {
-            let redundant = context.and_not(shows);
+            let redundant = self.bounded(at_when, |l| l.and_not(context, shows));
             self.check_possible(&redundant, context, at_when, || {
                 format!("the condition of `{id}` adds nothing to its parent's and its step's")
             });
         }
         for marker in &item.markers {
-            let seen = shows.and(&self.logic.cond(&marker.when));
+            let seen = self.bounded(marker.span, |l| l.and(shows, &l.try_cond(&marker.when)?));
             self.check_possible(&seen, shows, marker.span, || {
                 format!("marker {} on `{id}` can never be seen", marker.label)
             });
         }
         for (e, span) in &spans.foreign {
-            let seen = shows.and(&self.logic.edition(*e));
+            let seen = self.bounded(*span, |l| l.and(shows, &l.edition(*e)));
             let name = self.edition_name(*e);
             self.check_possible(&seen, shows, *span, || {
                 format!("`{id}` is marked foreign in {name}, but never shows in {name}")
@@ -154,13 +172,13 @@ impl Run<'_, '_> {
             for (editions, wording) in alternatives {
                 let these = editions.iter().fold(self.logic.nothing(), |acc, &e| acc.or(&self.logic.edition(e)));
                 named = named.or(&these);
-                let seen = shows.and(&these);
+                let seen = self.bounded(spans.text, |l| l.and(shows, &these));
                 let names: Vec<String> = editions.iter().map(|&e| self.edition_name(e)).collect();
                 self.check_possible(&seen, shows, spans.text, || {
                     format!("the wording \"{wording}\" of `{id}` ({}) is never shown", names.join(", "))
                 });
             }
-            let unworded = shows.and_not(&named);
+            let unworded = self.bounded(spans.text, |l| l.and_not(shows, &named));
             self.check_empty(
                 &unworded,
                 spans.text,
@@ -170,7 +188,7 @@ impl Run<'_, '_> {
         }
         let children = self.items(&item.children, shows, Some(item));
         if !item.children.is_empty() && item.text.render(EditionId(0)).trim_end().ends_with(':') {
-            let bare = shows.and_not(&children);
+            let bare = self.bounded(spans.id, |l| l.and_not(shows, &children));
             self.check_empty(
                 &bare,
                 spans.id,
@@ -184,10 +202,37 @@ impl Run<'_, '_> {
         self.rules.catalog.editions.get(usize::from(e.0)).map_or_else(|| "?".into(), |x| x.id.clone())
     }
 
+    /// What `op` builds, or, past the budget, no selection, after saying
+    /// so at `span` (once: the work that ran out there is the culprit).
+    fn bounded(&mut self, span: Span, op: impl FnOnce(&Logic) -> Result<Bdd, TooComplex>) -> Bdd {
+        if self.exhausted {
+            return self.logic.nothing();
+        }
+        op(self.logic).unwrap_or_else(|_| {
+            self.exhausted = true;
+            let d = Diagnostic::at(
+                self.sources,
+                span,
+                "this is too complex to verify",
+                "verifying this with what comes before it takes more work than the rules may use",
+            )
+            .with_help(format!(
+                "verify works within a budget of {BUDGET} steps for all the rules; conditions that each fit \
+                 may still combine past it (every item of a step at once, alternatives two by two): name the \
+                 modules they pair next to each other in earlier conditions, or split the step"
+            ));
+            self.problems.push(d);
+            self.logic.nothing()
+        })
+    }
+
     /// Fails when `set` is empty: something that should be possible is not.
     /// The example is a selection from `around` (where it was expected), which
     /// shows the context without it.
     fn check_possible(&mut self, set: &Bdd, around: &Bdd, span: Span, message: impl FnOnce() -> String) {
+        if self.exhausted {
+            return;
+        }
         self.checks += 1;
         if set.is_false() {
             let command = self.logic.witness(around).map(|w| self.logic.command(&w));
@@ -197,6 +242,9 @@ impl Run<'_, '_> {
 
     /// Fails when `set` is not empty: a selection in it is the counterexample.
     fn check_empty(&mut self, set: &Bdd, span: Span, message: impl FnOnce() -> String, label: &str) {
+        if self.exhausted {
+            return;
+        }
         self.checks += 1;
         if set.is_false() {
             return;

@@ -12,7 +12,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use carcassonne_rules_compiler::logic::BUDGET;
-use carcassonne_rules_compiler::{Budget, compile_dir_within, diagnostics};
+use carcassonne_rules_compiler::{Budget, compile_dir, compile_dir_within, diagnostics, explain, verify};
+use carcassonne_rules_core::{Config, EditionId, ModuleId, VariantId};
 
 /// The rules bundled with the project.
 const BUNDLED: &str = "../../rules";
@@ -177,4 +178,74 @@ fn one_edited_line_of_the_bundled_rules_pairing_far_modules_is_decided_or_refuse
     assert!(problems.is_empty() || problems.contains("this condition is too complex to decide"), "{problems}");
     eprintln!("{spent} steps, {took:?}: {}", if problems.is_empty() { "decided" } else { "refused" });
     assert!(took < std::time::Duration::from_secs(3), "took {took:?} of CPU time");
+}
+
+#[test]
+fn the_hostile_fixture_is_the_twenty_four_pairs_with_their_spoiler() {
+    // The build script's and the language server's tests read it.
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("rules");
+    pairs(&dir, 24, true);
+    let fixture = Path::new("tests/fixtures/hostile-pairs");
+    for file in ["modules.yaml", "expansions/pairs.yaml"] {
+        let made = std::fs::read_to_string(dir.join(file)).expect("made");
+        assert_eq!(std::fs::read_to_string(fixture.join(file)).expect("fixture"), made, "{file}");
+    }
+}
+
+/// As [`pairs`] with its spoiler, but each pair the whole condition of an
+/// item of its own: every condition is a few nodes and `check` accepts them,
+/// but the selections where some item of the step shows, which `verify`
+/// builds, are 2^pairs nodes.
+fn pairs_apart(dir: &Path, pairs: usize) {
+    self::pairs(dir, pairs, true);
+    let mut items = String::from("expansion: pairs\nitems:\n  1A:\n");
+    for i in 0..pairs {
+        writeln!(items, "    - id: pair-{i:02}\n      when: a{i:02} and b{i:02}\n      text: t").expect("write");
+    }
+    std::fs::write(dir.join("expansions/pairs.yaml"), items).expect("write");
+}
+
+#[test]
+fn verify_of_conditions_that_fit_alone_but_combine_past_the_budget_is_refused_where_it_ran_out() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    for (pairs, refused) in [(16, false), (24, true)] {
+        let dir = temp.path().join(format!("rules-{pairs}"));
+        pairs_apart(&dir, pairs);
+        let compiled = compile_dir(&dir);
+        let rules = compiled.result.expect("check accepts every pair");
+        let started = cpu();
+        let report = verify::verify(&rules, &compiled.sources);
+        let took = cpu() - started;
+        let text = diagnostics::render(&report.problems, false);
+        eprintln!("{pairs} pairs: verify took {took:?} of CPU time");
+        if !refused {
+            assert!(!text.contains("too complex"), "{text}");
+            continue;
+        }
+        // Without the budget: 2.4 s and 270 MB at 20 pairs, a minute and
+        // gigabytes at 24 (docs/performance.md).
+        assert_eq!(report.problems.len(), 1, "{text}");
+        let location = report.problems[0].location().expect("located");
+        assert!(location.contains("expansions/pairs.yaml:"), "at one of the pairs: {location}");
+        assert!(text.contains("this is too complex to verify"), "{text}");
+        assert!(text.contains("help: verify works within a budget"), "{text}");
+        assert!(took < std::time::Duration::from_secs(12), "took {took:?} of CPU time");
+    }
+}
+
+#[test]
+fn explain_of_an_item_whose_step_combines_past_the_budget_answers_within_its_own() {
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("rules");
+    pairs_apart(&dir, 24);
+    let compiled = compile_dir(&dir);
+    let rules = compiled.result.expect("check accepts every pair");
+    let cfg = Config { edition: EditionId(0), variant: VariantId(0), modules: [ModuleId(0)].into_iter().collect() };
+    let started = cpu();
+    let answer = explain::explain(&rules, &compiled.sources, "pair-23", &cfg).expect("explained");
+    let took = cpu() - started;
+    assert!(answer.contains("`pair-23` in step 1A: not shown"), "{answer}");
+    assert!(answer.contains("smallest change that shows it: add a23, add b23"), "{answer}");
+    assert!(took < std::time::Duration::from_secs(2), "took {took:?} of CPU time");
 }
