@@ -18,6 +18,7 @@
 //! strings, which the compiler checks (a schema only offers their names and a
 //! pattern).
 
+use carcassonne_rules_core::Section;
 use carcassonne_rules_core::escape::markdown::{code, inline};
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -231,13 +232,16 @@ impl Offers<'_> {
                     list.insert("description".into(), description.into());
                     Value::Object(list)
                 };
+                let about = |section: Section| match section {
+                    Section::Notes => "Notes that depend on the selection (how to read the markers, …).",
+                    Section::Setup => "Preparing the game.",
+                    Section::AnyTime => "At any time during your turn.",
+                    Section::FinalScoring => "Scoring at the end of the game.",
+                };
                 let mut properties = Map::new();
-                properties.insert(
-                    "notes".into(),
-                    list("Notes that depend on the selection (how to read the markers, …).".into()),
-                );
-                properties.insert("setup".into(), list("Preparing the game.".into()));
-                properties.insert("any_time".into(), list("At any time during your turn.".into()));
+                for section in Section::BEFORE_STEPS {
+                    properties.insert(section.name().into(), list(about(section).into()));
+                }
                 for phase in &rules.phases {
                     for step in &phase.steps {
                         let description =
@@ -245,10 +249,15 @@ impl Offers<'_> {
                         properties.insert(step.id.clone(), list(description));
                     }
                 }
-                properties.insert("final_scoring".into(), list("Scoring at the end of the game.".into()));
+                for section in Section::AFTER_STEPS {
+                    properties.insert(section.name().into(), list(about(section).into()));
+                }
                 node.insert("properties".into(), Value::Object(properties));
             }
-            _ => {}
+            // Left in place, so that the schema tests see an offer no one fills.
+            _ => {
+                node.insert(OFFER.into(), what.into());
+            }
         }
     }
 }
