@@ -37,7 +37,8 @@ pub enum IdKind {
 }
 
 /// The words of the conditions' language: a module or flag with one of these
-/// names could never be named in a condition.
+/// names could never be named in a condition. The grammar's `keyword` rule
+/// (`grammar/dsl.pest`) lists the same words, in this order (a test reads it).
 pub const KEYWORDS: [&str; 8] = ["and", "or", "not", "when", "edition", "variant", "true", "false"];
 
 impl IdKind {
@@ -173,6 +174,34 @@ pub fn accepts_file_name(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The words of the grammar's `keyword` rule, in its order.
+    fn grammar_keywords() -> Vec<String> {
+        let grammar = include_str!("../grammar/dsl.pest");
+        let rule = grammar.lines().find(|l| l.split_whitespace().next() == Some("keyword")).unwrap_or_default();
+        // `keyword = @{ ("and" | "or" | …) ~ !name_char }`: the quoted words.
+        let words = rule.split_once('(').and_then(|(_, rest)| rest.split_once(')')).map_or("", |(words, _)| words);
+        words.split('|').map(|w| w.trim().trim_matches('"').to_string()).collect()
+    }
+
+    #[test]
+    fn the_grammar_and_the_lexicon_know_the_same_keywords() {
+        assert_eq!(grammar_keywords(), KEYWORDS, "grammar/dsl.pest's `keyword` rule and lexicon::KEYWORDS");
+        // Every word the conditions' rules match is one of them, so that no
+        // module can be named like it.
+        let grammar = include_str!("../grammar/dsl.pest");
+        let condition_rules = ["or_op", "and_op", "not_op", "boolean", "edition_test", "variant_test", "when_kw"];
+        let mut seen = 0;
+        for line in
+            grammar.lines().filter(|l| l.split_whitespace().next().is_some_and(|r| condition_rules.contains(&r)))
+        {
+            seen += 1;
+            for word in line.split('"').skip(1).step_by(2).filter(|w| w.chars().all(|c| c.is_ascii_lowercase())) {
+                assert!(is_keyword(word), "the grammar matches `{word}`, which KEYWORDS lacks");
+            }
+        }
+        assert_eq!(seen, condition_rules.len(), "a rule of the conditions was renamed");
+    }
 
     use IdKind::*;
 

@@ -480,10 +480,22 @@ impl Rules {
     }
 }
 
-/// The sections that hold items, in the order a turn order lists them.
-pub const SECTIONS_BEFORE_STEPS: [&str; 3] = ["notes", "setup", "any_time"];
-/// See [`SECTIONS_BEFORE_STEPS`].
-pub const SECTIONS_AFTER_STEPS: [&str; 1] = ["final_scoring"];
+/// The names of the sections listed before the steps, in the order a turn
+/// order lists them: [`Section::BEFORE_STEPS`]'s.
+pub const SECTIONS_BEFORE_STEPS: [&str; 3] = names(Section::BEFORE_STEPS);
+/// The names of the sections listed after the steps: see [`SECTIONS_BEFORE_STEPS`].
+pub const SECTIONS_AFTER_STEPS: [&str; 1] = names(Section::AFTER_STEPS);
+
+/// The sections' names, in order.
+const fn names<const N: usize>(sections: [Section; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = sections[i].name();
+        i += 1;
+    }
+    out
+}
 
 /// Markers the rules may use, as written in the DSL.
 pub const MARKERS: [&str; 7] =

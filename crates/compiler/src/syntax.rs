@@ -5,13 +5,16 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
+use serde_json::json;
 use serde_saphyr::{DefaultMessageFormatter, MessageFormatter};
 
 use carcassonne_rules_core::escape::terminal::quoted;
 
 use crate::diagnostics::{Diagnostic, FileId, Sources, Span};
 use crate::lexicon;
+use crate::schema::{KEBAB, SNAKE, offer};
 
 pub use spanned::Spanned;
 
@@ -20,76 +23,96 @@ mod spanned;
 // ---- the raw records handed to `check`, as serde reads them -----------------
 //
 // Field order is the order serde lists the expected keys in when it finds an
-// unknown one; keep it as the rules README documents the keys.
+// unknown one; keep it as the rules README documents the keys. The records
+// are also the JSON Schemas of the files (`schema`): each doc comment is the
+// description an editor shows for the key, and `x-offer` names what the
+// schema offers from the rules there (`schema::offer`).
 
-/// `editions.yaml`: the editions and the publishers' rule variants.
-#[derive(Debug, Clone, Deserialize)]
+/// The editions of Carcassonne and the publishers' rule variants.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawEditionsFile {
-    /// The editions, in order.
+    /// The editions the order of play distinguishes.
     pub editions: Vec<RawEdition>,
-    /// The rule variants.
+    /// The publishers' rule variants (conditions test them with `variant == rgg`).
     #[serde(default)]
     pub variants: Vec<RawVariant>,
 }
 
-/// An edition of `editions.yaml` (C1, C2, WE…).
-#[derive(Debug, Clone, Deserialize)]
+/// An edition.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(inline)]
 pub struct RawEdition {
-    /// Short id, used in conditions and text variants.
+    /// Short id, used in conditions and text variants (`C1`).
     pub id: Spanned<String>,
     /// Full name, for people.
     pub name: Spanned<String>,
-    /// The default rule variant.
+    /// The publisher's rules played unless `--variant` says otherwise.
+    #[schemars(extend("x-offer" = offer::VARIANT))]
     pub variant: Option<Spanned<String>>,
 }
 
-/// A publisher's rule variant of `editions.yaml` (`hig`, `zmg`, `rgg`).
-#[derive(Debug, Clone, Deserialize)]
+/// A publisher's rules.
+// `hig`, `zmg`, `rgg`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(inline)]
 pub struct RawVariant {
     /// Short id, used in `variant == …` tests.
     pub id: Spanned<String>,
-    /// Full name, for people.
+    /// The publisher.
     pub name: Spanned<String>,
 }
 
-/// `modules.yaml`: the expansions with their modules, and the derived flags.
-#[derive(Debug, Clone, Deserialize)]
+/// The registry: every expansion, its modules and editions, and the derived flags.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawModulesFile {
-    /// The expansions, in order.
+    /// Every expansion the order of play knows.
     pub expansions: Vec<RawExpansion>,
-    /// Each derived flag's name with its defining condition, in file order.
+    /// Derived flags: named conditions, usable in conditions like a module id
+    /// (`tiles_in_supply: abbey or halflings or german_castles`).
+    // Read as each name with its defining condition, in file order.
     #[serde(default, deserialize_with = "entries")]
+    #[schemars(schema_with = "derived_flags")]
     pub derived: Vec<(Spanned<String>, Spanned<String>)>,
 }
 
-/// An expansion of `modules.yaml`.
-#[derive(Debug, Clone, Deserialize)]
+/// An expansion (a product): its editions and modules. The order of the list
+/// breaks ties between items anchored to the same place (earlier expansion
+/// first).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "expansion")]
 pub struct RawExpansion {
-    /// Name used in conditions and `--with`, and by its expansion file.
+    /// snake_case id, accepted by `--with`, and named by its expansion file.
+    #[schemars(extend("pattern" = SNAKE))]
     pub id: Spanned<String>,
-    /// Full name, for people.
+    /// The name printed on the box.
     pub name: Spanned<String>,
-    /// Ids of the editions it was published for.
+    /// The editions the expansion was published for.
+    #[schemars(extend("x-offer" = offer::EDITIONS, "uniqueItems" = true))]
     pub editions: Vec<Spanned<String>>,
-    /// The parts of the expansion that can be played separately.
+    /// Its modules.
     pub modules: Vec<RawModule>,
 }
 
-/// A module of an expansion: one part that can be put in play on its own.
-#[derive(Debug, Clone, Deserialize)]
+/// A module: one part of the expansion that can be played on its own (a
+/// selector flag of the wiki page).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "module")]
 pub struct RawModule {
-    /// Name used in conditions and `--with`.
+    /// The snake_case of the wiki's selector key (`WondersOfHumanity` →
+    /// `wonders_of_humanity`).
+    // Used in conditions and `--with`.
+    #[schemars(extend("pattern" = SNAKE))]
     pub id: Spanned<String>,
-    /// Full name, for people.
+    /// What the module is, for people.
     pub name: Spanned<String>,
-    /// Whether the wiki's Order of Play page has a selector for the module
-    /// (`wiki: false` when it has none).
+    /// `false` for a module the wiki's Order of Play page has no selector
+    /// for: the conformance check leaves it out.
     #[serde(rename = "wiki", default = "yes")]
     pub on_wiki_page: bool,
 }
@@ -98,71 +121,91 @@ fn yes() -> bool {
     true
 }
 
-/// `base.yaml`: the turn's skeleton and the base game's items.
-#[derive(Debug, Clone, Deserialize)]
+/// The phases and steps of a turn, and the base game's items.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawBaseFile {
-    /// The phases, in playing order.
+    /// The four phases of a turn.
+    // In playing order.
     pub phases: Vec<RawPhase>,
     /// The steps a double turn plays a second time.
     pub double_turn: Option<RawDoubleTurn>,
-    /// The base game's items, by section.
+    /// The items, by section: notes, setup, any_time, a step id, final_scoring.
     #[serde(default, rename = "items", deserialize_with = "entries")]
+    #[schemars(schema_with = "sections::<false>")]
     pub sections: RawSections,
 }
 
-/// `double_turn:` of `base.yaml`: the block of steps a double turn plays
-/// once more (`{ from: 1B, to: 4A, when: builder }`).
-#[derive(Debug, Clone, Deserialize)]
+/// The steps a double turn (the builder) plays once more, `from` to `to` in
+/// turn order; a step of the block keeps its own repeat (3B, once per
+/// completed feature).
+// Written `double_turn: { from: 1B, to: 4A, when: builder }`.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "double_turn")]
 pub struct RawDoubleTurn {
-    /// The block's first step.
+    /// The block's first step (`1B`).
+    #[schemars(extend("x-offer" = offer::STEP))]
     pub from: Spanned<String>,
-    /// The block's last step.
+    /// The block's last step (`4A`).
+    #[schemars(extend("x-offer" = offer::STEP))]
     pub to: Spanned<String>,
-    /// Condition (DSL) for the selection to have double turns at all.
+    /// Where the selection has double turns (`builder`).
+    #[schemars(extend("x-offer" = offer::CONDITION))]
     pub when: Option<Spanned<String>>,
 }
 
-/// A phase of the turn in `base.yaml`, with its steps in order.
-#[derive(Debug, Clone, Deserialize)]
+/// A phase of the turn and its steps.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "phase")]
 pub struct RawPhase {
-    /// Short id of the phase.
+    /// The phase's number.
+    #[schemars(extend("x-offer" = offer::PHASE))]
     pub id: Spanned<String>,
-    /// Heading shown for the phase.
+    /// The phase's heading.
     pub title: Spanned<String>,
     /// Its steps, in playing order.
     pub steps: Vec<RawStep>,
 }
 
-/// A step of a phase in `base.yaml`; items attach to it by its id.
-#[derive(Debug, Clone, Deserialize)]
+/// A step of the phase; items attach to it by its id.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "step")]
 pub struct RawStep {
-    /// Step id (`1B`, `2B-1`), also the key of its items' section.
+    /// The step's id (`1B`, `2B-1`).
+    // Also the key of its items' section.
+    #[schemars(extend("x-offer" = offer::STEP))]
     pub id: Spanned<String>,
-    /// Heading shown for the step.
+    /// The step's heading.
     pub title: Spanned<String>,
-    /// Condition (DSL) for the step to be part of the turn at all.
+    /// The step exists only where this holds (2D needs the dragon).
+    #[schemars(extend("x-offer" = offer::CONDITION))]
     pub when: Option<Spanned<String>>,
-    /// Repetition (DSL): `per_feature`, maybe with `when`.
+    /// `per_feature` (once per completed feature, 3B), optionally followed by
+    /// `when CONDITION`. The double turn is the block `double_turn:`, not a
+    /// step's repeat.
+    #[schemars(extend("pattern" = "^per_feature( when .+)?$", "examples" = ["per_feature"]))]
     pub repeat: Option<Spanned<String>>,
-    /// The player does exactly one of the step's items.
+    /// The player does exactly one of the step's items (2B-1, 2B-2).
     #[serde(default)]
     pub choose_one: bool,
-    /// With `choose_one`: the player may also do none of them.
+    /// With `choose_one`: the player may also do none of the step's items
+    /// (2B-1: deploying is optional).
     pub may_pass: Option<Spanned<bool>>,
 }
 
-/// One file of `expansions/`: the items an expansion adds.
-#[derive(Debug, Clone, Deserialize)]
+/// The items one expansion brings, by section.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawExpansionFile {
-    /// Id of the expansion of `modules.yaml` the file belongs to.
+    /// The id of the expansion in modules.yaml whose items this file holds.
+    #[schemars(extend("x-offer" = offer::EXPANSION))]
     pub expansion: Spanned<String>,
-    /// Its items, by section.
+    /// The items, by section: notes, setup, any_time, a step id, final_scoring.
     #[serde(default, rename = "items", deserialize_with = "entries")]
+    #[schemars(schema_with = "sections::<true>")]
     pub sections: RawSections,
 }
 
@@ -173,49 +216,106 @@ impl RawExpansionFile {
     }
 }
 
-/// One rule of the turn order, as written; see `rules/README.md` for each key.
-#[derive(Debug, Clone, Deserialize)]
+/// One rule of the turn order.
+// rules/README.md tells each key.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "item")]
 pub struct RawItem {
-    /// Unique kebab-case id, the target of `after`, `before` and `under`.
+    /// Unique kebab-case id, across all files (`abbey-play-from-supply`); the
+    /// target of `after`, `before` and `under`.
+    #[schemars(extend("pattern" = KEBAB))]
     pub id: Spanned<String>,
-    /// The rule's wording (text DSL, with edition variants).
+    /// The rule, in English, in our own words. Wording that differs by
+    /// edition: `Place a {C1: follower | C2, WE: meeple} on the tile.`
     pub text: Spanned<String>,
-    /// Condition (DSL) for the item to show; children inherit their parent's.
+    /// When the item shows (with its parent's and its step's conditions).
+    /// Required on the top-level items of an expansion file; children inherit
+    /// their parent's.
+    #[schemars(extend("x-offer" = offer::CONDITION))]
     pub when: Option<Spanned<String>>,
-    /// Markers (DSL), each with an optional argument and condition.
+    /// Markers shown on the item: a name, an optional quoted argument, an
+    /// optional condition (`MESSAGES "#1B" when messages and edition == C1`).
     #[serde(default)]
+    #[schemars(extend("x-offer" = offer::MARKERS))]
     pub markers: Vec<Spanned<String>>,
-    /// Editions in which the item comes from another edition.
+    /// Editions in which the item comes from another edition (the wiki's
+    /// markC1/markC2/markWE); children inherit it.
     #[serde(default)]
+    #[schemars(extend("x-offer" = offer::EDITIONS, "uniqueItems" = true))]
     pub foreign: Vec<Spanned<String>>,
-    /// Id of the sibling this item must follow.
+    /// Id of a sibling item this one must follow. (`carcassonne-rules lsp`
+    /// completes the ids it may name.)
+    #[schemars(extend("pattern" = KEBAB))]
     pub after: Option<Spanned<String>>,
-    /// Id of the sibling this item must precede.
+    /// Id of a sibling item this one must precede. (`carcassonne-rules lsp`
+    /// completes the ids it may name.)
+    #[schemars(extend("pattern" = KEBAB))]
     pub before: Option<Spanned<String>>,
     /// Id of an item (any file, same section) this one becomes a child of.
+    /// (`carcassonne-rules lsp` completes the ids it may name.)
+    #[schemars(extend("pattern" = KEBAB))]
     pub under: Option<Spanned<String>>,
-    /// Effect (DSL) on the course of the turn.
+    /// What carrying the item out does to the turn: `skip 2B-1, 2B-2`, `go
+    /// back to 1B` or `double turn`.
+    #[schemars(extend("x-offer" = offer::EFFECT, "examples" = ["double turn", "go back to 1B", "skip 2B-1, 2B-2"]))]
     pub effect: Option<Spanned<String>>,
     /// What the item is when a turn is played: `action` (the default),
-    /// `condition`, `group` or `note`.
+    /// `condition` (its sub-items and effect apply only when it holds),
+    /// `group` (a heading: never asked) or `note` (read, never played).
+    #[schemars(extend("enum" = ["action", "condition", "group", "note"]))]
     pub role: Option<Spanned<String>>,
-    /// "You may": the player may decline it (or, with `choose_one`, take
+    /// "You may": the player may decline the action (with `choose_one`: take
     /// none of the options).
     pub optional: Option<Spanned<bool>>,
-    /// The sub-items are options: the player takes one of them.
+    /// The sub-items are options: the player takes one of them, and only that
+    /// one is played.
     pub choose_one: Option<Spanned<bool>>,
-    /// "Only once" during the whole turn (an `any_time` item).
+    /// "Only once" during the whole turn, both parts of a double turn counted
+    /// (`any_time`).
     pub once: Option<Spanned<bool>>,
-    /// A group of alternatives: at most one item of the group shows.
+    /// A group of alternatives: of the items that name the same group, at
+    /// most one shows for any selection (`carcassonne-rules verify` proves
+    /// it).
+    #[schemars(extend("x-offer" = offer::GROUP))]
     pub one_of: Option<Spanned<String>>,
-    /// Sub-items, in file order.
+    /// Sub-items, in order.
     #[serde(default)]
     pub children: Vec<RawItem>,
 }
 
 /// The items of one file, by section key (`1B`, `setup`, …), in file order.
 pub type RawSections = Vec<(Spanned<String>, Vec<RawItem>)>;
+
+/// The schema of `items:`, a mapping from section key to a list of items:
+/// `x-offer` makes each section of the rules a key. `WHEN`: the top-level
+/// items (those of an expansion file) need a condition.
+fn sections<const WHEN: bool>(generator: &mut SchemaGenerator) -> Schema {
+    let item = generator.subschema_for::<RawItem>();
+    let top_level = if WHEN {
+        json!({
+            "description": "A top-level item of an expansion file: it needs `when`.",
+            "allOf": [item, { "required": ["when"] }],
+        })
+    } else {
+        item.to_value()
+    };
+    generator.definitions_mut().insert("top_level_item".into(), top_level);
+    json_schema!({
+        "type": "object",
+        "additionalProperties": { "type": "array", "items": { "$ref": "#/definitions/top_level_item" } },
+        "x-offer": offer::SECTIONS,
+    })
+}
+
+/// The schema of `derived:`, a mapping from flag name to condition.
+fn derived_flags(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "object",
+        "propertyNames": { "pattern": SNAKE },
+        "additionalProperties": { "description": "What the flag stands for.", "x-offer": offer::CONDITION },
+    })
+}
 
 /// A YAML mapping as its entries in file order. The reader itself refuses a
 /// key written twice in one mapping.
@@ -295,6 +395,36 @@ pub const MODULES_FILE: &str = "modules.yaml";
 pub const BASE_FILE: &str = "base.yaml";
 /// The folder of one-file-per-expansion items, in the rules folder.
 pub const EXPANSIONS_DIR: &str = "expansions";
+
+/// What a rules file holds, by its place in the rules folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RulesFile {
+    /// [`EDITIONS_FILE`].
+    Editions,
+    /// [`MODULES_FILE`].
+    Modules,
+    /// [`BASE_FILE`].
+    Base,
+    /// A `.yaml` (or `.yml`) file directly inside [`EXPANSIONS_DIR`].
+    Expansion,
+}
+
+/// Which rules file `relative` (a path relative to the rules folder,
+/// `/`-separated) is, if it is one: the one place that says which files are
+/// rules files. (Whether an expansion file's name is accepted is
+/// [`lexicon::accepts_file_name`]'s to say, and reported when it is read.)
+pub fn rules_file(relative: &str) -> Option<RulesFile> {
+    match relative {
+        EDITIONS_FILE => Some(RulesFile::Editions),
+        MODULES_FILE => Some(RulesFile::Modules),
+        BASE_FILE => Some(RulesFile::Base),
+        _ => {
+            let name = relative.strip_prefix(EXPANSIONS_DIR)?.strip_prefix('/')?;
+            let yaml = name.ends_with(".yaml") || name.ends_with(".yml");
+            (yaml && !name.contains('/')).then_some(RulesFile::Expansion)
+        }
+    }
+}
 
 /// Reads every rules file under `dir`. Files are visited in name order so the
 /// outcome never depends on the file system's listing order.

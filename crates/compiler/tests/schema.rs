@@ -2,7 +2,8 @@
 //! rules file names its schema on its first line and is valid under it,
 //! checked with the `jsonschema` crate; planted mistakes (an unknown key, an
 //! unknown step, an unknown marker or edition) are not. (The errata's schema
-//! is the wiki crate's, and tested there.)
+//! is the wiki crate's, and tested there.) The schemas are derived from the
+//! records serde reads; serde's own field lists prove they name the same keys.
 
 // Helpers outside `#[test]` functions panic on a broken fixture, as tests do.
 #![allow(clippy::expect_used)]
@@ -172,6 +173,15 @@ fn longest_texts(node: &Value, out: &mut (usize, usize)) {
     }
 }
 
+/// Every `x-offer` a record's field names is filled in from the rules (an
+/// unknown one is left in the schema).
+#[test]
+fn every_offer_is_filled_in() {
+    for file in SCHEMAS.iter() {
+        assert!(!file.contents.contains("\"x-offer\""), "{} keeps an x-offer no one fills", file.name);
+    }
+}
+
 #[test]
 fn hovers_and_messages_stay_short() {
     for file in SCHEMAS.iter() {
@@ -185,47 +195,6 @@ fn hovers_and_messages_stay_short() {
     }
 }
 
-/// The keys the compiler reads where `from` stands in the fixture's `file`:
-/// a copy with an unknown key planted there (`from` → `to`) fails to load,
-/// and the diagnostic lists the keys it expected.
-fn keys_read(file: &str, from: &str, to: &str) -> Vec<String> {
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/minimal");
-    let temp = tempfile::tempdir().expect("temp dir");
-    for entry in walk(&fixture) {
-        let target = temp.path().join(entry.strip_prefix(&fixture).expect("inside"));
-        std::fs::create_dir_all(target.parent().expect("a folder")).expect("mkdir");
-        std::fs::copy(&entry, &target).expect("copy");
-    }
-    let path = temp.path().join(file);
-    let text = std::fs::read_to_string(&path).expect("read");
-    assert!(text.contains(from), "{file} has no `{from}`");
-    std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
-    let problems = match compile_dir(temp.path()).result {
-        Ok(_) => panic!("the planted key in {file} was accepted"),
-        Err(problems) => render(&problems, false),
-    };
-    let at = problems.find("unknown field `zzz_probe`, expected ").unwrap_or_else(|| panic!("{problems}"));
-    let list = problems[at..].lines().next().expect("a line");
-    let list = &list[list.find("expected ").expect("expected") + 9..];
-    let mut keys: Vec<String> = list
-        .trim_start_matches("one of ")
-        .split([',', ' '])
-        .filter(|k| !k.is_empty() && *k != "or")
-        .map(|k| k.trim_matches('`').to_string())
-        .collect();
-    keys.sort();
-    keys
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("read dir") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() { out.extend(walk(&path)) } else { out.push(path) }
-    }
-    out
-}
-
 /// The property names of the object at `pointer` in schema `name`.
 fn keys_offered(name: &str, pointer: &str) -> Vec<String> {
     let file = SCHEMAS.iter().find(|s| s.name == name).expect("a schema of that name");
@@ -236,79 +205,107 @@ fn keys_offered(name: &str, pointer: &str) -> Vec<String> {
     keys
 }
 
-/// The schemas are written by hand from the format; this keeps them in step
-/// with what the compiler reads, key by key, for every kind of record.
+/// The keys serde reads for the record `T`, from serde's own field list.
+fn keys_read<T: for<'de> serde::Deserialize<'de>>() -> Vec<String> {
+    let mut keys: Vec<String> = schema::record_keys::<T>().iter().map(|k| k.to_string()).collect();
+    keys.sort();
+    keys
+}
+
+/// The schemas are derived from the records; this checks that what they
+/// offer, key by key, is what serde reads for every kind of record (a
+/// `rename` or a `schema_with` could part them).
 #[test]
 fn the_schemas_know_every_key_the_compiler_reads() {
-    let planted = |entries: &str| format!("{entries}, zzz_probe: 1 }}");
-    for (file, from, to, schema, pointer) in [
-        ("editions.yaml", "editions:", "zzz_probe: 1\neditions:".to_string(), schema::EDITIONS, ""),
-        (
-            "editions.yaml",
-            "{ id: C1, name: 1st edition }",
-            planted("{ id: C1, name: 1st edition"),
-            schema::EDITIONS,
-            "/properties/editions/items",
-        ),
-        (
-            "editions.yaml",
-            "editions:",
-            "variants:\n  - { id: hig, name: H, zzz_probe: 1 }\neditions:".to_string(),
-            schema::EDITIONS,
-            "/properties/variants/items",
-        ),
-        ("modules.yaml", "expansions:", "zzz_probe: 1\nexpansions:".to_string(), schema::MODULES, ""),
-        (
-            "modules.yaml",
-            "    name: Traders & Builders",
-            "    name: Traders & Builders\n    zzz_probe: 1".to_string(),
-            schema::MODULES,
-            "/definitions/expansion",
-        ),
-        (
-            "modules.yaml",
-            "{ id: builder, name: Builder }",
-            planted("{ id: builder, name: Builder"),
-            schema::MODULES,
-            "/definitions/module",
-        ),
-        ("base.yaml", "phases:", "zzz_probe: 1\nphases:".to_string(), schema::BASE, ""),
-        (
-            "base.yaml",
-            "    title: Place a tile",
-            "    title: Place a tile\n    zzz_probe: 1".to_string(),
-            schema::BASE,
-            "/definitions/phase",
-        ),
-        (
-            "base.yaml",
-            "{ id: 1A, title: Start of the turn }",
-            planted("{ id: 1A, title: Start of the turn"),
-            schema::BASE,
-            "/definitions/step",
-        ),
-        (
-            "base.yaml",
-            "      text: Draw a tile.",
-            "      text: Draw a tile.\n      zzz_probe: 1".to_string(),
-            schema::BASE,
-            "/definitions/item",
-        ),
-        (
-            "expansions/abbey-and-mayor.yaml",
-            "expansion:",
-            "zzz_probe: 1\nexpansion:".to_string(),
-            schema::EXPANSION,
-            "",
-        ),
-        (
-            "expansions/abbey-and-mayor.yaml",
-            "      foreign: [WE]",
-            "      foreign: [WE]\n      zzz_probe: 1".to_string(),
-            schema::EXPANSION,
-            "/definitions/item",
-        ),
+    use carcassonne_rules_compiler::syntax::*;
+    for (read, schema, pointer) in [
+        (keys_read::<RawEditionsFile>(), schema::EDITIONS, ""),
+        (keys_read::<RawEdition>(), schema::EDITIONS, "/properties/editions/items"),
+        (keys_read::<RawVariant>(), schema::EDITIONS, "/properties/variants/items"),
+        (keys_read::<RawModulesFile>(), schema::MODULES, ""),
+        (keys_read::<RawExpansion>(), schema::MODULES, "/definitions/expansion"),
+        (keys_read::<RawModule>(), schema::MODULES, "/definitions/module"),
+        (keys_read::<RawBaseFile>(), schema::BASE, ""),
+        (keys_read::<RawPhase>(), schema::BASE, "/definitions/phase"),
+        (keys_read::<RawStep>(), schema::BASE, "/definitions/step"),
+        (keys_read::<RawDoubleTurn>(), schema::BASE, "/definitions/double_turn"),
+        (keys_read::<RawItem>(), schema::BASE, "/definitions/item"),
+        (keys_read::<RawExpansionFile>(), schema::EXPANSION, ""),
+        (keys_read::<RawItem>(), schema::EXPANSION, "/definitions/item"),
     ] {
-        assert_eq!(keys_read(file, from, &to), keys_offered(schema, pointer), "{file}: {schema}{pointer}");
+        assert!(read.len() >= 2, "{schema}{pointer}: serde lists {read:?}");
+        assert_eq!(read, keys_offered(schema, pointer), "{schema}{pointer}");
     }
+}
+
+/// The key tables of `rules/README.md` (a table whose first column is
+/// `key`), by the heading they stand under: each key with its `required`
+/// cell. A cell may name several keys (`after` / `before`).
+fn readme_key_tables() -> Vec<(String, Vec<(String, String)>)> {
+    let text = std::fs::read_to_string(root().join("rules/README.md")).expect("rules/README.md");
+    let mut tables: Vec<(String, Vec<(String, String)>)> = Vec::new();
+    let mut heading = String::new();
+    let mut in_table = false;
+    for line in text.lines() {
+        if let Some(title) = line.strip_prefix("## ") {
+            heading = title.trim().to_string();
+        }
+        let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
+        if !line.starts_with('|') {
+            in_table = false;
+        } else if cells.first() == Some(&"key") {
+            in_table = true;
+            tables.push((heading.clone(), Vec::new()));
+        } else if in_table && !cells[0].starts_with("---") {
+            let table = tables.last_mut().expect("a table");
+            for key in cells[0].split('/') {
+                let key = key.trim().trim_matches('`');
+                table.1.push((key.to_string(), cells.get(1).copied().unwrap_or_default().to_string()));
+            }
+        }
+    }
+    tables
+}
+
+/// The keys, in order of the schema, that the object at `pointer` of schema
+/// `name` requires.
+fn keys_required(name: &str, pointer: &str) -> Vec<String> {
+    let file = SCHEMAS.iter().find(|s| s.name == name).expect("a schema of that name");
+    let schema: Value = serde_json::from_str(&file.contents).expect("JSON");
+    let node = schema.pointer(pointer).unwrap_or_else(|| panic!("{name}{pointer}"));
+    let mut keys: Vec<String> =
+        node["required"].as_array().into_iter().flatten().filter_map(Value::as_str).map(String::from).collect();
+    keys.sort();
+    keys
+}
+
+/// `rules/README.md` documents each record's keys in a table: it lists
+/// exactly the keys the schema (so the record) has, and says "yes" in its
+/// `required` column for exactly those the schema requires.
+#[test]
+fn the_readme_key_tables_list_the_schema_keys() {
+    let tables = readme_key_tables();
+    assert!(!tables.is_empty(), "rules/README.md has no key table");
+    for (heading, rows) in &tables {
+        let (name, pointer) = match heading.as_str() {
+            "Items" => (schema::EXPANSION, "/definitions/item"),
+            other => panic!("rules/README.md has a key table under `{other}`, which this test does not know"),
+        };
+        let mut listed: Vec<String> = rows.iter().map(|(key, _)| key.clone()).collect();
+        listed.sort();
+        assert_eq!(listed, keys_offered(name, pointer), "rules/README.md, {heading}: the keys");
+        let mut required: Vec<String> =
+            rows.iter().filter(|(_, required)| required == "yes").map(|(key, _)| key.clone()).collect();
+        required.sort();
+        assert_eq!(required, keys_required(name, pointer), "rules/README.md, {heading}: the required keys");
+    }
+    // The items' table says which key the top-level items of an expansion
+    // file need besides: the schema's `top_level_item`.
+    let items = &tables.iter().find(|(h, _)| h == "Items").expect("the items' table").1;
+    let top_level: Vec<String> = items
+        .iter()
+        .filter(|(_, required)| required.contains("top-level items of expansion files"))
+        .map(|(key, _)| key.clone())
+        .collect();
+    assert_eq!(top_level, keys_required(schema::EXPANSION, "/definitions/top_level_item/allOf/1"));
 }

@@ -7,9 +7,7 @@ use std::rc::Rc;
 
 use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::syntax::ParseCache;
-use carcassonne_rules_compiler::syntax::{
-    self, BASE_FILE, EDITIONS_FILE, EXPANSIONS_DIR, MAX_FILE_BYTES, MODULES_FILE,
-};
+use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES};
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached, verify};
 
 /// A diagnostic's severity, as the editor shows it.
@@ -120,11 +118,7 @@ impl Workspace {
     pub fn relative(&self, path: &Path) -> Option<String> {
         let rel = path.strip_prefix(&self.dir).ok()?;
         let rel = rel.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>().join("/");
-        let top = [EDITIONS_FILE, MODULES_FILE, BASE_FILE].contains(&rel.as_str());
-        let expansion = rel
-            .strip_prefix(&format!("{EXPANSIONS_DIR}/"))
-            .is_some_and(|n| !n.contains('/') && (n.ends_with(".yaml") || n.ends_with(".yml")));
-        (top || expansion).then_some(rel)
+        syntax::rules_file(&rel).map(|_| rel)
     }
 
     /// An editor's buffer of `rel`, now in place of the file; a buffer over

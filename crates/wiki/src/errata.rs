@@ -21,8 +21,10 @@ use std::path::Path;
 use carcassonne_rules_compiler::check;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span, suggestion};
 use carcassonne_rules_compiler::model::{Cond, Item, Rules};
+use carcassonne_rules_compiler::schema::{KEBAB, offer};
 use carcassonne_rules_compiler::syntax::{self, Spanned};
 use carcassonne_rules_core::Config;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 pub mod schema;
@@ -86,13 +88,16 @@ pub struct Difference {
     pub ignored_start_tags: Vec<StartTag>,
 }
 
-/// Start tags of one kind at one page line.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+/// The start tags of one kind at one page line.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(inline)]
 pub struct StartTag {
     /// 1-based line in the page source.
+    #[schemars(range(min = 1))]
     pub line: usize,
-    /// The tag's name (`div`, `ol`).
+    /// The tag's name.
+    #[schemars(extend("enum" = ["div", "span", "ul", "ol", "li"]))]
     pub tag: String,
 }
 
@@ -123,44 +128,85 @@ impl Errata {
     }
 }
 
-/// `errata.yaml` as written, each name with its place.
-#[derive(Debug, Deserialize)]
+/// Where the rules read or differ from the wiki's Order of Play page on
+/// purpose (the conformance tool's errata).
+// Each name with its place; the records are also the file's JSON Schema
+// (`schema`), each doc comment the description of its key.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 struct RawErrata {
+    /// Readings of page class names.
     #[serde(default)]
     classes: Vec<RawClassReading>,
+    /// Deliberate differences from the page.
     #[serde(default)]
     differences: Vec<RawDifference>,
 }
 
-#[derive(Debug, Deserialize)]
+/// How to read a page class name that cannot be read mechanically.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "class_reading")]
 struct RawClassReading {
+    /// The class as the page writes it (`showPeasantRefolts`).
+    #[schemars(extend("pattern" = "^show"))]
     class: Spanned<String>,
+    /// When an element with the class shows.
+    #[schemars(extend("x-offer" = offer::CONDITION))]
     means: Spanned<String>,
+    /// Why the class reads so.
     why: String,
 }
 
-#[derive(Debug, Deserialize)]
+/// A deliberate difference between the page and the rules: page items (by
+/// line) the rules leave out, rule items the page does not show at the top
+/// level, or whole sections where `when` holds.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "difference")]
 struct RawDifference {
+    /// kebab-case id, unique in the file; the comparison names it.
+    #[schemars(extend("pattern" = KEBAB))]
     id: Spanned<String>,
+    /// What the page does.
     page: String,
+    /// What the rules do.
     rules: String,
+    /// Why they differ.
     why: String,
+    /// Sections that may differ as a whole: notes, any_time or a step id.
     #[serde(default)]
+    #[schemars(extend("x-offer" = schema::SECTIONS))]
     steps: Vec<Spanned<String>>,
+    /// Where the difference applies (always, without it).
+    #[schemars(extend("x-offer" = offer::CONDITION))]
     when: Option<Spanned<String>>,
+    /// 1-based lines of page items that the rules leave out.
     #[serde(default)]
+    #[schemars(inner(range(min = 1)))]
     page_lines: Vec<usize>,
+    /// Ids of rule items that the page does not show at the top level.
     #[serde(default)]
+    #[schemars(extend("x-offer" = schema::TOP_LEVEL_ITEMS))]
     items: Vec<Spanned<String>>,
+    /// 1-based lines of page sub-items, inline spans and step placeholders
+    /// whose nested comparison with the rules this erratum explains.
     #[serde(default)]
+    #[schemars(inner(range(min = 1)))]
     nested_lines: Vec<usize>,
+    /// 1-based lines of page items and spans whose foreign marks differ from
+    /// the rules' as this erratum says.
     #[serde(default)]
+    #[schemars(inner(range(min = 1)))]
     mark_lines: Vec<usize>,
+    /// 1-based lines where the page reader repairs broken markup, as this
+    /// erratum says.
     #[serde(default)]
+    #[schemars(inner(range(min = 1)))]
     repair_lines: Vec<usize>,
+    /// Start tags the page reader skips, so that the end tags meant for them
+    /// close the elements around them (a duplicated block whose first copy
+    /// is never closed).
     #[serde(default)]
     ignored_start_tags: Vec<StartTag>,
 }

@@ -117,6 +117,21 @@ impl Reading {
     }
 }
 
+/// A spanned value's schema is its value's: the span is where it was written.
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Spanned<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

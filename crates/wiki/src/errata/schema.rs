@@ -1,153 +1,88 @@
 //! The JSON Schema of `errata.yaml`, written by `carcassonne-rules gen` into
-//! `generated/schemas/` beside the rules files' schemas, with the compiler's
-//! schema builders: the sections, items and condition names it offers are the
-//! rules' own.
+//! `generated/schemas/` beside the rules files' schemas, derived the same
+//! way from the records the errata are read into: the sections, items and
+//! condition names it offers are the rules' own.
 
 use carcassonne_rules_compiler::model::{Item, Rules};
-use carcassonne_rules_compiler::schema::{
-    GENERATED, Json, KEBAB, SchemaFile, array_of, closed, condition, document, obj, offered, reference, schema_file,
-    str, strings, typed,
-};
+use carcassonne_rules_compiler::schema::{self, KEBAB, SchemaFile, offered};
+use serde_json::{Map, Value, json};
+
+use super::RawErrata;
 
 /// The schema's file name in the generated schemas' folder.
 pub const NAME: &str = "errata.schema.json";
 
+/// Offered on a list: the sections the comparison covers (notes, any_time
+/// and the steps).
+pub const SECTIONS: &str = "errata-sections";
+/// Offered on a list: the ids of the rules' top-level items.
+pub const TOP_LEVEL_ITEMS: &str = "top-level-items";
+
 /// The schema of `errata.yaml` for `rules`.
 pub fn schema(rules: &Rules) -> SchemaFile {
-    let sections: Vec<String> =
-        ["notes", "any_time"].into_iter().map(String::from).chain(rules.steps().map(|s| s.id.clone())).collect();
-    let top_level: Vec<String> = rules
-        .notes
-        .iter()
-        .chain(&rules.any_time)
-        .chain(rules.steps().flat_map(|s| &s.items))
-        .map(|i: &Item| i.id.clone())
-        .collect();
-    let reading = closed(
-        "How to read a page class name that cannot be read mechanically.",
-        &["class", "means", "why"],
-        vec![
-            (
-                "class",
-                typed(
-                    "string",
-                    "The class as the page writes it (`showPeasantRefolts`).",
-                    vec![("pattern", str("^show"))],
-                ),
-            ),
-            ("means", condition(rules, "When an element with the class shows.")),
-            ("why", typed("string", "Why the class reads so.", vec![])),
-        ],
-    );
-    let difference = closed(
-        "A deliberate difference between the page and the rules: page items (by line) the rules leave out, \
-         rule items the page does not show at the top level, or whole sections where `when` holds.",
-        &["id", "page", "rules", "why"],
-        vec![
-            (
-                "id",
-                typed(
-                    "string",
-                    "kebab-case id, unique in the file; the comparison names it.",
-                    vec![("pattern", str(KEBAB))],
-                ),
-            ),
-            ("page", typed("string", "What the page does.", vec![])),
-            ("rules", typed("string", "What the rules do.", vec![])),
-            ("why", typed("string", "Why they differ.", vec![])),
-            (
-                "steps",
-                typed(
-                    "array",
-                    "Sections that may differ as a whole: notes, any_time or a step id.",
-                    vec![("items", obj(vec![("enum", strings(&sections))]))],
-                ),
-            ),
-            ("when", condition(rules, "Where the difference applies (always, without it).")),
-            (
-                "page_lines",
-                typed(
-                    "array",
-                    "1-based lines of page items that the rules leave out.",
-                    vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
-                ),
-            ),
-            (
-                "items",
-                array_of(
-                    "Ids of rule items that the page does not show at the top level.",
-                    offered("A top-level item id.", top_level, Some(KEBAB)),
-                ),
-            ),
-            (
-                "nested_lines",
-                typed(
-                    "array",
-                    "1-based lines of page sub-items, inline spans and step placeholders whose nested \
-                     comparison with the rules this erratum explains.",
-                    vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
-                ),
-            ),
-            (
-                "mark_lines",
-                typed(
-                    "array",
-                    "1-based lines of page items and spans whose foreign marks differ from the rules' as this \
-                     erratum says.",
-                    vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
-                ),
-            ),
-            (
-                "repair_lines",
-                typed(
-                    "array",
-                    "1-based lines where the page reader repairs broken markup, as this erratum says.",
-                    vec![("items", obj(vec![("type", str("integer")), ("minimum", Json::Int(1))]))],
-                ),
-            ),
-            (
-                "ignored_start_tags",
-                array_of(
-                    "Start tags the page reader skips, so that the end tags meant for them close the elements \
-                     around them (a duplicated block whose first copy is never closed).",
-                    closed(
-                        "The start tags of one kind at one page line.",
-                        &["line", "tag"],
-                        vec![
-                            (
-                                "line",
-                                typed("integer", "1-based line in the page source.", vec![("minimum", Json::Int(1))]),
-                            ),
-                            (
-                                "tag",
-                                typed(
-                                    "string",
-                                    "The tag's name.",
-                                    vec![("enum", strings(["div", "span", "ul", "ol", "li"]))],
-                                ),
-                            ),
-                        ],
-                    ),
-                ),
-            ),
-        ],
-    );
-    let body = closed(
-        "",
-        &[],
-        vec![
-            ("classes", array_of("Readings of page class names.", reference("class_reading"))),
-            ("differences", array_of("Deliberate differences from the page.", reference("difference"))),
-        ],
-    );
-    let document = document(
-        "errata.yaml",
-        &format!(
-            "Where the rules read or differ from the wiki's Order of Play page on purpose (the conformance \
-             tool's errata). {GENERATED}"
-        ),
-        body,
-        vec![("class_reading", reading), ("difference", difference)],
-    );
-    schema_file(NAME, &document)
+    let own = |what: &str, node: &mut Map<String, Value>| match what {
+        SECTIONS => {
+            let sections: Vec<&str> = super::SECTIONS.into_iter().chain(rules.steps().map(|s| s.id.as_str())).collect();
+            node.insert("items".into(), json!({ "enum": sections }));
+            true
+        }
+        TOP_LEVEL_ITEMS => {
+            let top_level: Vec<&str> = rules
+                .notes
+                .iter()
+                .chain(&rules.any_time)
+                .chain(rules.steps().flat_map(|s| &s.items))
+                .map(|i: &Item| i.id.as_str())
+                .collect();
+            let mut item = Map::new();
+            item.insert("description".into(), "A top-level item id.".into());
+            offered(&mut item, json!({ "enum": top_level }), Some(KEBAB));
+            node.insert("items".into(), Value::Object(item));
+            true
+        }
+        _ => false,
+    };
+    schema::document::<RawErrata>(rules, NAME, "errata.yaml", &own)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::expect_used)]
+
+    use std::path::Path;
+
+    use carcassonne_rules_compiler::compile_dir;
+    use carcassonne_rules_compiler::schema::record_keys;
+    use serde_json::Value;
+
+    use super::super::{RawClassReading, RawDifference, RawErrata, StartTag};
+
+    /// The schema is derived from the records; serde's own field lists prove
+    /// that it offers exactly the keys the loader reads, record by record.
+    #[test]
+    fn the_errata_schema_knows_every_key_the_loader_reads() {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let rules = compile_dir(&manifest.join("../compiler/tests/fixtures/minimal")).result.expect("fixture");
+        let schema: Value = serde_json::from_str(&super::schema(&rules).contents).expect("JSON");
+        let offered = |pointer: &str| -> Vec<String> {
+            let properties = schema.pointer(&format!("{pointer}/properties")).expect("properties");
+            let mut keys: Vec<String> = properties.as_object().expect("an object").keys().cloned().collect();
+            keys.sort();
+            keys
+        };
+        let read = |keys: &[&str]| -> Vec<String> {
+            let mut keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+            keys.sort();
+            keys
+        };
+        for (keys, pointer) in [
+            (record_keys::<RawErrata>(), ""),
+            (record_keys::<RawClassReading>(), "/definitions/class_reading"),
+            (record_keys::<RawDifference>(), "/definitions/difference"),
+            (record_keys::<StartTag>(), "/definitions/difference/properties/ignored_start_tags/items"),
+        ] {
+            assert!(keys.len() >= 2, "{pointer}: serde lists {keys:?}");
+            assert_eq!(read(keys), offered(pointer), "{pointer}");
+        }
+    }
 }
