@@ -253,7 +253,8 @@ pub fn logic(input: &[u8]) {
     for &byte in input {
         let top_two = |stack: &mut Vec<Cond>| Some((stack.pop()?, stack.pop()?));
         match byte % 8 {
-            0..=3 => stack.push(Cond::Module(ModuleId(byte / 4 % MODULES))),
+            // Half the bytes push a module: 128 values, every module reached.
+            0..=3 => stack.push(Cond::Module(ModuleId((byte / 8 * 4 + byte % 8) % MODULES))),
             4 | 5 => {
                 if let Some((a, b)) = top_two(&mut stack) {
                     stack.push(Cond::All(vec![b, a]));
