@@ -1,161 +1,171 @@
 -- Drives the language server from Neovim (0.7+): diagnostics and their quick
 -- fix, completion, hover, definition, references, rename, the outline, inlay
 -- hints, semantic tokens and the text-variant snippet on a copy of the rules. Writes one line per check
--- to $RESULTS: "ok NAME" or "fail NAME: why".
+-- to $RESULTS: "ok NAME" or "fail NAME: why", as it goes, so that a check that
+-- hangs leaves the ones before it; a Lua error is written as "error: …" and
+-- Neovim still quits (headless, an error would otherwise leave it waiting).
 local root = os.getenv('RULES_ROOT')
 local results = {}
 local function check(name, ok, why)
   table.insert(results, (ok and 'ok ' or 'fail ') .. name .. (ok and '' or (': ' .. tostring(why))))
+  vim.fn.writefile(results, os.getenv('RESULTS'))
 end
+local id
 
-vim.cmd('edit ' .. root .. '/rules/expansions/abbey-and-mayor.yaml')
-local buf = vim.api.nvim_get_current_buf()
--- Neovim 0.7 takes no snippets by default; saying it does, its own snippet
--- parser expands the server's text variant below.
-local capabilities = vim.lsp.protocol.make_client_capabilities()
-capabilities.textDocument.completion.completionItem.snippetSupport = true
-local id = vim.lsp.start_client({
-  name = 'carcassonne-rules', cmd = { os.getenv('SERVER'), 'lsp' }, root_dir = root, capabilities = capabilities,
-})
-vim.lsp.buf_attach_client(buf, id)
-local client = vim.lsp.get_client_by_id(id)
-vim.wait(20000, function() return client.server_capabilities ~= nil and next(client.server_capabilities) ~= nil end)
+local function run()
+  vim.cmd('edit ' .. root .. '/rules/expansions/abbey-and-mayor.yaml')
+  local buf = vim.api.nvim_get_current_buf()
+  -- Neovim 0.7 takes no snippets by default; saying it does, its own snippet
+  -- parser expands the server's text variant below.
+  local capabilities = vim.lsp.protocol.make_client_capabilities()
+  capabilities.textDocument.completion.completionItem.snippetSupport = true
+  id = vim.lsp.start_client({
+    name = 'carcassonne-rules', cmd = { os.getenv('SERVER'), 'lsp' }, root_dir = root, capabilities = capabilities,
+  })
+  vim.lsp.buf_attach_client(buf, id)
+  local client = vim.lsp.get_client_by_id(id)
+  vim.wait(20000, function() return client.server_capabilities ~= nil and next(client.server_capabilities) ~= nil end)
 
-local function line_of(pattern)
-  for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
-    local col = line:find(pattern, 1, true)
-    if col then return i - 1, col - 1, line end
+  local function line_of(pattern)
+    for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
+      local col = line:find(pattern, 1, true)
+      if col then return i - 1, col - 1, line end
+    end
   end
-end
-local function at(line, character)
-  return { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = line, character = character } }
-end
-
--- A misspelt module in a condition.
-local l = line_of('when: mayor')
-vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: mayr' })
-vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end)
-local diags = vim.diagnostic.get(buf)
-check('diagnostic', #diags == 1 and diags[1].lnum == l and diags[1].col == 12 and diags[1].message:find('mayr', 1, true)
-  and diags[1].severity == vim.diagnostic.severity.ERROR, vim.inspect(diags))
-
--- Its quick fix: the did-you-mean in the diagnostic's range.
--- (Neovim 0.7 keeps only part of the server's diagnostic: it is rebuilt here.)
-local lsp_diag = diags[1] and {
-  range = { start = { line = diags[1].lnum, character = diags[1].col },
-    ['end'] = { line = diags[1].end_lnum, character = diags[1].end_col } },
-  severity = diags[1].severity, message = diags[1].message,
-}
-local actions = lsp_diag and client.request_sync('textDocument/codeAction', {
-  textDocument = { uri = vim.uri_from_bufnr(buf) }, range = lsp_diag.range, context = { diagnostics = { lsp_diag } },
-}, 10000, buf)
-local fix = actions and actions.result and actions.result[1]
-local fix_edits = fix and fix.edit and fix.edit.changes and fix.edit.changes[vim.uri_from_bufnr(buf)]
-check('quick fix', fix_edits and #fix_edits == 1 and fix_edits[1].newText == 'mayor'
-  and fix_edits[1].range.start.line == l and fix_edits[1].range.start.character == 12, vim.inspect(actions))
-
--- Completion after `or `.
-vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: abbey or ' })
-vim.wait(20000, function() return #vim.diagnostic.get(buf) == 1 and vim.diagnostic.get(buf)[1].message:find('condition') end)
-local answer = client.request_sync('textDocument/completion', at(l, 21), 10000, buf)
-local labels = {}
-for _, item in ipairs((answer and answer.result) or {}) do labels[item.label] = true end
-check('completion', labels['mayor'] and labels['tiles_in_supply'] and not labels['C1'], vim.inspect(answer))
-vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: mayor' })
-vim.wait(20000, function() return #vim.diagnostic.get(buf) == 0 end)
-check('fixed', #vim.diagnostic.get(buf) == 0, vim.inspect(vim.diagnostic.get(buf)))
-
--- Hover on an item id: its text, its share of the selections, its placement.
-local hl, hc = line_of('id: abbey-take-tile')
-local hover = client.request_sync('textDocument/hover', at(hl, hc + 6), 10000, buf)
-local shown = hover and hover.result and hover.result.contents and hover.result.contents.value or ''
-check('hover', shown:find('50.0% of selections', 1, true) and shown:find('placed', 1, true), vim.inspect(hover))
-
--- The outline: steps, their items, and the items' children.
-local outline = client.request_sync('textDocument/documentSymbol', { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000, buf)
-local supply
-for _, step in ipairs((outline and outline.result) or {}) do
-  for _, item in ipairs((step.name == '1B' and step.children) or {}) do
-    if item.name == 'abbey-play-from-supply' then supply = item end
+  local function at(line, character)
+    return { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = line, character = character } }
   end
-end
-check('outline', supply and supply.range.start.line == select(1, line_of('id: abbey-play-from-supply')), vim.inspect(outline))
 
--- Definition of an `before:` target in base.yaml.
-local dl, dc = line_of('before: draw-tile')
-local def = client.request_sync('textDocument/definition', at(dl, dc + 9), 10000, buf)
-local target = def and def.result and (def.result.uri or (def.result[1] and def.result[1].uri))
-check('definition', target and target:find('base.yaml', 1, true), vim.inspect(def))
+  -- A misspelt module in a condition.
+  local l = line_of('when: mayor')
+  vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: mayr' })
+  vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end)
+  local diags = vim.diagnostic.get(buf)
+  check('diagnostic', #diags == 1 and diags[1].lnum == l and diags[1].col == 12 and diags[1].message:find('mayr', 1, true)
+    and diags[1].severity == vim.diagnostic.severity.ERROR, vim.inspect(diags))
 
--- References of a derived flag: its definition in modules.yaml and its uses here.
-local rl, rc = line_of('tiles_in_supply or wetlands')
-local refs = client.request_sync('textDocument/references', vim.tbl_extend('force', at(rl, rc),
-  { context = { includeDeclaration = true } }), 10000, buf)
-local in_modules, here = 0, 0
-for _, place in ipairs((refs and refs.result) or {}) do
-  if place.uri:find('modules.yaml', 1, true) then in_modules = in_modules + 1 end
-  if place.uri == vim.uri_from_bufnr(buf) then here = here + 1 end
-end
-check('references', in_modules >= 1 and here >= 1, vim.inspect(refs))
+  -- Its quick fix: the did-you-mean in the diagnostic's range.
+  -- (Neovim 0.7 keeps only part of the server's diagnostic: it is rebuilt here.)
+  local lsp_diag = diags[1] and {
+    range = { start = { line = diags[1].lnum, character = diags[1].col },
+      ['end'] = { line = diags[1].end_lnum, character = diags[1].end_col } },
+    severity = diags[1].severity, message = diags[1].message,
+  }
+  local actions = lsp_diag and client.request_sync('textDocument/codeAction', {
+    textDocument = { uri = vim.uri_from_bufnr(buf) }, range = lsp_diag.range, context = { diagnostics = { lsp_diag } },
+  }, 10000, buf)
+  local fix = actions and actions.result and actions.result[1]
+  local fix_edits = fix and fix.edit and fix.edit.changes and fix.edit.changes[vim.uri_from_bufnr(buf)]
+  check('quick fix', fix_edits and #fix_edits == 1 and fix_edits[1].newText == 'mayor'
+    and fix_edits[1].range.start.line == l and fix_edits[1].range.start.character == 12, vim.inspect(actions))
 
--- Rename a derived flag: an edit in modules.yaml and here.
-local edit = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(rl, rc), { newName = 'supply_tiles' }), 10000, buf)
-local files = 0
-for uri, _ in pairs((edit and edit.result and edit.result.changes) or {}) do
-  if uri:find('modules.yaml', 1, true) or uri:find('abbey-and-mayor.yaml', 1, true) then files = files + 1 end
-end
-check('rename', files == 2, vim.inspect(edit))
-local refused = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(rl, rc), { newName = 'abbey' }), 10000, buf)
-check('rename refused', refused and refused.err ~= nil, vim.inspect(refused))
+  -- Completion after `or `.
+  vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: abbey or ' })
+  vim.wait(20000, function() return #vim.diagnostic.get(buf) == 1 and vim.diagnostic.get(buf)[1].message:find('condition') end)
+  local answer = client.request_sync('textDocument/completion', at(l, 21), 10000, buf)
+  local labels = {}
+  for _, item in ipairs((answer and answer.result) or {}) do labels[item.label] = true end
+  check('completion', labels['mayor'] and labels['tiles_in_supply'] and not labels['C1'], vim.inspect(answer))
+  vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { '      when: mayor' })
+  vim.wait(20000, function() return #vim.diagnostic.get(buf) == 0 end)
+  check('fixed', #vim.diagnostic.get(buf) == 0, vim.inspect(vim.diagnostic.get(buf)))
 
--- Inlay hints: one per `when:`, the abbey's in half the games.
-local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-local whens, abbey_line = 0, nil
-for i, line in ipairs(lines) do
-  if line:match('^%s*when:') then whens = whens + 1 end
-  if line == '      when: abbey' and not abbey_line then abbey_line = i - 1 end
-end
-local range = { start = { line = 0, character = 0 }, ['end'] = { line = #lines, character = 0 } }
-local hints = client.request_sync('textDocument/inlayHint', { textDocument = { uri = vim.uri_from_bufnr(buf) }, range = range }, 10000, buf)
-local abbey_hint
-for _, hint in ipairs((hints and hints.result) or {}) do
-  if hint.position.line == abbey_line then abbey_hint = hint.label end
-end
-check('inlay hints', hints and hints.result and #hints.result == whens and abbey_hint == 'in 50% of games',
-  vim.inspect({ whens, abbey_hint, hints }))
+  -- Hover on an item id: its text, its share of the selections, its placement.
+  local hl, hc = line_of('id: abbey-take-tile')
+  local hover = client.request_sync('textDocument/hover', at(hl, hc + 6), 10000, buf)
+  local shown = hover and hover.result and hover.result.contents and hover.result.contents.value or ''
+  check('hover', shown:find('50.0% of selections', 1, true) and shown:find('placed', 1, true), vim.inspect(hover))
 
--- Semantic tokens, decoded with the legend the server announced.
-local legend = client.server_capabilities.semanticTokensProvider.legend.tokenTypes
-local tokens = client.request_sync('textDocument/semanticTokens/full', { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000, buf)
-local data = (tokens and tokens.result and tokens.result.data) or {}
-local kinds, line, start = {}, 0, 0
-for i = 1, #data, 5 do
-  if data[i] > 0 then start = 0 end
-  line, start = line + data[i], start + data[i + 1]
-  kinds[line .. ':' .. start] = legend[data[i + 3] + 1]
-end
-check('semantic tokens', kinds[rl .. ':' .. rc] == 'variable' and kinds[rl .. ':' .. (rc + 16)] == 'keyword'
-  and kinds[rl .. ':' .. (rc + 19)] == 'namespace', vim.inspect({ rl, rc, kinds }))
+  -- The outline: steps, their items, and the items' children.
+  local outline = client.request_sync('textDocument/documentSymbol', { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000, buf)
+  local supply
+  for _, step in ipairs((outline and outline.result) or {}) do
+    for _, item in ipairs((step.name == '1B' and step.children) or {}) do
+      if item.name == 'abbey-play-from-supply' then supply = item end
+    end
+  end
+  check('outline', supply and supply.range.start.line == select(1, line_of('id: abbey-play-from-supply')), vim.inspect(outline))
 
--- The text-variant snippet, expanded by Neovim's parser, quotes the plain
--- text and leaves rules that check accepts.
-local sl, sc = line_of('adds the mayor')
-local offered = client.request_sync('textDocument/completion', at(sl, sc + 9), 10000, buf)
-local variant
-for _, item in ipairs((offered and offered.result) or {}) do
-  if item.label == '{C1: … | C2, WE: …}' then variant = item end
-end
-local edits = { { range = { start = { line = sl, character = sc + 9 }, ['end'] = { line = sl, character = sc + 9 } },
-  newText = vim.lsp.util.parse_snippet(variant and variant.insertText or '') } }
-for _, quote in ipairs((variant and variant.additionalTextEdits) or {}) do table.insert(edits, quote) end
-vim.lsp.util.apply_text_edits(edits, buf, 'utf-16')
--- The answer to a request comes after the diagnostics of the edits before it.
-client.request_sync('textDocument/hover', at(0, 0), 10000, buf)
-local written = vim.api.nvim_buf_get_lines(buf, sl, sl + 1, false)[1]
-check('snippet', variant and variant.insertTextFormat == 2
-  and written == '      text: "Every player adds the {C1:  | C2, WE: }mayor of their colour to their supply."'
-  and #vim.diagnostic.get(buf) == 0, vim.inspect({ written, variant, vim.diagnostic.get(buf) }))
+  -- Definition of an `before:` target in base.yaml.
+  local dl, dc = line_of('before: draw-tile')
+  local def = client.request_sync('textDocument/definition', at(dl, dc + 9), 10000, buf)
+  local target = def and def.result and (def.result.uri or (def.result[1] and def.result[1].uri))
+  check('definition', target and target:find('base.yaml', 1, true), vim.inspect(def))
 
-vim.fn.writefile(results, os.getenv('RESULTS'))
-vim.lsp.stop_client(id, true)
+  -- References of a derived flag: its definition in modules.yaml and its uses here.
+  local rl, rc = line_of('tiles_in_supply or wetlands')
+  local refs = client.request_sync('textDocument/references', vim.tbl_extend('force', at(rl, rc),
+    { context = { includeDeclaration = true } }), 10000, buf)
+  local in_modules, here = 0, 0
+  for _, place in ipairs((refs and refs.result) or {}) do
+    if place.uri:find('modules.yaml', 1, true) then in_modules = in_modules + 1 end
+    if place.uri == vim.uri_from_bufnr(buf) then here = here + 1 end
+  end
+  check('references', in_modules >= 1 and here >= 1, vim.inspect(refs))
+
+  -- Rename a derived flag: an edit in modules.yaml and here.
+  local edit = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(rl, rc), { newName = 'supply_tiles' }), 10000, buf)
+  local files = 0
+  for uri, _ in pairs((edit and edit.result and edit.result.changes) or {}) do
+    if uri:find('modules.yaml', 1, true) or uri:find('abbey-and-mayor.yaml', 1, true) then files = files + 1 end
+  end
+  check('rename', files == 2, vim.inspect(edit))
+  local refused = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(rl, rc), { newName = 'abbey' }), 10000, buf)
+  check('rename refused', refused and refused.err ~= nil, vim.inspect(refused))
+
+  -- Inlay hints: one per `when:`, the abbey's in half the games.
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local whens, abbey_line = 0, nil
+  for i, line in ipairs(lines) do
+    if line:match('^%s*when:') then whens = whens + 1 end
+    if line == '      when: abbey' and not abbey_line then abbey_line = i - 1 end
+  end
+  local range = { start = { line = 0, character = 0 }, ['end'] = { line = #lines, character = 0 } }
+  local hints = client.request_sync('textDocument/inlayHint', { textDocument = { uri = vim.uri_from_bufnr(buf) }, range = range }, 10000, buf)
+  local abbey_hint
+  for _, hint in ipairs((hints and hints.result) or {}) do
+    if hint.position.line == abbey_line then abbey_hint = hint.label end
+  end
+  check('inlay hints', hints and hints.result and #hints.result == whens and abbey_hint == 'in 50% of games',
+    vim.inspect({ whens, abbey_hint, hints }))
+
+  -- Semantic tokens, decoded with the legend the server announced.
+  local legend = client.server_capabilities.semanticTokensProvider.legend.tokenTypes
+  local tokens = client.request_sync('textDocument/semanticTokens/full', { textDocument = { uri = vim.uri_from_bufnr(buf) } }, 10000, buf)
+  local data = (tokens and tokens.result and tokens.result.data) or {}
+  local kinds, line, start = {}, 0, 0
+  for i = 1, #data, 5 do
+    if data[i] > 0 then start = 0 end
+    line, start = line + data[i], start + data[i + 1]
+    kinds[line .. ':' .. start] = legend[data[i + 3] + 1]
+  end
+  check('semantic tokens', kinds[rl .. ':' .. rc] == 'variable' and kinds[rl .. ':' .. (rc + 16)] == 'keyword'
+    and kinds[rl .. ':' .. (rc + 19)] == 'namespace', vim.inspect({ rl, rc, kinds }))
+
+  -- The text-variant snippet, expanded by Neovim's parser, quotes the plain
+  -- text and leaves rules that check accepts.
+  local sl, sc = line_of('adds the mayor')
+  local offered = client.request_sync('textDocument/completion', at(sl, sc + 9), 10000, buf)
+  local variant
+  for _, item in ipairs((offered and offered.result) or {}) do
+    if item.label == '{C1: … | C2, WE: …}' then variant = item end
+  end
+  local edits = { { range = { start = { line = sl, character = sc + 9 }, ['end'] = { line = sl, character = sc + 9 } },
+    newText = vim.lsp.util.parse_snippet(variant and variant.insertText or '') } }
+  for _, quote in ipairs((variant and variant.additionalTextEdits) or {}) do table.insert(edits, quote) end
+  vim.lsp.util.apply_text_edits(edits, buf, 'utf-16')
+  -- The answer to a request comes after the diagnostics of the edits before it.
+  client.request_sync('textDocument/hover', at(0, 0), 10000, buf)
+  local written = vim.api.nvim_buf_get_lines(buf, sl, sl + 1, false)[1]
+  check('snippet', variant and variant.insertTextFormat == 2
+    and written == '      text: "Every player adds the {C1:  | C2, WE: }mayor of their colour to their supply."'
+    and #vim.diagnostic.get(buf) == 0, vim.inspect({ written, variant, vim.diagnostic.get(buf) }))
+end
+
+local ok, err = pcall(run)
+if not ok then
+  table.insert(results, 'error: ' .. tostring(err))
+  vim.fn.writefile(results, os.getenv('RESULTS'))
+end
+if id then vim.lsp.stop_client(id, true) end
 vim.cmd('qa!')
