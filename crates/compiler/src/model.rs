@@ -5,6 +5,8 @@
 //! ([`Cond::Flag`]), so the generated code can call them by name and an item's
 //! origin can be read off the author's own condition.
 
+use std::collections::BTreeMap;
+
 use carcassonne_rules_core::tables::{Flow, ItemId, MarkerId, OriginId, StepId};
 use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, Section, VariantId};
 
@@ -39,6 +41,27 @@ pub struct Rules {
     pub final_scoring: Vec<Item>,
     /// The files read, relative to the rules folder, in reading order.
     pub inputs: Vec<String>,
+    /// Where each name of the registry and of `editions.yaml` is defined.
+    pub defined: Defined,
+}
+
+/// The id of each module, expansion, derived flag, edition and rule variant
+/// where it is written, for an editor's "go to definition".
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Defined {
+    /// Modules, expansions and derived flags, which share one namespace.
+    pub names: BTreeMap<String, Span>,
+    /// Editions, in `editions.yaml`.
+    pub editions: BTreeMap<String, Span>,
+    /// Rule variants, in `editions.yaml`.
+    pub variants: BTreeMap<String, Span>,
+}
+
+impl Defined {
+    /// Where `name` is defined, whatever it names.
+    pub fn get(&self, name: &str) -> Option<Span> {
+        [&self.names, &self.editions, &self.variants].into_iter().find_map(|of| of.get(name)).copied()
+    }
 }
 
 /// A derived flag: a named condition (`tiles_in_supply := abbey or halflings`).

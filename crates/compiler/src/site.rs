@@ -619,6 +619,7 @@ mod tests {
             any_time: Vec::new(),
             final_scoring: Vec::new(),
             inputs: Vec::new(),
+            defined: Default::default(),
         }
     }
 

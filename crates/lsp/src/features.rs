@@ -10,7 +10,7 @@ use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{
     Cond, Item, MARKERS, Rules, SECTIONS_AFTER_STEPS, SECTIONS_BEFORE_STEPS, Step,
 };
-use carcassonne_rules_compiler::syntax::{EDITIONS_FILE, MODULES_FILE};
+use carcassonne_rules_compiler::syntax::MODULES_FILE;
 use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::escape::markdown::{code, inline};
 
@@ -404,51 +404,27 @@ fn item_hover(rules: &Rules, found: &Found<'_>) -> String {
 }
 
 /// The place that defines the name at `offset`.
-pub fn definition(
-    rules: &Rules,
-    texts: &BTreeMap<String, String>,
-    text: &str,
-    offset: usize,
-    place_of: &dyn Fn(carcassonne_rules_compiler::diagnostics::Span) -> Option<Place>,
-) -> Option<Place> {
+pub fn definition(rules: &Rules, text: &str, offset: usize) -> Option<Place> {
     let (_, word) = word_at(text, offset)?;
     if let Some(found) = find(rules, word) {
-        return place_of(found.item.spans.id);
-    }
-    if let Some(flag) = rules.flags.iter().find(|f| f.id == word) {
-        return place_of(flag.name_span);
+        return place(rules, found.item.spans.id);
     }
     if let Some(step) = rules.steps().find(|s| s.id == word) {
-        return place_of(step.span);
+        return place(rules, step.span);
     }
-    catalog_definition(rules, texts, word)
+    catalog_definition(rules, word)
 }
 
-/// The `id:` of a module, an expansion, an edition or a variant.
-fn catalog_definition(rules: &Rules, texts: &BTreeMap<String, String>, word: &str) -> Option<Place> {
-    let file = if rules.catalog.module(word).is_some() || rules.catalog.expansion(word).is_some() {
-        MODULES_FILE
-    } else if rules.catalog.editions.iter().any(|e| e.id == word) || rules.catalog.variants.iter().any(|v| v.id == word)
-    {
-        EDITIONS_FILE
-    } else {
-        return None;
-    };
-    let source = texts.get(file)?;
-    let at = whole_words(source, word).into_iter().find(|&at| key_of(line_at(source, at).1).1 == Some("id"))?;
-    Some(Place { file: file.to_string(), start: at, len: word.len() })
+/// The `id:` of a module, an expansion, an edition or a variant, where
+/// `check` read it.
+fn catalog_definition(rules: &Rules, word: &str) -> Option<Place> {
+    place(rules, rules.defined.get(word)?)
 }
 
-/// Byte offsets of `word` standing alone (not inside a longer name).
-fn whole_words(text: &str, word: &str) -> Vec<usize> {
-    text.match_indices(word)
-        .map(|(at, _)| at)
-        .filter(|&at| {
-            let before = text[..at].chars().next_back().is_none_or(|c| !is_name_char(c));
-            let after = text[at + word.len()..].chars().next().is_none_or(|c| !is_name_char(c));
-            before && after
-        })
-        .collect()
+/// Where `span` of `rules` is, by file name.
+pub(crate) fn place(rules: &Rules, span: Span) -> Option<Place> {
+    let file = rules.inputs.get(span.file.0)?.clone();
+    Some(Place { file, start: span.start, len: span.len })
 }
 
 /// What a name written in the rules names.
@@ -588,16 +564,10 @@ pub fn site_at<'s>(sites: &'s [Site], file: &str, offset: usize) -> Option<&'s S
 
 /// Every place `name` of `kind` is written, definitions included (a module's
 /// or an expansion's `id:` in `modules.yaml`), in file order.
-pub fn references(
-    rules: &Rules,
-    texts: &BTreeMap<String, String>,
-    sites: &[Site],
-    kind: Kind,
-    name: &str,
-) -> Vec<Place> {
+pub fn references(rules: &Rules, sites: &[Site], kind: Kind, name: &str) -> Vec<Place> {
     let mut out: Vec<Place> = sites.iter().filter(|s| s.kind == kind && s.name == name).map(|s| s.at.clone()).collect();
     if kind == Kind::Selector && !rules.flags.iter().any(|f| f.id == name) {
-        out.extend(catalog_definition(rules, texts, name));
+        out.extend(catalog_definition(rules, name));
     }
     out.sort_by(|a, b| (&a.file, a.start).cmp(&(&b.file, b.start)));
     out.dedup();

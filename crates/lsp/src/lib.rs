@@ -22,8 +22,8 @@ use std::rc::Rc;
 use std::str::FromStr;
 
 use carcassonne_rules_compiler::Rules;
-use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::positions::{self, Columns};
+use carcassonne_rules_core::escape::terminal::quoted;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lsp;
 use serde_json::{Value, json};
@@ -39,10 +39,24 @@ pub fn stdio() -> Result<(), Box<dyn Error + Send + Sync>> {
     Ok(())
 }
 
-/// The rules folder of a workspace root: its `rules/` if it has one.
-fn rules_dir(root: &Path) -> PathBuf {
-    let inner = root.join("rules");
-    if inner.join("base.yaml").is_file() { inner } else { root.to_path_buf() }
+/// The rules folder of a workspace root: the nearest folder at or above it
+/// that holds `base.yaml` or `rules/base.yaml` (an editor may be started in
+/// `rules/expansions/`, or in the repository), or none.
+fn rules_dir(root: &Path) -> Option<PathBuf> {
+    root.ancestors().find_map(|dir| {
+        [dir.to_path_buf(), dir.join("rules")].into_iter().find(|candidate| candidate.join("base.yaml").is_file())
+    })
+}
+
+/// What the server says when it finds no rules: without it, an editor
+/// started in the wrong folder shows nothing at all.
+fn no_rules(root: &Path) -> Notification {
+    let message = format!(
+        "carcassonne-rules: no rules found — no base.yaml in {} or a folder above it, nor in their rules/; \
+         open the folder that holds rules/base.yaml",
+        quoted(&root.display().to_string())
+    );
+    Notification::new("window/showMessage".to_string(), json!({ "type": 2, "message": message }))
 }
 
 /// Serves one client on `connection`, from `initialize` to `exit`.
@@ -82,8 +96,13 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         id,
         json!({ "capabilities": capabilities, "serverInfo": { "name": "carcassonne-rules", "version": env!("CARGO_PKG_VERSION") } }),
     )?;
+    let dir = rules_dir(&root).unwrap_or_else(|| {
+        // The message goes first: the analysis that follows reports base.yaml missing.
+        let _ = connection.sender.send(Message::Notification(no_rules(&root)));
+        root.clone()
+    });
     let mut server = Server {
-        workspace: Workspace::new(rules_dir(&root)),
+        workspace: Workspace::new(dir),
         columns,
         snippets,
         model: None,
@@ -291,10 +310,6 @@ impl Server {
             return Ok(Value::Null);
         };
         let rules = &model.rules;
-        let place_of = |span: Span| {
-            let file = rules.inputs.get(span.file.0)?.clone();
-            Some(Place { file, start: span.start, len: span.len })
-        };
         let value = match request.method.as_str() {
             "textDocument/completion" => {
                 let mut items: Vec<lsp::CompletionItem> = features::complete(rules, &rel, text, offset)
@@ -343,14 +358,14 @@ impl Server {
                 }),
                 None => Value::Null,
             },
-            "textDocument/definition" => match features::definition(rules, &model.texts, text, offset, &place_of) {
+            "textDocument/definition" => match features::definition(rules, text, offset) {
                 Some(place) => json!(self.location(&place, Some(&model.texts))),
                 None => Value::Null,
             },
             "textDocument/references" => {
                 let sites = features::sites(rules, &model.texts);
                 let Some((kind, name)) = named_at(model, &sites, &rel, text, offset) else { return Ok(Value::Null) };
-                let found: Vec<lsp::Location> = features::references(rules, &model.texts, &sites, kind, &name)
+                let found: Vec<lsp::Location> = features::references(rules, &sites, kind, &name)
                     .iter()
                     .filter_map(|p| self.location(p, Some(&model.texts)))
                     .collect();
@@ -365,7 +380,7 @@ impl Server {
                 if let Some(refusal) = features::refuse_rename(rules, kind, &old, new) {
                     return Err(refusal);
                 }
-                let places = features::references(rules, &model.texts, &sites, kind, &old);
+                let places = features::references(rules, &sites, kind, &old);
                 // The places are in the texts the rules were last checked
                 // from: a file edited since would be edited in the wrong places.
                 if let Some(changed) =

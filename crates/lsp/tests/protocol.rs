@@ -235,6 +235,50 @@ fn definition_references_and_rename() {
     }
 }
 
+/// Modules, editions and variants are defined in flow mappings
+/// (`- { id: mayor, name: Mayor }`): definition finds the `id:` that `check`
+/// read, at the name itself.
+#[test]
+fn definition_of_a_module_an_edition_and_a_variant() {
+    const DRAGON: &str = "expansions/princess-and-dragon.yaml";
+    let mut client = Client::start(false);
+    let text = client.text(DRAGON);
+    client.open(DRAGON, &text);
+    for (file, needle, skip, defined_in, definition) in [
+        (DRAGON, "dragon and edition == C1 and variant == rgg", 0, "modules.yaml", "{ id: dragon"),
+        (DRAGON, "dragon and edition == C1 and variant == rgg", 22, "editions.yaml", "{ id: C1"),
+        (DRAGON, "dragon and edition == C1 and variant == rgg", 40, "editions.yaml", "{ id: rgg"),
+    ] {
+        let (line, col) = find(&text, needle, skip);
+        let def = client.request("textDocument/definition", client.at(file, line, col));
+        assert_eq!(def["uri"], client.uri(defined_in), "{needle} at {skip}: {def}");
+        let (def_line, def_col) = find(&client.text(defined_in), definition, 6);
+        assert_eq!(def["range"]["start"], json!({ "line": def_line, "character": def_col }), "{needle} at {skip}");
+    }
+}
+
+/// Started in `rules/expansions/` the server finds the rules above it;
+/// started where there are none it says so, rather than staying silent.
+#[test]
+fn the_rules_are_found_upwards_and_their_absence_is_said() {
+    let mut nested = Client::start_in("rules/expansions", true);
+    let text = nested.text(ABBEY).replace("when: mayor", "when: mayr");
+    nested.open(ABBEY, &text);
+    let diagnostics = nested.diagnostics_of(ABBEY);
+    assert!(diagnostics.iter().any(|d| d["message"].as_str().unwrap().contains("mayr")), "{diagnostics:?}");
+    assert!(nested.messages.is_empty(), "{:?}", nested.messages);
+
+    let mut empty = Client::start_in("somewhere/else", false);
+    empty.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": "file:///x.yaml" }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(empty.messages.len(), 1, "{:?}", empty.messages);
+    let message = empty.messages[0]["message"].as_str().unwrap();
+    assert!(message.contains("no rules found") && message.contains("somewhere/else"), "{message}");
+    assert_eq!(empty.messages[0]["type"], 2);
+}
+
 #[test]
 fn the_outline_lists_steps_and_their_items() {
     let mut client = Client::start(false);

@@ -188,8 +188,23 @@ impl Checker<'_> {
         self.check_double_turn_block(&phases, double_turn.as_ref(), &logic);
         self.check_effects(&phases, double_turn.as_ref(), &logic);
         drop(logic);
-        let mut rules =
-            Rules { catalog, flags, phases, double_turn, notes, setup, any_time, final_scoring, inputs: Vec::new() };
+        let defined = model::Defined {
+            names: self.names.iter().map(|(name, &(_, span))| (name.clone(), span)).collect(),
+            editions: self.editions.iter().map(|(name, &span)| (name.clone(), span)).collect(),
+            variants: self.variants.iter().map(|(name, &span)| (name.clone(), span)).collect(),
+        };
+        let mut rules = Rules {
+            catalog,
+            flags,
+            phases,
+            double_turn,
+            notes,
+            setup,
+            any_time,
+            final_scoring,
+            inputs: Vec::new(),
+            defined,
+        };
         self.number(&mut rules);
         // What names the turn orders' typed ids, in their numbers' order.
         let all = rules.items();

@@ -17,6 +17,8 @@ pub struct Client {
     next_id: i32,
     /// The latest diagnostics of each URI.
     pub diagnostics: HashMap<String, Vec<Value>>,
+    /// The parameters of every `window/showMessage`, in order.
+    pub messages: Vec<Value>,
 }
 
 pub fn bundled_rules() -> PathBuf {
@@ -54,11 +56,27 @@ impl Client {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&bundled_rules(), &dir.path().join("rules"));
         setup(&dir.path().join("rules"));
+        Client::launch(dir, "", utf8, text_document)
+    }
+
+    /// A server whose workspace root is `below` the temporary folder, which
+    /// holds a copy of `rules/` or, unless `with_rules`, nothing but `below`.
+    pub fn start_in(below: &str, with_rules: bool) -> Client {
+        let dir = tempfile::tempdir().unwrap();
+        if with_rules {
+            copy_dir(&bundled_rules(), &dir.path().join("rules"));
+        }
+        std::fs::create_dir_all(dir.path().join(below)).unwrap();
+        Client::launch(dir, below, false, json!({}))
+    }
+
+    fn launch(dir: tempfile::TempDir, below: &str, utf8: bool, text_document: Value) -> Client {
         let (server_side, conn) = Connection::memory();
         let server = std::thread::spawn(move || carcassonne_rules_lsp::serve(&server_side).unwrap());
-        let mut client = Client { conn, dir, server: Some(server), next_id: 0, diagnostics: HashMap::new() };
+        let mut client =
+            Client { conn, dir, server: Some(server), next_id: 0, diagnostics: HashMap::new(), messages: Vec::new() };
         let encodings = if utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) };
-        let root = carcassonne_rules_lsp::uri::from_path(client.dir.path());
+        let root = carcassonne_rules_lsp::uri::from_path(&client.dir.path().join(below));
         let init = client.request(
             "initialize",
             json!({ "processId": null, "rootUri": root, "capabilities": { "general": { "positionEncodings": encodings }, "textDocument": text_document } }),
@@ -115,6 +133,7 @@ impl Client {
                     let uri = n.params["uri"].as_str().unwrap().to_string();
                     self.diagnostics.insert(uri, n.params["diagnostics"].as_array().unwrap().clone());
                 }
+                Message::Notification(n) if n.method == "window/showMessage" => self.messages.push(n.params),
                 _ => {}
             }
         }
