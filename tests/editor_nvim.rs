@@ -1,11 +1,12 @@
-//! A real client no one here wrote: Neovim, headless, drives `carcassonne-rules
-//! lsp` on a copy of the rules (tests/editor/nvim.lua). Skipped with a message
-//! where `nvim` is absent, unless CARCASSONNE_EDITOR_TESTS=1 (CI), where that
-//! fails.
+//! A real client no one here wrote: Neovim, headless, set up by
+//! `editors/nvim/carcassonne-rules.lua` as a user would, drives
+//! `carcassonne-rules lsp` on a copy of the rules (tests/editor/nvim.lua), on
+//! each Neovim of `CARCASSONNE_NVIM`. Skipped with a message where `nvim` is
+//! absent, unless CARCASSONNE_EDITOR_TESTS=1 (CI), where that fails.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,24 +25,54 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The Neovim binaries to run the suite on: `CARCASSONNE_NVIM`, a list of
+/// paths as `PATH` writes them (CI: Debian's and the current stable), or
+/// `nvim` from `PATH`.
+fn binaries() -> Vec<PathBuf> {
+    match std::env::var_os("CARCASSONNE_NVIM") {
+        Some(list) => std::env::split_paths(&list).collect(),
+        None => vec![PathBuf::from("nvim")],
+    }
+}
+
 #[test]
 fn neovim_drives_every_feature_of_the_server() {
     let required = std::env::var("CARCASSONNE_EDITOR_TESTS").is_ok_and(|v| v == "1");
-    if Command::new("nvim").arg("--version").output().is_err() {
-        assert!(!required, "CARCASSONNE_EDITOR_TESTS=1 but nvim is not installed");
-        eprintln!("skipped: nvim is not installed (apt-get install neovim)");
-        return;
+    for nvim in binaries() {
+        let version = match Command::new(&nvim).arg("--version").output() {
+            Ok(out) => String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or_default().to_string(),
+            Err(e) => {
+                assert!(!required, "CARCASSONNE_EDITOR_TESTS=1 but {} does not run: {e}", nvim.display());
+                eprintln!("skipped: {} is not installed (apt-get install neovim)", nvim.display());
+                continue;
+            }
+        };
+        let found = session(&nvim);
+        let lines: Vec<&str> = found.lines().collect();
+        assert_eq!(lines.len(), 16, "{version}:\n{found}");
+        assert!(lines.iter().all(|l| l.starts_with("ok ")), "{version}:\n{found}");
+        eprintln!("{version}:\n{found}");
     }
+}
+
+/// Runs the suite in `nvim` on a fresh copy of the rules: what it wrote.
+fn session(nvim: &Path) -> String {
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("rules").as_path(), &dir.path().join("rules"));
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    copy_dir(&manifest.join("rules"), &dir.path().join("rules"));
+    let elsewhere = dir.path().join("elsewhere/config.yaml");
+    std::fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
+    std::fs::write(&elsewhere, "key: value\n").unwrap();
     let results = dir.path().join("results.txt");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/editor/nvim.lua");
+    let script = manifest.join("tests/editor/nvim.lua");
     let log = tempfile::NamedTempFile::new().unwrap();
-    let mut nvim = Command::new("nvim")
+    let mut child = Command::new(nvim)
         .args(["--headless", "--clean", "-n", "-c"])
         .arg(format!("luafile {}", script.display()))
         .env("RULES_ROOT", dir.path())
         .env("SERVER", env!("CARGO_BIN_EXE_carcassonne-rules"))
+        .env("CONFIG", manifest.join("editors/nvim/carcassonne-rules.lua"))
+        .env("ELSEWHERE", &elsewhere)
         .env("RESULTS", &results)
         // Neovim's own files (the LSP log among them) in the test's folder:
         // a CI machine's home may be missing or read-only.
@@ -58,23 +89,20 @@ fn neovim_drives_every_feature_of_the_server() {
     // running long after that is stuck (a prompt, a lost reply), and the test
     // says what it had done rather than hanging CI.
     let started = Instant::now();
-    while nvim.try_wait().unwrap().is_none() {
+    while child.try_wait().unwrap().is_none() {
         if started.elapsed() > LIMIT {
-            nvim.kill().unwrap();
-            nvim.wait().unwrap();
+            child.kill().unwrap();
+            child.wait().unwrap();
             panic!(
-                "nvim did not finish in {LIMIT:?}; checks done: {:?}; its output: {}",
+                "{} did not finish in {LIMIT:?}; checks done: {:?}; its output: {}",
+                nvim.display(),
                 std::fs::read_to_string(&results).unwrap_or_default(),
                 std::fs::read_to_string(log.path()).unwrap_or_default()
             );
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let found = std::fs::read_to_string(&results).unwrap_or_else(|_| {
-        panic!("nvim wrote no results: {}", std::fs::read_to_string(log.path()).unwrap_or_default())
-    });
-    let lines: Vec<&str> = found.lines().collect();
-    assert_eq!(lines.len(), 13, "{found}");
-    assert!(lines.iter().all(|l| l.starts_with("ok ")), "{found}");
-    eprintln!("{found}");
+    std::fs::read_to_string(&results).unwrap_or_else(|_| {
+        panic!("{} wrote no results: {}", nvim.display(), std::fs::read_to_string(log.path()).unwrap_or_default())
+    })
 }

@@ -1,4 +1,5 @@
--- Drives the language server from Neovim (0.7+): diagnostics and their quick
+-- Drives the language server from Neovim (0.7+), set up by
+-- editors/nvim/carcassonne-rules.lua: diagnostics and their quick
 -- fix, completion, hover, definition, references, rename, the outline, inlay
 -- hints, semantic tokens and the text-variant snippet on a copy of the rules. Writes one line per check
 -- to $RESULTS: "ok NAME" or "fail NAME: why", as it goes, so that a check that
@@ -12,19 +13,37 @@ local function check(name, ok, why)
 end
 local id
 
+-- A snippet's text as Neovim's own parser expands it (0.10 moved it).
+local function snippet_text(body)
+  if vim.lsp.util.parse_snippet then return vim.lsp.util.parse_snippet(body) end
+  return tostring(require('vim.lsp._snippet_grammar').parse(body))
+end
+
+-- The clients attached to buffer `buf` (0.7 has no filter of its own).
+local function attached(buf)
+  local found = {}
+  for _, client in pairs(vim.lsp.get_active_clients()) do
+    if client.attached_buffers[buf] then table.insert(found, client) end
+  end
+  return found
+end
+
 local function run()
+  -- The set-up as a user installs it (editors/nvim/), then a rules file.
+  vim.g.carcassonne_rules_server = os.getenv('SERVER')
+  dofile(os.getenv('CONFIG'))
   vim.cmd('edit ' .. root .. '/rules/expansions/abbey-and-mayor.yaml')
   local buf = vim.api.nvim_get_current_buf()
-  -- Neovim 0.7 takes no snippets by default; saying it does, its own snippet
-  -- parser expands the server's text variant below.
-  local capabilities = vim.lsp.protocol.make_client_capabilities()
-  capabilities.textDocument.completion.completionItem.snippetSupport = true
-  id = vim.lsp.start_client({
-    name = 'carcassonne-rules', cmd = { os.getenv('SERVER'), 'lsp' }, root_dir = root, capabilities = capabilities,
-  })
-  vim.lsp.buf_attach_client(buf, id)
-  local client = vim.lsp.get_client_by_id(id)
-  vim.wait(20000, function() return client.server_capabilities ~= nil and next(client.server_capabilities) ~= nil end)
+  -- A client is listed once the server has answered `initialize`.
+  local clients = {}
+  vim.wait(20000, function()
+    clients = attached(buf)
+    return #clients > 0
+  end)
+  check('attached', #clients == 1 and clients[1].name == 'carcassonne-rules'
+    and vim.bo[buf].omnifunc == 'v:lua.vim.lsp.omnifunc', vim.inspect(clients))
+  local client = clients[1]
+  id = client.id
 
   local function line_of(pattern)
     for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
@@ -92,6 +111,14 @@ local function run()
   local target = def and def.result and (def.result.uri or (def.result[1] and def.result[1].uri))
   check('definition', target and target:find('base.yaml', 1, true), vim.inspect(def))
 
+  -- Definition of a module, written in a flow mapping of modules.yaml.
+  local ml, mc = line_of('when: mayor')
+  local mdef = client.request_sync('textDocument/definition', at(ml, mc + 6), 10000, buf)
+  local mtarget = mdef and mdef.result and (mdef.result.uri and mdef.result or mdef.result[1])
+  check('module definition', mtarget and mtarget.uri:find('modules.yaml', 1, true)
+    and vim.fn.readfile(vim.uri_to_fname(mtarget.uri))[mtarget.range.start.line + 1]:find('{ id: mayor', 1, true),
+    vim.inspect(mdef))
+
   -- References of a derived flag: its definition in modules.yaml and its uses here.
   local rl, rc = line_of('tiles_in_supply or wetlands')
   local refs = client.request_sync('textDocument/references', vim.tbl_extend('force', at(rl, rc),
@@ -151,7 +178,7 @@ local function run()
     if item.label == '{C1: … | C2, WE: …}' then variant = item end
   end
   local edits = { { range = { start = { line = sl, character = sc + 9 }, ['end'] = { line = sl, character = sc + 9 } },
-    newText = vim.lsp.util.parse_snippet(variant and variant.insertText or '') } }
+    newText = snippet_text(variant and variant.insertText or '') } }
   for _, quote in ipairs((variant and variant.additionalTextEdits) or {}) do table.insert(edits, quote) end
   vim.lsp.util.apply_text_edits(edits, buf, 'utf-16')
   -- The answer to a request comes after the diagnostics of the edits before it.
@@ -160,6 +187,11 @@ local function run()
   check('snippet', variant and variant.insertTextFormat == 2
     and written == '      text: "Every player adds the {C1:  | C2, WE: }mayor of their colour to their supply."'
     and #vim.diagnostic.get(buf) == 0, vim.inspect({ written, variant, vim.diagnostic.get(buf) }))
+
+  -- A YAML file outside any rules folder gets no server.
+  vim.cmd('edit ' .. os.getenv('ELSEWHERE'))
+  local others = attached(vim.api.nvim_get_current_buf())
+  check('not elsewhere', #others == 0, vim.inspect(others))
 end
 
 local ok, err = pcall(run)
