@@ -21,10 +21,34 @@ use crate::workspace::Place;
 pub struct Completion {
     /// What is inserted.
     pub label: String,
+    /// What kind of name it is.
+    pub kind: Offered,
+    /// Where it stands in the list: the likeliest names first (0), then by
+    /// label.
+    pub rank: u8,
     /// What kind of name it is, and its short name.
     pub detail: String,
     /// Markdown documentation.
     pub doc: String,
+}
+
+/// What a completion names, for an editor's icon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Offered {
+    /// An item id.
+    Item,
+    /// A step id or a section.
+    Step,
+    /// A module or an expansion.
+    Module,
+    /// A derived flag.
+    Flag,
+    /// An edition or a rule variant.
+    Edition,
+    /// A marker.
+    Marker,
+    /// A word of the condition language.
+    Keyword,
 }
 
 /// Characters of the names the rules use (ids, modules, flags, steps).
@@ -141,7 +165,20 @@ fn first_text(item: &Item) -> String {
 }
 
 fn item_completion(item: &Item) -> Completion {
-    Completion { label: item.id.clone(), detail: "item".into(), doc: inline(&first_text(item)).into_owned() }
+    Completion {
+        label: item.id.clone(),
+        kind: Offered::Item,
+        rank: 0,
+        detail: "item".into(),
+        doc: inline(&first_text(item)).into_owned(),
+    }
+}
+
+/// The expansion an expansion file holds, by the file's name
+/// (`expansions/abbey-and-mayor.yaml` holds `abbey_and_mayor`).
+fn expansion_of<'r>(rules: &'r Rules, file: &str) -> Option<&'r carcassonne_rules_core::catalog::ExpansionInfo> {
+    let stem = file.strip_prefix("expansions/")?.strip_suffix(".yaml")?;
+    rules.catalog.expansion(&stem.replace('-', "_"))
 }
 
 fn module_doc(rules: &Rules, id: &str) -> Option<String> {
@@ -187,11 +224,15 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
         // A section key: a step id or a section of the setup, notes…
         let steps = rules.steps().map(|s| Completion {
             label: s.id.clone(),
+            kind: Offered::Step,
+            rank: 0,
             detail: "step".into(),
             doc: format!("**{}** {}", inline(&s.id), inline(&s.title)),
         });
         let sections = SECTIONS_BEFORE_STEPS.iter().chain(&SECTIONS_AFTER_STEPS).map(|s| Completion {
             label: s.to_string(),
+            kind: Offered::Step,
+            rank: 1,
             detail: "section".into(),
             doc: String::new(),
         });
@@ -209,6 +250,8 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
                 .iter()
                 .map(|v| Completion {
                     label: v.id.clone(),
+                    kind: Offered::Edition,
+                    rank: 0,
                     detail: "rule variant".into(),
                     doc: inline(&v.name).into_owned(),
                 })
@@ -217,34 +260,60 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
         return catalog
             .editions
             .iter()
-            .map(|e| Completion { label: e.id.clone(), detail: "edition".into(), doc: inline(&e.name).into_owned() })
+            .map(|e| Completion {
+                label: e.id.clone(),
+                kind: Offered::Edition,
+                rank: 0,
+                detail: "edition".into(),
+                doc: inline(&e.name).into_owned(),
+            })
             .collect();
     }
+    // In a marker's place (the start of a list entry under `markers:`), the
+    // markers come first; in a condition, the modules of the file's own
+    // expansion, then the derived flags, the other modules and the keywords.
+    let in_marker = keys.first() == Some(&"markers") || keys.get(1) == Some(&"markers");
+    let entry = before.rsplit(['[', ',']).next().unwrap_or(before);
+    let marker_here = in_marker && !entry.contains(" when");
+    let shift = u8::from(marker_here);
+    let own = expansion_of(rules, file);
     let mut out: Vec<Completion> = catalog
         .modules
         .iter()
         .map(|m| Completion {
             label: m.id.clone(),
+            kind: Offered::Module,
+            rank: shift + if own.is_some_and(|x| x.modules.iter().any(|o| o.id == m.id)) { 0 } else { 2 },
             detail: format!("module: {}", m.name),
             doc: module_doc(rules, &m.id).unwrap_or_default(),
         })
         .collect();
     out.extend(rules.flags.iter().map(|f| Completion {
         label: f.id.clone(),
+        kind: Offered::Flag,
+        rank: shift + 1,
         detail: "derived flag".into(),
         doc: code(&format!("{} := {}", f.id, rules.dsl(&f.when))),
     }));
     for word in ["edition", "variant", "not", "and", "or"] {
-        out.push(Completion { label: word.into(), detail: "keyword".into(), doc: String::new() });
+        out.push(Completion {
+            label: word.into(),
+            kind: Offered::Keyword,
+            rank: shift + 3,
+            detail: "keyword".into(),
+            doc: String::new(),
+        });
     }
-    let in_marker = keys.first() == Some(&"markers") || keys.get(1) == Some(&"markers");
-    if in_marker && !before.contains(" when") {
+    if marker_here {
         out.extend(MARKERS.iter().map(|m| Completion {
             label: m.to_string(),
+            kind: Offered::Marker,
+            rank: 0,
             detail: "marker".into(),
             doc: String::new(),
         }));
     }
+    out.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     out
 }
 

@@ -315,6 +315,9 @@ impl Server {
                 let mut items: Vec<lsp::CompletionItem> = features::complete(rules, &rel, text, offset)
                     .into_iter()
                     .map(|c| lsp::CompletionItem {
+                        kind: Some(completion_kind(c.kind)),
+                        // Editors sort by this, then filter: the ranks stay in front.
+                        sort_text: Some(format!("{}{}", c.rank, c.label)),
                         label: c.label,
                         detail: Some(c.detail),
                         documentation: (!c.doc.is_empty()).then_some(lsp::Documentation::MarkupContent(
@@ -514,6 +517,20 @@ fn named_at(
 }
 
 /// A line or column as the protocol's `u32`.
+/// The protocol's icon for what a completion names.
+fn completion_kind(kind: features::Offered) -> lsp::CompletionItemKind {
+    use features::Offered;
+    match kind {
+        Offered::Item => lsp::CompletionItemKind::REFERENCE,
+        Offered::Step => lsp::CompletionItemKind::FOLDER,
+        Offered::Module => lsp::CompletionItemKind::MODULE,
+        Offered::Flag => lsp::CompletionItemKind::VARIABLE,
+        Offered::Edition => lsp::CompletionItemKind::ENUM_MEMBER,
+        Offered::Marker => lsp::CompletionItemKind::CONSTANT,
+        Offered::Keyword => lsp::CompletionItemKind::KEYWORD,
+    }
+}
+
 fn clamp(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }

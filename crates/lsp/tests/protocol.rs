@@ -191,6 +191,50 @@ fn completion_offers_what_the_place_expects() {
     assert!(answer[0]["documentation"]["value"].as_str().unwrap().len() > 10);
 }
 
+/// The labels of a completion answer in the order an editor shows them
+/// (by `sortText`), with their kinds.
+fn ranked(answer: &Value) -> Vec<(String, u64)> {
+    let mut items: Vec<&Value> = answer.as_array().unwrap().iter().collect();
+    items.sort_by_key(|c| c["sortText"].as_str().unwrap().to_string());
+    items.iter().map(|c| (c["label"].as_str().unwrap().to_string(), c["kind"].as_u64().unwrap())).collect()
+}
+
+/// In a condition the file's own modules come first, then the derived flags,
+/// the other modules and the keywords, each with its kind; at every entry of
+/// a marker list the markers come first.
+#[test]
+fn completion_is_ranked_and_has_kinds() {
+    const MODULE: u64 = 9;
+    const VARIABLE: u64 = 6;
+    const KEYWORD: u64 = 14;
+    const CONSTANT: u64 = 21;
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY);
+    let typing = text.replacen("      when: mayor\n", "      when: abbey or \n", 1);
+    client.open(ABBEY, &typing);
+    let (line, col) = find(&typing, "when: abbey or ", 15);
+    let names = ranked(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
+    // Abbey and Mayor's modules (modules.yaml), in label order.
+    let own: Vec<(String, u64)> = ["abbey", "barn", "mayor", "wagon"].map(|m| (m.to_string(), MODULE)).into();
+    assert_eq!(names[..4], own, "{names:?}");
+    let first_flag = names.iter().position(|(_, kind)| *kind == VARIABLE).unwrap();
+    let last_flag = names.iter().rposition(|(_, kind)| *kind == VARIABLE).unwrap();
+    let first_keyword = names.iter().position(|(_, kind)| *kind == KEYWORD).unwrap();
+    assert_eq!(first_flag, 4, "{names:?}");
+    assert!(names[first_flag..=last_flag].iter().all(|(_, kind)| *kind == VARIABLE), "{names:?}");
+    assert!(names[last_flag + 1..first_keyword].iter().all(|(_, kind)| *kind == MODULE), "{names:?}");
+    assert_eq!(names.len() - first_keyword, 5, "the keywords last: {names:?}");
+
+    let marker = r#"markers: ["TREE_TRAP when russian_promos", "LAKE_TRAP when russian_promos"]"#;
+    let typing = text.replacen(marker, r##"markers: ["TREE_TRAP when russian_promos", ""##, 1);
+    client.change(ABBEY, &typing);
+    let (line, col) = find(&typing, r##"russian_promos", ""##, 18);
+    let names = ranked(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
+    assert!(names.iter().any(|(label, _)| label == "LAKE_TRAP"), "{names:?}");
+    let markers = names.iter().take_while(|(_, kind)| *kind == CONSTANT).count();
+    assert!(markers > 5 && names[markers..].iter().all(|(_, kind)| *kind != CONSTANT), "{names:?}");
+}
+
 #[test]
 fn hover_tells_an_items_text_condition_share_and_placement_and_a_modules_names() {
     let mut client = Client::start(false);
