@@ -19,7 +19,7 @@
 //! pattern).
 
 use carcassonne_rules_core::Section;
-use carcassonne_rules_core::escape::markdown::{code, inline};
+use carcassonne_rules_core::escape::markdown::inline;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
@@ -203,9 +203,12 @@ impl Offers<'_> {
             }
             offer::MARKERS => {
                 let marker = format!("^({})( \"[^\"]*\")?( when .+)?$", MARKERS.join("|"));
+                // Checked by its form only: a marker entry is a DSL string,
+                // completed by the language server (see `condition`).
                 let mut item = Map::new();
                 item.insert("description".into(), format!("A marker: {}.", MARKERS.join(", ")).into());
-                offered(&mut item, json!({ "enum": MARKERS }), Some(&marker));
+                item.insert("type".into(), "string".into());
+                item.insert("pattern".into(), marker.into());
                 node.insert("items".into(), Value::Object(item));
             }
             offer::EFFECT => {
@@ -263,8 +266,10 @@ impl Offers<'_> {
 }
 
 /// A condition string, described as `description` followed by what a
-/// condition is, offering the names a condition starts with, each with what
-/// it is.
+/// condition is. No names are offered: a condition is the language server's
+/// to complete (ranked, inside the string, after `and`), and a schema's list of
+/// every module would flood and clobber its completions in an editor that
+/// runs both.
 pub fn condition(rules: &Rules, description: &str) -> Map<String, Value> {
     let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
     let variants: Vec<&str> = rules.catalog.variants.iter().map(|v| v.id.as_str()).collect();
@@ -274,24 +279,9 @@ pub fn condition(rules: &Rules, description: &str) -> Map<String, Value> {
         editions.join(", "),
         variants.join(", ")
     );
-    let mut names: Vec<(String, String)> = Vec::new();
-    for expansion in &rules.catalog.expansions {
-        for module in &expansion.modules {
-            let about = format!("**{}**, a module of *{}*", inline(&module.name), inline(&expansion.name));
-            names.push((module.id.clone(), about));
-        }
-    }
-    names.sort();
-    for flag in &rules.flags {
-        names.push((flag.id.clone(), format!("derived flag: {}", code(&rules.dsl(&flag.when).to_string()))));
-    }
-    names.push(("edition".to_string(), "`edition == C1`: the game's edition".to_string()));
-    names.push(("variant".to_string(), "`variant == rgg`: the publisher's rules".to_string()));
-    names.push(("not".to_string(), "`not …`: the opposite".to_string()));
-    let (ids, about): (Vec<String>, Vec<String>) = names.into_iter().unzip();
     let mut node = Map::new();
     node.insert("description".into(), text.into());
-    offered(&mut node, json!({ "enum": ids, "markdownEnumDescriptions": about }), None);
+    node.insert("type".into(), "string".into());
     node
 }
 
