@@ -126,12 +126,44 @@ pub struct SyntaxError {
     pub message: String,
     /// The offending part of the string (never empty).
     pub at: Range,
+    /// Where a `)` would close the parenthesis the error is about, if it is
+    /// an unclosed one: the end of the condition.
+    pub close_at: Option<usize>,
+}
+
+impl SyntaxError {
+    fn new(message: impl Into<String>, at: Range) -> Self {
+        SyntaxError { message: message.into(), at, close_at: None }
+    }
 }
 
 /// A condition (`dragon and not edition == C1`).
 pub fn condition(input: &str) -> Result<Condition, SyntaxError> {
-    let mut pairs = parse(Rule::condition_input, input)?;
+    let mut pairs = parse(Rule::condition_input, input).map_err(|err| match unclosed(input) {
+        // pest would say what it expected at the end; the cause is the `(`.
+        Some(open) if err.at.0 >= input.trim_end().len() => SyntaxError {
+            message: "this `(` is never closed".into(),
+            at: (open, open + 1),
+            close_at: Some(input.trim_end().len()),
+        },
+        _ => err,
+    })?;
     Ok(build_condition(grammar(pairs.next(), "grammar: condition")))
+}
+
+/// The offset of the last `(` of `input` that no `)` closes, if any.
+fn unclosed(input: &str) -> Option<usize> {
+    let mut open = Vec::new();
+    for (at, c) in input.char_indices() {
+        match c {
+            '(' => open.push(at),
+            ')' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    open.pop()
 }
 
 /// An item's text, split into literal runs and `{C1: … | C2, WE: …}` variants.
@@ -164,18 +196,16 @@ fn check_braces(input: &str) -> Result<(), SyntaxError> {
     for (at, c) in input.char_indices() {
         match (c, open) {
             ('{', Some(_)) => {
-                return Err(SyntaxError {
-                    message: "`{` inside `{…}`: variants do not nest".into(), at: (at, at + 1)
-                });
+                return Err(SyntaxError::new("`{` inside `{…}`: variants do not nest", (at, at + 1)));
             }
             ('{', None) => open = Some(at),
-            ('}', None) => return Err(SyntaxError { message: "`}` without a `{`".into(), at: (at, at + 1) }),
+            ('}', None) => return Err(SyntaxError::new("`}` without a `{`", (at, at + 1))),
             ('}', Some(_)) => open = None,
             _ => {}
         }
     }
     match open {
-        Some(at) => Err(SyntaxError { message: "this `{` is never closed".into(), at: (at, at + 1) }),
+        Some(at) => Err(SyntaxError::new("this `{` is never closed", (at, at + 1))),
         None => Ok(()),
     }
 }
@@ -190,7 +220,7 @@ fn check_nesting(input: &str) -> Result<(), SyntaxError> {
                 depth += 1;
                 if depth > MAX_NESTING {
                     let message = format!("parentheses nest more than {MAX_NESTING} deep");
-                    return Err(SyntaxError { message, at: (at, at + 1) });
+                    return Err(SyntaxError::new(message, (at, at + 1)));
                 }
             }
             ')' => depth = depth.saturating_sub(1),
@@ -272,7 +302,7 @@ fn parse(rule: Rule, input: &str) -> Result<pest::iterators::Pairs<'_, Rule>, Sy
             pest::error::InputLocation::Pos(p) => (p, p),
             pest::error::InputLocation::Span((s, e)) => (s, e),
         };
-        SyntaxError { message: describe(&err.variant), at: whole_characters(input, start, end) }
+        SyntaxError::new(describe(&err.variant), whole_characters(input, start, end))
     })
 }
 
@@ -480,10 +510,7 @@ mod tests {
         assert_eq!(vs[1].0.iter().map(|n| n.text.as_str()).collect::<Vec<_>>(), ["C2", "WE"]);
         assert_eq!(vs[1].0[1].at, (28, 30));
         assert!(text("unbalanced { brace").is_err());
-        assert_eq!(
-            text("x {C1: a").unwrap_err(),
-            SyntaxError { message: "this `{` is never closed".into(), at: (2, 3) }
-        );
+        assert_eq!(text("x {C1: a").unwrap_err(), SyntaxError::new("this `{` is never closed", (2, 3)));
         assert_eq!(text("a } b").unwrap_err().at, (2, 3));
         assert!(text("{: nothing}").is_err(), "a variant must name an edition");
     }

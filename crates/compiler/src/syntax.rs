@@ -917,7 +917,21 @@ fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sou
     if let Some(help) = help {
         d = d.with_help(help);
     }
-    d
+    match misspelt_key(&message) {
+        Some(key) => d.with_suggestion(Span { file, start, len: len.max(1) }, key),
+        None => d,
+    }
+}
+
+/// The key an unknown one was likely meant to be (`afer` → `after`), from
+/// serde's "unknown field `afer`, expected one of `id`, `text`, …": the
+/// reader says which keys the mapping takes only in words.
+fn misspelt_key(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (unknown, expected) = rest.split_once('`')?;
+    let expected = expected.split_once("expected one of ").or_else(|| expected.split_once("expected "))?.1;
+    let keys = expected.split(", ").map(|key| key.trim().trim_matches('`'));
+    carcassonne_rules_core::suggest::did_you_mean(unknown, keys)
 }
 
 /// The byte offset of a 1-based line and character column.

@@ -421,14 +421,19 @@ fn a_compile_that_reuses_the_files_read_before_is_the_compile_without() {
 #[test]
 fn the_fix_of_a_misspelt_name_mends_the_rules() {
     const ABBEY: &str = "expansions/abbey-and-mayor.yaml";
-    let cases: [(&str, &str, &str); 5] = [
-        ("ROBBERS when peasant_revolts", "ROBBERS when peasant_refolts", "peasant_revolts"),
-        ("ROBBERS when", "ROBERS when", "ROBBERS"),
-        ("before: draw-tile", "before: draw-tiel", "draw-tile"),
-        ("  1B:", "  1b:", "1B"),
-        ("expansion: abbey_and_mayor", "expansion: abbey_and_mayr", "abbey_and_mayor"),
+    let replace = |name: &str| format!("Replace with `{name}`");
+    let cases = [
+        ("ROBBERS when peasant_revolts", "ROBBERS when peasant_refolts", "peasant_revolts", replace("peasant_revolts")),
+        ("ROBBERS when", "ROBERS when", "ROBBERS", replace("ROBBERS")),
+        ("before: draw-tile", "before: draw-tiel", "draw-tile", replace("draw-tile")),
+        ("  1B:", "  1b:", "1B", replace("1B")),
+        ("expansion: abbey_and_mayor", "expansion: abbey_and_mayr", "abbey_and_mayor", replace("abbey_and_mayor")),
+        // A misspelt key: the reader names the keys the mapping takes.
+        ("before: draw-tile", "befor: draw-tile", "before", replace("before")),
+        // An unclosed parenthesis: closed at the end of the condition.
+        ("when: tiles_in_supply", "when: (tiles_in_supply or abbey", ")", "Close the parenthesis".to_string()),
     ];
-    for (right, wrong, name) in cases {
+    for (right, wrong, name, title) in cases {
         let dir = rules_with(ABBEY, |t| t.replacen(right, wrong, 1));
         let compiled = compiler::compile_dir(dir.path());
         let problems = compiled.result.err().unwrap_or_else(|| panic!("{wrong} checked"));
@@ -436,7 +441,7 @@ fn the_fix_of_a_misspelt_name_mends_the_rules() {
         let fixes = problems[0].fixes();
         assert_eq!(fixes.len(), 1, "{wrong}: {problems:?}");
         let fix = &fixes[0];
-        assert_eq!((fix.replacement.as_str(), fix.title.as_str()), (name, format!("Replace with `{name}`").as_str()));
+        assert_eq!((fix.replacement.as_str(), fix.title.as_str()), (name, title.as_str()));
         let path = compiled.sources.name(fix.span.file).to_string();
         assert!(path.ends_with(ABBEY), "{wrong}: the fix is in {path}");
         let mut text = compiled.sources.text(fix.span.file).to_string();

@@ -20,7 +20,7 @@ use indexmap::IndexMap;
 use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, VariantId};
 
-use crate::diagnostics::{Diagnostic, Sources, Span, did_you_mean};
+use crate::diagnostics::{Diagnostic, Fix, Sources, Span, did_you_mean};
 use crate::dsl;
 use crate::lexicon::{self, IdKind};
 use crate::logic::Budget;

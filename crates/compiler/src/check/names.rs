@@ -19,7 +19,15 @@ impl Checker<'_> {
         parser(&source.value)
             .map_err(|err| {
                 let span = source.sub_span(err.at.0, err.at.1);
-                self.report(span, format!("invalid {what}: {}", err.message), err.message.clone(), None);
+                let message = format!("invalid {what}: {}", err.message);
+                let closing = err.close_at.and_then(|at| source.insertion_at(at));
+                let problem = match closing {
+                    Some(at) => Diagnostic::at(self.sources, span, message, "opened here")
+                        .with_help("close it with `)` where the group ends")
+                        .with_fix(Fix { title: "Close the parenthesis".into(), span: at, replacement: ")".into() }),
+                    None => Diagnostic::at(self.sources, span, message, err.message.clone()),
+                };
+                self.problems.push(problem);
             })
             .ok()
     }

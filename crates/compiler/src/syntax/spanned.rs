@@ -39,6 +39,13 @@ impl Spanned<String> {
         }
     }
 
+    /// The empty place before byte `at` of the value, where an edit can
+    /// insert text; none where the value is not verbatim in the file (an
+    /// escape in a quoted string moves every place after it).
+    pub fn insertion_at(&self, at: usize) -> Option<Span> {
+        self.verbatim_start.map(|base| Span { file: self.span.file, start: base + at, len: 0 })
+    }
+
     /// The string's value, without its span.
     pub fn as_str(&self) -> &str {
         &self.value
