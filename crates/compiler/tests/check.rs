@@ -430,6 +430,15 @@ fn the_fix_of_a_misspelt_name_mends_the_rules() {
         ("expansion: abbey_and_mayor", "expansion: abbey_and_mayr", "abbey_and_mayor", replace("abbey_and_mayor")),
         // A misspelt key: the reader names the keys the mapping takes.
         ("before: draw-tile", "befor: draw-tile", "before", replace("before")),
+        // An unknown edition beside others: not one of those, which would
+        // make it named twice.
+        (
+            "text: You may play your abbey instead of drawing.",
+            "text: \"You may play {C1: your | C3, WE: the} abbey.\"",
+            "C2",
+            replace("C2"),
+        ),
+        ("foreign: [WE]", "foreign: [WE, C3]", "C1", replace("C1")),
         // An unclosed parenthesis: closed at the end of the condition.
         ("when: tiles_in_supply", "when: (tiles_in_supply or abbey", ")", "Close the parenthesis".to_string()),
     ];

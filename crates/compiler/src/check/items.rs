@@ -481,7 +481,8 @@ impl Checker<'_> {
         let mut foreign = parent_foreign.to_vec();
         let mut own_foreign = Vec::new();
         for f in &raw.foreign {
-            if let Some(e) = self.edition(&f.value, f.span)
+            let beside: Vec<&str> = raw.foreign.iter().map(|o| o.value.as_str()).filter(|o| *o != f.value).collect();
+            if let Some(e) = self.edition_beside(&f.value, f.span, &beside)
                 && !foreign.contains(&e)
             {
                 foreign.push(e);

@@ -102,11 +102,15 @@ impl Checker<'_> {
                 dsl::TextPart::Variants(alternatives) => {
                     let mut seen: Vec<(EditionId, (usize, usize))> = Vec::new();
                     let mut bound = Vec::new();
+                    let written: Vec<String> =
+                        alternatives.iter().flat_map(|(names, _)| names.iter().map(|n| n.text.clone())).collect();
                     for (names, text) in alternatives {
                         let mut editions = Vec::new();
                         for name in names {
                             let span = source.sub_span(name.at.0, name.at.1);
-                            let Some(e) = self.edition(&name.text, span) else {
+                            let beside: Vec<&str> =
+                                written.iter().map(String::as_str).filter(|w| *w != name.text).collect();
+                            let Some(e) = self.edition_beside(&name.text, span, &beside) else {
                                 ok = false;
                                 continue;
                             };

@@ -103,9 +103,16 @@ impl Checker<'_> {
     }
 
     pub(super) fn edition(&mut self, name: &str, span: Span) -> Option<EditionId> {
+        self.edition_beside(name, span, &[])
+    }
+
+    /// As [`Self::edition`], in a list that also names `beside`: an unknown
+    /// name is not offered one of those, which would make it named twice.
+    pub(super) fn edition_beside(&mut self, name: &str, span: Span, beside: &[&str]) -> Option<EditionId> {
         let found = self.editions.get_index_of(name);
         if found.is_none() {
-            self.unknown_in_editions(name, span, "edition", self.editions.keys().cloned().collect());
+            let free = self.editions.keys().filter(|e| !beside.contains(&e.as_str())).cloned().collect();
+            self.unknown_in_editions(name, span, "edition", free);
         }
         found.map(|i| EditionId(i as u8))
     }
