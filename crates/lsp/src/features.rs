@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::dsl;
+use carcassonne_rules_compiler::lexicon::{self, IdKind, MAX_ID_LEN};
 use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{
     Cond, Item, MARKERS, Rules, SECTIONS_AFTER_STEPS, SECTIONS_BEFORE_STEPS, Step,
@@ -13,6 +14,7 @@ use carcassonne_rules_compiler::model::{
 use carcassonne_rules_compiler::syntax::MODULES_FILE;
 use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::escape::markdown::{code, inline};
+use carcassonne_rules_core::escape::terminal::quoted;
 
 use crate::workspace::Place;
 
@@ -665,22 +667,21 @@ pub fn refuse_rename(rules: &Rules, kind: Kind, old: &str, new: &str) -> Option<
     if !is_item && !is_flag {
         return Some(format!("`{old}` is not an item or a derived flag: only those can be renamed"));
     }
-    let valid = if is_item {
-        !new.is_empty()
-            && new.split('-').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()))
-    } else {
-        new.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-            && new.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-    };
-    if !valid {
-        let form = if is_item { "kebab-case (`count-farms`)" } else { "snake_case (`tiles_in_supply`)" };
-        return Some(format!("`{new}` is not a valid name: use {form}"));
+    // The compiler's own rules for ids, length included.
+    let id_kind = if is_item { IdKind::Item } else { IdKind::Flag };
+    if !id_kind.accepts(new) {
+        return Some(format!(
+            "`{}` is not a valid {} id: use {} of at most {MAX_ID_LEN} characters",
+            quoted(new),
+            id_kind.what(),
+            id_kind.described()
+        ));
     }
     let taken = find(rules, new).is_some()
         || rules.flags.iter().any(|f| f.id == new)
         || rules.catalog.module(new).is_some()
         || rules.catalog.expansion(new).is_some()
-        || ["and", "or", "not", "edition", "variant", "true", "false"].contains(&new);
+        || lexicon::is_keyword(new);
     taken.then(|| format!("`{new}` is already a name in the rules"))
 }
 

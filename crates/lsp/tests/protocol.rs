@@ -273,7 +273,8 @@ fn definition_references_and_rename() {
     let edit = client.request("textDocument/rename", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "position": { "line": line, "character": col }, "newName": "supply_tiles" }));
     let changes = edit["changes"].as_object().unwrap();
     assert!(changes.contains_key(&client.uri("modules.yaml")) && changes.contains_key(&client.uri(ABBEY)), "{edit}");
-    for bad in ["mandatory_tiles", "Bad Name", "abbey"] {
+    let too_long = "a".repeat(65);
+    for bad in ["mandatory_tiles", "Bad Name", "abbey", "not", too_long.as_str()] {
         let refused = client.try_request("textDocument/rename", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "position": { "line": line, "character": col }, "newName": bad }));
         assert!(refused.is_err(), "{bad} accepted");
     }
