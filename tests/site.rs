@@ -514,6 +514,32 @@ async fn press_space(client: &Client, selector: &str) -> Outcome<()> {
     element.send_keys(" ").await.map_err(|e| format!("cannot type into `{selector}`: {e}"))
 }
 
+/// Waits until the page opened last has run its script (`ready` on the root
+/// element, added as the script's last step): on a loaded machine `goto` may
+/// return before that, and the controls would still show the page's defaults.
+async fn settled(client: &Client) -> Outcome<()> {
+    const READY: &str =
+        "return document.readyState === 'complete' && document.documentElement.classList.contains('ready');";
+    let start = Instant::now();
+    while run_js(client, READY).await? != json!(true) {
+        if start.elapsed() > Duration::from_secs(10) {
+            let state = run_js(client, "return [location.href, document.readyState];").await?;
+            return Err(format!("the page's script did not finish in 10 s: {state}"));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    Ok(())
+}
+
+/// Presses and releases `key` (a WebDriver key code) wherever the focus is,
+/// as the keyboard does: no element is picked, so none need be visible.
+async fn press(client: &Client, key: char) -> Result<(), fantoccini::error::CmdError> {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    let keys =
+        KeyActions::new("keyboard".into()).then(KeyAction::Down { value: key }).then(KeyAction::Up { value: key });
+    client.perform_actions(keys).await
+}
+
 async fn run_js(client: &Client, script: &str) -> Outcome<Value> {
     client.execute(script, Vec::new()).await.map_err(|e| format!("script failed: {e}"))
 }
@@ -539,8 +565,15 @@ async fn session(client: &Client, index: &Path) -> Outcome<Stats> {
     }
     // The skip link, taken with the keyboard, moves the focus and keeps the selection.
     let before = client.current_url().await.map_err(|e| e.to_string())?;
-    let skip = client.find(Locator::Css(".skip")).await.map_err(|e| format!("no skip link: {e}"))?;
-    skip.send_keys("\u{E007}").await.map_err(|e| format!("cannot press Enter on the skip link: {e}"))?;
+    // From the top of the page, as a keyboard user: Tab reaches the skip link
+    // first (it shows only when focused), Enter takes it.
+    run_js(client, "window.scrollTo(0, 0); document.activeElement.blur(); return null;").await?;
+    press(client, '\u{E004}').await.map_err(|e| format!("cannot press Tab: {e}"))?;
+    let first = run_js(client, "return document.activeElement.className;").await?;
+    if first != "skip" {
+        return Err(format!("Tab from the top of the page reached `{first}`, not the skip link"));
+    }
+    press(client, '\u{E007}').await.map_err(|e| format!("cannot press Enter on the skip link: {e}"))?;
     let focused = run_js(client, "return document.activeElement.id;").await?;
     let after = client.current_url().await.map_err(|e| e.to_string())?;
     if focused != "order" || before != after {
@@ -571,6 +604,7 @@ async fn session(client: &Client, index: &Path) -> Outcome<Stats> {
             let link = client.current_url().await.map_err(|e| e.to_string())?;
             client.goto("about:blank").await.map_err(|e| e.to_string())?;
             client.goto(link.as_str()).await.map_err(|e| e.to_string())?;
+            settled(client).await.map_err(|e| format!("{what}, reloaded from {link}: {e}"))?;
             check(client, catalog, &s, &format!("{what}, reloaded from {link}")).await?;
             stats.reloads += 1;
         }
