@@ -209,16 +209,25 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
     match keys.first() {
         Some(&("after" | "before")) => {
             let me = item_around(text, offset);
-            let Some(found) = me.and_then(|id| find(rules, id)) else { return Vec::new() };
+            let Some(found) = me.and_then(|id| find(rules, id)) else {
+                // An item being written, not in the last rules that checked:
+                // the items of the step it is written under.
+                return step_under(rules, &keys)
+                    .map_or_else(Vec::new, |s| s.items.iter().map(item_completion).collect());
+            };
             return found.siblings.iter().filter(|s| s.id != found.item.id).map(item_completion).collect();
         }
         Some(&"under") => {
             let me = item_around(text, offset);
-            let Some(found) = me.and_then(|id| find(rules, id)) else { return Vec::new() };
+            let found = me.and_then(|id| find(rules, id));
             let mut all = Vec::new();
-            let list = found.step.map_or(found.siblings, |s| s.items.as_slice());
+            let list = match &found {
+                Some(found) => found.step.map_or(found.siblings, |s| s.items.as_slice()),
+                None => step_under(rules, &keys).map_or(&[][..], |s| s.items.as_slice()),
+            };
             collect(list, &mut all);
-            return all.into_iter().filter(|s| s.id != found.item.id).map(item_completion).collect();
+            let me = found.map(|f| f.item.id.as_str());
+            return all.into_iter().filter(|s| Some(s.id.as_str()) != me).map(item_completion).collect();
         }
         _ => {}
     }
@@ -317,6 +326,13 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
     }
     out.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     out
+}
+
+/// The step whose key (under `items:`) holds the cursor, by the keys around it.
+fn step_under<'r>(rules: &'r Rules, keys: &[&str]) -> Option<&'r Step> {
+    let at = keys.iter().position(|k| *k == "items")?;
+    let id = keys.get(at.checked_sub(1)?)?;
+    rules.steps().find(|s| s.id == *id)
 }
 
 fn collect<'r>(list: &'r [Item], out: &mut Vec<&'r Item>) {

@@ -189,6 +189,14 @@ fn completion_offers_what_the_place_expects() {
     assert!(!siblings.contains(&"mayor-take-figure".to_string()), "not itself");
     assert!(!siblings.contains(&"abbey-supply-abbey-tile".to_string()), "not another step's");
     assert!(answer[0]["documentation"]["value"].as_str().unwrap().len() > 10);
+    // An item still being written (no text, so the file does not check): the
+    // items of the step it is under.
+    let typing = text.replacen("  1B:\n", "  1B:\n    - id: brand-new\n      after: \n", 1);
+    client.change(ABBEY, &typing);
+    let (line, col) = find(&typing, "id: brand-new\n      after: ", 27);
+    let offered = labels(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
+    assert!(offered.contains(&"abbey-play-from-supply".to_string()), "{offered:?}");
+    assert!(!offered.contains(&"abbey-take-tile".to_string()), "not another step's: {offered:?}");
 }
 
 /// The labels of a completion answer in the order an editor shows them
