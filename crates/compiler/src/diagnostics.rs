@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use miette::{LabeledSpan, NamedSource, SourceCode};
 
+use crate::codes::{Code, Severity};
 use crate::escape::terminal;
 
 /// Index of a loaded file in [`Sources`].
@@ -140,10 +141,11 @@ pub struct Fix {
     pub replacement: String,
 }
 
-/// One problem in the rules: a message, the places it concerns and, where we
-/// can tell, how to fix it — in words (help) and as edits (fixes). The parts
-/// are kept as data; only [`render`] turns them into text.
+/// One problem in the rules: its code, a message, the places it concerns and,
+/// where we can tell, how to fix it — in words (help) and as edits (fixes).
+/// The parts are kept as data; only [`render`] turns them into text.
 pub struct Diagnostic {
+    code: Code,
     message: String,
     /// Boxed to keep `Diagnostic` small, as it is the error of many `Result`s.
     source: Option<Box<CharColumns>>,
@@ -154,6 +156,10 @@ pub struct Diagnostic {
     /// What miette draws: the places near the primary one (boxed, as `places`).
     labels: Box<[LabeledSpan]>,
     help: Option<String>,
+    /// Where the places miette does not draw are (`label: file:line:col`),
+    /// one a line: the command line shows them after the help; an editor has
+    /// the places themselves.
+    notes: Option<String>,
     /// Fixes and the file of a placeless problem: rarer, so boxed, to keep
     /// `Diagnostic` small.
     more: Option<Box<More>>,
@@ -180,13 +186,15 @@ const MAX_SHOWN_BYTES: usize = 2_000;
 
 impl Diagnostic {
     /// A diagnostic that concerns no particular place (a missing folder, say).
-    pub fn global(message: impl Into<String>) -> Self {
+    pub fn global(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
+            code,
             message: shown(message.into()),
             source: None,
             places: Box::default(),
             labels: Box::default(),
             help: None,
+            notes: None,
             more: None,
             location: None,
         }
@@ -194,14 +202,14 @@ impl Diagnostic {
 
     /// A diagnostic about file `name` as a whole (missing, unreadable, too
     /// long), which has no place inside it.
-    pub fn about_file(name: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn about_file(code: Code, name: impl Into<String>, message: impl Into<String>) -> Self {
         let more = More { file: Some(name.into()), ..More::default() };
-        Diagnostic { more: Some(Box::new(more)), ..Diagnostic::global(message) }
+        Diagnostic { more: Some(Box::new(more)), ..Diagnostic::global(code, message) }
     }
 
     /// A diagnostic labelling `span` with `label`. Where the lines to show
     /// are very long, the place is given as `file:line:col` in the help instead.
-    pub fn at(sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+    pub fn at(code: Code, sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
         let text = sources.text(span.file);
         let (start, len) = within(text, span);
         let (line, col) = line_col(text, start);
@@ -210,16 +218,19 @@ impl Diagnostic {
         let places: Box<[_]> = Box::new([(Span { file: span.file, start, len }, label.clone())]);
         if shown_bytes(text, start, len) > MAX_SHOWN_BYTES {
             return Diagnostic {
+                code,
                 message: shown(message.into()),
                 source: None,
                 places,
                 labels: Box::default(),
-                help: Some(format!("{location}: {label} (the line is too long to show)")),
+                help: None,
+                notes: Some(format!("{location}: {label} (the line is too long to show)")),
                 more: None,
                 location: Some(location),
             };
         }
         Diagnostic {
+            code,
             message: shown(message.into()),
             source: Some(Box::new(CharColumns(sources.shown(span.file)))),
             places,
@@ -228,13 +239,15 @@ impl Diagnostic {
                 sources.files[span.file.0].shown_span((start, len)),
             )]),
             help: None,
+            notes: None,
             more: None,
             location: Some(location),
         }
     }
 
-    /// A further label in the same file (labels in other files are dropped into
-    /// the help text, since miette shows one source per diagnostic).
+    /// A further labelled place. miette shows one source per diagnostic, so a
+    /// place in another file, or far from the first, is named in a note after
+    /// the help; [`Diagnostic::places`] has it all the same.
     pub fn also(mut self, sources: &Sources, span: Span, label: impl Into<String>) -> Self {
         let label = shown(label.into());
         let (start, len) = within(sources.text(span.file), span);
@@ -259,15 +272,16 @@ impl Diagnostic {
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);
             let note = format!("{label}: {}:{line}:{col}", sources.shown_name(span.file));
-            self.help = Some(match self.help.take() {
-                Some(help) => format!("{help}\n{note}"),
+            self.notes = Some(match self.notes.take() {
+                Some(notes) => format!("{notes}\n{note}"),
                 None => note,
             });
         }
         self
     }
 
-    /// Adds how to fix the problem; help given earlier follows it.
+    /// Adds how to fix the problem; help given earlier follows it (and the
+    /// notes of other places follow all help).
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         let help = shown(help.into());
         self.help = Some(match self.help.take() {
@@ -306,9 +320,27 @@ impl Diagnostic {
         &self.message
     }
 
-    /// The help, including notes about places in other files.
+    /// The help, without the notes that name places miette does not draw.
     pub fn help_text(&self) -> Option<&str> {
         self.help.as_deref()
+    }
+
+    /// The kind of problem.
+    pub fn code(&self) -> Code {
+        self.code
+    }
+
+    /// Whether it refuses the input or warns (the code's severity).
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    /// What miette shows as help: the help, then the notes.
+    fn shown_help(&self) -> Option<String> {
+        match (&self.help, &self.notes) {
+            (Some(help), Some(notes)) => Some(format!("{help}\n{notes}")),
+            (one, other) => one.clone().or_else(|| other.clone()),
+        }
     }
 
     /// The diagnostic with the file names that start with `from` shown as
@@ -318,6 +350,7 @@ impl Diagnostic {
         let rename = |text: &str| text.replace(from, to);
         self.message = rename(&self.message);
         self.help = self.help.as_deref().map(rename);
+        self.notes = self.notes.as_deref().map(rename);
         self.location = self.location.as_deref().map(rename);
         if let Some(file) = self.more.as_mut().and_then(|more| more.file.as_mut()) {
             *file = rename(file);
@@ -454,8 +487,8 @@ impl fmt::Debug for Diagnostic {
         if let Some(location) = self.location() {
             write!(f, "{location}: ")?;
         }
-        f.write_str(&self.message)?;
-        match &self.help {
+        write!(f, "[{}] {}", self.code, self.message)?;
+        match &self.shown_help() {
             Some(help) => write!(f, " (help: {help})"),
             None => Ok(()),
         }
@@ -480,7 +513,18 @@ impl miette::Diagnostic for Diagnostic {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.shown_help().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code.id()))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.code.severity() {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
     }
 }
 
@@ -522,9 +566,15 @@ mod tests {
         let start = HOSTILE.find("peasant").unwrap_or_default();
         let span = Span { file, start, len: "peasant_refolts".len() };
         let first = Span { file, start: HOSTILE.find('\u{9b}').unwrap_or_default(), len: 2 };
-        let d = Diagnostic::at(&sources, span, "unknown module \u{1b}[31m`x`", "not in modules.yaml\u{85}")
-            .also(&sources, first, "C1 here")
-            .with_help("did you mean\n`peasant_revolts`?");
+        let d = Diagnostic::at(
+            Code::UnknownModule,
+            &sources,
+            span,
+            "unknown module \u{1b}[31m`x`",
+            "not in modules.yaml\u{85}",
+        )
+        .also(&sources, first, "C1 here")
+        .with_help("did you mean\n`peasant_revolts`?");
         let out = rendered(&d);
         assert!(!out.chars().any(|c| terminal::is_unsafe(c) && c != '\n'), "{out:?}");
         assert!(out.contains("\\u{1b}[2J\\u{1b}]52;c;ZWNobyBoaQ==\\u{7}\\u{9b}31m\\u{202e}"), "{out}");
@@ -552,7 +602,7 @@ mod tests {
         let file = sources.add("rules/base.yaml", "a: 1\r\nb:\t2\n".to_string());
         assert!(sources.files[file.0].shifts.is_empty());
         assert_eq!(sources.shown(file).inner().as_str(), "a: 1\r\nb:\t2\n");
-        let d = Diagnostic::at(&sources, Span { file, start: 9, len: 1 }, "m", "l");
+        let d = Diagnostic::at(Code::InvalidYaml, &sources, Span { file, start: 9, len: 1 }, "m", "l");
         assert_eq!(d.labels[0].offset(), 9);
     }
 }
