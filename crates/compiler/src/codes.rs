@@ -76,6 +76,7 @@ codes! {
     InvalidYaml = "invalid-yaml", Error, Rules, "A rules file is not well-formed YAML.";
     UnknownKey = "unknown-key", Error, Rules, "A mapping holds a key the rules format does not have.";
     MissingKey = "missing-key", Error, Rules, "A mapping lacks a key the rules format requires.";
+    DuplicateKey = "duplicate-key", Error, Rules, "A mapping holds one key twice.";
     InvalidValue = "invalid-value", Error, Rules, "A key holds a value of the wrong type or not one of those allowed.";
     InvalidId = "invalid-id", Error, Rules, "An id does not match the pattern of its kind, or is a word of the conditions' language.";
     IdsDifferInCase = "ids-differ-in-case", Error, Rules, "Two ids of one kind differ only in case.";

@@ -900,6 +900,17 @@ fn unknown_key(message: &str) -> Option<String> {
     Some(format!("keys are ASCII, and this one is `{shown}`: retype it"))
 }
 
+/// How the YAML reader words a value of the wrong type or not allowed.
+const VALUE_ERRORS: [&str; 7] = [
+    "invalid type",
+    "invalid value",
+    "unknown variant",
+    "invalid length",
+    "invalid boolean",
+    "invalid integer",
+    "invalid float",
+];
+
 /// The code of a YAML reader's error, from its message (lower-cased): the
 /// reader's errors carry no kind of their own.
 fn yaml_code(lower: &str) -> Code {
@@ -907,7 +918,13 @@ fn yaml_code(lower: &str) -> Code {
         Code::UnknownKey
     } else if lower.contains("missing field") {
         Code::MissingKey
-    } else if ["invalid type", "invalid value", "unknown variant", "invalid length"].iter().any(|k| lower.contains(k)) {
+    } else if lower.contains("duplicate mapping key") {
+        Code::DuplicateKey
+    } else if lower.contains("budget") {
+        Code::FileTooLong
+    } else if VALUE_ERRORS.iter().any(|k| lower.contains(k))
+        || lower.starts_with("expected ") && lower.ends_with(" scalar")
+    {
         Code::InvalidValue
     } else {
         Code::InvalidYaml
