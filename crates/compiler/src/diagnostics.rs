@@ -597,6 +597,26 @@ mod tests {
     }
 
     #[test]
+    fn the_code_is_shown_and_a_place_in_another_file_is_a_note_for_the_terminal_only() {
+        let mut sources = Sources::default();
+        let base = sources.add("rules/base.yaml", "items:\n  - id: a\n".to_string());
+        let other = sources.add("rules/expansions/x.yaml", "items:\n  - id: a\n".to_string());
+        let d =
+            Diagnostic::at(Code::DuplicateId, &sources, Span { file: other, start: 15, len: 1 }, "duplicate", "again")
+                .also(&sources, Span { file: base, start: 15, len: 1 }, "first defined here")
+                .with_help("rename one");
+        let out = rendered(&d);
+        assert!(out.starts_with("duplicate-id\n"), "{out}");
+        assert!(out.contains("help: rename one\n") && out.contains("first defined here: rules/base.yaml:2:9"), "{out}");
+        assert_eq!(d.help_text(), Some("rename one"));
+        assert_eq!(d.places().len(), 2);
+        assert_eq!(d.places()[1], (Span { file: base, start: 15, len: 1 }, "first defined here".to_string()));
+        assert_eq!(d.severity(), Severity::Error);
+        let warning = Diagnostic::global(Code::PropertyFails, "never true");
+        assert!(rendered(&warning).contains('⚠'), "{}", rendered(&warning));
+    }
+
+    #[test]
     fn a_plain_file_is_shown_as_it_is() {
         let mut sources = Sources::default();
         let file = sources.add("rules/base.yaml", "a: 1\r\nb:\t2\n".to_string());
