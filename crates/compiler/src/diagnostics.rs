@@ -146,7 +146,8 @@ pub struct Fix {
 /// The parts are kept as data; only [`render`] turns them into text.
 pub struct Diagnostic {
     code: Code,
-    message: String,
+    /// A boxed `str`, to keep `Diagnostic` small with its code.
+    message: Box<str>,
     /// Boxed to keep `Diagnostic` small, as it is the error of many `Result`s.
     source: Option<Box<CharColumns>>,
     /// Every place the diagnostic concerns, the primary one first, with its
@@ -156,12 +157,8 @@ pub struct Diagnostic {
     /// What miette draws: the places near the primary one (boxed, as `places`).
     labels: Box<[LabeledSpan]>,
     help: Option<String>,
-    /// Where the places miette does not draw are (`label: file:line:col`),
-    /// one a line: the command line shows them after the help; an editor has
-    /// the places themselves.
-    notes: Option<String>,
-    /// Fixes and the file of a placeless problem: rarer, so boxed, to keep
-    /// `Diagnostic` small.
+    /// Fixes, notes and the file of a placeless problem: rarer, so boxed, to
+    /// keep `Diagnostic` small.
     more: Option<Box<More>>,
     /// `file:line:col` of the primary place, shown or not.
     location: Option<String>,
@@ -172,6 +169,10 @@ pub struct Diagnostic {
 struct More {
     /// Edits that mend the problem, each complete on its own.
     fixes: Vec<Fix>,
+    /// Where the places miette does not draw are (`label: file:line:col`),
+    /// one a line: the command line shows them after the help; an editor has
+    /// the places themselves.
+    notes: Option<String>,
     /// The file a problem of no place concerns (a missing or unreadable
     /// file), by the name diagnostics show.
     file: Option<String>,
@@ -189,12 +190,11 @@ impl Diagnostic {
     pub fn global(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
-            message: shown(message.into()),
+            message: shown(message.into()).into(),
             source: None,
             places: Box::default(),
             labels: Box::default(),
             help: None,
-            notes: None,
             more: None,
             location: None,
         }
@@ -219,19 +219,21 @@ impl Diagnostic {
         if shown_bytes(text, start, len) > MAX_SHOWN_BYTES {
             return Diagnostic {
                 code,
-                message: shown(message.into()),
+                message: shown(message.into()).into(),
                 source: None,
                 places,
                 labels: Box::default(),
                 help: None,
-                notes: Some(format!("{location}: {label} (the line is too long to show)")),
-                more: None,
+                more: Some(Box::new(More {
+                    notes: Some(format!("{location}: {label} (the line is too long to show)")),
+                    ..More::default()
+                })),
                 location: Some(location),
             };
         }
         Diagnostic {
             code,
-            message: shown(message.into()),
+            message: shown(message.into()).into(),
             source: Some(Box::new(CharColumns(sources.shown(span.file)))),
             places,
             labels: Box::new([LabeledSpan::new_primary_with_span(
@@ -239,7 +241,6 @@ impl Diagnostic {
                 sources.files[span.file.0].shown_span((start, len)),
             )]),
             help: None,
-            notes: None,
             more: None,
             location: Some(location),
         }
@@ -272,7 +273,8 @@ impl Diagnostic {
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);
             let note = format!("{label}: {}:{line}:{col}", sources.shown_name(span.file));
-            self.notes = Some(match self.notes.take() {
+            let notes = &mut self.more.get_or_insert_default().notes;
+            *notes = Some(match notes.take() {
                 Some(notes) => format!("{notes}\n{note}"),
                 None => note,
             });
@@ -337,9 +339,10 @@ impl Diagnostic {
 
     /// What miette shows as help: the help, then the notes.
     fn shown_help(&self) -> Option<String> {
-        match (&self.help, &self.notes) {
+        let notes = self.more.as_ref().and_then(|more| more.notes.as_ref());
+        match (&self.help, notes) {
             (Some(help), Some(notes)) => Some(format!("{help}\n{notes}")),
-            (one, other) => one.clone().or_else(|| other.clone()),
+            (one, other) => one.clone().or_else(|| other.cloned()),
         }
     }
 
@@ -348,12 +351,12 @@ impl Diagnostic {
     /// temporary folder are named `REV:path` (`review`).
     pub fn with_files_renamed(mut self, from: &str, to: &str) -> Self {
         let rename = |text: &str| text.replace(from, to);
-        self.message = rename(&self.message);
+        self.message = rename(&self.message).into();
         self.help = self.help.as_deref().map(rename);
-        self.notes = self.notes.as_deref().map(rename);
         self.location = self.location.as_deref().map(rename);
-        if let Some(file) = self.more.as_mut().and_then(|more| more.file.as_mut()) {
-            *file = rename(file);
+        if let Some(more) = self.more.as_mut() {
+            more.file = more.file.as_deref().map(rename);
+            more.notes = more.notes.as_deref().map(rename);
         }
         for label in self.labels.iter_mut() {
             let renamed = label.label().map(rename);
