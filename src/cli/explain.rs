@@ -1,5 +1,6 @@
 //! `explain`: why an item shows or not for a selection.
 
+use carcassonne_rules_compiler::codes::Code;
 use std::path::Path;
 
 use carcassonne_rules_compiler::{Diagnostic, explain};
@@ -21,7 +22,7 @@ pub fn run(rules: Option<&Path>, args: &ExplainArgs) -> Outcome {
     let rules = compiled.result?;
     let cfg = args.selection.config(&rules.catalog)?;
     let text = explain::explain(&rules, &compiled.sources, &args.item, &cfg)
-        .map_err(|message| vec![Diagnostic::global(message)])?;
+        .map_err(|message| vec![Diagnostic::global(Code::CommandLine, message)])?;
     print_out(&text);
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `gen`: write the generated Rust code, or check that it is current.
 
+use carcassonne_rules_compiler::codes::Code;
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::Diagnostic;
@@ -32,8 +33,11 @@ pub fn run(rules: Option<&Path>, args: &GenArgs) -> Outcome {
             let path = out.join(name);
             if output::current(&path).map_err(write_error)?.as_deref() != Some(text.as_str()) {
                 stale.push(
-                    Diagnostic::global(format!("{} is stale: the rules generate something else", path.display()))
-                        .with_help("run `cargo run -- gen`, review the diff and commit it"),
+                    Diagnostic::global(
+                        Code::StaleGenerated,
+                        format!("{} is stale: the rules generate something else", path.display()),
+                    )
+                    .with_help("run `cargo run -- gen`, review the diff and commit it"),
                 );
             }
         }

@@ -2,6 +2,7 @@
 //! workspace the editor opens (the server itself is `crates/lsp`).
 
 use carcassonne_rules_compiler::Diagnostic;
+use carcassonne_rules_compiler::codes::Code;
 use clap::Args;
 
 use super::shared::Outcome;
@@ -11,5 +12,6 @@ use super::shared::Outcome;
 pub struct LspArgs {}
 
 pub fn run(_: &LspArgs) -> Outcome {
-    carcassonne_rules_lsp::stdio().map_err(|e| vec![Diagnostic::global(format!("the language server stopped: {e}"))])
+    carcassonne_rules_lsp::stdio()
+        .map_err(|e| vec![Diagnostic::global(Code::Io, format!("the language server stopped: {e}"))])
 }

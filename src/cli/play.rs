@@ -4,6 +4,7 @@
 //! [`Turn`]; this file reads answers, reports wrong ones at their line, and
 //! prints the prompts and the trace (the `play` contract).
 
+use carcassonne_rules_compiler::codes::Code;
 use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -74,7 +75,7 @@ impl Input {
     }
 
     fn at(&self, start: usize, len: usize, message: impl Into<String>, label: &str) -> Diagnostic {
-        Diagnostic::at(&self.sources, Span { file: self.file, start, len: len.max(1) }, message, label)
+        Diagnostic::at(Code::Answers, &self.sources, Span { file: self.file, start, len: len.max(1) }, message, label)
     }
 
     /// Where serde_json stopped, as a byte offset.
@@ -94,14 +95,14 @@ fn read(path: &Path, what: &str) -> Result<Input, Vec<Diagnostic>> {
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
-            .map_err(|e| vec![Diagnostic::global(format!("cannot read the {what} from stdin: {e}"))])?;
+            .map_err(|e| vec![Diagnostic::global(Code::Io, format!("cannot read the {what} from stdin: {e}"))])?;
         ("<stdin>".to_string(), text)
     } else {
         let text = std::fs::read_to_string(path).map_err(|e| {
-            vec![Diagnostic::global(format!(
-                "cannot read {} ({what}): {e}",
-                terminal::quoted(&path.display().to_string())
-            ))]
+            vec![Diagnostic::global(
+                Code::Io,
+                format!("cannot read {} ({what}): {e}", terminal::quoted(&path.display().to_string())),
+            )]
         })?;
         (path.display().to_string(), text)
     };
@@ -125,7 +126,9 @@ pub fn run(rules: Option<&Path>, args: &PlayArgs) -> Outcome {
             let s = saved.turn.selection();
             (s.edition.clone(), Some(s.variant.clone()), s.modules.clone())
         }
-        (None, None) => return Err(vec![Diagnostic::global("`--edition` is needed without `--resume`")]),
+        (None, None) => {
+            return Err(vec![Diagnostic::global(Code::CommandLine, "`--edition` is needed without `--resume`")]);
+        }
     };
     let config = |catalog| selection(catalog, &edition, variant.as_deref(), &with);
     match rules {
@@ -161,7 +164,7 @@ fn play(order: &TurnOrder, args: &PlayArgs, saved: Option<(Input, Saved)>) -> Ou
             interactive(&plan, &mut turn, &mut trace, &mut prompts)?;
         }
     }
-    let pending = turn.prompt(&plan).map_err(|e| vec![Diagnostic::global(e.to_string())])?;
+    let pending = turn.prompt(&plan).map_err(|e| vec![Diagnostic::global(Code::Answers, e.to_string())])?;
     if let Some(prompt) = &pending {
         prompts.push(PromptJson::new(prompt, true));
     }
@@ -327,7 +330,7 @@ fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Ve
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Err(vec![
-            Diagnostic::global("no terminal to play on")
+            Diagnostic::global(Code::CommandLine, "no terminal to play on")
                 .with_help("give the answers with `--answers FILE` (or `-` for stdin)"),
         ]);
     }
@@ -337,7 +340,8 @@ fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Ve
     loop {
         let _ = write!(out, "{}", Trace(trace.0[shown..].to_vec()).text(plan));
         shown = trace.0.len();
-        let Some(prompt) = turn.prompt(plan).map_err(|e| vec![Diagnostic::global(e.to_string())])? else {
+        let Some(prompt) = turn.prompt(plan).map_err(|e| vec![Diagnostic::global(Code::Answers, e.to_string())])?
+        else {
             return Ok(());
         };
         let _ = write!(out, "{}", question(&prompt));

@@ -1,6 +1,7 @@
 //! What several commands share: the rules folder they read, the selection
 //! they take, their output formats, and how they print and fail.
 
+use carcassonne_rules_compiler::codes::Code;
 use std::io::Write;
 use std::path::Path;
 
@@ -90,7 +91,7 @@ const MAX_LABELLED_IDS: usize = 10;
 /// underlined (the first few of them: the value may hold thousands).
 fn diagnostic(value: &str, errors: &[&SelectionError]) -> Diagnostic {
     let Some(first) = errors.first() else {
-        return Diagnostic::global("no unknown id");
+        return Diagnostic::global(Code::CommandLine, "no unknown id");
     };
     let mut sources = Sources::default();
     let option = command::option(first.part);
@@ -98,7 +99,8 @@ fn diagnostic(value: &str, errors: &[&SelectionError]) -> Diagnostic {
     let span = |e: &SelectionError| Span { file, start: e.at.start, len: e.at.len().max(1) };
     if let [only] = errors {
         let help = only.help.clone().unwrap_or_else(|| command::MODULE_IDS_HELP.to_string());
-        return Diagnostic::at(&sources, span(only), only.message.clone(), only.label).with_help(help);
+        return Diagnostic::at(Code::CommandLine, &sources, span(only), only.message.clone(), only.label)
+            .with_help(help);
     }
     let what = first.message.split('`').next().unwrap_or("unknown id ").trim_end();
     let message = format!("{} {what} ids in {option}", errors.len());
@@ -107,7 +109,7 @@ fn diagnostic(value: &str, errors: &[&SelectionError]) -> Diagnostic {
         Some(help) if help.starts_with("did you mean") => help.clone(),
         _ => e.label.to_string(),
     };
-    let mut d = Diagnostic::at(&sources, span(first), message, label(first));
+    let mut d = Diagnostic::at(Code::CommandLine, &sources, span(first), message, label(first));
     for e in errors.iter().skip(1).take(MAX_LABELLED_IDS - 1) {
         d = d.also(&sources, span(e), label(e));
     }
@@ -118,12 +120,12 @@ fn diagnostic(value: &str, errors: &[&SelectionError]) -> Diagnostic {
 
 /// A failure to write an output, as a diagnostic.
 pub fn write_error(message: String) -> Vec<Diagnostic> {
-    vec![Diagnostic::global(message)]
+    vec![Diagnostic::global(Code::Io, message)]
 }
 
 /// A failure to serialise JSON, as a diagnostic.
 pub fn json_error(err: serde_json::Error) -> Vec<Diagnostic> {
-    vec![Diagnostic::global(format!("cannot write JSON: {err}"))]
+    vec![Diagnostic::global(Code::Io, format!("cannot write JSON: {err}"))]
 }
 
 /// Prints to stdout; a closed pipe (`| head`) is not an error.

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use miette::{LabeledSpan, NamedSource, SourceCode};
 
+use crate::codes::{Code, Severity};
 use crate::escape::terminal;
 
 /// Index of a loaded file in [`Sources`].
@@ -140,11 +141,13 @@ pub struct Fix {
     pub replacement: String,
 }
 
-/// One problem in the rules: a message, the places it concerns and, where we
-/// can tell, how to fix it — in words (help) and as edits (fixes). The parts
-/// are kept as data; only [`render`] turns them into text.
+/// One problem in the rules: its code, a message, the places it concerns and,
+/// where we can tell, how to fix it — in words (help) and as edits (fixes).
+/// The parts are kept as data; only [`render`] turns them into text.
 pub struct Diagnostic {
-    message: String,
+    code: Code,
+    /// A boxed `str`, to keep `Diagnostic` small with its code.
+    message: Box<str>,
     /// Boxed to keep `Diagnostic` small, as it is the error of many `Result`s.
     source: Option<Box<CharColumns>>,
     /// Every place the diagnostic concerns, the primary one first, with its
@@ -154,8 +157,8 @@ pub struct Diagnostic {
     /// What miette draws: the places near the primary one (boxed, as `places`).
     labels: Box<[LabeledSpan]>,
     help: Option<String>,
-    /// Fixes and the file of a placeless problem: rarer, so boxed, to keep
-    /// `Diagnostic` small.
+    /// Fixes, notes and the file of a placeless problem: rarer, so boxed, to
+    /// keep `Diagnostic` small.
     more: Option<Box<More>>,
     /// `file:line:col` of the primary place, shown or not.
     location: Option<String>,
@@ -166,6 +169,10 @@ pub struct Diagnostic {
 struct More {
     /// Edits that mend the problem, each complete on its own.
     fixes: Vec<Fix>,
+    /// Where the places miette does not draw are (`label: file:line:col`),
+    /// one a line: the command line shows them after the help; an editor has
+    /// the places themselves.
+    notes: Option<String>,
     /// The file a problem of no place concerns (a missing or unreadable
     /// file), by the name diagnostics show.
     file: Option<String>,
@@ -180,9 +187,10 @@ const MAX_SHOWN_BYTES: usize = 2_000;
 
 impl Diagnostic {
     /// A diagnostic that concerns no particular place (a missing folder, say).
-    pub fn global(message: impl Into<String>) -> Self {
+    pub fn global(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
-            message: shown(message.into()),
+            code,
+            message: shown(message.into()).into(),
             source: None,
             places: Box::default(),
             labels: Box::default(),
@@ -194,14 +202,14 @@ impl Diagnostic {
 
     /// A diagnostic about file `name` as a whole (missing, unreadable, too
     /// long), which has no place inside it.
-    pub fn about_file(name: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn about_file(code: Code, name: impl Into<String>, message: impl Into<String>) -> Self {
         let more = More { file: Some(name.into()), ..More::default() };
-        Diagnostic { more: Some(Box::new(more)), ..Diagnostic::global(message) }
+        Diagnostic { more: Some(Box::new(more)), ..Diagnostic::global(code, message) }
     }
 
     /// A diagnostic labelling `span` with `label`. Where the lines to show
     /// are very long, the place is given as `file:line:col` in the help instead.
-    pub fn at(sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+    pub fn at(code: Code, sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
         let text = sources.text(span.file);
         let (start, len) = within(text, span);
         let (line, col) = line_col(text, start);
@@ -210,17 +218,22 @@ impl Diagnostic {
         let places: Box<[_]> = Box::new([(Span { file: span.file, start, len }, label.clone())]);
         if shown_bytes(text, start, len) > MAX_SHOWN_BYTES {
             return Diagnostic {
-                message: shown(message.into()),
+                code,
+                message: shown(message.into()).into(),
                 source: None,
                 places,
                 labels: Box::default(),
-                help: Some(format!("{location}: {label} (the line is too long to show)")),
-                more: None,
+                help: None,
+                more: Some(Box::new(More {
+                    notes: Some(format!("{location}: {label} (the line is too long to show)")),
+                    ..More::default()
+                })),
                 location: Some(location),
             };
         }
         Diagnostic {
-            message: shown(message.into()),
+            code,
+            message: shown(message.into()).into(),
             source: Some(Box::new(CharColumns(sources.shown(span.file)))),
             places,
             labels: Box::new([LabeledSpan::new_primary_with_span(
@@ -233,8 +246,9 @@ impl Diagnostic {
         }
     }
 
-    /// A further label in the same file (labels in other files are dropped into
-    /// the help text, since miette shows one source per diagnostic).
+    /// A further labelled place. miette shows one source per diagnostic, so a
+    /// place in another file, or far from the first, is named in a note after
+    /// the help; [`Diagnostic::places`] has it all the same.
     pub fn also(mut self, sources: &Sources, span: Span, label: impl Into<String>) -> Self {
         let label = shown(label.into());
         let (start, len) = within(sources.text(span.file), span);
@@ -259,15 +273,17 @@ impl Diagnostic {
         } else {
             let (line, col) = line_col(sources.text(span.file), span.start);
             let note = format!("{label}: {}:{line}:{col}", sources.shown_name(span.file));
-            self.help = Some(match self.help.take() {
-                Some(help) => format!("{help}\n{note}"),
+            let notes = &mut self.more.get_or_insert_default().notes;
+            *notes = Some(match notes.take() {
+                Some(notes) => format!("{notes}\n{note}"),
                 None => note,
             });
         }
         self
     }
 
-    /// Adds how to fix the problem; help given earlier follows it.
+    /// Adds how to fix the problem; help given earlier follows it (and the
+    /// notes of other places follow all help).
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         let help = shown(help.into());
         self.help = Some(match self.help.take() {
@@ -306,9 +322,28 @@ impl Diagnostic {
         &self.message
     }
 
-    /// The help, including notes about places in other files.
+    /// The help, without the notes that name places miette does not draw.
     pub fn help_text(&self) -> Option<&str> {
         self.help.as_deref()
+    }
+
+    /// The kind of problem.
+    pub fn code(&self) -> Code {
+        self.code
+    }
+
+    /// Whether it refuses the input or warns (the code's severity).
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    /// What miette shows as help: the help, then the notes.
+    fn shown_help(&self) -> Option<String> {
+        let notes = self.more.as_ref().and_then(|more| more.notes.as_ref());
+        match (&self.help, notes) {
+            (Some(help), Some(notes)) => Some(format!("{help}\n{notes}")),
+            (one, other) => one.clone().or_else(|| other.cloned()),
+        }
     }
 
     /// The diagnostic with the file names that start with `from` shown as
@@ -316,11 +351,12 @@ impl Diagnostic {
     /// temporary folder are named `REV:path` (`review`).
     pub fn with_files_renamed(mut self, from: &str, to: &str) -> Self {
         let rename = |text: &str| text.replace(from, to);
-        self.message = rename(&self.message);
+        self.message = rename(&self.message).into();
         self.help = self.help.as_deref().map(rename);
         self.location = self.location.as_deref().map(rename);
-        if let Some(file) = self.more.as_mut().and_then(|more| more.file.as_mut()) {
-            *file = rename(file);
+        if let Some(more) = self.more.as_mut() {
+            more.file = more.file.as_deref().map(rename);
+            more.notes = more.notes.as_deref().map(rename);
         }
         for label in self.labels.iter_mut() {
             let renamed = label.label().map(rename);
@@ -454,8 +490,8 @@ impl fmt::Debug for Diagnostic {
         if let Some(location) = self.location() {
             write!(f, "{location}: ")?;
         }
-        f.write_str(&self.message)?;
-        match &self.help {
+        write!(f, "[{}] {}", self.code, self.message)?;
+        match &self.shown_help() {
             Some(help) => write!(f, " (help: {help})"),
             None => Ok(()),
         }
@@ -480,7 +516,18 @@ impl miette::Diagnostic for Diagnostic {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.shown_help().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code.id()))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.code.severity() {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
     }
 }
 
@@ -522,9 +569,15 @@ mod tests {
         let start = HOSTILE.find("peasant").unwrap_or_default();
         let span = Span { file, start, len: "peasant_refolts".len() };
         let first = Span { file, start: HOSTILE.find('\u{9b}').unwrap_or_default(), len: 2 };
-        let d = Diagnostic::at(&sources, span, "unknown module \u{1b}[31m`x`", "not in modules.yaml\u{85}")
-            .also(&sources, first, "C1 here")
-            .with_help("did you mean\n`peasant_revolts`?");
+        let d = Diagnostic::at(
+            Code::UnknownModule,
+            &sources,
+            span,
+            "unknown module \u{1b}[31m`x`",
+            "not in modules.yaml\u{85}",
+        )
+        .also(&sources, first, "C1 here")
+        .with_help("did you mean\n`peasant_revolts`?");
         let out = rendered(&d);
         assert!(!out.chars().any(|c| terminal::is_unsafe(c) && c != '\n'), "{out:?}");
         assert!(out.contains("\\u{1b}[2J\\u{1b}]52;c;ZWNobyBoaQ==\\u{7}\\u{9b}31m\\u{202e}"), "{out}");
@@ -547,12 +600,32 @@ mod tests {
     }
 
     #[test]
+    fn the_code_is_shown_and_a_place_in_another_file_is_a_note_for_the_terminal_only() {
+        let mut sources = Sources::default();
+        let base = sources.add("rules/base.yaml", "items:\n  - id: a\n".to_string());
+        let other = sources.add("rules/expansions/x.yaml", "items:\n  - id: a\n".to_string());
+        let d =
+            Diagnostic::at(Code::DuplicateId, &sources, Span { file: other, start: 15, len: 1 }, "duplicate", "again")
+                .also(&sources, Span { file: base, start: 15, len: 1 }, "first defined here")
+                .with_help("rename one");
+        let out = rendered(&d);
+        assert!(out.starts_with("duplicate-id\n"), "{out}");
+        assert!(out.contains("help: rename one\n") && out.contains("first defined here: rules/base.yaml:2:9"), "{out}");
+        assert_eq!(d.help_text(), Some("rename one"));
+        assert_eq!(d.places().len(), 2);
+        assert_eq!(d.places()[1], (Span { file: base, start: 15, len: 1 }, "first defined here".to_string()));
+        assert_eq!(d.severity(), Severity::Error);
+        let warning = Diagnostic::global(Code::PropertyFails, "never true");
+        assert!(rendered(&warning).contains('⚠'), "{}", rendered(&warning));
+    }
+
+    #[test]
     fn a_plain_file_is_shown_as_it_is() {
         let mut sources = Sources::default();
         let file = sources.add("rules/base.yaml", "a: 1\r\nb:\t2\n".to_string());
         assert!(sources.files[file.0].shifts.is_empty());
         assert_eq!(sources.shown(file).inner().as_str(), "a: 1\r\nb:\t2\n");
-        let d = Diagnostic::at(&sources, Span { file, start: 9, len: 1 }, "m", "l");
+        let d = Diagnostic::at(Code::InvalidYaml, &sources, Span { file, start: 9, len: 1 }, "m", "l");
         assert_eq!(d.labels[0].offset(), 9);
     }
 }

@@ -19,6 +19,7 @@
 
 pub mod check;
 pub mod codegen;
+pub mod codes;
 pub mod command;
 pub mod diagnostics;
 pub mod dsl;

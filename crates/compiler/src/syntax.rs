@@ -2,6 +2,7 @@
 //!
 //! Nothing here knows what a name means; `check` does that.
 
+use crate::codes::Code;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -432,10 +433,10 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
     let mut raw = RawRules::default();
     if !dir.is_dir() {
         let problem = if dir.exists() {
-            Diagnostic::global(format!("`{}` is not a folder", dir.display()))
+            Diagnostic::global(Code::RulesFolder, format!("`{}` is not a folder", dir.display()))
                 .with_help("--rules takes the rules folder, the one that holds base.yaml")
         } else {
-            Diagnostic::global(format!("rules folder `{}` not found", dir.display()))
+            Diagnostic::global(Code::RulesFolder, format!("rules folder `{}` not found", dir.display()))
                 .with_help("run from the repository root, or pass --rules DIR")
         };
         problems.push(problem);
@@ -444,7 +445,7 @@ pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic
     }
     if [EDITIONS_FILE, MODULES_FILE, BASE_FILE].iter().all(|f| !dir.join(f).exists()) {
         problems.push(
-            Diagnostic::global(format!("`{}` holds no rules", dir.display()))
+            Diagnostic::global(Code::RulesFolder, format!("`{}` holds no rules", dir.display()))
                 .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
         );
         raw.failed = Failed { editions: true, modules: true, base: true, expansion: true };
@@ -464,7 +465,7 @@ pub fn load_files(
 ) -> RawRules {
     if [EDITIONS_FILE, MODULES_FILE, BASE_FILE].iter().all(|f| !files.contains_key(*f)) {
         problems.push(
-            Diagnostic::global(format!("`{}` holds no rules", dir.display()))
+            Diagnostic::global(Code::RulesFolder, format!("`{}` holds no rules", dir.display()))
                 .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
         );
         return RawRules {
@@ -543,6 +544,7 @@ impl RulesFiles for MemoryFiles<'_> {
     fn read(&self, rel: &str) -> Result<String, Diagnostic> {
         self.files.get(rel).cloned().ok_or_else(|| {
             Diagnostic::about_file(
+                Code::MissingFile,
                 self.dir.join(rel).display().to_string(),
                 format!("`{}` is missing", self.dir.join(rel).display()),
             )
@@ -617,7 +619,9 @@ fn load(
             } else {
                 "rules files end in `.yaml`; rename it, or move it out of the rules folder".to_string()
             };
-            loader.problems.push(Diagnostic::global(format!("`{shown_name}` is not a rules file")).with_help(help));
+            loader.problems.push(
+                Diagnostic::global(Code::NotARulesFile, format!("`{shown_name}` is not a rules file")).with_help(help),
+            );
             raw.failed.expansion = true;
             continue;
         };
@@ -681,12 +685,13 @@ fn list_folder(dir: &Path) -> Result<Vec<std::ffi::OsString>, Diagnostic> {
     match std::fs::symlink_metadata(dir) {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Ok(meta) if meta.file_type().is_symlink() => {
-            return Err(Diagnostic::global(format!("`{shown_dir}` is a symbolic link")).with_help(SYMLINK_HELP));
+            return Err(Diagnostic::global(Code::RulesFolder, format!("`{shown_dir}` is a symbolic link"))
+                .with_help(SYMLINK_HELP));
         }
         _ => {}
     }
-    let entries =
-        std::fs::read_dir(dir).map_err(|err| Diagnostic::global(format!("cannot list `{shown_dir}`: {err}")))?;
+    let entries = std::fs::read_dir(dir)
+        .map_err(|err| Diagnostic::global(Code::RulesFolder, format!("cannot list `{shown_dir}`: {err}")))?;
     Ok(entries.filter_map(Result::ok).map(|e| e.file_name()).collect())
 }
 
@@ -747,14 +752,19 @@ fn deserialize<T: for<'de> Deserialize<'de>>(
         let (line, col) = crate::diagnostics::line_col(content, at);
         let shown = path.display();
         return Err(Diagnostic::about_file(
+            Code::NotText,
             path.display().to_string(),
             format!("`{shown}` has a carriage return without a line feed at {shown}:{line}:{col}"),
         )
         .with_help("save the file with Unix (`\\n`) or Windows (`\\r\\n`) line ends"));
     }
     if content.lines().all(|line| line.trim().is_empty() || line.trim_start().starts_with('#')) {
-        return Err(Diagnostic::about_file(path.display().to_string(), format!("`{}` is empty", path.display()))
-            .with_help(format!("{name} must hold a YAML mapping; rules/README.md shows what it contains")));
+        return Err(Diagnostic::about_file(
+            Code::NotText,
+            path.display().to_string(),
+            format!("`{}` is empty", path.display()),
+        )
+        .with_help(format!("{name} must hold a YAML mapping; rules/README.md shows what it contains")));
     }
     spanned::in_file(sources, file, || serde_saphyr::from_str::<T>(content))
         .map(|value| (file, value))
@@ -769,8 +779,12 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
     let not_regular = |meta: &std::fs::Metadata| -> Option<Diagnostic> {
         let what = if meta.file_type().is_symlink() {
             return Some(
-                Diagnostic::about_file(path.display().to_string(), format!("`{shown_path}` is a symbolic link"))
-                    .with_help(SYMLINK_HELP),
+                Diagnostic::about_file(
+                    Code::UnreadableFile,
+                    path.display().to_string(),
+                    format!("`{shown_path}` is a symbolic link"),
+                )
+                .with_help(SYMLINK_HELP),
             );
         } else if meta.is_dir() {
             "a folder"
@@ -780,22 +794,34 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
             "not a regular file (a FIFO, socket or device)"
         };
         Some(
-            Diagnostic::about_file(path.display().to_string(), format!("`{shown_path}` is {what}"))
-                .with_help("the rules folder holds YAML files only; remove it or move it elsewhere"),
+            Diagnostic::about_file(
+                Code::UnreadableFile,
+                path.display().to_string(),
+                format!("`{shown_path}` is {what}"),
+            )
+            .with_help("the rules folder holds YAML files only; remove it or move it elsewhere"),
         )
     };
     let meta = std::fs::symlink_metadata(path).map_err(|err| match err.kind() {
         std::io::ErrorKind::NotFound => {
-            Diagnostic::about_file(path.display().to_string(), format!("`{shown_path}` is missing"))
+            Diagnostic::about_file(Code::MissingFile, path.display().to_string(), format!("`{shown_path}` is missing"))
                 .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/")
         }
-        _ => Diagnostic::about_file(path.display().to_string(), format!("cannot read `{shown_path}`: {err}")),
+        _ => Diagnostic::about_file(
+            Code::UnreadableFile,
+            path.display().to_string(),
+            format!("cannot read `{shown_path}`: {err}"),
+        ),
     })?;
     if let Some(problem) = not_regular(&meta) {
         return Err(problem);
     }
     let cannot_read = |err: std::io::Error| {
-        Diagnostic::about_file(path.display().to_string(), format!("cannot read `{shown_path}`: {err}"))
+        Diagnostic::about_file(
+            Code::UnreadableFile,
+            path.display().to_string(),
+            format!("cannot read `{shown_path}`: {err}"),
+        )
     };
     let file = open_no_follow(path).map_err(cannot_read)?;
     // The path may have been swapped for something else since it was looked at.
@@ -805,6 +831,7 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
     }
     if !same_file(&meta, &opened) {
         return Err(Diagnostic::about_file(
+            Code::UnreadableFile,
             path.display().to_string(),
             format!("`{shown_path}` changed while it was being opened"),
         )
@@ -814,6 +841,7 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
     std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes).map_err(cannot_read)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(Diagnostic::about_file(
+            Code::FileTooLong,
             path.display().to_string(),
             format!("`{shown_path}` is longer than {MAX_FILE_BYTES} bytes, the most a rules file may hold"),
         )
@@ -824,6 +852,7 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
         let before = String::from_utf8_lossy(&err.as_bytes()[..at]).into_owned();
         let (line, col) = crate::diagnostics::line_col(&before, at);
         Diagnostic::about_file(
+            Code::NotText,
             path.display().to_string(),
             format!("`{shown_path}` is not UTF-8: invalid byte at {shown_path}:{line}:{col}"),
         )
@@ -871,6 +900,37 @@ fn unknown_key(message: &str) -> Option<String> {
     Some(format!("keys are ASCII, and this one is `{shown}`: retype it"))
 }
 
+/// How the YAML reader words a value of the wrong type or not allowed.
+const VALUE_ERRORS: [&str; 7] = [
+    "invalid type",
+    "invalid value",
+    "unknown variant",
+    "invalid length",
+    "invalid boolean",
+    "invalid integer",
+    "invalid float",
+];
+
+/// The code of a YAML reader's error, from its message (lower-cased): the
+/// reader's errors carry no kind of their own.
+fn yaml_code(lower: &str) -> Code {
+    if lower.contains("unknown field") {
+        Code::UnknownKey
+    } else if lower.contains("missing field") {
+        Code::MissingKey
+    } else if lower.contains("duplicate mapping key") {
+        Code::DuplicateKey
+    } else if lower.contains("budget") {
+        Code::FileTooLong
+    } else if VALUE_ERRORS.iter().any(|k| lower.contains(k))
+        || lower.starts_with("expected ") && lower.ends_with(" scalar")
+    {
+        Code::InvalidValue
+    } else {
+        Code::InvalidYaml
+    }
+}
+
 fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
     let mut message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
     // The reader's own advice names its options, which a rule author cannot set.
@@ -879,7 +939,7 @@ fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sou
     }
     let text = sources.text(file);
     let Some(location) = err.location() else {
-        return Diagnostic::global(format!("invalid YAML in {name}: {message}"));
+        return Diagnostic::global(Code::InvalidYaml, format!("invalid YAML in {name}: {message}"));
     };
     let span = location.span();
     let start = match span.byte_offset() {
@@ -887,9 +947,14 @@ fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sou
         None => offset_of(text, location.line() as usize, location.column() as usize),
     };
     let len = span.byte_len().unwrap_or(1) as usize;
-    let mut d =
-        Diagnostic::at(sources, Span { file, start, len: len.max(1) }, format!("invalid YAML in {name}"), &message);
     let lower = message.to_lowercase();
+    let mut d = Diagnostic::at(
+        yaml_code(&lower),
+        sources,
+        Span { file, start, len: len.max(1) },
+        format!("invalid YAML in {name}"),
+        &message,
+    );
     let help = if lower.contains("tabs") {
         Some("YAML indents with spaces only: replace the tab with spaces".to_string())
     } else if lower.contains("mapping values are not allowed") {

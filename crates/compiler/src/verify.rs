@@ -21,6 +21,7 @@
 //! work ran out gets a located "too complex to verify" diagnostic, and what
 //! was not proved is not reported.
 
+use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_core::EditionId;
 
@@ -211,6 +212,7 @@ impl Run<'_, '_> {
         op(self.logic).unwrap_or_else(|_| {
             self.exhausted = true;
             let d = Diagnostic::at(
+                Code::Unverifiable,
                 self.sources,
                 span,
                 "this is too complex to verify",
@@ -236,7 +238,7 @@ impl Run<'_, '_> {
         self.checks += 1;
         if set.is_false() {
             let command = self.logic.witness(around).map(|w| self.logic.command(&w));
-            self.report(span, message(), "no selection shows this", command);
+            self.report(Code::PropertyFails, span, message(), "no selection shows this", command);
         }
     }
 
@@ -250,11 +252,11 @@ impl Run<'_, '_> {
             return;
         }
         let command = self.logic.witness(set).map(|w| self.logic.command(&w));
-        self.report(span, message(), label, command);
+        self.report(Code::PropertyFails, span, message(), label, command);
     }
 
-    fn report(&mut self, span: Span, message: String, label: &str, counterexample: Option<String>) {
-        let mut d = Diagnostic::at(self.sources, span, message, label);
+    fn report(&mut self, code: Code, span: Span, message: String, label: &str, counterexample: Option<String>) {
+        let mut d = Diagnostic::at(code, self.sources, span, message, label);
         if let Some(command) = counterexample {
             d = d.with_help(format!("for example: {command}"));
         }

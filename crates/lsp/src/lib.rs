@@ -22,6 +22,7 @@ use std::rc::Rc;
 use std::str::FromStr;
 
 use carcassonne_rules_compiler::Rules;
+use carcassonne_rules_compiler::codes;
 use carcassonne_rules_compiler::positions::{self, Columns};
 use carcassonne_rules_core::escape::terminal::quoted;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
@@ -244,6 +245,10 @@ impl Server {
                         Severity::Error => lsp::DiagnosticSeverity::ERROR,
                         Severity::Warning => lsp::DiagnosticSeverity::WARNING,
                     }),
+                    code: Some(lsp::NumberOrString::String(p.code.id().into())),
+                    code_description: lsp::Uri::from_str(&codes::description_url(p.code))
+                        .ok()
+                        .map(|href| lsp::CodeDescription { href }),
                     source: Some("carcassonne-rules".into()),
                     message: p.message.clone(),
                     related_information: Some(

@@ -1,6 +1,7 @@
 //! The rules folder as the editor sees it: the files on disk with the open
 //! buffers in their place, compiled on every change.
 
+use carcassonne_rules_compiler::codes::Code;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -10,14 +11,9 @@ use carcassonne_rules_compiler::syntax::ParseCache;
 use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES};
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached, verify};
 
-/// A diagnostic's severity, as the editor shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    /// `check` refuses the rules.
-    Error,
-    /// `verify` found a property that fails.
-    Warning,
-}
+/// A problem's severity (its code's): `check` refuses the rules (error),
+/// or `verify` found a property that fails (warning).
+pub use carcassonne_rules_compiler::codes::Severity;
 
 /// A place in a rules file, by its path relative to the rules folder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,11 +29,14 @@ pub struct Place {
 /// One problem, for one file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
+    /// The kind of problem.
+    pub code: Code,
     /// Error or warning.
     pub severity: Severity,
     /// The primary place (the start of the file for a problem without one).
     pub at: Place,
-    /// The message, the primary label and the help.
+    /// The message, the primary label and the help (not the notes naming
+    /// other places: those are `related`).
     pub message: String,
     /// The other places, with their labels.
     pub related: Vec<(Place, String)>,
@@ -127,6 +126,7 @@ impl Workspace {
     pub fn set_buffer(&mut self, rel: &str, text: String) {
         if text.len() as u64 > MAX_FILE_BYTES {
             let refusal = Diagnostic::about_file(
+                Code::FileTooLong,
                 self.dir.join(rel).display().to_string(),
                 format!(
                     "the buffer of `{rel}` is {} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes",
@@ -220,11 +220,11 @@ impl Workspace {
     /// the file it names (else of base.yaml).
     fn refused(&self) -> Vec<Problem> {
         let none = Sources::default();
-        let on_disk = self.unreadable.iter().map(|d| self.problem(d, &none, Severity::Error));
-        let buffers = self.oversized.iter().map(|(rel, d)| Problem {
-            at: Place { file: rel.clone(), start: 0, len: 0 },
-            ..self.problem(d, &none, Severity::Error)
-        });
+        let on_disk = self.unreadable.iter().map(|d| self.problem(d, &none));
+        let buffers = self
+            .oversized
+            .iter()
+            .map(|(rel, d)| Problem { at: Place { file: rel.clone(), start: 0, len: 0 }, ..self.problem(d, &none) });
         on_disk.chain(buffers).collect()
     }
 
@@ -252,10 +252,10 @@ impl Workspace {
         match result {
             Ok(rules) => {
                 let report = verify::verify(&rules, sources);
-                let found = report.problems.iter().map(|d| self.problem(d, sources, Severity::Warning)).collect();
+                let found = report.problems.iter().map(|d| self.problem(d, sources)).collect();
                 (Some(rules), found)
             }
-            Err(diagnostics) => (None, diagnostics.iter().map(|d| self.problem(d, sources, Severity::Error)).collect()),
+            Err(diagnostics) => (None, diagnostics.iter().map(|d| self.problem(d, sources)).collect()),
         }
     }
 
@@ -265,7 +265,7 @@ impl Workspace {
         Place { file, start: span.start, len: span.len }
     }
 
-    fn problem(&self, d: &Diagnostic, sources: &Sources, severity: Severity) -> Problem {
+    fn problem(&self, d: &Diagnostic, sources: &Sources) -> Problem {
         let places = d.places();
         let at = match places.first() {
             Some((span, _)) => self.place(sources, *span),
@@ -293,6 +293,6 @@ impl Workspace {
                 replacement: fix.replacement.clone(),
             })
             .collect();
-        Problem { severity, at, message, related, fixes }
+        Problem { code: d.code(), severity: d.severity(), at, message, related, fixes }
     }
 }

@@ -29,6 +29,9 @@ fn the_bundled_rules_are_clean_and_a_misspelt_module_is_flagged_where_it_is() {
     let found = client.diagnostics_of(ABBEY);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0]["severity"], 1);
+    assert_eq!(found[0]["code"], "unknown-module", "{found:?}");
+    let href = found[0]["codeDescription"]["href"].as_str().unwrap_or_default();
+    assert!(href.ends_with("/docs/errors.md#unknown-module"), "{found:?}");
     assert!(found[0]["message"].as_str().unwrap().contains("abey"), "{found:?}");
     assert!(found[0]["message"].as_str().unwrap().contains("abbey"), "the did-you-mean help: {found:?}");
     let (line, col) = find(&broken, "when: abey", 6);
@@ -132,6 +135,30 @@ fn a_verify_finding_is_a_warning() {
     let found = client.diagnostics_of(ABBEY);
     assert!(!found.is_empty(), "no finding");
     assert!(found.iter().all(|d| d["severity"] == 2), "{found:?}");
+    assert!(found.iter().all(|d| d["code"] == "property-fails"), "{found:?}");
+}
+
+#[test]
+fn a_place_in_another_file_is_related_information_not_text_in_the_message() {
+    let mut client = Client::start(false);
+    let tower = "expansions/the-tower.yaml";
+    let text = client.text(tower);
+    // An id base.yaml already defines.
+    let broken = text.replacen("    - id: tower-ransom\n", "    - id: active-player-note\n", 1);
+    client.open(tower, &broken);
+    let found = client.diagnostics_of(tower);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "duplicate-id", "{found:?}");
+    let related = found[0]["relatedInformation"].as_array().cloned().unwrap_or_default();
+    assert_eq!(related.len(), 1, "{found:?}");
+    assert_eq!(related[0]["message"], "first defined here");
+    assert_eq!(related[0]["location"]["uri"], json!(client.uri("base.yaml")));
+    let base = client.text("base.yaml");
+    let (line, col) = find(&base, "active-player-note", 0);
+    assert_eq!(start_of(&related[0]["location"]), (line as u64, col as u64), "{found:?}");
+    // The command line names the place in a note after the help; the editor has the place.
+    let message = found[0]["message"].as_str().unwrap_or_default();
+    assert!(!message.contains("base.yaml:"), "{message}");
 }
 
 #[test]

@@ -15,6 +15,7 @@
 //! and items exist, ids are unique; every mistake is a diagnostic at its YAML
 //! line and column.
 
+use carcassonne_rules_compiler::codes::Code;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -217,11 +218,16 @@ impl RawErrata {
         let condition = |source: &Spanned<String>, problems: &mut Vec<Diagnostic>| {
             check::condition(rules, source, sources).map_err(|found| problems.extend(found)).ok()
         };
-        let duplicate =
-            |what: &str, name: &Spanned<String>, first: Span| {
-                Diagnostic::at(sources, name.span, format!("duplicate {what} `{}`", name.value), "defined again here")
-                    .also(sources, first, "first defined here")
-            };
+        let duplicate = |what: &str, name: &Spanned<String>, first: Span| {
+            Diagnostic::at(
+                Code::DuplicateId,
+                sources,
+                name.span,
+                format!("duplicate {what} `{}`", name.value),
+                "defined again here",
+            )
+            .also(sources, first, "first defined here")
+        };
 
         let mut errata = Errata::default();
         let mut classes: HashMap<String, Span> = HashMap::new();
@@ -229,6 +235,7 @@ impl RawErrata {
             if !reading.class.value.starts_with("show") {
                 problems.push(
                     Diagnostic::at(
+                        Code::Errata,
                         sources,
                         reading.class.span,
                         format!("`{}` is not a show class", reading.class.value),
@@ -263,6 +270,7 @@ impl RawErrata {
                         .unwrap_or_else(|| format!("the sections compared are {}", steps.join(", ")));
                     problems.push(
                         Diagnostic::at(
+                            Code::Errata,
                             sources,
                             step.span,
                             format!("unknown step `{}`", step.value),
@@ -279,6 +287,7 @@ impl RawErrata {
                 }
                 let problem = if all_items.contains(&id) {
                     Diagnostic::at(
+                        Code::Errata,
                         sources,
                         item.span,
                         format!("item `{id}` is not a top-level item of notes, any_time or a step"),
@@ -286,7 +295,13 @@ impl RawErrata {
                     )
                     .with_help("name the top-level item that holds it")
                 } else {
-                    let d = Diagnostic::at(sources, item.span, format!("unknown item `{id}`"), "no item has this id");
+                    let d = Diagnostic::at(
+                        Code::Errata,
+                        sources,
+                        item.span,
+                        format!("unknown item `{id}`"),
+                        "no item has this id",
+                    );
                     match suggestion(id, top_level.iter().copied()) {
                         Some(help) => d.with_help(help),
                         None => d,

@@ -33,6 +33,7 @@
 //! them so); a condition that cannot be written so that this holds is an error.
 
 use biodivine_lib_bdd::Bdd;
+use carcassonne_rules_compiler::codes::Code;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
 use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
@@ -98,7 +99,7 @@ fn unwritable_ids(rules: &Rules) -> Vec<Diagnostic> {
         .chain(modules)
         .filter(|(_, id)| !wiki::is_word(id))
         .map(|(kind, id)| {
-            Diagnostic::global(format!("{kind} id `{id}` cannot be written into the page's classes"))
+            Diagnostic::global(Code::WikiExport, format!("{kind} id `{id}` cannot be written into the page's classes"))
                 .with_help("an id there is ASCII letters, digits, `-` and single `_`")
         })
         .collect()
@@ -553,7 +554,7 @@ impl Writer<'_> {
 
     /// A problem with what is written at `at`.
     fn report(&mut self, at: Span, message: &str, label: &str) {
-        self.problems.push(Diagnostic::at(self.sources, at, message, label));
+        self.problems.push(Diagnostic::at(Code::WikiExport, self.sources, at, message, label));
     }
 }
 

@@ -6,6 +6,7 @@
 
 #![forbid(unsafe_code)]
 
+use carcassonne_rules_compiler::codes::Code;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -70,8 +71,9 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
     let rules = compile_dir(&cli.rules).result?;
     let errata = Errata::load(&cli.errata, &rules, &mut Sources::default())?;
-    let source = std::fs::read_to_string(&cli.page)
-        .map_err(|e| vec![Diagnostic::global(format!("cannot read the wiki page `{}`: {e}", cli.page.display()))])?;
+    let source = std::fs::read_to_string(&cli.page).map_err(|e| {
+        vec![Diagnostic::global(Code::Io, format!("cannot read the wiki page `{}`: {e}", cli.page.display()))]
+    })?;
     let page = Page::parse(&source, &rules, &errata);
     let selections = selections(cli, &rules)?;
 
@@ -101,27 +103,32 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
     let mut problems = Vec::new();
     for (id, line) in page::stale_page_lines(&page, &errata) {
         problems.push(
-            Diagnostic::global(format!("erratum `{id}` names page line {line}, which holds no top-level item"))
-                .with_help(format!("update its `page_lines` in {} to the page's current lines", cli.errata.display())),
+            Diagnostic::global(
+                Code::Errata,
+                format!("erratum `{id}` names page line {line}, which holds no top-level item"),
+            )
+            .with_help(format!("update its `page_lines` in {} to the page's current lines", cli.errata.display())),
         );
     }
     for (id, line) in &nested.stale {
         problems.push(
-            Diagnostic::global(format!("erratum `{id}` names page line {line}, where it explains nothing")).with_help(
-                format!(
-                    "update its `nested_lines`, `mark_lines` or `repair_lines` in {} to the page's current lines",
-                    cli.errata.display()
-                ),
-            ),
+            Diagnostic::global(
+                Code::Errata,
+                format!("erratum `{id}` names page line {line}, where it explains nothing"),
+            )
+            .with_help(format!(
+                "update its `nested_lines`, `mark_lines` or `repair_lines` in {} to the page's current lines",
+                cli.errata.display()
+            )),
         );
     }
     let unexplained = nested.unexplained().count();
     if unexplained > 0 {
         problems.push(
-            Diagnostic::global(format!(
-                "{unexplained} nested differences from the page are not explained by {}",
-                cli.errata.display()
-            ))
+            Diagnostic::global(
+                Code::WikiPage,
+                format!("{unexplained} nested differences from the page are not explained by {}", cli.errata.display()),
+            )
             .with_help(
                 "fix the rules, or name the page line in an erratum's `nested_lines`, `mark_lines` or `repair_lines`",
             ),
@@ -129,17 +136,20 @@ fn run(cli: &Cli) -> Result<(), Vec<Diagnostic>> {
     }
     if !page.unreadable.is_empty() {
         problems.push(
-            Diagnostic::global(format!("{} page classes cannot be read", page.unreadable.len()))
+            Diagnostic::global(Code::WikiPage, format!("{} page classes cannot be read", page.unreadable.len()))
                 .with_help(format!("give their meaning under `classes` in {}", cli.errata.display())),
         );
     }
     if !tally.unexplained.is_empty() {
         problems.push(
-            Diagnostic::global(format!(
-                "{} differences from the page are not explained by {}",
-                tally.unexplained.len(),
-                cli.errata.display()
-            ))
+            Diagnostic::global(
+                Code::WikiPage,
+                format!(
+                    "{} differences from the page are not explained by {}",
+                    tally.unexplained.len(),
+                    cli.errata.display()
+                ),
+            )
             .with_help("fix the rules, or add an entry under `differences` saying why they differ"),
         );
     }
@@ -203,7 +213,7 @@ fn selection_error(value: &str, error: &SelectionError) -> Diagnostic {
     let file = sources.add(command::option(error.part), value.to_string());
     let span = Span { file, start: error.at.start, len: error.at.len().max(1) };
     let help = error.help.clone().unwrap_or_else(|| command::MODULE_IDS_HELP.to_string());
-    Diagnostic::at(&sources, span, error.message.clone(), error.label).with_help(help)
+    Diagnostic::at(Code::Errata, &sources, span, error.message.clone(), error.label).with_help(help)
 }
 
 /// Prints to stdout; a closed pipe (`| head`) is not an error.

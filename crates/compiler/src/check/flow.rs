@@ -7,6 +7,7 @@
 //! ([`Checker::check_effects`]), with the BDDs: a step an effect names must
 //! exist wherever the item shows.
 
+use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_core::{Effect, Flow, Role, StepId};
 
@@ -33,6 +34,7 @@ impl Checker<'_> {
                     let roles = "an item is an `action` (the default), a `condition`, a `group` or a `note`";
                     let candidates = ROLES.iter().map(|(name, _)| *name);
                     self.report_unknown(
+                        Code::UnknownRole,
                         (written.span, message, "not a role of an item"),
                         &written.value,
                         candidates,
@@ -47,6 +49,7 @@ impl Checker<'_> {
         if let Some(c) = choose_one {
             if role == Role::Note {
                 self.report(
+                    Code::InvalidOption,
                     c.span,
                     format!("note `{id}` offers a choice"),
                     "nothing under a note is played",
@@ -54,6 +57,7 @@ impl Checker<'_> {
                 );
             } else if !has_children {
                 self.report(
+                    Code::InvalidOption,
                     c.span,
                     format!("`{id}` chooses one of its sub-items, but has none"),
                     "`choose_one` needs sub-items to choose from",
@@ -65,6 +69,7 @@ impl Checker<'_> {
             let fits = role == Role::Action || (role != Role::Note && choose_one.is_some());
             if !fits {
                 self.report(
+                    Code::InvalidOption,
                     o.span,
                     format!("{} `{id}` cannot be optional", role_name(role)),
                     "only an action, or a choice, may be declined",
@@ -78,6 +83,7 @@ impl Checker<'_> {
         if let Some(o) = once {
             if section != "any_time" {
                 self.report(
+                    Code::InvalidOption,
                     o.span,
                     format!("`{id}` is done only once, but it is in `{section}`"),
                     "`once` is for items of `any_time`",
@@ -85,6 +91,7 @@ impl Checker<'_> {
                 );
             } else if matches!(role, Role::Group | Role::Note) {
                 self.report(
+                    Code::InvalidOption,
                     o.span,
                     format!("{} `{id}` is never done, so not only once", role_name(role)),
                     "a group or a note is never asked",
@@ -95,6 +102,7 @@ impl Checker<'_> {
         if let Some(effect) = &raw.effect {
             if matches!(role, Role::Group | Role::Note) {
                 self.report(
+                    Code::InvalidOption,
                     effect.span,
                     format!("{} `{id}` has an effect", role_name(role)),
                     "a group or a note is never carried out",
@@ -106,6 +114,7 @@ impl Checker<'_> {
                 // A step: the effects are checked with the other steps.
             } else {
                 self.report(
+                    Code::InvalidEffect,
                     effect.span,
                     format!("`{id}` changes the course of the turn from `{section}`"),
                     "an effect belongs to an item of a step",
@@ -131,6 +140,7 @@ impl Checker<'_> {
             let missing = when.and(&logic.cond(&step.when).not());
             if !missing.is_false() {
                 let d = Diagnostic::at(
+                    Code::DoubleTurn,
                     self.sources,
                     block.when_span.unwrap_or(block.span),
                     format!(
@@ -189,6 +199,7 @@ impl Checker<'_> {
         if to.number >= e.step.number {
             let what = if to.number == e.step.number { "its own step" } else { "a later step" };
             self.report(
+                Code::InvalidEffect,
                 e.span,
                 format!("`{id}` goes back to `{target}`, {what}"),
                 format!("`{id}` is in `{here}`"),
@@ -199,6 +210,7 @@ impl Checker<'_> {
         let missing = e.shows.and(&logic.cond(&to.when).not());
         if !missing.is_false() {
             self.report(
+                Code::InvalidEffect,
                 e.span,
                 format!("`{id}` goes back to `{target}`, which some games where it shows do not have"),
                 format!("step `{target}` exists only where its `when` holds"),
@@ -212,6 +224,7 @@ impl Checker<'_> {
             let leaves = e.shows.and(&logic.cond(&block.when));
             if !leaves.is_false() {
                 self.report(
+                    Code::InvalidEffect,
                     e.span,
                     format!("`{id}` goes back to `{target}`, out of the double-turn block"),
                     format!("`{here}` is in the block, `{target}` before it"),
@@ -227,6 +240,7 @@ impl Checker<'_> {
         if skipped.number <= e.step.number {
             let what = if skipped.number == e.step.number { "its own step" } else { "an earlier step" };
             self.report(
+                Code::InvalidEffect,
                 e.span,
                 format!("`{id}` skips `{target}`, {what}"),
                 format!("`{id}` is in `{here}`"),
@@ -241,6 +255,7 @@ impl Checker<'_> {
                 let help =
                     example(logic, &both, "skip only steps without a double turn; for example, this game has both");
                 let mut d = Diagnostic::at(
+                    Code::DoubleTurn,
                     self.sources,
                     e.span,
                     format!("`{id}` skips `{target}`, where a double turn is earned"),
@@ -259,6 +274,7 @@ impl Checker<'_> {
         let id = &e.item.id;
         let Some(block) = block else {
             self.report(
+                Code::DoubleTurn,
                 e.span,
                 format!("`{id}` earns a double turn, but the rules have no double-turn block"),
                 "no steps to play once more",
@@ -270,6 +286,7 @@ impl Checker<'_> {
         let (first, last) = (step_id(block.first), step_id(block.last));
         if e.step.number <= block.last {
             self.report(
+                Code::DoubleTurn,
                 e.span,
                 format!("`{id}` earns a double turn in `{}`, not after the block", e.step.id),
                 format!("the block is `{first}` to `{last}`"),
@@ -282,6 +299,7 @@ impl Checker<'_> {
         let without = e.shows.and(&logic.cond(&block.when).not());
         if !without.is_false() {
             let d = Diagnostic::at(
+                Code::DoubleTurn,
                 self.sources,
                 e.span,
                 format!("`{id}` earns a double turn where the rules have none"),

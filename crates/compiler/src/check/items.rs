@@ -1,5 +1,6 @@
 //! Items: ids, placement, conditions, and the checked items themselves.
 
+use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_core::Catalog;
 
@@ -59,6 +60,7 @@ impl Checker<'_> {
                     let message = format!("unknown expansion `{}`", quoted(&name.value));
                     let candidates = expansions.iter().map(String::as_str);
                     self.report_unknown(
+                        Code::UnknownExpansion,
                         (name.span, message, "not an expansion of modules.yaml"),
                         &name.value,
                         candidates,
@@ -78,6 +80,7 @@ impl Checker<'_> {
                     let file =
                         format!("{}/{}.yaml", crate::syntax::EXPANSIONS_DIR, expansion.id.value.replace('_', "-"));
                     self.report(
+                        Code::ExpansionWithoutFile,
                         expansion.id.span,
                         format!("expansion `{}` has no rules file", expansion.id.value),
                         "registered here",
@@ -101,7 +104,13 @@ impl Checker<'_> {
                     }
                     let message = format!("unknown step or section `{}`", quoted(&key.value));
                     let candidates = sections.iter().map(|s| s.id.as_str());
-                    self.report_unknown((key.span, message, "not a step of base.yaml"), &key.value, candidates, None);
+                    self.report_unknown(
+                        Code::UnknownStep,
+                        (key.span, message, "not a step of base.yaml"),
+                        &key.value,
+                        candidates,
+                        None,
+                    );
                     continue;
                 };
                 flatten(list, section, None, rank, &mut position, &mut nodes);
@@ -136,6 +145,7 @@ impl Checker<'_> {
             let via = raw.after.as_ref().or(raw.before.as_ref()).or(raw.under.as_ref());
             if let Some(via) = via {
                 self.report(
+                    Code::OrderConflict,
                     via.span,
                     format!("item `{}` is part of an ordering cycle", raw.id.value),
                     "this reference leads back to the item",
@@ -254,10 +264,13 @@ impl Checker<'_> {
         walk(&mut rules.final_scoring, &mut next);
         let max = usize::from(u16::MAX);
         if next.item > max || next.marker > max || next.origin > max {
-            self.problems.push(Diagnostic::global(format!(
-                "{} items, {} markers and {} origin candidates, but at most {max} of each are supported",
-                next.item, next.marker, next.origin
-            )));
+            self.problems.push(Diagnostic::global(
+                Code::TooMany,
+                format!(
+                    "{} items, {} markers and {} origin candidates, but at most {max} of each are supported",
+                    next.item, next.marker, next.origin
+                ),
+            ));
         }
     }
 
@@ -278,6 +291,7 @@ impl Checker<'_> {
                     None => "at the top of the step".to_string(),
                 };
                 this.report(
+                    Code::InvalidReference,
                     source.span,
                     format!("`{}` is not a sibling of `{}`", source.value, node.raw.id.value),
                     format!("`{}` is {}, this item is {}", source.value, describe(target_parent), describe(parent)),
@@ -358,11 +372,12 @@ impl Checker<'_> {
             let message = format!("unknown item `{}`", name.text);
             let label = format!("no item has this id ({what})");
             let span = source.sub_span(name.at.0, name.at.1);
-            self.report_unknown((span, message, &label), &name.text, candidates, None);
+            self.report_unknown(Code::UnknownItem, (span, message, &label), &name.text, candidates, None);
             return None;
         };
         if target == i {
             self.report(
+                Code::InvalidReference,
                 source.span,
                 format!("item `{}` refers to itself", name.text),
                 format!("`{what}` names the item itself"),
@@ -373,6 +388,7 @@ impl Checker<'_> {
         if nodes[target].section != nodes[i].section {
             let (theirs, ours) = (&sections[nodes[target].section].id, &sections[nodes[i].section].id);
             self.report(
+                Code::InvalidReference,
                 source.span,
                 format!("`{}` is in `{theirs}`, not in `{ours}`", name.text),
                 format!("`{what}` must name an item of the same step"),
@@ -406,6 +422,7 @@ impl Checker<'_> {
                 && a > b
             {
                 let d = Diagnostic::at(
+                    Code::OrderConflict,
                     self.sources,
                     before.span,
                     format!(
@@ -424,6 +441,7 @@ impl Checker<'_> {
     /// Reports the condition at `span` as the one that spent the budget.
     fn too_complex(&mut self, span: Span) {
         self.report(
+            Code::TooComplex,
             span,
             "this condition is too complex to decide",
             "deciding it takes more work than the rules may use",
@@ -451,6 +469,7 @@ impl Checker<'_> {
             // under it is left out, and not reported again.
             let span = raw.under.as_ref().map_or(raw.id.span, |u| u.span);
             self.report(
+                Code::TooDeep,
                 span,
                 format!("item `{}` is nested more than {} levels deep", raw.id.value, model::MAX_DEPTH),
                 "this item is a sub-item too many levels down",
@@ -463,6 +482,7 @@ impl Checker<'_> {
             None => {
                 if node.needs_condition {
                     self.report(
+                        Code::UnconditionalItem,
                         raw.id.span,
                         format!("item `{}` of an expansion has no condition", raw.id.value),
                         "add `when:` naming its module",
@@ -528,7 +548,7 @@ impl Checker<'_> {
             let example = logic.fewest(&context.selections, &named).map(|cfg| {
                 format!("for example: {} shows its context without it", crate::command::order(build.catalog, &cfg))
             });
-            self.report(span, message, label, example);
+            self.report(Code::NeverShown, span, message, label, example);
         }
         let children = build.ordered.children[i].clone();
         let mut conds = context.conds.clone();

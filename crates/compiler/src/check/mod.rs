@@ -13,6 +13,7 @@ mod names;
 mod registry;
 mod steps;
 
+use crate::codes::Code;
 use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
@@ -167,8 +168,15 @@ impl<'a> Checker<'a> {
             .collect()
     }
 
-    fn report(&mut self, span: Span, message: impl Into<String>, label: impl Into<String>, help: Option<String>) {
-        let mut d = Diagnostic::at(self.sources, span, message, label);
+    fn report(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+        help: Option<String>,
+    ) {
+        let mut d = Diagnostic::at(code, self.sources, span, message, label);
         if let Some(help) = help {
             d = d.with_help(help);
         }
@@ -180,12 +188,13 @@ impl<'a> Checker<'a> {
     /// `otherwise` is the help.
     fn report_unknown<'c>(
         &mut self,
+        code: Code,
         (span, message, label): (Span, String, &str),
         wanted: &str,
         candidates: impl IntoIterator<Item = &'c str>,
         otherwise: Option<String>,
     ) {
-        let d = Diagnostic::at(self.sources, span, message, label);
+        let d = Diagnostic::at(code, self.sources, span, message, label);
         self.problems.push(match (did_you_mean(wanted, candidates), otherwise) {
             (Some(name), _) => d.with_suggestion(span, name),
             (None, Some(help)) => d.with_help(help),
@@ -200,6 +209,7 @@ impl<'a> Checker<'a> {
         }
         if lexicon::is_keyword(&id.value) {
             self.report(
+                Code::InvalidId,
                 id.span,
                 format!("{} id `{}` is a word of the conditions' language", kind.what(), id.value),
                 "a condition could never name it",
@@ -215,6 +225,7 @@ impl<'a> Checker<'a> {
             None => format!("{} ids match `{}`", kind.what(), kind.pattern()),
         };
         self.report(
+            Code::InvalidId,
             id.span,
             format!("{} id `{}` is not {}", kind.what(), quoted(&id.value), kind.described()),
             format!("{} ids are {}", kind.what(), kind.described()),
@@ -227,6 +238,7 @@ impl<'a> Checker<'a> {
     fn check_text(&mut self, text: &Spanned<String>, what: &str) {
         if let Some((at, c)) = lexicon::forbidden_in_text(&text.value) {
             self.report(
+                Code::ForbiddenCharacter,
                 text.sub_span(at, at + c.len_utf8()),
                 format!("{what} holds {}", lexicon::describe_char(c)),
                 "not allowed here",
@@ -248,6 +260,7 @@ impl<'a> Checker<'a> {
             match seen.get(&id.value.to_lowercase()) {
                 Some(first) if first.value != id.value => {
                     let d = Diagnostic::at(
+                        Code::IdsDifferInCase,
                         self.sources,
                         id.span,
                         format!(
@@ -277,6 +290,7 @@ impl<'a> Checker<'a> {
         for (i, edition) in list.iter().enumerate() {
             if let Some(first) = list[..i].iter().find(|e| e.value == edition.value) {
                 let d = Diagnostic::at(
+                    Code::EditionNamedTwice,
                     self.sources,
                     edition.span,
                     format!("edition `{}` named twice in `{key}`", quoted(&edition.value)),
@@ -291,6 +305,7 @@ impl<'a> Checker<'a> {
 
     fn duplicate(&mut self, what: &str, name: &Spanned<String>, first: Span) {
         let d = Diagnostic::at(
+            Code::DuplicateId,
             self.sources,
             name.span,
             format!("duplicate {what} `{}`", quoted(&name.value)),

@@ -3,6 +3,7 @@
 //! marker or step it stands for. (The runtime's `resolve` is another thing:
 //! a selection's visible set into a turn order.)
 
+use crate::codes::Code;
 use carcassonne_rules_core::tables::MarkerId;
 use carcassonne_rules_core::{Effect, StepId};
 
@@ -21,11 +22,12 @@ impl Checker<'_> {
                 let span = source.sub_span(err.at.0, err.at.1);
                 let message = format!("invalid {what}: {}", err.message);
                 let closing = err.close_at.and_then(|at| source.insertion_at(at));
+                let code = Code::InvalidExpression;
                 let problem = match closing {
-                    Some(at) => Diagnostic::at(self.sources, span, message, "opened here")
+                    Some(at) => Diagnostic::at(code, self.sources, span, message, "opened here")
                         .with_help("close it with `)` where the group ends")
                         .with_fix(Fix { title: "Close the parenthesis".into(), span: at, replacement: ")".into() }),
-                    None => Diagnostic::at(self.sources, span, message, err.message.clone()),
+                    None => Diagnostic::at(code, self.sources, span, message, err.message.clone()),
                 };
                 self.problems.push(problem);
             })
@@ -49,6 +51,7 @@ impl Checker<'_> {
                 Some(Named::Expansion(_)) => {
                     let span = source.sub_span(name.at.0, name.at.1);
                     self.report(
+                        Code::ExpansionInCondition,
                         span,
                         format!("`{}` is an expansion, not a module", name.text),
                         "conditions test modules",
@@ -67,7 +70,13 @@ impl Checker<'_> {
                             .collect();
                         let message = format!("unknown module or flag `{}`", name.text);
                         let candidates = names.iter().map(String::as_str);
-                        self.report_unknown((span, message, "not in modules.yaml"), &name.text, candidates, None);
+                        self.report_unknown(
+                            Code::UnknownModule,
+                            (span, message, "not in modules.yaml"),
+                            &name.text,
+                            candidates,
+                            None,
+                        );
                     }
                     None
                 }
@@ -116,6 +125,7 @@ impl Checker<'_> {
                             };
                             if seen.iter().any(|(x, _)| *x == e) {
                                 self.report(
+                                    Code::EditionNamedTwice,
                                     span,
                                     format!("edition `{}` is named twice in these variants", name.text),
                                     "named again here",
@@ -141,7 +151,13 @@ impl Checker<'_> {
             let span = source.sub_span(marker.name.at.0, marker.name.at.1);
             let message = format!("unknown marker `{}`", marker.name.text);
             let known = format!("known markers: {}", model::MARKERS.join(", "));
-            self.report_unknown((span, message, "not a marker"), &marker.name.text, model::MARKERS, Some(known));
+            self.report_unknown(
+                Code::UnknownMarker,
+                (span, message, "not a marker"),
+                &marker.name.text,
+                model::MARKERS,
+                Some(known),
+            );
             return None;
         }
         let when = match &marker.when {
@@ -155,6 +171,7 @@ impl Checker<'_> {
             // The argument stands verbatim after the name and its opening quote.
             let start = source.value.find('"').map_or(0, |q| q + 1) + at;
             self.report(
+                Code::ForbiddenCharacter,
                 source.sub_span(start, start + c.len_utf8()),
                 format!("a marker's argument holds {}", lexicon::describe_char(c)),
                 "not allowed here",
@@ -179,7 +196,13 @@ impl Checker<'_> {
             let steps = sections.iter().filter(|s| s.step.is_some()).map(|s| s.id.as_str());
             if !this.failed.base {
                 let message = format!("unknown step `{}`", name.text);
-                this.report_unknown((span, message, "not a step of base.yaml"), &name.text, steps, None);
+                this.report_unknown(
+                    Code::UnknownStep,
+                    (span, message, "not a step of base.yaml"),
+                    &name.text,
+                    steps,
+                    None,
+                );
             }
             None
         };

@@ -1,5 +1,6 @@
 //! Editions, rule variants, the module registry and derived flags.
 
+use crate::codes::Code;
 use carcassonne_rules_core::Catalog;
 use carcassonne_rules_core::catalog::{EditionInfo, ExpansionParts, VariantInfo};
 
@@ -88,8 +89,8 @@ impl Checker<'_> {
         if count > max {
             let message = format!("{count} {what}, but at most {max} are supported");
             match last {
-                Some(span) => self.report(span, message, "one too many", None),
-                None => self.problems.push(Diagnostic::global(message)),
+                Some(span) => self.report(Code::TooMany, span, message, "one too many", None),
+                None => self.problems.push(Diagnostic::global(Code::TooMany, message)),
             }
         }
     }
@@ -122,7 +123,13 @@ impl Checker<'_> {
     fn unknown_in_editions(&mut self, name: &str, span: Span, what: &str, known: Vec<String>) {
         if !self.failed.editions {
             let message = format!("unknown {what} `{}`", quoted(name));
-            self.report_unknown((span, message, "not in editions.yaml"), name, known.iter().map(String::as_str), None);
+            self.report_unknown(
+                Code::UnknownEdition,
+                (span, message, "not in editions.yaml"),
+                name,
+                known.iter().map(String::as_str),
+                None,
+            );
         }
     }
 
@@ -158,7 +165,7 @@ impl Checker<'_> {
         }
         if let Some(&(first_extra, _, _)) = declared.get(ModuleSet::CAPACITY) {
             let message = format!("{} modules, but a module set holds at most {}", declared.len(), ModuleSet::CAPACITY);
-            self.report(first_extra.span, message, "the first module beyond the limit", None);
+            self.report(Code::TooMany, first_extra.span, message, "the first module beyond the limit", None);
             declared.truncate(ModuleSet::CAPACITY);
         }
         let mut by_id: Vec<usize> = (0..declared.len()).collect();
@@ -239,7 +246,13 @@ impl Checker<'_> {
                 .collect();
             path.push(&name);
             let path = path.join(" → ");
-            self.report(source.span, format!("derived flag `{name}` is defined in terms of itself"), path, None);
+            self.report(
+                Code::FlagCycle,
+                source.span,
+                format!("derived flag `{name}` is defined in terms of itself"),
+                path,
+                None,
+            );
             if let Some(slot) = self.flags.get_mut(flag) {
                 *slot = Some(None);
             }
@@ -272,6 +285,7 @@ impl Checker<'_> {
             }
             if size.terms > MAX_FLAG_TERMS {
                 self.report(
+                    Code::TooComplex,
                     source.span,
                     format!("derived flag `{name}` expands to more than {MAX_FLAG_TERMS} terms"),
                     "conditions are evaluated with the flags they name expanded",
@@ -292,6 +306,7 @@ impl Checker<'_> {
 
     fn report_deep_flag(&mut self, name: &str, source: &Spanned<String>) {
         self.report(
+            Code::TooComplex,
             source.span,
             format!("derived flag `{name}` builds on a chain of more than {MAX_FLAG_DEPTH} derived flags"),
             format!("the chain of flags naming flags passes {MAX_FLAG_DEPTH} here"),

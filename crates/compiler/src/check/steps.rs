@@ -1,5 +1,6 @@
 //! Phases and steps of `base.yaml`.
 
+use crate::codes::Code;
 use carcassonne_rules_core::Repeat;
 use carcassonne_rules_core::tables::StepId;
 
@@ -37,6 +38,7 @@ impl Checker<'_> {
                 let may_pass = s.may_pass.as_ref().is_some_and(|m| m.value);
                 if let Some(m) = s.may_pass.as_ref().filter(|m| m.value && !s.choose_one) {
                     self.report(
+                        Code::InvalidStep,
                         m.span,
                         format!("step `{}` may be passed but is not a choice", s.id.value),
                         "`may_pass` needs `choose_one: true`",
@@ -61,12 +63,13 @@ impl Checker<'_> {
             phases.push(model::Phase { id: p.id.value.clone(), title: p.title.value.clone(), steps });
         }
         if raw.base_file.is_some() && phases.iter().all(|p| p.steps.is_empty()) {
-            self.problems.push(Diagnostic::global("base.yaml declares no steps"));
+            self.problems.push(Diagnostic::global(Code::InvalidStep, "base.yaml declares no steps"));
         }
         let double_turn = match &raw.double_turn {
             Some(block) => {
                 for &(_, _, span) in &legacy {
                     self.report(
+                        Code::DoubleTurn,
                         span,
                         "a step is marked `double_turn` beside the double-turn block",
                         "the block says which steps a double turn plays again",
@@ -99,7 +102,7 @@ impl Checker<'_> {
         let (first, when, span) = marks.first()?.clone();
         for (_, other, at) in &marks[1..] {
             if *other != when {
-                let d = Diagnostic::at(self.sources, *at, "the steps marked `double_turn` repeat under different conditions", "this condition differs")
+                let d = Diagnostic::at(Code::DoubleTurn, self.sources, *at, "the steps marked `double_turn` repeat under different conditions", "this condition differs")
                     .also(self.sources, span, "the first mark's")
                     .with_help("a double turn plays one block of steps: declare it once, `double_turn: { from: 1B, to: 4A, when: builder }`");
                 self.problems.push(d);
@@ -122,6 +125,7 @@ impl Checker<'_> {
                 let message = format!("unknown step `{}`", quoted(&name.value));
                 let label = "the double-turn block names steps of base.yaml";
                 this.report_unknown(
+                    Code::UnknownStep,
                     (name.span, message, label),
                     &name.value,
                     step_ids.keys().map(String::as_str),
@@ -138,6 +142,7 @@ impl Checker<'_> {
         let (first, last) = (first?, last?);
         if first > last {
             let d = Diagnostic::at(
+                Code::DoubleTurn,
                 self.sources,
                 block.to.span,
                 format!("the double-turn block ends at `{}`, before it starts", block.to.value),

@@ -8,6 +8,7 @@
 //! safely: symbolic links, submodules, blobs over the size limit, names
 //! that would leave the folder, and more files or bytes than rules need.
 
+use crate::codes::Code;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -42,7 +43,10 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnos
     let repo = repo.map_err(|d| vec![d])?;
     let files = repo.rules_at(base).map_err(|d| vec![d])?;
     let tmp = tempfile::Builder::new().prefix("carcassonne-review-").tempdir().map_err(|e| {
-        vec![Diagnostic::global(format!("cannot make a temporary folder for revision `{}`: {e}", quoted(base)))]
+        vec![Diagnostic::global(
+            Code::Io,
+            format!("cannot make a temporary folder for revision `{}`: {e}", quoted(base)),
+        )]
     })?;
     let root = tmp.path().join("rules");
     for (rel, contents) in &files {
@@ -53,7 +57,7 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnos
             .and_then(|()| std::fs::File::create_new(&path))
             .and_then(|mut f| f.write_all(contents));
         written.map_err(|e| {
-            vec![Diagnostic::global(format!("cannot write `{}`: {e}", quoted(&path.display().to_string())))]
+            vec![Diagnostic::global(Code::Io, format!("cannot write `{}`: {e}", quoted(&path.display().to_string())))]
         })?;
     }
     let mut compiled = crate::compile_dir(&root);
@@ -74,11 +78,14 @@ fn ambiguous(base: &str, dir: &Path, tree: &str) -> Diagnostic {
         _ => "a folder",
     };
     let name = quoted(base);
-    Diagnostic::global(format!(
-        "`{name}` names both {folder} (`{}`) and a revision of the repository (tree {})",
-        quoted(&dir.display().to_string()),
-        quoted(tree)
-    ))
+    Diagnostic::global(
+        Code::Revision,
+        format!(
+            "`{name}` names both {folder} (`{}`) and a revision of the repository (tree {})",
+            quoted(&dir.display().to_string()),
+            quoted(tree)
+        ),
+    )
     .with_help(format!(
         "the files under review could have made either one, so neither is read: for the folder write a path that no \
          revision has (`./{name}`), for the revision its commit (`git rev-parse {name}`), or rename the folder"
@@ -97,20 +104,23 @@ struct Repo {
 impl Repo {
     fn of(head_dir: &Path) -> Result<Repo, Diagnostic> {
         let not_dir = || {
-            Diagnostic::global(format!(
-                "`{}` is not a folder, so there is no repository to read a revision from",
-                quoted(&head_dir.display().to_string())
-            ))
+            Diagnostic::global(
+                Code::Revision,
+                format!(
+                    "`{}` is not a folder, so there is no repository to read a revision from",
+                    quoted(&head_dir.display().to_string())
+                ),
+            )
             .with_help("--base takes a folder or a git revision of the repository that holds --rules")
         };
         if !head_dir.is_dir() {
             return Err(not_dir());
         }
         let prefix = git(head_dir, &["rev-parse", "--show-prefix"], None).map_err(|e| {
-            Diagnostic::global(format!(
-                "`{}` is not inside a git repository: {e}",
-                quoted(&head_dir.display().to_string())
-            ))
+            Diagnostic::global(
+                Code::Revision,
+                format!("`{}` is not inside a git repository: {e}", quoted(&head_dir.display().to_string())),
+            )
             .with_help("--base takes a folder, or a revision of the repository that holds --rules")
         })?;
         let prefix = String::from_utf8_lossy(&prefix).trim_end_matches(['\n', '\r']).to_string();
@@ -134,8 +144,11 @@ impl Repo {
         // The name as messages quote it; git is given `rev` itself.
         let name = quoted(rev);
         let unknown = |detail: String| {
-            Diagnostic::global(format!("`{name}` is neither a folder nor a revision of the repository: {detail}"))
-                .with_help("pass a folder that exists, or a revision such as HEAD~1, main or a commit hash")
+            Diagnostic::global(
+                Code::Revision,
+                format!("`{name}` is neither a folder nor a revision of the repository: {detail}"),
+            )
+            .with_help("pass a folder that exists, or a revision such as HEAD~1, main or a commit hash")
         };
         if rev.starts_with('-') || rev.is_empty() || rev.contains('\0') {
             return Err(unknown("not a revision name".into()));
@@ -143,17 +156,23 @@ impl Repo {
         let tree = self.tree_of(rev).ok_or_else(|| unknown("git knows no such revision".into()))?;
         let listing =
             git(&self.dir, &["ls-tree", "-r", "-z", "--full-tree", "--long", &tree, "--", &self.pathspec()], None)
-                .map_err(|e| Diagnostic::global(format!("cannot list revision `{name}`: {e}")))?;
+                .map_err(|e| Diagnostic::global(Code::Revision, format!("cannot list revision `{name}`: {e}")))?;
         let entries = self.entries(&name, &listing)?;
         if entries.is_empty() {
-            return Err(Diagnostic::global(format!("revision `{name}` has no folder `{}`", quoted(self.shown_dir())))
-                .with_help("--base REV reads the folder that --rules names, at that revision"));
+            return Err(Diagnostic::global(
+                Code::Revision,
+                format!("revision `{name}` has no folder `{}`", quoted(self.shown_dir())),
+            )
+            .with_help("--base REV reads the folder that --rules names, at that revision"));
         }
         let request: String = entries.iter().map(|e| format!("{}\n", e.object)).collect();
         let blobs = git(&self.dir, &["cat-file", "--batch"], Some(request.as_bytes()))
-            .map_err(|e| Diagnostic::global(format!("cannot read revision `{name}`: {e}")))?;
+            .map_err(|e| Diagnostic::global(Code::Revision, format!("cannot read revision `{name}`: {e}")))?;
         let contents = split_batch(&blobs, entries.len()).ok_or_else(|| {
-            Diagnostic::global(format!("cannot read revision `{name}`: unexpected output of git cat-file"))
+            Diagnostic::global(
+                Code::Revision,
+                format!("cannot read revision `{name}`: unexpected output of git cat-file"),
+            )
         })?;
         Ok(entries.into_iter().map(|e| e.path).zip(contents).collect())
     }
@@ -174,14 +193,19 @@ impl Repo {
         let mut entries = Vec::new();
         let mut total = 0u64;
         for record in listing.split(|&b| b == 0).filter(|r| !r.is_empty()) {
-            let bad = || Diagnostic::global(format!("cannot read revision `{rev}`: unexpected output of git ls-tree"));
+            let bad = || {
+                Diagnostic::global(
+                    Code::Revision,
+                    format!("cannot read revision `{rev}`: unexpected output of git ls-tree"),
+                )
+            };
             let tab = record.iter().position(|&b| b == b'\t').ok_or_else(bad)?;
             let meta = String::from_utf8_lossy(&record[..tab]).into_owned();
             let full = String::from_utf8(record[tab + 1..].to_vec()).map_err(|_| {
-                Diagnostic::global(format!(
-                    "revision `{rev}` has a file name that is not UTF-8 in `{}`",
-                    quoted(self.shown_dir())
-                ))
+                Diagnostic::global(
+                    Code::Revision,
+                    format!("revision `{rev}` has a file name that is not UTF-8 in `{}`", quoted(self.shown_dir())),
+                )
             })?;
             let named = format!("{rev}:{}", quoted(&full));
             let [mode, kind, object, size] = meta.split_whitespace().collect::<Vec<_>>()[..] else {
@@ -191,30 +215,38 @@ impl Repo {
             match (mode, kind) {
                 ("100644" | "100755", "blob") => {}
                 ("120000", _) => {
-                    return Err(Diagnostic::global(format!("`{named}` is a symbolic link"))
+                    return Err(Diagnostic::global(Code::UnreadableFile, format!("`{named}` is a symbolic link"))
                         .with_help("the rules folder holds YAML files only; a link could read outside it"));
                 }
                 _ => {
-                    return Err(Diagnostic::global(format!("`{named}` is not a regular file ({})", quoted(kind)))
-                        .with_help("the rules folder holds YAML files only"));
+                    return Err(Diagnostic::global(
+                        Code::UnreadableFile,
+                        format!("`{named}` is not a regular file ({})", quoted(kind)),
+                    )
+                    .with_help("the rules folder holds YAML files only"));
                 }
             }
             let size: u64 = size.parse().map_err(|_| bad())?;
             if size > MAX_FILE_BYTES {
-                return Err(Diagnostic::global(format!(
-                    "`{named}` is {size} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes"
-                ))
+                return Err(Diagnostic::global(
+                    Code::FileTooLong,
+                    format!("`{named}` is {size} bytes long; rules files are read up to {MAX_FILE_BYTES} bytes"),
+                )
                 .with_help("split it, or check that it is the file you meant"));
             }
             total += size;
             if entries.len() == MAX_FILES || total > MAX_TOTAL_BYTES {
-                return Err(Diagnostic::global(format!(
-                    "revision `{rev}` has more in `{}` than rules need (at most {MAX_FILES} files, {MAX_TOTAL_BYTES} bytes)",
-                    quoted(self.shown_dir())
-                )));
+                return Err(Diagnostic::global(
+                    Code::FileTooLong,
+                    format!(
+                        "revision `{rev}` has more in `{}` than rules need (at most {MAX_FILES} files, {MAX_TOTAL_BYTES} bytes)",
+                        quoted(self.shown_dir())
+                    ),
+                ));
             }
-            let path = safe_path(rel)
-                .ok_or_else(|| Diagnostic::global(format!("`{named}` has a name that would leave the rules folder")))?;
+            let path = safe_path(rel).ok_or_else(|| {
+                Diagnostic::global(Code::Revision, format!("`{named}` has a name that would leave the rules folder"))
+            })?;
             entries.push(Entry { path, object: object.to_string() });
         }
         Ok(entries)
