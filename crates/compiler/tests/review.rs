@@ -41,7 +41,7 @@ fn edited(edits: &[(&str, &str, &str)]) -> tempfile::TempDir {
 
 fn review_dirs(base: &Path, head: &Path) -> (Rules, Rules, Review) {
     let (old, new) = (compile(base), compile(head));
-    let review = review::review("base", &old, "head", &new);
+    let review = review::review("base", &old, "head", &new).expect("within the budget");
     (old, new, review)
 }
 
