@@ -587,9 +587,9 @@ pub fn command(
     };
     let (head_sources, head) = (head.sources, head.result);
     let head = head.map_err(|found| failed(note("head", &head_name), found)).ok();
-    let (old_sources, old) = match old {
-        Ok(compiled) => match compiled.result {
-            Ok(rules) => (Some(compiled.sources), Some(rules)),
+    let (old_base, old) = match old {
+        Ok(mut read) => match std::mem::replace(&mut read.compiled.result, Err(Vec::new())) {
+            Ok(rules) => (Some(read), Some(rules)),
             Err(found) => {
                 failed(note("base", base), found);
                 (None, None)
@@ -601,12 +601,12 @@ pub fn command(
             (None, None)
         }
     };
-    match (old, old_sources, head) {
-        (Some(old), Some(old_sources), Some(head)) if problems.is_empty() => match review(base, &old, &head_name, &head) {
+    match (old, old_base, head) {
+        (Some(old), Some(old_base), Some(head)) if problems.is_empty() => match review(base, &old, &head_name, &head) {
             Ok(review) => Ok((render(&review, format, color), !review.changes.is_empty())),
             Err(at) => {
                 let (sources, which, name) = match at.map(|at| at.side) {
-                    Some(Side::Base) => (&old_sources, "base", base),
+                    Some(Side::Base) => (&old_base.compiled.sources, "base", base),
                     _ => (&head_sources, "head", head_name.as_str()),
                 };
                 let help = format!(
@@ -624,7 +624,8 @@ pub fn command(
                     ),
                     None => crate::Diagnostic::global("the rules are too complex to review"),
                 };
-                Err(vec![found.with_help(help).with_help(note(which, name))])
+                let found = found.with_help(help).with_help(note(which, name));
+                Err(vec![if which == "base" { old_base.named(found) } else { found }])
             }
         },
         _ => Err(problems),
