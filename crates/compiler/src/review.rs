@@ -154,14 +154,7 @@ pub fn review(base_name: &str, base: &Rules, head_name: &str, head: &Rules) -> R
     if let Some(failed) = vars.work.failed() {
         return Err(failed);
     }
-    Ok(Review {
-        base: base_name.to_string(),
-        head: head_name.to_string(),
-        selections,
-        totals,
-        changes,
-        expansions,
-    })
+    Ok(Review { base: base_name.to_string(), head: head_name.to_string(), selections, totals, changes, expansions })
 }
 
 fn summarise(vars: &Vars, head: &Rules, base: &Rules, changes: &[Change]) -> Vec<ExpansionSummary> {

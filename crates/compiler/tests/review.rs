@@ -719,7 +719,8 @@ fn a_condition_whose_comparison_multiplies_is_refused_at_it_in_its_version_withi
         let text = carcassonne_rules_compiler::diagnostics::render(&found, false);
         assert_eq!(found.len(), 1, "{text}");
         let location = found[0].location().expect("located");
-        let file = if blamed == "base" { "HEAD:rules/expansions/pairs.yaml:5:13" } else { "rules/expansions/pairs.yaml:5:13" };
+        let file =
+            if blamed == "base" { "HEAD:rules/expansions/pairs.yaml:5:13" } else { "rules/expansions/pairs.yaml:5:13" };
         assert!(location.ends_with(file), "{blamed}: {location}");
         assert!(text.contains("this condition is too complex to review"), "{text}");
         assert!(text.contains(&format!("this is in the {blamed} version")), "{text}");

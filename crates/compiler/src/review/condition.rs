@@ -126,7 +126,8 @@ fn modules(vars: &Vars, f: &Bdd) -> Option<Expr> {
     let mut kept: Vec<BddPartialValuation> = clauses.clone();
     for clause in clauses.iter().rev() {
         let others: Vec<&BddPartialValuation> = kept.iter().filter(|c| *c != clause).collect();
-        let covered = others.iter().fold(vars.set.mk_false(), |acc, c| work.or(&acc, &vars.set.mk_conjunctive_clause(c)));
+        let covered =
+            others.iter().fold(vars.set.mk_false(), |acc, c| work.or(&acc, &vars.set.mk_conjunctive_clause(c)));
         if work.within(f, &covered) {
             kept.retain(|c| c != clause);
         }

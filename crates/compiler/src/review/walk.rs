@@ -173,7 +173,8 @@ impl<'r> Version<'r> {
         let mut rest = vars.set.mk_true();
         for candidate in &item.origins {
             let Some(id) = self.module_ids.get(usize::from(candidate.module.0)) else { continue };
-            let holds = vars.work.and(&self.cond(vars, &Cond::Module(candidate.module)), &self.cond(vars, &candidate.guard));
+            let holds =
+                vars.work.and(&self.cond(vars, &Cond::Module(candidate.module)), &self.cond(vars, &candidate.guard));
             add(id, vars.work.and(&rest, &holds));
             rest = vars.work.and_not(&rest, &holds);
         }

@@ -41,12 +41,7 @@ pub(super) struct Work {
 
 impl Work {
     pub(super) fn new(set: &BddVariableSet) -> Self {
-        Work {
-            budget: Budget::new(logic::BUDGET),
-            none: set.mk_false(),
-            at: Cell::new(None),
-            failed: Cell::new(None),
-        }
+        Work { budget: Budget::new(logic::BUDGET), none: set.mk_false(), at: Cell::new(None), failed: Cell::new(None) }
     }
 
     /// The budget, for the versions' [`Logic`](crate::logic::Logic).
