@@ -105,9 +105,9 @@ fn modules(vars: &Vars, f: &Bdd) -> Option<Expr> {
     // more than `TERMS` terms is refused rather than printed (a hostile one
     // has exponentially many).
     let size = f.size();
-    let dnf = f._to_optimized_dnf(true, &|found: &[BddPartialValuation]| match found.len() > TERMS {
-        true => Err(work.refuse()),
-        false => work.charge(size).then_some(()).ok_or(()),
+    let dnf = f._to_optimized_dnf(true, &|found: &[BddPartialValuation]| {
+        let ok = if found.len() > TERMS { work.refuse() } else { work.charge(size) };
+        ok.then_some(()).ok_or(())
     });
     let Ok(mut clauses) = dnf else { return Some(Expr::Atom("false".into())) };
     // Widen each clause to a prime implicant: drop every literal it can do without.

@@ -84,9 +84,10 @@ impl Work {
         ok
     }
 
-    /// Spends what is left: the work asked for would not be worth showing.
-    pub(super) fn refuse(&self) {
-        self.charge(usize::MAX);
+    /// Spends what is left (the work asked for would not be worth showing):
+    /// false, as [`Work::charge`] past the budget.
+    pub(super) fn refuse(&self) -> bool {
+        self.charge(usize::MAX)
     }
 
     pub(super) fn and(&self, a: &Bdd, b: &Bdd) -> Bdd {
