@@ -104,9 +104,7 @@ impl Budget {
         self.charge(result.size())?;
         Ok(result)
     }
-}
 
-impl Budget {
     /// `a and b`, within the budget.
     pub fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
         self.apply(a, b, Op::And)

@@ -196,7 +196,7 @@ struct Comparison<'a, 'r> {
 
 impl Comparison<'_, '_> {
     /// The work from now on compares `o` with `n`: of the two conditions,
-    /// the larger is blamed if it spends the budget (the head's if neither).
+    /// the larger is blamed if it spends the budget (the head's on a tie).
     fn blame(&self, o: Option<(&Bdd, Span)>, n: Option<(&Bdd, Span)>) {
         let (side, span) = match (o, n) {
             (Some((o, span)), Some((n, _))) if o.size() > n.size() => (Side::Base, span),
