@@ -53,18 +53,14 @@ impl Budget {
         Budget { left: Rc::new(Cell::new(steps)), total: steps }
     }
 
-    /// No bound: for tools that run on rules `check` accepted, whose
-    /// conditions are known to fit [`BUDGET`].
-    pub fn unbounded() -> Self {
-        Self::new(usize::MAX)
-    }
-
     /// The steps spent so far.
     pub fn spent(&self) -> usize {
         self.total - self.left.get()
     }
 
-    fn charge(&self, steps: usize) -> Result<(), TooComplex> {
+    /// Charges `steps` of work done outside the operations below (a walk
+    /// of a BDD, say): more than are left spends the budget.
+    pub fn charge(&self, steps: usize) -> Result<(), TooComplex> {
         let left = self.left.get();
         if left == 0 {
             return Err(TooComplex::Earlier);
@@ -107,6 +103,21 @@ impl Budget {
         };
         self.charge(result.size())?;
         Ok(result)
+    }
+
+    /// `a and b`, within the budget.
+    pub fn and(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
+        self.apply(a, b, Op::And)
+    }
+
+    /// `a or b`, within the budget.
+    pub fn or(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
+        self.apply(a, b, Op::Or)
+    }
+
+    /// `a and not b`, within the budget.
+    pub fn and_not(&self, a: &Bdd, b: &Bdd) -> Result<Bdd, TooComplex> {
+        self.apply(a, b, Op::AndNot)
     }
 }
 
@@ -204,9 +215,10 @@ impl<'r> Logic<'r> {
     }
 
     /// The conditions of `catalog` and `flags` over variables the caller
-    /// chose: `review` puts two versions of the rules, whose module sets may
-    /// differ, into one space this way, so that their BDDs can be compared.
-    pub fn in_space(catalog: &'r Catalog, flags: &[Flag], vars: BddVariableSet, space: Space) -> Self {
+    /// chose, within `budget`: `review` puts two versions of the rules,
+    /// whose module sets may differ, into one space this way, so that their
+    /// BDDs can be compared (and the work of both counts toward one budget).
+    pub fn in_space(catalog: &'r Catalog, flags: &[Flag], vars: BddVariableSet, space: Space, budget: Budget) -> Self {
         let Space { modules, editions, variants, domain } = space;
         let modules = RefCell::new(modules.into_iter().map(Some).collect());
         let mut logic = Logic {
@@ -218,7 +230,7 @@ impl<'r> Logic<'r> {
             domain,
             flags: Vec::new(),
             vars,
-            budget: Budget::unbounded(),
+            budget,
         };
         logic.flags = logic.build_flags(flags);
         logic
@@ -622,8 +634,9 @@ mod tests {
             variants: vec![hig],
             domain: domain.clone(),
         };
-        let a = Logic::in_space(&first, &[], vars.clone(), space(vec![dragon, fairy, abbey]));
-        let b = Logic::in_space(&second, &[], vars.clone(), space(vec![tower, abbey, dragon]));
+        let budget = Budget::new(BUDGET);
+        let a = Logic::in_space(&first, &[], vars.clone(), space(vec![dragon, fairy, abbey]), budget.clone());
+        let b = Logic::in_space(&second, &[], vars.clone(), space(vec![tower, abbey, dragon]), budget);
         assert_eq!(a.cond(&Cond::Module(ModuleId(0))), b.cond(&Cond::Module(ModuleId(2))), "dragon in both");
         assert_eq!(a.cond(&Cond::Module(ModuleId(2))), b.cond(&Cond::Module(ModuleId(1))), "abbey in both");
         assert_ne!(a.cond(&Cond::Module(ModuleId(0))), b.cond(&Cond::Module(ModuleId(0))), "dragon is not tower");

@@ -17,6 +17,7 @@ mod render;
 pub mod revision;
 mod space;
 mod walk;
+mod work;
 
 use std::collections::{HashMap, HashSet};
 
@@ -25,9 +26,10 @@ use carcassonne_rules_core::{NamedEffect, Repeat};
 
 pub use render::{Format, render};
 use space::Vars;
-use walk::{Node, Parent, Version};
+use walk::{Node, Parent, StepNode, Version};
+pub use work::{Side, TooComplex};
 
-use crate::model::Rules;
+use crate::model::{Rules, Span};
 
 /// What kind of difference a [`Change`] is (the JSON `kind`, **contract**).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -130,11 +132,13 @@ pub struct Review {
     pub totals: Vec<(String, u128)>,
 }
 
-/// Compares `base` with `head`.
-pub fn review(base_name: &str, base: &Rules, head_name: &str, head: &Rules) -> Review {
+/// Compares `base` with `head`, within one budget of BDD work for both
+/// ([`crate::logic::BUDGET`]): past it, the condition whose comparison
+/// spent it (`None` if none was being compared).
+pub fn review(base_name: &str, base: &Rules, head_name: &str, head: &Rules) -> Result<Review, Option<TooComplex>> {
     let vars = Vars::new(base, head);
-    let old = Version::walk(base, &vars);
-    let new = Version::walk(head, &vars);
+    let old = Version::walk(base, &vars, Side::Base);
+    let new = Version::walk(head, &vars, Side::Head);
     let mut cmp = Comparison { vars: &vars, old: &old, new: &new, changes: Vec::new(), renamed: HashMap::new() };
     cmp.steps();
     cmp.renames();
@@ -144,16 +148,13 @@ pub fn review(base_name: &str, base: &Rules, head_name: &str, head: &Rules) -> R
     let rank = |c: &Change| new.rank(c).or_else(|| old.rank(c)).unwrap_or(usize::MAX);
     changes.sort_by_key(|c| rank(c));
     let expansions = summarise(&vars, head, base, &changes);
-    let all = changes.iter().fold(vars.set.mk_false(), |acc, c| acc.or(&c.set));
+    let all = changes.iter().fold(vars.set.mk_false(), |acc, c| vars.work.or(&acc, &c.set));
     let everything = vars.domain.clone();
-    Review {
-        base: base_name.to_string(),
-        head: head_name.to_string(),
-        selections: vars.counts(&all),
-        totals: vars.counts(&everything),
-        changes,
-        expansions,
+    let (selections, totals) = (vars.counts(&all), vars.counts(&everything));
+    if let Some(failed) = vars.work.failed() {
+        return Err(failed);
     }
+    Ok(Review { base: base_name.to_string(), head: head_name.to_string(), selections, totals, changes, expansions })
 }
 
 fn summarise(vars: &Vars, head: &Rules, base: &Rules, changes: &[Change]) -> Vec<ExpansionSummary> {
@@ -178,7 +179,7 @@ fn summarise(vars: &Vars, head: &Rules, base: &Rules, changes: &[Change]) -> Vec
                 }
             }
             kinds.sort();
-            let union = mine.iter().fold(vars.set.mk_false(), |acc, c| acc.or(&c.set));
+            let union = mine.iter().fold(vars.set.mk_false(), |acc, c| vars.work.or(&acc, &c.set));
             Some(ExpansionSummary { id, name, kinds, selections: vars.counts(&union) })
         })
         .collect()
@@ -193,12 +194,27 @@ struct Comparison<'a, 'r> {
     renamed: HashMap<String, String>,
 }
 
-/// Two sets are the same set (of conditions built within one edition and variant).
-fn same(a: &Bdd, b: &Bdd) -> bool {
-    a.xor(b).is_false()
-}
-
 impl Comparison<'_, '_> {
+    /// The work from now on compares `o` with `n`: of the two conditions,
+    /// the larger is blamed if it spends the budget (the head's on a tie).
+    fn blame(&self, o: Option<(&Bdd, Span)>, n: Option<(&Bdd, Span)>) {
+        let (side, span) = match (o, n) {
+            (Some((o, span)), Some((n, _))) if o.size() > n.size() => (Side::Base, span),
+            (_, Some((_, span))) => (Side::Head, span),
+            (Some((_, span)), None) => (Side::Base, span),
+            (None, None) => return,
+        };
+        self.vars.work.at(side, span);
+    }
+
+    fn blame_items(&self, o: Option<&Node>, n: Option<&Node>) {
+        self.blame(o.map(|o| (&o.shows, o.span)), n.map(|n| (&n.shows, n.span)));
+    }
+
+    fn blame_steps(&self, o: Option<&StepNode>, n: Option<&StepNode>) {
+        self.blame(o.map(|o| (&o.exists, o.span)), n.map(|n| (&n.exists, n.span)));
+    }
+
     /// Records a change where `set` holds, if it holds anywhere.
     #[allow(clippy::too_many_arguments)]
     fn push(
@@ -211,7 +227,7 @@ impl Comparison<'_, '_> {
         set: Bdd,
         detail: impl FnOnce(&BddValuation) -> String,
     ) {
-        let set = set.and(&self.vars.domain);
+        let set = self.vars.work.and(&set, &self.vars.domain);
         let Some(example) = self.vars.witness(&set) else { return };
         self.changes.push(Change {
             kind,
@@ -228,26 +244,27 @@ impl Comparison<'_, '_> {
     }
 
     fn steps(&mut self) {
-        let (old, new) = (self.old, self.new);
+        let (old, new, work) = (self.old, self.new, &self.vars.work);
         for (id, n) in &new.steps {
             let Some(o) = old.steps.get(id) else {
+                self.blame_steps(None, Some(n));
                 self.push(Kind::Step, None, id, None, None, n.exists.clone(), |_| "step added".into());
                 continue;
             };
-            self.push(Kind::Shown, None, id, None, None, n.exists.and_not(&o.exists), |_| "step now exists".into());
-            self.push(Kind::Hidden, None, id, None, None, o.exists.and_not(&n.exists), |_| {
-                "step no longer exists".into()
-            });
-            let both = n.exists.and(&o.exists);
+            self.blame_steps(Some(o), Some(n));
+            let (now, before) = (work.and_not(&n.exists, &o.exists), work.and_not(&o.exists, &n.exists));
+            self.push(Kind::Shown, None, id, None, None, now, |_| "step now exists".into());
+            self.push(Kind::Hidden, None, id, None, None, before, |_| "step no longer exists".into());
+            let both = work.and(&n.exists, &o.exists);
             let repeats =
                 |r: &Option<(Repeat, Bdd)>| r.clone().unwrap_or((Repeat::DoubleTurn, self.vars.set.mk_false()));
             let ((ro, so), (rn, sn)) = (repeats(&o.repeat), repeats(&n.repeat));
-            let differ = if ro == rn { so.xor(&sn) } else { so.or(&sn) };
+            let differ = if ro == rn { work.xor(&so, &sn) } else { work.or(&so, &sn) };
             let describe = |r: Repeat, s: &Bdd, v: &BddValuation| match s.eval_in(v) {
                 true => repeat_name(r),
                 false => "none",
             };
-            self.push(Kind::Step, None, id, None, None, both.and(&differ), |v| {
+            self.push(Kind::Step, None, id, None, None, work.and(&both, &differ), |v| {
                 format!("repeat: {} → {}", describe(ro, &so, v), describe(rn, &sn, v))
             });
             if o.choose_one != n.choose_one {
@@ -258,6 +275,7 @@ impl Comparison<'_, '_> {
         }
         for (id, o) in &old.steps {
             if !new.steps.contains_key(id) {
+                self.blame_steps(Some(o), None);
                 self.push(Kind::Step, None, id, None, None, o.exists.clone(), |_| "step removed".into());
             }
         }
@@ -284,6 +302,9 @@ impl Comparison<'_, '_> {
                 continue;
             }
             let parent = self.base_parent(&n.parent);
+            self.blame_items(None, Some(n));
+            let same = |a: &Bdd, b: &Bdd| vars.work.same(a, b);
+            let same_sets = |a: &[(String, Bdd)], b: &[(String, Bdd)]| same_sets(a, b, same);
             let found = old.items.iter().find(|(oid, o)| {
                 !new.items.contains_key(*oid)
                     && !taken.contains(oid.as_str())
@@ -293,7 +314,7 @@ impl Comparison<'_, '_> {
                     && same(&o.shows, &n.shows)
                     && old.texts(vars, o.item) == new.texts(vars, n.item)
                     && old.foreign(vars, o.item) == new.foreign(vars, n.item)
-                    && same_sets(&old.markers(o), &new.markers(n))
+                    && same_sets(&old.markers(vars, o), &new.markers(vars, n))
                     && same_sets(&o.origin, &n.origin)
             });
             if let Some((oid, _)) = found {
@@ -308,6 +329,7 @@ impl Comparison<'_, '_> {
         for (id, n) in &new.items {
             let base_id = self.base_id(id).to_string();
             let Some(o) = old.items.get(&base_id) else {
+                self.blame_items(None, Some(n));
                 let parent_added = matches!(&n.parent, Parent::Item(p) if !old.items.contains_key(self.base_id(p)));
                 if !parent_added {
                     let text = |v: &BddValuation| {
@@ -333,6 +355,7 @@ impl Comparison<'_, '_> {
             }
             let parent_removed = matches!(&o.parent, Parent::Item(p) if !kept.contains(p));
             if !parent_removed {
+                self.blame_items(Some(o), None);
                 self.push(Kind::Removed, Some(id), &o.place, None, o.expansion.as_ref(), o.shows.clone(), |_| {
                     "removed".into()
                 });
@@ -343,16 +366,16 @@ impl Comparison<'_, '_> {
     /// Compares an item present in both versions.
     fn pair(&mut self, id: &str, o: &Node, n: &Node) {
         let (old, new, vars) = (self.old, self.new, self.vars);
+        let work = &vars.work;
         let x = n.expansion.as_ref();
-        let context = o.context.and(&n.context);
-        self.push(Kind::Shown, Some(id), &n.place, None, x, context.and(&n.shows).and_not(&o.shows), |_| {
-            "now shows".into()
-        });
-        self.push(Kind::Hidden, Some(id), &n.place, None, x, context.and(&o.shows).and_not(&n.shows), |_| {
-            "no longer shows".into()
-        });
-        let both = o.shows.and(&n.shows);
-        let (om, nm) = (old.markers(o), new.markers(n));
+        let (om, nm) = (old.markers(vars, o), new.markers(vars, n));
+        self.blame_items(Some(o), Some(n));
+        let context = work.and(&o.context, &n.context);
+        let now = work.and_not(&work.and(&context, &n.shows), &o.shows);
+        self.push(Kind::Shown, Some(id), &n.place, None, x, now, |_| "now shows".into());
+        let before = work.and_not(&work.and(&context, &o.shows), &n.shows);
+        self.push(Kind::Hidden, Some(id), &n.place, None, x, before, |_| "no longer shows".into());
+        let both = work.and(&o.shows, &n.shows);
         let none = vars.set.mk_false();
         let mut labels: Vec<&String> = nm.iter().map(|(l, _)| l).collect();
         labels.extend(om.iter().map(|(l, _)| l).filter(|l| !nm.iter().any(|(m, _)| m == *l)));
@@ -360,36 +383,36 @@ impl Comparison<'_, '_> {
             let find =
                 |ms: &[(String, Bdd)]| ms.iter().find(|(l, _)| l == label).map_or(none.clone(), |(_, s)| s.clone());
             let (before, after) = (find(&om), find(&nm));
-            self.push(Kind::Marker, Some(id), &n.place, Some(label), x, both.and(&after).and_not(&before), |_| {
-                format!("marker {label} now shows")
-            });
-            self.push(Kind::Marker, Some(id), &n.place, Some(label), x, both.and(&before).and_not(&after), |_| {
+            let now = work.and_not(&work.and(&both, &after), &before);
+            self.push(Kind::Marker, Some(id), &n.place, Some(label), x, now, |_| format!("marker {label} now shows"));
+            let gone = work.and_not(&work.and(&both, &before), &after);
+            self.push(Kind::Marker, Some(id), &n.place, Some(label), x, gone, |_| {
                 format!("marker {label} no longer shows")
             });
         }
         let (ot, nt) = (old.texts(vars, o.item), new.texts(vars, n.item));
         let changed: Vec<usize> = (0..vars.edition_ids.len()).filter(|&e| ot[e] != nt[e]).collect();
-        let in_changed = changed.iter().fold(none.clone(), |acc, &e| acc.or(&vars.edition(e)));
-        self.push(Kind::Text, Some(id), &n.place, None, x, both.and(&in_changed), |v| {
+        let in_changed = changed.iter().fold(none.clone(), |acc, &e| work.or(&acc, &vars.edition(e)));
+        self.push(Kind::Text, Some(id), &n.place, None, x, work.and(&both, &in_changed), |v| {
             let e = vars.selection(v).0;
             let (before, after) = where_they_differ(ot[e].as_deref().unwrap_or(""), nt[e].as_deref().unwrap_or(""));
             format!("{}: \"{before}\" → \"{after}\"", vars.edition_ids[e])
         });
         let origin_differs = o.origin.iter().fold(none.clone(), |acc, (m, there)| {
             let now = n.origin.iter().find(|(nm, _)| nm == m).map_or(none.clone(), |(_, s)| s.clone());
-            acc.or(&there.and_not(&now))
+            work.or(&acc, &work.and_not(there, &now))
         });
         let origin_at = |origin: &[(String, Bdd)], v: &BddValuation| {
             origin.iter().find(|(_, s)| s.eval_in(v)).map_or("base".to_string(), |(m, _)| m.clone())
         };
-        self.push(Kind::Origin, Some(id), &n.place, None, x, both.and(&origin_differs), |v| {
+        self.push(Kind::Origin, Some(id), &n.place, None, x, work.and(&both, &origin_differs), |v| {
             format!("origin: {} → {}", origin_at(&o.origin, v), origin_at(&n.origin, v))
         });
         let (of, nf) = (old.foreign(vars, o.item), new.foreign(vars, n.item));
         let flipped = (0..vars.edition_ids.len())
             .filter(|&e| of[e] != nf[e])
-            .fold(none.clone(), |acc, e| acc.or(&vars.edition(e)));
-        self.push(Kind::Origin, Some(id), &n.place, None, x, both.and(&flipped), |v| {
+            .fold(none.clone(), |acc, e| work.or(&acc, &vars.edition(e)));
+        self.push(Kind::Origin, Some(id), &n.place, None, x, work.and(&both, &flipped), |v| {
             let e = vars.selection(v).0;
             let yes_no = |f: bool| if f { "from another edition" } else { "native" };
             format!("in {}: {} → {}", vars.edition_ids[e], yes_no(of[e]), yes_no(nf[e]))
@@ -419,15 +442,17 @@ impl Comparison<'_, '_> {
             for &x in common.iter().filter(|x| !kept.contains(x)) {
                 let head_id = ids[after.iter().position(|a| a == x).unwrap_or(0)].clone();
                 let (Some(xo), Some(xn)) = (old.items.get(x), new.items.get(&head_id)) else { continue };
+                self.blame_items(Some(xo), Some(xn));
+                let work = &self.vars.work;
                 let mut set = self.vars.set.mk_false();
                 for &y in common.iter().filter(|&&y| y != x) {
                     let flipped = (pos(&old_seq, x) < pos(&old_seq, y)) != (pos(&common, x) < pos(&common, y));
                     let y_head = &ids[after.iter().position(|a| a == y).unwrap_or(0)];
                     if let (true, Some(yo), Some(yn)) = (flipped, old.items.get(y), new.items.get(y_head)) {
-                        set = set.or(&yo.shows.and(&yn.shows));
+                        set = work.or(&set, &work.and(&yo.shows, &yn.shows));
                     }
                 }
-                let set = set.and(&xo.shows).and(&xn.shows);
+                let set = work.and(&work.and(&set, &xo.shows), &xn.shows);
                 let previous = |version: &Version, list: &[String], me: &str, v: &BddValuation| {
                     let at = list.iter().position(|i| i == me).unwrap_or(0);
                     list[..at]
@@ -445,8 +470,8 @@ impl Comparison<'_, '_> {
     }
 }
 
-/// Equal labels with the same sets, in any order.
-fn same_sets(a: &[(String, Bdd)], b: &[(String, Bdd)]) -> bool {
+/// Equal labels with the same sets (by `same`), in any order.
+fn same_sets(a: &[(String, Bdd)], b: &[(String, Bdd)], same: impl Fn(&Bdd, &Bdd) -> bool) -> bool {
     let nonempty = |s: &[(String, Bdd)]| s.iter().filter(|(_, x)| !x.is_false()).count();
     nonempty(a) == nonempty(b)
         && a.iter().filter(|(_, x)| !x.is_false()).all(|(l, x)| b.iter().any(|(m, y)| l == m && same(x, y)))
@@ -544,32 +569,61 @@ pub fn command(
     color: bool,
 ) -> Result<(String, bool), Vec<crate::Diagnostic>> {
     let head_name = head_dir.display().to_string();
-    let head = crate::compile_dir(head_dir).result;
-    let old = revision::compile_base(base, head_dir).map(|compiled| compiled.result);
+    let head = crate::compile_dir(head_dir);
+    let old = revision::compile_base(base, head_dir);
+    let note = |which: &str, name: &str| {
+        format!("this is in the {which} version ({})", carcassonne_rules_core::escape::terminal::quoted(name))
+    };
     let mut problems = Vec::new();
-    let mut failed = |which: &str, name: &str, found: Vec<crate::Diagnostic>| {
-        let note =
-            format!("this is in the {which} version ({})", carcassonne_rules_core::escape::terminal::quoted(name));
+    let mut failed = |note: String, found: Vec<crate::Diagnostic>| {
         problems.extend(found.into_iter().map(|d| d.with_help(note.clone())));
     };
-    let head = head.map_err(|found| failed("head", &head_name, found)).ok();
-    let old = match old {
-        Ok(Ok(rules)) => Some(rules),
-        Ok(Err(found)) => {
-            failed("base", base, found);
-            None
-        }
+    let (head_sources, head) = (head.sources, head.result);
+    let head = head.map_err(|found| failed(note("head", &head_name), found)).ok();
+    let (old_base, old) = match old {
+        Ok(mut read) => match std::mem::replace(&mut read.compiled.result, Err(Vec::new())) {
+            Ok(rules) => (Some(read), Some(rules)),
+            Err(found) => {
+                failed(note("base", base), found);
+                (None, None)
+            }
+        },
         // Reading the revision failed: those diagnostics name it already.
         Err(mut found) => {
             problems.append(&mut found);
-            None
+            (None, None)
         }
     };
-    match (old, head) {
-        (Some(old), Some(head)) if problems.is_empty() => {
-            let review = review(base, &old, &head_name, &head);
-            Ok((render(&review, format, color), !review.changes.is_empty()))
-        }
+    match (old, old_base, head) {
+        (Some(old), Some(old_base), Some(head)) if problems.is_empty() => match review(base, &old, &head_name, &head) {
+            Ok(review) => Ok((render(&review, format, color), !review.changes.is_empty())),
+            Err(at) => {
+                let (sources, which, name) = match at.map(|at| at.side) {
+                    Some(Side::Base) => (&old_base.compiled.sources, "base", base),
+                    _ => (&head_sources, "head", head_name.as_str()),
+                };
+                let help = format!(
+                    "review compares both versions within a budget of {} steps of work, in a variable order \
+                     that suits both: split the condition into simpler ones, or name the modules it pairs next \
+                     to each other in earlier conditions",
+                    crate::logic::BUDGET
+                );
+                let found = match at {
+                    Some(at) => crate::Diagnostic::at(
+                        crate::codes::Code::TooComplex,
+                        sources,
+                        at.span,
+                        "this condition is too complex to review",
+                        "comparing it takes more work than a review may do",
+                    ),
+                    None => {
+                        crate::Diagnostic::global(crate::codes::Code::TooComplex, "the rules are too complex to review")
+                    }
+                };
+                let found = found.with_help(help).with_help(note(which, name));
+                Err(vec![if which == "base" { old_base.named(found) } else { found }])
+            }
+        },
         _ => Err(problems),
     }
 }

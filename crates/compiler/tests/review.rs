@@ -8,6 +8,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 mod common;
+mod cpu_time;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -41,7 +42,7 @@ fn edited(edits: &[(&str, &str, &str)]) -> tempfile::TempDir {
 
 fn review_dirs(base: &Path, head: &Path) -> (Rules, Rules, Review) {
     let (old, new) = (compile(base), compile(head));
-    let review = review::review("base", &old, "head", &new);
+    let review = review::review("base", &old, "head", &new).expect("within the budget");
     (old, new, review)
 }
 
@@ -666,6 +667,69 @@ fn a_revision_is_read_from_git_without_touching_the_work_tree() {
     assert!(markdown.lines().count() <= 15, "{markdown}");
     let (text, changed) = review::command("HEAD", &rules, Format::Text, false).expect("review runs");
     assert!(!changed, "{text}");
+}
+
+/// The 24 pairs `(a00 and b00) or …` of `check`'s bounds tests, as one
+/// version of a repository's rules: `spoiler` adds the derived flags that
+/// name every `a` before any `b` (placing them apart in the variable order),
+/// and `when` replaces the pairs' condition.
+fn pairs_version(dir: &Path, spoiler: bool, when: Option<&str>) {
+    common::copy_dir(Path::new("tests/fixtures/hostile-pairs"), dir);
+    let modules = std::fs::read_to_string(dir.join("modules.yaml")).unwrap();
+    let kept: Vec<&str> = modules.lines().filter(|l| spoiler || !l.starts_with("  every_")).collect();
+    std::fs::write(dir.join("modules.yaml"), kept.join("\n") + "\n").unwrap();
+    let path = dir.join("expansions/pairs.yaml");
+    let pairs = std::fs::read_to_string(&path).unwrap();
+    if let Some(when) = when {
+        let line = pairs.lines().find(|l| l.starts_with("      when: (a00")).unwrap();
+        std::fs::write(&path, pairs.replace(line, &format!("      when: {when}"))).unwrap();
+    }
+}
+
+#[test]
+fn a_condition_whose_comparison_multiplies_is_refused_at_it_in_its_version_within_the_budget() {
+    // Each version passes `check`, alone; compared, the pairs' condition is
+    // built in the variables' order of both (the head's spoiler puts every
+    // `a` before every `b`: 2^24 nodes), or the set where it changed is
+    // the negation of the pairs, 2^24 terms to print. Unbounded, each runs
+    // for minutes; the first was reported, silently wrong, once the work
+    // of one operation ran out.
+    let pairs = (false, None);
+    let cases = [
+        ("base", pairs, (true, Some("a00"))),
+        ("base", pairs, (false, Some("true"))),
+        ("head", (false, Some("true")), pairs),
+        ("head", (true, Some("a00")), pairs),
+    ];
+    for (blamed, (base_spoiler, base_when), (head_spoiler, head_when)) in cases {
+        let repo = tempfile::tempdir().unwrap();
+        git(repo.path(), &["init", "-q"]);
+        let rules = repo.path().join("rules");
+        pairs_version(&rules, base_spoiler, base_when);
+        assert!(compile_dir(&rules).result.is_ok(), "the base passes check");
+        git(repo.path(), &["add", "rules"]);
+        git(repo.path(), &["commit", "-q", "-m", "base"]);
+        std::fs::remove_dir_all(&rules).unwrap();
+        pairs_version(&rules, head_spoiler, head_when);
+        assert!(compile_dir(&rules).result.is_ok(), "the head passes check");
+        let started = cpu_time::thread();
+        let result = review::command("HEAD", &rules, Format::Json, false);
+        let took = cpu_time::thread() - started;
+        let Err(found) = result else { panic!("{blamed}: expected a diagnostic, got {:?}", result.map(|r| r.0)) };
+        let text = carcassonne_rules_compiler::diagnostics::render(&found, false);
+        assert_eq!(found.len(), 1, "{text}");
+        let location = found[0].location().expect("located");
+        let file =
+            if blamed == "base" { "HEAD:rules/expansions/pairs.yaml:5:13" } else { "rules/expansions/pairs.yaml:5:13" };
+        assert!(location.ends_with(file), "{blamed}: {location}");
+        assert!(text.contains("this condition is too complex to review"), "{text}");
+        assert!(text.contains(&format!("this is in the {blamed} version")), "{text}");
+        assert!(text.contains("review compares both versions within a budget"), "{text}");
+        // As `check`'s bound (tests/bounds.rs): the debug build on a busy
+        // 2-core machine; the release build takes a fraction of it.
+        eprintln!("{blamed} blamed: {took:?} of CPU time");
+        assert!(took < std::time::Duration::from_secs(12), "{blamed}: took {took:?} of CPU time");
+    }
 }
 
 fn problems(result: Result<(String, bool), Vec<carcassonne_rules_compiler::Diagnostic>>) -> String {

@@ -35,7 +35,7 @@
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::codes::Code;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
-use carcassonne_rules_compiler::logic::Logic;
+use carcassonne_rules_compiler::logic::{BUDGET, Logic, TooComplex};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
 use carcassonne_rules_core::order::NO_ACTIONS;
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, VariantId};
@@ -80,7 +80,7 @@ pub fn export(rules: &Rules, sources: &Sources) -> Result<String, Vec<Diagnostic
         return Err(unwritable);
     }
     let logic = Logic::new(rules);
-    let mut writer = Writer { rules, logic, sources, out: String::new(), problems: Vec::new() };
+    let mut writer = Writer { rules, logic, sources, out: String::new(), problems: Vec::new(), too_complex: false };
     writer.document();
     if writer.problems.is_empty() { Ok(writer.out) } else { Err(writer.problems) }
 }
@@ -266,7 +266,10 @@ fn term(lits: Term, logic: &Logic) -> Option<Term> {
         let rest: Term = out.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, l)| *l).collect();
         if !l.positive
             && matches!(l.atom, Atom::Edition(_))
-            && conjunction(&rest, logic).and_not(&literal(l, logic)).is_false()
+            && logic
+                .and_not(&conjunction(&rest, logic), &literal(l, logic))
+                .unwrap_or_else(|_| logic.nothing())
+                .is_false()
         {
             out.remove(i);
         } else {
@@ -282,12 +285,19 @@ fn literal(l: Lit, logic: &Logic) -> Bdd {
         Atom::Module(m) => logic.module(m),
         Atom::Edition(e) => logic.edition(e),
     };
-    if l.positive { atom.and(logic.everything()) } else { logic.everything().and_not(&atom) }
+    let set = if l.positive { logic.and(&atom, logic.everything()) } else { logic.and_not(logic.everything(), &atom) };
+    set.unwrap_or_else(|_| logic.nothing())
 }
 
 /// The selections where every literal holds.
 fn conjunction(lits: &[Lit], logic: &Logic) -> Bdd {
-    lits.iter().fold(logic.everything().clone(), |acc, &l| acc.and(&literal(l, logic)))
+    lits.iter().fold(logic.everything().clone(), |acc, &l| within(logic.and(&acc, &literal(l, logic)), logic))
+}
+
+/// An operation's result, or no selection past the budget (which the
+/// writer then reports at the condition it was writing).
+fn within(result: Result<Bdd, TooComplex>, logic: &Logic) -> Bdd {
+    result.unwrap_or_else(|_| logic.nothing())
 }
 
 /// The selections where `n` holds.
@@ -296,8 +306,12 @@ fn selections(n: &Nnf, logic: &Logic) -> Bdd {
         Nnf::Const(true) => logic.everything().clone(),
         Nnf::Const(false) => logic.nothing(),
         Nnf::Lit(l) => literal(*l, logic),
-        Nnf::And(parts) => parts.iter().fold(logic.everything().clone(), |acc, p| acc.and(&selections(p, logic))),
-        Nnf::Or(parts) => parts.iter().fold(logic.nothing(), |acc, p| acc.or(&selections(p, logic))),
+        Nnf::And(parts) => parts
+            .iter()
+            .fold(logic.everything().clone(), |acc, p| within(logic.and(&acc, &selections(p, logic)), logic)),
+        Nnf::Or(parts) => {
+            parts.iter().fold(logic.nothing(), |acc, p| within(logic.or(&acc, &selections(p, logic)), logic))
+        }
     }
 }
 
@@ -481,6 +495,40 @@ impl Writer<'_> {
     /// is left out. `credit`: the check that the classes credit the rules'
     /// modules (items only).
     fn shown(&mut self, cond: &Cond, context: &[&Cond], credit: bool, at: Span) -> Option<Shown> {
+        let shown = self.shown_within(cond, context, credit, at);
+        if self.spent(at) { None } else { shown }
+    }
+
+    /// Whether the budget of BDD work is spent; reports it, the first time,
+    /// at `at`, the condition being written.
+    fn spent(&mut self, at: Span) -> bool {
+        self.spent_on(at, "this condition is too complex to write as the page's classes")
+    }
+
+    /// [`Writer::spent`], reported with `message`.
+    fn spent_on(&mut self, at: Span, message: &str) -> bool {
+        let spent = self.logic.spent() >= BUDGET;
+        if spent && !self.too_complex {
+            self.too_complex = true;
+            self.problems.push(
+                Diagnostic::at(
+                    Code::TooComplex,
+                    self.sources,
+                    at,
+                    message,
+                    "writing it takes more work than the export may do",
+                )
+                .with_help(format!(
+                    "the export decides how to write each condition within a budget of {BUDGET} steps for all \
+                     the rules: split it into simpler conditions"
+                )),
+            );
+        }
+        spent
+    }
+
+    /// [`Writer::shown`], whatever the budget.
+    fn shown_within(&mut self, cond: &Cond, context: &[&Cond], credit: bool, at: Span) -> Option<Shown> {
         let rules = self.rules;
         let variants = self.variants();
         let per_variant: Vec<Nnf> = variants.iter().map(|&v| nnf(cond, rules, v, false)).collect();
@@ -510,10 +558,10 @@ impl Writer<'_> {
             let logic = &self.logic;
             let page_holds = selections(&page, logic);
             let implied = variants.iter().enumerate().all(|(i, &v)| {
-                let around = context
-                    .iter()
-                    .fold(page_holds.clone(), |acc, c| acc.and(&selections(&nnf(c, rules, v, false), logic)));
-                around.and_not(&selections(&per_variant[i], logic)).is_false()
+                let around = context.iter().fold(page_holds.clone(), |acc, c| {
+                    within(logic.and(&acc, &selections(&nnf(c, rules, v, false), logic)), logic)
+                });
+                within(logic.and_not(&around, &selections(&per_variant[i], logic)), logic).is_false()
             });
             if !implied {
                 for subset in 1..(1u32 << variants.len()) - 1 {
@@ -553,8 +601,12 @@ impl Writer<'_> {
     }
 
     /// A problem with what is written at `at`.
+    /// Past the budget, what was decided is not to be trusted: the budget
+    /// is the problem.
     fn report(&mut self, at: Span, message: &str, label: &str) {
-        self.problems.push(Diagnostic::at(Code::WikiExport, self.sources, at, message, label));
+        if !self.spent(at) {
+            self.problems.push(Diagnostic::at(Code::WikiExport, self.sources, at, message, label));
+        }
     }
 }
 
@@ -587,6 +639,8 @@ struct Writer<'r> {
     sources: &'r Sources,
     out: String,
     problems: Vec<Diagnostic>,
+    /// Whether the budget of BDD work ran out (and was reported).
+    too_complex: bool,
 }
 
 impl Writer<'_> {
@@ -832,7 +886,12 @@ impl Writer<'_> {
             .collect());
         // Not where the step's own condition already implies an item shows.
         let step_page = or(self.variants().iter().map(|&v| nnf(&step.when, rules, v, false)).collect());
-        let never = selections(&step_page, &self.logic).and(&selections(&nothing, &self.logic)).is_false();
+        let logic = &self.logic;
+        let never = within(logic.and(&selections(&step_page, logic), &selections(&nothing, logic)), logic).is_false();
+        let at = step.when_span.unwrap_or(step.span);
+        if self.spent_on(at, "where none of this step's items shows is too complex to write as the page's classes") {
+            return;
+        }
         let show = match nothing {
             _ if never => None,
             Nnf::Const(true) => Some(Show { classes: vec!["showAll".to_string()], dynamic: None }),

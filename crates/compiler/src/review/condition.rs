@@ -16,11 +16,12 @@ use super::space::Vars;
 
 /// `set` (within the domain) as a condition that holds exactly there.
 pub(crate) fn condition(vars: &Vars, set: &Bdd) -> String {
-    let set = set.and(&vars.domain);
+    let work = &vars.work;
+    let set = work.and(set, &vars.domain);
     if set.is_false() {
         return "false".into();
     }
-    if vars.domain.and_not(&set).is_false() {
+    if work.within(&vars.domain, &set) {
         return "true".into();
     }
     // Editions with the same choices of variant and modules, grouped.
@@ -33,7 +34,7 @@ pub(crate) fn condition(vars: &Vars, set: &Bdd) -> String {
         if here.is_false() {
             continue;
         }
-        match by_edition.iter_mut().find(|(_, f)| f.iff(&here).is_true()) {
+        match by_edition.iter_mut().find(|(_, f)| work.same(f, &here)) {
             Some((editions, _)) => editions.push(e),
             None => by_edition.push((vec![e], here)),
         }
@@ -48,7 +49,7 @@ pub(crate) fn condition(vars: &Vars, set: &Bdd) -> String {
             if here.is_false() {
                 continue;
             }
-            match by_variant.iter_mut().find(|(_, g)| g.iff(&here).is_true()) {
+            match by_variant.iter_mut().find(|(_, g)| work.same(g, &here)) {
                 Some((variants, _)) => variants.push(v),
                 None => by_variant.push((vec![v], here)),
             }
@@ -63,9 +64,10 @@ pub(crate) fn condition(vars: &Vars, set: &Bdd) -> String {
             let in_variants = if vars.variants.is_empty() {
                 vars.set.mk_true()
             } else {
-                variants.iter().fold(vars.set.mk_false(), |acc, &v| acc.or(&vars.set.mk_var(vars.variants[v])))
+                variants.iter().fold(vars.set.mk_false(), |acc, &v| work.or(&acc, &vars.set.mk_var(vars.variants[v])))
             };
-            let edition = match in_variants.and(g).and(&vars.domain).and_not(&set).is_false() {
+            let there = work.and(&work.and(&in_variants, g), &vars.domain);
+            let edition = match work.within(&there, &set) {
                 true => None,
                 false => edition.clone(),
             };
@@ -89,19 +91,31 @@ fn test(what: &str, ids: &[String], chosen: &[usize]) -> Option<Expr> {
     Some(Expr::or(chosen.iter().map(|&i| Expr::Atom(format!("{what} == {}", ids[i]))).collect()))
 }
 
+/// The most terms a printed condition may have.
+const TERMS: usize = 256;
+
 /// A function of the modules as a small disjunction of conjunctions;
 /// nothing when it always holds.
 fn modules(vars: &Vars, f: &Bdd) -> Option<Expr> {
     if f.is_true() {
         return None;
     }
-    let mut clauses = f.to_optimized_dnf();
+    let work = &vars.work;
+    // Each step of the DNF's search walks `f`: charged so. A condition of
+    // more than `TERMS` terms is refused rather than printed (a hostile one
+    // has exponentially many).
+    let size = f.size();
+    let dnf = f._to_optimized_dnf(true, &|found: &[BddPartialValuation]| {
+        let ok = if found.len() > TERMS { work.refuse() } else { work.charge(size) };
+        ok.then_some(()).ok_or(())
+    });
+    let Ok(mut clauses) = dnf else { return Some(Expr::Atom("false".into())) };
     // Widen each clause to a prime implicant: drop every literal it can do without.
     for clause in &mut clauses {
         for (var, _) in clause.to_values() {
             let mut wider = clause.clone();
             wider.unset_value(var);
-            if vars.set.mk_conjunctive_clause(&wider).and_not(f).is_false() {
+            if work.within(&vars.set.mk_conjunctive_clause(&wider), f) {
                 *clause = wider;
             }
         }
@@ -112,8 +126,9 @@ fn modules(vars: &Vars, f: &Bdd) -> Option<Expr> {
     let mut kept: Vec<BddPartialValuation> = clauses.clone();
     for clause in clauses.iter().rev() {
         let others: Vec<&BddPartialValuation> = kept.iter().filter(|c| *c != clause).collect();
-        let covered = others.iter().fold(vars.set.mk_false(), |acc, c| acc.or(&vars.set.mk_conjunctive_clause(c)));
-        if f.and_not(&covered).is_false() {
+        let covered =
+            others.iter().fold(vars.set.mk_false(), |acc, c| work.or(&acc, &vars.set.mk_conjunctive_clause(c)));
+        if work.within(f, &covered) {
             kept.retain(|c| c != clause);
         }
     }

@@ -31,13 +31,13 @@ pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
 /// (`main`, `origin/main`) and be compared with itself, so a name that is
 /// both is refused. A revision's temporary folder is gone when this
 /// returns: the compiled sources hold the texts that diagnostics show.
-pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnostic>> {
+pub fn compile_base(base: &str, head_dir: &Path) -> Result<Base, Vec<Diagnostic>> {
     let as_dir = Path::new(base);
     let repo = Repo::of(head_dir);
     let tree = repo.as_ref().ok().and_then(|repo| repo.tree_of(base));
     match (as_dir.is_dir(), tree) {
         (true, Some(tree)) => return Err(vec![ambiguous(base, as_dir, &tree)]),
-        (true, None) => return Ok(crate::compile_dir(as_dir)),
+        (true, None) => return Ok(Base { compiled: crate::compile_dir(as_dir), renamed: None }),
         (false, _) => {}
     }
     let repo = repo.map_err(|d| vec![d])?;
@@ -67,7 +67,25 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Compiled, Vec<Diagnos
     compiled.result = compiled
         .result
         .map_err(|problems| problems.into_iter().map(|d| d.with_files_renamed(&shown_root, &as_git)).collect());
-    Ok(compiled)
+    Ok(Base { compiled, renamed: Some((shown_root, as_git)) })
+}
+
+/// The compiled base, and how diagnostics name its files.
+pub struct Base {
+    /// Its rules (whose problems name their files as git does), or its problems.
+    pub compiled: Compiled,
+    /// A revision's temporary folder, and its name as git writes it (`HEAD:rules/`).
+    renamed: Option<(String, String)>,
+}
+
+impl Base {
+    /// `found`, a diagnostic about the base's files, naming them as the user did.
+    pub fn named(&self, found: Diagnostic) -> Diagnostic {
+        match &self.renamed {
+            Some((from, to)) => found.with_files_renamed(from, to),
+            None => found,
+        }
+    }
 }
 
 /// A name that is both a folder and a revision: which one was meant cannot

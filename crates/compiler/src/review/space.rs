@@ -7,6 +7,7 @@ use biodivine_lib_bdd::{Bdd, BddValuation, BddVariable, BddVariableSet};
 use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::catalog::SelectionPart;
 
+use super::work::Work;
 use crate::command::option;
 use crate::logic::{Logic, Space};
 use crate::model::Rules;
@@ -32,6 +33,8 @@ pub(crate) struct Vars {
     /// are built within (a far smaller BDD than the domain, so cheaper to
     /// combine with); every change is cut to the domain when recorded.
     pub(super) within: Bdd,
+    /// The budget of BDD work both versions share.
+    pub(super) work: Work,
 }
 
 impl Vars {
@@ -110,6 +113,7 @@ impl Vars {
             domain = domain.and(&set.mk_var(editions[e]).imp(&absent));
         }
         Vars {
+            work: Work::new(&set),
             module_ids,
             modules: modules.to_vec(),
             edition_ids,
@@ -145,12 +149,12 @@ impl Vars {
 
     /// The exact number of selections in `set`, per edition.
     pub(super) fn counts(&self, set: &Bdd) -> Vec<(String, u128)> {
-        let within = set.and(&self.domain);
+        let within = self.work.and(set, &self.domain);
         self.edition_ids
             .iter()
             .enumerate()
             .map(|(e, id)| {
-                let n = within.and(&self.edition(e)).exact_cardinality();
+                let n = self.work.and(&within, &self.edition(e)).exact_cardinality();
                 (id.clone(), n.to_string().parse().unwrap_or(u128::MAX))
             })
             .collect()
@@ -160,9 +164,9 @@ impl Vars {
     /// edition's default variant, modules both versions know, and as few
     /// modules as can be (none of them can be left out).
     pub(super) fn witness(&self, set: &Bdd) -> Option<BddValuation> {
-        let mut narrowed = set.and(&self.domain);
-        let first = (0..self.editions.len()).find(|&e| !narrowed.and(&self.edition(e)).is_false())?;
-        narrowed = narrowed.and(&self.edition(first));
+        let mut narrowed = self.work.and(set, &self.domain);
+        let first = (0..self.editions.len()).find(|&e| !self.work.and(&narrowed, &self.edition(e)).is_false())?;
+        narrowed = self.work.and(&narrowed, &self.edition(first));
         let prefer = |narrowed: &mut Bdd, var: BddVariable, value: bool| {
             let there = narrowed.var_select(var, value);
             if !there.is_false() {

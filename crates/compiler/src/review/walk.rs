@@ -8,8 +8,9 @@ use indexmap::IndexMap;
 
 use super::Change;
 use super::space::Vars;
+use super::work::Side;
 use crate::logic::Logic;
-use crate::model::{Cond, Item, Rules};
+use crate::model::{Cond, Item, Rules, Span};
 
 /// Where an item is: the step or section, or the item it is under.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -34,6 +35,8 @@ pub(super) struct Node<'r> {
     pub(super) origin: Vec<(String, Bdd)>,
     /// Its expansion, by its origin (else its parent's); `None` for the base game.
     pub(super) expansion: Option<String>,
+    /// Its condition's span (else its id's): blamed if comparing it spends the budget.
+    pub(super) span: Span,
 }
 
 /// A step of one version.
@@ -42,6 +45,8 @@ pub(super) struct StepNode {
     pub(super) exists: Bdd,
     pub(super) repeat: Option<(Repeat, Bdd)>,
     pub(super) choose_one: bool,
+    /// Its condition's span (else its own).
+    pub(super) span: Span,
 }
 
 /// One version of the rules, walked: every item and step with its BDDs.
@@ -54,11 +59,18 @@ pub(super) struct Version<'r> {
     pub(super) steps: IndexMap<String, StepNode>,
     /// Module ids by this version's module bit.
     pub(super) module_ids: Vec<String>,
+    /// Which version it is.
+    pub(super) side: Side,
 }
 
 impl<'r> Version<'r> {
-    pub(super) fn walk(rules: &'r Rules, vars: &Vars) -> Version<'r> {
-        let logic = Logic::in_space(&rules.catalog, &rules.flags, vars.set.clone(), vars.space(rules));
+    pub(super) fn walk(rules: &'r Rules, vars: &Vars, side: Side) -> Version<'r> {
+        let budget = vars.work.budget();
+        let logic = Logic::in_space(&rules.catalog, &rules.flags, vars.set.clone(), vars.space(rules), budget);
+        if let Some(flag) = logic.too_complex_flag().and_then(|f| rules.flags.get(f)) {
+            vars.work.at(side, flag.span);
+            vars.work.refuse();
+        }
         let module_ids = rules.catalog.modules.iter().map(|m| m.id.clone()).collect();
         let mut v = Version {
             rules,
@@ -67,6 +79,7 @@ impl<'r> Version<'r> {
             lists: IndexMap::new(),
             steps: IndexMap::new(),
             module_ids,
+            side,
         };
         let everything = vars.within.clone();
         let base_origin = vec![("base".to_string(), everything.clone())];
@@ -75,12 +88,22 @@ impl<'r> Version<'r> {
             v.list(vars, items, Parent::Step(name.to_string()), name, &everything, &base_origin, None);
         }
         for step in rules.steps() {
-            let exists = v.logic.cond(&step.when);
-            let repeat = step.repeat.as_ref().map(|(r, when)| (*r, exists.and(&v.logic.cond(when))));
+            vars.work.at(side, step.when_span.unwrap_or(step.span));
+            let exists = v.cond(vars, &step.when);
+            let repeat = step.repeat.as_ref().map(|(r, when)| {
+                vars.work.at(side, step.repeat_span.unwrap_or(step.span));
+                (*r, vars.work.and(&exists, &v.cond(vars, when)))
+            });
             let rank = v.items.len() + v.steps.len();
             v.steps.insert(
                 step.id.clone(),
-                StepNode { rank, exists: exists.clone(), repeat, choose_one: step.choose_one },
+                StepNode {
+                    rank,
+                    exists: exists.clone(),
+                    repeat,
+                    choose_one: step.choose_one,
+                    span: step.when_span.unwrap_or(step.span),
+                },
             );
             v.list(vars, &step.items, Parent::Step(step.id.clone()), &step.id, &exists, &base_origin, None);
         }
@@ -102,7 +125,9 @@ impl<'r> Version<'r> {
     ) {
         self.lists.insert(parent.clone(), items.iter().map(|i| i.id.clone()).collect());
         for item in items {
-            let shows = context.and(&self.logic.cond(&item.when));
+            let span = item.spans.when.unwrap_or(item.spans.id);
+            vars.work.at(self.side, span);
+            let shows = vars.work.and(context, &self.cond(vars, &item.when));
             let origin = self.origin(vars, item, parent_origin);
             let expansion = item
                 .origins
@@ -121,6 +146,7 @@ impl<'r> Version<'r> {
                 context: context.clone(),
                 origin: origin.clone(),
                 expansion: expansion.clone(),
+                span,
             };
             self.items.insert(item.id.clone(), node);
             self.list(
@@ -141,18 +167,19 @@ impl<'r> Version<'r> {
     pub(super) fn origin(&self, vars: &Vars, item: &Item, parent: &[(String, Bdd)]) -> Vec<(String, Bdd)> {
         let mut out: Vec<(String, Bdd)> = Vec::new();
         let mut add = |id: &String, here: Bdd| match out.iter_mut().find(|(m, _)| m == id) {
-            Some((_, set)) => *set = set.or(&here),
+            Some((_, set)) => *set = vars.work.or(set, &here),
             None => out.push((id.clone(), here)),
         };
         let mut rest = vars.set.mk_true();
         for candidate in &item.origins {
             let Some(id) = self.module_ids.get(usize::from(candidate.module.0)) else { continue };
-            let holds = self.logic.cond(&Cond::Module(candidate.module)).and(&self.logic.cond(&candidate.guard));
-            add(id, rest.and(&holds));
-            rest = rest.and_not(&holds);
+            let holds =
+                vars.work.and(&self.cond(vars, &Cond::Module(candidate.module)), &self.cond(vars, &candidate.guard));
+            add(id, vars.work.and(&rest, &holds));
+            rest = vars.work.and_not(&rest, &holds);
         }
         for (id, there) in parent {
-            add(id, rest.and(there));
+            add(id, vars.work.and(&rest, there));
         }
         out
     }
@@ -177,16 +204,22 @@ impl<'r> Version<'r> {
     }
 
     /// Where each of the item's marker labels shows, within `shows`.
-    pub(super) fn markers(&self, node: &Node) -> Vec<(String, Bdd)> {
+    pub(super) fn markers(&self, vars: &Vars, node: &Node) -> Vec<(String, Bdd)> {
         let mut out: Vec<(String, Bdd)> = Vec::new();
         for m in &node.item.markers {
-            let seen = node.shows.and(&self.logic.cond(&m.when));
+            vars.work.at(self.side, m.span);
+            let seen = vars.work.and(&node.shows, &self.cond(vars, &m.when));
             match out.iter_mut().find(|(label, _)| *label == m.label) {
-                Some((_, set)) => *set = set.or(&seen),
+                Some((_, set)) => *set = vars.work.or(set, &seen),
                 None => out.push((m.label.clone(), seen)),
             }
         }
         out
+    }
+
+    /// `cond`'s selections, within the run's budget.
+    fn cond(&self, vars: &Vars, cond: &Cond) -> Bdd {
+        vars.work.done(self.logic.try_cond(cond))
     }
 
     pub(super) fn rank(&self, c: &Change) -> Option<usize> {
