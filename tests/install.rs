@@ -1,8 +1,9 @@
 //! The packaged command line, installed as a user would from the registry:
 //! `cargo package --workspace`, the packages unpacked, the command line's
 //! installed with `cargo install --path` (the other packages standing in for
-//! crates.io through `patch`), then `order`, `site` and `wiki` run from a
-//! folder outside the repository. Slow (a whole release build from cold), so
+//! crates.io through `patch`), the build-script crate built from its package,
+//! then `order`, `site` and `wiki` run from a folder outside the repository.
+//! Every published package is built so, from its package alone. Slow (a whole release build from cold), so
 //! ignored: `.ci/run` runs it with `cargo test --test install -- --ignored`.
 
 // Helpers outside `#[test]` functions panic on a broken setup, as tests do.
@@ -49,19 +50,31 @@ fn unpack(repo: &Path, name: &str, into: &Path) -> PathBuf {
 fn the_installed_package_runs_order_site_and_wiki_from_any_folder() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let work = tempfile::tempdir().expect("temp dir");
-    // Packages only (`cargo publish --dry-run --workspace` in .ci/run builds each).
+    // The packages, as `cargo publish` would upload them (the names, versions
+    // and files of each; no build here: the builds below are of the packages).
     let packaged = cargo().current_dir(repo).args(["package", "--workspace", "--no-verify", "--allow-dirty"]).output();
     ok("cargo package --workspace", packaged.expect("cargo package"));
     let cli = unpack(repo, "carcassonne-rules", work.path());
-    let mut install = cargo();
-    install.current_dir(work.path()).arg("install").arg("--path").arg(&cli).arg("--root").arg(work.path().join("root"));
+    // Each package stands in for its crates.io release.
+    let mut patches = Vec::new();
     for name in PACKAGES {
         let dir = unpack(repo, name, work.path());
-        install.arg("--config").arg(format!("patch.crates-io.{name}.path={:?}", dir.display().to_string()));
+        patches.push("--config".to_string());
+        patches.push(format!("patch.crates-io.{name}.path={:?}", dir.display().to_string()));
     }
     // Its own target folder: nothing of the workspace's build is reused.
-    install.env("CARGO_TARGET_DIR", work.path().join("target"));
+    let target = work.path().join("target");
+    let mut install = cargo();
+    install.current_dir(work.path()).arg("install").arg("--path").arg(&cli).arg("--root").arg(work.path().join("root"));
+    install.args(&patches).env("CARGO_TARGET_DIR", &target);
     ok("cargo install --path <the package>", install.output().expect("cargo install"));
+    // The one package the command line does not build: the build scripts'
+    // compiler, with the command line's lock file (its versions, pruned).
+    let build = work.path().join(format!("carcassonne-rules-build-{VERSION}"));
+    std::fs::copy(cli.join("Cargo.lock"), build.join("Cargo.lock")).expect("copy the lock file");
+    let mut build_crate = cargo();
+    build_crate.current_dir(&build).args(["build", "--release"]).args(&patches).env("CARGO_TARGET_DIR", &target);
+    ok("cargo build <carcassonne-rules-build's package>", build_crate.output().expect("cargo build"));
 
     let bin = work.path().join("root/bin/carcassonne-rules");
     let anywhere = work.path().join("anywhere");
