@@ -22,9 +22,10 @@ use carcassonne_rules_core::{Catalog, Config, EditionId, ModuleId, ModuleSet, Va
 use crate::model::{Cond, Flag, Rules};
 
 /// The BDD work one run may do, in nodes built. The bundled rules build
-/// about 13,000 and a hundred times their conditions 1.1 million (see
-/// docs/performance.md); this many take about a second.
-pub const BUDGET: usize = 1 << 22;
+/// about 20,000 and a hundred times their conditions 1.1 million (see
+/// docs/performance.md); this many take under 2 s even in a build script's
+/// unoptimised compiler.
+pub const BUDGET: usize = 1 << 21;
 
 /// The most steps one operation may take: what bounds the memory of a run
 /// (its tables take a few dozen bytes a step).
