@@ -357,6 +357,15 @@ fn the_rules_are_found_upwards_and_their_absence_is_said() {
     let message = empty.messages[0]["message"].as_str().unwrap();
     assert!(message.contains("no rules found") && message.contains("somewhere/else"), "{message}");
     assert_eq!(empty.messages[0]["type"], 2);
+
+    // The folder's name is shown, never sent: an escape in it stays visible.
+    let mut hostile = Client::start_in("red\u{1b}[31mfolder", false);
+    hostile.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": "file:///x.yaml" }, "position": { "line": 0, "character": 0 } }),
+    );
+    let message = hostile.messages[0]["message"].as_str().unwrap();
+    assert!(message.contains("red\\u{1b}[31mfolder") && !message.contains('\u{1b}'), "{message:?}");
 }
 
 #[test]
