@@ -397,6 +397,14 @@ pub const BASE_FILE: &str = "base.yaml";
 /// The folder of one-file-per-expansion items, in the rules folder.
 pub const EXPANSIONS_DIR: &str = "expansions";
 
+/// The file an expansion's items are expected in, relative to the rules
+/// folder: its id in kebab-case (`expansions/abbey-and-mayor.yaml`). The
+/// file's `expansion:` says which expansion it holds; this is the name
+/// `check` suggests and the language server takes a file's expansion from.
+pub fn expansion_file(id: &str) -> String {
+    format!("{EXPANSIONS_DIR}/{}.yaml", id.replace('_', "-"))
+}
+
 /// What a rules file holds, by its place in the rules folder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RulesFile {

@@ -11,7 +11,7 @@ use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{
     Cond, Item, MARKERS, Rules, SECTIONS_AFTER_STEPS, SECTIONS_BEFORE_STEPS, Step,
 };
-use carcassonne_rules_compiler::syntax::MODULES_FILE;
+use carcassonne_rules_compiler::syntax::{self, MODULES_FILE};
 use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::escape::markdown::{code, inline};
 use carcassonne_rules_core::escape::terminal::quoted;
@@ -179,8 +179,18 @@ fn item_completion(item: &Item) -> Completion {
 /// The expansion an expansion file holds, by the file's name
 /// (`expansions/abbey-and-mayor.yaml` holds `abbey_and_mayor`).
 fn expansion_of<'r>(rules: &'r Rules, file: &str) -> Option<&'r carcassonne_rules_core::catalog::ExpansionInfo> {
-    let stem = file.strip_prefix("expansions/")?.strip_suffix(".yaml")?;
-    rules.catalog.expansion(&stem.replace('-', "_"))
+    rules.catalog.expansions.iter().find(|x| syntax::expansion_file(&x.id) == file)
+}
+
+/// An edition or a rule variant to complete, with its name.
+fn choice(id: &str, detail: &str, name: &str) -> Completion {
+    Completion {
+        label: id.to_string(),
+        kind: Offered::Edition,
+        rank: 0,
+        detail: detail.into(),
+        doc: inline(name).into_owned(),
+    }
 }
 
 fn module_doc(rules: &Rules, id: &str) -> Option<String> {
@@ -256,29 +266,9 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
     if before.ends_with("==") {
         let word = before.trim_end_matches('=').trim_end();
         if word.ends_with("variant") {
-            return catalog
-                .variants
-                .iter()
-                .map(|v| Completion {
-                    label: v.id.clone(),
-                    kind: Offered::Edition,
-                    rank: 0,
-                    detail: "rule variant".into(),
-                    doc: inline(&v.name).into_owned(),
-                })
-                .collect();
+            return catalog.variants.iter().map(|v| choice(&v.id, "rule variant", &v.name)).collect();
         }
-        return catalog
-            .editions
-            .iter()
-            .map(|e| Completion {
-                label: e.id.clone(),
-                kind: Offered::Edition,
-                rank: 0,
-                detail: "edition".into(),
-                doc: inline(&e.name).into_owned(),
-            })
-            .collect();
+        return catalog.editions.iter().map(|e| choice(&e.id, "edition", &e.name)).collect();
     }
     // In a marker's place (the start of a list entry under `markers:`), the
     // markers come first; in a condition, the modules of the file's own

@@ -77,8 +77,7 @@ impl Checker<'_> {
                 if !claimed.contains_key(&x) {
                     // Its items are missing: references to them cannot be checked.
                     self.failed.expansion = true;
-                    let file =
-                        format!("{}/{}.yaml", crate::syntax::EXPANSIONS_DIR, expansion.id.value.replace('_', "-"));
+                    let file = crate::syntax::expansion_file(&expansion.id.value);
                     self.report(
                         Code::ExpansionWithoutFile,
                         expansion.id.span,
