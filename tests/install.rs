@@ -13,9 +13,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The workspace's packages, each named by its crate.
-const PACKAGES: [&str; 6] = [
+const PACKAGES: [&str; 9] = [
     "carcassonne-rules-core",
     "carcassonne-rules-compiler",
+    "carcassonne-rules-backends",
+    "carcassonne-rules-tools",
+    "carcassonne-rules-review",
     "carcassonne-rules-build",
     "carcassonne-rules-runtime",
     "carcassonne-rules-lsp",

@@ -33,12 +33,14 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use carcassonne_rules_compiler::codegen;
-use carcassonne_rules_compiler::escape::terminal;
+use carcassonne_rules_backends::codegen;
+use carcassonne_rules_backends::site;
 use carcassonne_rules_compiler::model::{Item, Rules, Wording, WordingPart};
-use carcassonne_rules_compiler::{Sources, compile_dir, interpret, site};
+use carcassonne_rules_compiler::{Sources, compile_dir};
+use carcassonne_rules_core::escape::terminal;
 use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet};
 use carcassonne_rules_runtime::render;
+use carcassonne_rules_tools::interpret;
 use carcassonne_rules_wiki::export;
 
 /// The bundled model, compiled once.

@@ -3,8 +3,8 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use carcassonne_rules_compiler::interpret;
 use carcassonne_rules_runtime::render;
+use carcassonne_rules_tools::interpret;
 use clap::Args;
 
 use super::shared::{Outcome, SelectionArgs, load, print_out, selection};

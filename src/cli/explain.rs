@@ -3,7 +3,9 @@
 use carcassonne_rules_compiler::codes::Code;
 use std::path::Path;
 
-use carcassonne_rules_compiler::{Diagnostic, explain};
+use carcassonne_rules_compiler::Diagnostic;
+
+use carcassonne_rules_tools::explain;
 use clap::Args;
 
 use super::bundled::Source;

@@ -24,7 +24,7 @@ pub fn run(rules: Option<&Path>, args: &GenArgs) -> Outcome {
     // Everything is generated before anything is written; the stale
     // files are then written as one set (src/output.rs).
     let rules = load(rules_dir(rules))?;
-    let mut files = carcassonne_rules_compiler::generated_files(&rules);
+    let mut files = carcassonne_rules_backends::generated_files(&rules);
     files.extend(carcassonne_rules_wiki::generated_files(&rules));
     let out = &args.out;
     if args.check {

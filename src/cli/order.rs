@@ -3,9 +3,11 @@
 
 use std::path::Path;
 
-use carcassonne_rules_compiler::{Diagnostic, interpret};
+use carcassonne_rules_compiler::Diagnostic;
+
 use carcassonne_rules_runtime::core::TurnOrder;
 use carcassonne_rules_runtime::render;
+use carcassonne_rules_tools::interpret;
 use clap::Args;
 
 use super::shared::{Format, Outcome, SelectionArgs, json_error, load, print_out};

@@ -9,11 +9,12 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::diagnostics::Span;
-use carcassonne_rules_compiler::{Diagnostic, Sources, interpret};
+use carcassonne_rules_compiler::{Diagnostic, Sources};
 use carcassonne_rules_runtime::core::escape::terminal;
 use carcassonne_rules_runtime::core::{Config, TurnOrder};
 use carcassonne_rules_runtime::trace::{NamedEvent, Trace};
 use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_FEATURES, Plan, Prompt, Turn, TurnError};
+use carcassonne_rules_tools::interpret;
 use clap::Args;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

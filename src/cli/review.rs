@@ -3,7 +3,9 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
-use carcassonne_rules_compiler::{Diagnostic, review};
+use carcassonne_rules_compiler::Diagnostic;
+
+use carcassonne_rules_review as review;
 use clap::Args;
 
 use super::shared::{Format, print_out, rules_dir};

@@ -17,7 +17,7 @@ pub struct SiteArgs {
 
 pub fn run(rules: Option<&Path>, args: &SiteArgs) -> Outcome {
     let out = &args.out;
-    let page = carcassonne_rules_compiler::site::generate(&Source::of(rules).compile().result?);
+    let page = carcassonne_rules_backends::site::generate(&Source::of(rules).compile().result?);
     // The folder is empty, new, or holds a page written before.
     let names: Vec<&str> = page.iter().map(|f| f.name).collect();
     output::owned_folder(out, &names).map_err(write_error)?;

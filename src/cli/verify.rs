@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use carcassonne_rules_compiler::verify;
+use carcassonne_rules_tools::verify;
 use clap::Args;
 
 use super::bundled::Source;

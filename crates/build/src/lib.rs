@@ -19,7 +19,9 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use carcassonne_rules_compiler::{codegen, compile_dir, diagnostics};
+use carcassonne_rules_compiler::{compile_dir, diagnostics};
+
+use carcassonne_rules_backends::codegen;
 
 /// The file [`compile`] writes into `OUT_DIR`, which `include_rules!()` includes.
 pub const OUT_FILE: &str = "carcassonne_rules.rs";

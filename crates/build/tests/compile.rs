@@ -30,7 +30,7 @@ fn good_rules_become_the_generated_code() {
     compile_into(Path::new(FIXTURE), &file).expect("the fixture compiles");
     let code = std::fs::read_to_string(&file).expect("written");
     let rules = carcassonne_rules_compiler::compile_dir(Path::new(FIXTURE)).result.expect("compiles");
-    assert_eq!(code, carcassonne_rules_compiler::codegen::generate(&rules));
+    assert_eq!(code, carcassonne_rules_backends::codegen::generate(&rules));
     assert!(code.contains("pub static TABLES"), "the tables include_rules! names");
 }
 

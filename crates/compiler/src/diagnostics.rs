@@ -14,7 +14,7 @@ use std::sync::Arc;
 use miette::{LabeledSpan, NamedSource, SourceCode};
 
 use crate::codes::{Code, Severity};
-use crate::escape::terminal;
+use carcassonne_rules_core::escape::terminal;
 
 /// Index of a loaded file in [`Sources`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,41 +1,34 @@
-//! The carcassonne-rules compiler: YAML rules → checked model → Rust source.
+//! The carcassonne-rules compiler's front end: YAML rules → checked model.
 //!
 //! Data flows one way, each phase returning its product: [`syntax`] reads the
 //! files into spanned raw records, [`dsl`] parses the strings inside them,
 //! [`check`] binds every name and validates everything (using [`placement`] to place
 //! items, and [`logic`] to decide conditions) into the [`model`], which keeps
-//! where each part was written and why each item is placed where it is, and
-//! [`codegen`] turns the model into Rust.
-//! [`interpret`] computes a turn order straight from the model: for rules that
-//! were not compiled in, and as the oracle for the generated code. [`verify`]
-//! proves properties of the model over every selection at once, with the
-//! same [`logic`]; [`review`] compares two versions of the rules with it.
-//! [`schema`] writes the JSON Schemas that give rule authors completion in
-//! their editors. Everything about the wiki page (its export, reader and
-//! errata) is the `carcassonne-rules-wiki` crate's, built on this one.
-//! [`lexicon`] says what each string of the rules may hold.
+//! where each part was written and why each item is placed where it is.
+//! Problems are [`Diagnostic`]s with a stable [`codes::Code`]. [`schema`]
+//! writes the JSON Schemas that give rule authors completion in their
+//! editors, derived from [`syntax`]'s records. [`lexicon`] says what each
+//! string of the rules may hold.
+//!
+//! What is made from the model lives in the crates above this one:
+//! `carcassonne-rules-backends` (the Rust dispatch, the static page),
+//! `carcassonne-rules-tools` (`verify`, `explain`, the interpreter),
+//! `carcassonne-rules-review` and `carcassonne-rules-wiki`.
 
 #![forbid(unsafe_code)]
 
 pub mod check;
-pub mod codegen;
 pub mod codes;
 pub mod command;
 pub mod diagnostics;
 pub mod dsl;
-pub mod escape;
-pub mod explain;
-pub mod interpret;
 pub mod lexicon;
 pub mod logic;
 pub mod model;
 pub mod placement;
 pub mod positions;
-pub mod review;
 pub mod schema;
-pub mod site;
 pub mod syntax;
-pub mod verify;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -44,27 +37,10 @@ pub use diagnostics::{Diagnostic, Sources};
 pub use logic::Budget;
 pub use model::Rules;
 
-/// The bundled rules' generated Rust dispatch and tables, relative to the
-/// repository root: inside the runtime crate, whose package must hold it.
-pub const GENERATED_CODE: &str = "crates/runtime/src/generated/turn_order.rs";
-
 /// The folder of the rules files' JSON Schemas (in [`schema::SCHEMA_DIR`]),
 /// relative to the repository root. They serve rule authors' editors only
 /// (the rules' `$schema` comments name them), so no crate holds them.
 pub const GENERATED_DIR: &str = "generated";
-
-/// Every file `gen` writes, by its path relative to the repository root
-/// (`/`-separated): the Rust dispatch and tables, and the JSON Schemas of the
-/// rules files.
-pub fn generated_files(rules: &Rules) -> Vec<(String, String)> {
-    let mut files = vec![(GENERATED_CODE.to_string(), codegen::generate(rules))];
-    files.extend(
-        schema::schemas(rules)
-            .into_iter()
-            .map(|f| (format!("{GENERATED_DIR}/{}/{}", schema::SCHEMA_DIR, f.name), f.contents)),
-    );
-    files
-}
 
 /// The outcome of compiling a rules folder: the model, or every problem found.
 pub struct Compiled {

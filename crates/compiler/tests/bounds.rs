@@ -12,8 +12,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use carcassonne_rules_compiler::logic::BUDGET;
-use carcassonne_rules_compiler::{Budget, compile_dir, compile_dir_within, diagnostics, explain, verify};
+use carcassonne_rules_compiler::{Budget, compile_dir, compile_dir_within, diagnostics};
 use carcassonne_rules_core::{Config, EditionId, ModuleId, VariantId};
+use carcassonne_rules_tools::explain;
+use carcassonne_rules_tools::verify;
 
 /// The rules bundled with the project.
 const BUNDLED: &str = "../../rules";

@@ -10,7 +10,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use carcassonne_rules_compiler::codes::{Cause, Code};
-use carcassonne_rules_compiler::{self as compiler, verify};
+use carcassonne_rules_compiler::{self as compiler};
+use carcassonne_rules_tools::verify;
 
 const FIXTURE: &str = "tests/fixtures/minimal";
 const INDEX: &str = "../../docs/errors.md";

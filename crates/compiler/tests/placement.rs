@@ -13,8 +13,10 @@ use std::path::Path;
 
 use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{Anchored, Cond, Item, Placed, Rules, WhyEnd};
-use carcassonne_rules_compiler::{self as compiler, explain, interpret};
+use carcassonne_rules_compiler::{self as compiler};
 use carcassonne_rules_core::{Config, EditionId, Entry, ModuleSet, TurnOrder, VariantId};
+use carcassonne_rules_tools::explain;
+use carcassonne_rules_tools::interpret;
 
 /// The rules bundled with the project.
 const BUNDLED: &str = "../../rules";

@@ -9,7 +9,8 @@ use std::rc::Rc;
 use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::syntax::ParseCache;
 use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES};
-use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached, verify};
+use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached};
+use carcassonne_rules_tools::verify;
 
 /// A problem's severity (its code's): `check` refuses the rules (error),
 /// or `verify` found a property that fails (warning).

@@ -11,9 +11,13 @@
 use std::hint::black_box;
 use std::path::Path;
 
-use carcassonne_rules_compiler::{codegen, compile_dir, interpret, model::Rules};
+use carcassonne_rules_compiler::{compile_dir, model::Rules};
+
+use carcassonne_rules_backends::codegen;
+
 use carcassonne_rules_runtime::core::{Config, ModuleSet};
 use carcassonne_rules_runtime::{catalog, internals, turn_order};
+use carcassonne_rules_tools::interpret;
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const RULES: &str = "../../rules";

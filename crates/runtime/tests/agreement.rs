@@ -4,9 +4,11 @@
 
 use std::path::Path;
 
-use carcassonne_rules_compiler::{compile_dir, diagnostics, interpret, model::Rules};
+use carcassonne_rules_compiler::{compile_dir, diagnostics, model::Rules};
+
 use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet, VariantId};
 use carcassonne_rules_runtime::{catalog, internals, turn_order};
+use carcassonne_rules_tools::interpret;
 
 fn bundled_rules() -> Rules {
     match compile_dir(Path::new("../../rules")).result {

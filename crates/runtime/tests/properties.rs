@@ -6,10 +6,11 @@
 use std::path::Path;
 use std::sync::LazyLock;
 
+use carcassonne_rules_compiler::compile_dir;
 use carcassonne_rules_compiler::model::{Item, Rules};
-use carcassonne_rules_compiler::{compile_dir, interpret};
 use carcassonne_rules_runtime::core::{Config, EditionId, Entry, ModuleId, ModuleSet, TurnOrder, VariantId};
 use carcassonne_rules_runtime::{catalog, turn_order};
+use carcassonne_rules_tools::interpret;
 use proptest::prelude::*;
 
 static RULES: LazyLock<Rules> = LazyLock::new(|| match compile_dir(Path::new("../../rules")).result {

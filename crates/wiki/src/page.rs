@@ -24,12 +24,12 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::LazyLock;
 
-use carcassonne_rules_compiler::interpret;
 use carcassonne_rules_compiler::model::{Candidate, Cond, Rules};
 use carcassonne_rules_core::{
     Catalog, Config, EditionId, Entry, ItemId, ModuleId, Origin, PhaseOrder, Repeat, StepId, StepOrder, TurnOrder,
     VariantId,
 };
+use carcassonne_rules_tools::interpret;
 use regex::Regex;
 
 use crate::errata::{Difference, Errata};

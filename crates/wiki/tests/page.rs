@@ -342,7 +342,7 @@ fn modules_without_a_selector_on_the_page_are_left_out() {
 
     // Chosen by hand, the mage's items are left out of the comparison.
     let cfg = config(&rules, "C2", "mage,abbey");
-    let order = carcassonne_rules_compiler::interpret::turn_order(&rules, &cfg);
+    let order = carcassonne_rules_tools::interpret::turn_order(&rules, &cfg);
     let ids: Vec<&str> = order.steps().flat_map(|s| &s.items).map(|i| i.id()).collect();
     assert!(ids.contains(&"mage-move"));
     let comparisons = page::compare(&page, &rules, &Errata::default(), &cfg, &order);

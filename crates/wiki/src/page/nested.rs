@@ -33,10 +33,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_compiler::interpret;
 use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{Item, Rules, WordingPart};
 use carcassonne_rules_core::EditionId;
+use carcassonne_rules_tools::interpret;
 
 use super::{MARKER, Page, compare, decode};
 use crate::errata::{Difference, Errata};

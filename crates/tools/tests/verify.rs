@@ -5,13 +5,16 @@
 // Test helpers, not library code: a failed setup step should stop the test.
 #![allow(clippy::expect_used)]
 
+#[path = "../../compiler/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;
 
 use carcassonne_rules_compiler::model::Rules;
-use carcassonne_rules_compiler::{Diagnostic, compile_dir, interpret, verify};
+use carcassonne_rules_compiler::{Diagnostic, compile_dir};
 use carcassonne_rules_core::{Entry, TurnOrder};
+use carcassonne_rules_tools::interpret;
+use carcassonne_rules_tools::verify;
 
 const BUNDLED: &str = "../../rules";
 
@@ -28,7 +31,7 @@ fn the_bundled_rules_verify() {
 fn rules_without_publishers_variants_verify() {
     // The test fixture declares editions only: every selection has no variant,
     // and an item shown with the abbey is not dead.
-    let compiled = compile_dir(Path::new("tests/fixtures/minimal"));
+    let compiled = compile_dir(Path::new("../compiler/tests/fixtures/minimal"));
     let rules = compiled.result.expect("the fixture checks");
     assert!(rules.catalog.variants.is_empty());
     let report = verify::verify(&rules, &compiled.sources);

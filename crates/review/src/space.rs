@@ -8,9 +8,9 @@ use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::catalog::SelectionPart;
 
 use super::work::Work;
-use crate::command::option;
-use crate::logic::{Logic, Space};
-use crate::model::Rules;
+use carcassonne_rules_compiler::command::option;
+use carcassonne_rules_compiler::logic::{Logic, Space};
+use carcassonne_rules_compiler::model::Rules;
 
 /// The variable space shared by both versions.
 pub(crate) struct Vars {
@@ -193,7 +193,7 @@ impl Vars {
     }
 
     /// The `order` command line of a valuation, without the program name
-    /// (as [`crate::command::order`] writes it, over both versions' names).
+    /// (as [`carcassonne_rules_compiler::command::order`] writes it, over both versions' names).
     pub(super) fn command(&self, v: &BddValuation) -> String {
         let (e, variant, modules) = self.selection(v);
         let mut command = format!("order {} {}", option(SelectionPart::Edition), self.edition_ids[e]);

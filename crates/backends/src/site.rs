@@ -3,7 +3,7 @@
 //! `index.html` holds every section, step and item of the rules once, in the
 //! model's final order and nesting, each tagged with the number of its
 //! condition (`data-c`); `rules.js` holds the catalog and those conditions
-//! compiled to JavaScript from the same [`model`](crate::model) the Rust
+//! compiled to JavaScript from the same [`model`](carcassonne_rules_compiler::model) the Rust
 //! dispatch is generated from: bit tests on a module mask, edition and variant
 //! comparisons, one function per derived flag. `app.js` and `style.css` are
 //! fixed assets that know no rule: the script reads the selection from the
@@ -27,7 +27,7 @@ use carcassonne_rules_core::{Catalog, EditionId, Effect, NamedEffect, Repeat};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
-use crate::model::{Cond, Item, Marker, Rules, Step, Wording, WordingPart};
+use carcassonne_rules_compiler::model::{Cond, Item, Marker, Rules, Step, Wording, WordingPart};
 
 /// The script that runs the page: reads the controls, evaluates the conditions.
 const APP_JS: &str = include_str!("site/app.js");
@@ -596,7 +596,7 @@ mod tests {
     use carcassonne_rules_core::{Catalog, ModuleId, VariantId};
 
     use super::*;
-    use crate::model::Flag;
+    use carcassonne_rules_compiler::model::Flag;
 
     fn rules() -> Rules {
         Rules {
@@ -609,8 +609,16 @@ mod tests {
             flags: vec![Flag {
                 id: "any".to_string(),
                 when: Cond::Any(vec![Cond::Module(ModuleId(1))]),
-                span: crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 },
-                name_span: crate::model::Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 },
+                span: carcassonne_rules_compiler::model::Span {
+                    file: carcassonne_rules_compiler::diagnostics::FileId(0),
+                    start: 0,
+                    len: 0,
+                },
+                name_span: carcassonne_rules_compiler::model::Span {
+                    file: carcassonne_rules_compiler::diagnostics::FileId(0),
+                    start: 0,
+                    len: 0,
+                },
             }],
             phases: Vec::new(),
             double_turn: None,

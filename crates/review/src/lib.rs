@@ -1,7 +1,7 @@
 //! `review`: what changed between two versions of the rules, in which
 //! selections, over all of them at once.
 //!
-//! Both versions' conditions become BDDs (the [`Logic`](crate::logic::Logic)
+//! Both versions' conditions become BDDs (the [`Logic`](carcassonne_rules_compiler::logic::Logic)
 //! that `check`, `verify` and `explain` use) over one variable space: the
 //! union of their modules (by id), editions and rule variants. Items,
 //! markers and steps are then compared by id: where each shows in one
@@ -29,7 +29,7 @@ use space::Vars;
 use walk::{Node, Parent, StepNode, Version};
 pub use work::{Side, TooComplex};
 
-use crate::model::{Rules, Span};
+use carcassonne_rules_compiler::model::{Rules, Span};
 
 /// What kind of difference a [`Change`] is (the JSON `kind`, **contract**).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -133,7 +133,7 @@ pub struct Review {
 }
 
 /// Compares `base` with `head`, within one budget of BDD work for both
-/// ([`crate::logic::BUDGET`]): past it, the condition whose comparison
+/// ([`carcassonne_rules_compiler::logic::BUDGET`]): past it, the condition whose comparison
 /// spent it (`None` if none was being compared).
 pub fn review(base_name: &str, base: &Rules, head_name: &str, head: &Rules) -> Result<Review, Option<TooComplex>> {
     let vars = Vars::new(base, head);
@@ -567,15 +567,15 @@ pub fn command(
     head_dir: &std::path::Path,
     format: Format,
     color: bool,
-) -> Result<(String, bool), Vec<crate::Diagnostic>> {
+) -> Result<(String, bool), Vec<carcassonne_rules_compiler::Diagnostic>> {
     let head_name = head_dir.display().to_string();
-    let head = crate::compile_dir(head_dir);
+    let head = carcassonne_rules_compiler::compile_dir(head_dir);
     let old = revision::compile_base(base, head_dir);
     let note = |which: &str, name: &str| {
         format!("this is in the {which} version ({})", carcassonne_rules_core::escape::terminal::quoted(name))
     };
     let mut problems = Vec::new();
-    let mut failed = |note: String, found: Vec<crate::Diagnostic>| {
+    let mut failed = |note: String, found: Vec<carcassonne_rules_compiler::Diagnostic>| {
         problems.extend(found.into_iter().map(|d| d.with_help(note.clone())));
     };
     let (head_sources, head) = (head.sources, head.result);
@@ -606,19 +606,20 @@ pub fn command(
                     "review compares both versions within a budget of {} steps of work, in a variable order \
                      that suits both: split the condition into simpler ones, or name the modules it pairs next \
                      to each other in earlier conditions",
-                    crate::logic::BUDGET
+                    carcassonne_rules_compiler::logic::BUDGET
                 );
                 let found = match at {
-                    Some(at) => crate::Diagnostic::at(
-                        crate::codes::Code::TooComplex,
+                    Some(at) => carcassonne_rules_compiler::Diagnostic::at(
+                        carcassonne_rules_compiler::codes::Code::TooComplex,
                         sources,
                         at.span,
                         "this condition is too complex to review",
                         "comparing it takes more work than a review may do",
                     ),
-                    None => {
-                        crate::Diagnostic::global(crate::codes::Code::TooComplex, "the rules are too complex to review")
-                    }
+                    None => carcassonne_rules_compiler::Diagnostic::global(
+                        carcassonne_rules_compiler::codes::Code::TooComplex,
+                        "the rules are too complex to review",
+                    ),
                 };
                 let found = found.with_help(help).with_help(note(which, name));
                 Err(vec![if which == "base" { old_base.named(found) } else { found }])

@@ -7,19 +7,21 @@
 // Test helpers, not library code: a failed setup step should stop the test.
 #![allow(clippy::expect_used)]
 
+#[path = "../../compiler/tests/common/mod.rs"]
 mod common;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use carcassonne_rules_backends::codegen;
 use carcassonne_rules_compiler::model::MAX_DEPTH;
-use carcassonne_rules_compiler::{codegen, compile_dir, diagnostics};
+use carcassonne_rules_compiler::{compile_dir, diagnostics};
 
 /// The small rules of the tests with an expansion whose ids collide once
 /// mangled, and a chain of `depth` items each `under:` the one before.
 fn nasty(dir: &Path, depth: usize) {
-    common::copy_dir(Path::new("tests/fixtures/minimal"), dir);
+    common::copy_dir(Path::new("../compiler/tests/fixtures/minimal"), dir);
     let path = dir.join("modules.yaml");
     let modules = std::fs::read_to_string(&path).expect("modules").replace(
         "derived:\n",

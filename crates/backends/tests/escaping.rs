@@ -6,8 +6,10 @@
 
 use std::path::Path;
 
-use carcassonne_rules_compiler::escape::terminal;
-use carcassonne_rules_compiler::{Compiled, codegen, compile_dir, explain};
+use carcassonne_rules_backends::codegen;
+use carcassonne_rules_compiler::{Compiled, compile_dir};
+use carcassonne_rules_core::escape::terminal;
+use carcassonne_rules_tools::explain;
 
 const BUNDLED: &str = "../../rules";
 

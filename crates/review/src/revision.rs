@@ -8,16 +8,16 @@
 //! safely: symbolic links, submodules, blobs over the size limit, names
 //! that would leave the folder, and more files or bytes than rules need.
 
-use crate::codes::Code;
+use carcassonne_rules_compiler::codes::Code;
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use carcassonne_rules_core::escape::terminal::quoted;
 
-use crate::Compiled;
-use crate::diagnostics::Diagnostic;
-use crate::syntax::MAX_FILE_BYTES;
+use carcassonne_rules_compiler::Compiled;
+use carcassonne_rules_compiler::diagnostics::Diagnostic;
+use carcassonne_rules_compiler::syntax::MAX_FILE_BYTES;
 
 /// The most files a revision's rules folder may hold (the bundled rules have 59).
 pub const MAX_FILES: usize = 2_000;
@@ -37,7 +37,7 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Base, Vec<Diagnostic>
     let tree = repo.as_ref().ok().and_then(|repo| repo.tree_of(base));
     match (as_dir.is_dir(), tree) {
         (true, Some(tree)) => return Err(vec![ambiguous(base, as_dir, &tree)]),
-        (true, None) => return Ok(Base { compiled: crate::compile_dir(as_dir), renamed: None }),
+        (true, None) => return Ok(Base { compiled: carcassonne_rules_compiler::compile_dir(as_dir), renamed: None }),
         (false, _) => {}
     }
     let repo = repo.map_err(|d| vec![d])?;
@@ -60,7 +60,7 @@ pub fn compile_base(base: &str, head_dir: &Path) -> Result<Base, Vec<Diagnostic>
             vec![Diagnostic::global(Code::Io, format!("cannot write `{}`: {e}", quoted(&path.display().to_string())))]
         })?;
     }
-    let mut compiled = crate::compile_dir(&root);
+    let mut compiled = carcassonne_rules_compiler::compile_dir(&root);
     // Name the files as git does: `REV:rules/base.yaml`.
     let shown_root = format!("{}/", root.display());
     let as_git = format!("{}:{}", quoted(base), quoted(&repo.prefix));

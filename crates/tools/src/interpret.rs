@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use carcassonne_rules_core::{Config, DoubleTurnBlock, Entry, Origin, PhaseOrder, StepOrder, TurnOrder, Visible};
 
-use crate::model::{Item, Rules};
+use carcassonne_rules_compiler::model::{Item, Rules};
 
 /// The turn order of `cfg` under `rules`, borrowing their strings.
 pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {

@@ -9,8 +9,8 @@ use indexmap::IndexMap;
 use super::Change;
 use super::space::Vars;
 use super::work::Side;
-use crate::logic::Logic;
-use crate::model::{Cond, Item, Rules, Span};
+use carcassonne_rules_compiler::logic::Logic;
+use carcassonne_rules_compiler::model::{Cond, Item, Rules, Span};
 
 /// Where an item is: the step or section, or the item it is under.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -8,8 +8,8 @@ use std::cell::Cell;
 
 use biodivine_lib_bdd::{Bdd, BddVariableSet};
 
-use crate::logic::{self, Budget};
-use crate::model::Span;
+use carcassonne_rules_compiler::logic::{self, Budget};
+use carcassonne_rules_compiler::model::Span;
 
 /// Which version of the rules a condition is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +44,7 @@ impl Work {
         Work { budget: Budget::new(logic::BUDGET), none: set.mk_false(), at: Cell::new(None), failed: Cell::new(None) }
     }
 
-    /// The budget, for the versions' [`Logic`](crate::logic::Logic).
+    /// The budget, for the versions' [`Logic`](carcassonne_rules_compiler::logic::Logic).
     pub(super) fn budget(&self) -> Budget {
         self.budget.clone()
     }

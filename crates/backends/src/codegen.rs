@@ -20,7 +20,7 @@ use codegen::{Function, Scope};
 
 use crate::escape::markdown;
 use crate::escape::rust::{self, Case};
-use crate::model::{Cond, Item, Rules, Step};
+use carcassonne_rules_compiler::model::{Cond, Item, Rules, Step};
 
 /// The generator's name and version, as the header gives it.
 pub const GENERATOR: &str = concat!("carcassonne-rules-compiler ", env!("CARGO_PKG_VERSION"));

@@ -7,18 +7,21 @@
 // Test helpers, not library code: a failed setup step should stop the test.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "../../compiler/tests/common/mod.rs"]
 mod common;
+#[path = "../../compiler/tests/cpu_time/mod.rs"]
 mod cpu_time;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::process::Command;
 
+use carcassonne_rules_compiler::compile_dir;
 use carcassonne_rules_compiler::dsl::{self, Condition};
 use carcassonne_rules_compiler::model::{Item, Rules};
-use carcassonne_rules_compiler::review::{self, Change, Format, Kind, Review};
-use carcassonne_rules_compiler::{compile_dir, interpret};
 use carcassonne_rules_core::{Entry, TurnOrder};
+use carcassonne_rules_review::{self as review, Change, Format, Kind, Review};
+use carcassonne_rules_tools::interpret;
 
 const BUNDLED: &str = "../../rules";
 
@@ -674,7 +677,7 @@ fn a_revision_is_read_from_git_without_touching_the_work_tree() {
 /// name every `a` before any `b` (placing them apart in the variable order),
 /// and `when` replaces the pairs' condition.
 fn pairs_version(dir: &Path, spoiler: bool, when: Option<&str>) {
-    common::copy_dir(Path::new("tests/fixtures/hostile-pairs"), dir);
+    common::copy_dir(Path::new("../compiler/tests/fixtures/hostile-pairs"), dir);
     let modules = std::fs::read_to_string(dir.join("modules.yaml")).unwrap();
     let kept: Vec<&str> = modules.lines().filter(|l| spoiler || !l.starts_with("  every_")).collect();
     std::fs::write(dir.join("modules.yaml"), kept.join("\n") + "\n").unwrap();

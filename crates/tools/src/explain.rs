@@ -6,10 +6,10 @@
 
 use carcassonne_rules_core::{Config, EditionId, ModuleId};
 
-use crate::diagnostics::{Sources, Span, line_col, suggestion};
-use crate::escape::terminal;
-use crate::logic::{BUDGET, Logic};
-use crate::model::{Anchored, Cond, Item, Placed, Rules, Step, WhyEnd};
+use carcassonne_rules_compiler::diagnostics::{Sources, Span, line_col, suggestion};
+use carcassonne_rules_compiler::logic::{BUDGET, Logic};
+use carcassonne_rules_compiler::model::{Anchored, Cond, Item, Placed, Rules, Step, WhyEnd};
+use carcassonne_rules_core::escape::terminal;
 
 /// The explanation of `item` for `cfg`, or why there is none (an unknown id,
 /// with a suggestion).
@@ -76,7 +76,10 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
         Some((changes, flipped)) => {
             let what = if shown { "hides" } else { "shows" };
             push_line(&mut out, &format!("  smallest change that {what} it: {}", changes.join(", ")));
-            push_line(&mut out, &format!("    {}", crate::command::order(&rules.catalog, &flipped)));
+            push_line(
+                &mut out,
+                &format!("    {}", carcassonne_rules_compiler::command::order(&rules.catalog, &flipped)),
+            );
         }
         None => {
             let what = if shown { "hides" } else { "shows" };

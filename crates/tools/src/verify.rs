@@ -21,14 +21,14 @@
 //! work ran out gets a located "too complex to verify" diagnostic, and what
 //! was not proved is not reported.
 
-use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
+use carcassonne_rules_compiler::codes::Code;
 use carcassonne_rules_core::EditionId;
 
-use crate::diagnostics::{Diagnostic, Sources, Span};
-use crate::logic::{BUDGET, TooComplex};
-pub use crate::logic::{Logic, Selection};
-use crate::model::{Cond, Item, Rules, WordingPart};
+use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
+use carcassonne_rules_compiler::logic::{BUDGET, TooComplex};
+pub use carcassonne_rules_compiler::logic::{Logic, Selection};
+use carcassonne_rules_compiler::model::{Cond, Item, Rules, WordingPart};
 
 /// What a run of [`verify`] found and how much it did.
 pub struct Report {
