@@ -105,7 +105,11 @@ impl Open {
             let at = key.span.end;
             self.pairs.push((key, Node::empty(at)));
         }
-        let last = if self.is_map { self.pairs.last().map(|(_, v)| v.span.end) } else { self.entries.last().map(|n| n.span.end) };
+        let last = if self.is_map {
+            self.pairs.last().map(|(_, v)| v.span.end)
+        } else {
+            self.entries.last().map(|n| n.span.end)
+        };
         let end = if self.flow || unclosed { end } else { last.unwrap_or(self.start) }.max(self.start);
         let value = if self.is_map {
             Value::Map(Container { entries: self.pairs, flow: self.flow, unclosed })
@@ -183,7 +187,14 @@ fn read(text: &str, end: usize) -> (Parse, Option<char>) {
                 }
                 let is_map = matches!(event, Event::MappingStart(..));
                 let flow = style == StructureStyle::Flow;
-                stack.push(Open { start: range.start, flow, is_map, key: None, pairs: Vec::new(), entries: Vec::new() });
+                stack.push(Open {
+                    start: range.start,
+                    flow,
+                    is_map,
+                    key: None,
+                    pairs: Vec::new(),
+                    entries: Vec::new(),
+                });
                 continue;
             }
             Event::MappingEnd | Event::SequenceEnd => match stack.pop() {
@@ -376,8 +387,7 @@ impl Node {
                 }
                 Value::Seq(seq) => {
                     at.containers.push(node);
-                    let Some((i, entry)) =
-                        seq.entries.iter().enumerate().rev().find(|(_, e)| e.span.start <= offset)
+                    let Some((i, entry)) = seq.entries.iter().enumerate().rev().find(|(_, e)| e.span.start <= offset)
                     else {
                         return at;
                     };
@@ -427,25 +437,26 @@ impl Node {
     /// Every scalar in the order written, with its place.
     pub fn scalars(&self) -> Vec<Visit<'_>> {
         let mut out = Vec::new();
-        // (node, the key it is the value of, the key above its container)
-        let mut stack: Vec<(&Node, Option<&str>, Option<&str>, Slot<'_>, Option<&str>)> =
-            vec![(self, None, None, Slot::Entry, None)];
-        while let Some((node, key, under, slot, owner)) = stack.pop() {
-            match &node.value {
-                Value::Scalar(_) => out.push(Visit { node, slot, under, owner }),
+        let mut stack = vec![Visit { node: self, slot: Slot::Entry, under: None, owner: None }];
+        while let Some(visit) = stack.pop() {
+            // The key the node's entries are under: its own, else its container's.
+            let here = match visit.slot {
+                Slot::Value(key) => Some(key),
+                Slot::Key | Slot::Entry => visit.under,
+            };
+            match &visit.node.value {
+                Value::Scalar(_) => out.push(visit),
                 Value::Map(map) => {
-                    let here = key.or(under);
-                    let id = node.get("id").and_then(Node::as_str);
+                    let owner = visit.node.get("id").and_then(Node::as_str);
                     for (k, v) in map.entries.iter().rev() {
-                        let name = k.as_str();
-                        stack.push((v, name, here, Slot::Value(name.unwrap_or("?")), id));
-                        stack.push((k, None, here, Slot::Key, id));
+                        let slot = Slot::Value(k.as_str().unwrap_or("?"));
+                        stack.push(Visit { node: v, slot, under: here, owner });
+                        stack.push(Visit { node: k, slot: Slot::Key, under: here, owner });
                     }
                 }
                 Value::Seq(seq) => {
-                    let here = key.or(under);
                     for entry in seq.entries.iter().rev() {
-                        stack.push((entry, None, here, Slot::Entry, None));
+                        stack.push(Visit { node: entry, slot: Slot::Entry, under: here, owner: None });
                     }
                 }
             }

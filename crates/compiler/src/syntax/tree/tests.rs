@@ -48,7 +48,7 @@ fn crlf_lines_have_the_same_tree_as_lf_lines() {
     let crlf = lf.replace('\n', "\r\n");
     let (a, b) = (parse(lf), parse(&crlf));
     assert_eq!(b.error, None);
-    let when = |p: &Parse| p.tree.get("items").unwrap().get("1B").map(|s| s.clone()).unwrap();
+    let when = |p: &Parse| p.tree.get("items").unwrap().get("1B").cloned().unwrap();
     let Value::Seq(sa) = when(&a).value else { panic!() };
     let Value::Seq(sb) = when(&b).value else { panic!() };
     assert_eq!(sa.entries[0].get("when").unwrap().as_str(), sb.entries[0].get("when").unwrap().as_str());
@@ -120,7 +120,8 @@ fn dsl_strings_come_from_the_one_table_with_their_owner() {
     assert_eq!(&text[when.node.span.clone()], "\"abbey or mayor\"");
     let text = "double_turn: { from: 1B, to: 4A, when: builder }\nphases:\n  - id: \"1\"\n    steps:\n      - { id: 3B, repeat: per_feature, may_pass: true }\n";
     let parse = super::parse(text);
-    let found: Vec<(DslKind, &str)> = dsl_strings("base.yaml", &parse.tree).into_iter().map(|s| (s.kind, s.value)).collect();
+    let found: Vec<(DslKind, &str)> =
+        dsl_strings("base.yaml", &parse.tree).into_iter().map(|s| (s.kind, s.value)).collect();
     assert_eq!(found, [(DslKind::Condition, "builder"), (DslKind::Repeat, "per_feature")]);
     let derived = super::parse("derived:\n  flag_a: abbey or mayor\n");
     let kinds: Vec<DslKind> = dsl_strings(MODULES_FILE, &derived.tree).iter().map(|s| s.kind).collect();
@@ -140,13 +141,16 @@ fn answer(marked: &str) -> (Vec<String>, Option<String>, bool, (Option<String>, 
     (keys, at.id().map(str::to_string), at.at_key, (under.map(str::to_string), format!("{slot:?}")))
 }
 
+/// The keys around a cursor, the item's id, and whether it is at a key.
+type Expected = (Vec<&'static str>, Option<String>, bool);
+
 #[test]
 fn a_half_typed_file_answers_at_twenty_cursors() {
     const P: &str = "expansion: abbey_and_mayor\nitems:\n  1B:\n    - id: mayor-take-figure\n";
     const MFT: &str = "mayor-take-figure";
     let in_value = |key: &'static str, id: &str| (vec![key, "1B", "items"], Some(id.to_string()), false);
     let at_key = |id: Option<&str>| (vec!["1B", "items"], id.map(str::to_string), true);
-    let cases: Vec<(String, (Vec<&str>, Option<String>, bool))> = vec![
+    let cases: Vec<(String, Expected)> = vec![
         (format!("{P}      when: |"), in_value("when", MFT)),
         (format!("{P}      when: abbey or |"), in_value("when", MFT)),
         (format!("{P}      when: \"abbey or |"), in_value("when", MFT)),
