@@ -20,6 +20,7 @@ use crate::schema::{KEBAB, SNAKE, offer};
 pub use spanned::Spanned;
 
 mod spanned;
+pub mod tree;
 
 // ---- the raw records handed to `check`, as serde reads them -----------------
 //
@@ -403,6 +404,75 @@ pub const EXPANSIONS_DIR: &str = "expansions";
 /// `check` suggests and the language server takes a file's expansion from.
 pub fn expansion_file(id: &str) -> String {
     format!("{EXPANSIONS_DIR}/{}.yaml", id.replace('_', "-"))
+}
+
+/// What a DSL string holds, by where it stands in a rules file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DslKind {
+    /// `when:` of an item, a step or the double-turn block, or a derived
+    /// flag's definition.
+    Condition,
+    /// An entry of `markers:` (`ROBBERS when robbers`).
+    Marker,
+    /// A step's `repeat:` (`per_feature`).
+    Repeat,
+    /// An item's `text:`, with its edition variants.
+    Text,
+    /// A derived flag's name (a key of `derived:` in `modules.yaml`).
+    FlagName,
+}
+
+/// Which scalars of the records hold DSL strings: the one table of it.
+/// `under` is the key the scalar's container is the value of (for the
+/// mappings in a sequence, the sequence's key).
+pub fn dsl_kind(file: &str, under: Option<&str>, slot: tree::Slot<'_>) -> Option<DslKind> {
+    use tree::Slot;
+    let derived = file == MODULES_FILE && under == Some("derived");
+    match slot {
+        Slot::Key => derived.then_some(DslKind::FlagName),
+        Slot::Value("id") => None,
+        Slot::Value("when") => Some(DslKind::Condition),
+        Slot::Value("repeat") => Some(DslKind::Repeat),
+        Slot::Value("text") => Some(DslKind::Text),
+        Slot::Value(_) => derived.then_some(DslKind::Condition),
+        Slot::Entry => (under == Some("markers")).then_some(DslKind::Marker),
+    }
+}
+
+/// One DSL string of a rules file, where it stands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DslString<'t> {
+    /// What it holds.
+    pub kind: DslKind,
+    /// The scalar: its value, quoting and span.
+    pub node: &'t tree::Node,
+    /// Its value, quotes and escapes resolved.
+    pub value: &'t str,
+    /// Where the value stands verbatim in the file, if it does.
+    pub verbatim: Option<usize>,
+    /// Written without quotes.
+    pub plain: bool,
+    /// The `id:` of the mapping that holds it (an item or a step).
+    pub owner: Option<&'t str>,
+}
+
+/// Every DSL string of the tree of the rules file `file`, in the order written.
+pub fn dsl_strings<'t>(file: &str, tree: &'t tree::Node) -> Vec<DslString<'t>> {
+    tree.scalars()
+        .into_iter()
+        .filter_map(|v| {
+            let kind = dsl_kind(file, v.under, v.slot)?;
+            let tree::Value::Scalar(scalar) = &v.node.value else { return None };
+            Some(DslString {
+                kind,
+                node: v.node,
+                value: &scalar.value,
+                verbatim: scalar.verbatim,
+                plain: scalar.plain,
+                owner: v.owner,
+            })
+        })
+        .collect()
 }
 
 /// What a rules file holds, by its place in the rules folder.

@@ -11,7 +11,8 @@ use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{
     Cond, Item, MARKERS, Rules, SECTIONS_AFTER_STEPS, SECTIONS_BEFORE_STEPS, Step,
 };
-use carcassonne_rules_compiler::syntax::{self, MODULES_FILE};
+use carcassonne_rules_compiler::syntax::tree::{Node, Slot};
+use carcassonne_rules_compiler::syntax::{self, DslKind};
 use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::escape::markdown::{code, inline};
 use carcassonne_rules_core::escape::terminal::quoted;
@@ -68,62 +69,6 @@ pub fn word_at(text: &str, offset: usize) -> Option<(usize, &str)> {
         text[..offset].char_indices().rev().find(|&(_, c)| !is_name_char(c)).map_or(0, |(i, c)| i + c.len_utf8());
     let end = text[offset..].find(|c: char| !is_name_char(c)).map_or(text.len(), |i| offset + i);
     (start < end).then(|| (start, &text[start..end]))
-}
-
-/// The line around `offset`: its start and its text.
-fn line_at(text: &str, offset: usize) -> (usize, &str) {
-    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
-    (start, text[start..end].trim_end_matches('\r'))
-}
-
-/// A line's indentation and its key (`- when: x` → `when`), if it has one.
-fn key_of(line: &str) -> (usize, Option<&str>) {
-    let indent = line.len() - line.trim_start().len();
-    let rest = line.trim_start();
-    let rest = rest.strip_prefix("- ").unwrap_or(rest);
-    let key = rest.split_once(':').map(|(k, _)| k).filter(|k| !k.is_empty() && k.chars().all(is_name_char));
-    (indent, key)
-}
-
-/// The keys that hold `offset`, innermost first: the key of its line, then
-/// of each less indented line above it.
-fn keys_around(text: &str, offset: usize) -> Vec<&str> {
-    let (line_start, line) = line_at(text, offset);
-    let (mut indent, key) = key_of(line);
-    let mut keys: Vec<&str> = key.into_iter().collect();
-    if key.is_some() && line.trim_start().starts_with("- ") {
-        // The key of a list item's first line is inside the list.
-        indent += 2;
-    }
-    for above in text[..line_start].lines().rev() {
-        if above.trim().is_empty() || above.trim_start().starts_with('#') {
-            continue;
-        }
-        let (at, key) = key_of(above);
-        if at < indent {
-            if let Some(key) = key {
-                keys.push(key);
-            }
-            indent = at;
-        }
-    }
-    keys
-}
-
-/// The id of the item whose mapping holds `offset` (the nearest `id:` above
-/// it, or on its line, at most as indented as its key).
-fn item_around(text: &str, offset: usize) -> Option<&str> {
-    let (line_start, line) = line_at(text, offset);
-    let (indent, _) = key_of(line);
-    let line_end = line_start + line.len();
-    for above in text[..line_end].lines().rev() {
-        let (at, key) = key_of(above);
-        if key == Some("id") && at <= indent {
-            return above.split_once(':').map(|(_, v)| v.trim().trim_matches('"'));
-        }
-    }
-    None
 }
 
 /// Where `id` is, with its step (none in the setup, notes…) and the list
@@ -206,19 +151,23 @@ fn module_doc(rules: &Rules, id: &str) -> Option<String> {
     ))
 }
 
-/// Completions at `offset` of the text of `file`.
-pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Completion> {
-    let keys = keys_around(text, offset);
-    let (line_start, line) = line_at(text, offset);
+/// Completions at `offset` of the text of `file`, whose tree is `tree`.
+pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usize) -> Vec<Completion> {
+    let at = tree.at(text, offset);
+    let keys = at.keys();
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
     let typed_start = word_at(text, offset).map_or(offset, |(start, _)| start.min(offset));
     let before = text[line_start..typed_start].trim_end();
-    let in_condition = match keys.first() {
-        Some(&("when" | "repeat" | "markers")) => true,
-        _ => (file == MODULES_FILE && keys.contains(&"derived")) || keys.get(1) == Some(&"markers"),
-    };
+    // What the cursor's place holds, by the compiler's table of DSL strings.
+    let (under, slot) = at.slot();
+    let kind = syntax::dsl_kind(file, under, slot);
+    // Right after `markers:` the list is still to be written: a marker's place.
+    let in_marker = kind == Some(DslKind::Marker) || slot == Slot::Value("markers");
+    let in_condition = in_marker || matches!(kind, Some(DslKind::Condition | DslKind::Repeat));
     match keys.first() {
         Some(&("after" | "before")) => {
-            let me = item_around(text, offset);
+            let me = at.id();
             let Some(found) = me.and_then(|id| find(rules, id)) else {
                 // An item being written, not in the last rules that checked:
                 // the items of the step it is written under.
@@ -228,7 +177,7 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
             return found.siblings.iter().filter(|s| s.id != found.item.id).map(item_completion).collect();
         }
         Some(&"under") => {
-            let me = item_around(text, offset);
+            let me = at.id();
             let found = me.and_then(|id| find(rules, id));
             let mut all = Vec::new();
             let list = match &found {
@@ -273,7 +222,6 @@ pub fn complete(rules: &Rules, file: &str, text: &str, offset: usize) -> Vec<Com
     // In a marker's place (the start of a list entry under `markers:`), the
     // markers come first; in a condition, the modules of the file's own
     // expansion, then the derived flags, the other modules and the keywords.
-    let in_marker = keys.first() == Some(&"markers") || keys.get(1) == Some(&"markers");
     let entry = before.rsplit(['[', ',']).next().unwrap_or(before);
     let marker_here = in_marker && !entry.contains(" when");
     let shift = u8::from(marker_here);

@@ -13,7 +13,8 @@ use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::Cond;
 
 use crate::features::{find, share_counter, shown_when};
-use crate::strings::{Kind, dsl_strings};
+use carcassonne_rules_compiler::syntax::tree::Node;
+use carcassonne_rules_compiler::syntax::{DslKind, dsl_strings};
 
 /// One hint, after the condition it is about.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,18 +27,18 @@ pub struct Hint {
     pub tooltip: String,
 }
 
-/// The hints of `text`, the rules file `file`, whose place is in the byte
-/// range `from..=to`.
-pub fn hints(rules: &Rules, file: &str, text: &str, from: usize, to: usize) -> Vec<Hint> {
+/// The hints of the rules file `file`, whose tree is `tree`, whose place is
+/// in the byte range `from..=to`.
+pub fn hints(rules: &Rules, file: &str, tree: &Node, from: usize, to: usize) -> Vec<Hint> {
     let logic = Logic::new(rules);
     let shares = share_counter(rules, &logic);
     let mut out = Vec::new();
-    for string in dsl_strings(file, text) {
-        let at = string.scalar.1;
-        if string.kind != Kind::Condition || at < from || at > to {
+    for string in dsl_strings(file, tree) {
+        let at = string.node.span.end;
+        if string.kind != DslKind::Condition || at < from || at > to {
             continue;
         }
-        let Some(owner) = string.owner.as_deref() else { continue };
+        let Some(owner) = string.owner else { continue };
         let when = match find(rules, owner) {
             Some(found) => shown_when(&found),
             None => match rules.steps().find(|s| s.id == owner) {

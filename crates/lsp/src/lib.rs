@@ -11,7 +11,6 @@ pub mod features;
 pub mod inlay;
 pub mod semantic;
 pub mod snippet;
-pub mod strings;
 pub mod uri;
 pub mod workspace;
 
@@ -317,7 +316,8 @@ impl Server {
         let rules = &model.rules;
         let value = match request.method.as_str() {
             "textDocument/completion" => {
-                let mut items: Vec<lsp::CompletionItem> = features::complete(rules, &rel, text, offset)
+                let Some(tree) = self.workspace.tree(&rel) else { return Ok(Value::Null) };
+                let mut items: Vec<lsp::CompletionItem> = features::complete(rules, &rel, text, tree, offset)
                     .into_iter()
                     .map(|c| lsp::CompletionItem {
                         kind: Some(completion_kind(c.kind)),
@@ -331,7 +331,7 @@ impl Server {
                         ..lsp::CompletionItem::default()
                     })
                     .collect();
-                items.extend(snippet::variants(rules, &rel, text, offset, self.snippets).into_iter().map(|v| {
+                items.extend(snippet::variants(rules, &rel, text, tree, offset, self.snippets).into_iter().map(|v| {
                     lsp::CompletionItem {
                         label: v.label,
                         kind: Some(lsp::CompletionItemKind::SNIPPET),
@@ -473,7 +473,8 @@ impl Server {
     /// Every token of the DSL in the file, classified by the last checked rules.
     fn semantic_tokens(&self, params: &Value) -> Option<Value> {
         let (rel, text) = self.document(params)?;
-        let tokens = semantic::tokens(self.model.as_ref().map(|m| m.rules.as_ref()), &rel, text);
+        let tree = self.workspace.tree(&rel)?;
+        let tokens = semantic::tokens(self.model.as_ref().map(|m| m.rules.as_ref()), &rel, tree);
         Some(json!({ "data": semantic::encode(text, &tokens, self.columns) }))
     }
 
@@ -487,7 +488,8 @@ impl Server {
             Some(positions::offset(text, line, character, self.columns))
         };
         let (from, to) = (offset_of("start")?, offset_of("end")?);
-        let hints: Vec<Value> = inlay::hints(&model.rules, &rel, text, from, to)
+        let tree = self.workspace.tree(&rel)?;
+        let hints: Vec<Value> = inlay::hints(&model.rules, &rel, tree, from, to)
             .into_iter()
             .map(|h| {
                 let (line, character) = positions::position(text, h.at, self.columns);

@@ -9,7 +9,8 @@
 use carcassonne_rules_compiler::Rules;
 use carcassonne_rules_compiler::positions::{self, Columns};
 
-use crate::strings::{DslString, Kind, dsl_strings};
+use carcassonne_rules_compiler::syntax::tree::Node;
+use carcassonne_rules_compiler::syntax::{DslKind as Kind, DslString, dsl_strings};
 
 /// What a token is; its position in [`LEGEND`] is its protocol number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,11 +48,11 @@ fn is_word_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_'
 }
 
-/// Every token of `text`, the rules file `file`, in order; names the rules
-/// do not know get none (their diagnostic says why).
-pub fn tokens(rules: Option<&Rules>, file: &str, text: &str) -> Vec<Token> {
+/// Every token of the rules file `file`, whose tree is `tree`, in order;
+/// names the rules do not know get none (their diagnostic says why).
+pub fn tokens(rules: Option<&Rules>, file: &str, tree: &Node) -> Vec<Token> {
     let mut out = Vec::new();
-    for string in dsl_strings(file, text) {
+    for string in dsl_strings(file, tree) {
         let Some(base) = string.verbatim else { continue };
         let mut lexer = Lexer { rules, base, out: &mut out };
         lexer.string(&string);
@@ -70,8 +71,8 @@ impl Lexer<'_> {
         self.out.push(Token { start: self.base + start, len, kind });
     }
 
-    fn string(&mut self, string: &DslString) {
-        let value = string.value.as_str();
+    fn string(&mut self, string: &DslString<'_>) {
+        let value = string.value;
         match string.kind {
             Kind::Condition => self.condition(value, 0),
             Kind::FlagName => self.push(0, value.len(), TokenKind::Flag),
@@ -201,7 +202,8 @@ mod tests {
     fn conditions_markers_and_texts_are_lexed_without_rules() {
         use TokenKind::*;
         let text = "- id: x\n  when: not (edition == C1 or variant != rgg) and abbey\n  text: \"a {C1: b | C2, WE: c} d\"\n  markers: ['MESSAGES \"#1\" when true']\n";
-        let found = words(text, &tokens(None, "base.yaml", text));
+        let tree = carcassonne_rules_compiler::syntax::tree::parse(text).tree;
+        let found = words(text, &tokens(None, "base.yaml", &tree));
         let expected: Vec<(String, TokenKind)> = [
             ("not", Keyword),
             ("(", Operator),

@@ -7,7 +7,8 @@
 
 use carcassonne_rules_compiler::Rules;
 
-use crate::strings::{Kind, dsl_strings};
+use carcassonne_rules_compiler::syntax::tree::Node;
+use carcassonne_rules_compiler::syntax::{DslKind, dsl_strings};
 
 /// One completion that writes a text variant.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,26 +29,27 @@ fn literal(text: &str) -> String {
     text.replace('\\', "\\\\").replace('$', "\\$").replace('}', "\\}")
 }
 
-/// The variant completions at byte `offset` of `text`, if it is inside (or
-/// at the end of) a `text:` value.
-pub fn variants(rules: &Rules, file: &str, text: &str, offset: usize, snippets: bool) -> Vec<Variant> {
-    let Some(string) = dsl_strings(file, text)
+/// The variant completions at byte `offset` of `text` (whose tree is
+/// `tree`), if it is inside (or at the end of) a `text:` value.
+pub fn variants(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usize, snippets: bool) -> Vec<Variant> {
+    let Some(string) = dsl_strings(file, tree)
         .into_iter()
-        .find(|s| s.kind == Kind::Text && s.scalar.0 <= offset && offset <= s.scalar.1)
+        .find(|s| s.kind == DslKind::Text && s.node.span.start <= offset && offset <= s.node.span.end)
     else {
         return Vec::new();
     };
+    let scalar = (string.node.span.start, string.node.span.end);
     // Inside an unclosed `{` the author is writing a variant already.
-    let before = &text[string.scalar.0..offset];
+    let before = text.get(scalar.0..offset).unwrap_or_default();
     if before.rfind('{') > before.rfind('}') {
         return Vec::new();
     }
     let quotes = if !string.plain || string.value.is_empty() {
         Vec::new()
     } else if !string.value.contains(['"', '\\']) {
-        vec![(string.scalar.0, '"'), (string.scalar.1, '"')]
+        vec![(scalar.0, '"'), (scalar.1, '"')]
     } else if !string.value.contains('\'') {
-        vec![(string.scalar.0, '\''), (string.scalar.1, '\'')]
+        vec![(scalar.0, '\''), (scalar.1, '\'')]
     } else {
         // Neither quote can wrap it unchanged: the author quotes it.
         return Vec::new();

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::syntax::ParseCache;
-use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES};
+use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES, tree};
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached};
 use carcassonne_rules_tools::verify;
 
@@ -84,6 +84,9 @@ pub struct Workspace {
     remembered: Vec<(BTreeMap<String, String>, Rc<Outcome>)>,
     /// Each file as last deserialized: an edit reads only the edited file.
     parsed: ParseCache,
+    /// Each file's current text as a syntax tree, parsed once per edit, for
+    /// what the editor asks about the text.
+    trees: HashMap<String, tree::Parse>,
 }
 
 /// How many compiled texts are remembered: the buffers as typed, and the
@@ -102,6 +105,7 @@ impl Workspace {
     /// checked reader, the one `check` reads with.
     pub fn new(dir: PathBuf) -> Self {
         let (disk, unreadable) = syntax::read_folder(&dir);
+        let trees = disk.iter().map(|(rel, text)| (rel.clone(), tree::parse(text))).collect();
         Workspace {
             dir,
             disk,
@@ -111,6 +115,7 @@ impl Workspace {
             last_good: HashMap::new(),
             remembered: Vec::new(),
             parsed: ParseCache::default(),
+            trees,
         }
     }
 
@@ -139,6 +144,7 @@ impl Workspace {
             return;
         }
         self.oversized.remove(rel);
+        self.trees.insert(rel.to_string(), tree::parse(&text));
         self.open.insert(rel.to_string(), text);
     }
 
@@ -161,11 +167,20 @@ impl Workspace {
                 self.unreadable.push(refused);
             }
         }
+        match self.disk.get(rel) {
+            Some(text) => self.trees.insert(rel.to_string(), tree::parse(text)),
+            None => self.trees.remove(rel),
+        };
     }
 
     /// The current text of `rel`: the buffer, else the file.
     pub fn text(&self, rel: &str) -> Option<&str> {
         self.open.get(rel).or_else(|| self.disk.get(rel)).map(String::as_str)
+    }
+
+    /// The syntax tree of the current text of `rel` (see [`Self::text`]).
+    pub fn tree(&self, rel: &str) -> Option<&tree::Node> {
+        self.trees.get(rel).map(|p| &p.tree)
     }
 
     /// Load, check and verify the rules as they stand. A file the YAML reader

@@ -1,0 +1,469 @@
+//! One rules file as a YAML tree with a byte span on every node, read once
+//! from the event parser `check`'s reader is built on (so flow and block
+//! style, quoting and comments are read as `check` reads them). The tree
+//! exists for broken input too: where the parser stops, every container still
+//! open is closed, and what came before the error is all there, the error
+//! beside it (rust-analyzer's `Parse<T>`, taplo's DOM).
+//!
+//! Bounded like the reader: at most [`serde_saphyr::Budget`]'s depth and
+//! node count; it is built, queried and walked without recursion.
+
+use std::ops::Range;
+
+use granit_parser::{Event, Parser, ScalarStyle, StructureStyle};
+
+/// A parsed file: its tree (an empty mapping for an empty file) and the
+/// error the parser stopped at, if it did (its byte offset and message).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parse {
+    /// What parsed.
+    pub tree: Node,
+    /// Where and why parsing stopped early.
+    pub error: Option<(usize, String)>,
+}
+
+/// A YAML node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// Its bytes in the file (a scalar's quotes included).
+    pub span: Range<usize>,
+    /// What it is.
+    pub value: Value,
+}
+
+/// A node's content.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// A scalar (an alias and a missing value are empty plain scalars).
+    Scalar(Scalar),
+    /// A mapping's (key, value) pairs in the order written.
+    Map(Container<(Node, Node)>),
+    /// A sequence's entries.
+    Seq(Container<Node>),
+}
+
+/// A mapping's or a sequence's entries and how it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Container<T> {
+    /// The entries in order.
+    pub entries: Vec<T>,
+    /// Written in flow style (`{…}`, `[…]`) rather than by indentation.
+    pub flow: bool,
+    /// Closed where the parser stopped, not by the file.
+    pub unclosed: bool,
+}
+
+/// A scalar's value and how it is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scalar {
+    /// Its value, quotes and escapes resolved.
+    pub value: String,
+    /// Written without quotes.
+    pub plain: bool,
+    /// Where the value stands verbatim in the file (`None` when escapes or
+    /// line folding make the file's text differ from the value).
+    pub verbatim: Option<usize>,
+}
+
+impl Node {
+    /// The scalar's value, if it is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Scalar(s) => Some(&s.value),
+            _ => None,
+        }
+    }
+
+    /// The value of `key`, if this is a mapping that has it.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        match &self.value {
+            Value::Map(map) => map.entries.iter().find(|(k, _)| k.as_str() == Some(key)).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    fn empty(at: usize) -> Node {
+        Node { span: at..at, value: Value::Scalar(Scalar { value: String::new(), plain: true, verbatim: Some(at) }) }
+    }
+}
+
+/// A container being read.
+struct Open {
+    start: usize,
+    flow: bool,
+    is_map: bool,
+    /// A mapping's key waiting for its value.
+    key: Option<Node>,
+    pairs: Vec<(Node, Node)>,
+    entries: Vec<Node>,
+}
+
+impl Open {
+    fn close(mut self, end: usize, unclosed: bool) -> Node {
+        if let Some(key) = self.key.take() {
+            // A key whose value was never written: an empty one after it.
+            let at = key.span.end;
+            self.pairs.push((key, Node::empty(at)));
+        }
+        let last = if self.is_map {
+            self.pairs.last().map(|(_, v)| v.span.end)
+        } else {
+            self.entries.last().map(|n| n.span.end)
+        };
+        let end = if self.flow || unclosed { end } else { last.unwrap_or(self.start) }.max(self.start);
+        let value = if self.is_map {
+            Value::Map(Container { entries: self.pairs, flow: self.flow, unclosed })
+        } else {
+            Value::Seq(Container { entries: self.entries, flow: self.flow, unclosed })
+        };
+        Node { span: self.start..end, value }
+    }
+
+    fn add(&mut self, node: Node) {
+        if !self.is_map {
+            self.entries.push(node);
+        } else if let Some(key) = self.key.take() {
+            self.pairs.push((key, node));
+        } else {
+            self.key = Some(node);
+        }
+    }
+}
+
+/// Parses `text`; never fails: a parse error is kept beside what parsed.
+pub fn parse(text: &str) -> Parse {
+    let (mut parse, mut open) = read(text, text.len());
+    // The scanner gives nothing inside a `[` or `{` left open at the end:
+    // read again with it closed there, to keep what it holds (a few times,
+    // for lists in mappings).
+    let mut closed = text.to_string();
+    for _ in 0..4 {
+        let Some(bracket) = open else { break };
+        closed.push(if bracket == '[' { ']' } else { '}' });
+        let (again, still) = read(&closed, text.len());
+        parse.tree = again.tree;
+        if again.error.is_none() {
+            break;
+        }
+        open = still;
+    }
+    parse
+}
+
+/// Reads the events of `text` into a tree whose spans end by `end`: what
+/// lies past it was added to close what was left open. Also says which
+/// bracket was left open, if that is why reading stopped.
+fn read(text: &str, end: usize) -> (Parse, Option<char>) {
+    let budget = serde_saphyr::Budget::default();
+    let mut stack: Vec<Open> = Vec::new();
+    let mut root: Option<Node> = None;
+    let mut error = None;
+    let mut open_bracket = None;
+    let mut nodes = 0usize;
+    let mut last_end = 0;
+    for next in Parser::new_from_str(text) {
+        let (event, span) = match next {
+            Ok(next) => next,
+            Err(e) => {
+                if let granit_parser::ErrorKind::UnclosedFlowCollection { open } = e.kind() {
+                    open_bracket = Some(*open);
+                }
+                // Where the parser stopped, which may be before what it read
+                // (the start of a flow collection left open).
+                let at = e.marker().byte_offset().unwrap_or(last_end).max(last_end).min(end);
+                error = Some((at, e.info()));
+                break;
+            }
+        };
+        let range = span.byte_range().unwrap_or(last_end..last_end);
+        let range = range.start.min(end)..range.end.min(end);
+        last_end = range.end.max(last_end);
+        let node = match event {
+            Event::MappingStart(style, ..) | Event::SequenceStart(style, ..) => {
+                nodes += 1;
+                if stack.len() >= budget.max_depth || nodes > budget.max_nodes {
+                    error = Some((range.start, "the file is nested too deep or has too many nodes".to_string()));
+                    break;
+                }
+                let is_map = matches!(event, Event::MappingStart(..));
+                let flow = style == StructureStyle::Flow;
+                stack.push(Open {
+                    start: range.start,
+                    flow,
+                    is_map,
+                    key: None,
+                    pairs: Vec::new(),
+                    entries: Vec::new(),
+                });
+                continue;
+            }
+            Event::MappingEnd | Event::SequenceEnd => match stack.pop() {
+                // Closed by a bracket past `end`: closed by no bracket written.
+                Some(open) => open.close(range.end, span.byte_range().is_some_and(|r| r.start >= end)),
+                None => continue,
+            },
+            Event::Scalar(value, style, ..) => {
+                nodes += 1;
+                if nodes > budget.max_nodes {
+                    error = Some((range.start, "the file has too many nodes".to_string()));
+                    break;
+                }
+                // A plain scalar starts right at its span; a quoted one one
+                // character later.
+                let verbatim = [range.start, range.start + 1]
+                    .into_iter()
+                    .find(|&at| text[..end].get(at..).is_some_and(|rest| rest.starts_with(value.as_ref())));
+                let plain = style == ScalarStyle::Plain;
+                if plain && range.is_empty() {
+                    // A value not written (the parser's `~`).
+                    Node::empty(range.start)
+                } else {
+                    Node { span: range, value: Value::Scalar(Scalar { value: value.into_owned(), plain, verbatim }) }
+                }
+            }
+            Event::Alias(..) | Event::UnresolvedAlias(..) => Node::empty(range.start),
+            _ => continue,
+        };
+        match stack.last_mut() {
+            Some(open) => open.add(node),
+            None => {
+                root.get_or_insert(node);
+            }
+        }
+    }
+    // Whatever is still open closes where the parser stopped.
+    let stop = error.as_ref().map_or(end, |(at, _)| *at);
+    while let Some(open) = stack.pop() {
+        let node = open.close(stop, true);
+        match stack.last_mut() {
+            Some(parent) => parent.add(node),
+            None => root = Some(node),
+        }
+    }
+    let tree = root.unwrap_or(Node {
+        span: 0..0,
+        value: Value::Map(Container { entries: Vec::new(), flow: false, unclosed: false }),
+    });
+    (Parse { tree, error }, open_bracket)
+}
+
+/// One step of a path from the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Segment<'t> {
+    /// Into the value of a mapping's key (`?` for a key that is not a scalar).
+    Key(&'t str),
+    /// Into a sequence's entry.
+    Index(usize),
+}
+
+/// Where a cursor is: the path from the root to the deepest node holding it.
+#[derive(Clone, Debug)]
+pub struct At<'t> {
+    /// The steps from the root.
+    pub path: Vec<Segment<'t>>,
+    /// The containers along the path, the root first: the last is the one the
+    /// cursor is in (or whose value slot it is in).
+    pub containers: Vec<&'t Node>,
+    /// The scalar under the cursor, if it is on one (a key or a value).
+    pub node: Option<&'t Node>,
+    /// On a key, or where a new key of the last container is written.
+    pub at_key: bool,
+}
+
+/// Where a scalar stands in its container, for what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot<'t> {
+    /// A key of a mapping.
+    Key,
+    /// The value of a key.
+    Value(&'t str),
+    /// An entry of a sequence.
+    Entry,
+}
+
+impl<'t> At<'t> {
+    /// The keys that hold the cursor, innermost first.
+    pub fn keys(&self) -> Vec<&'t str> {
+        self.path
+            .iter()
+            .rev()
+            .filter_map(|s| match s {
+                Segment::Key(k) => Some(*k),
+                Segment::Index(_) => None,
+            })
+            .collect()
+    }
+
+    /// The `id:` of the innermost mapping around the cursor that has one.
+    pub fn id(&self) -> Option<&'t str> {
+        self.containers.iter().rev().find_map(|c| c.get("id").and_then(Node::as_str))
+    }
+
+    /// Where the cursor stands in its container, and the key that container
+    /// is the value of.
+    pub fn slot(&self) -> (Option<&'t str>, Slot<'t>) {
+        let keys = self.keys();
+        if self.at_key {
+            return (keys.first().copied(), Slot::Key);
+        }
+        // Stopped in a sequence, between its entries: a new entry.
+        let in_seq = self.containers.len() > self.path.len()
+            && self.containers.last().is_some_and(|c| matches!(c.value, Value::Seq(_)));
+        match self.path.last() {
+            Some(Segment::Key(k)) if !in_seq => (keys.get(1).copied(), Slot::Value(k)),
+            _ => (keys.first().copied(), Slot::Entry),
+        }
+    }
+}
+
+/// The column of `offset` and the indentation of its line.
+fn line_of(text: &str, offset: usize) -> (usize, usize) {
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let indent = text[start..].find(|c: char| c != ' ').map_or(text.len() - start, |i| i);
+    (start, indent)
+}
+
+fn column(text: &str, offset: usize) -> usize {
+    offset - text[..offset].rfind('\n').map_or(0, |i| i + 1)
+}
+
+fn same_line(text: &str, a: usize, b: usize) -> bool {
+    let (a, b) = (a.min(b), a.max(b));
+    !text[a..b].contains('\n')
+}
+
+impl Node {
+    /// The path to the deepest node holding byte `offset` of `text` (the
+    /// file this tree was parsed from), what taplo calls `Query::at`. In a
+    /// block container the indentation of the cursor's line decides, so a
+    /// cursor at the end of a half-typed line lands in the mapping being
+    /// written.
+    pub fn at<'t>(&'t self, text: &str, offset: usize) -> At<'t> {
+        let mut offset = offset.min(text.len());
+        while !text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let (line_start, indent) = line_of(text, offset);
+        let mut at = At { path: Vec::new(), containers: Vec::new(), node: None, at_key: false };
+        let mut node = self;
+        loop {
+            // Does the cursor fall into `entry`, which starts at `start`
+            // (a key's or an entry's place) in container `c`?
+            let inside = |flow: bool, start: usize, child: &Node| {
+                if flow {
+                    // Up to the comma after it.
+                    offset <= child.span.end
+                        || child_is_open(child)
+                        || !text[child.span.end.max(start)..offset].contains(',')
+                } else {
+                    same_line(text, start, offset) || (offset >= line_start && indent > column(text, start))
+                }
+            };
+            match &node.value {
+                Value::Scalar(_) => {
+                    if node.span.start <= offset && offset <= node.span.end {
+                        at.node = Some(node);
+                    }
+                    return at;
+                }
+                Value::Map(map) => {
+                    at.containers.push(node);
+                    let Some((key, value)) = map.entries.iter().rev().find(|(k, _)| k.span.start <= offset) else {
+                        at.at_key = true;
+                        return at;
+                    };
+                    if offset <= key.span.end && (map.flow || same_line(text, key.span.start, offset)) {
+                        at.at_key = true;
+                        at.node = Some(key);
+                        return at;
+                    }
+                    let in_value = inside(map.flow, if map.flow { key.span.end } else { key.span.start }, value);
+                    if !in_value {
+                        at.at_key = true;
+                        return at;
+                    }
+                    at.path.push(Segment::Key(key.as_str().unwrap_or("?")));
+                    node = value;
+                }
+                Value::Seq(seq) => {
+                    at.containers.push(node);
+                    let Some((i, entry)) = seq.entries.iter().enumerate().rev().find(|(_, e)| e.span.start <= offset)
+                    else {
+                        return at;
+                    };
+                    // A block entry's place is its dash, before its node.
+                    let start = if seq.flow { entry.span.start } else { dash_before(text, entry.span.start) };
+                    if !inside(seq.flow, start, entry) {
+                        return at;
+                    }
+                    at.path.push(Segment::Index(i));
+                    node = entry;
+                }
+            }
+        }
+    }
+}
+
+fn child_is_open(node: &Node) -> bool {
+    match &node.value {
+        Value::Map(c) => c.unclosed,
+        Value::Seq(c) => c.unclosed,
+        Value::Scalar(_) => false,
+    }
+}
+
+/// The `-` of the block sequence entry whose node starts at `start` (the
+/// node's own start if no dash stands right before it).
+fn dash_before(text: &str, start: usize) -> usize {
+    let before = text[..start].trim_end_matches(' ');
+    if before.ends_with('-') { before.len() - 1 } else { start }
+}
+
+/// A scalar and where it stands, as [`Node::scalars`] visits it.
+#[derive(Clone, Copy, Debug)]
+pub struct Visit<'t> {
+    /// The scalar node.
+    pub node: &'t Node,
+    /// Its place in its container.
+    pub slot: Slot<'t>,
+    /// The key its container is the value of (for a sequence's mapping
+    /// entries, the sequence's key).
+    pub under: Option<&'t str>,
+    /// The `id:` of the mapping that holds it directly.
+    pub owner: Option<&'t str>,
+}
+
+impl Node {
+    /// Every scalar in the order written, with its place.
+    pub fn scalars(&self) -> Vec<Visit<'_>> {
+        let mut out = Vec::new();
+        let mut stack = vec![Visit { node: self, slot: Slot::Entry, under: None, owner: None }];
+        while let Some(visit) = stack.pop() {
+            // The key the node's entries are under: its own, else its container's.
+            let here = match visit.slot {
+                Slot::Value(key) => Some(key),
+                Slot::Key | Slot::Entry => visit.under,
+            };
+            match &visit.node.value {
+                Value::Scalar(_) => out.push(visit),
+                Value::Map(map) => {
+                    let owner = visit.node.get("id").and_then(Node::as_str);
+                    for (k, v) in map.entries.iter().rev() {
+                        let slot = Slot::Value(k.as_str().unwrap_or("?"));
+                        stack.push(Visit { node: v, slot, under: here, owner });
+                        stack.push(Visit { node: k, slot: Slot::Key, under: here, owner });
+                    }
+                }
+                Value::Seq(seq) => {
+                    for entry in seq.entries.iter().rev() {
+                        stack.push(Visit { node: entry, slot: Slot::Entry, under: here, owner: None });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
