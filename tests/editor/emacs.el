@@ -1,0 +1,134 @@
+;;; emacs.el --- drives the language server from Emacs with eglot  -*- lexical-binding: t; -*-
+
+;; Run by tests/editor_emacs.rs as `emacs --batch -Q -l emacs.el', with the
+;; set-up as a user installs it (editors/emacs/carcassonne-rules.el) on a
+;; copy of the rules: the server attaches to a rules file and not to other
+;; YAML, a planted mistake gets its flymake diagnostic, completion, hover,
+;; definition and the quick fix. Writes one line per check to $RESULTS: "ok
+;; NAME" or "fail NAME: why", as it goes, so that a check that hangs leaves
+;; the ones before it; a Lisp error is written as "error: …" and Emacs quits.
+
+;;; Code:
+
+(defvar results nil "The lines written so far, last first.")
+
+(defun check (name ok &optional why)
+  "Record check NAME: OK, or not with WHY."
+  (push (if ok (concat "ok " name) (format "fail %s: %S" name why)) results)
+  (with-temp-file (getenv "RESULTS")
+    (insert (mapconcat #'identity (reverse results) "\n") "\n")))
+
+(defun command ()
+  "What the command loop does after a command, and when the user pauses:
+post-command hooks, then the idle timers (batch Emacs runs neither)."
+  (run-hooks 'post-command-hook)
+  (accept-process-output nil 0.05)
+  (dolist (timer (copy-sequence timer-idle-list))
+    (timer-event-handler timer)))
+
+(defun wait-for (what &optional seconds)
+  "Call WHAT as the user waits, until it is non-nil or SECONDS (20) pass."
+  (let ((until (+ (float-time) (or seconds 20))) found)
+    (while (and (not (setq found (funcall what))) (< (float-time) until))
+      (command)
+      (accept-process-output nil 0.1))
+    found))
+
+(defun goto-text (text)
+  "Move to the start of the first TEXT in the buffer: its line's number."
+  (goto-char (point-min))
+  (search-forward text)
+  (goto-char (match-beginning 0))
+  (line-number-at-pos))
+
+(defun replace-line (text)
+  "Replace the current line with TEXT, as typing would."
+  (delete-region (line-beginning-position) (line-end-position))
+  (insert text)
+  (command))
+
+(defun diagnostics ()
+  "The flymake diagnostics of this buffer, as (LINE . TEXT)."
+  (mapcar (lambda (d) (cons (line-number-at-pos (flymake-diagnostic-beg d))
+                            (flymake-diagnostic-text d)))
+          (flymake-diagnostics)))
+
+(defun run ()
+  (let ((root (getenv "RULES_ROOT")))
+    ;; What a user's start-up does: Debian's elpa-* packages (-Q leaves their
+    ;; folder out), then the set-up.
+    (setq package-directory-list '("/usr/share/emacs/site-lisp/elpa"))
+    (package-activate-all)
+    (setq carcassonne-rules-server (getenv "SERVER"))
+    (load (getenv "CONFIG") nil t)
+    (find-file (concat root "/rules/expansions/abbey-and-mayor.yaml"))
+    (command)
+    (let ((server (wait-for #'eglot-current-server)))
+      (check "attached" (and server eglot--managed-mode (eq major-mode 'yaml-mode)
+                             (equal (process-command (jsonrpc--process server))
+                                    (list (getenv "SERVER") "lsp"))
+                             (equal (project-root (eglot--project server))
+                                    (file-name-as-directory (expand-file-name (concat root "/rules")))))
+             (list server major-mode)))
+
+    ;; A misspelt module in a condition: flymake shows it on its line, with its code.
+    (let ((line (goto-text "when: mayor")))
+      (replace-line "      when: mayr")
+      (let ((found (wait-for #'diagnostics)))
+        (check "diagnostic" (and (= (length found) 1) (= (caar found) line)
+                                 (string-prefix-p "carcassonne-rules [unknown-module]: unknown module or flag `mayr`"
+                                                  (cdar found)))
+               found))
+
+      ;; Its quick fix, as `C-u M-x eglot-code-actions RET quickfix' applies it.
+      (let ((diag (car (flymake-diagnostics))))
+        (when diag
+          (eglot-code-actions (flymake-diagnostic-beg diag) (flymake-diagnostic-end diag) "quickfix" t)))
+      (command)
+      (check "quick fix" (equal (buffer-substring (line-beginning-position) (line-end-position)) "      when: mayor")
+             (buffer-substring (line-beginning-position) (line-end-position)))
+      (check "fixed" (wait-for (lambda () (null (diagnostics)))) (diagnostics))
+
+      ;; Completion after `or ', from eglot's completion-at-point function.
+      (goto-char (point-min))
+      (forward-line (1- line))
+      (replace-line "      when: abbey or ")
+      (let* ((capf (run-hook-with-args-until-success 'completion-at-point-functions))
+             (names (and capf (all-completions "" (nth 2 capf)))))
+        (check "completion" (and (member "mayor" names) (member "tiles_in_supply" names) (not (member "C1" names)))
+               (list capf names)))
+      (replace-line "      when: mayor")
+      (check "clean again" (wait-for (lambda () (null (diagnostics)))) (diagnostics)))
+
+    ;; Hover on an item id, through eldoc's function.
+    (goto-text "id: abbey-take-tile")
+    (forward-char 6)
+    (let (shown)
+      (eglot-hover-eldoc-function (lambda (info &rest _) (setq shown (or info ""))))
+      (wait-for (lambda () shown) 10)
+      (check "hover" (and shown (string-match-p "50\\.0% of selections" shown)
+                         (string-match-p "placed" shown)) shown))
+
+    ;; Definition of an item named in `after:', as M-. jumps there.
+    (goto-text "after: mayor-deploy")
+    (forward-char 8)
+    (let ((from (current-buffer)))
+      (call-interactively #'xref-find-definitions)
+      (check "definition" (and (eq (current-buffer) from)
+                               (string-match-p "id: mayor-deploy$"
+                                               (buffer-substring (line-beginning-position) (line-end-position))))
+             (list (buffer-name) (buffer-substring (line-beginning-position) (line-end-position)))))
+
+    ;; A YAML file outside any rules folder gets no server.
+    (find-file (getenv "ELSEWHERE"))
+    (command)
+    (check "not elsewhere" (and (eq major-mode 'yaml-mode) (not eglot--managed-mode) (null (eglot-current-server)))
+           (list major-mode (eglot-current-server)))))
+
+(condition-case err
+    (run)
+  (error (push (format "error: %S" err) results)
+         (with-temp-file (getenv "RESULTS")
+           (insert (mapconcat #'identity (reverse results) "\n") "\n"))))
+(when (fboundp 'eglot-shutdown-all) (eglot-shutdown-all))
+(kill-emacs 0)
