@@ -10,13 +10,13 @@
 
 ;;; Code:
 
-(defvar results nil "The lines written so far, last first.")
+(defvar test-results nil "The lines written so far, last first.")
 
 (defun check (name ok &optional why)
   "Record check NAME: OK, or not with WHY."
-  (push (if ok (concat "ok " name) (format "fail %s: %S" name why)) results)
+  (push (if ok (concat "ok " name) (format "fail %s: %S" name why)) test-results)
   (with-temp-file (getenv "RESULTS")
-    (insert (mapconcat #'identity (reverse results) "\n") "\n")))
+    (insert (mapconcat #'identity (reverse test-results) "\n") "\n")))
 
 (defun command ()
   "What the command loop does after a command, and when the user pauses:
@@ -127,8 +127,8 @@ post-command hooks, then the idle timers (batch Emacs runs neither)."
 
 (condition-case err
     (run)
-  (error (push (format "error: %S" err) results)
+  (error (push (format "error: %S" err) test-results)
          (with-temp-file (getenv "RESULTS")
-           (insert (mapconcat #'identity (reverse results) "\n") "\n"))))
+           (insert (mapconcat #'identity (reverse test-results) "\n") "\n"))))
 (when (fboundp 'eglot-shutdown-all) (eglot-shutdown-all))
 (kill-emacs 0)
