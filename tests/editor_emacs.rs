@@ -89,6 +89,7 @@ fn session() -> String {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    std::fs::read_to_string(&results)
-        .unwrap_or_else(|_| panic!("emacs wrote no results: {}", std::fs::read_to_string(log.path()).unwrap_or_default()))
+    std::fs::read_to_string(&results).unwrap_or_else(|_| {
+        panic!("emacs wrote no results: {}", std::fs::read_to_string(log.path()).unwrap_or_default())
+    })
 }
