@@ -69,7 +69,8 @@ post-command hooks, then the idle timers (batch Emacs runs neither)."
                                     (list (getenv "SERVER") "lsp"))
                              (equal (project-root (eglot--project server))
                                     (file-name-as-directory (expand-file-name (concat root "/rules")))))
-             (list server major-mode)))
+             (list (and server (process-command (jsonrpc--process server)))
+                   (and server (project-root (eglot--project server))) major-mode)))
 
     ;; A misspelt module in a condition: flymake shows it on its line, with its code.
     (let ((line (goto-text "when: mayor")))
