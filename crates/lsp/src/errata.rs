@@ -87,8 +87,9 @@ mod tests {
     fn item_ids_and_the_names_of_conditions_are_found_where_written() {
         let text = "classes:\n  - class: showX\n    means: \"abbey or tiles_in_supply\"\n    why: abbey-x\n\
                     differences:\n  - id: abbey-x\n    items: [draw-tile, 'show-tile']\n    when: not abbey\n";
+        let named = names(text);
         let found: Vec<(Kind, &str, &str)> =
-            names(text).iter().map(|n| (n.kind, n.name.as_str(), &text[n.start..n.start + n.name.len()])).collect();
+            named.iter().map(|n| (n.kind, n.name.as_str(), &text[n.start..n.start + n.name.len()])).collect();
         assert_eq!(
             found,
             [
