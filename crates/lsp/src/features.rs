@@ -614,15 +614,25 @@ pub fn kind_of(rules: &Rules, name: &str) -> Option<Kind> {
     }
 }
 
+/// What kind of id `old` is, if it can be renamed (an item or a derived
+/// flag); else why not.
+pub fn renamable(rules: &Rules, kind: Kind, old: &str) -> Result<IdKind, String> {
+    if kind == Kind::Item && find(rules, old).is_some() {
+        Ok(IdKind::Item)
+    } else if kind == Kind::Selector && rules.flags.iter().any(|f| f.id == old) {
+        Ok(IdKind::Flag)
+    } else {
+        Err(format!("`{old}` is not an item or a derived flag: only those can be renamed"))
+    }
+}
+
 /// Why a rename of `old` to `new` is refused, if it is.
 pub fn refuse_rename(rules: &Rules, kind: Kind, old: &str, new: &str) -> Option<String> {
-    let is_item = kind == Kind::Item && find(rules, old).is_some();
-    let is_flag = kind == Kind::Selector && rules.flags.iter().any(|f| f.id == old);
-    if !is_item && !is_flag {
-        return Some(format!("`{old}` is not an item or a derived flag: only those can be renamed"));
-    }
     // The compiler's own rules for ids, length included.
-    let id_kind = if is_item { IdKind::Item } else { IdKind::Flag };
+    let id_kind = match renamable(rules, kind, old) {
+        Ok(id_kind) => id_kind,
+        Err(refusal) => return Some(refusal),
+    };
     if !id_kind.accepts(new) {
         return Some(format!(
             "`{}` is not a valid {} id: use {} of at most {MAX_ID_LEN} characters",

@@ -7,6 +7,7 @@
 //! rust-analyzer does), converting positions with the compiler's one
 //! [`positions`](carcassonne_rules_compiler::positions) mapper.
 
+pub mod errata;
 pub mod features;
 pub mod inlay;
 pub mod semantic;
@@ -23,6 +24,7 @@ use std::str::FromStr;
 use carcassonne_rules_compiler::Rules;
 use carcassonne_rules_compiler::codes;
 use carcassonne_rules_compiler::positions::{self, Columns};
+use carcassonne_rules_compiler::syntax;
 use carcassonne_rules_core::escape::terminal::quoted;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lsp;
@@ -76,6 +78,9 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         .pointer("/capabilities/textDocument/completion/completionItem/snippetSupport")
         .and_then(Value::as_bool)
         .unwrap_or(false);
+    let annotations = params
+        .pointer("/capabilities/workspace/workspaceEdit/changeAnnotationSupport")
+        .is_some_and(|support| !support.is_null());
     let capabilities = json!({
         "positionEncoding": if offers_utf8 { "utf-8" } else { "utf-16" },
         "textDocumentSync": { "openClose": true, "change": 1, "save": true },
@@ -83,7 +88,7 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         "hoverProvider": true,
         "definitionProvider": true,
         "referencesProvider": true,
-        "renameProvider": true,
+        "renameProvider": { "prepareProvider": true },
         "codeActionProvider": true,
         "documentSymbolProvider": true,
         "inlayHintProvider": true,
@@ -102,9 +107,12 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         root.clone()
     });
     let mut server = Server {
+        errata: errata::path(&dir),
+        errata_buffer: None,
         workspace: Workspace::new(dir),
         columns,
         snippets,
+        annotations,
         model: None,
         published: Vec::new(),
         problems: BTreeMap::new(),
@@ -152,6 +160,13 @@ struct Server {
     columns: Columns,
     /// The client takes snippets in completions.
     snippets: bool,
+    /// The client takes change annotations in workspace edits: a rename
+    /// asks before it edits outside the rules folder.
+    annotations: bool,
+    /// Where the wiki crate's errata file is (it may not exist).
+    errata: Option<PathBuf>,
+    /// The editor's buffer of the errata file, if it is open.
+    errata_buffer: Option<String>,
     model: Option<Model>,
     /// The files diagnostics were last published for.
     published: Vec<String>,
@@ -173,6 +188,10 @@ impl Server {
     fn notified(&mut self, notification: Notification) -> bool {
         let params = &notification.params;
         let uri = params.pointer("/textDocument/uri").and_then(Value::as_str).unwrap_or_default();
+        if uri::to_path(uri).is_some_and(|path| Some(&path) == self.errata.as_ref()) {
+            self.errata_changed(&notification);
+            return false;
+        }
         let Some(rel) = self.rel(uri) else { return false };
         match notification.method.as_str() {
             "textDocument/didOpen" => {
@@ -195,6 +214,26 @@ impl Server {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Keeps the editor's buffer of the errata file: it is not analysed,
+    /// but a rename edits it as it stands.
+    fn errata_changed(&mut self, notification: &Notification) {
+        let params = &notification.params;
+        let text = match notification.method.as_str() {
+            "textDocument/didOpen" => params.pointer("/textDocument/text"),
+            "textDocument/didChange" => {
+                params.pointer("/contentChanges").and_then(Value::as_array).and_then(|c| c.last()?.get("text"))
+            }
+            "textDocument/didClose" => {
+                self.errata_buffer = None;
+                return;
+            }
+            _ => return,
+        };
+        if let Some(text) = text.and_then(Value::as_str) {
+            self.errata_buffer = Some(text.to_string());
         }
     }
 
@@ -372,18 +411,22 @@ impl Server {
             },
             "textDocument/references" => {
                 let sites = features::sites(rules, &model.texts);
-                let Some((kind, name)) = named_at(model, &sites, &rel, text, offset) else { return Ok(Value::Null) };
+                let Some((kind, name, _)) = named_at(model, &sites, &rel, text, offset) else { return Ok(Value::Null) };
                 let found: Vec<lsp::Location> = features::references(rules, &sites, kind, &name)
                     .iter()
                     .filter_map(|p| self.location(p, Some(&model.texts)))
                     .collect();
                 json!(found)
             }
+            "textDocument/prepareRename" => {
+                let sites = features::sites(rules, &model.texts);
+                let (kind, old, start) = renamable_at(model, &sites, &rel, text, offset)?;
+                features::renamable(rules, kind, &old)?;
+                json!({ "range": self.range(text, start, old.len()), "placeholder": old })
+            }
             "textDocument/rename" => {
                 let sites = features::sites(rules, &model.texts);
-                let Some((kind, old)) = named_at(model, &sites, &rel, text, offset) else {
-                    return Err("there is no item or derived flag to rename here".into());
-                };
+                let (kind, old, _) = renamable_at(model, &sites, &rel, text, offset)?;
                 let new = params.get("newName").and_then(Value::as_str).unwrap_or_default();
                 if let Some(refusal) = features::refuse_rename(rules, kind, &old, new) {
                     return Err(refusal);
@@ -408,14 +451,67 @@ impl Server {
                         .or_default()
                         .push(lsp::TextEdit { range: location.range, new_text: new.to_string() });
                 }
-                json!({ "changes": changes })
+                self.rename_edit(changes, self.errata_renamed(kind, &old, new))
             }
             _ => Value::Null,
         };
         Ok(value)
     }
 
-    /// The outline of a file: steps (or sections) → items.
+    /// The edits of a rename of `old` to `new` in the errata file, by its
+    /// URI: its buffer if open, else the file on disk (none if it is not there).
+    fn errata_renamed(&self, kind: features::Kind, old: &str, new: &str) -> Option<(String, Vec<lsp::TextEdit>)> {
+        let path = self.errata.as_ref()?;
+        let on_disk;
+        let text = match &self.errata_buffer {
+            Some(buffer) => buffer,
+            None => {
+                let (dir, name) = (path.parent()?, path.file_name()?.to_str()?);
+                on_disk = syntax::read_file(dir, name).ok()??;
+                &on_disk
+            }
+        };
+        let edits: Vec<lsp::TextEdit> = errata::names(text)
+            .into_iter()
+            .filter(|n| n.kind == kind && n.name == old)
+            .map(|n| lsp::TextEdit { range: self.range(text, n.start, n.name.len()), new_text: new.to_string() })
+            .collect();
+        (!edits.is_empty()).then(|| (uri::from_path(path), edits))
+    }
+
+    /// A rename's workspace edit: the rules files' edits, and the errata
+    /// file's (outside the rules folder) marked as needing the author's
+    /// confirmation where the client can show that.
+    fn rename_edit(
+        &self,
+        mut changes: BTreeMap<String, Vec<lsp::TextEdit>>,
+        outside: Option<(String, Vec<lsp::TextEdit>)>,
+    ) -> Value {
+        if !self.annotations {
+            if let Some((uri, edits)) = outside {
+                changes.entry(uri).or_default().extend(edits);
+            }
+            return json!({ "changes": changes });
+        }
+        let document =
+            |uri: &str, edits: Value| json!({ "textDocument": { "uri": uri, "version": null }, "edits": edits });
+        let mut documents: Vec<Value> = changes.iter().map(|(uri, edits)| document(uri, json!(edits))).collect();
+        let Some((uri, edits)) = outside else { return json!({ "documentChanges": documents }) };
+        const OUTSIDE: &str = "outside-the-rules";
+        let annotated: Vec<Value> =
+            edits.iter().map(|e| json!({ "range": e.range, "newText": e.new_text, "annotationId": OUTSIDE })).collect();
+        documents.push(document(&uri, json!(annotated)));
+        let file = self.errata.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+        json!({
+            "documentChanges": documents,
+            "changeAnnotations": { OUTSIDE: {
+                "label": "Outside the rules folder: the wiki crate's errata",
+                "needsConfirmation": true,
+                "description": file,
+            } },
+        })
+    }
+
     /// The fixes of the request's diagnostics, as quick fixes: each
     /// diagnostic is found among the problems last published (by its range
     /// and message), so a fix is the compiler's own edit, in whatever file it
@@ -448,6 +544,7 @@ impl Server {
         Some(json!(actions))
     }
 
+    /// The outline of a file: steps (or sections) → items.
     fn symbols(&self, params: &Value) -> Option<Value> {
         let model = self.model.as_ref()?;
         let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
@@ -505,22 +602,33 @@ impl Server {
     }
 }
 
-/// The name under the cursor and what it names: the model's site there, so
-/// that a name in a text or a comment is none; by the word alone when the
-/// buffer is not the text the model was read from.
+/// The name under the cursor, what it names and where it starts: the
+/// model's site there, so that a name in a text or a comment is none; by the
+/// word alone when the buffer is not the text the model was read from.
 fn named_at(
     model: &Model,
     sites: &[features::Site],
     rel: &str,
     text: &str,
     offset: usize,
-) -> Option<(features::Kind, String)> {
+) -> Option<(features::Kind, String, usize)> {
     if model.texts.get(rel).map(String::as_str) == Some(text) {
         let site = features::site_at(sites, rel, offset)?;
-        return Some((site.kind, site.name.clone()));
+        return Some((site.kind, site.name.clone(), site.at.start));
     }
-    let (_, word) = features::word_at(text, offset)?;
-    Some((features::kind_of(&model.rules, word)?, word.to_string()))
+    let (start, word) = features::word_at(text, offset)?;
+    Some((features::kind_of(&model.rules, word)?, word.to_string(), start))
+}
+
+/// As [`named_at`], refusing a place that names nothing.
+fn renamable_at(
+    model: &Model,
+    sites: &[features::Site],
+    rel: &str,
+    text: &str,
+    offset: usize,
+) -> Result<(features::Kind, String, usize), String> {
+    named_at(model, sites, rel, text, offset).ok_or_else(|| "there is no item or derived flag to rename here".into())
 }
 
 /// A line or column as the protocol's `u32`.

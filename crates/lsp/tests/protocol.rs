@@ -727,3 +727,137 @@ fn a_flag_is_renamed_in_every_condition_and_its_definition_but_not_in_prose() {
     let in_fortune = changes[&client.uri(fortune)].as_array().unwrap().len();
     assert_eq!(in_fortune, client.text(fortune).matches(&format!("when: {flag}\n")).count());
 }
+
+/// Puts the wiki crate's errata beside a copy of the rules, as the repository
+/// lays them out (`<rules>/../crates/wiki/errata.yaml`).
+fn with_errata(rules: &std::path::Path) {
+    let wiki = rules.parent().unwrap().join("crates/wiki");
+    std::fs::create_dir_all(&wiki).unwrap();
+    std::fs::copy(common::bundled_rules().join("../crates/wiki/errata.yaml"), wiki.join("errata.yaml")).unwrap();
+}
+
+fn errata_path(client: &Client) -> std::path::PathBuf {
+    client.dir.path().join("crates/wiki/errata.yaml")
+}
+
+fn errata_uri(client: &Client) -> String {
+    carcassonne_rules_lsp::uri::from_path(&errata_path(client))
+}
+
+/// The rename of the name at `skip` characters into `needle` in `rel` to `new`.
+fn rename(client: &mut Client, rel: &str, needle: &str, skip: usize, new: &str) -> Value {
+    let (line, col) = find(&client.text(rel), needle, skip);
+    let mut params = client.at(rel, line, col);
+    params["newName"] = new.into();
+    client.request("textDocument/rename", params)
+}
+
+/// The files that name `any-time-only-once`: its definition, four `under:`.
+const UNDER_ANY_TIME_ONLY_ONCE: [&str; 5] = [
+    "base.yaml",
+    "expansions/traders-and-builders.yaml",
+    "expansions/the-plague.yaml",
+    "expansions/the-tunnel.yaml",
+    "expansions/the-tower.yaml",
+];
+
+#[test]
+fn a_rename_edits_the_errata_beside_the_rules_where_they_name_the_item_or_flag() {
+    let mut client = Client::start_declaring(true, json!({}), with_errata);
+    let errata = std::fs::read_to_string(errata_path(&client)).unwrap();
+    let edit = rename(&mut client, "base.yaml", "- id: any-time-only-once", 6, "any-time-once-only");
+    // Without change annotations: plain edits, the errata's beside the rules files'.
+    assert!(edit.get("documentChanges").is_none(), "{edit}");
+    let changes = edit["changes"].as_object().unwrap();
+    let mut files: Vec<String> = UNDER_ANY_TIME_ONLY_ONCE.iter().map(|rel| client.uri(rel)).collect();
+    files.push(errata_uri(&client));
+    files.sort();
+    assert_eq!(changes.keys().cloned().collect::<Vec<_>>(), files);
+    let in_errata = changes[&errata_uri(&client)].as_array().unwrap();
+    let (line, col) = find(&errata, "items: [any-time-only-once]", 8);
+    let range = json!({ "start": { "line": line, "character": col }, "end": { "line": line, "character": col + 18 } });
+    assert_eq!(in_errata, &[json!({ "range": range, "newText": "any-time-once-only" })]);
+    let base = client.text("base.yaml");
+    let renamed_base = apply_edits(&base, changes[&client.uri("base.yaml")].as_array().unwrap());
+    assert_eq!(renamed_base, base.replacen("- id: any-time-only-once\n", "- id: any-time-once-only\n", 1));
+
+    // A derived flag, named in a condition of the errata.
+    let flag = "messages_for_entries_step5_mark_c1_and_mark_we";
+    let edit = rename(&mut client, "modules.yaml", &format!("  {flag}: "), 2, "messages_step5_marks");
+    let in_errata = edit["changes"][errata_uri(&client)].as_array().unwrap();
+    assert_eq!(
+        apply_edits(&errata, in_errata),
+        errata.replacen(&format!("means: {flag} and"), "means: messages_step5_marks and", 1)
+    );
+}
+
+#[test]
+fn with_change_annotations_the_errata_edits_ask_for_confirmation_in_the_open_buffer() {
+    let annotations = json!({ "workspace": { "workspaceEdit": { "documentChanges": true, "changeAnnotationSupport": { "groupsOnLabel": true } } } });
+    let mut client = Client::start_declaring(true, annotations, with_errata);
+    // An unsaved buffer of the errata names the item once more (and once in a
+    // comment, left alone): the buffer is what is edited, not the file.
+    let on_disk = std::fs::read_to_string(errata_path(&client)).unwrap();
+    let written = |id: &str| {
+        on_disk.clone()
+            + &format!(
+                "  - id: planted\n    # any-time-only-once\n    page: p\n    rules: r\n    why: w\n    items: [draw-tile, \"{id}\"]\n"
+            )
+    };
+    let buffer = written("any-time-only-once");
+    let uri = errata_uri(&client);
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "yaml", "version": 1, "text": buffer } }),
+    );
+    let edit = rename(&mut client, "base.yaml", "- id: any-time-only-once", 6, "any-time-once-only");
+    assert!(edit.get("changes").is_none(), "{edit}");
+    let documents = edit["documentChanges"].as_array().unwrap();
+    assert_eq!(documents.len(), UNDER_ANY_TIME_ONLY_ONCE.len() + 1, "{edit}");
+    let (errata, rules): (Vec<&Value>, Vec<&Value>) = documents.iter().partition(|d| d["textDocument"]["uri"] == uri);
+    let edits = errata[0]["edits"].as_array().unwrap();
+    let expected =
+        written("any-time-once-only").replacen("items: [any-time-only-once]", "items: [any-time-once-only]", 1);
+    assert_eq!(apply_edits(&buffer, edits), expected);
+    assert_eq!(edits.len(), 2);
+    for e in edits {
+        let annotation = &edit["changeAnnotations"][e["annotationId"].as_str().unwrap()];
+        assert_eq!(annotation["needsConfirmation"], true, "{edit}");
+        assert!(annotation["label"].as_str().unwrap().contains("Outside the rules folder"), "{annotation}");
+    }
+    // The rules files' edits are plain and need no confirmation.
+    for d in rules {
+        assert!(UNDER_ANY_TIME_ONLY_ONCE.iter().any(|rel| d["textDocument"]["uri"] == client.uri(rel)), "{d}");
+        assert!(d["edits"].as_array().unwrap().iter().all(|e| e.get("annotationId").is_none()), "{d}");
+    }
+    // Closed, the buffer no longer counts: the file on disk is edited.
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri } }));
+    let edit = rename(&mut client, "base.yaml", "- id: any-time-only-once", 6, "any-time-once-only");
+    let documents = edit["documentChanges"].as_array().unwrap();
+    let errata = documents.iter().find(|d| d["textDocument"]["uri"] == uri).unwrap();
+    assert_eq!(errata["edits"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn prepare_rename_gives_the_name_and_its_range_or_refuses() {
+    // No errata beside these rules: a rename still edits the rules files.
+    let mut client = Client::start(true);
+    let text = client.text(ABBEY);
+    client.open(ABBEY, &text);
+    let id = "abbey-play-from-supply";
+    let (line, col) = find(&text, &format!("id: {id}"), 4);
+    let prepared = client.request("textDocument/prepareRename", client.at(ABBEY, line, col + 3));
+    let range =
+        json!({ "start": { "line": line, "character": col }, "end": { "line": line, "character": col + id.len() } });
+    assert_eq!(prepared, json!({ "range": range, "placeholder": id }));
+    let (line, col) = find(&text, "when: mayor", 6);
+    let refused = client.try_request("textDocument/prepareRename", client.at(ABBEY, line, col));
+    assert_eq!(refused, Err("`mayor` is not an item or a derived flag: only those can be renamed".to_string()));
+    let (line, col) = find(&text, "text:", 1);
+    let refused = client.try_request("textDocument/prepareRename", client.at(ABBEY, line, col));
+    assert_eq!(refused, Err("there is no item or derived flag to rename here".to_string()));
+    let edit = rename(&mut client, ABBEY, &format!("id: {id}"), 4, "abbey-supply-play");
+    let rules = carcassonne_rules_lsp::uri::from_path(&client.dir.path().join("rules"));
+    let files: Vec<&String> = edit["changes"].as_object().unwrap().keys().collect();
+    assert!(files.len() == 2 && files.iter().all(|f| f.starts_with(&rules)), "{edit}");
+}

@@ -53,10 +53,16 @@ impl Client {
     /// As [`Client::start_with`], `setup` changing the copy of the rules
     /// (given its folder) before the server starts.
     pub fn start_after(utf8: bool, text_document: Value, setup: impl FnOnce(&Path)) -> Client {
+        Client::start_declaring(utf8, json!({ "textDocument": text_document }), setup)
+    }
+
+    /// As [`Client::start_after`], the client declaring `capabilities`
+    /// (besides its position encodings).
+    pub fn start_declaring(utf8: bool, capabilities: Value, setup: impl FnOnce(&Path)) -> Client {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&bundled_rules(), &dir.path().join("rules"));
         setup(&dir.path().join("rules"));
-        Client::launch(dir, "", utf8, text_document)
+        Client::launch(dir, "", utf8, capabilities)
     }
 
     /// A server whose workspace root is `below` the temporary folder, which
@@ -67,20 +73,19 @@ impl Client {
             copy_dir(&bundled_rules(), &dir.path().join("rules"));
         }
         std::fs::create_dir_all(dir.path().join(below)).unwrap();
-        Client::launch(dir, below, false, json!({}))
+        Client::launch(dir, below, false, json!({ "textDocument": {} }))
     }
 
-    fn launch(dir: tempfile::TempDir, below: &str, utf8: bool, text_document: Value) -> Client {
+    fn launch(dir: tempfile::TempDir, below: &str, utf8: bool, mut capabilities: Value) -> Client {
         let (server_side, conn) = Connection::memory();
         let server = std::thread::spawn(move || carcassonne_rules_lsp::serve(&server_side).unwrap());
         let mut client =
             Client { conn, dir, server: Some(server), next_id: 0, diagnostics: HashMap::new(), messages: Vec::new() };
         let encodings = if utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) };
+        capabilities["general"] = json!({ "positionEncodings": encodings });
         let root = carcassonne_rules_lsp::uri::from_path(&client.dir.path().join(below));
-        let init = client.request(
-            "initialize",
-            json!({ "processId": null, "rootUri": root, "capabilities": { "general": { "positionEncodings": encodings }, "textDocument": text_document } }),
-        );
+        let init =
+            client.request("initialize", json!({ "processId": null, "rootUri": root, "capabilities": capabilities }));
         assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap());
         client.notify("initialized", json!({}));
         client
