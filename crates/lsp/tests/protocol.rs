@@ -161,8 +161,11 @@ fn a_place_in_another_file_is_related_information_not_text_in_the_message() {
     assert!(!message.contains("base.yaml:"), "{message}");
 }
 
+/// Positions go both ways in the encoding the client and server agreed on
+/// (UTF-16 unless the client offers UTF-8): a place the server reports past
+/// `ü` and `→` is written in it, a position the client sends is read in it.
 #[test]
-fn positions_are_utf16_unless_the_client_offers_utf8() {
+fn positions_both_ways_are_utf16_unless_the_client_offers_utf8() {
     for utf8 in [false, true] {
         let mut client = Client::start(utf8);
         let text = client.text(ABBEY);
@@ -173,11 +176,22 @@ fn positions_are_utf16_unless_the_client_offers_utf8() {
         );
         client.open(ABBEY, &broken);
         let found = client.diagnostics_of(ABBEY);
-        let at = broken.find("C9").unwrap();
-        let line_start = broken[..at].rfind('\n').unwrap() + 1;
-        let col = if utf8 { at - line_start } else { broken[line_start..at].encode_utf16().count() };
+        let line = broken[..broken.find("C9").unwrap()].matches('\n').count();
+        let line_start = broken[..broken.find("C9").unwrap()].rfind('\n').unwrap() + 1;
+        let column = |needle: &str| {
+            let at = broken.find(needle).unwrap();
+            if utf8 { at - line_start } else { broken[line_start..at].encode_utf16().count() }
+        };
+        // Out: the unknown edition is reported at its column.
         assert_eq!(found.len(), 1, "{found:?}");
-        assert_eq!(start_of(&found[0]).1, col as u64, "utf8: {utf8}");
+        assert_eq!(start_of(&found[0]), (line as u64, column("C9") as u64), "utf8: {utf8}");
+        // In: the edition under the cursor is found only if the column is read
+        // in the agreed encoding (UTF-16 counts `ü` and `→` as one unit each,
+        // UTF-8 as two and three bytes).
+        let def = client.request("textDocument/definition", client.at(ABBEY, line, column("C1:")));
+        assert_eq!(def["uri"], client.uri("editions.yaml"), "utf8: {utf8}: {def}");
+        let (def_line, def_col) = find(&client.text("editions.yaml"), "{ id: C1", 6);
+        assert_eq!(def["range"]["start"], json!({ "line": def_line, "character": def_col }), "utf8: {utf8}");
     }
 }
 
