@@ -2,6 +2,7 @@
 //! buffers in their place, compiled on every change.
 
 use carcassonne_rules_compiler::codes::Code;
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -84,9 +85,10 @@ pub struct Workspace {
     remembered: Vec<(BTreeMap<String, String>, Rc<Outcome>)>,
     /// Each file as last deserialized: an edit reads only the edited file.
     parsed: ParseCache,
-    /// Each file's current text as a syntax tree, parsed once per edit, for
-    /// what the editor asks about the text.
-    trees: HashMap<String, tree::Parse>,
+    /// Each file's current text as a syntax tree, for what the editor asks
+    /// about the text: parsed at the first question after an edit, so that
+    /// an edit's diagnostics do not wait for it.
+    trees: HashMap<String, OnceCell<tree::Parse>>,
 }
 
 /// How many compiled texts are remembered: the buffers as typed, and the
@@ -105,7 +107,7 @@ impl Workspace {
     /// checked reader, the one `check` reads with.
     pub fn new(dir: PathBuf) -> Self {
         let (disk, unreadable) = syntax::read_folder(&dir);
-        let trees = disk.iter().map(|(rel, text)| (rel.clone(), tree::parse(text))).collect();
+        let trees = disk.keys().map(|rel| (rel.clone(), OnceCell::new())).collect();
         Workspace {
             dir,
             disk,
@@ -144,7 +146,7 @@ impl Workspace {
             return;
         }
         self.oversized.remove(rel);
-        self.trees.insert(rel.to_string(), tree::parse(&text));
+        self.trees.insert(rel.to_string(), OnceCell::new());
         self.open.insert(rel.to_string(), text);
     }
 
@@ -168,7 +170,7 @@ impl Workspace {
             }
         }
         match self.disk.get(rel) {
-            Some(text) => self.trees.insert(rel.to_string(), tree::parse(text)),
+            Some(_) => self.trees.insert(rel.to_string(), OnceCell::new()),
             None => self.trees.remove(rel),
         };
     }
@@ -180,7 +182,8 @@ impl Workspace {
 
     /// The syntax tree of the current text of `rel` (see [`Self::text`]).
     pub fn tree(&self, rel: &str) -> Option<&tree::Node> {
-        self.trees.get(rel).map(|p| &p.tree)
+        let text = self.text(rel)?;
+        Some(&self.trees.get(rel)?.get_or_init(|| tree::parse(text)).tree)
     }
 
     /// Load, check and verify the rules as they stand. A file the YAML reader
