@@ -170,9 +170,14 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
             let me = at.id();
             let Some(found) = me.and_then(|id| find(rules, id)) else {
                 // An item being written, not in the last rules that checked:
-                // the items of the step it is written under.
-                return step_under(rules, &keys)
-                    .map_or_else(Vec::new, |s| s.items.iter().map(item_completion).collect());
+                // the children of the item its `under:` names, else the items
+                // of the step it is written under.
+                let parent = at.field("under").and_then(|id| find(rules, id));
+                let list = match &parent {
+                    Some(parent) => parent.item.children.as_slice(),
+                    None => step_under(rules, &keys).map_or(&[][..], |s| s.items.as_slice()),
+                };
+                return list.iter().map(item_completion).collect();
             };
             return found.siblings.iter().filter(|s| s.id != found.item.id).map(item_completion).collect();
         }

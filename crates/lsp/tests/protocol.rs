@@ -195,6 +195,52 @@ fn positions_both_ways_are_utf16_unless_the_client_offers_utf8() {
     }
 }
 
+/// A half-typed file, broken for YAML (the file ends inside a quoted text of
+/// an item still being written), gets completion and hover from what parses:
+/// at every one-word `when:`, `under:` and `after:` before the break, hover
+/// answers as on the whole file and completion offers the name, and the item
+/// being written is offered names in its open condition and its `after:`.
+#[test]
+fn a_half_typed_file_gets_completion_and_hover_at_every_name_before_the_break() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY);
+    let kept: String = text.lines().take(129).map(|l| format!("{l}\n")).collect();
+    let places: Vec<(usize, usize, &str)> = kept
+        .lines()
+        .enumerate()
+        .filter_map(|(line, content)| {
+            let (key, name) = content.trim().split_once(": ")?;
+            let one_name = ["when", "under", "after"].contains(&key) && !name.contains(' ');
+            one_name.then(|| (line, content.find(name).unwrap(), name))
+        })
+        .collect();
+    assert!(places.len() >= 20, "{} places", places.len());
+    client.open(ABBEY, &text);
+    let hover_at = |client: &mut Client, (line, start, _): (usize, usize, &str)| {
+        client.request("textDocument/hover", client.at(ABBEY, line, start + 1))
+    };
+    let whole: Vec<Value> = places.iter().map(|&place| hover_at(&mut client, place)).collect();
+    let half = format!(
+        "{kept}    - id: half-typed\n      under: determine-majority\n      after: \n      when: (abbey and \n      text: \"Half wri"
+    );
+    client.change(ABBEY, &half);
+    let found = client.diagnostics_of(ABBEY);
+    assert_eq!(found.len(), 1, "the one YAML error: {found:?}");
+    for (&place, whole) in places.iter().zip(&whole) {
+        let (line, start, name) = place;
+        assert!(whole["contents"]["value"].is_string(), "hover on `{name}` at line {line} of the whole file: {whole}");
+        assert_eq!(&hover_at(&mut client, place), whole, "hover on `{name}` at line {line}");
+        let offered = labels(&client.request("textDocument/completion", client.at(ABBEY, line, start + name.len())));
+        assert!(offered.iter().any(|l| l == name), "completion at the end of `{name}` at line {line}: {offered:?}");
+    }
+    let (line, col) = find(&half, "when: (abbey and ", 17);
+    let offered = labels(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
+    assert!(offered.iter().any(|l| l == "mayor"), "in the open condition: {offered:?}");
+    let (line, col) = find(&half, "after: \n      when: (", 7);
+    let offered = labels(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
+    assert!(offered.iter().any(|l| l == "majority-normal-meeple"), "in the item's `after:`: {offered:?}");
+}
+
 fn labels(answer: &Value) -> Vec<String> {
     answer.as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap().to_string()).collect()
 }

@@ -296,7 +296,14 @@ impl<'t> At<'t> {
 
     /// The `id:` of the innermost mapping around the cursor that has one.
     pub fn id(&self) -> Option<&'t str> {
-        self.containers.iter().rev().find_map(|c| c.get("id").and_then(Node::as_str))
+        self.field("id")
+    }
+
+    /// The scalar `key` of the innermost mapping around the cursor that has
+    /// an `id:` (the item, step or module being written), if it has one.
+    pub fn field(&self, key: &str) -> Option<&'t str> {
+        let owner = self.containers.iter().rev().find(|c| c.get("id").is_some())?;
+        owner.get(key).and_then(Node::as_str)
     }
 
     /// Where the cursor stands in its container, and the key that container
