@@ -963,13 +963,10 @@ fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
     a.len() == b.len() && a.modified().ok() == b.modified().ok()
 }
 
-/// serde-saphyr's error as a diagnostic at its line and column, with help for
-/// the common traps.
-/// Help for an unknown key of the message that holds a character outside
-/// ASCII (every key is ASCII): the key with each such character written as
-/// `\u{…}`, so that `whеn` with a Cyrillic `е`, which reads as `when`, is seen.
-fn unknown_key(message: &str) -> Option<String> {
-    let key = message.split('`').nth(1)?;
+/// Help for an unknown key that holds a character outside ASCII (every key
+/// is ASCII): the key with each such character written as `\u{…}`, so that
+/// `whеn` with a Cyrillic `е`, which reads as `when`, is seen.
+fn unknown_key(key: &str) -> Option<String> {
     if key.is_ascii() {
         return None;
     }
@@ -978,39 +975,49 @@ fn unknown_key(message: &str) -> Option<String> {
     Some(format!("keys are ASCII, and this one is `{shown}`: retype it"))
 }
 
-/// How the YAML reader words a value of the wrong type or not allowed.
-const VALUE_ERRORS: [&str; 7] = [
-    "invalid type",
-    "invalid value",
-    "unknown variant",
-    "invalid length",
-    "invalid boolean",
-    "invalid integer",
-    "invalid float",
-];
-
-/// The code of a YAML reader's error, from its message (lower-cased): the
-/// reader's errors carry no kind of their own.
-fn yaml_code(lower: &str) -> Code {
-    if lower.contains("unknown field") {
-        Code::UnknownKey
-    } else if lower.contains("missing field") {
-        Code::MissingKey
-    } else if lower.contains("duplicate mapping key") {
-        Code::DuplicateKey
-    } else if lower.contains("budget") {
-        Code::FileTooLong
-    } else if VALUE_ERRORS.iter().any(|k| lower.contains(k))
-        || lower.starts_with("expected ") && lower.ends_with(" scalar")
-    {
-        Code::InvalidValue
-    } else {
-        Code::InvalidYaml
+/// The code of a YAML reader's error, by its kind.
+fn yaml_code(err: &serde_saphyr::Error) -> Code {
+    use serde_saphyr::Error as E;
+    match err {
+        E::SerdeUnknownField { .. } => Code::UnknownKey,
+        E::SerdeMissingField { .. } => Code::MissingKey,
+        E::DuplicateMappingKey { .. } => Code::DuplicateKey,
+        E::Budget { .. } => Code::FileTooLong,
+        // A value of the wrong type, or one its type does not allow.
+        E::SerdeInvalidType { .. }
+        | E::SerdeInvalidValue { .. }
+        | E::SerdeUnknownVariant { .. }
+        | E::SerdeInvalidLength { .. }
+        | E::InvalidScalar { .. }
+        | E::InvalidBooleanStrict { .. }
+        | E::NullIntoString { .. } => Code::InvalidValue,
+        E::Unexpected { expected, .. } if expected.ends_with("scalar") => Code::InvalidValue,
+        _ => Code::InvalidYaml,
     }
 }
 
+/// Help for the YAML parser's errors, which carry only their words: the
+/// common traps of indentation and quoting.
+fn parser_help(lower: &str) -> Option<String> {
+    let help = if lower.contains("tabs") {
+        "YAML indents with spaces only: replace the tab with spaces"
+    } else if lower.contains("mapping values are not allowed") {
+        "check this line's indentation; and a value containing `: ` must be quoted, such as a text with edition \
+         variants: text: \"Place a {C1: follower | C2: meeple}.\""
+    } else if lower.contains("quoted scalar") {
+        "a quoted value runs on to its closing quote: look for an unclosed quote above"
+    } else {
+        return None;
+    };
+    Some(help.to_string())
+}
+
+/// serde-saphyr's error as a diagnostic at its line and column, its code,
+/// help and fix from the error's kind.
 fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
-    let mut message = DefaultMessageFormatter.format_message(err.without_snippet()).into_owned();
+    use serde_saphyr::Error as E;
+    let kind = err.without_snippet();
+    let mut message = DefaultMessageFormatter.format_message(kind).into_owned();
     // The reader's own advice names its options, which a rule author cannot set.
     if let Some((own, _)) = message.split_once(", set DuplicateKeyPolicy") {
         message = own.to_string();
@@ -1025,56 +1032,30 @@ fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sou
         None => offset_of(text, location.line() as usize, location.column() as usize),
     };
     let len = span.byte_len().unwrap_or(1) as usize;
-    let lower = message.to_lowercase();
-    let mut d = Diagnostic::at(
-        yaml_code(&lower),
-        sources,
-        Span { file, start, len: len.max(1) },
-        format!("invalid YAML in {name}"),
-        &message,
-    );
-    let help = if lower.contains("tabs") {
-        Some("YAML indents with spaces only: replace the tab with spaces".to_string())
-    } else if lower.contains("mapping values are not allowed") {
-        Some(
-            "check this line's indentation; and a value containing `: ` must be quoted, such as a text \
-             with edition variants: text: \"Place a {C1: follower | C2: meeple}.\""
-                .to_string(),
-        )
-    } else if lower.contains("quoted scalar") {
-        Some("a quoted value runs on to its closing quote: look for an unclosed quote above".to_string())
-    } else if let Some(key) = lower.contains("unknown field").then(|| unknown_key(&message)).flatten() {
-        Some(key)
-    } else if lower.contains("missing field") {
-        Some("add it; if it is there, check its indentation: a key indented differently belongs elsewhere".to_string())
-    } else if lower.contains("duplicate mapping key") {
-        Some("a key may appear once per mapping: remove one of them".to_string())
-    } else if lower.contains("budget") {
-        Some(format!(
+    let place = Span { file, start, len: len.max(1) };
+    let mut d = Diagnostic::at(yaml_code(kind), sources, place, format!("invalid YAML in {name}"), &message);
+    let help = match kind {
+        E::SerdeUnknownField { field, .. } => unknown_key(field),
+        E::SerdeMissingField { .. } => {
+            Some("add it; if it is there, check its indentation: a key indented differently belongs elsewhere".into())
+        }
+        E::DuplicateMappingKey { .. } => Some("a key may appear once per mapping: remove one of them".into()),
+        E::Budget { .. } => Some(format!(
             "the YAML reader stops at {} nodes per file, about 35,000 items: this file is too big",
             serde_saphyr::Budget::default().max_nodes
-        ))
-    } else {
-        None
+        )),
+        _ => parser_help(&message.to_lowercase()),
     };
     if let Some(help) = help {
         d = d.with_help(help);
     }
-    match misspelt_key(&message) {
-        Some(key) => d.with_suggestion(Span { file, start, len: len.max(1) }, key),
-        None => d,
+    // The key an unknown one was likely meant to be (`afer` → `after`).
+    if let E::SerdeUnknownField { field, expected, .. } = kind
+        && let Some(key) = carcassonne_rules_core::suggest::did_you_mean(field, expected.iter().copied())
+    {
+        d = d.with_suggestion(place, key);
     }
-}
-
-/// The key an unknown one was likely meant to be (`afer` → `after`), from
-/// serde's "unknown field `afer`, expected one of `id`, `text`, …": the
-/// reader says which keys the mapping takes only in words.
-fn misspelt_key(message: &str) -> Option<&str> {
-    let rest = message.strip_prefix("unknown field `")?;
-    let (unknown, expected) = rest.split_once('`')?;
-    let expected = expected.split_once("expected one of ").or_else(|| expected.split_once("expected "))?.1;
-    let keys = expected.split(", ").map(|key| key.trim().trim_matches('`'));
-    carcassonne_rules_core::suggest::did_you_mean(unknown, keys)
+    d
 }
 
 /// The byte offset of a 1-based line and character column.
