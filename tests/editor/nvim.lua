@@ -1,7 +1,10 @@
 -- Drives the language server from Neovim (0.7+), set up by
 -- editors/nvim/carcassonne-rules.lua: diagnostics and their quick
 -- fix, completion, hover, definition, references, rename, the outline, inlay
--- hints, semantic tokens and the text-variant snippet on a copy of the rules. Writes one line per check
+-- hints, semantic tokens, the text-variant snippet, and the mistakes an author
+-- makes while typing (an open `(`, a misspelt key, an unknown edition after
+-- non-ASCII text, a marker list, a half-written item, a too-long id), on a
+-- copy of the rules. Writes one line per check
 -- to $RESULTS: "ok NAME" or "fail NAME: why", as it goes, so that a check that
 -- hangs leaves the ones before it; a Lua error is written as "error: …" and
 -- Neovim still quits (headless, an error would otherwise leave it waiting).
@@ -187,6 +190,92 @@ local function run()
   check('snippet', variant and variant.insertTextFormat == 2
     and written == '      text: "Every player adds the {C1:  | C2, WE: }mayor of their colour to their supply."'
     and #vim.diagnostic.get(buf) == 0, vim.inspect({ written, variant, vim.diagnostic.get(buf) }))
+
+  -- The mistakes an author makes while typing, each at its place, with a fix
+  -- where one is clear; each line is put back after.
+  local uri = vim.uri_from_bufnr(buf)
+  -- The answer to a request comes after the diagnostics of the edits before it.
+  local function settle() client.request_sync('textDocument/hover', at(0, 0), 10000, buf) end
+  local function typed(l, text)
+    vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { text })
+    settle()
+    return vim.diagnostic.get(buf)
+  end
+  -- A diagnostic's byte column as a position's character in the encoding
+  -- client and server agreed on.
+  local function character(l, col)
+    if client.offset_encoding == 'utf-8' then return col end
+    local _, units = vim.str_utfindex(vim.api.nvim_buf_get_lines(buf, l, l + 1, false)[1], col)
+    return units
+  end
+  -- The server's code actions for diagnostic `d` (rebuilt: 0.7 keeps only part of it).
+  local function actions_for(d)
+    local range = { start = { line = d.lnum, character = character(d.lnum, d.col) },
+      ['end'] = { line = d.end_lnum, character = character(d.end_lnum, d.end_col) } }
+    local answer = client.request_sync('textDocument/codeAction', { textDocument = { uri = uri }, range = range,
+      context = { diagnostics = { { range = range, severity = d.severity, message = d.message } } } }, 10000, buf)
+    return (answer and answer.result) or {}
+  end
+  local wl, _, when_line = line_of('when: mayor')
+
+  -- An unclosed `(`: reported at the `(`, fixed by closing it.
+  local d = typed(wl, '      when: (abbey or mayor')
+  local close = d[1] and actions_for(d[1])[1]
+  if close then vim.lsp.util.apply_workspace_edit(close.edit, client.offset_encoding) end
+  settle()
+  check('unclosed parenthesis', #d == 1 and d[1].lnum == wl and d[1].col == 12 and close
+    and vim.api.nvim_buf_get_lines(buf, wl, wl + 1, false)[1] == '      when: (abbey or mayor)'
+    and #vim.diagnostic.get(buf) == 0, vim.inspect({ d, close }))
+
+  -- A misspelt key: did-you-mean, and its fix.
+  local kl = line_of('after: deploy-normal-meeple')
+  local _, _, key_line = line_of('after: deploy-normal-meeple')
+  d = typed(kl, (key_line:gsub('after:', 'afer:')))
+  local right = d[1] and actions_for(d[1])[1]
+  if right then vim.lsp.util.apply_workspace_edit(right.edit, client.offset_encoding) end
+  settle()
+  check('misspelt key', #d == 1 and d[1].lnum == kl and d[1].message:find('afer', 1, true) and right
+    and vim.api.nvim_buf_get_lines(buf, kl, kl + 1, false)[1] == key_line and #vim.diagnostic.get(buf) == 0,
+    vim.inspect({ d, right }))
+
+  -- An unknown edition in a text after `Ü →`: the fix names one the list
+  -- does not name yet, and applied in the client's encoding it mends the
+  -- line rather than corrupting it.
+  local tl, _, text_line = line_of('text: Every player adds the barn')
+  d = typed(tl, '      text: "Ü → {C1: the barn | C3, WE: the Barn}"')
+  local edition = d[1] and actions_for(d[1])[1]
+  if edition then vim.lsp.util.apply_workspace_edit(edition.edit, client.offset_encoding) end
+  settle()
+  check('edition fix after Ü →', #d == 1 and edition
+    and vim.api.nvim_buf_get_lines(buf, tl, tl + 1, false)[1] == '      text: "Ü → {C1: the barn | C2, WE: the Barn}"'
+    and #vim.diagnostic.get(buf) == 0, vim.inspect({ d, edition, vim.api.nvim_buf_get_lines(buf, tl, tl + 1, false) }))
+  typed(tl, text_line)
+
+  -- A marker list being written: after its first marker, markers come first.
+  d = typed(wl, '      markers: [ROBBERS when robbers, ')
+  local marks = client.request_sync('textDocument/completion', at(wl, 38), 10000, buf)
+  local first = marks and marks.result and (marks.result.items or marks.result)[1]
+  check('markers after the first', first and first.label:match('^[A-Z_]+$') and first.kind == 21, vim.inspect(first))
+
+  -- An item still being written gets its `after:` from its siblings.
+  typed(wl, when_line)
+  local il = line_of('- id: wagon-take-figure')
+  vim.api.nvim_buf_set_lines(buf, il, il, false, { '    - id: half-typed', '      after: ' })
+  settle()
+  local siblings = client.request_sync('textDocument/completion', at(il + 1, 13), 10000, buf)
+  local offered_ids = {}
+  for _, item in ipairs((siblings and siblings.result and (siblings.result.items or siblings.result)) or {}) do
+    offered_ids[item.label] = true
+  end
+  check('after in a half-written item', offered_ids['mayor-take-figure'], vim.inspect(siblings))
+  vim.api.nvim_buf_set_lines(buf, il, il + 2, false, {})
+  settle()
+
+  -- An item id past the 64-character limit is refused by rename.
+  local nl, nc = line_of('id: mayor-take-figure')
+  local long = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(nl, nc + 4),
+    { newName = string.rep('a', 71) }), 10000, buf)
+  check('rename too long', long and long.err ~= nil and #vim.diagnostic.get(buf) == 0, vim.inspect(long))
 
   -- A YAML file outside any rules folder gets no server.
   vim.cmd('edit ' .. os.getenv('ELSEWHERE'))

@@ -171,11 +171,11 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
             let Some(found) = me.and_then(|id| find(rules, id)) else {
                 // An item being written, not in the last rules that checked:
                 // the children of the item its `under:` names, else the items
-                // of the step it is written under.
+                // of the step or section it is written in.
                 let parent = at.field("under").and_then(|id| find(rules, id));
                 let list = match &parent {
                     Some(parent) => parent.item.children.as_slice(),
-                    None => step_under(rules, &keys).map_or(&[][..], |s| s.items.as_slice()),
+                    None => items_under(rules, &keys),
                 };
                 return list.iter().map(item_completion).collect();
             };
@@ -187,7 +187,7 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
             let mut all = Vec::new();
             let list = match &found {
                 Some(found) => found.step.map_or(found.siblings, |s| s.items.as_slice()),
-                None => step_under(rules, &keys).map_or(&[][..], |s| s.items.as_slice()),
+                None => items_under(rules, &keys),
             };
             collect(list, &mut all);
             let me = found.map(|f| f.item.id.as_str());
@@ -271,11 +271,15 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
     out
 }
 
-/// The step whose key (under `items:`) holds the cursor, by the keys around it.
-fn step_under<'r>(rules: &'r Rules, keys: &[&str]) -> Option<&'r Step> {
-    let at = keys.iter().position(|k| *k == "items")?;
-    let id = keys.get(at.checked_sub(1)?)?;
-    rules.steps().find(|s| s.id == *id)
+/// The items of the step or section whose key (under `items:`) holds the
+/// cursor, by the keys around it.
+fn items_under<'r>(rules: &'r Rules, keys: &[&str]) -> &'r [Item] {
+    let key = keys.iter().position(|k| *k == "items").and_then(|at| keys.get(at.checked_sub(1)?));
+    let Some(key) = key else { return &[] };
+    match rules.steps().find(|s| s.id == *key) {
+        Some(step) => &step.items,
+        None => rules.sections().into_iter().find(|(name, _)| name == key).map_or(&[], |(_, items)| items),
+    }
 }
 
 fn collect<'r>(list: &'r [Item], out: &mut Vec<&'r Item>) {
