@@ -844,9 +844,62 @@ fn deserialize<T: for<'de> Deserialize<'de>>(
         )
         .with_help(format!("{name} must hold a YAML mapping; rules/README.md shows what it contains")));
     }
-    spanned::in_file(sources, file, || serde_saphyr::from_str::<T>(content))
-        .map(|value| (file, value))
-        .map_err(|err| yaml_error(&err, name, file, sources))
+    spanned::in_file(sources, file, || serde_saphyr::from_str::<T>(content)).map(|value| (file, value)).map_err(|err| {
+        match misread(&err).then(|| syntax_error(content)).flatten() {
+            Some((at, message)) => syntax_error_at(at, &message, name, file, sources),
+            None => yaml_error(&err, name, file, sources),
+        }
+    })
+}
+
+/// Whether the reader's error is a key missing or unknown, which a line out
+/// of place further down also causes: the reader stops at the first record
+/// it cannot fill, before it reaches the line the parser would refuse.
+fn misread(err: &serde_saphyr::Error) -> bool {
+    use serde_saphyr::Error as E;
+    matches!(err.without_snippet(), E::SerdeMissingField { .. } | E::SerdeUnknownField { .. })
+}
+
+/// The first place where the YAML parser refuses `text`, and its words.
+fn syntax_error(text: &str) -> Option<(usize, String)> {
+    let mut last_end = 0;
+    for next in granit_parser::Parser::new_from_str(text) {
+        match next {
+            Ok((_, span)) => last_end = span.byte_range().map_or(last_end, |r| r.end.max(last_end)),
+            Err(e) => return Some((e.marker().byte_offset().unwrap_or(last_end).min(text.len()), e.info())),
+        }
+    }
+    None
+}
+
+/// The parser's refusal at byte `at` of `file`, with help on the line's
+/// indentation where it differs from the line above.
+fn syntax_error_at(at: usize, message: &str, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
+    let text = sources.text(file);
+    let word = text[at..].find(|c: char| c.is_whitespace() || c == ':').unwrap_or(text.len() - at);
+    let place = Span { file, start: at, len: word.max(1) };
+    let d = Diagnostic::at(Code::InvalidYaml, sources, place, format!("invalid YAML in {name}"), message);
+    match indentation_help(text, at).or_else(|| parser_help(&message.to_lowercase())) {
+        Some(help) => d.with_help(help),
+        None => d,
+    }
+}
+
+/// "This line is indented 5 spaces, the keys above 6", when the line of byte
+/// `at` starts further in or out than the keys of the line above it.
+fn indentation_help(text: &str, at: usize) -> Option<String> {
+    let indent = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let this = indent(text[line_start..].lines().next().unwrap_or(""));
+    let above = text[..line_start].lines().rev().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))?;
+    // The keys of `- id: …` start after the dash.
+    let keys = indent(above) + if above.trim_start().starts_with("- ") { 2 } else { 0 };
+    (this != keys).then(|| {
+        format!(
+            "this line is indented {this} spaces and the keys of the line above {keys}: the keys of one mapping \
+             line up"
+        )
+    })
 }
 
 /// A file's text, if it is a regular file (not a link) of at most
