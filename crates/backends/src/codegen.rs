@@ -214,7 +214,6 @@ struct Writer {
 }
 
 impl Writer {
-
     fn line(&mut self, line: &str) {
         if !line.is_empty() {
             self.text.push_str(&" ".repeat(self.indent));
@@ -695,7 +694,11 @@ fn same_conditions(items: &[(&Item, Cond)], names: &Names) -> Vec<Stmt> {
 fn item_body(item: &Item, names: &Names) -> Vec<Stmt> {
     let mut body = vec![Stmt::line(format!("v.item({});", names.item(item)))];
     for marker in &item.markers {
-        body.extend(guarded(&marker.when, vec![Stmt::line(format!("v.marker({});", names.marker(marker.number)))], names));
+        body.extend(guarded(
+            &marker.when,
+            vec![Stmt::line(format!("v.marker({});", names.marker(marker.number)))],
+            names,
+        ));
     }
     for candidate in &item.origins {
         let holds = Cond::Module(candidate.module).and(candidate.guard.clone());
