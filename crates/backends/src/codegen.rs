@@ -935,3 +935,51 @@ fn cond(c: &Cond, names: &Names, outer: Prec) -> String {
     };
     if prec < outer { format!("({text})") } else { text }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `wrapped` made one line again: each break is a newline and indentation
+    /// before an operator.
+    fn unwrap(wrapped: &str) -> String {
+        wrapped.lines().map(str::trim_start).collect::<Vec<_>>().join(" ")
+    }
+
+    fn tests(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("cfg.has(module::MODULE_NUMBER_{i})")).collect()
+    }
+
+    #[test]
+    fn short_code_is_not_wrapped() {
+        let code = tests(3).join(" || ");
+        assert_eq!(wrap(&code, INDENT, 2), code);
+    }
+
+    #[test]
+    fn long_code_breaks_before_outermost_operators_within_the_width() {
+        let inner = format!("({})", tests(2).join(" || "));
+        let code = [tests(6), vec![inner.clone()], tests(6)].concat().join(" && ");
+        for indent in [INDENT, 3 * INDENT] {
+            let wrapped = wrap(&code, indent, 2);
+            let lines: Vec<&str> = wrapped.lines().collect();
+            assert!(lines.len() > 1, "{wrapped}");
+            for line in &lines {
+                assert!(indent + line.len() + 2 <= WIDTH, "{line:?} passes {WIDTH} columns at {indent}");
+            }
+            for line in &lines[1..] {
+                assert!(line.starts_with(&format!("{:INDENT$}&& ", "")), "{line:?}");
+            }
+            assert!(wrapped.contains(&inner), "the parenthesised part was split: {wrapped}");
+            assert_eq!(unwrap(&wrapped), code);
+        }
+    }
+
+    #[test]
+    fn disjunctions_break_before_conjunctions() {
+        let code = format!("{} || {}", tests(4).join(" && "), tests(4).join(" && "));
+        let wrapped = wrap(&code, INDENT, 0);
+        assert!(wrapped.lines().skip(1).all(|line| line.trim_start().starts_with("|| ")), "{wrapped}");
+        assert_eq!(unwrap(&wrapped), code);
+    }
+}
