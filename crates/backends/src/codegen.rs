@@ -4,9 +4,14 @@
 //! dispatch function per section and step that marks what a selection shows
 //! in a [`Visible`] without allocating.
 //!
-//! The output is formatted within 120 columns (tables and constants as they
-//! are written, the dispatch by prettyplease), deterministic (model order
-//! only, no timestamps, `\n` newlines), and names the types it uses through the
+//! One emitter writes the whole file: a `codegen::Scope` holds every item —
+//! modules, the type alias, functions whose bodies are codegen `Block`s (its
+//! formatter indents them; tests too long for a line are broken by [`wrap`]),
+//! and, for the items codegen has no type for (`static` and `const`), raw text
+//! pushed by one helper ([`table_item`], laid out by [`Writer`]). Nothing is
+//! re-parsed or re-formatted. The output stays within 120 columns (bar long
+//! string literals' first lines), is deterministic (model order only, no
+//! timestamps, `\n` newlines), and names the types it uses through the
 //! compiler's own dependency on the core crate, so a renamed type breaks this
 //! crate's build rather than the generated code's.
 
