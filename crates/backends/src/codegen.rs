@@ -4,19 +4,23 @@
 //! dispatch function per section and step that marks what a selection shows
 //! in a [`Visible`] without allocating.
 //!
-//! The output is formatted within 120 columns (tables and constants as they
-//! are written, the dispatch by prettyplease), deterministic (model order
-//! only, no timestamps, `\n` newlines), and names the types it uses through the
+//! One emitter writes the whole file: a `codegen::Scope` holds every item —
+//! modules, the type alias, functions whose bodies are codegen `Block`s (its
+//! formatter indents them; tests too long for a line are broken by [`wrap`]),
+//! and, for the items codegen has no type for (`static` and `const`), raw text
+//! pushed by one helper ([`raw_item`], laid out by [`Writer`]). Nothing is
+//! re-parsed or re-formatted. The output stays within 120 columns (bar long
+//! string literals' first lines), is deterministic (model order only, no
+//! timestamps, `\n` newlines), and names the types it uses through the
 //! compiler's own dependency on the core crate, so a renamed type breaks this
 //! crate's build rather than the generated code's.
 
 use std::collections::HashSet;
-use std::fmt::Write;
 
 use carcassonne_rules_core::catalog::Catalog;
 use carcassonne_rules_core::tables::{Flow, MarkerId, OriginId, StepId};
 use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat, Section};
-use codegen::{Function, Scope};
+use codegen::{Block, Function, Module, Scope};
 
 use crate::escape::markdown;
 use crate::escape::rust::{self, Case};
@@ -42,9 +46,8 @@ const LITERAL_WIDTH: usize = 80;
 /// The Rust source of the rules' dispatch and tables.
 pub fn generate(rules: &Rules) -> String {
     let names = Names::new(rules);
-    let mut out = Writer::default();
-    out.raw(&header(rules));
-    out.line("");
+    let mut scope = Scope::new();
+    raw_item(&mut scope, |out| header(rules, out));
     let mut paths = [
         core_path!(catalog::Catalog),
         core_path!(select::Config),
@@ -71,68 +74,155 @@ pub fn generate(rules: &Rules) -> String {
         paths.push(core_path!(tables::Role));
     }
     paths.sort_unstable();
-    for path in paths {
-        out.line(&format!("use {path};"));
-    }
-    out.line("");
-    constants(rules, &names, &mut out);
+    // One `use` a line (codegen's `import` joins a module's names on one line,
+    // which for `tables` passes 120 columns).
+    raw_item(&mut scope, |out| paths.iter().for_each(|path| out.line(&format!("use {path};"))));
+    constants(rules, &names, &mut scope);
     let (steps, items, markers, origins) = words(rules);
-    out.line("/// What one selection shows: bit sets over steps, items, markers and origin candidates.");
-    out.line(&format!("pub type Visible = {}<{steps}, {items}, {markers}, {origins}>;", core_path!(visible::Visible)));
-    out.line("");
-    out.raw(&dispatch(rules, &names));
-    out.line("");
-    tables(rules, &names, &mut out);
-    out.line("");
-    catalog_fn(&rules.catalog, &names, &mut out);
-    out.text
-}
-
-/// The derived flags and the dispatch functions, formatted by prettyplease
-/// (the tables around them are regular enough to be written formatted; parsing
-/// them too would triple the cost of a compile).
-fn dispatch(rules: &Rules, names: &Names) -> String {
-    let mut scope = Scope::new();
-    scope.raw(flags(rules, names));
-    scope.push_fn(visible_fn(rules, names));
+    scope
+        .new_type_alias("Visible", format!("{}<{steps}, {items}, {markers}, {origins}>", core_path!(visible::Visible)))
+        .vis("pub")
+        .doc("What one selection shows: bit sets over steps, items, markers and origin candidates.");
+    scope.push_module(flags(rules, &names));
+    scope.push_fn(visible_fn(rules, &names));
     let section = |scope: &mut Scope, section: Section| {
         let name = section.name();
-        scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, rules.section(section), names));
+        scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, rules.section(section), &names));
     };
     Section::BEFORE_STEPS.into_iter().for_each(|s| section(&mut scope, s));
     for step in rules.steps() {
         let doc = format!("Step {}: {}.", markdown::inline(&step.id), markdown::inline(&step.title));
-        scope.push_fn(section_fn(names.step_fn(step), &doc, Some(step), &step.items, names));
+        scope.push_fn(section_fn(names.step_fn(step), &doc, Some(step), &step.items, &names));
     }
     Section::AFTER_STEPS.into_iter().for_each(|s| section(&mut scope, s));
-    let code = scope.to_string();
-    // The generated code always parses; should it not, the unformatted code
-    // makes the runtime's build fail with rustc's message, which is more
-    // useful than any report here.
-    syn::parse_file(&code).map_or(code, |file| prettyplease::unparse(&file))
+    raw_item(&mut scope, |out| {
+        out.line(&doc("Everything about the rules that does not depend on the selection."));
+        tables(rules, &names, out);
+    });
+    scope.push_fn(catalog_fn(&rules.catalog, &names));
+    let mut code = scope.to_string();
+    code.push('\n');
+    code
 }
 
-/// Generated text, line by line, with indentation.
+/// The one way text codegen has no type for (the header comment, `use`
+/// lines, `const`s, the `static` table) enters the scope: laid out by
+/// [`Writer`], pushed as one raw item.
+fn raw_item(scope: &mut Scope, write: impl FnOnce(&mut Writer)) {
+    let mut out = Writer::default();
+    write(&mut out);
+    scope.raw(out.text.trim_end());
+}
+
+/// The statements of a generated function body; codegen's formatter indents
+/// the nested blocks.
+enum Stmt {
+    Line(String),
+    /// `if test { body }`.
+    If(String, Vec<Stmt>),
+}
+
+impl Stmt {
+    fn line(text: impl Into<String>) -> Self {
+        Stmt::Line(text.into())
+    }
+}
+
+/// Columns a generated line may take.
+const WIDTH: usize = 120;
+
+/// Spaces codegen indents a block by.
+const INDENT: usize = 4;
+
+/// Writes `body` into `f`, whose body is indented by `indent` columns.
+fn fill(f: &mut Function, body: Vec<Stmt>, indent: usize) {
+    for stmt in body {
+        match stmt {
+            Stmt::Line(line) => f.line(line),
+            Stmt::If(test, inner) => f.push_block(if_block(&test, inner, indent)),
+        };
+    }
+}
+
+/// `if test { body }` as a codegen block whose `if` stands `indent` columns in.
+fn if_block(test: &str, body: Vec<Stmt>, indent: usize) -> Block {
+    // ` {` follows the test.
+    let mut block = Block::new(wrap(&format!("if {test}"), indent, 2));
+    for stmt in body {
+        match stmt {
+            Stmt::Line(line) => block.line(line),
+            Stmt::If(test, inner) => block.push_block(if_block(&test, inner, indent + INDENT)),
+        };
+    }
+    block
+}
+
+/// An expression made by [`cond`], broken before its outermost `||` (else
+/// `&&`) where it would pass [`WIDTH`] at `indent` columns with `tail` more
+/// characters after it; continuation lines are indented one level more.
+fn wrap(code: &str, indent: usize, tail: usize) -> String {
+    if indent + code.len() + tail <= WIDTH {
+        return code.to_string();
+    }
+    let parts = ["||", "&&"].iter().map(|op| (op, outermost(code, op))).find(|(_, parts)| parts.len() > 1);
+    let Some((op, parts)) = parts else { return code.to_string() };
+    let mut lines = Vec::new();
+    let mut line = parts[0].to_string();
+    for part in &parts[1..] {
+        // A continuation line holds its own indentation.
+        if indent + line.len() + op.len() + part.len() + 2 + tail <= WIDTH {
+            line.push_str(&format!(" {op} {part}"));
+        } else {
+            lines.push(std::mem::replace(&mut line, format!("{:INDENT$}{op} {part}", "")));
+        }
+    }
+    lines.push(line);
+    lines.join("\n")
+}
+
+/// `code` split at ` op ` outside parentheses. The code is [`cond`]'s, made
+/// of names and calls only, so parentheses are all there is to track.
+fn outermost<'a>(code: &'a str, op: &str) -> Vec<&'a str> {
+    let separator = format!(" {op} ");
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            _ if depth == 0 && bytes[i..].starts_with(separator.as_bytes()) => {
+                parts.push(&code[start..i]);
+                i += separator.len();
+                start = i;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&code[start..]);
+    parts
+}
+
+/// The layout of a table's data (struct and array literals, which codegen
+/// has no type for), line by line, with indentation.
 #[derive(Default)]
 struct Writer {
     text: String,
     indent: usize,
+    /// Columns codegen indents the text by, counted in [`WIDTH`] but not written.
+    margin: usize,
 }
 
 impl Writer {
-    /// Lines that fit: the indentation plus the line.
-    const WIDTH: usize = 120;
-
     fn line(&mut self, line: &str) {
         if !line.is_empty() {
             self.text.push_str(&" ".repeat(self.indent));
         }
         self.text.push_str(line);
         self.text.push('\n');
-    }
-
-    fn raw(&mut self, text: &str) {
-        self.text.push_str(text);
     }
 
     /// The line `open`, the lines `body` writes one level deeper, and `close`.
@@ -152,7 +242,7 @@ impl Writer {
     /// `head[a, b, c]tail` on one line if it fits, else one element a line.
     fn list(&mut self, head: &str, elements: &[String], tail: &str) {
         let one = format!("{head}[{}]{tail}", elements.join(", "));
-        if self.indent + one.len() <= Self::WIDTH || elements.is_empty() {
+        if self.margin + self.indent + one.len() <= WIDTH || elements.is_empty() {
             self.line(&one);
             return;
         }
@@ -166,15 +256,12 @@ impl Writer {
     }
 }
 
-fn header(rules: &Rules) -> String {
-    let mut out = format!(
-        "// @generated by {GENERATOR}: do not edit by hand. Edit the YAML under rules/\n\
-         // and run `cargo run -- gen`. Compiled from these files of the rules folder:\n"
-    );
+fn header(rules: &Rules, out: &mut Writer) {
+    out.line(&format!("// @generated by {GENERATOR}: do not edit by hand. Edit the YAML under rules/"));
+    out.line("// and run `cargo run -- gen`. Compiled from these files of the rules folder:");
     for input in &rules.inputs {
-        let _ = writeln!(out, "//   {}", rust::comment(input));
+        out.line(&format!("//   {}", rust::comment(input)));
     }
-    out
 }
 
 /// 64-bit words a [`Visible`](carcassonne_rules_core::Visible) needs for these
@@ -376,18 +463,17 @@ fn literal(text: &str) -> String {
     out
 }
 
-fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
+fn constants(rules: &Rules, names: &Names, scope: &mut Scope) {
     let catalog = &rules.catalog;
     let mut module = |name: &str, doc: &str, ty: &str, consts: Vec<(String, String, String)>| {
-        out.line(&self::doc(doc));
-        out.block(&format!("pub mod {name} {{"), "}", |out| {
-            out.line(&format!("use super::{ty};"));
+        let module = scope.new_module(name).vis("pub").doc(rust::comment(doc)).import("super", ty);
+        // The constants as one raw item: a blank line between each would double the module.
+        raw_item(module.scope(), |out| {
             for (doc_text, constant, value) in consts {
                 out.line(&self::doc(&doc_text));
                 out.line(&format!("pub const {constant}: {ty} = {ty}({value});"));
             }
         });
-        out.line("");
     };
     let last = |path: &str| path.rsplit("::").next().unwrap_or(path).to_string();
     module(
@@ -476,19 +562,16 @@ fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
     );
 }
 
-fn flags(rules: &Rules, names: &Names) -> String {
-    let mut out = String::from("/// The derived flags of `modules.yaml`.\npub mod flag {\n    use super::*;\n");
+fn flags(rules: &Rules, names: &Names) -> Module {
+    let mut module = Module::new("flag");
+    module.vis("pub").doc("The derived flags of `modules.yaml`.").import("super", "*");
     for (flag, name) in rules.flags.iter().zip(&names.flags) {
-        let name = name.trim_start_matches("flag::");
-        let _ = writeln!(
-            out,
-            "    {}\n    pub fn {name}(cfg: &Config) -> bool {{\n        {}\n    }}",
-            doc(&format!("Derived flag {}.", markdown::code(&flag.id))),
-            cond(&flag.when, names, Prec::Top)
-        );
+        let f = module.new_fn(name.trim_start_matches("flag::"));
+        f.vis("pub").doc(rust::comment(&format!("Derived flag {}.", markdown::code(&flag.id))));
+        // The body stands two levels in: in the module, in the function.
+        f.arg("cfg", "&Config").ret("bool").line(wrap(&cond(&flag.when, names, Prec::Top), 2 * INDENT, 0));
     }
-    out.push('}');
-    out
+    module
 }
 
 fn visible_fn(rules: &Rules, names: &Names) -> Function {
@@ -506,7 +589,7 @@ fn visible_fn(rules: &Rules, names: &Names) -> Function {
         f.line(format!("{}(cfg, &mut v);", section.name()));
     }
     if let Some(block) = &rules.double_turn {
-        f.line(format!("v.double_turn = {};", cond(&block.when, names, Prec::Top)));
+        f.line(wrap(&format!("v.double_turn = {};", cond(&block.when, names, Prec::Top)), INDENT, 0));
     }
     f.line("v");
     f
@@ -515,21 +598,20 @@ fn visible_fn(rules: &Rules, names: &Names) -> Function {
 fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names: &Names) -> Function {
     let mut f = Function::new(name);
     f.doc(rust::comment(doc)).arg("cfg", "&Config").arg("v", "&mut Visible");
-    // Lines are written unindented: prettyplease lays them out.
-    let mut body = String::new();
+    let mut body = Vec::new();
     if let Some(step) = step {
         if step.when != Cond::True {
-            let _ = writeln!(body, "if !({}) {{ return; }}", cond(&step.when, names, Prec::Top));
+            body.push(Stmt::If(format!("!({})", cond(&step.when, names, Prec::Top)), vec![Stmt::line("return;")]));
         }
-        let _ = writeln!(body, "v.step({});", names.step(step));
+        body.push(Stmt::line(format!("v.step({});", names.step(step))));
         if let Some((_, when)) = &step.repeat {
-            let _ = writeln!(body, "{}", guarded(when, &format!("v.repeat({});", names.step(step)), names));
+            body.extend(guarded(when, vec![Stmt::line(format!("v.repeat({});", names.step(step)))], names));
         }
     }
     if items.is_empty() && step.is_none() {
-        body.push_str("let _ = (cfg, v);\n");
+        body.push(Stmt::line("let _ = (cfg, v);"));
     }
-    body.push_str(&items_code(items, names));
+    body.extend(items_code(items, names));
     // Sub-items after all their parents, each list under one test of its
     // parent's bit: the code is as deep for any nesting of the rules.
     // (An `if` of one `if` stays two: one shape for every list of sub-items.)
@@ -539,12 +621,11 @@ fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names:
     }
     while let Some(parent) = parents.pop() {
         if !parent.children.is_empty() {
-            let _ =
-                write!(body, "if v.has_item({}) {{\n{}}}\n", names.item(parent), items_code(&parent.children, names));
+            body.push(Stmt::If(format!("v.has_item({})", names.item(parent)), items_code(&parent.children, names)));
         }
         parents.extend(parent.children.iter().rev());
     }
-    f.line(body);
+    fill(&mut f, body, INDENT);
     f
 }
 
@@ -553,8 +634,8 @@ fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names:
 /// first of them stands (the order of marking does not matter; the tables keep
 /// the rules' order), so a selection without the module skips all of them
 /// with one test.
-fn items_code(items: &[Item], names: &Names) -> String {
-    let mut out = String::new();
+fn items_code(items: &[Item], names: &Names) -> Vec<Stmt> {
+    let mut out = Vec::new();
     let mut done: Vec<Cond> = Vec::new();
     let mut plain: Vec<(&Item, Cond)> = Vec::new();
     for item in items {
@@ -562,7 +643,7 @@ fn items_code(items: &[Item], names: &Names) -> String {
             None => plain.push((item, item.when.clone())),
             Some((first, _)) if done.contains(&first) => {}
             Some((first, _)) => {
-                out.push_str(&same_conditions(&plain, names));
+                out.extend(same_conditions(&plain, names));
                 plain.clear();
                 let group: Vec<(&Item, Cond)> = items
                     .iter()
@@ -572,16 +653,16 @@ fn items_code(items: &[Item], names: &Names) -> String {
                 // of their condition, the whole condition (no `if` in an `if`).
                 let shared_rest = group.iter().all(|(_, rest)| *rest == group[0].1);
                 if shared_rest {
-                    let body: String = group.iter().map(|(item, _)| item_body(item, names)).collect();
-                    out.push_str(&guarded(&first.clone().and(group[0].1.clone()), &body, names));
+                    let body: Vec<Stmt> = group.iter().flat_map(|(item, _)| item_body(item, names)).collect();
+                    out.extend(guarded(&first.clone().and(group[0].1.clone()), body, names));
                 } else {
-                    out.push_str(&guarded(&first, &same_conditions(&group, names), names));
+                    out.extend(guarded(&first, same_conditions(&group, names), names));
                 }
                 done.push(first);
             }
         }
     }
-    out.push_str(&same_conditions(&plain, names));
+    out.extend(same_conditions(&plain, names));
     out
 }
 
@@ -601,27 +682,29 @@ fn lead(when: &Cond) -> Option<(Cond, Cond)> {
 
 /// Marks items under their conditions; neighbours with the same condition
 /// share one test.
-fn same_conditions(items: &[(&Item, Cond)], names: &Names) -> String {
+fn same_conditions(items: &[(&Item, Cond)], names: &Names) -> Vec<Stmt> {
     items
         .chunk_by(|a, b| a.1 == b.1)
-        .map(|same| {
-            guarded(&same[0].1, &same.iter().map(|(item, _)| item_body(item, names)).collect::<String>(), names)
-        })
+        .flat_map(|same| guarded(&same[0].1, same.iter().flat_map(|(item, _)| item_body(item, names)).collect(), names))
         .collect()
 }
 
 /// Marks an item and its markers, once its condition holds.
-fn item_body(item: &Item, names: &Names) -> String {
-    let mut body = format!("v.item({});\n", names.item(item));
+fn item_body(item: &Item, names: &Names) -> Vec<Stmt> {
+    let mut body = vec![Stmt::line(format!("v.item({});", names.item(item)))];
     for marker in &item.markers {
-        body.push_str(&guarded(&marker.when, &format!("v.marker({});", names.marker(marker.number)), names));
+        body.extend(guarded(
+            &marker.when,
+            vec![Stmt::line(format!("v.marker({});", names.marker(marker.number)))],
+            names,
+        ));
     }
     for candidate in &item.origins {
         let holds = Cond::Module(candidate.module).and(candidate.guard.clone());
         // The item's own condition often is the test already (`when: abbey`).
         let shown = conjuncts(&item.when);
         let test = if conjuncts(&holds).iter().all(|c| shown.contains(c)) { Cond::True } else { holds };
-        body.push_str(&guarded(&test, &format!("v.origin({});", names.origin(candidate.number)), names));
+        body.extend(guarded(&test, vec![Stmt::line(format!("v.origin({});", names.origin(candidate.number)))], names));
     }
     body
 }
@@ -636,16 +719,14 @@ fn conjuncts(when: &Cond) -> Vec<&Cond> {
 }
 
 /// `code`, run only where `when` holds.
-fn guarded(when: &Cond, code: &str, names: &Names) -> String {
+fn guarded(when: &Cond, code: Vec<Stmt>, names: &Names) -> Vec<Stmt> {
     match when {
-        Cond::True if code.ends_with('\n') => code.to_string(),
-        Cond::True => format!("{code}\n"),
-        when => format!("if {} {{\n{code}}}\n", cond(when, names, Prec::Top)),
+        Cond::True => code,
+        when => vec![Stmt::If(cond(when, names, Prec::Top), code)],
     }
 }
 
 fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
-    out.line("/// Everything about the rules that does not depend on the selection.");
     out.block("pub static TABLES: Tables = Tables {", "};", |out| {
         out.block("phases: &[", "],", |out| {
             for phase in &rules.phases {
@@ -756,11 +837,14 @@ fn flow(flow: Flow) -> String {
     format!("Flow {{ {}, ..Flow::ACTION }}", fields.join(", "))
 }
 
-fn catalog_fn(catalog: &Catalog, names: &Names, out: &mut Writer) {
-    out.line(
-        "/// The editions, variants, expansions and modules of these rules, and the ids of their steps and items.",
-    );
-    out.block("pub fn catalog() -> Catalog {", "}", |out| {
+fn catalog_fn(catalog: &Catalog, names: &Names) -> Function {
+    let mut f = Function::new("catalog");
+    f.vis("pub").ret("Catalog");
+    f.doc("The editions, variants, expansions and modules of these rules, and the ids of their steps and items.");
+    // One expression of tables, laid out as the tables are, in the function's body.
+    let mut out = Writer { margin: INDENT, ..Writer::default() };
+    {
+        let out = &mut out;
         out.line("Catalog::new(");
         out.indent += 4;
         let editions: Vec<String> = catalog
@@ -795,7 +879,7 @@ fn catalog_fn(catalog: &Catalog, names: &Names, out: &mut Writer) {
                 editions.join(", "),
                 modules.join(", ")
             );
-            if out.indent + one.len() <= Writer::WIDTH {
+            if out.margin + out.indent + one.len() <= WIDTH {
                 out.line(&one);
                 continue;
             }
@@ -812,7 +896,9 @@ fn catalog_fn(catalog: &Catalog, names: &Names, out: &mut Writer) {
         // The names of the typed ids, read from the tables rather than written twice.
         out.line(")");
         out.line(".with_ids(TABLES.steps.iter().map(|s| s.id), TABLES.items.iter().map(|i| i.id))");
-    });
+    }
+    f.line(out.text.trim_end());
+    f
 }
 
 /// Operator precedence, to print only the parentheses that are needed.
@@ -847,4 +933,52 @@ fn cond(c: &Cond, names: &Names, outer: Prec) -> String {
         }
     };
     if prec < outer { format!("({text})") } else { text }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `wrapped` made one line again: each break is a newline and indentation
+    /// before an operator.
+    fn unwrap(wrapped: &str) -> String {
+        wrapped.lines().map(str::trim_start).collect::<Vec<_>>().join(" ")
+    }
+
+    fn tests(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("cfg.has(module::MODULE_NUMBER_{i})")).collect()
+    }
+
+    #[test]
+    fn short_code_is_not_wrapped() {
+        let code = tests(3).join(" || ");
+        assert_eq!(wrap(&code, INDENT, 2), code);
+    }
+
+    #[test]
+    fn long_code_breaks_before_outermost_operators_within_the_width() {
+        let inner = format!("({})", tests(2).join(" || "));
+        let code = [tests(6), vec![inner.clone()], tests(6)].concat().join(" && ");
+        for indent in [INDENT, 3 * INDENT] {
+            let wrapped = wrap(&code, indent, 2);
+            let lines: Vec<&str> = wrapped.lines().collect();
+            assert!(lines.len() > 1, "{wrapped}");
+            for line in &lines {
+                assert!(indent + line.len() + 2 <= WIDTH, "{line:?} passes {WIDTH} columns at {indent}");
+            }
+            for line in &lines[1..] {
+                assert!(line.starts_with(&format!("{:INDENT$}&& ", "")), "{line:?}");
+            }
+            assert!(wrapped.contains(&inner), "the parenthesised part was split: {wrapped}");
+            assert_eq!(unwrap(&wrapped), code);
+        }
+    }
+
+    #[test]
+    fn disjunctions_break_before_conjunctions() {
+        let code = format!("{} || {}", tests(4).join(" && "), tests(4).join(" && "));
+        let wrapped = wrap(&code, INDENT, 0);
+        assert!(wrapped.lines().skip(1).all(|line| line.trim_start().starts_with("|| ")), "{wrapped}");
+        assert_eq!(unwrap(&wrapped), code);
+    }
 }

@@ -85,6 +85,7 @@ use std::borrow::Cow;
 /// The editions, numbered as in `editions.yaml`.
 pub mod edition {
     use super::EditionId;
+
     /// 1st edition
     pub const C1: EditionId = EditionId(0);
     /// New edition
@@ -96,6 +97,7 @@ pub mod edition {
 /// Publishers' rule variants, numbered as in `editions.yaml`.
 pub mod variant {
     use super::VariantId;
+
     /// Hans im Glück
     pub const HIG: VariantId = VariantId(0);
     /// Z-Man Games
@@ -107,6 +109,7 @@ pub mod variant {
 /// The modules; a module's bit is its rank among the module ids in sorted order.
 pub mod module {
     use super::ModuleId;
+
     /// 20th anniversary tiles
     pub const M_20TH_ANNIVERSARY_EXPANSION: ModuleId = ModuleId(0);
     /// Abbey tiles
@@ -278,6 +281,7 @@ pub mod module {
 /// The steps, numbered in turn order.
 pub mod step {
     use super::StepId;
+
     /// 1A: Start of the turn
     pub const S1A: StepId = StepId(0);
     /// 1B: Draw a tile
@@ -311,6 +315,7 @@ pub mod step {
 /// The items, numbered in turn order (pre-order: an item, then its sub-items).
 pub mod item {
     use super::ItemId;
+
     /// `active-player-note`
     pub const ACTIVE_PLAYER_NOTE: ItemId = ItemId(0);
     /// `messages-note-c1`
@@ -1232,6 +1237,7 @@ pub mod item {
 /// The items' markers, numbered in item order.
 pub mod marker {
     use super::MarkerId;
+
     /// ROBBERS on `tower-ransom`
     pub const TOWER_RANSOM_ROBBERS: MarkerId = MarkerId(0);
     /// WONDER on `tower-ransom`
@@ -1471,6 +1477,7 @@ pub mod marker {
 /// The items' origin candidates, numbered in item order.
 pub mod origin {
     use super::OriginId;
+
     /// `messages` on `messages-note-c1`
     pub const MESSAGES_NOTE_C1_MESSAGES: OriginId = OriginId(0);
     /// `messages` on `messages-note-c2`
@@ -2477,75 +2484,81 @@ pub type Visible = carcassonne_rules_core::visible::Visible<1, 8, 2, 8>;
 /// The derived flags of `modules.yaml`.
 pub mod flag {
     use super::*;
+
     /// Derived flag `tiles_in_supply`.
     pub fn tiles_in_supply(cfg: &Config) -> bool {
-        cfg.has(module::ABBEY) || cfg.has(module::HALFLINGS)
-            || cfg.has(module::GERMAN_CASTLES)
+        cfg.has(module::ABBEY) || cfg.has(module::HALFLINGS) || cfg.has(module::GERMAN_CASTLES)
     }
+
     /// Derived flag `mandatory_tiles`.
     pub fn mandatory_tiles(cfg: &Config) -> bool {
         cfg.has(module::BAZAARS) || cfg.has(module::WONDERS_OF_HUMANITY)
             || cfg.has(module::FORTUNE_TELLER) && cfg.has(module::BUILDER)
     }
+
     /// Derived flag `tiles_not_drawn_considered`.
     pub fn tiles_not_drawn_considered(cfg: &Config) -> bool {
-        flag::mandatory_tiles(cfg) || flag::tiles_in_supply(cfg)
-            || cfg.has(module::WETLANDS)
+        flag::mandatory_tiles(cfg) || flag::tiles_in_supply(cfg) || cfg.has(module::WETLANDS)
     }
+
     /// Derived flag `tiles_drawn_only`.
     pub fn tiles_drawn_only(cfg: &Config) -> bool {
         !flag::tiles_not_drawn_considered(cfg)
     }
+
     /// Derived flag `special_figures_eaten_by_dragon_bullet`.
     pub fn special_figures_eaten_by_dragon_bullet(cfg: &Config) -> bool {
-        cfg.has(module::BUILDER) || cfg.has(module::PIG) || cfg.has(module::MAYOR)
-            || cfg.has(module::WAGON) || cfg.has(module::SHEEP)
+        cfg.has(module::BUILDER) || cfg.has(module::PIG) || cfg.has(module::MAYOR) || cfg.has(module::WAGON)
+            || cfg.has(module::SHEEP)
     }
+
     /// Derived flag `ringmaster_scoring`.
     pub fn ringmaster_scoring(cfg: &Config) -> bool {
-        cfg.has(module::RINGMASTER)
-            && (cfg.has(module::CIRCUS) || cfg.has(module::ACROBATS))
+        cfg.has(module::RINGMASTER) && (cfg.has(module::CIRCUS) || cfg.has(module::ACROBATS))
     }
+
     /// Derived flag `non_basic_feature_for_ringmaster`.
     pub fn non_basic_feature_for_ringmaster(cfg: &Config) -> bool {
-        cfg.has(module::ABBEY) || cfg.has(module::SHRINES)
-            || cfg.has(module::MONASTERIES) || cfg.has(module::DARMSTADT)
-            || cfg.has(module::GARDENS) || cfg.has(module::GERMAN_CASTLES)
-            || cfg.has(module::GERMAN_CATHEDRALS) || cfg.has(module::HAUNTED_CASTLES)
-            || cfg.has(module::CEMETERIES) || cfg.has(module::EASTER_IN_CARCASSONNE)
-            || cfg.has(module::FORTUNE_TELLER) || cfg.has(module::RUSSIAN_PROMOS)
-            || cfg.has(module::CASTLES)
+        cfg.has(module::ABBEY) || cfg.has(module::SHRINES) || cfg.has(module::MONASTERIES) || cfg.has(module::DARMSTADT)
+            || cfg.has(module::GARDENS) || cfg.has(module::GERMAN_CASTLES) || cfg.has(module::GERMAN_CATHEDRALS)
+            || cfg.has(module::HAUNTED_CASTLES) || cfg.has(module::CEMETERIES) || cfg.has(module::EASTER_IN_CARCASSONNE)
+            || cfg.has(module::FORTUNE_TELLER) || cfg.has(module::RUSSIAN_PROMOS) || cfg.has(module::CASTLES)
     }
+
     /// Derived flag `20th_anniversary_expansion_plus`.
     pub fn f_20th_anniversary_expansion_plus(cfg: &Config) -> bool {
         cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) || cfg.has(module::SPIEL_DOCH2018)
             || cfg.has(module::WONDERS_OF_HUMANITY)
     }
+
     /// Derived flag `entries_step5`.
     pub fn entries_step5(cfg: &Config) -> bool {
-        cfg.has(module::FERRIES) || cfg.has(module::SHEEP)
-            || cfg.has(module::FRUIT_BEARING_TREES)
+        cfg.has(module::FERRIES) || cfg.has(module::SHEEP) || cfg.has(module::FRUIT_BEARING_TREES)
             || cfg.has(module::WONDERS_OF_HUMANITY)
     }
+
     /// Derived flag `no_entries_step5`.
     pub fn no_entries_step5(cfg: &Config) -> bool {
         !flag::entries_step5(cfg)
     }
+
     /// Derived flag `messages_for_entries_step5_mark_we`.
     pub fn messages_for_entries_step5_mark_we(cfg: &Config) -> bool {
         cfg.has(module::MESSAGES) && cfg.has(module::SHEEP)
     }
+
     /// Derived flag `messages_for_entries_step5_mark_c1_and_mark_we`.
     pub fn messages_for_entries_step5_mark_c1_and_mark_we(cfg: &Config) -> bool {
         cfg.has(module::MESSAGES) && !cfg.has(module::SHEEP)
-            && (cfg.has(module::FRUIT_BEARING_TREES)
-                || cfg.has(module::WONDERS_OF_HUMANITY))
+            && (cfg.has(module::FRUIT_BEARING_TREES) || cfg.has(module::WONDERS_OF_HUMANITY))
     }
+
     /// Derived flag `abbot_and_gardens_full`.
     pub fn abbot_and_gardens_full(cfg: &Config) -> bool {
         cfg.has(module::ABBOT) && cfg.has(module::GARDENS)
     }
 }
+
 /// What `cfg` shows: the steps that exist and repeat, the visible items and markers.
 pub fn visible(cfg: &Config) -> Visible {
     let mut v = Visible::default();
@@ -2570,6 +2583,7 @@ pub fn visible(cfg: &Config) -> Visible {
     v.double_turn = cfg.has(module::BUILDER);
     v
 }
+
 /// The `notes` section.
 #[allow(clippy::collapsible_if)]
 fn notes(cfg: &Config, v: &mut Visible) {
@@ -2687,14 +2701,10 @@ fn notes(cfg: &Config, v: &mut Visible) {
                 v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_ABBEY);
             }
             if cfg.has(module::HALFLINGS) {
-                v.origin(
-                    origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_HALFLINGS,
-                );
+                v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_HALFLINGS);
             }
             if cfg.has(module::GERMAN_CASTLES) {
-                v.origin(
-                    origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_GERMAN_CASTLES,
-                );
+                v.origin(origin::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY_GERMAN_CASTLES);
             }
         }
     }
@@ -2722,19 +2732,16 @@ fn notes(cfg: &Config, v: &mut Visible) {
                 v.origin(origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_HALFLINGS);
             }
             if cfg.has(module::GERMAN_CASTLES) {
-                v.origin(
-                    origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_GERMAN_CASTLES,
-                );
+                v.origin(origin::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY_GERMAN_CASTLES);
             }
         }
         v.item(item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS);
     }
 }
+
 /// The `setup` section.
 fn setup(cfg: &Config, v: &mut Visible) {
-    if cfg.has(module::ABBEY) || cfg.has(module::MAYOR) || cfg.has(module::WAGON)
-        || cfg.has(module::BARN)
-    {
+    if cfg.has(module::ABBEY) || cfg.has(module::MAYOR) || cfg.has(module::WAGON) || cfg.has(module::BARN) {
         v.item(item::ABBEY_AND_MAYOR_NEW_TILES);
         if cfg.has(module::ABBEY) {
             v.origin(origin::ABBEY_AND_MAYOR_NEW_TILES_ABBEY);
@@ -2788,9 +2795,7 @@ fn setup(cfg: &Config, v: &mut Visible) {
         v.item(item::SHRINES_SHUFFLE);
         v.origin(origin::SHRINES_SHUFFLE_SHRINES);
     }
-    if cfg.has(module::COUNT_OF_CARCASSONNE) || cfg.has(module::KING_AND_ROBBER)
-        || cfg.has(module::SHRINES)
-    {
+    if cfg.has(module::COUNT_OF_CARCASSONNE) || cfg.has(module::KING_AND_ROBBER) || cfg.has(module::SHRINES) {
         v.item(item::COUNT_KING_AND_ROBBER_NEW_TILES);
         if cfg.has(module::COUNT_OF_CARCASSONNE) {
             v.origin(origin::COUNT_KING_AND_ROBBER_NEW_TILES_COUNT_OF_CARCASSONNE);
@@ -2803,13 +2808,12 @@ fn setup(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// The `any_time` section.
 #[allow(clippy::collapsible_if)]
 fn any_time(cfg: &Config, v: &mut Visible) {
     v.item(item::ANY_TIME_AS_OFTEN);
-    if cfg.has(module::BUILDER) || cfg.has(module::TOWER) || cfg.has(module::TUNNEL)
-        || cfg.has(module::PLAGUE)
-    {
+    if cfg.has(module::BUILDER) || cfg.has(module::TOWER) || cfg.has(module::TUNNEL) || cfg.has(module::PLAGUE) {
         v.item(item::ANY_TIME_ONLY_ONCE);
         if cfg.has(module::BUILDER) {
             v.origin(origin::ANY_TIME_ONLY_ONCE_BUILDER);
@@ -2891,6 +2895,7 @@ fn any_time(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 1A: Start of the turn.
 #[allow(clippy::collapsible_if)]
 fn step_1a(cfg: &Config, v: &mut Visible) {
@@ -2922,6 +2927,7 @@ fn step_1a(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 1B: Draw a tile.
 #[allow(clippy::collapsible_if)]
 fn step_1b(cfg: &Config, v: &mut Visible) {
@@ -3031,9 +3037,7 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
         v.origin(origin::GIFTS_OPEN_CARD_GIFTS);
     }
     if cfg.has(module::MESSAGES) {
-        if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS)
-            && cfg.edition == edition::C1
-        {
+        if cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) && cfg.edition == edition::C1 {
             v.item(item::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS);
             v.marker(marker::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_MESSAGES_1B);
             if cfg.has(module::ROBBERS) {
@@ -3046,9 +3050,7 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.origin(origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_WHEEL_OF_FORTUNE);
             v.origin(origin::MESSAGES_CHECK_1B_WHEEL_AND_REVOLTS_PEASANT_REVOLTS);
         }
-        if cfg.has(module::WHEEL_OF_FORTUNE) && !cfg.has(module::PEASANT_REVOLTS)
-            && cfg.edition == edition::C1
-        {
+        if cfg.has(module::WHEEL_OF_FORTUNE) && !cfg.has(module::PEASANT_REVOLTS) && cfg.edition == edition::C1 {
             v.item(item::MESSAGES_CHECK_1B_WHEEL);
             v.marker(marker::MESSAGES_CHECK_1B_WHEEL_MESSAGES_1B);
             if cfg.has(module::ROBBERS) {
@@ -3060,9 +3062,7 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.origin(origin::MESSAGES_CHECK_1B_WHEEL_MESSAGES);
             v.origin(origin::MESSAGES_CHECK_1B_WHEEL_WHEEL_OF_FORTUNE);
         }
-        if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS)
-            && cfg.edition == edition::C1
-        {
+        if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) && cfg.edition == edition::C1 {
             v.item(item::MESSAGES_CHECK_1B_REVOLTS);
             v.marker(marker::MESSAGES_CHECK_1B_REVOLTS_MESSAGES_1B);
             if cfg.has(module::ROBBERS) {
@@ -3134,9 +3134,7 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             v.item(item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE);
             v.origin(origin::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE_FORTUNE_TELLER);
             v.item(item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE);
-            v.origin(
-                origin::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE_FORTUNE_TELLER,
-            );
+            v.origin(origin::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE_FORTUNE_TELLER);
         }
         if cfg.has(module::DRAGON) && !cfg.has(module::RIVER_II) {
             v.item(item::DRAGON_SET_ASIDE_IF_NOTHING_ELSE);
@@ -3164,19 +3162,16 @@ fn step_1b(cfg: &Config, v: &mut Visible) {
             }
             if !cfg.has(module::PEASANT_REVOLTS) {
                 v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY);
-                v.origin(
-                    origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY_WHEEL_OF_FORTUNE,
-                );
+                v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY_WHEEL_OF_FORTUNE);
             }
         }
         if !cfg.has(module::WHEEL_OF_FORTUNE) && cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY);
-            v.origin(
-                origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY_PEASANT_REVOLTS,
-            );
+            v.origin(origin::WHEEL_OF_FORTUNE_TILE_IN_FRONT_REVOLTS_ONLY_PEASANT_REVOLTS);
         }
     }
 }
+
 /// Step 1C: Place the tile.
 #[allow(clippy::collapsible_if)]
 fn step_1c(cfg: &Config, v: &mut Visible) {
@@ -3304,9 +3299,7 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
         v.origin(origin::WONDERS_STONEHENGE_ROADS_WONDERS_OF_HUMANITY);
     }
     if cfg.has(module::MESSAGES) {
-        if cfg.has(module::WIND_ROSES) && !flag::f_20th_anniversary_expansion_plus(cfg)
-            && cfg.edition == edition::C1
-        {
+        if cfg.has(module::WIND_ROSES) && !flag::f_20th_anniversary_expansion_plus(cfg) && cfg.edition == edition::C1 {
             v.item(item::MESSAGES_CHECK_1C_WIND_ROSES);
             v.marker(marker::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES_1C);
             if cfg.has(module::ROBBERS) {
@@ -3315,9 +3308,7 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
             v.origin(origin::MESSAGES_CHECK_1C_WIND_ROSES_MESSAGES);
             v.origin(origin::MESSAGES_CHECK_1C_WIND_ROSES_WIND_ROSES);
         }
-        if !cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg)
-            && cfg.edition == edition::C1
-        {
+        if !cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg) && cfg.edition == edition::C1 {
             v.item(item::MESSAGES_CHECK_1C_NEW_TILES);
             v.marker(marker::MESSAGES_CHECK_1C_NEW_TILES_MESSAGES_1C);
             if cfg.has(module::ROBBERS) {
@@ -3328,24 +3319,19 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
             }
             v.origin(origin::MESSAGES_CHECK_1C_NEW_TILES_MESSAGES);
             if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) && cfg.has(module::MESSAGES)
-                && !cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
-            {
+                && !cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1 {
                 v.origin(origin::MESSAGES_CHECK_1C_NEW_TILES_20TH_ANNIVERSARY_EXPANSION);
             }
-            if cfg.has(module::SPIEL_DOCH2018) && cfg.has(module::MESSAGES)
-                && !cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
-            {
+            if cfg.has(module::SPIEL_DOCH2018) && cfg.has(module::MESSAGES) && !cfg.has(module::WIND_ROSES)
+                && cfg.edition == edition::C1 {
                 v.origin(origin::MESSAGES_CHECK_1C_NEW_TILES_SPIEL_DOCH2018);
             }
-            if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.has(module::MESSAGES)
-                && !cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
-            {
+            if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.has(module::MESSAGES) && !cfg.has(module::WIND_ROSES)
+                && cfg.edition == edition::C1 {
                 v.origin(origin::MESSAGES_CHECK_1C_NEW_TILES_WONDERS_OF_HUMANITY);
             }
         }
-        if cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg)
-            && cfg.edition == edition::C1
-        {
+        if cfg.has(module::WIND_ROSES) && flag::f_20th_anniversary_expansion_plus(cfg) && cfg.edition == edition::C1 {
             v.item(item::MESSAGES_CHECK_1C_BOTH);
             v.marker(marker::MESSAGES_CHECK_1C_BOTH_MESSAGES_1C);
             if cfg.has(module::ROBBERS) {
@@ -3357,18 +3343,15 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
             v.origin(origin::MESSAGES_CHECK_1C_BOTH_MESSAGES);
             v.origin(origin::MESSAGES_CHECK_1C_BOTH_WIND_ROSES);
             if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) && cfg.has(module::MESSAGES)
-                && cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
-            {
+                && cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1 {
                 v.origin(origin::MESSAGES_CHECK_1C_BOTH_20TH_ANNIVERSARY_EXPANSION);
             }
-            if cfg.has(module::SPIEL_DOCH2018) && cfg.has(module::MESSAGES)
-                && cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
-            {
+            if cfg.has(module::SPIEL_DOCH2018) && cfg.has(module::MESSAGES) && cfg.has(module::WIND_ROSES)
+                && cfg.edition == edition::C1 {
                 v.origin(origin::MESSAGES_CHECK_1C_BOTH_SPIEL_DOCH2018);
             }
-            if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.has(module::MESSAGES)
-                && cfg.has(module::WIND_ROSES) && cfg.edition == edition::C1
-            {
+            if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.has(module::MESSAGES) && cfg.has(module::WIND_ROSES)
+                && cfg.edition == edition::C1 {
                 v.origin(origin::MESSAGES_CHECK_1C_BOTH_WONDERS_OF_HUMANITY);
             }
         }
@@ -3443,9 +3426,7 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
     if v.has_item(item::I_20TH_ANNIVERSARY_TILE_POINTS) {
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.item(item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER);
-            v.origin(
-                origin::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER_WONDERS_OF_HUMANITY,
-            );
+            v.origin(origin::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER_WONDERS_OF_HUMANITY);
         }
     }
     if v.has_item(item::I_20TH_ANNIVERSARY_EXTRA_TURN) {
@@ -3455,6 +3436,7 @@ fn step_1c(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 2A: Move wood (prologue).
 #[allow(clippy::collapsible_if)]
 fn step_2a(cfg: &Config, v: &mut Visible) {
@@ -3496,6 +3478,7 @@ fn step_2a(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 2B-1: Move wood (phase 1).
 #[allow(clippy::collapsible_if)]
 fn step_2b_1(cfg: &Config, v: &mut Visible) {
@@ -3537,10 +3520,8 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         v.item(item::BARN_PLACE);
         v.origin(origin::BARN_PLACE_BARN);
     }
-    if cfg.has(module::WHEEL_OF_FORTUNE) || cfg.has(module::FESTIVAL)
-        || cfg.has(module::ABBOT) || cfg.has(module::RUSSIAN_PROMOS)
-        || cfg.has(module::PEASANT_REVOLTS)
-    {
+    if cfg.has(module::WHEEL_OF_FORTUNE) || cfg.has(module::FESTIVAL) || cfg.has(module::ABBOT)
+        || cfg.has(module::RUSSIAN_PROMOS) || cfg.has(module::PEASANT_REVOLTS) {
         v.item(item::WHEEL_OF_FORTUNE_SPECIAL_ACTION);
         if cfg.has(module::WHEEL_OF_FORTUNE) {
             v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_WHEEL_OF_FORTUNE);
@@ -3558,9 +3539,8 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
             v.origin(origin::WHEEL_OF_FORTUNE_SPECIAL_ACTION_PEASANT_REVOLTS);
         }
     }
-    if cfg.has(module::TOWER) || cfg.has(module::LITTLE_BUILDINGS)
-        || cfg.has(module::FAIRY) || cfg.has(module::TOLLKEEPERS)
-    {
+    if cfg.has(module::TOWER) || cfg.has(module::LITTLE_BUILDINGS) || cfg.has(module::FAIRY)
+        || cfg.has(module::TOLLKEEPERS) {
         v.item(item::TOWER_NEUTRAL_FIGURE);
         if cfg.has(module::TOWER) {
             v.origin(origin::TOWER_NEUTRAL_FIGURE_TOWER);
@@ -3766,9 +3746,7 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
             v.item(item::I_20TH_ANNIVERSARY_ACROBAT_ARROW);
-            v.origin(
-                origin::I_20TH_ANNIVERSARY_ACROBAT_ARROW_20TH_ANNIVERSARY_EXPANSION,
-            );
+            v.origin(origin::I_20TH_ANNIVERSARY_ACROBAT_ARROW_20TH_ANNIVERSARY_EXPANSION);
         }
     }
     if v.has_item(item::ACROBATS_SCORE_PYRAMID) {
@@ -3898,6 +3876,7 @@ fn step_2b_1(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 2B-2: Move wood (phase 2).
 #[allow(clippy::collapsible_if)]
 fn step_2b_2(cfg: &Config, v: &mut Visible) {
@@ -3950,9 +3929,7 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
         }
         if cfg.has(module::M_20TH_ANNIVERSARY_EXPANSION) {
             v.item(item::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL);
-            v.origin(
-                origin::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL_20TH_ANNIVERSARY_EXPANSION,
-            );
+            v.origin(origin::PHANTOM_DEPLOY_ANNIVERSARY_SYMBOL_20TH_ANNIVERSARY_EXPANSION);
         }
         if cfg.has(module::PEASANT_REVOLTS) {
             v.item(item::PHANTOM_DEPLOY_REVOLT_PROTECTION);
@@ -3988,6 +3965,7 @@ fn step_2b_2(cfg: &Config, v: &mut Visible) {
         v.item(item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL);
     }
 }
+
 /// Step 2C: Resolve moving wood.
 #[allow(clippy::collapsible_if)]
 fn step_2c(cfg: &Config, v: &mut Visible) {
@@ -4033,20 +4011,14 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.marker(marker::MESSAGES_CHECK_2C_SHEPHERD_WONDER);
         }
-        if cfg.has(module::MESSAGES) && cfg.edition == edition::C1
-            && cfg.has(module::SHEEP)
-        {
+        if cfg.has(module::MESSAGES) && cfg.edition == edition::C1 && cfg.has(module::SHEEP) {
             v.origin(origin::MESSAGES_CHECK_2C_SHEPHERD_MESSAGES);
         }
-        if cfg.has(module::SHEEP) && cfg.edition == edition::C1
-            && cfg.has(module::MESSAGES)
-        {
+        if cfg.has(module::SHEEP) && cfg.edition == edition::C1 && cfg.has(module::MESSAGES) {
             v.origin(origin::MESSAGES_CHECK_2C_SHEPHERD_SHEEP);
         }
     }
-    if flag::messages_for_entries_step5_mark_c1_and_mark_we(cfg)
-        && cfg.edition == edition::C1
-    {
+    if flag::messages_for_entries_step5_mark_c1_and_mark_we(cfg) && cfg.edition == edition::C1 {
         v.item(item::MESSAGES_CHECK_2C_NEW_SCORING);
         v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES_2);
         if cfg.has(module::ROBBERS) {
@@ -4055,21 +4027,16 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.marker(marker::MESSAGES_CHECK_2C_NEW_SCORING_WONDER);
         }
-        if cfg.has(module::MESSAGES) && cfg.edition == edition::C1
-            && !cfg.has(module::SHEEP)
-            && (cfg.has(module::FRUIT_BEARING_TREES)
-                || cfg.has(module::WONDERS_OF_HUMANITY))
-        {
+        if cfg.has(module::MESSAGES) && cfg.edition == edition::C1 && !cfg.has(module::SHEEP)
+            && (cfg.has(module::FRUIT_BEARING_TREES) || cfg.has(module::WONDERS_OF_HUMANITY)) {
             v.origin(origin::MESSAGES_CHECK_2C_NEW_SCORING_MESSAGES);
         }
-        if cfg.has(module::FRUIT_BEARING_TREES) && cfg.edition == edition::C1
-            && cfg.has(module::MESSAGES) && !cfg.has(module::SHEEP)
-        {
+        if cfg.has(module::FRUIT_BEARING_TREES) && cfg.edition == edition::C1 && cfg.has(module::MESSAGES)
+            && !cfg.has(module::SHEEP) {
             v.origin(origin::MESSAGES_CHECK_2C_NEW_SCORING_FRUIT_BEARING_TREES);
         }
-        if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.edition == edition::C1
-            && cfg.has(module::MESSAGES) && !cfg.has(module::SHEEP)
-        {
+        if cfg.has(module::WONDERS_OF_HUMANITY) && cfg.edition == edition::C1 && cfg.has(module::MESSAGES)
+            && !cfg.has(module::SHEEP) {
             v.origin(origin::MESSAGES_CHECK_2C_NEW_SCORING_WONDERS_OF_HUMANITY);
         }
     }
@@ -4131,11 +4098,10 @@ fn step_2c(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 2D: The dragon moves.
 fn step_2d(cfg: &Config, v: &mut Visible) {
-    if !(cfg.has(module::DRAGON)
-        && !(cfg.edition == edition::C1 && cfg.variant == variant::RGG))
-    {
+    if !(cfg.has(module::DRAGON) && !(cfg.edition == edition::C1 && cfg.variant == variant::RGG)) {
         return;
     }
     v.step(step::S2D);
@@ -4153,6 +4119,7 @@ fn step_2d(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 3A: Determine completed features.
 #[allow(clippy::collapsible_if)]
 fn step_3a(cfg: &Config, v: &mut Visible) {
@@ -4353,6 +4320,7 @@ fn step_3a(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 3B: Resolve completed features.
 #[allow(clippy::collapsible_if)]
 fn step_3b(cfg: &Config, v: &mut Visible) {
@@ -4372,9 +4340,7 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         }
         v.origin(origin::GINGERBREAD_SCORE_CITY_GINGERBREAD_MAN);
     }
-    if cfg.has(module::TRADERS) || cfg.has(module::KING_AND_ROBBER)
-        || cfg.has(module::FORTUNE_TELLER)
-    {
+    if cfg.has(module::TRADERS) || cfg.has(module::KING_AND_ROBBER) || cfg.has(module::FORTUNE_TELLER) {
         v.item(item::REWARDS_FOR_COMPLETION);
         if cfg.has(module::TRADERS) {
             v.origin(origin::REWARDS_FOR_COMPLETION_TRADERS);
@@ -4454,9 +4420,7 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         if cfg.has(module::WONDERS_OF_HUMANITY) {
             v.marker(marker::RINGMASTER_SCORING_WONDER);
         }
-        if cfg.has(module::RINGMASTER)
-            && (cfg.has(module::CIRCUS) || cfg.has(module::ACROBATS))
-        {
+        if cfg.has(module::RINGMASTER) && (cfg.has(module::CIRCUS) || cfg.has(module::ACROBATS)) {
             v.origin(origin::RINGMASTER_SCORING_RINGMASTER);
         }
         if cfg.has(module::CIRCUS) && cfg.has(module::RINGMASTER) {
@@ -4918,9 +4882,7 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
                 v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_CEMETERIES);
             }
             if cfg.has(module::EASTER_IN_CARCASSONNE) {
-                v.origin(
-                    origin::RINGMASTER_SCORING_BASIC_FEATURES_EASTER_IN_CARCASSONNE,
-                );
+                v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_EASTER_IN_CARCASSONNE);
             }
             if cfg.has(module::FORTUNE_TELLER) {
                 v.origin(origin::RINGMASTER_SCORING_BASIC_FEATURES_FORTUNE_TELLER);
@@ -4950,6 +4912,7 @@ fn step_3b(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 3C: Resolve tile scoring.
 #[allow(clippy::collapsible_if)]
 fn step_3c(cfg: &Config, v: &mut Visible) {
@@ -5021,24 +4984,22 @@ fn step_3c(cfg: &Config, v: &mut Visible) {
         }
     }
 }
+
 /// Step 3D: The dragon moves.
 fn step_3d(cfg: &Config, v: &mut Visible) {
-    if !(cfg.has(module::DRAGON) && cfg.edition == edition::C1
-        && cfg.variant == variant::RGG)
-    {
+    if !(cfg.has(module::DRAGON) && cfg.edition == edition::C1 && cfg.variant == variant::RGG) {
         return;
     }
     v.step(step::S3D);
     if cfg.has(module::BUILDER) {
         v.repeat(step::S3D);
     }
-    if cfg.has(module::DRAGON) && cfg.edition == edition::C1
-        && cfg.variant == variant::RGG
-    {
+    if cfg.has(module::DRAGON) && cfg.edition == edition::C1 && cfg.variant == variant::RGG {
         v.item(item::DRAGON_MOVE_RGG);
         v.origin(origin::DRAGON_MOVE_RGG_DRAGON);
     }
 }
+
 /// Step 4A: Finish tile actions.
 #[allow(clippy::collapsible_if)]
 fn step_4a(cfg: &Config, v: &mut Visible) {
@@ -5181,6 +5142,7 @@ fn step_4a(cfg: &Config, v: &mut Visible) {
         v.item(item::BUILDER_BAZAAR_C2_NEW_BAZAAR);
     }
 }
+
 /// Step 4B: Finish the turn.
 fn step_4b(cfg: &Config, v: &mut Visible) {
     v.step(step::S4B);
@@ -5189,6 +5151,7 @@ fn step_4b(cfg: &Config, v: &mut Visible) {
         v.origin(origin::BUILDER_DOUBLE_TURN_BUILDER);
     }
 }
+
 /// The `final_scoring` section.
 fn final_scoring(cfg: &Config, v: &mut Visible) {
     if cfg.has(module::ABBEY) {
