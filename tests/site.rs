@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 mod common;
 use common::copy_dir;
 
-use carcassonne_rules_runtime::core::{Catalog, Entry, Origin, Repeat, TurnOrder};
+use carcassonne_rules_runtime::core::{Catalog, Entry, Origin, Repeat, Section, TurnOrder};
 use carcassonne_rules_runtime::{catalog, turn_order};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
@@ -682,7 +682,7 @@ fn origins(order: &TurnOrder) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    for list in [&order.notes, &order.setup, &order.any_time, &order.final_scoring] {
+    for (_, list) in order.sections.iter() {
         walk(list, &mut out);
     }
     order.steps().for_each(|s| walk(&s.items, &mut out));
@@ -823,9 +823,9 @@ fn expected(catalog: &Catalog, s: &Selection) -> (Value, usize) {
     let mut count = 0;
     let mut items = |entries: &[Entry]| entries_json(catalog, entries, &base, s.changes, &mut count);
     let value = json!({
-        "notes": items(&order.notes),
-        "setup": items(&order.setup),
-        "any_time": items(&order.any_time),
+        "notes": items(order.section(Section::Notes)),
+        "setup": items(order.section(Section::Setup)),
+        "any_time": items(order.section(Section::AnyTime)),
         "phases": order.phases.iter().map(|p| json!({
             "title": format!("{}. {}", p.id, p.title),
             "steps": p.steps.iter().map(|step| json!({
@@ -844,7 +844,7 @@ fn expected(catalog: &Catalog, s: &Selection) -> (Value, usize) {
                 "items": items(&step.items),
             })).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
-        "final_scoring": items(&order.final_scoring),
+        "final_scoring": items(order.section(Section::FinalScoring)),
     });
     (value, count)
 }
@@ -856,7 +856,7 @@ fn collect_ids(order: &TurnOrder, out: &mut HashSet<String>) {
             walk(&e.children, out);
         }
     }
-    for list in [&order.notes, &order.setup, &order.any_time, &order.final_scoring] {
+    for (_, list) in order.sections.iter() {
         walk(list, out);
     }
     order.steps().for_each(|s| walk(&s.items, out));

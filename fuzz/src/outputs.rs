@@ -164,7 +164,7 @@ fn rewrite(rules: &mut Rules, f: &mut dyn FnMut(&str) -> String) {
             items(&mut step.items, f);
         }
     }
-    for section in [&mut rules.notes, &mut rules.setup, &mut rules.any_time, &mut rules.final_scoring] {
+    for (_, section) in rules.sections.iter_mut() {
         items(section, f);
     }
     rules.inputs.iter_mut().for_each(|i| *i = f(i));

@@ -769,9 +769,13 @@ fn tables(rules: &Rules, names: &Names, out: &mut Writer) {
         let origins: Vec<String> =
             items.iter().flat_map(|i| &i.origins).map(|c| names.module(c.module).to_string()).collect();
         out.list("origins: &", &origins, ",");
-        for section in Section::BEFORE_STEPS.into_iter().chain(Section::AFTER_STEPS) {
-            out.list(&format!("{}: &", section.name()), &names.items(rules.section(section)), ",");
-        }
+        // Indexed by `Section`: the lists in the order of `Section::ALL`.
+        out.block(&format!("sections: {}::new([", core_path!(section::Sections)), "]),", |out| {
+            for section in Section::ALL {
+                out.line(&format!("// {}", section.name()));
+                out.list("&", &names.items(rules.section(section)), ",");
+            }
+        });
         let step =
             |n: StepId| rules.steps().find(|s| s.number == n).map_or_else(String::new, |s| names.step(s).to_string());
         let block = rules.double_turn.as_ref().map_or_else(

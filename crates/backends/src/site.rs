@@ -23,7 +23,7 @@ use std::fmt::Write;
 
 use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
 use carcassonne_rules_core::tables::{Flow, Role};
-use carcassonne_rules_core::{Catalog, EditionId, Effect, NamedEffect, Repeat};
+use carcassonne_rules_core::{Catalog, EditionId, Effect, NamedEffect, Repeat, Section};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
@@ -208,15 +208,8 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
     );
     out.push_str(PLAY_PANEL);
     out.push_str("<div id=\"turn\" hidden>\n");
-    let [notes, setup, any_time, final_scoring] = rules.sections();
-    let titles = [
-        (notes, "Notes"),
-        (setup, "Setup"),
-        (any_time, "At any time during your turn"),
-        (final_scoring, "Final scoring"),
-    ];
-    for ((id, items), title) in &titles[..3] {
-        section(&mut out, conds, rules, id, title, items);
+    for outside in Section::BEFORE_STEPS {
+        section(&mut out, conds, rules, outside);
     }
     for phase in &rules.phases {
         let _ = writeln!(
@@ -231,8 +224,9 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
         }
         out.push_str("</section>\n");
     }
-    let ((id, items), title) = &titles[3];
-    section(&mut out, conds, rules, id, title, items);
+    for outside in Section::AFTER_STEPS {
+        section(&mut out, conds, rules, outside);
+    }
     if let Some(block) = &rules.double_turn {
         // The play mode's double turn: the block's first and last step, where its condition holds.
         let name = |s: carcassonne_rules_core::StepId| {
@@ -400,7 +394,8 @@ fn flow_attrs(flow: Flow, effect: Option<&Effect>, catalog: &Catalog) -> String 
 }
 
 /// A section outside the steps (notes, setup, any time, final scoring).
-fn section(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, id: &str, title: &str, items: &[Item]) {
+fn section(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, section: Section) {
+    let (id, title, items) = (section.name(), section.title(), rules.section(section));
     let _ = writeln!(
         out,
         "<section class=\"section\" id=\"{id}\" data-section=\"{id}\" aria-labelledby=\"{id}-title\">\n\
@@ -622,10 +617,7 @@ mod tests {
             }],
             phases: Vec::new(),
             double_turn: None,
-            notes: Vec::new(),
-            setup: Vec::new(),
-            any_time: Vec::new(),
-            final_scoring: Vec::new(),
+            sections: Default::default(),
             inputs: Vec::new(),
             defined: Default::default(),
         }

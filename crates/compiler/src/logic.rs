@@ -173,15 +173,16 @@ impl<'r> Logic<'r> {
     /// rules whose every condition fits may still combine them past it.
     pub fn new(rules: &'r Rules) -> Self {
         let logic = Self::over(&rules.catalog, &rules.flags, Budget::new(BUDGET));
-        let [notes, setup, any_time, final_scoring] = rules.sections();
-        for (_, items) in [notes, setup, any_time] {
+        for items in rules.sections.before_steps() {
             logic.place_items(items);
         }
         for step in rules.steps() {
             logic.place(&step.when);
             logic.place_items(&step.items);
         }
-        logic.place_items(final_scoring.1);
+        for items in rules.sections.after_steps() {
+            logic.place_items(items);
+        }
         logic
     }
 

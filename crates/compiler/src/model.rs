@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use carcassonne_rules_core::tables::{Flow, ItemId, MarkerId, OriginId, StepId};
-use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, Section, VariantId};
+use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, Section, Sections, VariantId};
 
 pub use crate::diagnostics::Span;
 
@@ -31,14 +31,9 @@ pub struct Rules {
     pub phases: Vec<Phase>,
     /// The steps a double turn plays a second time, if the rules have double turns.
     pub double_turn: Option<DoubleTurn>,
-    /// Notes that depend on the selection.
-    pub notes: Vec<Item>,
-    /// Preparing the game.
-    pub setup: Vec<Item>,
-    /// At any time during your turn.
-    pub any_time: Vec<Item>,
-    /// Scoring at the end of the game.
-    pub final_scoring: Vec<Item>,
+    /// The items of the sections outside the steps (notes, setup, any
+    /// time, final scoring).
+    pub sections: Sections<Vec<Item>>,
     /// The files read, relative to the rules folder, in reading order.
     pub inputs: Vec<String>,
     /// Where each name of the registry and of `editions.yaml` is defined.
@@ -463,23 +458,7 @@ impl Rules {
 
     /// The items of a section outside the steps.
     pub fn section(&self, section: Section) -> &[Item] {
-        match section {
-            Section::Notes => &self.notes,
-            Section::Setup => &self.setup,
-            Section::AnyTime => &self.any_time,
-            Section::FinalScoring => &self.final_scoring,
-        }
-    }
-
-    /// The sections outside the steps, with their names, in turn-order order
-    /// (final scoring last).
-    pub fn sections(&self) -> [(&'static str, &[Item]); 4] {
-        [
-            ("notes", &self.notes),
-            ("setup", &self.setup),
-            ("any_time", &self.any_time),
-            ("final_scoring", &self.final_scoring),
-        ]
+        &self.sections[section]
     }
 
     /// Every item with its descendants, in numbering order.
@@ -491,33 +470,17 @@ impl Rules {
             }
         }
         let mut out = Vec::new();
-        let [notes, setup, any_time, final_scoring] = self.sections();
-        for (_, items) in [notes, setup, any_time] {
+        for items in self.sections.before_steps() {
             walk(items, &mut out);
         }
         for step in self.steps() {
             walk(&step.items, &mut out);
         }
-        walk(final_scoring.1, &mut out);
+        for items in self.sections.after_steps() {
+            walk(items, &mut out);
+        }
         out
     }
-}
-
-/// The names of the sections listed before the steps, in the order a turn
-/// order lists them: [`Section::BEFORE_STEPS`]'s.
-pub const SECTIONS_BEFORE_STEPS: [&str; 3] = names(Section::BEFORE_STEPS);
-/// The names of the sections listed after the steps: see [`SECTIONS_BEFORE_STEPS`].
-pub const SECTIONS_AFTER_STEPS: [&str; 1] = names(Section::AFTER_STEPS);
-
-/// The sections' names, in order.
-const fn names<const N: usize>(sections: [Section; N]) -> [&'static str; N] {
-    let mut out = [""; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = sections[i].name();
-        i += 1;
-    }
-    out
 }
 
 /// Markers the rules may use, as written in the DSL.

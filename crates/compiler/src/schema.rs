@@ -235,15 +235,9 @@ impl Offers<'_> {
                     list.insert("description".into(), description.into());
                     Value::Object(list)
                 };
-                let about = |section: Section| match section {
-                    Section::Notes => "Notes that depend on the selection (how to read the markers, …).",
-                    Section::Setup => "Preparing the game.",
-                    Section::AnyTime => "At any time during your turn.",
-                    Section::FinalScoring => "Scoring at the end of the game.",
-                };
                 let mut properties = Map::new();
                 for section in Section::BEFORE_STEPS {
-                    properties.insert(section.name().into(), list(about(section).into()));
+                    properties.insert(section.name().into(), list(section.meaning().into()));
                 }
                 for phase in &rules.phases {
                     for step in &phase.steps {
@@ -253,7 +247,7 @@ impl Offers<'_> {
                     }
                 }
                 for section in Section::AFTER_STEPS {
-                    properties.insert(section.name().into(), list(about(section).into()));
+                    properties.insert(section.name().into(), list(section.meaning().into()));
                 }
                 node.insert("properties".into(), Value::Object(properties));
             }

@@ -282,7 +282,7 @@ fn forget_spans(rules: &mut compiler::Rules) {
         step.span = HERE;
         items(&mut step.items);
     }
-    for list in [&mut rules.notes, &mut rules.setup, &mut rules.any_time, &mut rules.final_scoring] {
+    for (_, list) in rules.sections.iter_mut() {
         items(list);
     }
 }

@@ -58,7 +58,8 @@ fn places(rules: &Rules) -> HashMap<String, Place<'_>> {
         }
     }
     let mut out = HashMap::new();
-    for (name, items) in rules.sections() {
+    for (section, items) in rules.sections.iter() {
+        let name = section.name();
         walk(items, name, None, &[], &mut out);
     }
     for step in rules.steps() {
@@ -76,14 +77,9 @@ fn locate(order: &TurnOrder, id: &str) -> Option<(String, Option<String>, Vec<St
         }
         entries.iter().find_map(|e| find(&e.children, id, Some(e.id())))
     }
-    let sections = [
-        ("notes", &order.notes),
-        ("setup", &order.setup),
-        ("any_time", &order.any_time),
-        ("final_scoring", &order.final_scoring),
-    ];
-    let steps = order.phases.iter().flat_map(|p| &p.steps).map(|s| (s.id.as_ref(), &s.items));
-    sections.into_iter().chain(steps).find_map(|(section, entries)| {
+    let sections = order.sections.iter().map(|(section, entries)| (section.name(), entries.as_slice()));
+    let steps = order.phases.iter().flat_map(|p| &p.steps).map(|s| (s.id.as_ref(), s.items.as_slice()));
+    sections.chain(steps).find_map(|(section, entries)| {
         find(entries, id, None).map(|(parent, list)| (section.to_string(), parent, list))
     })
 }

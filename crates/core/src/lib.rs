@@ -23,15 +23,15 @@ pub mod catalog;
 #[doc(hidden)]
 pub mod escape;
 pub mod order;
+pub mod section;
 pub mod select;
 pub mod suggest;
 pub mod tables;
 pub mod visible;
 
 pub use catalog::Catalog;
-pub use order::{
-    DoubleTurnBlock, Effect, Entry, NamedEffect, Origin, PhaseOrder, Repeat, Section, StepOrder, Str, TurnOrder,
-};
+pub use order::{DoubleTurnBlock, Effect, Entry, NamedEffect, Origin, PhaseOrder, Repeat, StepOrder, Str, TurnOrder};
+pub use section::{Section, Sections};
 pub use select::{Config, EditionId, ModuleId, ModuleSet, VariantId};
 pub use tables::{Flow, ItemId, MarkerId, OriginId, Role, StepId, Tables};
 pub use visible::{BitSet, Visible};

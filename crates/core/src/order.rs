@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct, Serializer};
 
 use crate::catalog::Catalog;
+use crate::section::{Section, Sections};
 use crate::select::ModuleId;
 use crate::tables::{Flow, ItemId, StepId};
 
@@ -18,7 +19,7 @@ use crate::tables::{Flow, ItemId, StepId};
 pub type Str<'a> = Cow<'a, str>;
 
 /// The turn order for one selection (the `order --format json` contract).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnOrder<'a> {
     /// The edition's id.
     pub edition: Str<'a>,
@@ -26,20 +27,35 @@ pub struct TurnOrder<'a> {
     pub variant: Str<'a>,
     /// The selected module ids, sorted.
     pub modules: Vec<Str<'a>>,
-    /// Notes that depend on the selection (how to read the markers, …).
-    pub notes: Vec<Entry<'a>>,
-    /// Preparing the game.
-    pub setup: Vec<Entry<'a>>,
-    /// At any time during your turn.
-    pub any_time: Vec<Entry<'a>>,
+    /// The items of the sections outside the steps (notes, setup, any time,
+    /// final scoring), each serialized under its name: the first three
+    /// before `phases`, final scoring after them.
+    pub sections: Sections<Vec<Entry<'a>>>,
     /// The four phases and the steps that exist for the selection.
     pub phases: Vec<PhaseOrder<'a>>,
-    /// Scoring at the end of the game.
-    pub final_scoring: Vec<Entry<'a>>,
     /// The steps a double turn plays a second time, where the selection has
     /// a double turn (the builder).
-    #[serde(skip)]
     pub double_turn: Option<DoubleTurnBlock>,
+}
+
+/// The contract's field order: the selection, the sections before the steps,
+/// the phases, the sections after them (the double-turn block is not part of
+/// it).
+impl Serialize for TurnOrder<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("TurnOrder", 4 + Section::ALL.len())?;
+        out.serialize_field("edition", &self.edition)?;
+        out.serialize_field("variant", &self.variant)?;
+        out.serialize_field("modules", &self.modules)?;
+        for section in Section::BEFORE_STEPS {
+            out.serialize_field(section.name(), &self.sections[section])?;
+        }
+        out.serialize_field("phases", &self.phases)?;
+        for section in Section::AFTER_STEPS {
+            out.serialize_field(section.name(), &self.sections[section])?;
+        }
+        out.end()
+    }
 }
 
 /// The steps a double turn plays once more, `first` to `last` inclusive, in
@@ -61,52 +77,7 @@ impl<'a> TurnOrder<'a> {
 
     /// The items of a section outside the steps.
     pub fn section(&self, section: Section) -> &[Entry<'a>] {
-        match section {
-            Section::Notes => &self.notes,
-            Section::Setup => &self.setup,
-            Section::AnyTime => &self.any_time,
-            Section::FinalScoring => &self.final_scoring,
-        }
-    }
-}
-
-/// A section of the turn order outside the phases' steps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Section {
-    /// Notes that depend on the selection.
-    Notes,
-    /// Preparing the game.
-    Setup,
-    /// At any time during your turn.
-    AnyTime,
-    /// Scoring at the end of the game.
-    FinalScoring,
-}
-
-impl Section {
-    /// The sections listed before the phases, in order.
-    pub const BEFORE_STEPS: [Section; 3] = [Section::Notes, Section::Setup, Section::AnyTime];
-    /// The sections listed after the phases.
-    pub const AFTER_STEPS: [Section; 1] = [Section::FinalScoring];
-
-    /// Its name in the rules files, the JSON output and the generated code.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Section::Notes => "notes",
-            Section::Setup => "setup",
-            Section::AnyTime => "any_time",
-            Section::FinalScoring => "final_scoring",
-        }
-    }
-
-    /// Its heading, as the renderers print it.
-    pub const fn title(self) -> &'static str {
-        match self {
-            Section::Notes => "Notes",
-            Section::Setup => "Setup",
-            Section::AnyTime => "At any time during your turn",
-            Section::FinalScoring => "Final scoring",
-        }
+        &self.sections[section]
     }
 }
 

@@ -2,7 +2,8 @@
 //! texts. The generated code holds one [`Tables`]; what a selection shows is a
 //! [`Visible`](crate::Visible) over its indices.
 
-use crate::order::{DoubleTurnBlock, Effect, Repeat, Section};
+use crate::order::{DoubleTurnBlock, Effect, Repeat};
+use crate::section::{Section, Sections};
 use crate::select::{EditionId, ModuleId};
 
 /// A step, by its position among all steps of all phases.
@@ -37,13 +38,7 @@ pub struct Tables {
     /// Every origin candidate's module, by [`OriginId`].
     pub origins: &'static [ModuleId],
     /// Top-level items of the sections outside the steps.
-    pub notes: &'static [ItemId],
-    /// See [`Tables::notes`].
-    pub setup: &'static [ItemId],
-    /// See [`Tables::notes`].
-    pub any_time: &'static [ItemId],
-    /// See [`Tables::notes`].
-    pub final_scoring: &'static [ItemId],
+    pub sections: Sections<&'static [ItemId]>,
     /// The steps a double turn plays once more, where the selection has
     /// double turns ([`Visible::double_turn`](crate::Visible)).
     pub double_turn: Option<DoubleTurnBlock>,
@@ -52,12 +47,7 @@ pub struct Tables {
 impl Tables {
     /// The top-level items of a section outside the steps.
     pub fn section(&self, section: Section) -> &'static [ItemId] {
-        match section {
-            Section::Notes => self.notes,
-            Section::Setup => self.setup,
-            Section::AnyTime => self.any_time,
-            Section::FinalScoring => self.final_scoring,
-        }
+        self.sections[section]
     }
 }
 

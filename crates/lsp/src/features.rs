@@ -8,14 +8,12 @@ use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::dsl;
 use carcassonne_rules_compiler::lexicon::{self, IdKind, MAX_ID_LEN};
 use carcassonne_rules_compiler::logic::Logic;
-use carcassonne_rules_compiler::model::{
-    Cond, Item, MARKERS, Rules, SECTIONS_AFTER_STEPS, SECTIONS_BEFORE_STEPS, Step,
-};
+use carcassonne_rules_compiler::model::{Cond, Item, MARKERS, Rules, Step};
 use carcassonne_rules_compiler::syntax::tree::{Node, Slot};
 use carcassonne_rules_compiler::syntax::{self, DslKind};
-use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::escape::markdown::{code, inline};
 use carcassonne_rules_core::escape::terminal::quoted;
+use carcassonne_rules_core::{EditionId, Section};
 
 use crate::workspace::Place;
 
@@ -99,7 +97,7 @@ pub(crate) fn find<'r>(rules: &'r Rules, id: &str) -> Option<Found<'r>> {
             return Some(Found { item, ancestors, step: Some(step), siblings });
         }
     }
-    for (_, list) in rules.sections() {
+    for (_, list) in rules.sections.iter() {
         if let Some((item, ancestors, siblings)) = walk(list, id, &mut Vec::new()) {
             return Some(Found { item, ancestors, step: None, siblings });
         }
@@ -204,8 +202,8 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
             detail: "step".into(),
             doc: format!("**{}** {}", inline(&s.id), inline(&s.title)),
         });
-        let sections = SECTIONS_BEFORE_STEPS.iter().chain(&SECTIONS_AFTER_STEPS).map(|s| Completion {
-            label: s.to_string(),
+        let sections = Section::ALL.into_iter().map(|s| Completion {
+            label: s.name().to_string(),
             kind: Offered::Step,
             rank: 1,
             detail: "section".into(),
@@ -278,7 +276,7 @@ fn items_under<'r>(rules: &'r Rules, keys: &[&str]) -> &'r [Item] {
     let Some(key) = key else { return &[] };
     match rules.steps().find(|s| s.id == *key) {
         Some(step) => &step.items,
-        None => rules.sections().into_iter().find(|(name, _)| name == key).map_or(&[], |(_, items)| items),
+        None => Section::named(key).map_or(&[], |section| rules.section(section)),
     }
 }
 
@@ -688,7 +686,8 @@ pub fn outline(rules: &Rules, file: usize) -> Vec<Symbol> {
     }
     let mut out = Vec::new();
     let steps = rules.steps().map(|s| (s.id.clone(), s.title.clone(), Some(s.span), s.items.as_slice()));
-    let sections = rules.sections().into_iter().map(|(name, list)| (name.to_string(), String::new(), None, list));
+    let sections =
+        rules.sections.iter().map(|(section, list)| (section.name().to_string(), String::new(), None, list.as_slice()));
     for (name, detail, span, list) in steps.chain(sections) {
         let children = items(list, file);
         let at = match span.filter(|s| s.file.0 == file) {

@@ -3,7 +3,7 @@
 //! every step with where it exists and repeats.
 
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::{NamedEffect, Repeat};
+use carcassonne_rules_core::{NamedEffect, Repeat, Section};
 use indexmap::IndexMap;
 
 use super::Change;
@@ -83,9 +83,12 @@ impl<'r> Version<'r> {
         };
         let everything = vars.within.clone();
         let base_origin = vec![("base".to_string(), everything.clone())];
-        let [notes, setup, any_time, final_scoring] = rules.sections();
-        for (name, items) in [notes, setup, any_time] {
+        let outside = |v: &mut Self, section: Section| {
+            let (name, items) = (section.name(), rules.section(section));
             v.list(vars, items, Parent::Step(name.to_string()), name, &everything, &base_origin, None);
+        };
+        for section in Section::BEFORE_STEPS {
+            outside(&mut v, section);
         }
         for step in rules.steps() {
             vars.work.at(side, step.when_span.unwrap_or(step.span));
@@ -107,8 +110,9 @@ impl<'r> Version<'r> {
             );
             v.list(vars, &step.items, Parent::Step(step.id.clone()), &step.id, &exists, &base_origin, None);
         }
-        let (name, items) = final_scoring;
-        v.list(vars, items, Parent::Step(name.to_string()), name, &everything, &base_origin, None);
+        for section in Section::AFTER_STEPS {
+            outside(&mut v, section);
+        }
         v
     }
 

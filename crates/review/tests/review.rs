@@ -66,12 +66,8 @@ fn shown<'a>(order: &'a TurnOrder<'a>) -> Shown<'a> {
         }
     }
     let mut out = Shown { items: HashMap::new(), lists: HashMap::new(), steps: HashMap::new() };
-    for (name, entries) in [
-        ("notes", &order.notes),
-        ("setup", &order.setup),
-        ("any_time", &order.any_time),
-        ("final_scoring", &order.final_scoring),
-    ] {
+    for (section, entries) in order.sections.iter() {
+        let name = section.name();
         walk(entries, format!("step {name}"), &mut out);
     }
     for phase in &order.phases {
@@ -195,7 +191,7 @@ fn involved(rules: &Rules, id: &str, siblings: bool, out: &mut BTreeSet<String>)
     let name = |m: carcassonne_rules_core::ModuleId| rules.catalog.modules[usize::from(m.0)].id.clone();
     let mut lists: Vec<(&carcassonne_rules_compiler::model::Cond, &[Item])> = Vec::new();
     let tru = carcassonne_rules_compiler::model::Cond::True;
-    for (_, items) in rules.sections() {
+    for (_, items) in rules.sections.iter() {
         lists.push((&tru, items));
     }
     for step in rules.steps() {

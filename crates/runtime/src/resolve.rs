@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 
 use carcassonne_rules_core::tables::{ItemId, ItemInfo, PhaseInfo, Tables};
-use carcassonne_rules_core::{Catalog, Config, Entry, Origin, PhaseOrder, Section, StepOrder, TurnOrder, Visible};
+use carcassonne_rules_core::{Catalog, Config, Entry, Origin, PhaseOrder, Sections, StepOrder, TurnOrder, Visible};
 
 /// Resolves `visible` against `tables`: texts in the selected edition, origins
 /// from the candidates that hold, visible markers and children.
@@ -29,11 +29,8 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
         edition: catalog.editions.get(usize::from(cfg.edition.0)).map_or(Cow::Borrowed(""), |e| Cow::Borrowed(&e.id)),
         variant: catalog.variants.get(usize::from(cfg.variant.0)).map_or(Cow::Borrowed(""), |v| Cow::Borrowed(&v.id)),
         modules: r.modules(),
-        notes: r.entries(tables.section(Section::Notes), base),
-        setup: r.entries(tables.section(Section::Setup), base),
-        any_time: r.entries(tables.section(Section::AnyTime), base),
+        sections: Sections::from_fn(|section| r.entries(tables.section(section), base)),
         phases: tables.phases.iter().map(|phase| r.phase(phase)).collect(),
-        final_scoring: r.entries(tables.section(Section::FinalScoring), base),
     }
 }
 

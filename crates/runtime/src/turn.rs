@@ -32,7 +32,7 @@
 
 use std::hash::Hasher;
 
-use carcassonne_rules_core::{Effect, Entry, ItemId, NamedEffect, Repeat, Role, StepId, StepOrder, TurnOrder};
+use carcassonne_rules_core::{Effect, Entry, ItemId, NamedEffect, Repeat, Role, Section, StepId, StepOrder, TurnOrder};
 use serde::{Deserialize, Serialize};
 
 use crate::trace::{Event, Trace};
@@ -108,7 +108,7 @@ impl<'o> Plan<'o> {
             })
             .collect();
         let mut any_time = Vec::new();
-        flatten(&order.any_time, false, false, 0, &mut any_time);
+        flatten(order.section(Section::AnyTime), false, false, 0, &mut any_time);
         let index = |id: StepId| steps.iter().position(|s| s.order.step == id);
         let block = order.double_turn.and_then(|b| match (index(b.first), index(b.last)) {
             (Some(first), Some(last)) if first <= last => Some((first, last)),

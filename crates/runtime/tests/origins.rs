@@ -47,7 +47,7 @@ fn items(rules: &Rules) -> HashMap<&str, &Item> {
         }
     }
     let mut out = HashMap::new();
-    for (_, section) in rules.sections() {
+    for (_, section) in rules.sections.iter() {
         walk(section, &mut out);
     }
     for step in rules.steps() {
@@ -80,7 +80,7 @@ fn check(order: &TurnOrder, cfg: &Config) -> usize {
     }
     let by_id = items(&RULES);
     let mut count = 0;
-    for list in [&order.notes, &order.setup, &order.any_time, &order.final_scoring] {
+    for (_, list) in order.sections.iter() {
         walk(list, Origin::Base, cfg, &by_id, &mut count);
     }
     for step in order.steps() {

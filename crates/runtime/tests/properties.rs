@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::compile_dir;
 use carcassonne_rules_compiler::model::{Item, Rules};
-use carcassonne_rules_runtime::core::{Config, EditionId, Entry, ModuleId, ModuleSet, TurnOrder, VariantId};
+use carcassonne_rules_runtime::core::{Config, EditionId, Entry, ModuleId, ModuleSet, Section, TurnOrder, VariantId};
 use carcassonne_rules_runtime::{catalog, turn_order};
 use carcassonne_rules_tools::interpret;
 use proptest::prelude::*;
@@ -38,13 +38,13 @@ fn ids(order: &TurnOrder) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    for list in [&order.notes, &order.setup, &order.any_time] {
+    for list in [order.section(Section::Notes), order.section(Section::Setup), order.section(Section::AnyTime)] {
         walk(list, &mut out);
     }
     for step in order.steps() {
         walk(&step.items, &mut out);
     }
-    walk(&order.final_scoring, &mut out);
+    walk(order.section(Section::FinalScoring), &mut out);
     out
 }
 
@@ -78,7 +78,7 @@ proptest! {
             }
         }
         let mut expected = Vec::new();
-        for (_, items) in rules.sections() {
+        for (_, items) in rules.sections.iter() {
             walk(rules, items, true, &cfg, &mut expected);
         }
         for step in rules.steps() {

@@ -13,7 +13,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use carcassonne_rules_runtime::core::{Entry, Repeat, TurnOrder};
+use carcassonne_rules_runtime::core::{Entry, Repeat, Section as Outside, TurnOrder};
 use carcassonne_rules_runtime::{catalog, render, turn_order};
 use similar::{ChangeTag, TextDiff};
 
@@ -92,8 +92,8 @@ fn lines(order: &TurnOrder) -> Vec<Section> {
         item_lines(entries, "", &mut items);
         sections.push(Section { key, header, items });
     };
-    for (name, entries) in [("notes", &order.notes), ("setup", &order.setup), ("any time", &order.any_time)] {
-        section(name.into(), name.into(), entries);
+    for (name, outside) in [("notes", Outside::Notes), ("setup", Outside::Setup), ("any time", Outside::AnyTime)] {
+        section(name.into(), name.into(), order.section(outside));
     }
     for step in order.steps() {
         let repeat = match step.repeat {
@@ -105,7 +105,7 @@ fn lines(order: &TurnOrder) -> Vec<Section> {
         let key = format!("step {}", step.id);
         section(key.clone(), format!("{key}: {}{repeat}{choose}", step.title), &step.items);
     }
-    section("final scoring".into(), "final scoring".into(), &order.final_scoring);
+    section("final scoring".into(), "final scoring".into(), order.section(Outside::FinalScoring));
     sections
 }
 

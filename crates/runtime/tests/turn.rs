@@ -9,8 +9,8 @@ use std::borrow::Cow;
 use std::sync::{LazyLock, Mutex};
 
 use carcassonne_rules_runtime::core::{
-    Catalog, DoubleTurnBlock, Effect, Entry, Flow, ItemId, Origin, PhaseOrder, Repeat, Role, StepId, StepOrder,
-    TurnOrder,
+    Catalog, DoubleTurnBlock, Effect, Entry, Flow, ItemId, Origin, PhaseOrder, Repeat, Role, Section, StepId,
+    StepOrder, TurnOrder,
 };
 use carcassonne_rules_runtime::trace::Trace;
 use carcassonne_rules_runtime::turn::{Answer, Ask, Kind, MAX_FEATURES, Plan, Turn, TurnError};
@@ -85,11 +85,8 @@ fn order(mut steps: Vec<StepOrder<'static>>, block: Option<(u8, u8)>) -> TurnOrd
         edition: "C2".into(),
         variant: "hig".into(),
         modules: vec![],
-        notes: vec![],
-        setup: vec![],
-        any_time: vec![],
+        sections: Default::default(),
         phases: vec![PhaseOrder { id: "1".into(), title: "all".into(), steps }],
-        final_scoring: vec![],
         double_turn: block.map(|(first, last)| DoubleTurnBlock { first: StepId(first), last: StepId(last) }),
     }
 }
@@ -457,7 +454,7 @@ fn any_time_items_are_recorded_and_once_ones_refused_the_second_time() {
     ];
     let mut order = order(vec![step(0, "1B", vec![action("a", vec![])])], None);
     name_by(&mut any_time, order.phases[0].steps[0].items[0].catalog);
-    order.any_time = any_time;
+    order.sections[Section::AnyTime] = any_time;
     let order = order;
     let plan = Plan::new(&order);
     let mut log = Trace::default();

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use carcassonne_rules_runtime::core::{
-    Config, EditionId, Effect, Entry, Flow, ItemId, ModuleId, ModuleSet, Role, StepId, TurnOrder, VariantId,
+    Config, EditionId, Effect, Entry, Flow, ItemId, ModuleId, ModuleSet, Role, Section, StepId, TurnOrder, VariantId,
 };
 use carcassonne_rules_runtime::trace::{Event, Trace};
 use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_GO_BACKS, Plan, Turn, TurnError};
@@ -40,7 +40,7 @@ fn annotate(order: &mut TurnOrder, seed: u64) {
         }
     }
     let mut rng = fastrand::Rng::with_seed(seed);
-    walk(&mut order.any_time, &mut rng);
+    walk(&mut order.sections[Section::AnyTime], &mut rng);
     for phase in &mut order.phases {
         for step in &mut phase.steps {
             step.choose_one = rng.u8(0..4) == 0;
@@ -117,7 +117,7 @@ fn any_time_items(order: &TurnOrder) -> Vec<ItemId> {
         }
     }
     let mut out = Vec::new();
-    walk(&order.any_time, &mut out);
+    walk(order.section(Section::AnyTime), &mut out);
     out
 }
 
@@ -141,7 +141,7 @@ fn infos(order: &TurnOrder) -> HashMap<ItemId, Info> {
         }
     }
     let mut out = HashMap::new();
-    walk(&order.any_time, None, false, false, &mut out);
+    walk(order.section(Section::AnyTime), None, false, false, &mut out);
     for step in order.steps() {
         walk(&step.items, None, step.choose_one, false, &mut out);
     }

@@ -108,7 +108,7 @@ fn find<'r>(rules: &'r Rules, id: &str) -> Option<(Option<&'r Step>, Vec<&'r Ite
             return Some((Some(step), out));
         }
     }
-    for (_, items) in rules.sections() {
+    for (_, items) in rules.sections.iter() {
         if path(items, id, &mut out) {
             return Some((None, out));
         }
@@ -120,7 +120,7 @@ fn section_of(rules: &Rules, id: &str) -> &'static str {
     fn has(items: &[Item], id: &str) -> bool {
         items.iter().any(|i| i.id == id || has(&i.children, id))
     }
-    rules.sections().into_iter().find(|(_, items)| has(items, id)).map_or("?", |(name, _)| name)
+    rules.sections.iter().find(|(_, items)| has(items, id)).map_or("?", |(section, _)| section.name())
 }
 
 /// The item's origin for `cfg`, as the turn order gives it.

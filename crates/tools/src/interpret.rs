@@ -50,11 +50,8 @@ pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
             .filter_map(|m| catalog.modules.get(usize::from(m.0)))
             .map(|m| name(Some(&m.id)))
             .collect(),
-        notes: entries(&rules.notes),
-        setup: entries(&rules.setup),
-        any_time: entries(&rules.any_time),
+        sections: rules.sections.map(|_, items| entries(items)),
         phases,
-        final_scoring: entries(&rules.final_scoring),
     }
 }
 
@@ -109,7 +106,7 @@ pub fn visible<const S: usize, const I: usize, const M: usize, const O: usize>(
         }
     }
     let mut out = Visible::default();
-    for (_, section) in rules.sections() {
+    for (_, section) in rules.sections.iter() {
         mark(rules, section, cfg, &mut out);
     }
     for step in rules.steps().filter(|step| step.when.eval(&rules.flags, cfg)) {

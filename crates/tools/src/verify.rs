@@ -62,7 +62,7 @@ pub fn verify(rules: &Rules, sources: &Sources) -> Report {
         let hidden = run.bounded(span, |l| l.and_not(&everything, &shows));
         run.check_possible(&hidden, &everything, span, || format!("derived flag `{}` is always true", flag.id));
     }
-    for (_, items) in rules.sections() {
+    for (_, items) in rules.sections.iter() {
         run.items(items, &everything, None);
     }
     // A step of every game with no visible item reads "There are no actions

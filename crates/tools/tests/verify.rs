@@ -93,7 +93,7 @@ fn all_items<'a, 'r>(order: &'a TurnOrder<'r>) -> Vec<&'a Entry<'r>> {
         }
     }
     let mut out = Vec::new();
-    for list in [&order.notes, &order.setup, &order.any_time, &order.final_scoring] {
+    for (_, list) in order.sections.iter() {
         walk(list, &mut out);
     }
     for step in order.steps() {

@@ -24,14 +24,14 @@ use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span, suggest
 use carcassonne_rules_compiler::model::{Cond, Item, Rules};
 use carcassonne_rules_compiler::schema::{KEBAB, offer};
 use carcassonne_rules_compiler::syntax::{self, Spanned};
-use carcassonne_rules_core::Config;
+use carcassonne_rules_core::{Config, Section};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 pub mod schema;
 
 /// The sections the comparison covers besides the steps.
-pub const SECTIONS: [&str; 2] = ["notes", "any_time"];
+pub const SECTIONS: [Section; 2] = [Section::Notes, Section::AnyTime];
 
 /// A checked `errata.yaml`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -254,7 +254,8 @@ impl RawErrata {
             }
         }
 
-        let steps: Vec<&str> = SECTIONS.into_iter().chain(rules.steps().map(|s| s.id.as_str())).collect();
+        let steps: Vec<&str> =
+            SECTIONS.map(Section::name).into_iter().chain(rules.steps().map(|s| s.id.as_str())).collect();
         let top_level: Vec<&str> = top_level_items(rules).map(|i| i.id.as_str()).collect();
         let all_items: Vec<&str> = rules.items().into_iter().map(|i| i.id.as_str()).collect();
         let mut ids: HashMap<String, Span> = HashMap::new();
@@ -336,5 +337,5 @@ impl RawErrata {
 
 /// The top-level items of the sections the comparison covers.
 fn top_level_items(rules: &Rules) -> impl Iterator<Item = &Item> {
-    rules.notes.iter().chain(&rules.any_time).chain(rules.steps().flat_map(|s| &s.items))
+    SECTIONS.into_iter().flat_map(|section| rules.section(section)).chain(rules.steps().flat_map(|s| &s.items))
 }

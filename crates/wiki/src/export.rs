@@ -38,7 +38,7 @@ use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
 use carcassonne_rules_compiler::logic::{BUDGET, Logic, TooComplex};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
 use carcassonne_rules_core::order::NO_ACTIONS;
-use carcassonne_rules_core::{EditionId, ModuleId, Repeat, VariantId};
+use carcassonne_rules_core::{EditionId, ModuleId, Repeat, Section, VariantId};
 
 use crate::escape::{self as wiki, Line};
 use crate::keys::selector_key;
@@ -57,14 +57,15 @@ pub const LAYOUT_CLASSES: [&str; 8] = [
     "wica-bottom-spacing",
 ];
 
-/// The heading of the notes that depend on the selection.
-pub const NOTES_HEADING: &str = "'''Introduction'''";
-/// The heading of the preparation of the game.
-pub const SETUP_HEADING: &str = "'''Preparation'''";
-/// The heading of the "at any time" section.
-pub const ANY_TIME_HEADING: &str = "'''At any time during your turn:'''";
-/// The heading of the scoring at the end of the game.
-pub const FINAL_SCORING_HEADING: &str = "'''Final scoring'''";
+/// The heading of a section outside the steps, as the English page writes it.
+pub const fn heading(section: Section) -> &'static str {
+    match section {
+        Section::Notes => "'''Introduction'''",
+        Section::Setup => "'''Preparation'''",
+        Section::AnyTime => "'''At any time during your turn:'''",
+        Section::FinalScoring => "'''Final scoring'''",
+    }
+}
 /// The lead of a step whose items are alternatives (`choose_one`).
 pub const CHOOSE_ONE_LEAD: &str = "You '''may''' do exactly one of the following:";
 /// The heading of the builder's block.
@@ -654,16 +655,16 @@ impl Writer<'_> {
         self.line("<!-- The order of play, generated from the carcassonne-rules by `carcassonne-rules wiki`. -->");
         self.line("<!-- Edit the rules, not this text: the next export replaces it. -->");
         self.line("<div class=\"wica-bottom-spacing wica-visible\">");
-        for (heading, items) in
-            [(NOTES_HEADING, &rules.notes), (SETUP_HEADING, &rules.setup), (ANY_TIME_HEADING, &rules.any_time)]
-        {
-            self.section(heading, items);
+        for section in Section::BEFORE_STEPS {
+            self.section(heading(section), rules.section(section));
         }
         self.line("</div>");
         self.line("");
         self.steps();
         self.line("<div class=\"wica-top-spacing wica-bottom-spacing wica-visible\">");
-        self.section(FINAL_SCORING_HEADING, &rules.final_scoring);
+        for section in Section::AFTER_STEPS {
+            self.section(heading(section), rules.section(section));
+        }
         self.line("</div>");
     }
 

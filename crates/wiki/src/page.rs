@@ -26,13 +26,14 @@ use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::model::{Candidate, Cond, Rules};
 use carcassonne_rules_core::{
-    Catalog, Config, EditionId, Entry, ItemId, ModuleId, Origin, PhaseOrder, Repeat, StepId, StepOrder, TurnOrder,
-    VariantId,
+    Catalog, Config, EditionId, Entry, ItemId, ModuleId, Origin, PhaseOrder, Repeat, Section, StepId, StepOrder,
+    TurnOrder, VariantId,
 };
 use carcassonne_rules_tools::interpret;
 use regex::Regex;
 
-use crate::errata::{Difference, Errata};
+use crate::errata::{Difference, Errata, SECTIONS};
+use crate::export;
 use crate::keys::{camel_words, snake_case};
 
 pub mod nested;
@@ -190,17 +191,13 @@ pub struct RuleItem {
     pub id: String,
 }
 
-/// Headers of the sections that are not steps, as the Dutch page and the
-/// English export write them.
-const SECTION_HEADERS: [(&str, &str); 8] = [
-    ("'''Inleiding'''", "notes"),
-    ("'''Op ieder moment tijdens je beurt:'''", "any_time"),
-    ("'''Voorbereiding'''", "setup"),
-    ("'''Eindtelling'''", "final_scoring"),
-    ("'''Introduction'''", "notes"),
-    ("'''At any time during your turn:'''", "any_time"),
-    ("'''Preparation'''", "setup"),
-    ("'''Final scoring'''", "final_scoring"),
+/// Headers of the sections that are not steps, as the Dutch page writes
+/// them (the English export's are [`export::heading`]'s).
+const DUTCH_HEADINGS: [(&str, Section); 4] = [
+    ("'''Inleiding'''", Section::Notes),
+    ("'''Op ieder moment tijdens je beurt:'''", Section::AnyTime),
+    ("'''Voorbereiding'''", Section::Setup),
+    ("'''Eindtelling'''", Section::FinalScoring),
 ];
 
 /// The lead of a step whose items are alternatives, in Dutch and English.
@@ -254,9 +251,10 @@ fn events(source: &str) -> Vec<(usize, usize, Event)> {
         events.push((m.start(), m.start(), Event::TemplateStart(decode(title.trim()))));
     }
     events.extend(template_end.find_iter(source).map(|m| (m.start(), m.start(), Event::TemplateEnd)));
-    for (header, section) in SECTION_HEADERS {
+    let english = Section::ALL.map(|section| (export::heading(section), section));
+    for (header, section) in DUTCH_HEADINGS.into_iter().chain(english) {
         if let Some(at) = source.find(header) {
-            events.push((at, at, Event::Header(section.to_string(), String::new())));
+            events.push((at, at, Event::Header(section.name().to_string(), String::new())));
         }
     }
     events.sort_by_key(|(at, _, _)| *at);
@@ -633,11 +631,8 @@ impl Page {
             edition: name(catalog.editions.get(usize::from(cfg.edition.0)).map(|e| &e.id)),
             variant: name(catalog.variants.get(usize::from(cfg.variant.0)).map(|v| &v.id)),
             modules: catalog.module_ids(cfg.modules).into_iter().map(Cow::Owned).collect(),
-            notes: Vec::new(),
-            setup: Vec::new(),
-            any_time: Vec::new(),
+            sections: Default::default(),
             phases: Vec::new(),
-            final_scoring: Vec::new(),
             double_turn: None,
         };
         // The phases, from their boxes' titles (`1. Place a tile`).
@@ -660,12 +655,10 @@ impl Page {
                 .filter(|(_, item)| item.header == Some(h) && item.parent.is_none())
                 .filter_map(|(i, _)| self.entry(i, rules, cfg))
                 .collect();
-            let section = match header.section.as_str() {
-                "notes" => &mut order.notes,
-                "setup" => &mut order.setup,
-                "any_time" => &mut order.any_time,
-                "final_scoring" => &mut order.final_scoring,
-                step => {
+            let section = match Section::named(&header.section) {
+                Some(section) => &mut order.sections[section],
+                None => {
+                    let step = header.section.as_str();
                     // The step's phase: its box's number, else its own.
                     let digits = |s: &str| s.chars().take_while(char::is_ascii_digit).collect::<String>();
                     let phase_id = header
@@ -975,7 +968,7 @@ pub fn compare(page: &Page, rules: &Rules, errata: &Errata, cfg: &Config, order:
             .collect::<Vec<_>>()
     };
     let mut ours: Vec<(String, Vec<RuleItem>)> =
-        vec![("notes".to_string(), top(&order.notes)), ("any_time".to_string(), top(&order.any_time))];
+        SECTIONS.into_iter().map(|section| (section.name().to_string(), top(order.section(section)))).collect();
     ours.extend(order.steps().map(|s| (s.id.to_string(), top(&s.items))));
     let theirs = page.sections(rules, cfg);
     let errata: Vec<&Difference> = errata.applying(rules, cfg).collect();

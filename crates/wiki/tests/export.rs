@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::diagnostics::render;
 use carcassonne_rules_compiler::{Rules, Sources, compile_dir};
-use carcassonne_rules_core::{Config, EditionId, Entry, Flow, TurnOrder, VariantId};
+use carcassonne_rules_core::{Config, EditionId, Entry, Flow, Section, TurnOrder, VariantId};
 use carcassonne_rules_wiki::Errata;
 use carcassonne_rules_wiki::export::{self, LAYOUT_CLASSES};
 use carcassonne_rules_wiki::keys::selector_key;
@@ -59,11 +59,11 @@ fn count(items: &[Entry]) -> usize {
 }
 
 fn all_items(order: &TurnOrder) -> usize {
-    count(&order.notes)
-        + count(&order.setup)
-        + count(&order.any_time)
+    count(order.section(Section::Notes))
+        + count(order.section(Section::Setup))
+        + count(order.section(Section::AnyTime))
         + order.steps().map(|s| count(&s.items)).sum::<usize>()
-        + count(&order.final_scoring)
+        + count(order.section(Section::FinalScoring))
 }
 
 static PAGE: LazyLock<Page> = LazyLock::new(|| Page::parse(&EXPORT, &RULES, &Errata::default()));
@@ -72,16 +72,16 @@ static PAGE: LazyLock<Page> = LazyLock::new(|| Page::parse(&EXPORT, &RULES, &Err
 /// effects; `Err` with both as JSON if they differ, else the items compared.
 fn read_back(cfg: &Config) -> Result<usize, String> {
     let mut expected = carcassonne_rules_runtime::turn_order(cfg);
-    without_effects(&mut expected.notes);
-    without_effects(&mut expected.setup);
-    without_effects(&mut expected.any_time);
+    without_effects(&mut expected.sections[Section::Notes]);
+    without_effects(&mut expected.sections[Section::Setup]);
+    without_effects(&mut expected.sections[Section::AnyTime]);
     for phase in &mut expected.phases {
         for step in &mut phase.steps {
             without_effects(&mut step.items);
             step.may_pass = false;
         }
     }
-    without_effects(&mut expected.final_scoring);
+    without_effects(&mut expected.sections[Section::FinalScoring]);
     // The block shows on the page as its steps' repeats, which are compared.
     expected.double_turn = None;
     let read = PAGE.turn_order(&RULES, cfg);

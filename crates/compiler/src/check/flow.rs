@@ -9,7 +9,7 @@
 
 use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::{Effect, Flow, Role, StepId};
+use carcassonne_rules_core::{Effect, Flow, Role, Section, StepId};
 
 use crate::logic::Logic;
 use crate::model::{DoubleTurn, Step};
@@ -81,7 +81,7 @@ impl Checker<'_> {
             }
         }
         if let Some(o) = once {
-            if section != "any_time" {
+            if section != Section::AnyTime.name() {
                 self.report(
                     Code::InvalidOption,
                     o.span,
@@ -108,9 +108,7 @@ impl Checker<'_> {
                     "a group or a note is never carried out",
                     Some("put the effect on the action or condition it follows from".into()),
                 );
-            } else if !model::SECTIONS_BEFORE_STEPS.contains(&section)
-                && !model::SECTIONS_AFTER_STEPS.contains(&section)
-            {
+            } else if Section::named(section).is_none() {
                 // A step: the effects are checked with the other steps.
             } else {
                 self.report(

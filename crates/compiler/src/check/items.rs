@@ -20,15 +20,15 @@ impl Checker<'_> {
     ) -> Rules {
         // Sections in turn-order order.
         let mut sections: Vec<Section> = Vec::new();
-        for id in model::SECTIONS_BEFORE_STEPS {
-            sections.push(Section { id: id.to_string(), step: None, exists: Cond::True, span: None });
+        for outside in carcassonne_rules_core::Section::BEFORE_STEPS {
+            sections.push(Section { id: outside.name().to_string(), step: None, exists: Cond::True, span: None });
         }
         for step in phases.iter().flat_map(|p| &p.steps) {
             let span = Some(step.when_span.unwrap_or(step.span));
             sections.push(Section { id: step.id.clone(), step: Some(step.number), exists: step.when.clone(), span });
         }
-        for id in model::SECTIONS_AFTER_STEPS {
-            sections.push(Section { id: id.to_string(), step: None, exists: Cond::True, span: None });
+        for outside in carcassonne_rules_core::Section::AFTER_STEPS {
+            sections.push(Section { id: outside.name().to_string(), step: None, exists: Cond::True, span: None });
         }
 
         // Every file's items, with the expansion rank that breaks ties.
@@ -187,13 +187,17 @@ impl Checker<'_> {
         }
         let mut section_items = section_items.into_iter();
         let mut take = || section_items.next().unwrap_or_default();
-        let notes = take();
-        let setup = take();
-        let any_time = take();
+        // In the order `sections` was built: before the steps, the steps, after.
+        let mut outside = Sections::<Vec<Item>>::default();
+        for section in carcassonne_rules_core::Section::BEFORE_STEPS {
+            outside[section] = take();
+        }
         for step in phases.iter_mut().flat_map(|p| &mut p.steps) {
             step.items = take();
         }
-        let final_scoring = take();
+        for section in carcassonne_rules_core::Section::AFTER_STEPS {
+            outside[section] = take();
+        }
         self.check_double_turn_block(&phases, double_turn.as_ref(), &logic);
         self.check_effects(&phases, double_turn.as_ref(), &logic);
         drop(logic);
@@ -202,18 +206,7 @@ impl Checker<'_> {
             editions: self.editions.iter().map(|(name, &span)| (name.clone(), span)).collect(),
             variants: self.variants.iter().map(|(name, &span)| (name.clone(), span)).collect(),
         };
-        let mut rules = Rules {
-            catalog,
-            flags,
-            phases,
-            double_turn,
-            notes,
-            setup,
-            any_time,
-            final_scoring,
-            inputs: Vec::new(),
-            defined,
-        };
+        let mut rules = Rules { catalog, flags, phases, double_turn, sections: outside, inputs: Vec::new(), defined };
         self.number(&mut rules);
         // What names the turn orders' typed ids, in their numbers' order.
         let all = rules.items();
@@ -253,14 +246,17 @@ impl Checker<'_> {
                 walk(&mut item.children, next);
             }
         }
+        // The order of [`Rules::items`].
         let mut next = Next::default();
-        walk(&mut rules.notes, &mut next);
-        walk(&mut rules.setup, &mut next);
-        walk(&mut rules.any_time, &mut next);
+        for section in carcassonne_rules_core::Section::BEFORE_STEPS {
+            walk(&mut rules.sections[section], &mut next);
+        }
         for step in rules.phases.iter_mut().flat_map(|p| &mut p.steps) {
             walk(&mut step.items, &mut next);
         }
-        walk(&mut rules.final_scoring, &mut next);
+        for section in carcassonne_rules_core::Section::AFTER_STEPS {
+            walk(&mut rules.sections[section], &mut next);
+        }
         let max = usize::from(u16::MAX);
         if next.item > max || next.marker > max || next.origin > max {
             self.problems.push(Diagnostic::global(

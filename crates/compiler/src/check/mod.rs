@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 
 use carcassonne_rules_core::escape::terminal::quoted;
-use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, VariantId};
+use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, Sections, VariantId};
 
 use crate::diagnostics::{Diagnostic, Fix, Sources, Span, did_you_mean};
 use crate::dsl;

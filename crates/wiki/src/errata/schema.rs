@@ -22,18 +22,13 @@ pub const TOP_LEVEL_ITEMS: &str = "top-level-items";
 pub fn schema(rules: &Rules) -> SchemaFile {
     let own = |what: &str, node: &mut Map<String, Value>| match what {
         SECTIONS => {
-            let sections: Vec<&str> = super::SECTIONS.into_iter().chain(rules.steps().map(|s| s.id.as_str())).collect();
+            let outside = super::SECTIONS.map(|section| section.name());
+            let sections: Vec<&str> = outside.into_iter().chain(rules.steps().map(|s| s.id.as_str())).collect();
             node.insert("items".into(), json!({ "enum": sections }));
             true
         }
         TOP_LEVEL_ITEMS => {
-            let top_level: Vec<&str> = rules
-                .notes
-                .iter()
-                .chain(&rules.any_time)
-                .chain(rules.steps().flat_map(|s| &s.items))
-                .map(|i: &Item| i.id.as_str())
-                .collect();
+            let top_level: Vec<&str> = super::top_level_items(rules).map(|i: &Item| i.id.as_str()).collect();
             let mut item = Map::new();
             item.insert("description".into(), "A top-level item id.".into());
             offered(&mut item, json!({ "enum": top_level }), Some(KEBAB));
