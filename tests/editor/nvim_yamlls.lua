@@ -90,7 +90,7 @@ local function run()
   -- with the word typed, each once, and the line reads `want`.
   local function accepted(name, l, text, first, want)
     vim.api.nvim_buf_set_lines(buf, l, l + 1, false, { text })
-    local typed = text:match('[%w_]*$')
+    local typed = text:match('[%w_-]*$')
     local expected = vim.tbl_filter(function(label) return label:sub(1, #typed) == typed end, labels(ours, l, #text))
     local theirs = labels(yamlls, l, #text)
     local words, line = complete(l)
@@ -110,7 +110,7 @@ local function run()
     { '      markers: ["TREE_TRAP when russian_promos", "LAKE_TRAP when russian_promos"]' })
 
   local al = line_of('      after: deploy-normal-meeple')
-  accepted('after', al, '      after: deploy', 'deploy-normal-meeple', '      after: deploy-normal-meeple')
+  accepted('after', al, '      after: deploy-n', 'deploy-normal-meeple', '      after: deploy-normal-meeple')
 
   -- yaml-language-server at work: an unknown key flagged by the schema …
   local yl = line_of('      text: Mayor into a city')
