@@ -1,8 +1,11 @@
 //! A real client no one here wrote: Neovim, headless, set up by
 //! `editors/nvim/carcassonne-rules.lua` as a user would, drives
 //! `carcassonne-rules lsp` on a copy of the rules (tests/editor/nvim.lua), on
-//! each Neovim of `CARCASSONNE_NVIM`. Skipped with a message where `nvim` is
-//! absent, unless CARCASSONNE_EDITOR_TESTS=1 (CI), where that fails.
+//! each Neovim of `CARCASSONNE_NVIM`; a second session adds
+//! `editors/nvim/yamlls.lua`, yaml-language-server beside it
+//! (tests/editor/nvim_yamlls.lua). Skipped with a message where `nvim` or
+//! yaml-language-server is absent, unless CARCASSONNE_EDITOR_TESTS=1 (CI),
+//! where that fails.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -35,5 +38,32 @@ fn neovim_drives_every_feature_of_the_server() {
         editor.args(["--headless", "--clean", "-n", "-c"]).arg(format!("luafile {}", script.display()));
         let found = session::run(editor, "editors/nvim/carcassonne-rules.lua", LIMIT);
         session::assert_all_ok(&version, &found, 22);
+    }
+}
+
+/// yaml-language-server: `CARCASSONNE_YAMLLS` (CI installs a pinned one
+/// outside the repository), or `yaml-language-server` from `PATH`.
+fn yamlls() -> PathBuf {
+    std::env::var_os("CARCASSONNE_YAMLLS").map_or_else(|| PathBuf::from("yaml-language-server"), PathBuf::from)
+}
+
+#[test]
+fn neovim_runs_both_servers_without_their_completions_clashing() {
+    let yamlls = yamlls();
+    if session::version(&yamlls, "npm i -g yaml-language-server").is_none() {
+        return;
+    }
+    for nvim in binaries() {
+        let Some(version) = session::version(&nvim, "apt-get install neovim") else { continue };
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let script = manifest.join("tests/editor/nvim_yamlls.lua");
+        let mut editor = Command::new(&nvim);
+        editor
+            .args(["--headless", "--clean", "-n", "-c"])
+            .arg(format!("luafile {}", script.display()))
+            .env("YAMLLS", &yamlls)
+            .env("YAMLLS_CONFIG", manifest.join("editors/nvim/yamlls.lua"));
+        let found = session::run(editor, "editors/nvim/carcassonne-rules.lua", LIMIT);
+        session::assert_all_ok(&version, &found, 6);
     }
 }

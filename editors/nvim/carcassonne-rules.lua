@@ -39,5 +39,8 @@ vim.api.nvim_create_autocmd('FileType', {
     vim.lsp.buf_attach_client(args.buf, clients[root])
     -- Completion with <C-x><C-o> (0.11 sets it by itself; 0.7 does not).
     vim.bo[args.buf].omnifunc = 'v:lua.vim.lsp.omnifunc'
+    -- Ids are kebab-case: a word includes its hyphens, so that completion
+    -- after `after: deploy-n` matches the whole id typed.
+    vim.api.nvim_buf_call(args.buf, function() vim.cmd('setlocal iskeyword+=-') end)
   end,
 })

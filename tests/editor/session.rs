@@ -36,13 +36,15 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Runs `editor` (its arguments given) on a fresh copy of the rules, set up
-/// by `config` (a file of `editors/`), and returns what its suite wrote: a
-/// line per check. The suite reads where things are from the environment.
+/// Runs `editor` (its arguments given) on a fresh copy of the rules and their
+/// schemas, set up by `config` (a file of `editors/`), and returns what its
+/// suite wrote: a line per check. The suite reads where things are from the environment.
 pub fn run(mut editor: Command, config: &str, limit: Duration) -> String {
     let dir = tempfile::tempdir().unwrap();
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     copy_dir(&manifest.join("rules"), &dir.path().join("rules"));
+    // The schemas the rules files' first lines name, where those lines find them.
+    copy_dir(&manifest.join("generated/schemas"), &dir.path().join("generated/schemas"));
     let elsewhere = dir.path().join("elsewhere/config.yaml");
     std::fs::create_dir_all(elsewhere.parent().unwrap()).unwrap();
     std::fs::write(&elsewhere, "key: value\n").unwrap();
