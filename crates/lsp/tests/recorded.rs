@@ -9,7 +9,7 @@
 //! and fails at the first line that differs.
 //!
 //! The recording has one line per answer, each starting with the edit's
-//! number; positions are 0-based lines and UTF-16 columns, as the protocol
+//! number, and the line the questions are asked on (`‸` at the place); positions are 0-based lines and UTF-16 columns, as the protocol
 //! has them; URIs are relative to the rules folder; completion lists are
 //! cut to their first 15 labels (in the order an editor shows them, by
 //! `sortText`), with their count; diagnostics past the first 20 of a file
@@ -124,6 +124,22 @@ fn position(text: &str, at: usize) -> (usize, usize) {
     let line = text[..at].matches('\n').count();
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     (line, text[start..at].encode_utf16().count())
+}
+
+/// Line `line` of `text` with `‸` at UTF-16 column `column`: where the
+/// questions are asked.
+fn marked(text: &str, line: usize, column: usize) -> String {
+    let spans = lines(text);
+    let the_line = spans.get(line).map_or("", |&(start, end)| text[start..end].trim_end_matches('\n'));
+    let (mut units, mut at) = (0, the_line.len());
+    for (i, c) in the_line.char_indices() {
+        if units >= column {
+            at = i;
+            break;
+        }
+        units += c.len_utf16();
+    }
+    format!("{}‸{}", &the_line[..at], &the_line[at..])
 }
 
 /// A char boundary of `text` in `..=text.len()`.
@@ -478,6 +494,7 @@ fn run(transport: &Transport) -> String {
             let width = spans.get(line).map_or(0, |&(s, e)| text[s..e].trim_end_matches('\n').encode_utf16().count());
             (line, session.rng.usize(..=width))
         };
+        writeln!(out, "{n:04} at {line}:{column}: {}", quote(&marked(&text, line, column), &client)).unwrap();
         let at = client.at(file, line, column);
         // The server analyses the edit before it answers: the diagnostics
         // are in by the first answer.
