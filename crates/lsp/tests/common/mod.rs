@@ -1,19 +1,49 @@
-//! An in-process client of the server: a copy of the bundled rules in a
-//! temporary folder, the server on a thread over `Connection::memory`.
+//! A client of the server: a copy of the bundled rules in a temporary
+//! folder, the server on a thread over `Connection::memory` or, with
+//! [`Transport::Binary`], a `<binary> lsp` process over its stdin and stdout
+//! (the client's side is the same channel pair either way).
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::HashMap;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use serde_json::{Value, json};
 
+/// Where the server runs.
+#[derive(Clone, Debug)]
+pub enum Transport {
+    /// `carcassonne_rules_lsp::serve` on a thread of the test.
+    InProcess,
+    /// `<binary> lsp` as a child process, over its stdin and stdout.
+    Binary(PathBuf),
+}
+
+impl Transport {
+    /// The binary `CARCASSONNE_LSP_SERVER` names, else the server in process.
+    pub fn from_env() -> Transport {
+        match std::env::var_os("CARCASSONNE_LSP_SERVER") {
+            Some(binary) if !binary.is_empty() => Transport::Binary(binary.into()),
+            _ => Transport::InProcess,
+        }
+    }
+}
+
+/// The running server, to wait for at the end.
+enum Server {
+    Thread(std::thread::JoinHandle<()>),
+    /// The process and the thread that reads its stdout.
+    Process(Child, std::thread::JoinHandle<()>),
+}
+
 pub struct Client {
     pub conn: Connection,
     pub dir: tempfile::TempDir,
-    server: Option<std::thread::JoinHandle<()>>,
+    server: Option<Server>,
     next_id: i32,
     /// The latest diagnostics of each URI.
     pub diagnostics: HashMap<String, Vec<Value>>,
@@ -62,7 +92,14 @@ impl Client {
         let dir = tempfile::tempdir().unwrap();
         copy_dir(&bundled_rules(), &dir.path().join("rules"));
         setup(&dir.path().join("rules"));
-        Client::launch(dir, "", utf8, capabilities)
+        Client::launch(dir, "", utf8, capabilities, &Transport::InProcess)
+    }
+
+    /// As [`Client::start`], the server run by `transport`.
+    pub fn start_on(transport: &Transport, utf8: bool) -> Client {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(&bundled_rules(), &dir.path().join("rules"));
+        Client::launch(dir, "", utf8, json!({ "textDocument": {} }), transport)
     }
 
     /// A server whose workspace root is `below` the temporary folder, which
@@ -73,12 +110,23 @@ impl Client {
             copy_dir(&bundled_rules(), &dir.path().join("rules"));
         }
         std::fs::create_dir_all(dir.path().join(below)).unwrap();
-        Client::launch(dir, below, false, json!({ "textDocument": {} }))
+        Client::launch(dir, below, false, json!({ "textDocument": {} }), &Transport::InProcess)
     }
 
-    fn launch(dir: tempfile::TempDir, below: &str, utf8: bool, mut capabilities: Value) -> Client {
+    fn launch(
+        dir: tempfile::TempDir,
+        below: &str,
+        utf8: bool,
+        mut capabilities: Value,
+        transport: &Transport,
+    ) -> Client {
         let (server_side, conn) = Connection::memory();
-        let server = std::thread::spawn(move || carcassonne_rules_lsp::serve(&server_side).unwrap());
+        let server = match transport {
+            Transport::InProcess => {
+                Server::Thread(std::thread::spawn(move || carcassonne_rules_lsp::serve(&server_side).unwrap()))
+            }
+            Transport::Binary(binary) => spawn(binary, dir.path(), server_side),
+        };
         let mut client =
             Client { conn, dir, server: Some(server), next_id: 0, diagnostics: HashMap::new(), messages: Vec::new() };
         let encodings = if utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) };
@@ -163,10 +211,53 @@ impl Drop for Client {
     fn drop(&mut self) {
         let _ = self.try_request("shutdown", Value::Null);
         self.notify("exit", Value::Null);
-        if let Some(server) = self.server.take() {
-            let _ = server.join();
+        match self.server.take() {
+            Some(Server::Thread(thread)) => {
+                let _ = thread.join();
+            }
+            Some(Server::Process(mut child, reader)) => {
+                let deadline = Instant::now() + Duration::from_secs(10);
+                while child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = reader.join();
+            }
+            None => {}
         }
     }
+}
+
+/// `<binary> lsp` in `dir`, bridged to `server_side`: what the client sends
+/// is written to its stdin, what it writes to its stdout is received. The
+/// writing thread ends when the client's connection is dropped.
+fn spawn(binary: &Path, dir: &Path, server_side: Connection) -> Server {
+    let mut child = Command::new(binary)
+        .arg("lsp")
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{} lsp: {e}", binary.display()));
+    let (mut stdin, stdout) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+    let Connection { sender, receiver } = server_side;
+    std::thread::spawn(move || {
+        for message in receiver {
+            if message.write(&mut stdin).is_err() {
+                break;
+            }
+        }
+    });
+    let reader = std::thread::spawn(move || {
+        let mut stdout = BufReader::new(stdout);
+        while let Ok(Some(message)) = Message::read(&mut stdout) {
+            if sender.send(message).is_err() {
+                break;
+            }
+        }
+    });
+    Server::Process(child, reader)
 }
 
 /// 0-based line and UTF-16 column of the first `needle` in `text`, plus `skip` characters.
