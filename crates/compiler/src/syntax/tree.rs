@@ -2,8 +2,9 @@
 //! from the event parser `check`'s reader is built on (so flow and block
 //! style, quoting and comments are read as `check` reads them). The tree
 //! exists for broken input too: where the parser stops, every container still
-//! open is closed, and what came before the error is all there, the error
-//! beside it (rust-analyzer's `Parse<T>`, taplo's DOM).
+//! open is closed, the error's line is mended and the file read again, so
+//! what came before the error and most of what follows it is there, the
+//! first error beside it (rust-analyzer's `Parse<T>`, taplo's DOM).
 //!
 //! Bounded like the reader: at most [`serde_saphyr::Budget`]'s depth and
 //! node count; it is built, queried and walked without recursion.
@@ -82,6 +83,21 @@ impl Node {
         }
     }
 
+    /// Moves every offset back past the brackets mending added at `closers`
+    /// (ascending), so spans are the file's own again. A loop, not a recursion.
+    fn unmend(&mut self, closers: &[usize]) {
+        let back = |at: usize| at - closers.partition_point(|&c| c < at);
+        let mut todo: Vec<&mut Node> = vec![self];
+        while let Some(node) = todo.pop() {
+            node.span = back(node.span.start)..back(node.span.end);
+            match &mut node.value {
+                Value::Scalar(scalar) => scalar.verbatim = scalar.verbatim.map(back),
+                Value::Map(map) => todo.extend(map.entries.iter_mut().flat_map(|(k, v)| [k, v])),
+                Value::Seq(seq) => todo.extend(seq.entries.iter_mut()),
+            }
+        }
+    }
+
     fn empty(at: usize) -> Node {
         Node { span: at..at, value: Value::Scalar(Scalar { value: String::new(), plain: true, verbatim: Some(at) }) }
     }
@@ -130,53 +146,165 @@ impl Open {
     }
 }
 
+/// How many times a broken file is read again past an error: each time one
+/// more line is mended, so the work stays a fixed multiple of one read.
+const RECOVERIES: usize = 8;
+
 /// Parses `text`; never fails: a parse error is kept beside what parsed.
+///
+/// Past an error the file is read again with the error's line mended, so
+/// what follows it is in the tree too (a stray line in the middle of a file
+/// leaves the items below it answerable): a `[` or `{` left open is closed at
+/// the end of its own line; any other error has the rest of its line blanked
+/// out. The error kept is the first one, where the file is really broken.
 pub fn parse(text: &str) -> Parse {
-    let (mut parse, mut open) = read(text, text.len());
-    // The scanner gives nothing inside a `[` or `{` left open at the end:
-    // read again with it closed there, to keep what it holds (a few times,
-    // for lists in mappings).
-    let mut closed = text.to_string();
-    for _ in 0..4 {
-        let Some(bracket) = open else { break };
-        closed.push(if bracket == '[' { ']' } else { '}' });
-        let (again, still) = read(&closed, text.len());
-        parse.tree = again.tree;
-        if again.error.is_none() {
+    let mut mended = Mended { text: text.to_string(), closers: Vec::new() };
+    let mut parse = read(&mended.text, &[]);
+    let first = parse.error.clone();
+    for _ in 0..RECOVERIES {
+        let Some(stop) = parse.stop.take() else { break };
+        if !mended.mend(stop) {
             break;
         }
-        open = still;
+        parse = read(&mended.text, &mended.closers);
     }
-    parse
+    let mut tree = parse.tree;
+    if !mended.closers.is_empty() {
+        tree.unmend(&mended.closers);
+    }
+    Parse { tree, error: first }
 }
 
-/// Reads the events of `text` into a tree whose spans end by `end`: what
-/// lies past it was added to close what was left open. Also says which
-/// bracket was left open, if that is why reading stopped.
-fn read(text: &str, end: usize) -> (Parse, Option<char>) {
+/// The text being read again: `text` with the brackets added at `closers`
+/// (its offsets, ascending) and broken lines blanked out in place.
+struct Mended {
+    text: String,
+    closers: Vec<usize>,
+}
+
+impl Mended {
+    /// Mends the line where reading stopped; false if nothing is left to mend.
+    fn mend(&mut self, stop: Stop) -> bool {
+        match stop {
+            Stop::Unclosed { open, bracket } => {
+                let end = line_end(&self.text, open.min(self.text.len()));
+                self.text.insert(end, if bracket == '[' { ']' } else { '}' });
+                // Later closers move with the text after this one.
+                for at in &mut self.closers {
+                    if *at >= end {
+                        *at += 1;
+                    }
+                }
+                self.closers.push(end);
+                self.closers.sort_unstable();
+                true
+            }
+            Stop::Broken { at } => {
+                let at = (0..=at.min(self.text.len())).rev().find(|&i| self.text.is_char_boundary(i)).unwrap_or(0);
+                let start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
+                let end = line_end(&self.text, at);
+                // The rest of the line from the error, else the whole line.
+                let has_text = |range: Range<usize>, text: &str| !text[range].trim().is_empty();
+                let range = if has_text(at..end, &self.text) {
+                    at..end
+                } else if has_text(start..end, &self.text) {
+                    start..end
+                } else {
+                    return false;
+                };
+                let spaces = " ".repeat(range.len());
+                self.text.replace_range(range, &spaces);
+                true
+            }
+        }
+    }
+}
+
+/// Where the line holding `at` ends (before its `\r\n` or `\n`).
+fn line_end(text: &str, at: usize) -> usize {
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    if end > at && text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
+}
+
+/// The innermost `[` or `{` before `before` that no bracket closes, and
+/// which it is: brackets in quotes and comments are not counted (a quoted
+/// scalar is taken to end on its line, as rules texts do).
+fn unmatched_bracket(text: &str, before: usize) -> Option<(usize, char)> {
+    let mut open: Vec<(usize, char)> = Vec::new();
+    let (mut quote, mut comment, mut prev) = (None, false, '\n');
+    for (at, c) in text[..before.min(text.len())].char_indices() {
+        // A quote or a comment starts a token, not the middle of a word.
+        let starts = prev.is_whitespace() || "[{,:".contains(prev);
+        match (c, quote) {
+            ('\n', _) => (quote, comment) = (None, false),
+            _ if comment => {}
+            (_, Some(q)) if c == q => quote = None,
+            (_, Some(_)) => {}
+            ('\'' | '"', None) if starts => quote = Some(c),
+            ('#', None) if prev.is_whitespace() => comment = true,
+            ('[' | '{', None) => open.push((at, c)),
+            (']' | '}', None) if open.last().is_some_and(|&(_, o)| (o == '[') == (c == ']')) => {
+                open.pop();
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    open.pop()
+}
+
+/// Why a read stopped before the end, for mending.
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    /// A `[` or `{` at `open` was never closed.
+    Unclosed { open: usize, bracket: char },
+    /// The parser refused what is at `at`.
+    Broken { at: usize },
+}
+
+/// What one read gives: the tree, the error, and why it stopped if mending
+/// may get further (not past the budget).
+struct Read {
+    tree: Node,
+    error: Option<(usize, String)>,
+    stop: Option<Stop>,
+}
+
+/// Reads the events of `text` into a tree; a container closed by one of the
+/// brackets at `closers` (added by [`Mended`]) counts as closed by none.
+fn read(text: &str, closers: &[usize]) -> Read {
     let budget = serde_saphyr::Budget::default();
     let mut stack: Vec<Open> = Vec::new();
     let mut root: Option<Node> = None;
     let mut error = None;
-    let mut open_bracket = None;
+    let mut stop = None;
     let mut nodes = 0usize;
     let mut last_end = 0;
     for next in Parser::new_from_str(text) {
         let (event, span) = match next {
             Ok(next) => next,
             Err(e) => {
-                if let granit_parser::ErrorKind::UnclosedFlowCollection { open } = e.kind() {
-                    open_bracket = Some(*open);
-                }
+                let marker = e.marker().byte_offset().unwrap_or(last_end);
                 // Where the parser stopped, which may be before what it read
                 // (the start of a flow collection left open).
-                let at = e.marker().byte_offset().unwrap_or(last_end).max(last_end).min(end);
+                let at = marker.max(last_end).min(text.len());
+                stop = Some(match e.kind() {
+                    granit_parser::ErrorKind::UnclosedFlowCollection { open } => {
+                        Stop::Unclosed { open: marker, bracket: *open }
+                    }
+                    // A `[` or `{` whose line ended unclosed swallows the
+                    // lines after it, where the parser then stops: close it.
+                    _ => match unmatched_bracket(text, at) {
+                        Some((open, bracket)) if at > line_end(text, open) => Stop::Unclosed { open, bracket },
+                        _ => Stop::Broken { at },
+                    },
+                });
                 error = Some((at, e.info()));
                 break;
             }
         };
         let range = span.byte_range().unwrap_or(last_end..last_end);
-        let range = range.start.min(end)..range.end.min(end);
+        let range = range.start.min(text.len())..range.end.min(text.len());
         last_end = range.end.max(last_end);
         let node = match event {
             Event::MappingStart(style, ..) | Event::SequenceStart(style, ..) => {
@@ -198,8 +326,8 @@ fn read(text: &str, end: usize) -> (Parse, Option<char>) {
                 continue;
             }
             Event::MappingEnd | Event::SequenceEnd => match stack.pop() {
-                // Closed by a bracket past `end`: closed by no bracket written.
-                Some(open) => open.close(range.end, span.byte_range().is_some_and(|r| r.start >= end)),
+                // Closed by a bracket mending added: closed by none written.
+                Some(open) => open.close(range.end, closers.binary_search(&range.start).is_ok()),
                 None => continue,
             },
             Event::Scalar(value, style, ..) => {
@@ -212,7 +340,7 @@ fn read(text: &str, end: usize) -> (Parse, Option<char>) {
                 // character later.
                 let verbatim = [range.start, range.start + 1]
                     .into_iter()
-                    .find(|&at| text[..end].get(at..).is_some_and(|rest| rest.starts_with(value.as_ref())));
+                    .find(|&at| text.get(at..).is_some_and(|rest| rest.starts_with(value.as_ref())));
                 let plain = style == ScalarStyle::Plain;
                 if plain && range.is_empty() {
                     // A value not written (the parser's `~`).
@@ -232,9 +360,9 @@ fn read(text: &str, end: usize) -> (Parse, Option<char>) {
         }
     }
     // Whatever is still open closes where the parser stopped.
-    let stop = error.as_ref().map_or(end, |(at, _)| *at);
+    let closed_at = error.as_ref().map_or(text.len(), |(at, _)| *at);
     while let Some(open) = stack.pop() {
-        let node = open.close(stop, true);
+        let node = open.close(closed_at, true);
         match stack.last_mut() {
             Some(parent) => parent.add(node),
             None => root = Some(node),
@@ -244,7 +372,7 @@ fn read(text: &str, end: usize) -> (Parse, Option<char>) {
         span: 0..0,
         value: Value::Map(Container { entries: Vec::new(), flow: false, unclosed: false }),
     });
-    (Parse { tree, error }, open_bracket)
+    Read { tree, error, stop }
 }
 
 /// One step of a path from the root.

@@ -187,3 +187,37 @@ fn a_half_typed_file_answers_at_twenty_cursors() {
     assert_eq!(answer(&cases[7].0).3, (Some("1B".to_string()), "Key".to_string()));
     assert_eq!(answer(&cases[0].0).3, (Some("1B".to_string()), "Value(\"when\")".to_string()));
 }
+
+#[test]
+fn what_follows_a_broken_line_is_read_too_with_the_files_own_spans() {
+    // A stray line in the middle: the keys below it are still there.
+    let text = "a:\n  when: x\n- id: stray\nb:\n  after: y\n";
+    let parse = super::parse(text);
+    let (at, _) = parse.error.clone().expect("a sequence entry inside a mapping is an error");
+    assert!(at >= text.find("- id").unwrap(), "the first error is kept: {at}");
+    assert_eq!(keys(&parse.tree), ["a", "b"]);
+    let after = parse.tree.get("b").unwrap().get("after").unwrap();
+    assert_eq!(after.as_str(), Some("y"));
+    assert_eq!(&text[after.span.clone()], "y");
+    // A `{` left open closes on its own line: the keys after it stay its
+    // mapping's siblings, at their places in the file.
+    let text = "a:\n  text: {C1: one\n  when: x\nb:\n  after: [p, q\n  id: z\n";
+    let parse = super::parse(text);
+    assert!(parse.error.is_some());
+    let a = parse.tree.get("a").unwrap();
+    assert_eq!(keys(a), ["text", "when"]);
+    let Value::Map(variants) = &a.get("text").unwrap().value else { panic!("{:?}", a.get("text")) };
+    assert!(variants.flow && variants.unclosed);
+    let when = a.get("when").unwrap();
+    assert_eq!((when.as_str(), &text[when.span.clone()]), (Some("x"), "x"));
+    let b = parse.tree.get("b").unwrap();
+    assert_eq!(keys(b), ["after", "id"]);
+    let id = b.get("id").unwrap();
+    assert_eq!(&text[id.span.clone()], "z");
+    let Value::Seq(after) = &b.get("after").unwrap().value else { panic!() };
+    assert_eq!(after.entries.iter().map(|e| &text[e.span.clone()]).collect::<Vec<_>>(), ["p", "q"]);
+    // Mending is bounded: a file broken on every line is read a fixed number of times.
+    let text = "- [\n".repeat(10_000);
+    let parse = super::parse(&text);
+    assert!(parse.error.is_some());
+}
