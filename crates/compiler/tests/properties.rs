@@ -339,6 +339,54 @@ proptest! {
     }
 }
 
+/// Reading a tree is cheap beside compiling rules: many more cases.
+const TREE_CASES: u32 = 512;
+
+proptest! {
+    #![proptest_config(config(TREE_CASES))]
+
+    #[test]
+    fn the_tree_of_any_text_has_its_spans_in_the_text(input in yaml_soup()) {
+        tree_spans_hold(&input);
+    }
+
+    #[test]
+    fn the_tree_of_a_mutated_rules_file_has_its_spans_in_the_text(at in any::<Index>(), edits in byte_edits()) {
+        let files = &valid().files;
+        let (_, bytes) = &files[at.index(files.len())];
+        tree_spans_hold(&String::from_utf8_lossy(&mutate_bytes(bytes, &edits)));
+    }
+}
+
+/// The syntax tree of `text` (mended past its errors) has every span, and
+/// every verbatim place, on character boundaries of `text` itself, each
+/// node inside its container, and its error inside `text`.
+fn tree_spans_hold(text: &str) {
+    use carcassonne_rules_compiler::syntax::tree::{self, Node, Value};
+    let parse = tree::parse(text);
+    if let Some((at, _)) = &parse.error {
+        assert!(*at <= text.len() && text.is_char_boundary(*at), "error at {at}");
+    }
+    let mut todo: Vec<(&Node, std::ops::Range<usize>)> = vec![(&parse.tree, 0..text.len())];
+    while let Some((node, within)) = todo.pop() {
+        let span = node.span.clone();
+        assert!(span.start <= span.end && span.end <= text.len(), "{span:?} past {}", text.len());
+        assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end), "{span:?}");
+        assert!(within.start <= span.start && span.end <= within.end, "{span:?} outside {within:?}");
+        match &node.value {
+            Value::Scalar(scalar) => {
+                if let Some(at) = scalar.verbatim {
+                    assert_eq!(text.get(at..at + scalar.value.len()), Some(scalar.value.as_str()), "{span:?}");
+                }
+            }
+            Value::Map(map) => {
+                todo.extend(map.entries.iter().flat_map(|(k, v)| [(k, span.clone()), (v, span.clone())]))
+            }
+            Value::Seq(seq) => todo.extend(seq.entries.iter().map(|n| (n, span.clone()))),
+        }
+    }
+}
+
 /// Each kind of bundled rules file, unchanged, goes back where it came from
 /// and checks: the mutations above start from rules that check.
 #[test]

@@ -84,14 +84,19 @@ impl Node {
     }
 
     /// Moves every offset back past the brackets mending added at `closers`
-    /// (ascending), so spans are the file's own again. A loop, not a recursion.
-    fn unmend(&mut self, closers: &[usize]) {
+    /// (ascending), so spans are `text`'s own again, and forgets where a
+    /// scalar stands verbatim where mending changed it. A loop, not a recursion.
+    fn unmend(&mut self, closers: &[usize], text: &str) {
         let back = |at: usize| at - closers.partition_point(|&c| c < at);
         let mut todo: Vec<&mut Node> = vec![self];
         while let Some(node) = todo.pop() {
             node.span = back(node.span.start)..back(node.span.end);
             match &mut node.value {
-                Value::Scalar(scalar) => scalar.verbatim = scalar.verbatim.map(back),
+                Value::Scalar(scalar) => {
+                    let verbatim = scalar.verbatim.map(back);
+                    scalar.verbatim =
+                        verbatim.filter(|&at| text.get(at..).is_some_and(|t| t.starts_with(&scalar.value)));
+                }
                 Value::Map(map) => todo.extend(map.entries.iter_mut().flat_map(|(k, v)| [k, v])),
                 Value::Seq(seq) => todo.extend(seq.entries.iter_mut()),
             }
@@ -172,8 +177,8 @@ pub fn parse(text: &str) -> Parse {
         parse = read(&mended.text, &mended.closers);
     }
     let mut tree = parse.tree;
-    if !mended.closers.is_empty() {
-        tree.unmend(&mended.closers);
+    if mended.text != text {
+        tree.unmend(&mended.closers, text);
     }
     Parse { tree, error: first }
 }
@@ -190,7 +195,7 @@ impl Mended {
     fn mend(&mut self, stop: Stop) -> bool {
         match stop {
             Stop::Unclosed { open, bracket } => {
-                let end = line_end(&self.text, open.min(self.text.len()));
+                let end = line_end(&self.text, boundary(&self.text, open));
                 self.text.insert(end, if bracket == '[' { ']' } else { '}' });
                 // Later closers move with the text after this one.
                 for at in &mut self.closers {
@@ -203,7 +208,7 @@ impl Mended {
                 true
             }
             Stop::Broken { at } => {
-                let at = (0..=at.min(self.text.len())).rev().find(|&i| self.text.is_char_boundary(i)).unwrap_or(0);
+                let at = boundary(&self.text, at);
                 let start = self.text[..at].rfind('\n').map_or(0, |i| i + 1);
                 let end = line_end(&self.text, at);
                 // The rest of the line from the error, else the whole line.
@@ -223,7 +228,13 @@ impl Mended {
     }
 }
 
-/// Where the line holding `at` ends (before its `\r\n` or `\n`).
+/// `at`, or the nearest character boundary before it, within `text`.
+fn boundary(text: &str, at: usize) -> usize {
+    (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0)
+}
+
+/// Where the line holding `at` (a character boundary) ends (before its
+/// `\r\n` or `\n`).
 fn line_end(text: &str, at: usize) -> usize {
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
     if end > at && text.as_bytes()[end - 1] == b'\r' { end - 1 } else { end }
@@ -236,7 +247,7 @@ fn unmatched_bracket(text: &str, before: usize) -> Option<(usize, char)> {
     let mut open: Vec<(usize, char)> = Vec::new();
     let (mut quote, mut comment, mut prev) = (None, false, '\n');
     for (at, c) in text[..before.min(text.len())].char_indices() {
-        // A quote or a comment starts a token, not the middle of a word.
+        // A quote or a bracket starts a token, not the middle of a word.
         let starts = prev.is_whitespace() || "[{,:".contains(prev);
         match (c, quote) {
             ('\n', _) => (quote, comment) = (None, false),
@@ -245,7 +256,7 @@ fn unmatched_bracket(text: &str, before: usize) -> Option<(usize, char)> {
             (_, Some(_)) => {}
             ('\'' | '"', None) if starts => quote = Some(c),
             ('#', None) if prev.is_whitespace() => comment = true,
-            ('[' | '{', None) => open.push((at, c)),
+            ('[' | '{', None) if starts => open.push((at, c)),
             (']' | '}', None) if open.last().is_some_and(|&(_, o)| (o == '[') == (c == ']')) => {
                 open.pop();
             }
