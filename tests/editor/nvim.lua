@@ -4,17 +4,10 @@
 -- hints, semantic tokens, the text-variant snippet, and the mistakes an author
 -- makes while typing (an open `(`, a misspelt key, an unknown edition after
 -- non-ASCII text, a marker list, a half-written item, a too-long id), on a
--- copy of the rules. Writes one line per check
--- to $RESULTS: "ok NAME" or "fail NAME: why", as it goes, so that a check that
--- hangs leaves the ones before it; a Lua error is written as "error: …" and
--- Neovim still quits (headless, an error would otherwise leave it waiting).
+-- copy of the rules. Writes one line per check to $RESULTS (suite.lua).
 local root = os.getenv('RULES_ROOT')
-local results = {}
-local function check(name, ok, why)
-  table.insert(results, (ok and 'ok ' or 'fail ') .. name .. (ok and '' or (': ' .. tostring(why))))
-  vim.fn.writefile(results, os.getenv('RESULTS'))
-end
-local id
+local suite = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/suite.lua')
+local check = suite.check
 
 -- A snippet's text as Neovim's own parser expands it (0.10 moved it).
 local function snippet_text(body)
@@ -22,14 +15,7 @@ local function snippet_text(body)
   return tostring(require('vim.lsp._snippet_grammar').parse(body))
 end
 
--- The clients attached to buffer `buf` (0.7 has no filter of its own).
-local function attached(buf)
-  local found = {}
-  for _, client in pairs(vim.lsp.get_active_clients()) do
-    if client.attached_buffers[buf] then table.insert(found, client) end
-  end
-  return found
-end
+local attached = suite.attached
 
 local function run()
   -- The set-up as a user installs it (editors/nvim/), then a rules file.
@@ -46,7 +32,6 @@ local function run()
   check('attached', #clients == 1 and clients[1].name == 'carcassonne-rules'
     and vim.bo[buf].omnifunc == 'v:lua.vim.lsp.omnifunc', vim.inspect(clients))
   local client = clients[1]
-  id = client.id
 
   local function line_of(pattern)
     for i, line in ipairs(vim.api.nvim_buf_get_lines(buf, 0, -1, false)) do
@@ -283,10 +268,4 @@ local function run()
   check('not elsewhere', #others == 0, vim.inspect(others))
 end
 
-local ok, err = pcall(run)
-if not ok then
-  table.insert(results, 'error: ' .. tostring(err))
-  vim.fn.writefile(results, os.getenv('RESULTS'))
-end
-if id then vim.lsp.stop_client(id, true) end
-vim.cmd('qa!')
+suite.run(run)

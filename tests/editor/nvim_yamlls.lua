@@ -5,13 +5,10 @@
 -- a marker and an `after:`, the menu holds the project's items and none of
 -- yaml-language-server's, and the line is right. yaml-language-server is
 -- seen working: a schema diagnostic on an unknown key, keys completed at a
--- key's place. Writes one line per check to $RESULTS, as nvim.lua does.
+-- key's place. Writes one line per check to $RESULTS (suite.lua).
 local root = os.getenv('RULES_ROOT')
-local results = {}
-local function check(name, ok, why)
-  table.insert(results, (ok and 'ok ' or 'fail ') .. name .. (ok and '' or (': ' .. tostring(why))))
-  vim.fn.writefile(results, os.getenv('RESULTS'))
-end
+local suite = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/suite.lua')
+local check = suite.check
 
 local function run()
   vim.g.carcassonne_rules_server = os.getenv('SERVER')
@@ -132,10 +129,4 @@ local function run()
     and not vim.tbl_contains(keys, 'when'), vim.inspect(keys))
 end
 
-local ok, err = pcall(run)
-if not ok then
-  table.insert(results, 'error: ' .. tostring(err))
-  vim.fn.writefile(results, os.getenv('RESULTS'))
-end
-for _, client in pairs(vim.lsp.get_active_clients()) do vim.lsp.stop_client(client.id, true) end
-vim.cmd('qa!')
+suite.run(run)
