@@ -9,7 +9,7 @@
 
 use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::{Effect, Flow, Role, Section, StepId};
+use carcassonne_rules_core::{Effect, Flow, Role, StepId};
 
 use crate::logic::Logic;
 use crate::model::{DoubleTurn, Step};

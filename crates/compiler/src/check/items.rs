@@ -19,16 +19,16 @@ impl Checker<'_> {
         budget: &Budget,
     ) -> Rules {
         // Sections in turn-order order.
-        let mut sections: Vec<Section> = Vec::new();
-        for outside in carcassonne_rules_core::Section::BEFORE_STEPS {
-            sections.push(Section { id: outside.name().to_string(), step: None, exists: Cond::True, span: None });
+        let mut sections: Vec<Part> = Vec::new();
+        for outside in Section::BEFORE_STEPS {
+            sections.push(Part { id: outside.name().to_string(), step: None, exists: Cond::True, span: None });
         }
         for step in phases.iter().flat_map(|p| &p.steps) {
             let span = Some(step.when_span.unwrap_or(step.span));
-            sections.push(Section { id: step.id.clone(), step: Some(step.number), exists: step.when.clone(), span });
+            sections.push(Part { id: step.id.clone(), step: Some(step.number), exists: step.when.clone(), span });
         }
-        for outside in carcassonne_rules_core::Section::AFTER_STEPS {
-            sections.push(Section { id: outside.name().to_string(), step: None, exists: Cond::True, span: None });
+        for outside in Section::AFTER_STEPS {
+            sections.push(Part { id: outside.name().to_string(), step: None, exists: Cond::True, span: None });
         }
 
         // Every file's items, with the expansion rank that breaks ties.
@@ -189,13 +189,13 @@ impl Checker<'_> {
         let mut take = || section_items.next().unwrap_or_default();
         // In the order `sections` was built: before the steps, the steps, after.
         let mut outside = Sections::<Vec<Item>>::default();
-        for section in carcassonne_rules_core::Section::BEFORE_STEPS {
+        for section in Section::BEFORE_STEPS {
             outside[section] = take();
         }
         for step in phases.iter_mut().flat_map(|p| &mut p.steps) {
             step.items = take();
         }
-        for section in carcassonne_rules_core::Section::AFTER_STEPS {
+        for section in Section::AFTER_STEPS {
             outside[section] = take();
         }
         self.check_double_turn_block(&phases, double_turn.as_ref(), &logic);
@@ -248,13 +248,13 @@ impl Checker<'_> {
         }
         // The order of [`Rules::items`].
         let mut next = Next::default();
-        for section in carcassonne_rules_core::Section::BEFORE_STEPS {
+        for section in Section::BEFORE_STEPS {
             walk(&mut rules.sections[section], &mut next);
         }
         for step in rules.phases.iter_mut().flat_map(|p| &mut p.steps) {
             walk(&mut step.items, &mut next);
         }
-        for section in carcassonne_rules_core::Section::AFTER_STEPS {
+        for section in Section::AFTER_STEPS {
             walk(&mut rules.sections[section], &mut next);
         }
         let max = usize::from(u16::MAX);
@@ -271,7 +271,7 @@ impl Checker<'_> {
 
     /// Binds an item's `under`, `after` and `before` into a placement,
     /// reporting references that do not fit (and placing the item at the end).
-    fn placement(&mut self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>, sections: &[Section]) -> Placement {
+    fn placement(&mut self, i: usize, nodes: &[Node], by_id: &HashMap<&str, usize>, sections: &[Part]) -> Placement {
         let node = &nodes[i];
         let mut parent = node.inline_parent;
         if let Some(under) = &node.raw.under {
@@ -354,7 +354,7 @@ impl Checker<'_> {
         i: usize,
         nodes: &[Node],
         by_id: &HashMap<&str, usize>,
-        sections: &[Section],
+        sections: &[Part],
         what: &str,
     ) -> Option<usize> {
         let name = self.parse(source, &format!("`{what}` reference"), dsl::reference)?;
@@ -600,7 +600,7 @@ struct Build<'a, 'r> {
     logic: &'a Logic<'a>,
     flags: &'a [Flag],
     catalog: &'a Catalog,
-    sections: &'a [Section],
+    sections: &'a [Part],
 }
 
 /// Where an item's parent (or its step) shows: as selections, and as the

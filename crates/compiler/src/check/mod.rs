@@ -19,7 +19,7 @@ use std::collections::{HashMap, HashSet};
 use indexmap::IndexMap;
 
 use carcassonne_rules_core::escape::terminal::quoted;
-use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, Sections, VariantId};
+use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, Section, Sections, VariantId};
 
 use crate::diagnostics::{Diagnostic, Fix, Sources, Span, did_you_mean};
 use crate::dsl;
@@ -115,8 +115,9 @@ struct Checker<'a> {
     double_turn_refused: bool,
 }
 
-/// A section (notes, a step, …) and the condition under which it exists.
-struct Section {
+/// A part of the turn order that holds items (a section outside the steps,
+/// such as notes, or a step) and the condition under which it exists.
+struct Part {
     id: String,
     /// The step, for a step's section.
     step: Option<carcassonne_rules_core::StepId>,

@@ -186,7 +186,7 @@ impl Checker<'_> {
         Some(model::Marker { number: MarkerId(0), label, when, span: source.span })
     }
 
-    pub(super) fn effect(&mut self, source: &Spanned<String>, sections: &[Section]) -> Option<Effect> {
+    pub(super) fn effect(&mut self, source: &Spanned<String>, sections: &[Part]) -> Option<Effect> {
         let effect = self.parse(source, "effect", dsl::effect)?;
         let step = |this: &mut Self, name: &dsl::Name| -> Option<StepId> {
             if let Some(step) = sections.iter().find(|s| s.id == name.text).and_then(|s| s.step) {
