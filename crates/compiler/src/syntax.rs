@@ -9,7 +9,6 @@ use std::path::Path;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
 use serde_json::json;
-use serde_saphyr::{DefaultMessageFormatter, MessageFormatter};
 
 use carcassonne_rules_core::escape::terminal::quoted;
 
@@ -19,6 +18,7 @@ use crate::schema::{KEBAB, SNAKE, offer};
 
 pub use spanned::Spanned;
 
+pub mod de;
 mod spanned;
 pub mod tree;
 
@@ -577,17 +577,33 @@ pub fn load_files_cached(
 /// not kept.
 #[derive(Default)]
 pub struct ParseCache {
-    files: std::collections::HashMap<String, (String, FileId, Box<dyn std::any::Any>)>,
+    files: std::collections::HashMap<String, Cached>,
+}
+
+/// One file as last read: its text, its id, its tree and its records.
+struct Cached {
+    text: String,
+    file: FileId,
+    tree: tree::Node,
+    records: Box<dyn std::any::Any>,
 }
 
 impl ParseCache {
     fn get<T: Clone + 'static>(&self, name: &str, file: FileId, text: &str) -> Option<T> {
-        let (known, known_file, value) = self.files.get(name)?;
-        (known == text && *known_file == file).then(|| value.downcast_ref::<T>().cloned()).flatten()
+        let cached = self.files.get(name)?;
+        (cached.text == text && cached.file == file).then(|| cached.records.downcast_ref::<T>().cloned()).flatten()
     }
 
-    fn put<T: Clone + 'static>(&mut self, name: &str, file: FileId, text: String, value: &T) {
-        self.files.insert(name.to_string(), (text, file, Box::new(value.clone())));
+    fn put<T: Clone + 'static>(&mut self, name: &str, file: FileId, text: String, read: Read<T>) {
+        let records = Box::new(read.records);
+        self.files.insert(name.to_string(), Cached { text, file, tree: read.tree, records });
+    }
+
+    /// The tree of the file `name` (relative to the rules folder) if `text`
+    /// is the text last read under that name: what `check` read, for the
+    /// questions an editor asks, so a clean file is parsed once.
+    pub fn tree(&self, name: &str, text: &str) -> Option<&tree::Node> {
+        self.files.get(name).filter(|cached| cached.text == text).map(|cached| &cached.tree)
     }
 }
 
@@ -803,7 +819,13 @@ fn parse_yaml<T: for<'de> Deserialize<'de>>(
     sources: &mut Sources,
 ) -> Result<(FileId, T), Diagnostic> {
     let file = add_source(text, path, sources);
-    deserialize(file, path, name, sources)
+    deserialize(file, path, name, sources).map(|read| (file, read.records))
+}
+
+/// A file's records and the tree they were read from.
+struct Read<T> {
+    records: T,
+    tree: tree::Node,
 }
 
 /// Keeps the text of the file at `path` in `sources`.
@@ -819,7 +841,7 @@ fn deserialize<T: for<'de> Deserialize<'de>>(
     path: &Path,
     name: &str,
     sources: &Sources,
-) -> Result<(FileId, T), Diagnostic> {
+) -> Result<Read<T>, Diagnostic> {
     let content = sources.text(file);
     // The YAML reader takes only `\n` and `\r\n` as line ends: with old Mac
     // line ends the whole file would read as its first line.
@@ -844,45 +866,81 @@ fn deserialize<T: for<'de> Deserialize<'de>>(
         )
         .with_help(format!("{name} must hold a YAML mapping; rules/README.md shows what it contains")));
     }
-    spanned::in_file(sources, file, || serde_saphyr::from_str::<T>(content)).map(|value| (file, value)).map_err(|err| {
-        match misread(&err).then(|| syntax_error(content)).flatten() {
-            Some((at, message)) => syntax_error_at(at, &message, name, file, sources),
-            None => yaml_error(&err, name, file, sources),
+    let parse = tree::parse_strict(content);
+    let read = de::from_tree::<T>(&parse.tree, file);
+    match (parse.error, read) {
+        (None, Ok(records)) => Ok(Read { records, tree: parse.tree }),
+        (None, Err(err)) => Err(record_error(&err, name, file, sources)),
+        // What parsed before the error was read as the file is read, in
+        // order: a value that does not fit before the error is the first
+        // mistake. A key missing or unknown is more likely the error's doing
+        // (a line out of place drops the keys below it from their mapping).
+        (Some(stop), Err(err)) if !misread(&err) && err.at.as_ref().is_some_and(|at| at.start < stop.at) => {
+            Err(record_error(&err, name, file, sources))
         }
-    })
-}
-
-/// Whether the reader's error is a key missing or unknown, which a line out
-/// of place further down also causes: the reader stops at the first record
-/// it cannot fill, before it reaches the line the parser would refuse.
-fn misread(err: &serde_saphyr::Error) -> bool {
-    use serde_saphyr::Error as E;
-    matches!(err.without_snippet(), E::SerdeMissingField { .. } | E::SerdeUnknownField { .. })
-}
-
-/// The first place where the YAML parser refuses `text`, and its words.
-fn syntax_error(text: &str) -> Option<(usize, String)> {
-    let mut last_end = 0;
-    for next in granit_parser::Parser::new_from_str(text) {
-        match next {
-            Ok((_, span)) => last_end = span.byte_range().map_or(last_end, |r| r.end.max(last_end)),
-            Err(e) => return Some((e.marker().byte_offset().unwrap_or(last_end).min(text.len()), e.info())),
-        }
+        (Some(stop), _) => Err(parse_error(&stop, name, file, sources)),
     }
-    None
+}
+
+/// Whether the record's error is a key missing or unknown, which a line out
+/// of place further down also causes.
+fn misread(err: &de::Error) -> bool {
+    matches!(err.kind, de::ErrorKind::MissingKey(_) | de::ErrorKind::UnknownKey { .. })
+}
+
+/// Why reading the file stopped, as a diagnostic at the place.
+fn parse_error(stop: &tree::ParseError, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
+    use tree::ParseErrorKind as K;
+    let (code, help) = match &stop.kind {
+        K::Syntax(words) => return syntax_error_at(stop.at, words, name, file, sources),
+        K::TooManyNodes => (
+            Code::FileTooLong,
+            format!(
+                "the YAML reader stops at {} nodes per file, about 35,000 items: this file is too big",
+                tree::MAX_NODES
+            ),
+        ),
+        K::TooDeep => (
+            Code::FileTooLong,
+            "rules files nest a few levels deep (an item's children, their children): look for brackets that never \
+             close"
+                .to_string(),
+        ),
+        K::SecondDocument => (
+            Code::InvalidYaml,
+            "a rules file is one YAML document: remove the `---` above this line, or move what follows it into a \
+             file of its own"
+                .to_string(),
+        ),
+    };
+    let place = stop_place(sources.text(file), stop.at, file);
+    Diagnostic::at(code, sources, place, format!("invalid YAML in {name}"), stop.kind.to_string()).with_help(help)
 }
 
 /// The parser's refusal at byte `at` of `file`, with help on the line's
 /// indentation where it differs from the line above.
 fn syntax_error_at(at: usize, message: &str, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
     let text = sources.text(file);
-    let word = text[at..].find(|c: char| c.is_whitespace() || c == ':').unwrap_or(text.len() - at);
-    let place = Span { file, start: at, len: word.max(1) };
+    let place = stop_place(text, at, file);
     let d = Diagnostic::at(Code::InvalidYaml, sources, place, format!("invalid YAML in {name}"), message);
-    match indentation_help(text, at).or_else(|| parser_help(&message.to_lowercase())) {
+    // A tab or a quote is what is wrong, whatever the line's indentation.
+    let lower = message.to_lowercase();
+    let specific = lower.contains("tabs") || lower.contains("quoted scalar");
+    let help = if specific { parser_help(&lower) } else { indentation_help(text, at) };
+    match help.or_else(|| parser_help(&lower)) {
         Some(help) => d.with_help(help),
         None => d,
     }
+}
+
+/// Where reading stopped at byte `at` of `text`: a quote or a control
+/// character alone, else the word there.
+fn stop_place(text: &str, at: usize, file: FileId) -> Span {
+    let len = match text[at..].chars().next() {
+        Some(c) if c == '"' || c == '\'' || (c.is_control() && !c.is_whitespace()) => c.len_utf8(),
+        _ => text[at..].find(|c: char| c.is_whitespace() || ":,\"'".contains(c)).unwrap_or(text.len() - at),
+    };
+    Span { file, start: at, len: len.max(1) }
 }
 
 /// "This line is indented 5 spaces, the keys above 6", when the line of byte
@@ -1028,27 +1086,6 @@ fn unknown_key(key: &str) -> Option<String> {
     Some(format!("keys are ASCII, and this one is `{shown}`: retype it"))
 }
 
-/// The code of a YAML reader's error, by its kind.
-fn yaml_code(err: &serde_saphyr::Error) -> Code {
-    use serde_saphyr::Error as E;
-    match err {
-        E::SerdeUnknownField { .. } => Code::UnknownKey,
-        E::SerdeMissingField { .. } => Code::MissingKey,
-        E::DuplicateMappingKey { .. } => Code::DuplicateKey,
-        E::Budget { .. } => Code::FileTooLong,
-        // A value of the wrong type, or one its type does not allow.
-        E::SerdeInvalidType { .. }
-        | E::SerdeInvalidValue { .. }
-        | E::SerdeUnknownVariant { .. }
-        | E::SerdeInvalidLength { .. }
-        | E::InvalidScalar { .. }
-        | E::InvalidBooleanStrict { .. }
-        | E::NullIntoString { .. } => Code::InvalidValue,
-        E::Unexpected { expected, .. } if expected.ends_with("scalar") => Code::InvalidValue,
-        _ => Code::InvalidYaml,
-    }
-}
-
 /// Help for the YAML parser's errors, which carry only their words: the
 /// common traps of indentation and quoting.
 fn parser_help(lower: &str) -> Option<String> {
@@ -1065,57 +1102,44 @@ fn parser_help(lower: &str) -> Option<String> {
     Some(help.to_string())
 }
 
-/// serde-saphyr's error as a diagnostic at its line and column, its code,
-/// help and fix from the error's kind.
-fn yaml_error(err: &serde_saphyr::Error, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
-    use serde_saphyr::Error as E;
-    let kind = err.without_snippet();
-    let mut message = DefaultMessageFormatter.format_message(kind).into_owned();
-    // The reader's own advice names its options, which a rule author cannot set.
-    if let Some((own, _)) = message.split_once(", set DuplicateKeyPolicy") {
-        message = own.to_string();
-    }
-    let text = sources.text(file);
-    let Some(location) = err.location() else {
+/// A value that does not fit its record as a diagnostic at the value, its
+/// code, help and fix from the error's kind.
+fn record_error(err: &de::Error, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
+    use de::ErrorKind as K;
+    let message = err.kind.to_string();
+    let Some(at) = &err.at else {
         return Diagnostic::global(Code::InvalidYaml, format!("invalid YAML in {name}: {message}"));
     };
-    let span = location.span();
-    let start = match span.byte_offset() {
-        Some(offset) => offset as usize,
-        None => offset_of(text, location.line() as usize, location.column() as usize),
+    let code = match &err.kind {
+        K::UnknownKey { .. } => Code::UnknownKey,
+        K::MissingKey(_) => Code::MissingKey,
+        K::DuplicateKey(_) => Code::DuplicateKey,
+        K::Expected(_) | K::InvalidBoolean | K::Null | K::Alias | K::Other(_) => Code::InvalidValue,
     };
-    let len = span.byte_len().unwrap_or(1) as usize;
-    let place = Span { file, start, len: len.max(1) };
-    let mut d = Diagnostic::at(yaml_code(kind), sources, place, format!("invalid YAML in {name}"), &message);
-    let help = match kind {
-        E::SerdeUnknownField { field, .. } => unknown_key(field),
-        E::SerdeMissingField { .. } => {
+    let place = Span { file, start: at.start, len: at.len().max(1) };
+    let mut d = Diagnostic::at(code, sources, place, format!("invalid YAML in {name}"), &message);
+    let help = match &err.kind {
+        K::UnknownKey { key, .. } => unknown_key(key),
+        K::MissingKey(_) => {
             Some("add it; if it is there, check its indentation: a key indented differently belongs elsewhere".into())
         }
-        E::DuplicateMappingKey { .. } => Some("a key may appear once per mapping: remove one of them".into()),
-        E::Budget { .. } => Some(format!(
-            "the YAML reader stops at {} nodes per file, about 35,000 items: this file is too big",
-            serde_saphyr::Budget::default().max_nodes
-        )),
-        _ => parser_help(&message.to_lowercase()),
+        K::DuplicateKey(_) => Some("a key may appear once per mapping: remove one of them".into()),
+        K::Null => Some("write the text here, or leave the key out where it may be left out".into()),
+        K::Alias => Some(
+            "write the value out here; a condition that many items share can be a derived flag in modules.yaml".into(),
+        ),
+        K::Expected(_) | K::InvalidBoolean | K::Other(_) => None,
     };
     if let Some(help) = help {
         d = d.with_help(help);
     }
     // The key an unknown one was likely meant to be (`afer` → `after`).
-    if let E::SerdeUnknownField { field, expected, .. } = kind
-        && let Some(key) = carcassonne_rules_core::suggest::did_you_mean(field, expected.iter().copied())
+    if let K::UnknownKey { key, expected } = &err.kind
+        && let Some(key) = carcassonne_rules_core::suggest::did_you_mean(key, expected.iter().copied())
     {
         d = d.with_suggestion(place, key);
     }
     d
-}
-
-/// The byte offset of a 1-based line and character column.
-fn offset_of(text: &str, line: usize, column: usize) -> usize {
-    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    let rest = &text[line_start.min(text.len())..];
-    line_start + rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(at, _)| at)
 }
 
 struct Loader<'a> {
@@ -1159,8 +1183,9 @@ impl Loader<'_> {
         if let Some(value) = cache.get::<T>(name, file, self.sources.text(file)) {
             return Ok((file, value));
         }
-        let (file, value) = deserialize::<T>(file, &path, name, self.sources)?;
-        cache.put(name, file, self.sources.text(file).to_string(), &value);
-        Ok((file, value))
+        let read = deserialize::<T>(file, &path, name, self.sources)?;
+        let records = read.records.clone();
+        cache.put(name, file, self.sources.text(file).to_string(), read);
+        Ok((file, records))
     }
 }

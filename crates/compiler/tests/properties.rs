@@ -364,7 +364,7 @@ proptest! {
 fn tree_spans_hold(text: &str) {
     use carcassonne_rules_compiler::syntax::tree::{self, Node, Value};
     let parse = tree::parse(text);
-    if let Some((at, _)) = &parse.error {
+    if let Some(tree::ParseError { at, .. }) = &parse.error {
         assert!(*at <= text.len() && text.is_char_boundary(*at), "error at {at}");
     }
     let mut todo: Vec<(&Node, std::ops::Range<usize>)> = vec![(&parse.tree, 0..text.len())];
@@ -445,4 +445,226 @@ fn labels_after_a_shown_control_character_are_ranges_of_the_shown_source() {
         bed.check("\u{85}\u{1b}[2J: [\n".as_bytes());
         bed.check("expansion: \"\u{85}abbey\u{0}\"\n".as_bytes());
     });
+}
+
+/// The records `check` reads are read from the tree (`syntax::de`); before,
+/// serde-saphyr read them from the text. On any text that parses, the two
+/// readers agree on every value and every mistake (its words and its place),
+/// but where the tree's reader means to differ: it refuses an alias (which
+/// serde-saphyr expands), a tag is not looked at, and it says in its own
+/// words that a text has no value. The records here mirror `syntax`'s, with
+/// plain values in place of `Spanned` ones (which only the tree's reader
+/// places).
+mod mirror {
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct EditionsFile {
+        editions: Vec<Edition>,
+        #[serde(default)]
+        variants: Vec<Named>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Edition {
+        id: String,
+        name: String,
+        variant: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Named {
+        id: String,
+        name: String,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ModulesFile {
+        expansions: Vec<Expansion>,
+        #[serde(default, deserialize_with = "entries")]
+        derived: Vec<(String, String)>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Expansion {
+        id: String,
+        name: String,
+        editions: Vec<String>,
+        modules: Vec<Module>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Module {
+        id: String,
+        name: String,
+        #[serde(default)]
+        wiki: Option<bool>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct BaseFile {
+        phases: Vec<Phase>,
+        double_turn: Option<DoubleTurn>,
+        #[serde(default, deserialize_with = "entries")]
+        items: Vec<(String, Vec<Item>)>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Phase {
+        id: String,
+        title: String,
+        steps: Vec<Step>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Step {
+        id: String,
+        title: String,
+        when: Option<String>,
+        repeat: Option<String>,
+        #[serde(default)]
+        choose_one: bool,
+        may_pass: Option<bool>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct DoubleTurn {
+        from: String,
+        to: String,
+        when: Option<String>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct ExpansionFile {
+        expansion: String,
+        #[serde(default, deserialize_with = "entries")]
+        items: Vec<(String, Vec<Item>)>,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Item {
+        id: String,
+        text: String,
+        when: Option<String>,
+        #[serde(default)]
+        markers: Vec<String>,
+        #[serde(default)]
+        foreign: Vec<String>,
+        after: Option<String>,
+        before: Option<String>,
+        under: Option<String>,
+        effect: Option<String>,
+        role: Option<String>,
+        optional: Option<bool>,
+        choose_one: Option<bool>,
+        once: Option<bool>,
+        one_of: Option<String>,
+        #[serde(default)]
+        children: Vec<Item>,
+    }
+
+    fn entries<'de, D: serde::Deserializer<'de>, V: Deserialize<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<(String, V)>, D::Error> {
+        Ok(indexmap::IndexMap::<String, V>::deserialize(deserializer)?.into_iter().collect())
+    }
+}
+
+/// How a reader took a text: the value, or the mistake's words and offset.
+fn outcome<T: std::fmt::Debug, E: std::fmt::Display>(read: Result<T, E>, at: Option<usize>) -> String {
+    match read {
+        Ok(value) => format!("{value:?}"),
+        Err(err) => format!("{err} at {at:?}"),
+    }
+}
+
+/// Both readers' outcomes on `text`, read as a `T`, if the tree's reader
+/// is meant to agree with serde-saphyr's there.
+fn both_readers<T: serde::de::DeserializeOwned + std::fmt::Debug>(text: &str) -> Option<(String, String)> {
+    use carcassonne_rules_compiler::diagnostics::FileId;
+    use carcassonne_rules_compiler::syntax::{de, tree};
+    // Meant to differ: aliases and tags, and a text that parses only in part
+    // (the tree's reader reports the parser's stop, not what serde-saphyr
+    // happened to read before it).
+    let parse = tree::parse_strict(text);
+    let alias = parse.tree.scalars().iter().any(|v| matches!(&v.node.value, tree::Value::Scalar(s) if s.alias));
+    // A tag is a `!` where a node starts (taken broadly: after a space, a
+    // bracket or a comma), not the DSL's `!=`.
+    let tag = text.match_indices('!').any(|(at, _)| {
+        let starts = at == 0 || text[..at].ends_with([' ', '\n', '[', '{', ',']);
+        starts && !text[at + 1..].starts_with('=')
+    });
+    if parse.error.is_some() || alias || tag || parse.tree.span.is_empty() {
+        return None;
+    }
+    let ours = de::from_tree::<T>(&parse.tree, FileId(0));
+    if matches!(&ours, Err(e) if e.kind == de::ErrorKind::Null) {
+        // Its words are its own; serde-saphyr's name a Rust type.
+        let theirs = serde_saphyr::from_str::<T>(text).expect_err("serde-saphyr refuses it too");
+        assert!(theirs.to_string().contains("null"), "{theirs}");
+        return None;
+    }
+    let at = ours.as_ref().err().and_then(|e| e.at.as_ref()).map(|at| at.start);
+    let ours = outcome(ours, at);
+    let theirs = serde_saphyr::from_str::<T>(text);
+    let at =
+        theirs.as_ref().err().and_then(|e| e.location()).and_then(|l| l.span().byte_offset()).map(|at| at as usize);
+    let words = |e: serde_saphyr::Error| {
+        use serde_saphyr::{DefaultMessageFormatter, MessageFormatter};
+        DefaultMessageFormatter.format_message(e.without_snippet()).into_owned()
+    };
+    let theirs = outcome(theirs.map_err(words), at);
+    // serde-saphyr's advice names its own options.
+    let theirs = theirs.replace(", set DuplicateKeyPolicy in Options if acceptable", "");
+    Some((ours, theirs))
+}
+
+/// Whether the two readers agree on `text` read as every kind of rules file.
+fn readers_agree(text: &str) {
+    let pairs = [
+        both_readers::<mirror::EditionsFile>(text),
+        both_readers::<mirror::ModulesFile>(text),
+        both_readers::<mirror::BaseFile>(text),
+        both_readers::<mirror::ExpansionFile>(text),
+    ];
+    for (ours, theirs) in pairs.into_iter().flatten() {
+        assert_eq!(ours, theirs, "on {text:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(config(TREE_CASES))]
+
+    #[test]
+    fn the_trees_reader_reads_any_text_as_serde_saphyr_did(input in yaml_soup()) {
+        readers_agree(&input);
+    }
+
+    #[test]
+    fn the_trees_reader_reads_a_mutated_rules_file_as_serde_saphyr_did(at in any::<Index>(), edits in byte_edits()) {
+        let files = &valid().files;
+        let (_, bytes) = &files[at.index(files.len())];
+        readers_agree(&String::from_utf8_lossy(&mutate_bytes(bytes, &edits)));
+    }
+}
+
+#[test]
+fn the_trees_reader_reads_the_bundled_rules_as_serde_saphyr_did() {
+    for (name, bytes) in &valid().files {
+        let text = std::str::from_utf8(bytes).expect("UTF-8");
+        readers_agree(text);
+        assert!(both_readers::<mirror::ExpansionFile>(text).is_some(), "{name} is compared");
+    }
 }

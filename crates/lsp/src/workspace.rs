@@ -86,8 +86,8 @@ pub struct Workspace {
     /// Each file as last deserialized: an edit reads only the edited file.
     parsed: ParseCache,
     /// Each file's current text as a syntax tree, for what the editor asks
-    /// about the text: parsed at the first question after an edit, so that
-    /// an edit's diagnostics do not wait for it.
+    /// about a text `check` did not read (a broken one): parsed at the first
+    /// question after an edit, so that an edit's diagnostics do not wait.
     trees: HashMap<String, OnceCell<tree::Parse>>,
 }
 
@@ -180,9 +180,14 @@ impl Workspace {
         self.open.get(rel).or_else(|| self.disk.get(rel)).map(String::as_str)
     }
 
-    /// The syntax tree of the current text of `rel` (see [`Self::text`]).
+    /// The syntax tree of the current text of `rel` (see [`Self::text`]):
+    /// the one `check` last read when that was this text, else this text's
+    /// own, mended past its errors.
     pub fn tree(&self, rel: &str) -> Option<&tree::Node> {
         let text = self.text(rel)?;
+        if let Some(tree) = self.parsed.tree(rel, text) {
+            return Some(tree);
+        }
         Some(&self.trees.get(rel)?.get_or_init(|| tree::parse(text)).tree)
     }
 

@@ -1,21 +1,13 @@
-//! A YAML string with the place it came from, deserialized straight into the
-//! raw records.
-//!
-//! serde hands a `Deserialize` impl nothing but the deserializer, and the
-//! deserializer knows byte offsets but not which [`FileId`] the text has in
-//! [`Sources`], nor the text itself (needed to tell whether a scalar stands
-//! verbatim in the file). [`in_file`] lends both to every [`Spanned`] read on
-//! this thread while one file is deserialized. The alternatives were a
-//! `DeserializeSeed` for every record (hand-written, since serde's derive
-//! cannot pass a seed to fields) or a second walk over the records to fill
-//! the file in, which is the copy this module replaces.
+//! A YAML value with the place it came from, deserialized straight into the
+//! raw records from a file's tree: the tree's deserializer (`super::de`)
+//! hands each one its file, span and verbatim start.
 
-use std::cell::RefCell;
-use std::sync::Arc;
+use std::marker::PhantomData;
 
-use serde::de::{Deserialize, Deserializer, Error as _};
+use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, Visitor};
 
-use crate::diagnostics::{FileId, Sources, Span};
+use super::de;
+use crate::diagnostics::{FileId, Span};
 
 /// A YAML value with the place it came from.
 #[derive(Debug, Clone)]
@@ -25,7 +17,8 @@ pub struct Spanned<T> {
     /// The whole scalar in the file, quotes included.
     pub span: Span,
     /// Offset of the value's first character when the scalar's text stands
-    /// verbatim in the file (plain scalars, and quoted ones without escapes).
+    /// verbatim in the file (plain scalars, and quoted ones without escapes);
+    /// none for a mapping or a sequence.
     pub verbatim_start: Option<usize>,
 }
 
@@ -52,75 +45,40 @@ impl Spanned<String> {
     }
 }
 
-/// The file being deserialized on this thread, if any.
-struct Reading {
-    file: FileId,
-    text: Arc<String>,
-}
-
-thread_local! {
-    static READING: RefCell<Option<Reading>> = const { RefCell::new(None) };
-}
-
-/// Runs `read` (one file's deserialization) with `file` of `sources` lent to
-/// every [`Spanned`] it reads. The previous file, if any, is restored after,
-/// even if `read` panics.
-pub(crate) fn in_file<R>(sources: &Sources, file: FileId, read: impl FnOnce() -> R) -> R {
-    struct Restore(Option<Reading>);
-    impl Drop for Restore {
-        fn drop(&mut self) {
-            READING.set(self.0.take());
-        }
-    }
-    let reading = Reading { file, text: sources.shared_text(file) };
-    let _restore = Restore(READING.replace(Some(reading)));
-    read()
-}
-
-/// Reads a string with its span in the file [`in_file`] lends; outside
-/// [`in_file`] it fails (a serde error, not a panic).
-impl<'de> Deserialize<'de> for Spanned<String> {
+/// Reads a value with its place from the tree deserializer of
+/// [`super::de`], which alone answers the struct name [`de::SPANNED`];
+/// any other deserializer refuses it (a serde error, not a panic).
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Spanned<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let read = serde_saphyr::Spanned::<String>::deserialize(deserializer)?;
-        READING.with_borrow(|reading| match reading {
-            Some(reading) => Ok(reading.spanned(read)),
-            None => Err(D::Error::custom("a spanned string is read only from a rules file (syntax::read_yaml)")),
-        })
+        deserializer.deserialize_struct(de::SPANNED, &de::SPANNED_FIELDS, SpannedVisitor(PhantomData))
     }
 }
 
-/// Reads a boolean with its span, as [`Spanned<String>`] does (a boolean
-/// never stands for text: no verbatim start).
-impl<'de> Deserialize<'de> for Spanned<bool> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let read = serde_saphyr::Spanned::<bool>::deserialize(deserializer)?;
-        READING.with_borrow(|reading| match reading {
-            Some(reading) => {
-                let span = read.referenced.span();
-                let start = span.byte_offset().unwrap_or(0) as usize;
-                let len = span.byte_len().unwrap_or(0) as usize;
-                Ok(Spanned {
-                    value: read.value,
-                    span: Span { file: reading.file, start, len: len.max(1) },
-                    verbatim_start: None,
-                })
-            }
-            None => Err(D::Error::custom("a spanned value is read only from a rules file (syntax::read_yaml)")),
-        })
+struct SpannedVisitor<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for SpannedVisitor<T> {
+    type Value = Spanned<T>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a value read from a rules file's tree (syntax::de)")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let [file, start, end, verbatim, value] = de::SPANNED_FIELDS;
+        let file = FileId(field(&mut map, file)?);
+        let start: usize = field(&mut map, start)?;
+        let end: usize = field(&mut map, end)?;
+        let verbatim_start = field(&mut map, verbatim)?;
+        let value = field(&mut map, value)?;
+        Ok(Spanned { value, span: Span { file, start, len: end.saturating_sub(start).max(1) }, verbatim_start })
     }
 }
 
-impl Reading {
-    /// `read` with its span in this file, and where its text stands verbatim.
-    fn spanned(&self, read: serde_saphyr::Spanned<String>) -> Spanned<String> {
-        let span = read.referenced.span();
-        let start = span.byte_offset().unwrap_or(0) as usize;
-        let len = span.byte_len().unwrap_or(0) as usize;
-        // A plain scalar starts right at its span; a quoted one one character later.
-        let verbatim_start = [start, start + 1]
-            .into_iter()
-            .find(|&at| self.text.get(at..).is_some_and(|rest| rest.starts_with(read.value.as_str())));
-        Spanned { value: read.value, span: Span { file: self.file, start, len: len.max(1) }, verbatim_start }
+/// The value of the next key, which must be `name`.
+fn field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, name: &str) -> Result<T, A::Error> {
+    match map.next_key::<String>()? {
+        Some(key) if key == name => map.next_value(),
+        _ => Err(A::Error::custom("a spanned value is read only from a rules file's tree (syntax::de)")),
     }
 }
 
@@ -142,19 +100,17 @@ impl<T: schemars::JsonSchema> schemars::JsonSchema for Spanned<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::tree;
 
-    fn read(text: &str) -> (FileId, Result<Vec<Spanned<String>>, serde_saphyr::Error>) {
-        let mut sources = Sources::default();
-        sources.add("a.yaml", "padding".to_string());
-        let file = sources.add("b.yaml", text.to_string());
-        (file, in_file(&sources, file, || serde_saphyr::from_str(text)))
+    fn read(text: &str) -> Result<Vec<Spanned<String>>, de::Error> {
+        de::from_tree(&tree::parse_strict(text).tree, FileId(1))
     }
 
     #[test]
     fn a_string_knows_its_file_span_and_verbatim_start() {
         let text = "- plain\n- \"quoted\"\n- \"esc\\taped\"\n- 'it''s'\n";
-        let (file, read) = read(text);
-        let [plain, quoted, escaped, doubled] = <[_; 4]>::try_from(read.expect("YAML")).expect("four strings");
+        let file = FileId(1);
+        let [plain, quoted, escaped, doubled] = <[_; 4]>::try_from(read(text).expect("YAML")).expect("four strings");
         assert_eq!((plain.span.file, &text[plain.span.start..][..plain.span.len]), (file, "plain"));
         assert_eq!(plain.verbatim_start, Some(plain.span.start));
         assert_eq!(&text[quoted.span.start..][..quoted.span.len], "\"quoted\"");
@@ -166,10 +122,10 @@ mod tests {
     }
 
     #[test]
-    fn outside_a_file_a_string_is_an_error_and_the_file_is_lent_only_while_read() {
-        let err = serde_saphyr::from_str::<Spanned<String>>("x").expect_err("refused");
+    fn only_the_trees_reader_gives_a_place() {
+        let err = serde_json::from_str::<Spanned<String>>("{\"value\": \"x\"}").expect_err("refused");
         assert!(err.to_string().contains("only from a rules file"), "{err}");
-        assert!(read("[x]").1.is_ok());
-        assert!(serde_saphyr::from_str::<Spanned<String>>("x").is_err(), "the file stays lent after reading");
+        let err = serde_json::from_str::<Spanned<String>>("\"x\"").expect_err("refused");
+        assert!(err.to_string().contains("rules file"), "{err}");
     }
 }

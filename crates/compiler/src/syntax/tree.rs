@@ -6,21 +6,61 @@
 //! what came before the error and most of what follows it is there, the
 //! first error beside it (rust-analyzer's `Parse<T>`, taplo's DOM).
 //!
-//! Bounded like the reader: at most [`serde_saphyr::Budget`]'s depth and
-//! node count; it is built, queried and walked without recursion.
+//! Bounded: at most [`MAX_DEPTH`] containers deep and [`MAX_NODES`] nodes;
+//! it is built, queried and walked without recursion. `check` reads the
+//! records from it (`syntax::de`), the language server its every question.
 
 use std::ops::Range;
 
 use granit_parser::{Event, Parser, ScalarStyle, StructureStyle};
 
+/// The most containers one inside another a file may nest.
+pub const MAX_DEPTH: usize = 64;
+/// The most nodes (scalars, sequences and mappings) a file may hold: far
+/// beyond any real rules file (the largest bundled one has about 4,000).
+pub const MAX_NODES: usize = 250_000;
+
 /// A parsed file: its tree (an empty mapping for an empty file) and the
-/// error the parser stopped at, if it did (its byte offset and message).
+/// error reading stopped at, if it did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parse {
     /// What parsed.
     pub tree: Node,
-    /// Where and why parsing stopped early.
-    pub error: Option<(usize, String)>,
+    /// Where and why reading stopped early.
+    pub error: Option<ParseError>,
+}
+
+/// Why and where reading a file stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The byte offset.
+    pub at: usize,
+    /// What stopped it.
+    pub kind: ParseErrorKind,
+}
+
+/// What stops reading a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseErrorKind {
+    /// The YAML parser's refusal, in its words.
+    Syntax(String),
+    /// More than [`MAX_DEPTH`] containers one inside another.
+    TooDeep,
+    /// More than [`MAX_NODES`] nodes.
+    TooManyNodes,
+    /// A second YAML document (after `---`): a rules file holds one.
+    SecondDocument,
+}
+
+impl std::fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParseErrorKind::Syntax(words) => f.write_str(words),
+            ParseErrorKind::TooDeep => write!(f, "nested more than {MAX_DEPTH} deep"),
+            ParseErrorKind::TooManyNodes => write!(f, "more than {MAX_NODES} YAML nodes"),
+            ParseErrorKind::SecondDocument => f.write_str("a second YAML document"),
+        }
+    }
 }
 
 /// A YAML node.
@@ -64,6 +104,9 @@ pub struct Scalar {
     /// Where the value stands verbatim in the file (`None` when escapes or
     /// line folding make the file's text differ from the value).
     pub verbatim: Option<usize>,
+    /// An alias (`*name`), kept as an empty value: rules files do not use
+    /// them, and `check` refuses one (`syntax::de`).
+    pub alias: bool,
 }
 
 impl Node {
@@ -104,7 +147,10 @@ impl Node {
     }
 
     fn empty(at: usize) -> Node {
-        Node { span: at..at, value: Value::Scalar(Scalar { value: String::new(), plain: true, verbatim: Some(at) }) }
+        Node {
+            span: at..at,
+            value: Value::Scalar(Scalar { value: String::new(), plain: true, verbatim: Some(at), alias: false }),
+        }
     }
 }
 
@@ -167,20 +213,30 @@ const RECOVERIES: usize = 4;
 /// out. The error kept is the first one, where the file is really broken.
 pub fn parse(text: &str) -> Parse {
     let mut mended = Mended { text: text.to_string(), closers: Vec::new() };
-    let mut parse = read(&mended.text, &[]);
+    let mut parse = read(&mended.text, &[], Dangling::Keep);
     let first = parse.error.clone();
     for _ in 0..RECOVERIES {
         let Some(stop) = parse.stop.take() else { break };
         if !mended.mend(stop) {
             break;
         }
-        parse = read(&mended.text, &mended.closers);
+        parse = read(&mended.text, &mended.closers, Dangling::Keep);
     }
     let mut tree = parse.tree;
     if mended.text != text {
         tree.unmend(&mended.closers, text);
     }
     Parse { tree, error: first }
+}
+
+/// Parses `text` as far as it is well-formed, mending nothing: the tree of
+/// what comes before the error, without a key whose value the error cut
+/// off, and nothing after it. `check` reads the records from this one, so
+/// neither a mended line nor a made-up value stands for what the author
+/// wrote.
+pub fn parse_strict(text: &str) -> Parse {
+    let read = read(text, &[], Dangling::Drop);
+    Parse { tree: read.tree, error: read.error }
 }
 
 /// The text being read again: `text` with the brackets added at `closers`
@@ -280,14 +336,23 @@ enum Stop {
 /// may get further (not past the budget).
 struct Read {
     tree: Node,
-    error: Option<(usize, String)>,
+    error: Option<ParseError>,
     stop: Option<Stop>,
+}
+
+/// What becomes of a key whose value reading stopped before.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dangling {
+    /// It gets an empty value: an editor asks about the key being typed.
+    Keep,
+    /// It is left out: the empty value would not be the author's.
+    Drop,
 }
 
 /// Reads the events of `text` into a tree; a container closed by one of the
 /// brackets at `closers` (added by [`Mended`]) counts as closed by none.
-fn read(text: &str, closers: &[usize]) -> Read {
-    let budget = serde_saphyr::Budget::default();
+fn read(text: &str, closers: &[usize], dangling: Dangling) -> Read {
+    let mut documents = 0;
     let mut stack: Vec<Open> = Vec::new();
     let mut root: Option<Node> = None;
     let mut error = None;
@@ -313,7 +378,7 @@ fn read(text: &str, closers: &[usize]) -> Read {
                         _ => Stop::Broken { at },
                     },
                 });
-                error = Some((at, e.info()));
+                error = Some(ParseError { at, kind: ParseErrorKind::Syntax(e.info()) });
                 break;
             }
         };
@@ -323,8 +388,13 @@ fn read(text: &str, closers: &[usize]) -> Read {
         let node = match event {
             Event::MappingStart(style, ..) | Event::SequenceStart(style, ..) => {
                 nodes += 1;
-                if stack.len() >= budget.max_depth || nodes > budget.max_nodes {
-                    error = Some((range.start, "the file is nested too deep or has too many nodes".to_string()));
+                let too_big = if stack.len() >= MAX_DEPTH {
+                    Some(ParseErrorKind::TooDeep)
+                } else {
+                    (nodes > MAX_NODES).then_some(ParseErrorKind::TooManyNodes)
+                };
+                if let Some(kind) = too_big {
+                    error = Some(ParseError { at: range.start, kind });
                     break;
                 }
                 let is_map = matches!(event, Event::MappingStart(..));
@@ -346,8 +416,8 @@ fn read(text: &str, closers: &[usize]) -> Read {
             },
             Event::Scalar(value, style, ..) => {
                 nodes += 1;
-                if nodes > budget.max_nodes {
-                    error = Some((range.start, "the file has too many nodes".to_string()));
+                if nodes > MAX_NODES {
+                    error = Some(ParseError { at: range.start, kind: ParseErrorKind::TooManyNodes });
                     break;
                 }
                 // A plain scalar starts right at its span; a quoted one one
@@ -360,10 +430,29 @@ fn read(text: &str, closers: &[usize]) -> Read {
                     // A value not written (the parser's `~`).
                     Node::empty(range.start)
                 } else {
-                    Node { span: range, value: Value::Scalar(Scalar { value: value.into_owned(), plain, verbatim }) }
+                    Node {
+                        span: range,
+                        value: Value::Scalar(Scalar { value: value.into_owned(), plain, verbatim, alias: false }),
+                    }
                 }
             }
-            Event::Alias(..) | Event::UnresolvedAlias(..) => Node::empty(range.start),
+            Event::Alias(..) | Event::UnresolvedAlias(..) => {
+                let mut alias = Node::empty(range.start);
+                alias.span = range;
+                if let Value::Scalar(scalar) = &mut alias.value {
+                    (scalar.alias, scalar.verbatim) = (true, None);
+                }
+                alias
+            }
+            Event::DocumentStart(..) => {
+                documents += 1;
+                if documents > 1 {
+                    let at = text[range.end..].find(|c: char| !c.is_whitespace()).map_or(text.len(), |i| range.end + i);
+                    error = Some(ParseError { at, kind: ParseErrorKind::SecondDocument });
+                    break;
+                }
+                continue;
+            }
             _ => continue,
         };
         match stack.last_mut() {
@@ -374,8 +463,11 @@ fn read(text: &str, closers: &[usize]) -> Read {
         }
     }
     // Whatever is still open closes where the parser stopped.
-    let closed_at = error.as_ref().map_or(text.len(), |(at, _)| *at);
-    while let Some(open) = stack.pop() {
+    let closed_at = error.as_ref().map_or(text.len(), |e| e.at);
+    while let Some(mut open) = stack.pop() {
+        if dangling == Dangling::Drop {
+            open.key = None;
+        }
         let node = open.close(closed_at, true);
         match stack.last_mut() {
             Some(parent) => parent.add(node),
