@@ -436,14 +436,10 @@ fn read(text: &str, closers: &[usize], dangling: Dangling) -> Read {
                     }
                 }
             }
-            Event::Alias(..) | Event::UnresolvedAlias(..) => {
-                let mut alias = Node::empty(range.start);
-                alias.span = range;
-                if let Value::Scalar(scalar) = &mut alias.value {
-                    (scalar.alias, scalar.verbatim) = (true, None);
-                }
-                alias
-            }
+            Event::Alias(..) | Event::UnresolvedAlias(..) => Node {
+                span: range,
+                value: Value::Scalar(Scalar { value: String::new(), plain: true, verbatim: None, alias: true }),
+            },
             Event::DocumentStart(..) => {
                 documents += 1;
                 if documents > 1 {
