@@ -77,7 +77,7 @@ codes! {
     UnknownKey = "unknown-key", Error, Rules, "A mapping holds a key the rules format does not have.";
     MissingKey = "missing-key", Error, Rules, "A mapping lacks a key the rules format requires.";
     DuplicateKey = "duplicate-key", Error, Rules, "A mapping holds one key twice.";
-    InvalidValue = "invalid-value", Error, Rules, "A key holds a value of the wrong type (a list where a name goes, a word where `true` or `false` goes) or not one of those allowed.";
+    InvalidValue = "invalid-value", Error, Rules, "A key holds a value of the wrong type (a list where a name goes, a word where `true` or `false` goes, no value where a text goes, an alias `*name` where anything goes) or not one of those allowed.";
     InvalidId = "invalid-id", Error, Rules, "An id does not match the pattern of its kind (items are kebab-case, modules snake_case, editions upper-case), or is a word of the conditions' language (`and`, `not`…).";
     IdsDifferInCase = "ids-differ-in-case", Error, Rules, "Two ids of one kind differ only in case.";
     DuplicateId = "duplicate-id", Error, Rules, "An id (an edition, a variant, a step, an item, a module or flag name, an expansion's rules file) is defined twice.";

@@ -933,12 +933,12 @@ fn syntax_error_at(at: usize, message: &str, name: &str, file: FileId, sources: 
     }
 }
 
-/// Where reading stopped at byte `at` of `text`: a quote or a control
-/// character alone, else the word there.
+/// Where reading stopped at byte `at` of `text`: a quote, a bracket or a
+/// control character alone, else the word there.
 fn stop_place(text: &str, at: usize, file: FileId) -> Span {
     let len = match text[at..].chars().next() {
-        Some(c) if c == '"' || c == '\'' || (c.is_control() && !c.is_whitespace()) => c.len_utf8(),
-        _ => text[at..].find(|c: char| c.is_whitespace() || ":,\"'".contains(c)).unwrap_or(text.len() - at),
+        Some(c) if "\"'[]{}".contains(c) || (c.is_control() && !c.is_whitespace()) => c.len_utf8(),
+        _ => text[at..].find(|c: char| c.is_whitespace() || ":,\"'[]{}".contains(c)).unwrap_or(text.len() - at),
     };
     Span { file, start: at, len: len.max(1) }
 }

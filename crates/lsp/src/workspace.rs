@@ -301,7 +301,11 @@ impl Workspace {
             }
         };
         let mut message = d.message().to_string();
-        if let Some((_, label)) = places.first().filter(|(_, label)| !label.is_empty() && *label != message) {
+        // The label joins the message unless the message already ends with it
+        // ("invalid condition: expected a condition" is not said twice).
+        if let Some((_, label)) =
+            places.first().filter(|(_, label)| !label.is_empty() && !message.ends_with(label.as_str()))
+        {
             message = format!("{message}: {label}");
         }
         if let Some(help) = d.help_text() {
