@@ -9,7 +9,7 @@
 //! the same way.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use miette::{LabeledSpan, NamedSource, SourceCode};
 
@@ -42,6 +42,14 @@ pub struct Sources {
 struct SourceFile {
     name: String,
     text: Arc<String>,
+    /// Made when a diagnostic first shows the file: most files of a
+    /// compile (every file on every edit, in the language server) have none.
+    display: OnceLock<Display>,
+}
+
+/// What a terminal is shown of a file.
+#[derive(Debug)]
+struct Display {
     /// The display copy (the same text where nothing needs showing).
     shown: NamedSource<Arc<String>>,
     /// For each character written visibly in the display copy: its offset in
@@ -51,17 +59,22 @@ struct SourceFile {
 
 impl SourceFile {
     fn new(name: &str, text: String) -> Self {
-        let text = Arc::new(text);
-        let (shown, shifts) = display_copy(&text);
-        let shown = shown.map_or_else(|| Arc::clone(&text), Arc::new);
-        let shown = NamedSource::new(terminal::line(name), shown).with_language("yaml");
-        SourceFile { name: name.to_string(), text, shown, shifts }
+        SourceFile { name: name.to_string(), text: Arc::new(text), display: OnceLock::new() }
+    }
+
+    fn display(&self) -> &Display {
+        self.display.get_or_init(|| {
+            let (shown, shifts) = display_copy(&self.text);
+            let shown = shown.map_or_else(|| Arc::clone(&self.text), Arc::new);
+            Display { shown: NamedSource::new(terminal::line(&self.name), shown).with_language("yaml"), shifts }
+        })
     }
 
     /// Where byte `offset` of the text is in the display copy.
     fn shown_offset(&self, offset: usize) -> usize {
-        let before = self.shifts.partition_point(|&(at, _)| at < offset);
-        offset + before.checked_sub(1).map_or(0, |i| self.shifts[i].1)
+        let shifts = &self.display().shifts;
+        let before = shifts.partition_point(|&(at, _)| at < offset);
+        offset + before.checked_sub(1).map_or(0, |i| shifts[i].1)
     }
 
     /// A range of the text as a range of the display copy.
@@ -120,11 +133,11 @@ impl Sources {
 
     /// The name as a terminal is shown it.
     fn shown_name(&self, file: FileId) -> &str {
-        self.files[file.0].shown.name()
+        self.files[file.0].display().shown.name()
     }
 
     fn shown(&self, file: FileId) -> NamedSource<Arc<String>> {
-        self.files[file.0].shown.clone()
+        self.files[file.0].display().shown.clone()
     }
 }
 
@@ -623,7 +636,7 @@ mod tests {
     fn a_plain_file_is_shown_as_it_is() {
         let mut sources = Sources::default();
         let file = sources.add("rules/base.yaml", "a: 1\r\nb:\t2\n".to_string());
-        assert!(sources.files[file.0].shifts.is_empty());
+        assert!(sources.files[file.0].display().shifts.is_empty());
         assert_eq!(sources.shown(file).inner().as_str(), "a: 1\r\nb:\t2\n");
         let d = Diagnostic::at(Code::InvalidYaml, &sources, Span { file, start: 9, len: 1 }, "m", "l");
         assert_eq!(d.labels[0].offset(), 9);

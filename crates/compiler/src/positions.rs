@@ -23,22 +23,62 @@ impl Columns {
             Columns::Chars => 1,
         }
     }
+
+    /// The columns `text` (within one line) takes.
+    fn count(self, text: &str) -> usize {
+        match self {
+            Columns::Utf8 => text.len(),
+            _ => text.chars().map(|c| self.width(c)).sum(),
+        }
+    }
 }
 
 /// 0-based line and column of byte `offset` in `text` (an offset inside a
 /// character or past the end is taken at that character's start, or the end).
 pub fn position(text: &str, offset: usize, columns: Columns) -> (usize, usize) {
+    let offset = snapped(text, offset);
+    let start = line_start(text, offset);
+    let line = line_breaks(&text.as_bytes()[..start]);
+    (line, columns.count(&text[start..offset]))
+}
+
+/// The starts of a text's lines, for asking many positions of one text
+/// (each a binary search, where [`position`] scans the text before it).
+#[derive(Clone, Debug)]
+pub struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    /// Indexes `text`'s line breaks.
+    pub fn new(text: &'t str) -> Self {
+        let bytes = text.as_bytes();
+        let breaks = (0..bytes.len())
+            .filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+            .map(|i| i + 1);
+        Lines { text, starts: std::iter::once(0).chain(breaks).collect() }
+    }
+
+    /// What [`position`] says of `offset` in the indexed text.
+    pub fn position(&self, offset: usize, columns: Columns) -> (usize, usize) {
+        let offset = snapped(self.text, offset);
+        let line = self.starts.partition_point(|&start| start <= offset) - 1;
+        (line, columns.count(&self.text[self.starts[line]..offset]))
+    }
+}
+
+/// `offset` within `text` at a character's start, and at the `\r` of a
+/// `\r\n` (where that line break starts).
+fn snapped(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }
-    // The `\n` of a `\r\n` is where the line break starts.
     if offset > 0 && text.as_bytes()[offset - 1] == b'\r' && text.as_bytes().get(offset) == Some(&b'\n') {
         offset -= 1;
     }
-    let start = line_start(text, offset);
-    let line = line_breaks(&text.as_bytes()[..start]);
-    (line, text[start..offset].chars().map(|c| columns.width(c)).sum())
+    offset
 }
 
 /// The byte offset of 0-based `line` and `column`; a column past the line's
@@ -96,6 +136,22 @@ mod tests {
         assert_eq!(position(LINE, x, Columns::Chars), (2, 2));
         // A lone `\r` ends a line too.
         assert_eq!(position(LINE, LINE.len(), Columns::Chars), (3, 3));
+    }
+
+    #[test]
+    fn the_line_index_answers_as_position_does() {
+        for text in [LINE, "", "\n", "\r", "\r\n\r\n", "a\r\rb\n\nc", "ü\r\n→𝄞\n", "end\r"] {
+            let lines = Lines::new(text);
+            for columns in [Columns::Utf8, Columns::Utf16, Columns::Chars] {
+                for offset in 0..=text.len() + 2 {
+                    assert_eq!(
+                        lines.position(offset, columns),
+                        position(text, offset, columns),
+                        "{text:?} at {offset}, {columns:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

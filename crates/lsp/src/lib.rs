@@ -586,10 +586,11 @@ impl Server {
         };
         let (from, to) = (offset_of("start")?, offset_of("end")?);
         let tree = self.workspace.tree(&rel)?;
+        let lines = positions::Lines::new(text);
         let hints: Vec<Value> = inlay::hints(&model.rules, &rel, tree, from, to)
             .into_iter()
             .map(|h| {
-                let (line, character) = positions::position(text, h.at, self.columns);
+                let (line, character) = lines.position(h.at, self.columns);
                 json!({
                     "position": { "line": line, "character": character },
                     "label": h.label,

@@ -174,9 +174,10 @@ impl Lexer<'_> {
 pub fn encode(text: &str, tokens: &[Token], columns: Columns) -> Vec<u32> {
     let mut data = Vec::with_capacity(tokens.len() * 5);
     let (mut last_line, mut last_start, mut last_end) = (0, 0, 0);
+    let lines = positions::Lines::new(text);
     for token in tokens {
-        let (line, start) = positions::position(text, token.start, columns);
-        let (end_line, end) = positions::position(text, token.start + token.len, columns);
+        let (line, start) = lines.position(token.start, columns);
+        let (end_line, end) = lines.position(token.start + token.len, columns);
         // Each token on one line, after the one before (the deltas are unsigned).
         if end_line != line || end <= start || (line, start) < (last_line, last_end) {
             continue;
