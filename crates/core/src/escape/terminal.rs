@@ -19,8 +19,8 @@ use std::fmt::Write;
 /// ([`is_invisible`]).
 #[inline]
 pub fn is_unsafe(c: char) -> bool {
-    // Printable ASCII, nearly every character of a rules file, first: every
-    // file is scanned on every compile.
+    // Printable ASCII first: nearly every character asked about is one
+    // (every text of the rules is checked as it is read).
     if (' '..='~').contains(&c) {
         return false;
     }
