@@ -207,8 +207,11 @@ fn byte_edits() -> impl Strategy<Value = Vec<ByteEdit>> {
     prop::collection::vec(edit, 1..4)
 }
 
-fn mutate_bytes(valid: &[u8], edits: &[ByteEdit]) -> Vec<u8> {
-    let mut bytes = valid.to_vec();
+/// One of the bundled rules files, picked by `at`, with `edits` made to it.
+fn mutated_bundled_file(at: Index, edits: &[ByteEdit]) -> Vec<u8> {
+    let files = &valid().files;
+    let (_, valid) = &files[at.index(files.len())];
+    let mut bytes = valid.clone();
     for edit in edits {
         match edit {
             ByteEdit::Insert(at, piece) => {
@@ -333,9 +336,7 @@ proptest! {
 
     #[test]
     fn mutated_bundled_rules_files(at in any::<Index>(), edits in byte_edits()) {
-        let files = &valid().files;
-        let (_, bytes) = &files[at.index(files.len())];
-        BED.with(|bed| bed.check(&mutate_bytes(bytes, &edits)));
+        BED.with(|bed| bed.check(&mutated_bundled_file(at, &edits)));
     }
 }
 
@@ -352,9 +353,7 @@ proptest! {
 
     #[test]
     fn the_tree_of_a_mutated_rules_file_has_its_spans_in_the_text(at in any::<Index>(), edits in byte_edits()) {
-        let files = &valid().files;
-        let (_, bytes) = &files[at.index(files.len())];
-        tree_spans_hold(&String::from_utf8_lossy(&mutate_bytes(bytes, &edits)));
+        tree_spans_hold(&String::from_utf8_lossy(&mutated_bundled_file(at, &edits)));
     }
 }
 
@@ -654,9 +653,7 @@ proptest! {
 
     #[test]
     fn the_trees_reader_reads_a_mutated_rules_file_as_serde_saphyr_did(at in any::<Index>(), edits in byte_edits()) {
-        let files = &valid().files;
-        let (_, bytes) = &files[at.index(files.len())];
-        readers_agree(&String::from_utf8_lossy(&mutate_bytes(bytes, &edits)));
+        readers_agree(&String::from_utf8_lossy(&mutated_bundled_file(at, &edits)));
     }
 }
 
