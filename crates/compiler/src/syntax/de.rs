@@ -154,11 +154,19 @@ struct NodeDeserializer<'de> {
 }
 
 impl<'de> NodeDeserializer<'de> {
-    /// The node's scalar; an error at the node if it is an alias or not a
-    /// scalar (`what` says what was expected).
-    fn scalar(&self, what: &'static str) -> Result<&'de Scalar, Error> {
+    /// The node's value; an error at the node if it is an alias, which
+    /// nothing is read from.
+    fn value(&self) -> Result<&'de Value, Error> {
         match &self.node.value {
             Value::Scalar(scalar) if scalar.alias => Err(self.error(ErrorKind::Alias)),
+            value => Ok(value),
+        }
+    }
+
+    /// The node's scalar; an error at the node if it is not one (`what`
+    /// says what was expected).
+    fn scalar(&self, what: &'static str) -> Result<&'de Scalar, Error> {
+        match self.value()? {
             Value::Scalar(scalar) => Ok(scalar),
             _ => Err(self.error(ErrorKind::Expected(what))),
         }
@@ -180,14 +188,13 @@ impl<'de> NodeDeserializer<'de> {
     }
 
     fn map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match &self.node.value {
+        match self.value()? {
             Value::Map(map) => {
-                let access = Entries { entries: &map.entries, next: 0, seen: HashSet::new(), file: self.file };
+                let access = Entries::new(&map.entries, self.file);
                 // A key missing: at the last key written, else the mapping.
                 let last_key = map.entries.last().map(|(k, _)| k.span.clone());
                 visitor.visit_map(access).map_err(|e| e.or_at(|| last_key.unwrap_or_else(|| self.place())))
             }
-            Value::Scalar(scalar) if scalar.alias => Err(self.error(ErrorKind::Alias)),
             _ => Err(self.error(ErrorKind::Expected("mapping start"))),
         }
     }
@@ -220,11 +227,9 @@ impl<'de> Deserializer<'de> for NodeDeserializer<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match &self.node.value {
-            Value::Scalar(_) => {
-                let scalar = self.scalar("string scalar")?;
-                if is_null(scalar) { visitor.visit_unit() } else { visitor.visit_str(&scalar.value) }
-            }
+        match self.value()? {
+            Value::Scalar(scalar) if is_null(scalar) => visitor.visit_unit(),
+            Value::Scalar(scalar) => visitor.visit_str(&scalar.value),
             Value::Seq(_) => self.deserialize_seq(visitor),
             Value::Map(_) => self.map(visitor),
         }
@@ -255,22 +260,15 @@ impl<'de> Deserializer<'de> for NodeDeserializer<'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match &self.node.value {
-            Value::Scalar(scalar) if scalar.alias => Err(self.error(ErrorKind::Alias)),
+        match self.value()? {
             Value::Scalar(scalar) if is_null(scalar) => visitor.visit_none(),
             _ => visitor.visit_some(self),
         }
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        match &self.node.value {
-            Value::Seq(seq) => visitor.visit_seq(Entries::<Node> {
-                entries: &seq.entries,
-                next: 0,
-                seen: HashSet::new(),
-                file: self.file,
-            }),
-            Value::Scalar(scalar) if scalar.alias => Err(self.error(ErrorKind::Alias)),
+        match self.value()? {
+            Value::Seq(seq) => visitor.visit_seq(Entries::new(&seq.entries, self.file)),
             _ => Err(self.error(ErrorKind::Expected("sequence start"))),
         }
     }
@@ -312,6 +310,12 @@ struct Entries<'de, T> {
     /// The keys read so far (a mapping's).
     seen: HashSet<&'de str>,
     file: FileId,
+}
+
+impl<'de, T> Entries<'de, T> {
+    fn new(entries: &'de [T], file: FileId) -> Self {
+        Entries { entries, next: 0, seen: HashSet::new(), file }
+    }
 }
 
 impl<'de> MapAccess<'de> for Entries<'de, (Node, Node)> {
