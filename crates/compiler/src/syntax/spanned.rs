@@ -4,7 +4,7 @@
 
 use std::marker::PhantomData;
 
-use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, Visitor};
+use serde::de::{Deserialize, DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
 
 use super::de;
 use crate::diagnostics::{FileId, Span};
@@ -75,10 +75,34 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SpannedVisitor<T> {
 }
 
 /// The value of the next key, which must be `name`.
-fn field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, name: &str) -> Result<T, A::Error> {
-    match map.next_key::<String>()? {
-        Some(key) if key == name => map.next_value(),
+fn field<'de, A: MapAccess<'de>, T: Deserialize<'de>>(map: &mut A, name: &'static str) -> Result<T, A::Error> {
+    match map.next_key_seed(KeyIs(name))? {
+        Some(true) => map.next_value(),
         _ => Err(A::Error::custom("a spanned value is read only from a rules file's tree (syntax::de)")),
+    }
+}
+
+/// Whether a key is the given one, compared where it is read (every value
+/// of a rules file has these five keys: no string is made for them).
+struct KeyIs(&'static str);
+
+impl<'de> DeserializeSeed<'de> for KeyIs {
+    type Value = bool;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyIs {
+    type Value = bool;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the key `{}`", self.0)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, key: &str) -> Result<bool, E> {
+        Ok(key == self.0)
     }
 }
 
