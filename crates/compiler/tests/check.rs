@@ -470,3 +470,20 @@ fn a_missing_file_is_named_by_its_problem() {
     assert!(d.places().is_empty(), "{d:?}");
     assert_eq!(d.file(), Some(dir.path().join("modules.yaml").display().to_string().as_str()), "{d:?}");
 }
+
+/// Words of the rules file in a YAML diagnostic reach the terminal only
+/// as escapes: a key the records do not have (its control characters
+/// escaped inside a quoted key) and the parser's refusal of a raw one.
+#[test]
+fn a_hostile_key_reaches_the_terminal_escaped() {
+    use carcassonne_rules_core::escape::terminal::is_unsafe;
+    for (key, shown) in [
+        (r#""x\e[2J\u202e""#, r"unknown field `x\u{1b}[2J\u{202e}`"),
+        ("y\u{9b}31m\u{200b}", r"unexpected character: `\u{9b}'"),
+    ] {
+        let dir = rules_with("base.yaml", |text| format!("{key}: 1\n{text}"));
+        let out = compiler::diagnostics::render(&problems(dir.path()), false);
+        assert!(!out.chars().any(|c| is_unsafe(c) && c != '\n'), "{out:?}");
+        assert!(out.contains(shown), "{out}");
+    }
+}

@@ -154,3 +154,17 @@ fn markdown_in_a_module_and_an_expansion_name_is_shown_as_written() {
     assert_eq!(markup, ["strong", "emphasis"], "{doc}");
     assert!(text.contains(module_name) && text.contains(expansion_name), "{text:?}");
 }
+
+#[test]
+fn a_hostile_key_reaches_the_editor_escaped() {
+    let mut client = Client::start(false);
+    let good = client.text(ABBEY);
+    client.open(ABBEY, &good);
+    client.diagnostics_of(ABBEY);
+    // A key the records do not have, its control characters escaped in quotes.
+    client.change(ABBEY, &format!("\"x\\e[2J\\u202e\": 1\n{good}"));
+    let found = client.diagnostics_of(ABBEY);
+    let messages: Vec<&str> = found.iter().filter_map(|d| d["message"].as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains(r"unknown field `x\u{1b}[2J\u{202e}`")), "{messages:?}");
+    assert!(!messages.iter().any(|m| m.chars().any(|c| c.is_control() && c != '\n')), "{messages:?}");
+}
