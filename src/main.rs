@@ -20,7 +20,9 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod cli;
 mod output;
 
-use cli::{check, completions, diff, explain, r#gen, lsp, man, modules, order, play, review, site, verify, wiki};
+use cli::{
+    check, completions, diff, explain, r#gen, lsp, man, modules, order, play, review, site, translations, verify, wiki,
+};
 
 #[derive(Parser)]
 #[command(name = "carcassonne-rules", version, about = "Carcassonne's order of play, compiled from YAML rules")]
@@ -65,6 +67,9 @@ enum Command {
     /// Write the order of play as a static web page (index.html, its script
     /// and styles) from `rules/` (or `--rules`, or the bundled rules).
     Site(site::SiteArgs),
+    /// How complete and current each language of the rules is: per language
+    /// its units, translated, outdated, missing, orphaned and the percent.
+    Translations(translations::TranslationsArgs),
     /// Write the order of play as wiki source in the conventions of the
     /// wiki's Order of Play page, from `rules/` (or `--rules`, or the bundled
     /// rules).
@@ -113,6 +118,7 @@ fn run(cli: &Cli) -> Result<ExitCode, Vec<Diagnostic>> {
         }
         Command::Modules(args) => modules::run(rules, args)?,
         Command::Site(args) => site::run(rules, args)?,
+        Command::Translations(args) => translations::run(rules, args)?,
         Command::Wiki(args) => wiki::run(rules, args)?,
         Command::Lsp(args) => lsp::run(args)?,
         Command::Completions(args) => completions::run(Cli::command(), args)?,

@@ -5,6 +5,7 @@
 // Helpers outside `#[test]` functions panic when the binary misbehaves, as tests do.
 #![allow(clippy::expect_used)]
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -972,4 +973,109 @@ fn check_counts_columns_in_characters_as_rustc_does() {
     let col = line[..line.find("C9").expect("C9")].chars().count() + 1;
     assert_eq!(col, 43);
     assert!(stderr.contains(&format!("abbey-and-mayor.yaml:18:{col}]")), "{stderr}");
+}
+
+/// Every item of a turn order's JSON, sub-items included.
+fn all_items(order: &Value) -> Vec<&Value> {
+    fn walk<'v>(items: &'v Value, out: &mut Vec<&'v Value>) {
+        for item in items.as_array().expect("items") {
+            out.push(item);
+            walk(&item["children"], out);
+        }
+    }
+    let mut out = Vec::new();
+    for section in ["notes", "setup", "any_time", "final_scoring"] {
+        walk(&order[section], &mut out);
+    }
+    for phase in order["phases"].as_array().expect("phases") {
+        for step in phase["steps"].as_array().expect("steps") {
+            walk(&step["items"], &mut out);
+        }
+    }
+    out
+}
+
+#[test]
+fn order_in_a_language_keeps_the_contract_and_says_each_items_state() {
+    let args = ["order", "--edition", "C2", "--with", "builder,abbey_and_mayor", "--format", "json"];
+    let english = json(&args);
+    assert_eq!(english.get("lang"), None, "English is the rules' own: no lang");
+    assert!(all_items(&english).iter().all(|i| i.get("translation").is_none()));
+    for lang in ["nl", "ru"] {
+        let translated = json(&[&args[..], &["--lang", lang]].concat());
+        assert_eq!(translated["lang"], lang);
+        let (en, tr) = (all_items(&english), all_items(&translated));
+        assert_eq!(en.len(), tr.len(), "a translation changes no item's presence");
+        let mut states = BTreeSet::new();
+        for (e, t) in en.iter().zip(&tr) {
+            // Ids, markers and the rest are the English order's; the text is
+            // the translation, or the English where it is missing.
+            for key in ["id", "origin", "markers", "foreign", "effect"] {
+                assert_eq!(e[key], t[key], "{lang} {}: {key}", e["id"]);
+            }
+            let state = t["translation"].as_str().expect("a state");
+            match state {
+                "translated" => assert!(e["text"] == "" || e["text"] != t["text"], "{lang} {}", e["id"]),
+                "missing" => assert_eq!(e["text"], t["text"]),
+                other => panic!("{lang} {}: {other}", e["id"]),
+            }
+            states.insert(state);
+        }
+        let expected: BTreeSet<&str> =
+            if lang == "nl" { ["translated"].into() } else { ["translated", "missing"].into() };
+        assert_eq!(states, expected, "{lang}");
+        assert_ne!(english["phases"][0]["title"], translated["phases"][0]["title"]);
+    }
+}
+
+#[test]
+fn an_unknown_language_is_an_error_with_a_suggestion() {
+    let out = cli(&["order", "--edition", "C2", "--lang", "nll"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown language `nll`") && err.contains("did you mean `nl`?"), "{err}");
+    assert!(err.contains("en, nl, ru"), "{err}");
+}
+
+#[test]
+fn translations_json_follows_the_contract() {
+    let report = json(&["translations", "--format", "json"]);
+    assert_eq!(keys(&report), ["locales", "source"]);
+    assert_eq!(report["source"], "en");
+    let locales = report["locales"].as_array().expect("locales");
+    let langs: Vec<&str> = locales.iter().map(|l| l["lang"].as_str().expect("lang")).collect();
+    assert_eq!(langs, ["nl", "ru"]);
+    for l in locales {
+        assert_eq!(
+            keys(l),
+            [
+                "lang",
+                "missing",
+                "missing_units",
+                "orphaned",
+                "outdated",
+                "outdated_units",
+                "percent",
+                "translated",
+                "units"
+            ]
+        );
+        let n = |k: &str| l[k].as_u64().expect("a count");
+        assert_eq!(n("translated") + n("outdated") + n("missing"), n("units"));
+        assert_eq!(n("missing"), l["missing_units"].as_array().expect("ids").len() as u64);
+    }
+    assert_eq!(locales[0]["percent"], 100.0);
+}
+
+#[test]
+fn check_refuses_rules_whose_required_language_is_outdated_and_names_the_change() {
+    let dir = rules_with(FIXTURE, "base.yaml", |t| t.replace("text: Draw a tile.", "text: Draw the top tile."));
+    let out = cli(&["--rules", &dir.path().display().to_string(), "check"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("outdated-translation") && err.contains("missing-translation"), "{err}");
+    assert!(
+        err.contains("the English was: Draw a tile.") && err.contains("the English is now: Draw the top tile."),
+        "{err}"
+    );
 }

@@ -16,5 +16,6 @@ pub mod play;
 pub mod review;
 pub mod shared;
 pub mod site;
+pub mod translations;
 pub mod verify;
 pub mod wiki;

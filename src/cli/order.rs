@@ -10,7 +10,7 @@ use carcassonne_rules_runtime::render;
 use carcassonne_rules_tools::interpret;
 use clap::Args;
 
-use super::shared::{Format, Outcome, SelectionArgs, json_error, load, print_out};
+use super::shared::{Format, LangArgs, Outcome, SelectionArgs, json_error, load, print_out};
 
 #[derive(Args)]
 pub struct OrderArgs {
@@ -18,18 +18,28 @@ pub struct OrderArgs {
     selection: SelectionArgs,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 pub fn run(rules: Option<&Path>, args: &OrderArgs) -> Outcome {
+    let locale = args.lang.locale(rules)?;
+    let translated = |mut order: TurnOrder, catalog| {
+        if let Some(locale) = &locale {
+            locale.translate(&mut order, catalog);
+        }
+        render_order(&order, args.format)
+    };
     let text = match rules {
         None => {
-            let cfg = args.selection.config(carcassonne_rules_runtime::catalog())?;
-            render_order(&carcassonne_rules_runtime::turn_order(&cfg), args.format)?
+            let catalog = carcassonne_rules_runtime::catalog();
+            let cfg = args.selection.config(catalog)?;
+            translated(carcassonne_rules_runtime::turn_order(&cfg), catalog)?
         }
         Some(dir) => {
             let rules = load(dir)?;
             let cfg = args.selection.config(&rules.catalog)?;
-            render_order(&interpret::turn_order(&rules, &cfg), args.format)?
+            translated(interpret::turn_order(&rules, &cfg), &rules.catalog)?
         }
     };
     print_out(&text);

@@ -6,10 +6,14 @@ use std::io::Write;
 use std::path::Path;
 
 use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::translation::{Locale, SOURCE_LANG};
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, command, compile_dir};
 use carcassonne_rules_runtime::core::catalog::{SelectionError, SelectionPart};
+use carcassonne_rules_runtime::core::suggest;
 use carcassonne_rules_runtime::core::{Catalog, Config};
 use clap::{Args, ValueEnum};
+
+use super::bundled::Source;
 
 /// What a command that fails hands back: every problem, as a diagnostic.
 pub type Outcome = Result<(), Vec<Diagnostic>>;
@@ -131,4 +135,49 @@ pub fn json_error(err: serde_json::Error) -> Vec<Diagnostic> {
 /// Prints to stdout; a closed pipe (`| head`) is not an error.
 pub fn print_out(text: impl AsRef<[u8]>) {
     let _ = std::io::stdout().write_all(text.as_ref());
+}
+
+/// The language a command writes in: `--lang`.
+#[derive(Args)]
+pub struct LangArgs {
+    /// The language to write in (`nl`, `ru`): a language the rules are
+    /// translated into, or `en`, the rules' own.
+    #[arg(long, default_value = SOURCE_LANG, value_name = "TAG")]
+    pub lang: String,
+}
+
+impl LangArgs {
+    /// The translation `--lang` names, from the rules `--rules` names (the
+    /// bundled rules without it); none for English.
+    pub fn locale(&self, rules: Option<&Path>) -> Result<Option<Locale>, Vec<Diagnostic>> {
+        if self.lang == SOURCE_LANG {
+            return Ok(None);
+        }
+        let source = rules.map_or(Source::Bundled, Source::Folder);
+        let compiled = source.compile();
+        compiled.result?;
+        let mut translations = compiled.translations;
+        let Some(at) = translations.locales.iter().position(|l| l.lang == self.lang) else {
+            let mut known = vec![SOURCE_LANG.to_string()];
+            known.extend(translations.locales.iter().map(|l| l.lang.clone()));
+            let mut sources = Sources::default();
+            let file = sources.add("--lang", self.lang.clone());
+            let span = Span { file, start: 0, len: self.lang.len().max(1) };
+            let mut problem = Diagnostic::at(
+                Code::CommandLine,
+                &sources,
+                span,
+                format!("unknown language `{}`", self.lang),
+                "not a language of the rules",
+            );
+            problem = match suggest::did_you_mean(&self.lang, known.iter().map(String::as_str)) {
+                Some(near) => {
+                    problem.with_help(format!("did you mean `{near}`? The rules are written in: {}", known.join(", ")))
+                }
+                None => problem.with_help(format!("the rules are written in: {}", known.join(", "))),
+            };
+            return Err(vec![problem]);
+        };
+        Ok(Some(translations.locales.swap_remove(at)))
+    }
 }

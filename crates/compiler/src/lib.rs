@@ -29,6 +29,7 @@ pub mod placement;
 pub mod positions;
 pub mod schema;
 pub mod syntax;
+pub mod translation;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -51,6 +52,11 @@ pub struct Compiled {
     pub result: Result<Rules, Vec<Diagnostic>>,
     /// The files that could not be read or parsed, relative to the rules folder.
     pub unread: Vec<String>,
+    /// The rules' translations, checked (none while the rules do not check).
+    pub translations: translation::Translations,
+    /// What is wrong with the translations: errors (the rules are refused
+    /// only by `check`) and warnings (outdated, orphaned).
+    pub translation_problems: Vec<Diagnostic>,
 }
 
 /// Loads and checks the rules under `dir`.
@@ -64,7 +70,7 @@ pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_dir(dir, &mut sources, &mut problems);
-    finish(raw, sources, budget, problems)
+    finish(dir, raw, sources, budget, problems, &|rel| syntax::read_file(dir, rel))
 }
 
 /// Loads and checks the rules held in `files` (path relative to the rules
@@ -74,7 +80,7 @@ pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_files(dir, files, &mut sources, &mut problems);
-    finish(raw, sources, &Budget::new(logic::BUDGET), problems)
+    finish(dir, raw, sources, &Budget::new(logic::BUDGET), problems, &|rel| Ok(files.get(rel).cloned()))
 }
 
 /// As [`compile_files`], with `cache` saving the reading of every file whose
@@ -84,14 +90,29 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_files_cached(dir, files, cache, &mut sources, &mut problems);
-    finish(raw, sources, &Budget::new(logic::BUDGET), problems)
+    finish(dir, raw, sources, &Budget::new(logic::BUDGET), problems, &|rel| Ok(files.get(rel).cloned()))
 }
 
-fn finish(raw: syntax::RawRules, sources: Sources, budget: &Budget, mut problems: Vec<Diagnostic>) -> Compiled {
+/// Checks what was read; once the rules check, reads (through `read`) and
+/// checks their translations.
+fn finish(
+    dir: &Path,
+    raw: syntax::RawRules,
+    mut sources: Sources,
+    budget: &Budget,
+    mut problems: Vec<Diagnostic>,
+    read: &dyn Fn(&str) -> Result<Option<String>, Diagnostic>,
+) -> Compiled {
     let rules = check::check(&raw, &sources, budget, &mut problems);
+    let mut translations = translation::Translations::default();
+    let mut translation_problems = Vec::new();
     let result = match rules {
-        Some(rules) if problems.is_empty() => Ok(rules),
+        Some(rules) if problems.is_empty() => {
+            let raw = translation::load(dir, &rules, read, &mut sources, &mut translation_problems);
+            translations = translation::check(&rules, &raw, &sources, &mut translation_problems);
+            Ok(rules)
+        }
         _ => Err(problems),
     };
-    Compiled { sources, result, unread: raw.unread }
+    Compiled { sources, result, unread: raw.unread, translations, translation_problems }
 }

@@ -321,7 +321,7 @@ fn derived_flags(_: &mut SchemaGenerator) -> Schema {
 
 /// A YAML mapping as its entries in file order. The reader itself refuses a
 /// key written twice in one mapping.
-fn entries<'de, D, K, V>(deserializer: D) -> Result<Vec<(K, V)>, D::Error>
+pub(crate) fn entries<'de, D, K, V>(deserializer: D) -> Result<Vec<(K, V)>, D::Error>
 where
     D: serde::Deserializer<'de>,
     K: Deserialize<'de>,
@@ -812,6 +812,15 @@ pub fn read_yaml<T: for<'de> Deserialize<'de>>(
 }
 
 /// Deserializes the YAML `text` of the file at `path`, as [`read_yaml`] does.
+pub(crate) fn parse_yaml_text<T: for<'de> Deserialize<'de>>(
+    text: String,
+    path: &Path,
+    name: &str,
+    sources: &mut Sources,
+) -> Result<(FileId, T), Diagnostic> {
+    parse_yaml(text, path, name, sources)
+}
+
 fn parse_yaml<T: for<'de> Deserialize<'de>>(
     text: String,
     path: &Path,

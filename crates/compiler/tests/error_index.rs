@@ -70,10 +70,11 @@ fn codes_reported(example: &Example) -> BTreeSet<String> {
     assert!(text.contains(&example.old), "{} does not hold\n{}", example.file, example.old);
     std::fs::write(&path, text.replacen(&example.old, &example.new, 1)).expect("write");
     let compiled = compiler::compile_dir(dir.path());
-    let problems = match compiled.result {
+    let mut problems = match compiled.result {
         Ok(rules) => verify::verify(&rules, &compiled.sources).problems,
         Err(problems) => problems,
     };
+    problems.extend(compiled.translation_problems);
     problems.iter().map(|d| d.code().id().to_string()).collect()
 }
 

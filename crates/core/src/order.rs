@@ -36,6 +36,9 @@ pub struct TurnOrder<'a> {
     /// The steps a double turn plays a second time, where the selection has
     /// a double turn (the builder).
     pub double_turn: Option<DoubleTurnBlock>,
+    /// The language of its texts when it was translated (`nl`); none for the
+    /// rules' own English.
+    pub lang: Option<Str<'a>>,
 }
 
 /// The contract's field order: the selection, the sections before the steps,
@@ -43,10 +46,13 @@ pub struct TurnOrder<'a> {
 /// it).
 impl Serialize for TurnOrder<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("TurnOrder", 4 + Section::ALL.len())?;
+        let mut out = serializer.serialize_struct("TurnOrder", 5 + Section::ALL.len())?;
         out.serialize_field("edition", &self.edition)?;
         out.serialize_field("variant", &self.variant)?;
         out.serialize_field("modules", &self.modules)?;
+        if let Some(lang) = &self.lang {
+            out.serialize_field("lang", lang)?;
+        }
         for section in Section::BEFORE_STEPS {
             out.serialize_field(section.name(), &self.sections[section])?;
         }
@@ -163,6 +169,21 @@ pub struct Entry<'a> {
     pub flow: Flow,
     /// Visible sub-items.
     pub children: Vec<Entry<'a>>,
+    /// Whether its text is translated, in a translated turn order.
+    pub translation: Option<Translation>,
+}
+
+/// What a translated turn order shows of an item's text: MediaWiki's
+/// Translate's states (an outdated text is Translate's "fuzzy").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Translation {
+    /// Translated from the English the rules hold.
+    Translated,
+    /// Translated from English that has changed since: shown, marked.
+    Outdated,
+    /// Not translated: the English is shown.
+    Missing,
 }
 
 impl<'a> Entry<'a> {
@@ -192,6 +213,7 @@ impl PartialEq for Entry<'_> {
             && self.effect == other.effect
             && self.flow == other.flow
             && self.children == other.children
+            && self.translation == other.translation
     }
 }
 
@@ -210,6 +232,7 @@ impl fmt::Debug for Entry<'_> {
             .field("effect", &self.effect.map(|e| e.named(self.catalog)))
             .field("flow", &self.flow)
             .field("children", &self.children)
+            .field("translation", &self.translation)
             .finish()
     }
 }
@@ -218,7 +241,7 @@ impl fmt::Debug for Entry<'_> {
 /// "foreign", "effect", "children"}`, ids by name.
 impl Serialize for Entry<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut entry = serializer.serialize_struct("Entry", 7)?;
+        let mut entry = serializer.serialize_struct("Entry", 8)?;
         entry.serialize_field("id", self.id())?;
         entry.serialize_field("origin", self.origin_id())?;
         entry.serialize_field("text", &self.text)?;
@@ -226,6 +249,9 @@ impl Serialize for Entry<'_> {
         entry.serialize_field("foreign", &self.foreign)?;
         entry.serialize_field("effect", &self.effect.map(|e| e.named(self.catalog)))?;
         entry.serialize_field("children", &self.children)?;
+        if let Some(translation) = self.translation {
+            entry.serialize_field("translation", &translation)?;
+        }
         entry.end()
     }
 }

@@ -31,6 +31,7 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
         modules: r.modules(),
         sections: Sections::from_fn(|section| r.entries(tables.section(section), base)),
         phases: tables.phases.iter().map(|phase| r.phase(phase)).collect(),
+        lang: None,
     }
 }
 
@@ -111,6 +112,7 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
             flow: item.flow,
             // Most items have no children: no call, no walk.
             children: if item.children.is_empty() { Vec::new() } else { self.entries(item.children, origin) },
+            translation: None,
         }
     }
 

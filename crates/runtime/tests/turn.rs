@@ -49,6 +49,7 @@ fn item(id: &'static str, flow: Flow, effect: Option<Effect>, children: Vec<Entr
         effect: effect.map(|e| &*Box::leak(Box::new(e))),
         flow,
         children,
+        translation: None,
     }
 }
 
@@ -88,6 +89,7 @@ fn order(mut steps: Vec<StepOrder<'static>>, block: Option<(u8, u8)>) -> TurnOrd
         sections: Default::default(),
         phases: vec![PhaseOrder { id: "1".into(), title: "all".into(), steps }],
         double_turn: block.map(|(first, last)| DoubleTurnBlock { first: StepId(first), last: StepId(last) }),
+        lang: None,
     }
 }
 

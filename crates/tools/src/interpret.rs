@@ -52,6 +52,7 @@ pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
             .collect(),
         sections: rules.sections.map(|_, items| entries(items)),
         phases,
+        lang: None,
     }
 }
 
@@ -76,6 +77,7 @@ fn entries<'r>(rules: &'r Rules, items: &'r [Item], cfg: &Config, parent: Origin
                 effect: item.effect.as_ref(),
                 flow: item.flow,
                 children: entries(rules, &item.children, cfg, origin),
+                translation: None,
             }
         })
         .collect()

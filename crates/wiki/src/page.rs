@@ -634,6 +634,7 @@ impl Page {
             sections: Default::default(),
             phases: Vec::new(),
             double_turn: None,
+            lang: None,
         };
         // The phases, from their boxes' titles (`1. Place a tile`).
         for title in &self.templates {
@@ -738,6 +739,7 @@ impl Page {
             effect: None,
             flow: carcassonne_rules_core::Flow::ACTION,
             children: item.children.iter().filter_map(|&c| self.entry(c, rules, cfg)).collect(),
+            translation: None,
         })
     }
 

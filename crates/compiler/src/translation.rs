@@ -1,0 +1,796 @@
+//! Translations of the rules, beside them in `translations/<lang>/`: each
+//! unit (an item's text, a title, a name, a heading) keyed by its id, with the
+//! English it was translated from, so that "outdated" is an exact comparison.
+//!
+//! As MediaWiki's Translate extension does for the wiki's pages, a unit whose
+//! English changed since it was translated is *outdated* (Translate: fuzzy)
+//! and does not count as translated; a unit with no translation is *missing*
+//! and falls back to English; a translation whose id the rules no longer have
+//! is *orphaned*. Unlike Translate, a unit is one item, not one paragraph.
+//! Only words are translated: conditions, placement and markers stay in the
+//! rules, so a translation cannot change which items show.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use carcassonne_rules_core::order::Translation;
+use carcassonne_rules_core::suggest;
+use carcassonne_rules_core::{Catalog, EditionId, Entry, Section, TurnOrder};
+use serde::{Deserialize, Serialize};
+
+use crate::codes::Code;
+use crate::diagnostics::{Diagnostic, Sources, Span};
+use crate::model::{Rules, Wording, WordingPart};
+use crate::syntax::{self, Spanned};
+use crate::{dsl, lexicon};
+
+/// The folder of the translations, in the rules folder.
+pub const TRANSLATIONS_DIR: &str = "translations";
+/// The languages and which of them must be complete, in the rules folder.
+pub const LANGUAGES_FILE: &str = "translations/languages.yaml";
+/// The language the rules are written in.
+pub const SOURCE_LANG: &str = "en";
+
+/// `translations/languages.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLanguagesFile {
+    /// The languages the rules are translated into.
+    pub languages: Vec<RawLanguage>,
+}
+
+/// One language of `languages.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLanguage {
+    /// Its tag (BCP 47: `nl`, `ru`), also its folder's name.
+    pub lang: Spanned<String>,
+    /// Its name in itself (`Nederlands`), for a language switch.
+    pub name: Spanned<String>,
+    /// Whether `check` refuses the rules while a unit is untranslated.
+    #[serde(default)]
+    pub required: bool,
+}
+
+/// One translation file: the units of one rules file, by kind, each keyed by
+/// its id.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTranslationFile {
+    /// Edition names (`editions.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub editions: Vec<(Spanned<String>, RawUnit)>,
+    /// Rule variants' names (`editions.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub variants: Vec<(Spanned<String>, RawUnit)>,
+    /// Expansion names (`modules.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub expansions: Vec<(Spanned<String>, RawUnit)>,
+    /// Module names (`modules.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub modules: Vec<(Spanned<String>, RawUnit)>,
+    /// Phase titles (`base.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub phases: Vec<(Spanned<String>, RawUnit)>,
+    /// Step titles (`base.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub steps: Vec<(Spanned<String>, RawUnit)>,
+    /// The headings of the sections outside the steps (`base.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub sections: Vec<(Spanned<String>, RawUnit)>,
+    /// Item texts, by item id.
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub items: Vec<(Spanned<String>, RawUnit)>,
+}
+
+/// One translated unit as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawUnit {
+    /// The English it was translated from.
+    pub from: Spanned<String>,
+    /// The translation (the text DSL, for an item's text).
+    pub text: Spanned<String>,
+}
+
+/// What kind of text a unit is: its id's prefix and its key in a
+/// translation file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UnitKind {
+    /// An edition's name.
+    Edition,
+    /// A rule variant's name.
+    Variant,
+    /// An expansion's name.
+    Expansion,
+    /// A module's name.
+    Module,
+    /// A phase's title.
+    Phase,
+    /// A step's title.
+    Step,
+    /// A section's heading.
+    Section,
+    /// An item's text.
+    Item,
+}
+
+impl UnitKind {
+    /// The unit id of the thing `id` of this kind: `step.1B`, and an item's
+    /// id alone (items are most units, and their ids have no dot).
+    pub fn unit_id(self, id: &str) -> String {
+        match self.prefix() {
+            Some(prefix) => format!("{prefix}.{id}"),
+            None => id.to_string(),
+        }
+    }
+
+    fn prefix(self) -> Option<&'static str> {
+        Some(match self {
+            UnitKind::Edition => "edition",
+            UnitKind::Variant => "variant",
+            UnitKind::Expansion => "expansion",
+            UnitKind::Module => "module",
+            UnitKind::Phase => "phase",
+            UnitKind::Step => "step",
+            UnitKind::Section => "section",
+            UnitKind::Item => return None,
+        })
+    }
+
+    /// Whether the unit's text is the text DSL (edition variants).
+    fn is_dsl(self) -> bool {
+        self == UnitKind::Item
+    }
+}
+
+/// One translatable text of the rules, in English.
+#[derive(Debug, Clone)]
+pub struct Unit {
+    /// Its unit id (`draw-tile`, `step.1B`).
+    pub id: String,
+    /// What kind of text it is.
+    pub kind: UnitKind,
+    /// Its English, in canonical form (see [`canonical`]).
+    pub english: String,
+    /// Where the English is written, when it is in a rules file.
+    pub span: Option<Span>,
+}
+
+/// Every unit of `rules`, in the order a reader meets them: names, then the
+/// turn's titles, the headings, the items.
+pub fn units(rules: &Rules) -> Vec<Unit> {
+    let mut out = Vec::new();
+    let mut push = |kind: UnitKind, id: &str, english: String, span: Option<Span>| {
+        out.push(Unit { id: kind.unit_id(id), kind, english: collapse(&english), span });
+    };
+    let catalog = &rules.catalog;
+    for e in &catalog.editions {
+        push(UnitKind::Edition, &e.id, e.name.clone(), None);
+    }
+    for v in &catalog.variants {
+        push(UnitKind::Variant, &v.id, v.name.clone(), None);
+    }
+    for x in &catalog.expansions {
+        push(UnitKind::Expansion, &x.id, x.name.clone(), None);
+    }
+    for m in &catalog.modules {
+        push(UnitKind::Module, &m.id, m.name.clone(), None);
+    }
+    for phase in &rules.phases {
+        push(UnitKind::Phase, &phase.id, phase.title.clone(), None);
+    }
+    for step in rules.steps() {
+        push(UnitKind::Step, &step.id, step.title.clone(), Some(step.span));
+    }
+    for section in Section::ALL {
+        push(UnitKind::Section, section.name(), section.title().to_string(), None);
+    }
+    let edition_names: Vec<&str> = catalog.editions.iter().map(|e| e.id.as_str()).collect();
+    for item in rules.items() {
+        let english = wording_canonical(&item.text, &edition_names);
+        if !english.is_empty() {
+            push(UnitKind::Item, &item.id, english, Some(item.spans.text));
+        }
+    }
+    out
+}
+
+/// Whitespace runs as one space, none at either end: a YAML scalar reflowed
+/// over lines reads the same.
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A wording in the text DSL's canonical form: `{C1: farm | C2, WE: field}`.
+fn wording_canonical(wording: &Wording, editions: &[&str]) -> String {
+    let mut out = String::new();
+    for part in &wording.0 {
+        match part {
+            WordingPart::Literal(s) => out.push_str(s),
+            WordingPart::ByEdition(alternatives) => {
+                let alternatives: Vec<String> = alternatives
+                    .iter()
+                    .map(|(eds, text)| {
+                        let names: Vec<&str> =
+                            eds.iter().map(|e| editions.get(usize::from(e.0)).copied().unwrap_or("?")).collect();
+                        format!("{}: {}", names.join(", "), text.trim())
+                    })
+                    .collect();
+                out.push('{');
+                out.push_str(&alternatives.join(" | "));
+                out.push('}');
+            }
+        }
+    }
+    collapse(&out)
+}
+
+/// A DSL text as written (`from:` or a translation) in canonical form, its
+/// edition names as written: what is compared with a unit's English.
+pub fn canonical(parts: &[dsl::TextPart]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        match part {
+            dsl::TextPart::Literal(s) => out.push_str(s),
+            dsl::TextPart::Variants(alternatives) => {
+                let alternatives: Vec<String> = alternatives
+                    .iter()
+                    .map(|(names, text)| {
+                        let names: Vec<&str> = names.iter().map(|n| n.text.as_str()).collect();
+                        format!("{}: {}", names.join(", "), text.trim())
+                    })
+                    .collect();
+                out.push('{');
+                out.push_str(&alternatives.join(" | "));
+                out.push('}');
+            }
+        }
+    }
+    collapse(&out)
+}
+
+/// What a language has of a unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// Translated from the English the rules hold now.
+    Translated,
+    /// Translated from English that has changed since (Translate: fuzzy).
+    Outdated,
+    /// Not translated: English is shown.
+    Missing,
+}
+
+impl State {
+    /// As `order --format json` writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            State::Translated => "translated",
+            State::Outdated => "outdated",
+            State::Missing => "missing",
+        }
+    }
+}
+
+/// A unit's translation, checked.
+#[derive(Debug, Clone)]
+pub struct Translated {
+    /// The translation: an item's text as a wording, a title or name as one
+    /// literal part.
+    pub text: Wording,
+    /// The English it was translated from, canonical.
+    pub from: String,
+    /// Translated, or outdated.
+    pub state: State,
+    /// Where the translation is written (its `text:`).
+    pub span: Span,
+    /// Where its `from:` is written.
+    pub from_span: Span,
+}
+
+/// A translation whose unit the rules no longer have.
+#[derive(Debug, Clone)]
+pub struct Orphan {
+    /// The unit id it is translated under.
+    pub id: String,
+    /// The key, in the translation file.
+    pub span: Span,
+    /// The unit id nearest to it, if any is near.
+    pub nearest: Option<String>,
+}
+
+/// One language, checked against the rules.
+#[derive(Debug, Clone)]
+pub struct Locale {
+    /// Its tag (`nl`).
+    pub lang: String,
+    /// Its name in itself.
+    pub name: String,
+    /// Whether every unit must be translated.
+    pub required: bool,
+    /// The translations, by unit id (translated or outdated).
+    pub units: BTreeMap<String, Translated>,
+    /// Translations of ids the rules do not have.
+    pub orphaned: Vec<Orphan>,
+}
+
+/// How complete and current a language is (the `translations` command).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Statistics {
+    /// The language's tag.
+    pub lang: String,
+    /// The rules' units.
+    pub units: usize,
+    /// Units translated from the English as it is.
+    pub translated: usize,
+    /// Units translated from English that has changed since.
+    pub outdated: usize,
+    /// Units not translated.
+    pub missing: usize,
+    /// Translations of units the rules do not have.
+    pub orphaned: usize,
+    /// Translated (and current) units per hundred, one decimal.
+    pub percent: f64,
+    /// The outdated units' ids, in the rules' order.
+    pub outdated_units: Vec<String>,
+    /// The missing units' ids, in the rules' order.
+    pub missing_units: Vec<String>,
+}
+
+impl Locale {
+    /// The state of the unit `id` in this language.
+    pub fn state(&self, id: &str) -> State {
+        self.units.get(id).map_or(State::Missing, |t| t.state.clone())
+    }
+
+    /// Its statistics over `units`, the rules' units.
+    pub fn statistics(&self, units: &[Unit]) -> Statistics {
+        let mut stats = Statistics {
+            lang: self.lang.clone(),
+            units: units.len(),
+            translated: 0,
+            outdated: 0,
+            missing: 0,
+            orphaned: self.orphaned.len(),
+            percent: 0.0,
+            outdated_units: Vec::new(),
+            missing_units: Vec::new(),
+        };
+        for unit in units {
+            match self.state(&unit.id) {
+                State::Translated => stats.translated += 1,
+                State::Outdated => {
+                    stats.outdated += 1;
+                    stats.outdated_units.push(unit.id.clone());
+                }
+                State::Missing => {
+                    stats.missing += 1;
+                    stats.missing_units.push(unit.id.clone());
+                }
+            }
+        }
+        stats.percent = percent(stats.translated, stats.units);
+        stats
+    }
+}
+
+/// `part` of `whole` per hundred, rounded down to one decimal, so that 99.97%
+/// never reads as 100%.
+fn percent(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        return 100.0;
+    }
+    (part * 1000 / whole) as f64 / 10.0
+}
+
+/// The rules' translations, checked.
+#[derive(Debug, Clone, Default)]
+pub struct Translations {
+    /// Every unit of the rules.
+    pub units: Vec<Unit>,
+    /// Every language, in `languages.yaml`'s order.
+    pub locales: Vec<Locale>,
+}
+
+impl Translations {
+    /// The language `lang`, if the rules are translated into it.
+    pub fn locale(&self, lang: &str) -> Option<&Locale> {
+        self.locales.iter().find(|l| l.lang == lang)
+    }
+}
+
+/// The translation files read from a rules folder.
+#[derive(Debug, Default)]
+pub struct RawTranslations {
+    /// `languages.yaml`, if the rules have it.
+    pub languages: Option<RawLanguagesFile>,
+    /// Each language's files (by tag), each with its path relative to the
+    /// rules folder.
+    pub files: BTreeMap<String, Vec<(String, RawTranslationFile)>>,
+}
+
+/// The files of one language's folder, relative to it: the rules files'
+/// names. A language need not have every file.
+fn language_file_names(rules: &Rules) -> Vec<String> {
+    rules.inputs.clone()
+}
+
+/// Reads the translations of the rules folder `dir` from `read` (a path
+/// relative to the folder → its text, `None` when there is no such file).
+pub fn load(
+    dir: &Path,
+    rules: &Rules,
+    read: &dyn Fn(&str) -> Result<Option<String>, Diagnostic>,
+    sources: &mut Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> RawTranslations {
+    let mut raw = RawTranslations::default();
+    let Some(languages) = parse::<RawLanguagesFile>(dir, LANGUAGES_FILE, read, sources, problems) else {
+        return raw;
+    };
+    for language in &languages.languages {
+        let lang = &language.lang.value;
+        if !is_language_tag(lang) {
+            continue;
+        }
+        let mut files = Vec::new();
+        for name in language_file_names(rules) {
+            let rel = format!("{TRANSLATIONS_DIR}/{lang}/{name}");
+            if let Some(file) = parse(dir, &rel, read, sources, problems) {
+                files.push((rel, file));
+            }
+        }
+        raw.files.insert(lang.clone(), files);
+    }
+    raw.languages = Some(languages);
+    raw
+}
+
+/// The records of the file `rel`, if there is one and it reads; else
+/// nothing, and the reason in `problems`.
+fn parse<T: for<'de> Deserialize<'de>>(
+    dir: &Path,
+    rel: &str,
+    read: &dyn Fn(&str) -> Result<Option<String>, Diagnostic>,
+    sources: &mut Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    let text = read(rel).map_err(|problem| problems.push(problem)).ok()??;
+    syntax::parse_yaml_text(text, &dir.join(rel), rel, sources)
+        .map(|(_, records)| records)
+        .map_err(|problem| problems.push(problem))
+        .ok()
+}
+
+/// A language tag as a folder may be named: lower-case letters, then
+/// `-`-separated letters or digits (`nl`, `pt-br`).
+fn is_language_tag(tag: &str) -> bool {
+    let mut parts = tag.split('-');
+    let first = parts.next().unwrap_or("");
+    (2..=3).contains(&first.len())
+        && first.bytes().all(|b| b.is_ascii_lowercase())
+        && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+}
+
+/// Checks the translations `raw` against `rules`: each translation's text, its
+/// state, the orphans; a required language's missing units. Outdated and
+/// orphaned units are warnings, the rest errors.
+pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: &mut Vec<Diagnostic>) -> Translations {
+    let units = units(rules);
+    let mut out = Translations { units: Vec::new(), locales: Vec::new() };
+    let Some(languages) = &raw.languages else {
+        out.units = units;
+        return out;
+    };
+    let by_id: BTreeMap<&str, &Unit> = units.iter().map(|u| (u.id.as_str(), u)).collect();
+    let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
+    let mut seen_langs: Vec<&str> = Vec::new();
+    for language in &languages.languages {
+        let lang = language.lang.value.as_str();
+        if !is_language_tag(lang) || lang == SOURCE_LANG {
+            problems.push(Diagnostic::at(
+                Code::InvalidTranslation,
+                sources,
+                language.lang.span,
+                format!("`{lang}` is not a language the rules can be translated into"),
+                "not a language tag",
+            ).with_help("a language is its lower-case BCP 47 tag (`nl`, `pt-br`), the name of its folder; English is the rules' own"));
+            continue;
+        }
+        if seen_langs.contains(&lang) {
+            problems.push(Diagnostic::at(
+                Code::DuplicateId,
+                sources,
+                language.lang.span,
+                format!("language `{lang}` is declared twice"),
+                "declared again here",
+            ));
+            continue;
+        }
+        seen_langs.push(lang);
+        let mut locale = Locale {
+            lang: lang.to_string(),
+            name: language.name.value.clone(),
+            required: language.required,
+            units: BTreeMap::new(),
+            orphaned: Vec::new(),
+        };
+        for (_, file) in raw.files.get(lang).map(Vec::as_slice).unwrap_or_default() {
+            for (kind, entries) in [
+                (UnitKind::Edition, &file.editions),
+                (UnitKind::Variant, &file.variants),
+                (UnitKind::Expansion, &file.expansions),
+                (UnitKind::Module, &file.modules),
+                (UnitKind::Phase, &file.phases),
+                (UnitKind::Step, &file.steps),
+                (UnitKind::Section, &file.sections),
+                (UnitKind::Item, &file.items),
+            ] {
+                for (key, entry) in entries {
+                    let id = kind.unit_id(&key.value);
+                    let Some(unit) = by_id.get(id.as_str()) else {
+                        let candidates = units.iter().filter(|u| u.kind == kind).map(|u| u.id.as_str());
+                        let nearest = suggest::did_you_mean(&id, candidates).map(str::to_string);
+                        locale.orphaned.push(Orphan { id, span: key.span, nearest });
+                        continue;
+                    };
+                    if locale.units.contains_key(&id) {
+                        problems.push(Diagnostic::at(
+                            Code::DuplicateId,
+                            sources,
+                            key.span,
+                            format!("`{id}` is translated twice into `{lang}`"),
+                            "translated again here",
+                        ));
+                        continue;
+                    }
+                    if let Some(translated) = translated(unit, entry, &editions, sources, problems) {
+                        locale.units.insert(id, translated);
+                    }
+                }
+            }
+        }
+        report(&locale, language, &units, &by_id, sources, problems);
+        out.locales.push(locale);
+    }
+    out.units = units;
+    out
+}
+
+/// A unit's translation, its text checked and its state decided.
+fn translated(
+    unit: &Unit,
+    entry: &RawUnit,
+    editions: &[&str],
+    sources: &Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Translated> {
+    let mut ok = true;
+    for field in [&entry.from, &entry.text] {
+        if let Some((at, c)) = lexicon::forbidden_in_text(&field.value) {
+            problems.push(
+                Diagnostic::at(
+                    Code::ForbiddenCharacter,
+                    sources,
+                    field.sub_span(at, at + c.len_utf8()),
+                    format!("a translation holds {}", lexicon::describe_char(c)),
+                    "not allowed here",
+                )
+                .with_help("translations are one line without control characters or bidirectional overrides, as the rules' texts are"),
+            );
+            ok = false;
+        }
+    }
+    if entry.text.value.trim().is_empty() {
+        // Not translated yet: as if the entry were not there.
+        return None;
+    }
+    let read = |field: &Spanned<String>, problems: &mut Vec<Diagnostic>| -> Option<(String, Wording)> {
+        if !unit.kind.is_dsl() {
+            return Some((collapse(&field.value), Wording(vec![WordingPart::Literal(collapse(&field.value))])));
+        }
+        match dsl::text(&field.value) {
+            Ok(parts) => {
+                let wording = bind(&parts, editions, field, sources, problems)?;
+                Some((canonical(&parts), wording))
+            }
+            Err(err) => {
+                let (start, end) = err.at;
+                problems.push(Diagnostic::at(
+                    Code::InvalidExpression,
+                    sources,
+                    field.sub_span(start, end),
+                    format!("invalid text: {}", err.message),
+                    "here",
+                ));
+                None
+            }
+        }
+    };
+    let from = read(&entry.from, problems);
+    let text = read(&entry.text, problems);
+    let ((from, _), (_, text)) = (from?, text?);
+    if !ok {
+        return None;
+    }
+    let state = if from == unit.english { State::Translated } else { State::Outdated };
+    Some(Translated { text, from, state, span: entry.text.span, from_span: entry.from.span })
+}
+
+/// A text's edition variants bound to the rules' editions.
+fn bind(
+    parts: &[dsl::TextPart],
+    editions: &[&str],
+    field: &Spanned<String>,
+    sources: &Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<Wording> {
+    let mut out = Vec::new();
+    let mut ok = true;
+    for part in parts {
+        match part {
+            dsl::TextPart::Literal(s) => out.push(WordingPart::Literal(s.clone())),
+            dsl::TextPart::Variants(alternatives) => {
+                let mut bound = Vec::new();
+                for (names, text) in alternatives {
+                    let mut ids = Vec::new();
+                    for name in names {
+                        match editions.iter().position(|e| *e == name.text) {
+                            Some(n)
+                                if !bound
+                                    .iter()
+                                    .any(|(eds, _): &(Vec<EditionId>, String)| eds.contains(&EditionId(n as u8)))
+                                    && !ids.contains(&EditionId(n as u8)) =>
+                            {
+                                ids.push(EditionId(n as u8))
+                            }
+                            Some(_) => {
+                                problems.push(Diagnostic::at(
+                                    Code::EditionNamedTwice,
+                                    sources,
+                                    field.sub_span(name.at.0, name.at.1),
+                                    format!("edition `{}` is named twice in these variants", name.text),
+                                    "named again here",
+                                ));
+                                ok = false;
+                            }
+                            None => {
+                                let mut problem = Diagnostic::at(
+                                    Code::UnknownEdition,
+                                    sources,
+                                    field.sub_span(name.at.0, name.at.1),
+                                    format!("unknown edition `{}`", name.text),
+                                    "not declared in editions.yaml",
+                                );
+                                if let Some(near) = suggest::did_you_mean(&name.text, editions.iter().copied()) {
+                                    problem = problem.with_suggestion(field.sub_span(name.at.0, name.at.1), near);
+                                }
+                                problems.push(problem);
+                                ok = false;
+                            }
+                        }
+                    }
+                    bound.push((ids, text.clone()));
+                }
+                out.push(WordingPart::ByEdition(bound));
+            }
+        }
+    }
+    ok.then_some(Wording(out))
+}
+
+/// The language's outdated and orphaned units as warnings; its missing
+/// units, when it is required, as one error at its declaration.
+fn report(
+    locale: &Locale,
+    language: &RawLanguage,
+    all: &[Unit],
+    units: &BTreeMap<&str, &Unit>,
+    sources: &Sources,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let untranslated: Vec<&str> =
+        all.iter().filter(|u| locale.state(&u.id) != State::Translated).map(|u| u.id.as_str()).collect();
+    if locale.required && !untranslated.is_empty() {
+        let shown: Vec<String> = untranslated.iter().take(5).map(|id| format!("`{id}`")).collect();
+        let more = if untranslated.len() > 5 { format!(" and {} more", untranslated.len() - 5) } else { String::new() };
+        problems.push(
+            Diagnostic::at(
+                Code::MissingTranslation,
+                sources,
+                language.lang.span,
+                format!(
+                    "`{}` must be complete, but {} of its {} units are missing or outdated: {}{more}",
+                    locale.lang,
+                    untranslated.len(),
+                    all.len(),
+                    shown.join(", ")
+                ),
+                "required here",
+            )
+            .with_help("translate them (`translations` lists them), or make the language optional (`required: false`)"),
+        );
+    }
+    for (id, translated) in &locale.units {
+        if translated.state == State::Outdated {
+            let now = units.get(id.as_str()).map_or("", |u| u.english.as_str());
+            problems.push(
+                Diagnostic::at(
+                    Code::OutdatedTranslation,
+                    sources,
+                    translated.from_span,
+                    format!("the `{}` translation of `{id}` is outdated: its English changed", locale.lang),
+                    "translated from this English",
+                )
+                .with_help(format!("the English was: {}\nthe English is now: {now}\nreview the translation, then set `from:` to the English as it is now", translated.from)),
+            );
+        }
+    }
+    for orphan in &locale.orphaned {
+        let mut problem = Diagnostic::at(
+            Code::OrphanedTranslation,
+            sources,
+            orphan.span,
+            format!("`{}` is translated into `{}`, but the rules have no such unit", orphan.id, locale.lang),
+            "no such unit",
+        );
+        problem = match &orphan.nearest {
+            Some(near) => problem.with_help(format!(
+                "did you mean `{near}`? An item renamed by hand leaves its translations behind: rename their keys too"
+            )),
+            None => problem.with_help("remove it, or give it the id of the unit it translates"),
+        };
+        problems.push(problem);
+    }
+}
+
+impl Locale {
+    /// `order` in this language: every title and text it has a translation
+    /// for (an outdated one too, marked so), English elsewhere; each item
+    /// says which it shows. Ids, markers and structure stay as they are.
+    pub fn translate(&self, order: &mut TurnOrder<'_>, catalog: &Catalog) {
+        let edition = catalog.edition(&order.edition).unwrap_or(EditionId(0));
+        order.lang = Some(Cow::Owned(self.lang.clone()));
+        for phase in &mut order.phases {
+            if let Some(t) = self.units.get(&UnitKind::Phase.unit_id(&phase.id)) {
+                phase.title = Cow::Owned(t.text.render(edition));
+            }
+            for step in &mut phase.steps {
+                if let Some(t) = self.units.get(&UnitKind::Step.unit_id(&step.id)) {
+                    step.title = Cow::Owned(t.text.render(edition));
+                }
+                self.translate_entries(&mut step.items, edition);
+            }
+        }
+        for section in Section::ALL {
+            self.translate_entries(&mut order.sections[section], edition);
+        }
+    }
+
+    fn translate_entries(&self, entries: &mut [Entry<'_>], edition: EditionId) {
+        for entry in entries {
+            entry.translation = Some(match self.units.get(entry.id()) {
+                Some(t) => {
+                    entry.text = Cow::Owned(t.text.render(edition));
+                    match t.state {
+                        State::Outdated => Translation::Outdated,
+                        _ => Translation::Translated,
+                    }
+                }
+                // A blank item has nothing to translate.
+                None if entry.text.trim().is_empty() => Translation::Translated,
+                None => Translation::Missing,
+            });
+            self.translate_entries(&mut entry.children, edition);
+        }
+    }
+
+    /// A section's heading in this language, else English.
+    pub fn heading(&self, section: Section) -> String {
+        self.units
+            .get(&UnitKind::Section.unit_id(section.name()))
+            .map_or_else(|| section.title().to_string(), |t| t.text.render(EditionId(0)))
+    }
+}
