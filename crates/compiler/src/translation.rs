@@ -200,7 +200,14 @@ pub fn units(rules: &Rules) -> Vec<Unit> {
 /// Whitespace runs as one space, none at either end: a YAML scalar reflowed
 /// over lines reads the same.
 fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// A wording in the text DSL's canonical form: `{C1: farm | C2, WE: field}`.
@@ -588,8 +595,10 @@ fn translated(
         return None;
     }
     let read = |field: &Spanned<String>, problems: &mut Vec<Diagnostic>| -> Option<(String, Wording)> {
-        if !unit.kind.is_dsl() {
-            return Some((collapse(&field.value), Wording(vec![WordingPart::Literal(collapse(&field.value))])));
+        // Most texts have no edition variants: their words are the text.
+        if !unit.kind.is_dsl() || !field.value.contains(['{', '}']) {
+            let words = collapse(&field.value);
+            return Some((words.clone(), Wording(vec![WordingPart::Literal(words)])));
         }
         match dsl::text(&field.value) {
             Ok(parts) => {
