@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 
 use carcassonne_rules_compiler::diagnostics::Span;
-use carcassonne_rules_compiler::translation::{Locale, SOURCE_LANG};
+use carcassonne_rules_compiler::translation::{Locale, SOURCE_LANG, Translations};
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, command, compile_dir};
 use carcassonne_rules_runtime::core::catalog::{SelectionError, SelectionPart};
 use carcassonne_rules_runtime::core::suggest;
@@ -157,7 +157,18 @@ impl LangArgs {
         let compiled = source.compile();
         compiled.result?;
         let mut translations = compiled.translations;
-        let Some(at) = translations.locales.iter().position(|l| l.lang == self.lang) else {
+        self.check(&translations)?;
+        let at = translations.locales.iter().position(|l| l.lang == self.lang);
+        Ok(at.map(|at| translations.locales.swap_remove(at)))
+    }
+
+    /// Nothing when `--lang` is English or a language of `translations`;
+    /// else the diagnostic, with the languages there are.
+    pub fn check(&self, translations: &Translations) -> Result<(), Vec<Diagnostic>> {
+        if self.lang == SOURCE_LANG || translations.locale(&self.lang).is_some() {
+            return Ok(());
+        }
+        {
             let mut known = vec![SOURCE_LANG.to_string()];
             known.extend(translations.locales.iter().map(|l| l.lang.clone()));
             let mut sources = Sources::default();
@@ -176,8 +187,7 @@ impl LangArgs {
                 }
                 None => problem.with_help(format!("the rules are written in: {}", known.join(", "))),
             };
-            return Err(vec![problem]);
-        };
-        Ok(Some(translations.locales.swap_remove(at)))
+            Err(vec![problem])
+        }
     }
 }

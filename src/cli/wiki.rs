@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::bundled::Source;
-use super::shared::{Outcome, print_out, write_error};
+use carcassonne_rules_wiki::export::{self, Options};
+
+use super::shared::{LangArgs, Outcome, print_out, write_error};
 use crate::output;
 
 #[derive(Args)]
@@ -13,11 +15,22 @@ pub struct WikiArgs {
     /// The file to write.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    #[command(flatten)]
+    lang: LangArgs,
+    /// Write the English source page of MediaWiki's Translate extension:
+    /// every item's text and every title in `<translate>`, one `<!--T:…-->`
+    /// unit each, named by its id.
+    #[arg(long, conflicts_with = "lang")]
+    translate: bool,
 }
 
 pub fn run(rules: Option<&Path>, args: &WikiArgs) -> Outcome {
     let compiled = Source::of(rules).compile();
-    let text = carcassonne_rules_wiki::export::export(&compiled.result?, &compiled.sources)?;
+    let rules = compiled.result?;
+    args.lang.check(&compiled.translations)?;
+    let locale = compiled.translations.locale(&args.lang.lang);
+    let options = Options { locale, translate: args.translate };
+    let text = export::export_with(&rules, &compiled.sources, options)?;
     output::finish_writing_on_signal();
     output::write_file(&args.out, &text).map_err(write_error)?;
     print_out(format!("wrote {}\n", args.out.display()));

@@ -161,8 +161,28 @@ pub fn is_word(id: &str) -> bool {
     !id.is_empty() && !id.contains("__") && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+/// The Translate extension's marker of the unit `unit` (`<!--T:draw-tile-->`),
+/// if the name can stand in it: ASCII letters, digits, `.`, `_` and single
+/// `-` (a comment must not hold `--`, nor end in `-`), not empty.
+pub fn unit_marker(unit: &str) -> Option<String> {
+    let fits = !unit.is_empty()
+        && !unit.contains("--")
+        && !unit.ends_with('-')
+        && unit.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    fits.then(|| format!("<!--T:{unit}-->"))
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_unit_marker_is_a_comment_no_name_can_close_or_break() {
+        assert_eq!(super::unit_marker("draw-tile").as_deref(), Some("<!--T:draw-tile-->"));
+        assert_eq!(super::unit_marker("step.2B-1").as_deref(), Some("<!--T:step.2B-1-->"));
+        for bad in ["", "a--b", "a-", "a>b", "a b", "-->", "x\n", "é"] {
+            assert_eq!(super::unit_marker(bad), None, "{bad:?}");
+        }
+    }
+
     use super::*;
 
     #[test]

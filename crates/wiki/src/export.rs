@@ -32,11 +32,14 @@
 //! class names outside a `not` (the page reader, [`crate::page`], reads
 //! them so); a condition that cannot be written so that this holds is an error.
 
+use std::collections::HashMap;
+
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::codes::Code;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
 use carcassonne_rules_compiler::logic::{BUDGET, Logic, TooComplex};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
+use carcassonne_rules_compiler::translation::{Locale, State, UnitKind};
 use carcassonne_rules_core::order::NO_ACTIONS;
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, Section, VariantId};
 
@@ -46,7 +49,8 @@ use crate::keys::selector_key;
 /// Classes the export uses for layout, as the page does; they say nothing about
 /// visibility. Besides these, the export uses `show…` classes and the foreign
 /// marks `mark<edition>`.
-pub const LAYOUT_CLASSES: [&str; 8] = [
+pub const LAYOUT_CLASSES: [&str; 9] = [
+    FUZZY,
     "wica-list",
     "wica-box-header",
     "wica-box-body",
@@ -57,31 +61,113 @@ pub const LAYOUT_CLASSES: [&str; 8] = [
     "wica-bottom-spacing",
 ];
 
-/// The heading of a section outside the steps, as the English page writes it.
-pub const fn heading(section: Section) -> &'static str {
-    match section {
-        Section::Notes => "'''Introduction'''",
-        Section::Setup => "'''Preparation'''",
-        Section::AnyTime => "'''At any time during your turn:'''",
-        Section::FinalScoring => "'''Final scoring'''",
+/// The class the Translate extension marks an outdated ("fuzzy") translation with.
+pub const FUZZY: &str = "mw-translate-fuzzy";
+
+/// How a page in one language writes what is not the rules' own text: the
+/// headings, the step leads, the labels. The Dutch page's are the ones the
+/// page reader knows from the page itself; a language of its own has the
+/// English ones.
+#[derive(Debug)]
+pub struct Conventions {
+    /// The headings of the sections outside the steps, in [`Section::ALL`]'s order.
+    pub headings: [&'static str; 4],
+    /// The word before a step's id in its heading (`'''Step 1B: …'''`).
+    pub step: &'static str,
+    /// The lead of a step whose items are alternatives (`choose_one`).
+    pub choose_one: &'static str,
+    /// The line of a step where none of its items shows.
+    pub no_actions: &'static str,
+    /// The heading of the builder's block.
+    pub double_turn: &'static str,
+    /// A publisher label's words, around the publishers' names.
+    pub rules_only: (&'static str, &'static str),
+}
+
+/// The English page's conventions, which the export writes by default.
+pub const ENGLISH: Conventions = Conventions {
+    headings: ["'''Introduction'''", "'''Preparation'''", "'''At any time during your turn:'''", "'''Final scoring'''"],
+    step: "Step",
+    choose_one: "You '''may''' do exactly one of the following:",
+    no_actions: NO_ACTIONS,
+    double_turn: "Once, or twice on a double turn",
+    rules_only: ("", " rules only"),
+};
+
+/// The Dutch page's conventions (`'''Stap 1B: …'''`, `'''Inleiding'''`).
+pub const DUTCH: Conventions = Conventions {
+    headings: [
+        "'''Inleiding'''",
+        "'''Voorbereiding'''",
+        "'''Op ieder moment tijdens je beurt:'''",
+        "'''Eindtelling'''",
+    ],
+    step: "Stap",
+    choose_one: "Je '''mag''' precies één van de volgende doen:",
+    no_actions: "Er zijn geen acties in deze stap.",
+    double_turn: "Eenmaal, of tweemaal bij een dubbele beurt",
+    rules_only: ("alleen volgens de regels van ", ""),
+};
+
+impl Conventions {
+    /// The conventions of the page in `lang`.
+    pub fn of(lang: &str) -> &'static Conventions {
+        if lang == "nl" { &DUTCH } else { &ENGLISH }
+    }
+
+    /// The heading of a section outside the steps.
+    pub fn heading(&self, section: Section) -> &'static str {
+        let at = Section::ALL.iter().position(|&s| s == section).unwrap_or(0);
+        self.headings[at]
     }
 }
-/// The lead of a step whose items are alternatives (`choose_one`).
-pub const CHOOSE_ONE_LEAD: &str = "You '''may''' do exactly one of the following:";
-/// The heading of the builder's block.
-const DOUBLE_TURN_HEADING: &str = "Once, or twice on a double turn";
+
+/// The heading of a section outside the steps, as the English page writes it.
+pub fn heading(section: Section) -> &'static str {
+    ENGLISH.heading(section)
+}
+
+/// What the export writes besides the rules' English: a language's texts and
+/// page conventions, and the Translate extension's markup.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// The language to write the texts and titles in (English where it has
+    /// no translation), with its page's conventions.
+    pub locale: Option<&'a Locale>,
+    /// Wrap every item's text and every title in `<translate>` with one
+    /// `<!--T:unit-->` marker, named by the unit's id: the English source
+    /// page of MediaWiki's Translate extension, whose units then stay with
+    /// their items when items move.
+    pub translate: bool,
+}
 
 /// The order of play as wiki source. A condition the page's classes cannot
 /// say (one that depends on the publisher on a marker or a repeat, or one whose
 /// classes would credit the item to another module) is reported where it is
 /// written (`sources` are the rules files `rules` were read from).
 pub fn export(rules: &Rules, sources: &Sources) -> Result<String, Vec<Diagnostic>> {
+    export_with(rules, sources, Options::default())
+}
+
+/// [`export`], in a language or as Translate's source page.
+pub fn export_with(rules: &Rules, sources: &Sources, options: Options<'_>) -> Result<String, Vec<Diagnostic>> {
     let unwritable = unwritable_ids(rules);
     if !unwritable.is_empty() {
         return Err(unwritable);
     }
     let logic = Logic::new(rules);
-    let mut writer = Writer { rules, logic, sources, out: String::new(), problems: Vec::new(), too_complex: false };
+    let conventions = Conventions::of(options.locale.map_or("en", |l| l.lang.as_str()));
+    let mut writer = Writer {
+        rules,
+        logic,
+        sources,
+        out: String::new(),
+        problems: Vec::new(),
+        too_complex: false,
+        options,
+        conventions,
+        units: HashMap::new(),
+    };
     writer.document();
     if writer.problems.is_empty() { Ok(writer.out) } else { Err(writer.problems) }
 }
@@ -642,6 +728,10 @@ struct Writer<'r> {
     problems: Vec<Diagnostic>,
     /// Whether the budget of BDD work ran out (and was reported).
     too_complex: bool,
+    options: Options<'r>,
+    conventions: &'static Conventions,
+    /// How often each Translate unit was written.
+    units: HashMap<String, usize>,
 }
 
 impl Writer<'_> {
@@ -656,14 +746,14 @@ impl Writer<'_> {
         self.line("<!-- Edit the rules, not this text: the next export replaces it. -->");
         self.line("<div class=\"wica-bottom-spacing wica-visible\">");
         for section in Section::BEFORE_STEPS {
-            self.section(heading(section), rules.section(section));
+            self.section(self.conventions.heading(section), rules.section(section));
         }
         self.line("</div>");
         self.line("");
         self.steps();
         self.line("<div class=\"wica-top-spacing wica-bottom-spacing wica-visible\">");
         for section in Section::AFTER_STEPS {
-            self.section(heading(section), rules.section(section));
+            self.section(self.conventions.heading(section), rules.section(section));
         }
         self.line("</div>");
     }
@@ -729,7 +819,9 @@ impl Writer<'_> {
                 self.close_box(&mut current);
                 let mut line = Line::new();
                 line.markup(&format!("{{{{{}|header=fake-h4|title=", phase_template(&phase.id)));
-                line.text(&phase.id).markup(". ").text(&phase.title).markup("|rules=");
+                line.text(&phase.id).markup(". ");
+                self.title(UnitKind::Phase, &phase.id, &phase.title, None, &mut line);
+                line.markup("|rules=");
                 self.line(&line.finish());
                 current = Some(phase.id.clone());
             }
@@ -749,7 +841,7 @@ impl Writer<'_> {
             "<div class=\"wica-box-header wica-repeat-block wica-visible wica-top-spacing\"><span{} style=\"{}\">{}</span>",
             show.attributes(&[]),
             "display: block; text-align: center; color: #808080;",
-            DOUBLE_TURN_HEADING
+            self.conventions.double_turn
         ));
         self.line("</div>");
         self.line("");
@@ -771,7 +863,9 @@ impl Writer<'_> {
         self.line(&format!("<div{}>", shown.show.attributes(&[])));
         let mut line = Line::new();
         line.markup(&format!("{{{{{template}|header=fake-h4|title="));
-        line.text(&phase.id).markup("b. ").text(&step.title).markup("|rules=");
+        line.text(&phase.id).markup("b. ");
+        self.title(UnitKind::Step, &step.id, &step.title, Some(step.span), &mut line);
+        line.markup("|rules=");
         self.line(&line.finish());
         self.step(step, &shown.labels);
         self.line("}}");
@@ -818,9 +912,11 @@ impl Writer<'_> {
     }
 
     /// `'''Step 1B: Draw a tile'''`, with its publisher labels.
-    fn heading(&self, step: &Step, labels: &[(Vec<VariantId>, Show)]) -> String {
+    fn heading(&mut self, step: &Step, labels: &[(Vec<VariantId>, Show)]) -> String {
         let mut line = Line::new();
-        line.markup("'''Step ").text(&step.id).markup(": ").text(&step.title).markup("'''");
+        line.markup(&format!("'''{} ", self.conventions.step)).text(&step.id).markup(": ");
+        self.title(UnitKind::Step, &step.id, &step.title, Some(step.span), &mut line);
+        line.markup("'''");
         for (publishers, show) in labels {
             line.markup(" ").markup(&self.label(publishers, show, true, None));
         }
@@ -854,7 +950,8 @@ impl Writer<'_> {
             .map(|v| Line::new().markup("[[{{Path|").text(&v.name).markup("}}|").text(&v.name).markup("]]").finish())
             .collect();
         let default = catalog.editions.iter().any(|e| publishers.contains(&e.default_variant));
-        let text = format!("{} rules only", names.join(" & "));
+        let (before, after) = self.conventions.rules_only;
+        let text = format!("{before}{}{after}", names.join(" & "));
         let text = if parenthesised { format!("({text})") } else { format!("{text}:") };
         let text = if default { format!("'''{text}'''") } else { format!("{{{{ColorYellow|{text}}}}}") };
         let space = if parenthesised { "" } else { " " };
@@ -869,7 +966,7 @@ impl Writer<'_> {
     fn step_body(&mut self, step: &Step) {
         self.line("");
         if step.choose_one {
-            self.line(CHOOSE_ONE_LEAD);
+            self.line(self.conventions.choose_one);
             self.line("");
         }
         let context = [&step.when];
@@ -899,7 +996,11 @@ impl Writer<'_> {
             n => self.encode(&n, None),
         };
         if let Some(show) = show {
-            self.line(&format!("<span{} style=\"color: #666666;\">{NO_ACTIONS}</span>", show.attributes(&[])));
+            self.line(&format!(
+                "<span{} style=\"color: #666666;\">{}</span>",
+                show.attributes(&[]),
+                self.conventions.no_actions
+            ));
         }
         self.line("");
     }
@@ -926,7 +1027,7 @@ impl Writer<'_> {
         for (publishers, show) in &shown.labels {
             line.markup(&self.label(publishers, show, false, Some(&item.text)));
         }
-        self.text(&item.text, &mut line);
+        self.item_text(item, &mut line);
         for marker in &item.markers {
             line.markup(&self.marker(marker));
         }
@@ -942,6 +1043,63 @@ impl Writer<'_> {
         self.items(&item.children, &inner);
         self.line("</ul>");
         self.line("</li>");
+    }
+
+    /// A title (a phase's, a step's) in the export's language, with its
+    /// Translate unit.
+    fn title(&mut self, kind: UnitKind, id: &str, english: &str, at: Option<Span>, line: &mut Line) {
+        let unit = kind.unit_id(id);
+        let translated = self.options.locale.and_then(|l| l.units.get(&unit));
+        let text = translated.map_or_else(|| english.to_string(), |t| t.text.render(EditionId(0)));
+        self.unit(&unit, at, line, |_, line| {
+            line.text(&text);
+        });
+    }
+
+    /// An item's text in the export's language (an outdated translation
+    /// marked as Translate marks it), with its Translate unit.
+    fn item_text(&mut self, item: &Item, line: &mut Line) {
+        let translated = self.options.locale.and_then(|l| l.units.get(&item.id));
+        let outdated = translated.is_some_and(|t| t.state == State::Outdated);
+        let text = translated.map_or(&item.text, |t| &t.text);
+        self.unit(&item.id, Some(item.spans.id), line, |writer, line| {
+            if outdated {
+                line.markup(&format!("<span class=\"{FUZZY}\">"));
+            }
+            writer.text(text, line);
+            if outdated {
+                line.markup("</span>");
+            }
+        });
+    }
+
+    /// `write`'s text, in a Translate unit named `unit` when the export is
+    /// Translate's source page.
+    fn unit(&mut self, unit: &str, at: Option<Span>, line: &mut Line, write: impl FnOnce(&Self, &mut Line)) {
+        if !self.options.translate {
+            write(self, line);
+            return;
+        }
+        // A title written twice (a phase's box reopened after the builder's
+        // block) is a unit each time: a unit's name is unique on a page.
+        let seen = self.units.entry(unit.to_string()).or_insert(0);
+        *seen += 1;
+        let unit = if *seen == 1 { unit.to_string() } else { format!("{unit}.{seen}") };
+        match wiki::unit_marker(&unit) {
+            Some(marker) => {
+                line.markup("<translate>").markup(&marker).markup(" ");
+                write(self, line);
+                line.markup("</translate>");
+            }
+            None => {
+                let message = format!("`{}` cannot name a Translate unit", wiki::attribute(&unit));
+                self.problems.push(match at {
+                    Some(at) => Diagnostic::at(Code::WikiExport, self.sources, at, message, "its id"),
+                    None => Diagnostic::global(Code::WikiExport, message),
+                });
+                write(self, line);
+            }
+        }
     }
 
     /// Text with its edition variants as spans, into `line`: the parts are

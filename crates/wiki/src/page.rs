@@ -191,14 +191,14 @@ pub struct RuleItem {
     pub id: String,
 }
 
-/// Headers of the sections that are not steps, as the Dutch page writes
-/// them (the English export's are [`export::heading`]'s).
-const DUTCH_HEADINGS: [(&str, Section); 4] = [
-    ("'''Inleiding'''", Section::Notes),
-    ("'''Op ieder moment tijdens je beurt:'''", Section::AnyTime),
-    ("'''Voorbereiding'''", Section::Setup),
-    ("'''Eindtelling'''", Section::FinalScoring),
-];
+/// The Translate extension's markup, which a page's English source holds
+/// around its units: `<translate>`, `</translate>`, `<!--T:unit--> `.
+static TRANSLATE_MARKUP: LazyLock<Regex> = LazyLock::new(|| regex(r"</?translate>|<!--T:[A-Za-z0-9._-]*--> ?"));
+
+/// `text` without Translate's markup: what the page shows.
+fn without_translate_markup(text: &str) -> Cow<'_, str> {
+    TRANSLATE_MARKUP.replace_all(text, "")
+}
 
 /// The lead of a step whose items are alternatives, in Dutch and English.
 const CHOOSE_ONE_LEADS: [&str; 2] = ["precies één van de volgende", "exactly one of the following"];
@@ -239,7 +239,9 @@ fn events(source: &str) -> Vec<(usize, usize, Event)> {
     }
     for c in step.captures_iter(source) {
         if let Some(m) = c.get(0) {
-            let title = title.captures(&source[m.end()..]).map_or_else(String::new, |t| decode(&t[1]));
+            let title = title
+                .captures(&source[m.end()..])
+                .map_or_else(String::new, |t| decode(&without_translate_markup(&t[1])));
             events.push((m.start(), m.start(), Event::Header(c[1].to_string(), title)));
         }
     }
@@ -248,11 +250,13 @@ fn events(source: &str) -> Vec<(usize, usize, Event)> {
         let rest = &source[m.end()..];
         let parameters = &rest[..rest.find("rules=").unwrap_or(0)];
         let title = parameters.split('|').rev().find_map(|p| p.strip_prefix("title=")).unwrap_or_default();
-        events.push((m.start(), m.start(), Event::TemplateStart(decode(title.trim()))));
+        events.push((m.start(), m.start(), Event::TemplateStart(decode(without_translate_markup(title).trim()))));
     }
     events.extend(template_end.find_iter(source).map(|m| (m.start(), m.start(), Event::TemplateEnd)));
-    let english = Section::ALL.map(|section| (export::heading(section), section));
-    for (header, section) in DUTCH_HEADINGS.into_iter().chain(english) {
+    let headings = [&export::DUTCH, &export::ENGLISH]
+        .into_iter()
+        .flat_map(|page| Section::ALL.map(|section| (page.heading(section), section)));
+    for (header, section) in headings {
         if let Some(at) = source.find(header) {
             events.push((at, at, Event::Header(section.name().to_string(), String::new())));
         }
@@ -719,7 +723,7 @@ impl Page {
                 text.push_str(&marker.replace_all(&run.text, ""));
             }
         }
-        let text = decode(&text.replace(['\n', '\r'], ""));
+        let text = decode(&without_translate_markup(&text.replace(['\n', '\r'], "")));
         let edition = rules.catalog.editions.get(usize::from(cfg.edition.0)).map(|e| format!("mark{}", e.id));
         let mut foreign = false;
         let mut at = Some(item.element);

@@ -18,10 +18,11 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::diagnostics::render;
+use carcassonne_rules_compiler::translation::Locale;
 use carcassonne_rules_compiler::{Rules, Sources, compile_dir};
 use carcassonne_rules_core::{Config, EditionId, Entry, Flow, Section, TurnOrder, VariantId};
 use carcassonne_rules_wiki::Errata;
-use carcassonne_rules_wiki::export::{self, LAYOUT_CLASSES};
+use carcassonne_rules_wiki::export::{self, LAYOUT_CLASSES, Options};
 use carcassonne_rules_wiki::keys::selector_key;
 use carcassonne_rules_wiki::page::{self, Page};
 
@@ -68,10 +69,52 @@ fn all_items(order: &TurnOrder) -> usize {
 
 static PAGE: LazyLock<Page> = LazyLock::new(|| Page::parse(&EXPORT, &RULES, &Errata::default()));
 
+/// The bundled rules' Dutch.
+static DUTCH: LazyLock<Locale> = LazyLock::new(|| {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+    compile_dir(&dir).translations.locale("nl").cloned().expect("the rules have Dutch")
+});
+
+/// The export in Dutch, as the Dutch page is written, read back.
+static DUTCH_PAGE: LazyLock<Page> = LazyLock::new(|| {
+    let options = Options { locale: Some(&DUTCH), translate: false };
+    match export::export_with(&COMPILED.0, &COMPILED.1, options) {
+        Ok(text) => Page::parse(&text, &RULES, &Errata::default()),
+        Err(problems) => panic!("the Dutch export fails:\n{}", render(&problems, false)),
+    }
+});
+
+/// The export as Translate's English source page.
+static TRANSLATE_SOURCE: LazyLock<String> = LazyLock::new(|| {
+    let options = Options { locale: None, translate: true };
+    export::export_with(&COMPILED.0, &COMPILED.1, options).expect("the export for Translate")
+});
+
 /// The runtime's turn order of `cfg` and the page's reading of it, without
 /// effects; `Err` with both as JSON if they differ, else the items compared.
 fn read_back(cfg: &Config) -> Result<usize, String> {
+    read_back_from(&PAGE, None, cfg)
+}
+
+/// Without the translation states, which a page does not say.
+fn untranslated(items: &mut [Entry]) {
+    for item in items {
+        item.translation = None;
+        untranslated(&mut item.children);
+    }
+}
+
+/// [`read_back`] from `page`, the runtime's order in `locale`'s language.
+fn read_back_from(page: &Page, locale: Option<&Locale>, cfg: &Config) -> Result<usize, String> {
     let mut expected = carcassonne_rules_runtime::turn_order(cfg);
+    if let Some(locale) = locale {
+        locale.translate(&mut expected, &RULES.catalog);
+        expected.lang = None;
+        for section in Section::ALL {
+            untranslated(&mut expected.sections[section]);
+        }
+        expected.phases.iter_mut().flat_map(|p| &mut p.steps).for_each(|s| untranslated(&mut s.items));
+    }
     without_effects(&mut expected.sections[Section::Notes]);
     without_effects(&mut expected.sections[Section::Setup]);
     without_effects(&mut expected.sections[Section::AnyTime]);
@@ -84,7 +127,7 @@ fn read_back(cfg: &Config) -> Result<usize, String> {
     without_effects(&mut expected.sections[Section::FinalScoring]);
     // The block shows on the page as its steps' repeats, which are compared.
     expected.double_turn = None;
-    let read = PAGE.turn_order(&RULES, cfg);
+    let read = page.turn_order(&RULES, cfg);
     if read == expected {
         Ok(all_items(&expected))
     } else {
@@ -274,4 +317,89 @@ fn the_wiki_export_refuses_ids_it_cannot_write_as_words() {
             "variant id `__NOTOC__` cannot be written into the page's classes"
         ]
     );
+}
+
+/// `wiki --lang nl` writes the page as the Dutch page is written, and the
+/// page reader reads it back as the runtime's turn order in Dutch: the base
+/// game and every module alone in every edition, and 100 random selections.
+#[test]
+fn the_dutch_export_reads_back_as_the_dutch_turn_order() {
+    assert!(DUTCH_PAGE.unreadable.is_empty(), "{:?}", DUTCH_PAGE.unreadable);
+    let (mut selections, mut differing) = (0, Vec::new());
+    for selection in page::selections(&RULES.catalog, 100, SEED) {
+        selections += 1;
+        if let Err(diff) = read_back_from(&DUTCH_PAGE, Some(&DUTCH), &selection.config) {
+            differing.push(format!("{}:\n  {diff}", selection.label));
+        }
+    }
+    assert!(selections > 200, "{selections}");
+    assert!(
+        differing.is_empty(),
+        "{} differ; the first:\n{}",
+        differing.len(),
+        differing[..differing.len().min(2)].join("\n")
+    );
+    // Its headings and leads are the Dutch page's, not the English ones.
+    let options = Options { locale: Some(&DUTCH), translate: false };
+    let text = export::export_with(&COMPILED.0, &COMPILED.1, options).expect("export");
+    assert!(text.contains("'''Stap 1B: Een tegel trekken'''") && text.contains("'''Inleiding'''"));
+    assert!(!text.contains("'''Step ") && !text.contains("There are no actions"));
+}
+
+/// Each Translate unit of `source`: its name and text, in page order.
+fn units(source: &str) -> Vec<(String, String)> {
+    let unit = regex::Regex::new(r"<translate><!--T:([^>]*)--> (.*?)</translate>").expect("regex");
+    unit.captures_iter(source).map(|c| (c[1].to_string(), c[2].to_string())).collect()
+}
+
+/// `wiki --translate` has one unit per item and title, each named by its
+/// id and each name once; and it reads back as the English export does.
+#[test]
+fn the_translate_source_has_one_unit_per_item_each_named_once() {
+    let units = units(&TRANSLATE_SOURCE);
+    let mut names: Vec<&str> = units.iter().map(|(n, _)| n.as_str()).collect();
+    let count = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), count, "a unit name is used twice");
+    for item in RULES.items().iter().filter(|i| !i.text.render(EditionId(0)).is_empty() || !i.text.is_uniform()) {
+        assert!(names.binary_search(&item.id.as_str()).is_ok(), "no unit for {}", item.id);
+    }
+    for step in RULES.steps() {
+        assert!(names.binary_search(&format!("step.{}", step.id).as_str()).is_ok(), "no unit for step {}", step.id);
+    }
+    assert_eq!(TRANSLATE_SOURCE.matches("<translate>").count(), count, "markup outside the units");
+    let page = Page::parse(&TRANSLATE_SOURCE, &RULES, &Errata::default());
+    for selection in page::selections(&RULES.catalog, 20, SEED).iter().step_by(7) {
+        read_back_from(&page, None, &selection.config).unwrap_or_else(|diff| panic!("{}: {diff}", selection.label));
+    }
+}
+
+/// Two items that swap places keep their units: the same names with the
+/// same texts, in the other order.
+#[test]
+fn translate_units_stay_with_their_items_when_items_swap() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules"), dir.path());
+    let path = dir.path().join("expansions/abbey-and-mayor.yaml");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let (wagon, barn) = (
+        "    - id: wagon-take-figure\n      when: wagon\n      text: Every player adds the wagon of their colour to their supply.\n",
+        "    - id: barn-take-figure\n      when: barn\n      text: Every player adds the barn of their colour to their supply.\n",
+    );
+    assert!(text.contains(&format!("{wagon}{barn}")), "the two items follow each other");
+    std::fs::write(&path, text.replacen(&format!("{wagon}{barn}"), &format!("{barn}{wagon}"), 1)).expect("write");
+    let compiled = compile_dir(dir.path());
+    let rules = compiled.result.expect("the swapped rules check");
+    let options = Options { locale: None, translate: true };
+    let swapped = units(&export::export_with(&rules, &compiled.sources, options).expect("export"));
+    let before = units(&TRANSLATE_SOURCE);
+    let position = |units: &[(String, String)], name: &str| units.iter().position(|(n, _)| n == name).expect(name);
+    assert!(position(&before, "wagon-take-figure") < position(&before, "barn-take-figure"));
+    assert!(position(&swapped, "wagon-take-figure") > position(&swapped, "barn-take-figure"));
+    let sorted = |mut units: Vec<(String, String)>| {
+        units.sort();
+        units
+    };
+    assert_eq!(sorted(before), sorted(swapped));
 }
