@@ -9,6 +9,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use carcassonne_rules_runtime::core::Section;
+use carcassonne_rules_runtime::core::words::Word;
 use serde_json::Value;
 
 // The compiler's test helpers (copying a rules folder), shared as a file.
@@ -1078,4 +1080,101 @@ fn check_refuses_rules_whose_required_language_is_outdated_and_names_the_change(
         err.contains("the English was: Draw a tile.") && err.contains("the English is now: Draw the top tile."),
         "{err}"
     );
+}
+
+/// `text` in a pseudo-language: every ASCII letter replaced by an accented
+/// one, the text DSL's edition lists and the program's placeholders kept.
+fn pseudo(text: &str) -> String {
+    const LOWER: &str = "ȧƀƈḓḗƒɠħīĵķŀḿƞǿƥɋřşŧŭṽẇẋẏẑ";
+    const UPPER: &str = "ȦƁƇḒḖƑƓĦĪĴĶĿḾȠǾƤɊŘŞŦŬṼẆẊẎẐ";
+    let (lower, upper): (Vec<char>, Vec<char>) = (LOWER.chars().collect(), UPPER.chars().collect());
+    let mut out = String::new();
+    let mut editions = false;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("{publishers}") {
+            out.push_str("{publishers}");
+            rest = after;
+            continue;
+        }
+        match c {
+            '{' | '|' => editions = true,
+            ':' | '}' => editions = false,
+            _ => {}
+        }
+        out.push(match c {
+            'a'..='z' if !editions => lower[(c as u8 - b'a') as usize],
+            'A'..='Z' if !editions => upper[(c as u8 - b'A') as usize],
+            c => c,
+        });
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// A copy of the bundled rules with a pseudo-language `qps` beside Dutch:
+/// Dutch's files (which hold every unit), each text the pseudo-language of its English.
+fn pseudo_rules() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(Path::new("rules"), dir.path());
+    let (nl, qps) = (dir.path().join("translations/nl"), dir.path().join("translations/qps"));
+    copy_dir(&nl, &qps);
+    let mut files = vec![qps.clone()];
+    while let Some(path) = files.pop() {
+        if path.is_dir() {
+            files.extend(std::fs::read_dir(&path).expect("list").map(|e| e.expect("entry").path()));
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("read");
+        let mut english = String::new();
+        let mut out = String::new();
+        for line in text.lines() {
+            if let Some(from) = line.trim_start().strip_prefix("from: ") {
+                english = serde_json::from_str(from).unwrap_or_else(|_| from.to_string());
+            }
+            match line.split_once("text: ") {
+                Some((indent, _)) => out
+                    .push_str(&format!("{indent}text: {}\n", serde_json::to_string(&pseudo(&english)).expect("json"))),
+                None => out.push_str(&format!("{line}\n")),
+            }
+        }
+        std::fs::write(&path, out).expect("write");
+    }
+    let languages = dir.path().join("translations/languages.yaml");
+    let text = std::fs::read_to_string(&languages).expect("languages");
+    std::fs::write(&languages, format!("{text}  - {{ lang: qps, name: Pseudo }}\n")).expect("write");
+    dir
+}
+
+#[test]
+fn a_pseudo_language_shows_no_english_word_of_the_program() {
+    let dir = pseudo_rules();
+    let rules = dir.path().display().to_string();
+    let translations = json(&["--rules", &rules, "translations", "--format", "json"]);
+    let qps = &translations["locales"][2];
+    assert_eq!((qps["lang"].as_str(), qps["percent"].as_f64()), (Some("qps"), Some(100.0)), "{qps}");
+    let mut english: Vec<String> = Word::ALL.iter().map(|w| w.english().replace("{publishers}", "")).collect();
+    english.extend(Section::ALL.iter().map(|s| s.title().to_string()));
+    english.extend(["Introduction", "Preparation", "Final scoring", "Once, or twice"].map(String::from));
+    let selection = ["--edition", "C1", "--with", "builder,princess_and_dragon,abbey_and_mayor,the_messages"];
+    let mut outputs = Vec::new();
+    for format in ["text", "markdown"] {
+        let out = cli(&[&["--rules", &rules, "order", "--lang", "qps", "--format", format][..], &selection].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        outputs.push((format!("order --format {format}"), String::from_utf8_lossy(&out.stdout).into_owned()));
+    }
+    let page = dir.path().join("page.wiki");
+    let out = cli(&["--rules", &rules, "wiki", "--lang", "qps", "--out", &page.display().to_string()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The page's words, not its markup (ids, classes).
+    let page = std::fs::read_to_string(&page).expect("page");
+    let words: String = page.split('<').map(|part| part.split_once('>').map_or(part, |(_, after)| after)).collect();
+    outputs.push(("wiki".to_string(), words));
+    for (what, output) in &outputs {
+        assert!(output.contains("Ƈ") || output.contains("ƈ"), "{what} is not in the pseudo-language");
+        for word in &english {
+            let word = word.trim();
+            assert!(!output.contains(word), "{what} says {word:?} in English");
+        }
+    }
 }

@@ -16,6 +16,7 @@ use std::path::Path;
 
 use carcassonne_rules_core::order::Translation;
 use carcassonne_rules_core::suggest;
+use carcassonne_rules_core::words::{self, Word, Words};
 use carcassonne_rules_core::{Catalog, EditionId, Entry, Section, TurnOrder};
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +83,9 @@ pub struct RawTranslationFile {
     /// Item texts, by item id.
     #[serde(default, deserialize_with = "syntax::entries")]
     pub items: Vec<(Spanned<String>, RawUnit)>,
+    /// The program's words, by their key (`no_actions`), in `program.yaml`.
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub program: Vec<(Spanned<String>, RawUnit)>,
 }
 
 /// One translated unit as written.
@@ -114,6 +118,8 @@ pub enum UnitKind {
     Section,
     /// An item's text.
     Item,
+    /// A word of the program (`Step`, "There are no actions in this step.").
+    Program,
 }
 
 impl UnitKind {
@@ -135,6 +141,7 @@ impl UnitKind {
             UnitKind::Phase => "phase",
             UnitKind::Step => "step",
             UnitKind::Section => "section",
+            UnitKind::Program => "program",
             UnitKind::Item => return None,
         })
     }
@@ -186,6 +193,9 @@ pub fn units(rules: &Rules) -> Vec<Unit> {
     }
     for section in Section::ALL {
         push(UnitKind::Section, section.name(), section.title().to_string(), None);
+    }
+    for word in Word::ALL {
+        push(UnitKind::Program, word.key(), word.english().to_string(), None);
     }
     let edition_names: Vec<&str> = catalog.editions.iter().map(|e| e.id.as_str()).collect();
     for item in rules.items() {
@@ -421,8 +431,13 @@ pub struct RawTranslations {
 /// The files of one language's folder, relative to it: the rules files'
 /// names. A language need not have every file.
 fn language_file_names(rules: &Rules) -> Vec<String> {
-    rules.inputs.clone()
+    let mut names = rules.inputs.clone();
+    names.push(PROGRAM_FILE.to_string());
+    names
 }
+
+/// The file of a language's folder that holds the program's words.
+pub const PROGRAM_FILE: &str = "program.yaml";
 
 /// Reads the translations of the rules folder `dir` from `read` (a path
 /// relative to the folder → its text, `None` when there is no such file).
@@ -534,6 +549,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
                 (UnitKind::Step, &file.steps),
                 (UnitKind::Section, &file.sections),
                 (UnitKind::Item, &file.items),
+                (UnitKind::Program, &file.program),
             ] {
                 for (key, entry) in entries {
                     let id = kind.unit_id(&key.value);
@@ -623,6 +639,25 @@ fn translated(
     let ((from, _), (_, text)) = (from?, text?);
     if !ok {
         return None;
+    }
+    if unit.kind == UnitKind::Program {
+        let (english, translated) = (words::placeholders(&unit.english), words::placeholders(&entry.text.value));
+        if english != translated {
+            problems.push(
+                Diagnostic::at(
+                    Code::InvalidTranslation,
+                    sources,
+                    entry.text.span,
+                    format!("the translation of `{}` must hold {}", unit.id, english.join(" ")),
+                    "placeholders differ",
+                )
+                .with_help(format!(
+                    "the program fills in {}; keep each of them once, as written",
+                    if english.is_empty() { "nothing here: write no `{…}`".to_string() } else { english.join(", ") }
+                )),
+            );
+            return None;
+        }
     }
     let state = if from == unit.english { State::Translated } else { State::Outdated };
     Some(Translated { text, from, state, span: entry.text.span, from_span: entry.from.span })
@@ -776,6 +811,22 @@ impl Locale {
         for section in Section::ALL {
             self.translate_entries(&mut order.sections[section], edition);
         }
+        order.words = Some(self.words());
+    }
+
+    /// The program's words and the sections' headings in this language,
+    /// English where it has none.
+    pub fn words(&self) -> Words<'static> {
+        let mut words = Words::english();
+        for &word in Word::ALL {
+            if let Some(t) = self.units.get(&UnitKind::Program.unit_id(word.key())) {
+                words.set(word, t.text.render(EditionId(0)));
+            }
+        }
+        for section in Section::ALL {
+            words.set_heading(section, self.heading(section));
+        }
+        words
     }
 
     fn translate_entries(&self, entries: &mut [Entry<'_>], edition: EditionId) {

@@ -28,6 +28,7 @@ pub mod select;
 pub mod suggest;
 pub mod tables;
 pub mod visible;
+pub mod words;
 
 pub use catalog::Catalog;
 pub use order::{DoubleTurnBlock, Effect, Entry, NamedEffect, Origin, PhaseOrder, Repeat, StepOrder, Str, TurnOrder};

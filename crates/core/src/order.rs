@@ -14,6 +14,7 @@ use crate::catalog::Catalog;
 use crate::section::{Section, Sections};
 use crate::select::ModuleId;
 use crate::tables::{Flow, ItemId, StepId};
+use crate::words::{Word, Words};
 
 /// A string of the rules: borrowed from them, owned where it was put together.
 pub type Str<'a> = Cow<'a, str>;
@@ -39,6 +40,9 @@ pub struct TurnOrder<'a> {
     /// The language of its texts when it was translated (`nl`); none for the
     /// rules' own English.
     pub lang: Option<Str<'a>>,
+    /// The program's words in that language (`Step`, the headings), for the
+    /// renderers; none for English.
+    pub words: Option<Words<'a>>,
 }
 
 /// The contract's field order: the selection, the sections before the steps,
@@ -132,17 +136,22 @@ pub enum Repeat {
 impl Repeat {
     /// What a step's heading says of the repeat (`once per completed feature`).
     pub const fn label(self) -> &'static str {
+        self.word().english()
+    }
+
+    /// The word of the program that says it.
+    pub const fn word(self) -> Word {
         match self {
-            Repeat::DoubleTurn => "once, or twice on a double turn",
-            Repeat::PerFeature => "once per completed feature",
+            Repeat::DoubleTurn => Word::OnceOrTwice,
+            Repeat::PerFeature => Word::OncePerFeature,
         }
     }
 }
 
 /// What a step with no visible item says.
-pub const NO_ACTIONS: &str = "There are no actions in this step.";
+pub const NO_ACTIONS: &str = Word::NoActions.english();
 /// What a `choose_one` step says before its items.
-pub const CHOOSE_ONE: &str = "You may do exactly one of the following:";
+pub const CHOOSE_ONE: &str = Word::ChooseOneLead.english();
 
 /// One visible item of the turn order. Its ids are typed; their names in the
 /// rules (what the JSON output and the renderers print) come from the

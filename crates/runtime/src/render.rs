@@ -10,11 +10,16 @@ use std::fmt::Write;
 
 use carcassonne_rules_core::escape::{markdown, terminal};
 pub use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
+use carcassonne_rules_core::words::{Word, Words};
 use carcassonne_rules_core::{Catalog, Entry, Flow, Origin, Section, StepOrder, TurnOrder};
 
 /// ", variant hig" for headers, when the rules have variants.
-fn variant_note(order: &TurnOrder, style: &dyn Style) -> String {
-    if order.variant.is_empty() { String::new() } else { format!(", variant {}", style.escape(&order.variant)) }
+fn variant_note(order: &TurnOrder, style: &dyn Style, words: &Words) -> String {
+    if order.variant.is_empty() {
+        String::new()
+    } else {
+        format!(", {} {}", style.escape(words.get(Word::Variant)), style.escape(&order.variant))
+    }
 }
 
 /// The turn order as JSON (the `order --format json` contract; feature `json`).
@@ -50,35 +55,40 @@ trait Style {
     fn escape<'a>(&self, text: &'a str) -> Cow<'a, str>;
     /// What stands for an empty text, so that an item keeps its sub-items.
     fn blank(&self) -> &'static str;
+    /// The turn order's heading and selection.
+    fn title(&self, order: &TurnOrder, words: &Words) -> String;
     /// A section's heading; `title` is escaped already.
-    fn title(&self, order: &TurnOrder) -> String;
     fn section(&self, title: &str) -> String;
-    fn step(&self, step: &StepOrder) -> String;
+    fn step(&self, step: &StepOrder, words: &Words) -> String;
     /// A line about the step as a whole (no actions, choose one).
     fn lead(&self, text: &str) -> String;
     /// How deep a section's own items sit (steps nest one level deeper in text).
     fn depth(&self, in_step: bool) -> usize;
     /// One item; `number` is set for a step's own items.
-    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String;
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>, words: &Words) -> String;
     /// An item's flow note ("you may") after its text and markers.
     fn flow(&self, note: &str) -> String;
 }
 
-fn items(out: &mut String, style: &dyn Style, items: &[Entry], depth: usize, numbered: bool) {
+fn items(out: &mut String, style: &dyn Style, items: &[Entry], depth: usize, numbered: bool, words: &Words) {
     for (n, item) in items.iter().enumerate() {
-        out.push_str(&style.item(item, depth, numbered.then_some(n + 1)));
-        self::items(out, style, &item.children, depth + 1, false);
+        out.push_str(&style.item(item, depth, numbered.then_some(n + 1), words));
+        self::items(out, style, &item.children, depth + 1, false, words);
     }
 }
 
 fn render(order: &TurnOrder, style: &dyn Style) -> String {
-    let mut out = style.title(order);
+    let english = Words::english();
+    // A translated order brings its language's words; they are the
+    // translators', so they are escaped as the rules' texts are.
+    let words = order.words.as_ref().unwrap_or(&english);
+    let mut out = style.title(order, words);
     let sections = |out: &mut String, sections: &[Section]| {
         for &section in sections {
             let list = order.section(section);
             if !list.is_empty() {
-                out.push_str(&style.section(section.title()));
-                items(out, style, list, style.depth(false), false);
+                out.push_str(&style.section(&style.escape(words.heading(section))));
+                items(out, style, list, style.depth(false), false, words);
             }
         }
     };
@@ -86,13 +96,13 @@ fn render(order: &TurnOrder, style: &dyn Style) -> String {
     for phase in &order.phases {
         out.push_str(&style.section(&format!("{}. {}", style.escape(&phase.id), style.escape(&phase.title))));
         for step in &phase.steps {
-            out.push_str(&style.step(step));
+            out.push_str(&style.step(step, words));
             if step.items.is_empty() {
-                out.push_str(&style.lead(NO_ACTIONS));
+                out.push_str(&style.lead(&style.escape(words.get(Word::NoActions))));
             } else if step.choose_one {
-                out.push_str(&style.lead(CHOOSE_ONE));
+                out.push_str(&style.lead(&style.escape(words.get(Word::ChooseOneLead))));
             }
-            items(&mut out, style, &step.items, style.depth(true), true);
+            items(&mut out, style, &step.items, style.depth(true), true, words);
         }
     }
     sections(&mut out, &Section::AFTER_STEPS);
@@ -101,23 +111,23 @@ fn render(order: &TurnOrder, style: &dyn Style) -> String {
 
 /// What a player reads of an item's flow beside its text: a choice among
 /// its sub-items, and "only once". "You may" is left to the texts, which say it.
-fn flow_note(flow: Flow) -> Option<&'static str> {
+fn flow_note(flow: Flow) -> Option<Word> {
     match (flow.choose_one, flow.optional, flow.once) {
-        (true, true, _) => Some("choose one or none"),
-        (true, false, _) => Some("choose one"),
-        (false, _, true) => Some("only once"),
+        (true, true, _) => Some(Word::ChooseOneOrNone),
+        (true, false, _) => Some(Word::ChooseOne),
+        (false, _, true) => Some(Word::OnlyOnce),
         (false, _, false) => None,
     }
 }
 
 /// ` (once per completed feature)`, or nothing for a step done once.
-fn repeat_note(step: &StepOrder) -> String {
-    step.repeat.map_or_else(String::new, |r| format!(" ({})", r.label()))
+fn repeat_note(step: &StepOrder, style: &dyn Style, words: &Words) -> String {
+    step.repeat.map_or_else(String::new, |r| format!(" ({})", style.escape(words.get(r.word()))))
 }
 
-fn module_list(order: &TurnOrder, module: impl Fn(&str) -> String) -> String {
+fn module_list(order: &TurnOrder, words: &Words, module: impl Fn(&str) -> String) -> String {
     if order.modules.is_empty() {
-        return "none".to_string();
+        return words.get(Word::NoModules).to_string();
     }
     order.modules.iter().map(|m| module(m)).collect::<Vec<_>>().join(", ")
 }
@@ -128,6 +138,7 @@ fn item_line(
     style: &dyn Style,
     item: &Entry,
     prefix: String,
+    words: &Words,
     marker: impl Fn(&str) -> String,
     foreign: &str,
     origin: impl Fn(&str) -> String,
@@ -138,7 +149,7 @@ fn item_line(
         line.push_str(&marker(&style.escape(m)));
     }
     if let Some(note) = flow_note(item.flow) {
-        line.push_str(&style.flow(note));
+        line.push_str(&style.flow(&style.escape(words.get(note))));
     }
     if item.foreign {
         line.push_str(foreign);
@@ -161,19 +172,29 @@ impl Style for PlainText {
     fn blank(&self) -> &'static str {
         ""
     }
-    fn title(&self, order: &TurnOrder) -> String {
+    fn title(&self, order: &TurnOrder, words: &Words) -> String {
+        let word = |w| self.escape(words.get(w));
         format!(
-            "Order of play: edition {}{}, modules: {}\n",
+            "{}: {} {}{}, {}: {}\n",
+            word(Word::OrderOfPlay),
+            word(Word::Edition),
             self.escape(&order.edition),
-            variant_note(order, self),
-            module_list(order, |m| self.escape(m).into_owned())
+            variant_note(order, self, words),
+            word(Word::Modules),
+            module_list(order, words, |m| self.escape(m).into_owned())
         )
     }
     fn section(&self, title: &str) -> String {
         format!("\n{title}\n")
     }
-    fn step(&self, step: &StepOrder) -> String {
-        format!("  Step {}: {}{}\n", self.escape(&step.id), self.escape(&step.title), repeat_note(step))
+    fn step(&self, step: &StepOrder, words: &Words) -> String {
+        format!(
+            "  {} {}: {}{}\n",
+            self.escape(words.get(Word::Step)),
+            self.escape(&step.id),
+            self.escape(&step.title),
+            repeat_note(step, self, words)
+        )
     }
     fn lead(&self, text: &str) -> String {
         format!("    {text}\n")
@@ -181,14 +202,15 @@ impl Style for PlainText {
     fn depth(&self, in_step: bool) -> usize {
         if in_step { 2 } else { 1 }
     }
-    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>, words: &Words) -> String {
         let bullet = match number {
             _ if self.ids => format!("- [{}]", self.escape(item.id())),
             Some(n) => format!("{n}."),
             None => "-".to_string(),
         };
         let prefix = format!("{}{bullet} ", "  ".repeat(depth));
-        item_line(self, item, prefix, |m| format!(" [{m}]"), " (from another edition)", |o| format!("  ({o})"))
+        let foreign = format!(" ({})", self.escape(words.get(Word::FromAnotherEdition)));
+        item_line(self, item, prefix, words, |m| format!(" [{m}]"), &foreign, |o| format!("  ({o})"))
     }
     fn flow(&self, note: &str) -> String {
         format!(" ({note})")
@@ -206,19 +228,29 @@ impl Style for Markdown {
         // An empty list item would end its list, its sub-items starting another.
         "&#32;"
     }
-    fn title(&self, order: &TurnOrder) -> String {
+    fn title(&self, order: &TurnOrder, words: &Words) -> String {
+        let word = |w| self.escape(words.get(w));
         format!(
-            "# Order of play\n\nEdition **{}**{}, modules: {}.\n",
+            "# {}\n\n{} **{}**{}, {}: {}.\n",
+            word(Word::OrderOfPlay),
+            capitalized(&word(Word::Edition)),
             self.escape(&order.edition),
-            variant_note(order, self),
-            module_list(order, markdown::code)
+            variant_note(order, self, words),
+            word(Word::Modules),
+            module_list(order, words, markdown::code)
         )
     }
     fn section(&self, title: &str) -> String {
         format!("\n## {title}\n\n")
     }
-    fn step(&self, step: &StepOrder) -> String {
-        format!("\n### Step {}: {}{}\n\n", self.escape(&step.id), self.escape(&step.title), repeat_note(step))
+    fn step(&self, step: &StepOrder, words: &Words) -> String {
+        format!(
+            "\n### {} {}: {}{}\n\n",
+            self.escape(words.get(Word::Step)),
+            self.escape(&step.id),
+            self.escape(&step.title),
+            repeat_note(step, self, words)
+        )
     }
     fn lead(&self, text: &str) -> String {
         format!("*{text}*\n\n")
@@ -226,13 +258,20 @@ impl Style for Markdown {
     fn depth(&self, _in_step: bool) -> usize {
         0
     }
-    fn item(&self, item: &Entry, depth: usize, number: Option<usize>) -> String {
+    fn item(&self, item: &Entry, depth: usize, number: Option<usize>, words: &Words) -> String {
         let prefix = format!("{}{} ", "   ".repeat(depth), if number.is_some() { "1." } else { "-" });
-        item_line(self, item, prefix, |m| format!(" **{m}**"), " *(from another edition)*", |o| format!(" — *{o}*"))
+        let foreign = format!(" *({})*", self.escape(words.get(Word::FromAnotherEdition)));
+        item_line(self, item, prefix, words, |m| format!(" **{m}**"), &foreign, |o| format!(" — *{o}*"))
     }
     fn flow(&self, note: &str) -> String {
         format!(" *({note})*")
     }
+}
+
+/// `text` with its first letter in upper case (`edition` → `Edition`).
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
 }
 
 /// `modules` as text: one expansion per paragraph.

@@ -32,6 +32,7 @@ pub fn turn_order<'a, const S: usize, const I: usize, const M: usize, const O: u
         sections: Sections::from_fn(|section| r.entries(tables.section(section), base)),
         phases: tables.phases.iter().map(|phase| r.phase(phase)).collect(),
         lang: None,
+        words: None,
     }
 }
 

@@ -90,6 +90,7 @@ fn order(mut steps: Vec<StepOrder<'static>>, block: Option<(u8, u8)>) -> TurnOrd
         phases: vec![PhaseOrder { id: "1".into(), title: "all".into(), steps }],
         double_turn: block.map(|(first, last)| DoubleTurnBlock { first: StepId(first), last: StepId(last) }),
         lang: None,
+        words: None,
     }
 }
 

@@ -53,6 +53,7 @@ pub fn turn_order<'r>(rules: &'r Rules, cfg: &Config) -> TurnOrder<'r> {
         sections: rules.sections.map(|_, items| entries(items)),
         phases,
         lang: None,
+        words: None,
     }
 }
 

@@ -32,6 +32,7 @@
 //! class names outside a `not` (the page reader, [`crate::page`], reads
 //! them so); a condition that cannot be written so that this holds is an error.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use biodivine_lib_bdd::Bdd;
@@ -41,6 +42,7 @@ use carcassonne_rules_compiler::logic::{BUDGET, Logic, TooComplex};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
 use carcassonne_rules_compiler::translation::{Locale, State, UnitKind};
 use carcassonne_rules_core::order::NO_ACTIONS;
+use carcassonne_rules_core::words::{Word, Words};
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, Section, VariantId};
 
 use crate::escape::{self as wiki, Line};
@@ -65,66 +67,102 @@ pub const LAYOUT_CLASSES: [&str; 9] = [
 pub const FUZZY: &str = "mw-translate-fuzzy";
 
 /// How a page in one language writes what is not the rules' own text: the
-/// headings, the step leads, the labels. The Dutch page's are the ones the
-/// page reader knows from the page itself; a language of its own has the
-/// English ones.
-#[derive(Debug)]
+/// headings, the step leads, the labels, each as wiki source. The Dutch
+/// page's are the ones the page reader knows from the page itself; another
+/// language's are the program's words in it.
+#[derive(Debug, Clone)]
 pub struct Conventions {
     /// The headings of the sections outside the steps, in [`Section::ALL`]'s order.
-    pub headings: [&'static str; 4],
-    /// The word before a step's id in its heading (`'''Step 1B: …'''`).
-    pub step: &'static str,
+    pub headings: [Cow<'static, str>; 4],
+    /// The word before a step's id in its heading (`''''Step 1B: …''''`).
+    pub step: Cow<'static, str>,
     /// The lead of a step whose items are alternatives (`choose_one`).
-    pub choose_one: &'static str,
+    pub choose_one: Cow<'static, str>,
     /// The line of a step where none of its items shows.
-    pub no_actions: &'static str,
+    pub no_actions: Cow<'static, str>,
     /// The heading of the builder's block.
-    pub double_turn: &'static str,
-    /// A publisher label's words, around the publishers' names.
-    pub rules_only: (&'static str, &'static str),
+    pub double_turn: Cow<'static, str>,
+    /// A publisher label's words before and after the publishers' names.
+    pub rules_only: (Cow<'static, str>, Cow<'static, str>),
 }
+
+/// The English page's headings, in [`Section::ALL`]'s order.
+const ENGLISH_HEADINGS: [&str; 4] =
+    ["'''Introduction'''", "'''Preparation'''", "'''At any time during your turn:'''", "'''Final scoring'''"];
 
 /// The English page's conventions, which the export writes by default.
 pub const ENGLISH: Conventions = Conventions {
-    headings: ["'''Introduction'''", "'''Preparation'''", "'''At any time during your turn:'''", "'''Final scoring'''"],
-    step: "Step",
-    choose_one: "You '''may''' do exactly one of the following:",
-    no_actions: NO_ACTIONS,
-    double_turn: "Once, or twice on a double turn",
-    rules_only: ("", " rules only"),
+    headings: [
+        Cow::Borrowed(ENGLISH_HEADINGS[0]),
+        Cow::Borrowed(ENGLISH_HEADINGS[1]),
+        Cow::Borrowed(ENGLISH_HEADINGS[2]),
+        Cow::Borrowed(ENGLISH_HEADINGS[3]),
+    ],
+    step: Cow::Borrowed("Step"),
+    choose_one: Cow::Borrowed("You '''may''' do exactly one of the following:"),
+    no_actions: Cow::Borrowed(NO_ACTIONS),
+    double_turn: Cow::Borrowed("Once, or twice on a double turn"),
+    rules_only: (Cow::Borrowed(""), Cow::Borrowed(" rules only")),
 };
 
 /// The Dutch page's conventions (`'''Stap 1B: …'''`, `'''Inleiding'''`).
 pub const DUTCH: Conventions = Conventions {
     headings: [
-        "'''Inleiding'''",
-        "'''Voorbereiding'''",
-        "'''Op ieder moment tijdens je beurt:'''",
-        "'''Eindtelling'''",
+        Cow::Borrowed("'''Inleiding'''"),
+        Cow::Borrowed("'''Voorbereiding'''"),
+        Cow::Borrowed("'''Op ieder moment tijdens je beurt:'''"),
+        Cow::Borrowed("'''Eindtelling'''"),
     ],
-    step: "Stap",
-    choose_one: "Je '''mag''' precies één van de volgende doen:",
-    no_actions: "Er zijn geen acties in deze stap.",
-    double_turn: "Eenmaal, of tweemaal bij een dubbele beurt",
-    rules_only: ("alleen volgens de regels van ", ""),
+    step: Cow::Borrowed("Stap"),
+    choose_one: Cow::Borrowed("Je '''mag''' precies één van de volgende doen:"),
+    no_actions: Cow::Borrowed("Er zijn geen acties in deze stap."),
+    double_turn: Cow::Borrowed("Eenmaal, of tweemaal bij een dubbele beurt"),
+    rules_only: (Cow::Borrowed("alleen volgens de regels van "), Cow::Borrowed("")),
 };
 
 impl Conventions {
-    /// The conventions of the page in `lang`.
-    pub fn of(lang: &str) -> &'static Conventions {
-        if lang == "nl" { &DUTCH } else { &ENGLISH }
+    /// The conventions of the page in `locale`'s language (English without one).
+    pub fn of(locale: Option<&Locale>) -> Conventions {
+        match locale {
+            None => ENGLISH,
+            Some(locale) if locale.lang == "nl" => DUTCH,
+            Some(locale) => Conventions::from_words(&locale.words()),
+        }
+    }
+
+    /// A page's conventions from the program's `words`, escaped as wiki text
+    /// (they are the translators', not markup).
+    pub fn from_words(words: &Words) -> Conventions {
+        let text = |s: &str| Cow::Owned(wiki::text(s));
+        let headings = Section::ALL.map(|section| {
+            let colon = if section == Section::AnyTime { ":" } else { "" };
+            Cow::Owned(format!("'''{}{colon}'''", wiki::text(words.heading(section))))
+        });
+        let once_or_twice = words.get(Word::OnceOrTwice);
+        let mut chars = once_or_twice.chars();
+        let capitalized: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+        let rules_only = words.get(Word::RulesOnly);
+        let (before, after) = rules_only.split_once("{publishers}").unwrap_or(("", rules_only));
+        Conventions {
+            headings,
+            step: text(words.get(Word::Step)),
+            choose_one: text(words.get(Word::ChooseOneLead)),
+            no_actions: text(words.get(Word::NoActions)),
+            double_turn: text(&capitalized),
+            rules_only: (text(before), text(after)),
+        }
     }
 
     /// The heading of a section outside the steps.
-    pub fn heading(&self, section: Section) -> &'static str {
+    pub fn heading(&self, section: Section) -> &str {
         let at = Section::ALL.iter().position(|&s| s == section).unwrap_or(0);
-        self.headings[at]
+        &self.headings[at]
     }
 }
 
 /// The heading of a section outside the steps, as the English page writes it.
 pub fn heading(section: Section) -> &'static str {
-    ENGLISH.heading(section)
+    ENGLISH_HEADINGS[Section::ALL.iter().position(|&s| s == section).unwrap_or(0)]
 }
 
 /// What the export writes besides the rules' English: a language's texts and
@@ -156,7 +194,7 @@ pub fn export_with(rules: &Rules, sources: &Sources, options: Options<'_>) -> Re
         return Err(unwritable);
     }
     let logic = Logic::new(rules);
-    let conventions = Conventions::of(options.locale.map_or("en", |l| l.lang.as_str()));
+    let conventions = Conventions::of(options.locale);
     let mut writer = Writer {
         rules,
         logic,
@@ -729,7 +767,7 @@ struct Writer<'r> {
     /// Whether the budget of BDD work ran out (and was reported).
     too_complex: bool,
     options: Options<'r>,
-    conventions: &'static Conventions,
+    conventions: Conventions,
     /// How often each Translate unit was written.
     units: HashMap<String, usize>,
 }
@@ -746,14 +784,16 @@ impl Writer<'_> {
         self.line("<!-- Edit the rules, not this text: the next export replaces it. -->");
         self.line("<div class=\"wica-bottom-spacing wica-visible\">");
         for section in Section::BEFORE_STEPS {
-            self.section(self.conventions.heading(section), rules.section(section));
+            let heading = self.conventions.heading(section).to_string();
+            self.section(&heading, rules.section(section));
         }
         self.line("</div>");
         self.line("");
         self.steps();
         self.line("<div class=\"wica-top-spacing wica-bottom-spacing wica-visible\">");
         for section in Section::AFTER_STEPS {
-            self.section(self.conventions.heading(section), rules.section(section));
+            let heading = self.conventions.heading(section).to_string();
+            self.section(&heading, rules.section(section));
         }
         self.line("</div>");
     }
@@ -950,7 +990,7 @@ impl Writer<'_> {
             .map(|v| Line::new().markup("[[{{Path|").text(&v.name).markup("}}|").text(&v.name).markup("]]").finish())
             .collect();
         let default = catalog.editions.iter().any(|e| publishers.contains(&e.default_variant));
-        let (before, after) = self.conventions.rules_only;
+        let (before, after) = &self.conventions.rules_only;
         let text = format!("{before}{}{after}", names.join(" & "));
         let text = if parenthesised { format!("({text})") } else { format!("{text}:") };
         let text = if default { format!("'''{text}'''") } else { format!("{{{{ColorYellow|{text}}}}}") };
@@ -966,7 +1006,8 @@ impl Writer<'_> {
     fn step_body(&mut self, step: &Step) {
         self.line("");
         if step.choose_one {
-            self.line(self.conventions.choose_one);
+            let lead = self.conventions.choose_one.to_string();
+            self.line(&lead);
             self.line("");
         }
         let context = [&step.when];

@@ -639,6 +639,7 @@ impl Page {
             phases: Vec::new(),
             double_turn: None,
             lang: None,
+            words: None,
         };
         // The phases, from their boxes' titles (`1. Place a tile`).
         for title in &self.templates {

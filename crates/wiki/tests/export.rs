@@ -110,6 +110,7 @@ fn read_back_from(page: &Page, locale: Option<&Locale>, cfg: &Config) -> Result<
     if let Some(locale) = locale {
         locale.translate(&mut expected, &RULES.catalog);
         expected.lang = None;
+        expected.words = None;
         for section in Section::ALL {
             untranslated(&mut expected.sections[section]);
         }
