@@ -505,6 +505,18 @@ pub fn rules_file(relative: &str) -> Option<RulesFile> {
     }
 }
 
+/// Whether `relative` (a path relative to the rules folder, `/`-separated)
+/// is a translation file: `translations/languages.yaml`, or a file of a
+/// language's folder that mirrors a rules file, or its `program.yaml`.
+pub fn translation_file(relative: &str) -> bool {
+    let Some(rest) = relative.strip_prefix("translations/") else { return false };
+    if rest == "languages.yaml" {
+        return true;
+    }
+    let Some((lang, file)) = rest.split_once('/') else { return false };
+    !lang.is_empty() && !lang.starts_with('.') && (file == "program.yaml" || rules_file(file).is_some())
+}
+
 /// Reads every rules file under `dir`. Files are visited in name order so the
 /// outcome never depends on the file system's listing order.
 pub fn load_dir(dir: &Path, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> RawRules {
@@ -750,6 +762,7 @@ pub fn read_folder(dir: &Path) -> (BTreeMap<String, String>, Vec<Diagnostic>) {
         ),
         Err(problem) => refused.push(problem),
     }
+    names.extend(translation_names(dir, &mut refused));
     for rel in names {
         match read_file(dir, &rel) {
             Ok(Some(text)) => {
@@ -760,6 +773,34 @@ pub fn read_folder(dir: &Path) -> (BTreeMap<String, String>, Vec<Diagnostic>) {
         }
     }
     (texts, refused)
+}
+
+/// The translation files of the folder `dir`, as [`read_folder`] reads them:
+/// `translations/languages.yaml` and each language folder's files (one level
+/// of `expansions/` in it), by their path relative to `dir`.
+fn translation_names(dir: &Path, refused: &mut Vec<Diagnostic>) -> Vec<String> {
+    let mut names = vec!["translations/languages.yaml".to_string()];
+    let mut folders = vec!["translations".to_string()];
+    while let Some(folder) = folders.pop() {
+        let found = match list_folder(&dir.join(&folder)) {
+            Ok(found) => found,
+            Err(problem) => {
+                refused.push(problem);
+                continue;
+            }
+        };
+        for name in found.iter().filter_map(|n| n.to_str()).filter(|n| !n.starts_with('.')) {
+            let rel = format!("{folder}/{name}");
+            if translation_file(&rel) {
+                names.push(rel);
+            } else if folder.matches('/').count() < 2 && dir.join(&rel).is_dir() {
+                folders.push(rel);
+            }
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// The text of the rules file `rel` of the folder `dir`, through the checked

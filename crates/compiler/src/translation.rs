@@ -21,7 +21,7 @@ use carcassonne_rules_core::{Catalog, EditionId, Entry, Section, TurnOrder};
 use serde::{Deserialize, Serialize};
 
 use crate::codes::Code;
-use crate::diagnostics::{Diagnostic, Sources, Span};
+use crate::diagnostics::{Diagnostic, Fix, Sources, Span};
 use crate::model::{Rules, Wording, WordingPart};
 use crate::syntax::{self, Spanned};
 use crate::{dsl, lexicon};
@@ -305,6 +305,8 @@ pub struct Translated {
     pub span: Span,
     /// Where its `from:` is written.
     pub from_span: Span,
+    /// Where its key (the unit's id in its kind) is written, quotes left out.
+    pub key_span: Span,
 }
 
 /// A translation whose unit the rules no longer have.
@@ -569,7 +571,12 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
                         ));
                         continue;
                     }
-                    if let Some(translated) = translated(unit, entry, &editions, sources, problems) {
+                    if let Some(mut translated) = translated(unit, entry, &editions, sources, problems) {
+                        translated.key_span = key.verbatim_start.map_or(key.span, |start| Span {
+                            file: key.span.file,
+                            start,
+                            len: key.value.len(),
+                        });
                         locale.units.insert(id, translated);
                     }
                 }
@@ -660,7 +667,7 @@ fn translated(
         }
     }
     let state = if from == unit.english { State::Translated } else { State::Outdated };
-    Some(Translated { text, from, state, span: entry.text.span, from_span: entry.from.span })
+    Some(Translated { text, from, state, span: entry.text.span, from_span: entry.from.span, key_span: entry.text.span })
 }
 
 /// A text's edition variants bound to the rules' editions.
@@ -768,7 +775,13 @@ fn report(
                     format!("the `{}` translation of `{id}` is outdated: its English changed", locale.lang),
                     "translated from this English",
                 )
-                .with_help(format!("the English was: {}\nthe English is now: {now}\nreview the translation, then set `from:` to the English as it is now", translated.from)),
+                .with_help(format!("the English was: {}\nthe English is now: {now}\nreview the translation, then set `from:` to the English as it is now", translated.from))
+                .with_fix(Fix {
+                    title: "Mark the translation reviewed: `from:` the English as it is now".to_string(),
+                    span: translated.from_span,
+                    // A JSON string is a YAML double-quoted scalar.
+                    replacement: serde_json::to_string(now).unwrap_or_default(),
+                }),
             );
         }
     }

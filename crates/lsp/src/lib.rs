@@ -30,7 +30,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types as lsp;
 use serde_json::{Value, json};
 
-use crate::workspace::{Place, Problem, Severity, Workspace};
+use crate::workspace::{Place, Problem, Severity, TranslationSite, Workspace};
 
 /// Runs the server on stdin and stdout until the client says exit.
 pub fn stdio() -> Result<(), Box<dyn Error + Send + Sync>> {
@@ -153,6 +153,8 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
 struct Model {
     rules: Rc<Rules>,
     texts: BTreeMap<String, String>,
+    /// Every translation, where it is written.
+    translations: Rc<Vec<TranslationSite>>,
 }
 
 struct Server {
@@ -312,7 +314,7 @@ impl Server {
         std::mem::swap(&mut self.published, &mut files);
         self.problems = analysis.problems;
         if let Some(rules) = analysis.rules {
-            self.model = Some(Model { rules, texts: analysis.texts });
+            self.model = Some(Model { rules, texts: analysis.texts, translations: analysis.translations });
         }
         Ok(())
     }
@@ -352,6 +354,21 @@ impl Server {
         let (Some(model), Some((rel, text, offset))) = (&self.model, self.at(params)) else {
             return Ok(Value::Null);
         };
+        if syntax::translation_file(&rel) {
+            // A translation file has its own answers: what a unit translates.
+            return Ok(match request.method.as_str() {
+                "textDocument/hover" => translation_hover(model, &rel, offset).map_or(Value::Null, |markdown| {
+                    json!(lsp::Hover {
+                        contents: lsp::HoverContents::Markup(lsp::MarkupContent {
+                            kind: lsp::MarkupKind::Markdown,
+                            value: markdown
+                        }),
+                        range: None,
+                    })
+                }),
+                _ => Value::Null,
+            });
+        }
         let rules = &model.rules;
         let value = match request.method.as_str() {
             "textDocument/completion" => {
@@ -431,7 +448,11 @@ impl Server {
                 if let Some(refusal) = features::refuse_rename(rules, kind, &old, new) {
                     return Err(refusal);
                 }
-                let places = features::references(rules, &sites, kind, &old);
+                let mut places = features::references(rules, &sites, kind, &old);
+                // An item's translations are keyed by its id: they follow it.
+                if kind == features::Kind::Item {
+                    places.extend(model.translations.iter().filter(|t| t.unit == old).map(|t| t.key.clone()));
+                }
                 // The places are in the texts the rules were last checked
                 // from: a file edited since would be edited in the wrong places.
                 if let Some(changed) =
@@ -649,4 +670,31 @@ fn completion_kind(kind: features::Offered) -> lsp::CompletionItemKind {
 
 fn clamp(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// What the translation at `offset` of the translation file `rel`
+/// translates: the English as it is, and the English it was translated from
+/// when that changed since.
+fn translation_hover(model: &Model, rel: &str, offset: usize) -> Option<String> {
+    let within = |p: &Place| p.file == rel && p.start <= offset && offset <= p.start + p.len;
+    let site = model.translations.iter().find(|t| within(&t.key) || within(&t.from) || within(&t.text))?;
+    let shown = |text: &str| markdown_quoted(text);
+    let mut out = format!("**`{}`** in `{}`\n\nEnglish: {}", site.unit, site.lang, shown(&site.now));
+    if site.state == carcassonne_rules_compiler::translation::State::Outdated {
+        // A fence longer than any run of backticks in the texts: they cannot close it.
+        let longest = |t: &str| t.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let fence = "`".repeat(3.max(longest(&site.was).max(longest(&site.now)) + 1));
+        let line = |t: &str| carcassonne_rules_core::escape::terminal::line(t).into_owned();
+        out.push_str(&format!(
+            "\n\n**Outdated**: its English changed since it was translated\n\n{fence}diff\n- {}\n+ {}\n{fence}",
+            line(&site.was),
+            line(&site.now)
+        ));
+    }
+    Some(out)
+}
+
+/// A text from the rules as Markdown shows it, never as markup.
+fn markdown_quoted(text: &str) -> String {
+    carcassonne_rules_core::escape::markdown::github(text).into_owned()
 }

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::syntax::ParseCache;
 use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES, tree};
+use carcassonne_rules_compiler::translation::{State, Translations};
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached};
 use carcassonne_rules_tools::verify;
 
@@ -57,6 +58,28 @@ pub struct ProblemFix {
     pub replacement: String,
 }
 
+/// One translation of a unit, where it is written: what the editor shows
+/// of it and renames with its item.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TranslationSite {
+    /// The unit's id (`draw-tile`, `step.1B`).
+    pub unit: String,
+    /// The language's tag.
+    pub lang: String,
+    /// Its key, quotes left out.
+    pub key: Place,
+    /// Its `from:`.
+    pub from: Place,
+    /// Its `text:`.
+    pub text: Place,
+    /// Translated or outdated.
+    pub state: State,
+    /// The English it was translated from, canonical.
+    pub was: String,
+    /// The English as the rules hold it now, canonical.
+    pub now: String,
+}
+
 /// The outcome of one analysis.
 pub struct Analysis {
     /// Each rules file's problems (empty for a clean file).
@@ -65,6 +88,8 @@ pub struct Analysis {
     pub texts: BTreeMap<String, String>,
     /// The checked rules, when `check` accepted them.
     pub rules: Option<Rc<Rules>>,
+    /// Every translation, when `check` accepted the rules.
+    pub translations: Rc<Vec<TranslationSite>>,
 }
 
 /// The rules folder: files on disk, open buffers, and each file's last
@@ -100,6 +125,7 @@ struct Outcome {
     rules: Option<Rc<Rules>>,
     found: Vec<Problem>,
     unread: Vec<String>,
+    translations: Rc<Vec<TranslationSite>>,
 }
 
 impl Workspace {
@@ -121,11 +147,12 @@ impl Workspace {
         }
     }
 
-    /// The file's path relative to the rules folder, if it is a rules file.
+    /// The file's path relative to the rules folder, if it is a rules file
+    /// or a translation file.
     pub fn relative(&self, path: &Path) -> Option<String> {
         let rel = path.strip_prefix(&self.dir).ok()?;
         let rel = rel.iter().map(|p| p.to_string_lossy()).collect::<Vec<_>>().join("/");
-        syntax::rules_file(&rel).map(|_| rel)
+        (syntax::rules_file(&rel).is_some() || syntax::translation_file(&rel)).then_some(rel)
     }
 
     /// An editor's buffer of `rel`, now in place of the file; a buffer over
@@ -221,7 +248,12 @@ impl Workspace {
             for problem in &outcome.found {
                 problems.entry(problem.at.file.clone()).or_default().push(problem.clone());
             }
-            return Analysis { problems, texts, rules: outcome.rules.clone() };
+            return Analysis {
+                problems,
+                texts,
+                rules: outcome.rules.clone(),
+                translations: Rc::clone(&outcome.translations),
+            };
         }
         // The broken files' own diagnostics, from the buffers as they are.
         for problem in outcome.found.iter().filter(|p| broken.contains(&p.at.file)) {
@@ -237,7 +269,7 @@ impl Workspace {
         for problem in again.found.iter().filter(|p| !broken.contains(&p.at.file)) {
             problems.entry(problem.at.file.clone()).or_default().push(problem.clone());
         }
-        Analysis { problems, texts: good, rules: again.rules.clone() }
+        Analysis { problems, texts: good, rules: again.rules.clone(), translations: Rc::clone(&again.translations) }
     }
 
     /// What the reader refused, on disk and in buffers, each at the start of
@@ -262,8 +294,10 @@ impl Workspace {
             return outcome;
         }
         let compiled = compile_files_cached(&self.dir, texts, &mut self.parsed);
-        let (rules, found) = self.outcome(compiled.result, &compiled.sources);
-        let outcome = Rc::new(Outcome { rules: rules.map(Rc::new), found, unread: compiled.unread });
+        let (rules, mut found) = self.outcome(compiled.result, &compiled.sources);
+        found.extend(compiled.translation_problems.iter().map(|d| self.problem(d, &compiled.sources)));
+        let translations = Rc::new(self.translation_sites(&compiled.translations, &compiled.sources));
+        let outcome = Rc::new(Outcome { rules: rules.map(Rc::new), found, unread: compiled.unread, translations });
         if self.remembered.len() == REMEMBERED {
             self.remembered.remove(0);
         }
@@ -281,6 +315,28 @@ impl Workspace {
             }
             Err(diagnostics) => (None, diagnostics.iter().map(|d| self.problem(d, sources)).collect()),
         }
+    }
+
+    /// Where each translation of `translations` is written.
+    fn translation_sites(&self, translations: &Translations, sources: &Sources) -> Vec<TranslationSite> {
+        let english: HashMap<&str, &str> =
+            translations.units.iter().map(|u| (u.id.as_str(), u.english.as_str())).collect();
+        let mut sites = Vec::new();
+        for locale in &translations.locales {
+            for (unit, t) in &locale.units {
+                sites.push(TranslationSite {
+                    unit: unit.clone(),
+                    lang: locale.lang.clone(),
+                    key: self.place(sources, t.key_span),
+                    from: self.place(sources, t.from_span),
+                    text: self.place(sources, t.span),
+                    state: t.state.clone(),
+                    was: t.from.clone(),
+                    now: english.get(unit.as_str()).map_or_else(String::new, |e| e.to_string()),
+                });
+            }
+        }
+        sites
     }
 
     fn place(&self, sources: &Sources, span: Span) -> Place {

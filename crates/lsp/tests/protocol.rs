@@ -739,7 +739,11 @@ fn rename_and_references_leave_an_id_in_a_text_or_a_comment_alone() {
     let edit = client.request("textDocument/rename", json!({ "textDocument": { "uri": client.uri(ABBEY) }, "position": { "line": line, "character": col }, "newName": new }));
     let renamed_abbey = apply_edits(&abbey, edit["changes"][client.uri(ABBEY)].as_array().unwrap());
     let renamed_bridges = apply_edits(&bridges, edit["changes"][client.uri(BRIDGES)].as_array().unwrap());
-    assert_eq!(edit["changes"].as_object().unwrap().len(), 2, "{edit}");
+    // The two rules files, and the Dutch translation keyed by the id.
+    assert_eq!(edit["changes"].as_object().unwrap().len(), 3, "{edit}");
+    let dutch = "translations/nl/expansions/abbey-and-mayor.yaml";
+    let renamed_dutch = apply_edits(&client.text(dutch), edit["changes"][client.uri(dutch)].as_array().unwrap());
+    assert!(renamed_dutch.contains(&format!("\n  {new}:\n")) && !renamed_dutch.contains(id), "{renamed_dutch}");
     let lines: Vec<&str> = renamed_abbey.lines().collect();
     assert_eq!(lines[comment_line], format!("    # {id} comes before the draw"));
     assert_eq!(lines[text_line], format!("            An abbey tile (see {id})"));
@@ -812,13 +816,16 @@ fn rename(client: &mut Client, rel: &str, needle: &str, skip: usize, new: &str) 
     client.request("textDocument/rename", params)
 }
 
-/// The files that name `any-time-only-once`: its definition, four `under:`.
-const UNDER_ANY_TIME_ONLY_ONCE: [&str; 5] = [
+/// The files that name `any-time-only-once`: its definition, four `under:`,
+/// and the two translations of its text, keyed by its id.
+const UNDER_ANY_TIME_ONLY_ONCE: [&str; 7] = [
     "base.yaml",
     "expansions/traders-and-builders.yaml",
     "expansions/the-plague.yaml",
     "expansions/the-tunnel.yaml",
     "expansions/the-tower.yaml",
+    "translations/nl/base.yaml",
+    "translations/ru/base.yaml",
 ];
 
 #[test]
@@ -919,5 +926,6 @@ fn prepare_rename_gives_the_name_and_its_range_or_refuses() {
     let edit = rename(&mut client, ABBEY, &format!("id: {id}"), 4, "abbey-supply-play");
     let rules = carcassonne_rules_lsp::uri::from_path(&client.dir.path().join("rules"));
     let files: Vec<&String> = edit["changes"].as_object().unwrap().keys().collect();
-    assert!(files.len() == 2 && files.iter().all(|f| f.starts_with(&rules)), "{edit}");
+    // The two rules files, and the Dutch translation keyed by the id.
+    assert!(files.len() == 3 && files.iter().all(|f| f.starts_with(&rules)), "{edit}");
 }
