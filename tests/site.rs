@@ -103,7 +103,7 @@ fn the_page_is_deterministic_and_self_contained() {
     let files = read_dir(a.path());
     assert_eq!(files, read_dir(b.path()), "two runs wrote different pages");
     let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["app.js", "index.html", "rules.js", "style.css"]);
+    assert_eq!(names, ["app.js", "index.html", "index.nl.html", "index.ru.html", "rules.js", "style.css"]);
     for (name, bytes) in &files {
         let text = std::str::from_utf8(bytes).expect("UTF-8");
         for external in ["http:", "https:", "src=\"//", "href=\"//", "url(", "@import", "type=\"module\""] {
@@ -119,7 +119,21 @@ fn the_page_is_deterministic_and_self_contained() {
         assert_eq!(html.matches(&format!(" data-id=\"{}\"", item.id)).count(), 1, "{}", item.id);
     }
     // Every condition number the page uses has its compiled predicate.
-    let js = std::str::from_utf8(&files[2].1).expect("UTF-8");
+    // Each language's page has every item once too, and the same conditions.
+    for page in [&files[2].1, &files[3].1] {
+        let page = std::str::from_utf8(page).expect("UTF-8");
+        for item in rules.items() {
+            assert_eq!(page.matches(&format!(" data-id=\"{}\"", item.id)).count(), 1, "{}", item.id);
+        }
+        let conditions = |html: &str| {
+            html.split(" data-c=\"")
+                .skip(1)
+                .map(|r| r.split('"').next().unwrap_or_default().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(conditions(page), conditions(html), "a language's page numbers its conditions otherwise");
+    }
+    let js = std::str::from_utf8(&files[4].1).expect("UTF-8");
     let predicates = js.matches("(e, v, m) =>").count();
     let used: BTreeSet<usize> = html
         .split(" data-c=\"")
@@ -1545,4 +1559,97 @@ fn the_page_plays_the_minimal_fixture_as_play_does() {
         }
         Err(problem) => panic!("{problem}"),
     }
+}
+
+/// The page in every language: each language's page in its language (its
+/// `lang`, titles, names, words and counts), an English fallback marked as
+/// English, the switch to another language keeping the selection, and the
+/// plural category of every count from 0 to 25 the same in the page's script
+/// (`Intl.PluralRules`) as in Rust (the compiler's CLDR rules, which check
+/// the translations' plural forms).
+#[test]
+fn every_language_has_its_page_and_the_switch_keeps_the_selection() {
+    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let site = build_site();
+    let profile = tempfile::tempdir().expect("profile dir");
+    let driver = Driver::start(&chromedriver);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("tokio runtime");
+    let outcome: Outcome<()> = runtime.block_on(async {
+        let client = chromium_session(&chromium, profile.path(), &driver).await?;
+        let result = languages(&client, site.path()).await;
+        let _ = client.close().await;
+        result
+    });
+    drop(driver);
+    if let Err(problem) = outcome {
+        panic!("{problem}");
+    }
+}
+
+async fn languages(client: &Client, site: &Path) -> Outcome<()> {
+    // As the page writes it (the default publisher is left out).
+    let hash = "#edition=C1&with=builder,abbey";
+    let url = format!("file://{}{hash}", site.join("index.html").display());
+    client.goto(&url).await.map_err(|e| format!("cannot open {url}: {e}"))?;
+    settled(client).await?;
+    // The switch to Dutch carries the selection; following it keeps it.
+    let href =
+        run_js(client, "return document.querySelector('nav.languages a[hreflang=nl]').getAttribute('href');").await?;
+    if href != json!(format!("index.nl.html{hash}")) {
+        return Err(format!("the link to the Dutch page is {href}, not index.nl.html{hash}"));
+    }
+    click(client, "nav.languages a[hreflang=nl]").await?;
+    settled(client).await?;
+    const READ: &str = r##"
+        const checked = (sel) => Array.from(document.querySelectorAll(sel)).filter((b) => b.checked).map((b) => b.dataset.module || b.value);
+        const title = (id) => document.getElementById(id).textContent.replace(/\s+/g, " ").trim();
+        return {
+          lang: document.documentElement.lang,
+          hash: location.hash,
+          editions: checked("input[name=edition]"),
+          modules: checked("input[data-module]"),
+          step: title("step-1B-title"),
+          summary: document.getElementById("summary").textContent,
+          status: document.getElementById("status").textContent,
+          english: Array.from(document.querySelectorAll("#turn [lang=en]")).length,
+          plurals: Array.from({ length: 26 }, (_, n) => new Intl.PluralRules(document.documentElement.lang).select(n)),
+        };"##;
+    let nl = run_js(client, READ).await?;
+    let expect = |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("the Dutch page: {what}: {nl}")) };
+    expect(nl["lang"] == "nl", "lang")?;
+    expect(nl["hash"] == hash, "the selection in the link")?;
+    expect(nl["editions"] == json!(["C1"]), "the edition")?;
+    expect(
+        nl["modules"] == json!(["builder", "abbey"]) || nl["modules"] == json!(["abbey", "builder"]),
+        "the modules",
+    )?;
+    expect(nl["step"].as_str().is_some_and(|t| t.starts_with("Stap 1B: Een tegel trekken")), "step 1B's title")?;
+    expect(
+        nl["summary"].as_str().is_some_and(|t| t.contains("1e editie") && t.contains("Bouwmeester")),
+        "the summary",
+    )?;
+    expect(nl["status"].as_str().is_some_and(|t| t.contains(" onderdelen, waarvan ")), "the status's counts")?;
+    expect(nl["english"] == 0, "Dutch is complete: nothing falls back to English")?;
+    // Russian is in part: what is not translated is marked as English.
+    client.goto(&format!("file://{}{hash}", site.join("index.ru.html").display())).await.map_err(|e| e.to_string())?;
+    settled(client).await?;
+    let ru = run_js(client, READ).await?;
+    if ru["lang"] != "ru"
+        || ru["english"].as_u64().unwrap_or(0) == 0
+        || !ru["step"].as_str().unwrap_or("").starts_with("Шаг 1B")
+    {
+        return Err(format!("the Russian page: {ru}"));
+    }
+    // Plural categories agree with Rust's for 0–25 in every language.
+    for (lang, page) in [("en", "index.html"), ("nl", "index.nl.html"), ("ru", "index.ru.html")] {
+        client.goto(&format!("file://{}", site.join(page).display())).await.map_err(|e| e.to_string())?;
+        settled(client).await?;
+        let read = run_js(client, READ).await?;
+        let rust: Vec<&str> =
+            (0..26).map(|n| carcassonne_rules_compiler::translation::plural_category(lang, n).unwrap_or("?")).collect();
+        if read["plurals"] != json!(rust) {
+            return Err(format!("{lang}: the page's plural categories {} are not Rust's {rust:?}", read["plurals"]));
+        }
+    }
+    Ok(())
 }

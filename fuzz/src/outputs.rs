@@ -29,13 +29,19 @@
 //!   events other than text is the stand-in's, with no raw HTML.
 //! - **Terminal** (`order` text): no control character but line feeds, and as
 //!   many lines as the stand-in's.
+//!
+//! The page, the wiki export and `order` are checked in English and in a
+//! language whose every unit (names, titles, texts, the program's words) and
+//! name is one of the strings too: a translation is as untrusted as the rules.
 
 use std::collections::HashMap;
 use std::path::Path;
 
 use carcassonne_rules_backends::codegen;
 use carcassonne_rules_backends::site;
+use carcassonne_rules_compiler::diagnostics::{FileId, Span};
 use carcassonne_rules_compiler::model::{Item, Rules, Wording, WordingPart};
+use carcassonne_rules_compiler::translation::{Locale, State, Translated, Translations};
 use carcassonne_rules_compiler::{Sources, compile_dir};
 use carcassonne_rules_core::escape::terminal;
 use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet};
@@ -48,6 +54,8 @@ pub struct Bed {
     rules: Rules,
     /// The files it was compiled from, which the wiki export's diagnostics name.
     sources: Sources,
+    /// A translation of the rules (a hostile one, for a check).
+    translations: Translations,
 }
 
 impl Bed {
@@ -57,7 +65,7 @@ impl Bed {
         match compiled.result {
             Ok(mut rules) => {
                 pieces_that_meet(&mut rules);
-                Bed { rules, sources: compiled.sources }
+                Bed { rules, sources: compiled.sources, translations: Translations::default() }
             }
             Err(problems) => panic!("the rules at {} do not compile: {problems:?}", dir.display()),
         }
@@ -85,8 +93,37 @@ impl Bed {
         let mut letters = HashMap::new();
         let mut stand_in = hostile.clone();
         rewrite(&mut stand_in, &mut |s| s.chars().map(|c| letter(&mut letters, c)).collect());
+        // A translation with the strings in every unit (names, titles,
+        // texts, the program's words), and its stand-in.
+        let hostile_language = translation(&hostile, &mut |_| {
+            next += 1;
+            strings[(next - 1) % strings.len()].clone()
+        });
+        let stand_in_language = Translations {
+            units: hostile_language.units.clone(),
+            locales: hostile_language
+                .locales
+                .iter()
+                .map(|l| Locale {
+                    name: l.name.chars().map(|c| letter(&mut letters, c)).collect(),
+                    units: l
+                        .units
+                        .iter()
+                        .map(|(id, t)| {
+                            let text = t.text.render(EditionId(0)).chars().map(|c| letter(&mut letters, c)).collect();
+                            (id.clone(), Translated { text: Wording(vec![WordingPart::Literal(text)]), ..t.clone() })
+                        })
+                        .collect(),
+                    ..l.clone()
+                })
+                .collect(),
+        };
+        let (hostile, stand_in) = (
+            Bed { rules: hostile, sources: Sources::default(), translations: hostile_language },
+            Bed { rules: stand_in, sources: Sources::default(), translations: stand_in_language },
+        );
         match output {
-            Output::Rust => check_rust(&hostile, &stand_in),
+            Output::Rust => check_rust(&hostile.rules, &stand_in.rules),
             Output::Site => check_site(&hostile, &stand_in),
             Output::Wiki => check_wiki(&hostile, &stand_in, &self.sources),
             Output::Order => check_order(&hostile, &stand_in),
@@ -129,6 +166,30 @@ fn pieces_that_meet(rules: &mut Rules) {
         };
         item.text = Wording(parts);
     }
+}
+
+/// A translation of `rules` into a language `qps`, every unit's text (and
+/// the language's name) from `next`.
+fn translation(rules: &Rules, next: &mut dyn FnMut(&str) -> String) -> Translations {
+    let units = carcassonne_rules_compiler::translation::units(rules);
+    let at = Span { file: FileId(0), start: 0, len: 0 };
+    let translated = units
+        .iter()
+        .map(|unit| {
+            let text = Wording(vec![WordingPart::Literal(next(&unit.english))]);
+            let state = State::Translated;
+            let t = Translated { text, from: unit.english.clone(), state, span: at, from_span: at, key_span: at };
+            (unit.id.clone(), t)
+        })
+        .collect();
+    let locale = Locale {
+        lang: "qps".to_string(),
+        name: next("Pseudo"),
+        required: false,
+        units: translated,
+        orphaned: Vec::new(),
+    };
+    Translations { units, locales: vec![locale] }
 }
 
 /// Splits a fuzz input into strings: at each byte 0xFF (never in UTF-8),
@@ -271,12 +332,13 @@ fn use_tree(tree: &syn::UseTree) -> String {
 
 // ---- HTML and JavaScript --------------------------------------------------------
 
-fn check_site(hostile: &Rules, stand_in: &Rules) {
-    let files = site::generate(hostile);
-    let expected = site::generate(stand_in);
+fn check_site(hostile: &Bed, stand_in: &Bed) {
+    let files = site::generate_in(&hostile.rules, &hostile.translations);
+    let expected = site::generate_in(&stand_in.rules, &stand_in.translations);
+    assert_eq!(files.len(), expected.len());
     for (file, want) in files.iter().zip(&expected) {
-        match file.name {
-            "index.html" => {
+        match file.name.as_str() {
+            name if name.ends_with(".html") => {
                 let tags = html_tags(&file.contents);
                 same(&tags, &html_tags(&want.contents), "index.html's tags", &file.contents, &want.contents);
                 let scripts = tags.iter().filter(|t| t.starts_with("script")).count();
@@ -395,13 +457,23 @@ pub fn js_skeleton(js: &str) -> String {
 
 // ---- wiki ---------------------------------------------------------------------
 
-fn check_wiki(hostile: &Rules, stand_in: &Rules, sources: &Sources) {
-    match (export::export(hostile, sources), export::export(stand_in, sources)) {
-        (Ok(page), Ok(want)) => {
-            same(&wiki_markup(&page), &wiki_markup(&want), "the wiki source's markup", &page, &want);
+fn check_wiki(hostile: &Bed, stand_in: &Bed, sources: &Sources) {
+    let locales = hostile.translations.locales.first().into_iter().zip(stand_in.translations.locales.first());
+    let languages = [(None, None)].into_iter().chain(locales.map(|(a, b)| (Some(a), Some(b))));
+    for (locale, stand_in_locale) in languages {
+        let options = |locale| export::Options { locale, translate: false };
+        match (
+            export::export_with(&hostile.rules, sources, options(locale)),
+            export::export_with(&stand_in.rules, sources, options(stand_in_locale)),
+        ) {
+            (Ok(page), Ok(want)) => {
+                same(&wiki_markup(&page), &wiki_markup(&want), "the wiki source's markup", &page, &want);
+            }
+            (Err(_), Err(_)) => {}
+            (page, want) => {
+                panic!("the export and the stand-in's differ in success: {:?} / {:?}", page.err(), want.err())
+            }
         }
-        (Err(_), Err(_)) => {}
-        (page, want) => panic!("the export and the stand-in's differ in success: {:?} / {:?}", page.err(), want.err()),
     }
 }
 
@@ -412,7 +484,11 @@ pub fn wiki_markup(page: &str) -> Vec<String> {
     let mut out = Vec::new();
     for (n, line) in page.split('\n').enumerate() {
         let n = n + 1;
-        if let Some(first) = line.chars().next() {
+        // What a line starts with is markup when it is one of these (a list,
+        // an indent, a heading, a rule, preformatted text, a table, a tag); a
+        // translated line may start with any other character (a reference
+        // such as `&#42;` stands for text).
+        if let Some(first) = line.chars().next().filter(|c| "*#:; =-{|!<".contains(*c)) {
             out.push(format!("{n}: line start {first:?}"));
         }
         let mut i = 0;
@@ -450,10 +526,22 @@ fn reference(text: &str) -> Option<usize> {
 
 // ---- Markdown and the terminal -----------------------------------------------------
 
-fn check_order(hostile: &Rules, stand_in: &Rules) {
+fn check_order(hostile: &Bed, stand_in: &Bed) {
+    let languages = hostile.translations.locales.iter().map(Some).zip(stand_in.translations.locales.iter().map(Some));
+    for (locale, stand_in_locale) in [(None, None)].into_iter().chain(languages) {
+        check_order_in(hostile, stand_in, locale, stand_in_locale);
+    }
+}
+
+fn check_order_in(hostile: &Bed, stand_in: &Bed, locale: Option<&Locale>, stand_in_locale: Option<&Locale>) {
+    let (hostile, stand_in) = (&hostile.rules, &stand_in.rules);
     for cfg in selections(hostile) {
-        let order = interpret::turn_order(hostile, &cfg);
-        let want = interpret::turn_order(stand_in, &cfg);
+        let mut order = interpret::turn_order(hostile, &cfg);
+        let mut want = interpret::turn_order(stand_in, &cfg);
+        if let (Some(locale), Some(stand_in_locale)) = (locale, stand_in_locale) {
+            locale.translate(&mut order, &hostile.catalog);
+            stand_in_locale.translate(&mut want, &stand_in.catalog);
+        }
         let md = markdown_events(&render::markdown(&order));
         let (text, want_text) = (render::markdown(&order), render::markdown(&want));
         same(&md, &markdown_events(&want_text), "the Markdown's events", &text, &want_text);

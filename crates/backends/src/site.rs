@@ -21,13 +21,14 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
 use carcassonne_rules_core::tables::{Flow, Role};
 use carcassonne_rules_core::{Catalog, EditionId, Effect, NamedEffect, Repeat, Section};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Rules, Step, Wording, WordingPart};
+use carcassonne_rules_compiler::translation::{Locale, SOURCE_LANG, State, Translations, UnitKind};
+use carcassonne_rules_core::words::{self, Word, Words};
 
 /// The script that runs the page: reads the controls, evaluates the conditions.
 const APP_JS: &str = include_str!("site/app.js");
@@ -36,19 +37,69 @@ const STYLE_CSS: &str = include_str!("site/style.css");
 
 /// The "Play a turn" mode's frame; `app.js` fills it from the order shown
 /// (the items' data attributes) and knows no rule.
-const PLAY_PANEL: &str = "<section id=\"play\" class=\"play\" aria-labelledby=\"play-title\" hidden>\n\
-     <h2 id=\"play-title\">Play a turn</h2>\n\
-     <p class=\"play-where\" id=\"play-where\"></p>\n\
-     <div class=\"play-prompt\" id=\"play-prompt\" aria-live=\"polite\"></div>\n\
-     <p class=\"play-error\" id=\"play-error\" role=\"alert\" hidden></p>\n\
-     <p class=\"play-controls\"><button type=\"button\" id=\"play-undo\">Undo</button> \
-     <button type=\"button\" id=\"play-restart\">Start over</button> \
-     <button type=\"button\" id=\"play-leave\">Back to the order of play</button></p>\n\
-     <section class=\"play-any-time\" id=\"play-any-time\" aria-labelledby=\"play-any-time-title\" hidden>\n\
-     <h3 id=\"play-any-time-title\">At any time during your turn</h3>\n<ul id=\"play-any-time-list\"></ul>\n</section>\n\
-     <section class=\"play-log\" aria-labelledby=\"play-log-title\">\n\
-     <h3 id=\"play-log-title\">What happened</h3>\n<ol id=\"play-log\"></ol>\n</section>\n\
-     </section>\n";
+fn play_panel(page: &Page) -> String {
+    format!(
+        "<section id=\"play\" class=\"play\" aria-labelledby=\"play-title\" hidden>\n\
+         <h2 id=\"play-title\">{play}</h2>\n\
+         <p class=\"play-where\" id=\"play-where\"></p>\n\
+         <div class=\"play-prompt\" id=\"play-prompt\" aria-live=\"polite\"></div>\n\
+         <p class=\"play-error\" id=\"play-error\" role=\"alert\" hidden></p>\n\
+         <p class=\"play-controls\"><button type=\"button\" id=\"play-undo\">{undo}</button> \
+         <button type=\"button\" id=\"play-restart\">{restart}</button> \
+         <button type=\"button\" id=\"play-leave\">{leave}</button></p>\n\
+         <section class=\"play-any-time\" id=\"play-any-time\" aria-labelledby=\"play-any-time-title\" hidden>\n\
+         <h3 id=\"play-any-time-title\">{any_time}</h3>\n<ul id=\"play-any-time-list\"></ul>\n</section>\n\
+         <section class=\"play-log\" aria-labelledby=\"play-log-title\">\n\
+         <h3 id=\"play-log-title\">{happened}</h3>\n<ol id=\"play-log\"></ol>\n</section>\n\
+         </section>\n",
+        play = page.word(Word::PlayATurn),
+        undo = page.word(Word::Undo),
+        restart = page.word(Word::StartOver),
+        leave = page.word(Word::BackToOrder),
+        any_time = html::text(page.words.heading(Section::AnyTime)),
+        happened = page.word(Word::WhatHappened),
+    )
+}
+
+/// The words `app.js` writes, in the page's language, as data attributes
+/// of a hidden element (`data-variant-rules`; a count's forms by plural
+/// category: `data-items-count-one`), so the script knows no language.
+fn words_element(page: &Page) -> String {
+    let mut out = String::from("<span id=\"words\" hidden");
+    let attribute = |key: &str| key.replace('_', "-");
+    for word in [Word::VariantRules, Word::BaseGameOnly, Word::NotKnown] {
+        let _ = write!(out, " data-{}=\"{}\"", attribute(word.key()), page.word(word));
+    }
+    for word in Word::ALL.iter().filter(|w| w.is_plural()) {
+        for (category, form) in words::plural_forms(page.words.get(*word)).unwrap_or_default() {
+            let _ = write!(out, " data-{}-{category}=\"{}\"", attribute(word.key()), html::text(form));
+        }
+    }
+    out.push_str("></span>\n");
+    out
+}
+
+/// The switch to the other languages' pages; `app.js` keeps the selection
+/// in their links.
+fn language_switch(page: &Page) -> String {
+    if page.languages.len() < 2 {
+        return String::new();
+    }
+    let mut out = format!("<nav class=\"languages\" aria-label=\"{}\"><ul>", page.word(Word::Languages));
+    for (lang, name, file) in page.languages {
+        let (lang, name, file) = (html::text(lang), html::text(name), html::text(file));
+        if *lang == *page.lang() {
+            let _ = write!(out, "<li><span lang=\"{lang}\" aria-current=\"page\">{name}</span></li>");
+        } else {
+            let _ = write!(
+                out,
+                "<li><a href=\"{file}\" data-page=\"{file}\" hreflang=\"{lang}\" lang=\"{lang}\">{name}</a></li>"
+            );
+        }
+    }
+    out.push_str("</ul></nav>\n");
+    out
+}
 
 /// The edition the page shows when the link names none, if the rules have it
 /// (else their first edition): the game's current edition.
@@ -58,22 +109,107 @@ const DEFAULT_EDITION: &str = "C2";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SiteFile {
     /// Its name inside the output folder.
-    pub name: &'static str,
+    pub name: String,
     /// Its contents.
     pub contents: String,
 }
 
 /// The page's files: `index.html`, `rules.js`, `app.js` and `style.css`.
 pub fn generate(rules: &Rules) -> Vec<SiteFile> {
+    generate_in(rules, &Translations::default())
+}
+
+/// The page in English and in every language of `translations`: one
+/// `index.html` per language (`index.nl.html`), each with a switch to the
+/// others that keeps the selection, and the files they share.
+pub fn generate_in(rules: &Rules, translations: &Translations) -> Vec<SiteFile> {
+    let mut languages = vec![(SOURCE_LANG.to_string(), "English".to_string(), page_file(SOURCE_LANG))];
+    languages.extend(translations.locales.iter().map(|l| (l.lang.clone(), l.name.clone(), page_file(&l.lang))));
     let mut conds = Conds::new(rules);
-    let html = index_html(rules, &mut conds);
+    let mut files = Vec::new();
+    let locales = std::iter::once(None).chain(translations.locales.iter().map(Some));
+    for locale in locales {
+        let page = Page::new(locale, &languages);
+        files.push(SiteFile { name: page_file(page.lang()), contents: index_html(rules, &mut conds, &page) });
+    }
     let js = rules_js(rules, &conds);
-    vec![
-        SiteFile { name: "index.html", contents: html },
-        SiteFile { name: "rules.js", contents: js },
-        SiteFile { name: "app.js", contents: APP_JS.to_string() },
-        SiteFile { name: "style.css", contents: STYLE_CSS.to_string() },
-    ]
+    files.push(SiteFile { name: "rules.js".to_string(), contents: js });
+    files.push(SiteFile { name: "app.js".to_string(), contents: APP_JS.to_string() });
+    files.push(SiteFile { name: "style.css".to_string(), contents: STYLE_CSS.to_string() });
+    files
+}
+
+/// The page of a language: `index.html` for English, `index.nl.html`.
+fn page_file(lang: &str) -> String {
+    if lang == SOURCE_LANG { "index.html".to_string() } else { format!("index.{lang}.html") }
+}
+
+/// What one language's page writes in it: its words, its translation of the
+/// rules (none for English), and the languages to switch to.
+struct Page<'a> {
+    locale: Option<&'a Locale>,
+    words: Words<'static>,
+    /// Every language: its tag, its name, its page.
+    languages: &'a [(String, String, String)],
+}
+
+impl<'a> Page<'a> {
+    fn new(locale: Option<&'a Locale>, languages: &'a [(String, String, String)]) -> Self {
+        let words = locale.map_or_else(Words::english, Locale::words);
+        Page { locale, words, languages }
+    }
+
+    fn lang(&self) -> &str {
+        self.locale.map_or(SOURCE_LANG, |l| l.lang.as_str())
+    }
+
+    /// A word of the program, as HTML text.
+    fn word(&self, word: Word) -> String {
+        html::text(self.words.get(word)).into_owned()
+    }
+
+    /// A word with its placeholder filled in, as HTML text.
+    fn word_with(&self, word: Word, placeholder: &str, value: &str) -> String {
+        html::text(&self.words.get(word).replace(placeholder, value)).into_owned()
+    }
+
+    /// A name or title in the page's language, as HTML: the English where
+    /// there is no translation, marked as English on a translated page.
+    fn name(&self, kind: UnitKind, id: &str, english: &str) -> String {
+        match (self.locale, self.locale.and_then(|l| l.units.get(&kind.unit_id(id)))) {
+            (_, Some(t)) => html::text(&t.text.render(EditionId(0))).into_owned(),
+            (Some(_), None) => format!("<span lang=\"en\">{}</span>", html::text(english)),
+            (None, None) => html::text(english).into_owned(),
+        }
+    }
+
+    /// A name in the page's language as plain text (for an attribute).
+    fn plain_name(&self, kind: UnitKind, id: &str, english: &str) -> String {
+        self.locale
+            .and_then(|l| l.units.get(&kind.unit_id(id)))
+            .map_or_else(|| english.to_string(), |t| t.text.render(EditionId(0)))
+    }
+
+    /// An item's text in the page's language, and the attributes of its
+    /// span: `lang="en"` where it falls back to English, `outdated` where its
+    /// English changed since it was translated.
+    fn item_text<'i>(&self, item: &'i Item) -> (&'i Wording, String)
+    where
+        'a: 'i,
+    {
+        let Some(locale) = self.locale else { return (&item.text, String::new()) };
+        match locale.units.get(&item.id) {
+            Some(t) if t.state == State::Outdated => {
+                (&t.text, format!(" data-translation=\"outdated\" title=\"{}\"", self.word(Word::OutdatedTranslation)))
+            }
+            Some(t) => (&t.text, String::new()),
+            None if item.text.render(EditionId(0)).is_empty() && item.text.is_uniform() => (&item.text, String::new()),
+            None => (
+                &item.text,
+                format!(" lang=\"en\" data-translation=\"missing\" title=\"{}\"", self.word(Word::Untranslated)),
+            ),
+        }
+    }
 }
 
 /// The conditions the page uses, numbered in order of first use; equal
@@ -183,33 +319,43 @@ fn header(rules: &Rules, open: &str, prefix: &str, close: &str, comment: fn(&str
 }
 
 /// The page: the selection form from the catalog, the order of play from the model.
-fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
+fn index_html(rules: &Rules, conds: &mut Conds<'_>, page: &Page) -> String {
     let mut out = String::from("<!doctype html>\n");
     out.push_str(&header(rules, "<!-- ", "     ", "-->\n", html::comment));
-    out.push_str(
-        "<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+    let _ = write!(
+        out,
+        "<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>Carcassonne: order of play</title>\n\
+         <title>{title}</title>\n\
          <link rel=\"stylesheet\" href=\"style.css\">\n\
          <script src=\"rules.js\" defer></script>\n\
          <script src=\"app.js\" defer></script>\n\
          </head>\n<body>\n\
-         <a class=\"skip\" href=\"#order\">Skip to the order of play</a>\n\
-         <header class=\"top\">\n<h1>Carcassonne: order of play</h1>\n\
-         <p class=\"summary\" id=\"summary\"></p>\n</header>\n\
+         <a class=\"skip\" href=\"#order\">{skip}</a>\n\
+         <header class=\"top\">\n<h1>{title}</h1>\n{switch}\
+         <p class=\"summary\" id=\"summary\"></p>\n{words}</header>\n\
          <div class=\"layout\">\n",
+        lang = html::text(page.lang()),
+        title = page.word(Word::PageTitle),
+        skip = page.word(Word::SkipToOrder),
+        switch = language_switch(page),
+        words = words_element(page),
     );
-    selection_form(&mut out, rules);
-    out.push_str(
+    selection_form(&mut out, rules, page);
+    let _ = write!(
+        out,
         "<main id=\"order\" class=\"order\" tabindex=\"-1\" aria-labelledby=\"order-title\">\n\
-         <h2 id=\"order-title\" class=\"visually-hidden\">Order of play</h2>\n\
-         <noscript><p class=\"notice\">This page needs JavaScript to show the rules of your selection.</p></noscript>\n\
-         <p class=\"play-start\"><button type=\"button\" id=\"play-start\" hidden>Play a turn</button></p>\n",
+         <h2 id=\"order-title\" class=\"visually-hidden\">{order}</h2>\n\
+         <noscript><p class=\"notice\">{noscript}</p></noscript>\n\
+         <p class=\"play-start\"><button type=\"button\" id=\"play-start\" hidden>{play}</button></p>\n",
+        order = page.word(Word::OrderOfPlay),
+        noscript = page.word(Word::NeedsJavaScript),
+        play = page.word(Word::PlayATurn),
     );
-    out.push_str(PLAY_PANEL);
+    out.push_str(&play_panel(page));
     out.push_str("<div id=\"turn\" hidden>\n");
     for outside in Section::BEFORE_STEPS {
-        section(&mut out, conds, rules, outside);
+        section(&mut out, conds, rules, outside, page);
     }
     for phase in &rules.phases {
         let _ = writeln!(
@@ -217,15 +363,15 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
             "<section class=\"phase\" id=\"phase-{id}\" data-phase=\"{id}\" aria-labelledby=\"phase-{id}-title\">\n\
              <h2 id=\"phase-{id}-title\">{id}. {title}</h2>",
             id = html::text(&phase.id),
-            title = html::text(&phase.title),
+            title = page.name(UnitKind::Phase, &phase.id, &phase.title),
         );
         for step in &phase.steps {
-            self::step(&mut out, conds, rules, step);
+            self::step(&mut out, conds, rules, step, page);
         }
         out.push_str("</section>\n");
     }
     for outside in Section::AFTER_STEPS {
-        section(&mut out, conds, rules, outside);
+        section(&mut out, conds, rules, outside, page);
     }
     if let Some(block) = &rules.double_turn {
         // The play mode's double turn: the block's first and last step, where its condition holds.
@@ -254,89 +400,116 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>) -> String {
     out
 }
 
-fn selection_form(out: &mut String, rules: &Rules) {
+fn selection_form(out: &mut String, rules: &Rules, page: &Page) {
     let catalog = &rules.catalog;
     let default = default_edition(rules);
-    out.push_str(
+    let _ = write!(
+        out,
         "<form id=\"selection\" class=\"selection\" aria-labelledby=\"selection-title\">\n\
-         <h2 id=\"selection-title\">Your game</h2>\n\
-         <fieldset class=\"choice\" id=\"editions\">\n<legend>Edition</legend>\n",
+         <h2 id=\"selection-title\">{}</h2>\n\
+         <fieldset class=\"choice\" id=\"editions\">\n<legend>{}</legend>\n",
+        page.word(Word::YourGame),
+        page.word(Word::EditionLegend),
     );
     for (i, edition) in catalog.editions.iter().enumerate() {
         let _ = writeln!(
             out,
-            "<label><input type=\"radio\" name=\"edition\" value=\"{id}\" data-index=\"{i}\"{checked}> \
+            "<label><input type=\"radio\" name=\"edition\" value=\"{id}\" data-index=\"{i}\" data-name=\"{plain}\"{checked}> \
              {name} <span class=\"code\">({id})</span></label>",
             id = html::text(&edition.id),
-            name = html::text(&edition.name),
+            name = page.name(UnitKind::Edition, &edition.id, &edition.name),
+            plain = html::text(&page.plain_name(UnitKind::Edition, &edition.id, &edition.name)),
             checked = if i == default { " checked" } else { "" },
         );
     }
     out.push_str("</fieldset>\n");
     let default_variant = catalog.editions.get(default).map_or(0, |e| usize::from(e.default_variant.0));
     if !catalog.variants.is_empty() {
-        out.push_str(
+        let _ = write!(
+            out,
             "<fieldset class=\"choice\" id=\"variants\" aria-describedby=\"variants-help\">\n\
-             <legend>Publisher's rules</legend>\n",
+             <legend>{}</legend>\n",
+            page.word(Word::PublishersRules),
         );
         for (i, variant) in catalog.variants.iter().enumerate() {
             let _ = writeln!(
                 out,
-                "<label><input type=\"radio\" name=\"variant\" value=\"{id}\" data-index=\"{i}\"{checked}> {name}</label>",
+                "<label><input type=\"radio\" name=\"variant\" value=\"{id}\" data-index=\"{i}\" data-name=\"{plain}\"{checked}> \
+                 {name}</label>",
                 id = html::text(&variant.id),
-                name = html::text(&variant.name),
+                name = page.name(UnitKind::Variant, &variant.id, &variant.name),
+                plain = html::text(&page.plain_name(UnitKind::Variant, &variant.id, &variant.name)),
                 checked = if i == default_variant { " checked" } else { "" },
             );
         }
-        out.push_str(
-            "<p class=\"help\" id=\"variants-help\">Where the publishers' rules differ (as the dragon's moves do).</p>\n\
-             </fieldset>\n",
+        let _ = writeln!(
+            out,
+            "<p class=\"help\" id=\"variants-help\">{}</p>\n</fieldset>",
+            page.word(Word::PublishersHelp)
         );
     }
-    out.push_str(
+    let _ = write!(
+        out,
         "<fieldset class=\"expansions\" id=\"expansions\">\n\
-         <legend>Expansions <span id=\"selected-count\" class=\"count\"></span></legend>\n\
-         <p class=\"help\">Ticking an expansion ticks all its modules; each module can be ticked alone.</p>\n\
-         <p class=\"actions\"><button type=\"button\" id=\"clear\">Clear: base game only</button></p>\n\
+         <legend>{} <span id=\"selected-count\" class=\"count\"></span></legend>\n\
+         <p class=\"help\">{}</p>\n\
+         <p class=\"actions\"><button type=\"button\" id=\"clear\">{}</button></p>\n\
          <ul class=\"expansion-list\">\n",
+        page.word(Word::Expansions),
+        page.word(Word::ExpansionsHelp),
+        page.word(Word::ClearSelection),
     );
     for expansion in &catalog.expansions {
         let editions = expansion.editions.iter().map(|e| html::text(e)).collect::<Vec<_>>();
         let _ = write!(out, "<li class=\"expansion\" data-editions=\"{}\">", editions.join(" "));
         let tags = format!(
-            " <span class=\"editions\" title=\"Published for {}\">{}</span>",
-            editions.join(", "),
+            " <span class=\"editions\" title=\"{}\">{}</span>",
+            page.word_with(Word::PublishedFor, "{editions}", &expansion.editions.join(", ")),
             editions.join(" · ")
         );
+        let expansion_name = page.name(UnitKind::Expansion, &expansion.id, &expansion.name);
+        let plain_expansion = page.plain_name(UnitKind::Expansion, &expansion.id, &expansion.name);
+        let names = |module: &carcassonne_rules_core::catalog::ModuleInfo| {
+            format!(
+                " data-name=\"{}\" data-expansion-name=\"{}\"",
+                html::text(&page.plain_name(UnitKind::Module, &module.id, &module.name)),
+                html::text(&plain_expansion)
+            )
+        };
         match expansion.modules.as_slice() {
             [module] => {
                 // One module: the expansion's box is the module's.
                 let _ = write!(
                     out,
-                    "<label><input type=\"checkbox\" data-expansion=\"{x}\" data-module=\"{m}\" data-bit=\"{bit}\"> \
+                    "<label><input type=\"checkbox\" data-expansion=\"{x}\" data-module=\"{m}\" data-bit=\"{bit}\"{names}> \
                      {name}</label>{tags}",
                     x = html::text(&expansion.id),
                     m = html::text(&module.id),
                     bit = module.bit.0,
-                    name = html::text(&expansion.name),
+                    names = names(module),
+                    name = expansion_name,
                 );
             }
             modules => {
                 let _ = write!(
                     out,
-                    "<label><input type=\"checkbox\" data-expansion=\"{x}\"{disabled}> {name}</label>{tags}\n\
-                     <ul class=\"modules\" aria-label=\"Modules of {name}\">\n",
+                    "<label><input type=\"checkbox\" data-expansion=\"{x}\" data-expansion-name=\"{plain}\"{disabled}> \
+                     {name}</label>{tags}\n\
+                     <ul class=\"modules\" aria-label=\"{label}\">\n",
                     x = html::text(&expansion.id),
-                    name = html::text(&expansion.name),
+                    name = expansion_name,
+                    plain = html::text(&plain_expansion),
+                    label = page.word_with(Word::ModulesOf, "{expansion}", &plain_expansion),
                     disabled = if modules.is_empty() { " disabled" } else { "" },
                 );
                 for module in modules {
                     let _ = writeln!(
                         out,
-                        "<li><label><input type=\"checkbox\" data-module=\"{m}\" data-bit=\"{bit}\"> {name}</label></li>",
+                        "<li><label><input type=\"checkbox\" data-module=\"{m}\" data-bit=\"{bit}\"{names}> {name}</label></li>",
                         m = html::text(&module.id),
                         bit = module.bit.0,
-                        name = html::text(&module.name),
+                        names = names(module),
+                        name = page.name(UnitKind::Module, &module.id, &module.name),
                     );
                 }
                 out.push_str("</ul>");
@@ -344,17 +517,23 @@ fn selection_form(out: &mut String, rules: &Rules) {
         }
         out.push_str("</li>\n");
     }
-    out.push_str(
+    let _ = write!(
+        out,
         "</ul>\n</fieldset>\n\
-         <fieldset class=\"view\">\n<legend>View</legend>\n\
-         <label><input type=\"checkbox\" id=\"changes\" aria-describedby=\"changes-help\"> What changed</label>\n\
-         <p class=\"help\" id=\"changes-help\">Highlights what your selection adds to the base game.</p>\n\
+         <fieldset class=\"view\">\n<legend>{view}</legend>\n\
+         <label><input type=\"checkbox\" id=\"changes\" aria-describedby=\"changes-help\"> {changed}</label>\n\
+         <p class=\"help\" id=\"changes-help\">{changed_help}</p>\n\
          </fieldset>\n\
-         <p class=\"share\"><label for=\"share-url\">Link to this selection</label>\n\
+         <p class=\"share\"><label for=\"share-url\">{link}</label>\n\
          <input id=\"share-url\" type=\"text\" readonly>\n\
-         <button type=\"button\" id=\"copy\">Copy link</button></p>\n\
+         <button type=\"button\" id=\"copy\">{copy}</button></p>\n\
          <p id=\"status\" class=\"status\" role=\"status\" aria-live=\"polite\"></p>\n\
          </form>\n",
+        view = page.word(Word::View),
+        changed = page.word(Word::WhatChanged),
+        changed_help = page.word(Word::WhatChangedHelp),
+        link = page.word(Word::LinkToSelection),
+        copy = page.word(Word::CopyLink),
     );
 }
 
@@ -394,8 +573,8 @@ fn flow_attrs(flow: Flow, effect: Option<&Effect>, catalog: &Catalog) -> String 
 }
 
 /// A section outside the steps (notes, setup, any time, final scoring).
-fn section(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, section: Section) {
-    let (id, title, items) = (section.name(), section.title(), rules.section(section));
+fn section(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, section: Section, page: &Page) {
+    let (id, title, items) = (section.name(), page.words.heading(section), rules.section(section));
     let _ = writeln!(
         out,
         "<section class=\"section\" id=\"{id}\" data-section=\"{id}\" aria-labelledby=\"{id}-title\">\n\
@@ -403,29 +582,31 @@ fn section(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, section: Sect
         id = html::text(id),
         title = html::text(title),
     );
-    list(out, conds, rules, "ul", items);
+    list(out, conds, rules, "ul", items, page);
     out.push_str("</section>\n");
 }
 
-fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step) {
+fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step, page: &Page) {
     let id = html::text(&step.id);
     let _ = write!(
         out,
         "<section class=\"step\" id=\"step-{id}\" data-step=\"{id}\"{c}{flow} aria-labelledby=\"step-{id}-title\">\n\
-         <h3 id=\"step-{id}-title\">Step {id}: {title}",
+         <h3 id=\"step-{id}-title\">{word} {id}: {title}",
+        word = page.word(Word::Step),
         c = conds.attr(&step.when),
         flow = match (step.choose_one, step.may_pass) {
             (false, _) => "",
             (true, false) => " data-choose-one",
             (true, true) => " data-choose-one data-may-pass",
         },
-        title = html::text(&step.title),
+        title = page.name(UnitKind::Step, &step.id, &step.title),
     );
     if let Some((repeat, when)) = &step.repeat {
-        let (name, text) = match repeat {
-            Repeat::DoubleTurn => ("double_turn", Repeat::DoubleTurn.label()),
-            Repeat::PerFeature => ("per_feature", Repeat::PerFeature.label()),
+        let name = match repeat {
+            Repeat::DoubleTurn => "double_turn",
+            Repeat::PerFeature => "per_feature",
         };
+        let text = page.word(repeat.word());
         let _ = write!(
             out,
             " <span class=\"badge repeat\" data-repeat=\"{name}\"{c} hidden>{text}</span>",
@@ -433,23 +614,23 @@ fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step) {
         );
     }
     out.push_str("</h3>\n");
-    let _ = writeln!(out, "<p class=\"lead empty\" hidden>{NO_ACTIONS}</p>");
+    let _ = writeln!(out, "<p class=\"lead empty\" hidden>{}</p>", page.word(Word::NoActions));
     if step.choose_one {
-        let _ = writeln!(out, "<p class=\"lead choose\" hidden>{CHOOSE_ONE}</p>");
+        let _ = writeln!(out, "<p class=\"lead choose\" hidden>{}</p>", page.word(Word::ChooseOneLead));
     }
-    list(out, conds, rules, "ol", &step.items);
+    list(out, conds, rules, "ol", &step.items, page);
     out.push_str("</section>\n");
 }
 
-fn list(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, tag: &str, items: &[Item]) {
+fn list(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, tag: &str, items: &[Item], page: &Page) {
     let _ = writeln!(out, "<{tag} class=\"items\">");
     for item in items {
-        self::item(out, conds, rules, item);
+        self::item(out, conds, rules, item, page);
     }
     let _ = writeln!(out, "</{tag}>");
 }
 
-fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item) {
+fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item, page: &Page) {
     let id = html::text(&item.id);
     let _ = write!(out, "<li class=\"item\" id=\"item-{id}\" data-id=\"{id}\"{}", conds.attr(&item.when));
     out.push_str(&conds.origins(item));
@@ -458,11 +639,12 @@ fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item) {
     }
     out.push_str(&flow_attrs(item.flow, item.effect.as_ref(), &rules.catalog));
     out.push_str(" hidden>");
-    out.push_str("<div class=\"line\"><span class=\"text\">");
-    text(out, &item.text);
+    let (wording, attributes) = page.item_text(item);
+    let _ = write!(out, "<div class=\"line\"><span class=\"text\"{attributes}>");
+    text(out, wording);
     out.push_str("</span>");
     for marker in &item.markers {
-        self::marker(out, conds, marker);
+        self::marker(out, conds, marker, page);
     }
     if !item.foreign.is_empty() {
         let eds: Vec<&str> = rules
@@ -475,27 +657,32 @@ fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item) {
             .collect();
         let _ = write!(
             out,
-            " <span class=\"badge foreign-badge\" hidden title=\"A rule of {from}, shown for other editions\">\
-             <span class=\"visually-hidden\">from another edition: </span>{from}</span>",
+            " <span class=\"badge foreign-badge\" hidden title=\"{title}\">\
+             <span class=\"visually-hidden\">{foreign}: </span>{from}</span>",
+            title = page.word_with(Word::RuleOfEdition, "{editions}", &eds.join("/")),
+            foreign = page.word(Word::FromAnotherEdition),
             from = html::text(&eds.join("/")),
         );
     }
-    out.push_str(
+    let _ = write!(
+        out,
         " <span class=\"badge origin\" hidden></span>\
-         <span class=\"badge added-badge\" hidden>added</span></div>",
+         <span class=\"badge added-badge\" hidden>{}</span></div>",
+        page.word(Word::Added)
     );
     if !item.children.is_empty() {
         out.push('\n');
-        list(out, conds, rules, "ul", &item.children);
+        list(out, conds, rules, "ul", &item.children, page);
     }
     out.push_str("</li>\n");
 }
 
-fn marker(out: &mut String, conds: &mut Conds<'_>, marker: &Marker) {
+fn marker(out: &mut String, conds: &mut Conds<'_>, marker: &Marker, page: &Page) {
     let _ = write!(
         out,
-        " <span class=\"badge marker\"{c} hidden><span class=\"visually-hidden\">marker: </span>{label}</span>",
+        " <span class=\"badge marker\"{c} hidden><span class=\"visually-hidden\">{word}: </span>{label}</span>",
         c = conds.attr(&marker.when),
+        word = page.word(Word::Marker),
         label = html::text(&marker.label),
     );
 }

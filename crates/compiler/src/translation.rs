@@ -18,7 +18,9 @@ use carcassonne_rules_core::order::Translation;
 use carcassonne_rules_core::suggest;
 use carcassonne_rules_core::words::{self, Word, Words};
 use carcassonne_rules_core::{Catalog, EditionId, Entry, Section, TurnOrder};
+use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
 use serde::{Deserialize, Serialize};
+use unic_langid::LanguageIdentifier;
 
 use crate::codes::Code;
 use crate::diagnostics::{Diagnostic, Fix, Sources, Span};
@@ -571,7 +573,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
                         ));
                         continue;
                     }
-                    if let Some(mut translated) = translated(unit, entry, &editions, sources, problems) {
+                    if let Some(mut translated) = translated(unit, lang, entry, &editions, sources, problems) {
                         translated.key_span = key.verbatim_start.map_or(key.span, |start| Span {
                             file: key.span.file,
                             start,
@@ -592,6 +594,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
 /// A unit's translation, its text checked and its state decided.
 fn translated(
     unit: &Unit,
+    lang: &str,
     entry: &RawUnit,
     editions: &[&str],
     sources: &Sources,
@@ -647,7 +650,12 @@ fn translated(
     if !ok {
         return None;
     }
-    if unit.kind == UnitKind::Program {
+    let plural = unit.kind == UnitKind::Program && words::plural_forms(&unit.english).is_some();
+    if plural && let Some(problem) = plural_problem(unit, lang, entry, sources) {
+        problems.push(problem);
+        return None;
+    }
+    if unit.kind == UnitKind::Program && !plural {
         let (english, translated) = (words::placeholders(&unit.english), words::placeholders(&entry.text.value));
         if english != translated {
             problems.push(
@@ -668,6 +676,63 @@ fn translated(
     }
     let state = if from == unit.english { State::Translated } else { State::Outdated };
     Some(Translated { text, from, state, span: entry.text.span, from_span: entry.from.span, key_span: entry.text.span })
+}
+
+/// The plural categories a count takes in `lang` (CLDR's cardinal rules, as
+/// the page's `Intl.PluralRules` has them), in CLDR's order; none for a
+/// language CLDR does not know.
+pub fn plural_categories(lang: &str) -> Vec<&'static str> {
+    let mut found: Vec<&'static str> = (0..=1000u32).filter_map(|n| plural_category(lang, n)).collect();
+    found.sort_by_key(|c| words::PLURAL_CATEGORIES.iter().position(|k| k == c));
+    found.dedup();
+    found
+}
+
+/// The plural category of the count `n` in `lang` (`one`, `few`, `many`…).
+pub fn plural_category(lang: &str, n: u32) -> Option<&'static str> {
+    let langid: LanguageIdentifier = lang.parse().ok()?;
+    let rules = PluralRules::create(langid, PluralRuleType::CARDINAL).ok()?;
+    Some(match rules.select(n).ok()? {
+        PluralCategory::ZERO => "zero",
+        PluralCategory::ONE => "one",
+        PluralCategory::TWO => "two",
+        PluralCategory::FEW => "few",
+        PluralCategory::MANY => "many",
+        PluralCategory::OTHER => "other",
+    })
+}
+
+/// What is wrong with a plural word's translation into `lang`: its forms
+/// must be one per category a count takes in the language, each with the
+/// English forms' placeholders.
+fn plural_problem(unit: &Unit, lang: &str, entry: &RawUnit, sources: &Sources) -> Option<Diagnostic> {
+    let wanted = plural_categories(lang);
+    let english = words::plural_forms(&unit.english)?;
+    let placeholders = words::placeholders(english.first().map_or("", |(_, f)| f));
+    let problem = |message: String| {
+        Diagnostic::at(Code::InvalidTranslation, sources, entry.text.span, message, "its forms").with_help(format!(
+            "a count in `{lang}` takes the forms {}: write them as `{}`, each with {}",
+            wanted.join(", "),
+            wanted.iter().map(|c| format!("{c}: …")).collect::<Vec<_>>().join(" | "),
+            placeholders.join(" ")
+        ))
+    };
+    let Some(forms) = words::plural_forms(&entry.text.value) else {
+        return Some(problem(format!("the translation of `{}` is not a list of plural forms", unit.id)));
+    };
+    let categories: Vec<&str> = forms.iter().map(|(c, _)| *c).collect();
+    if categories != wanted {
+        return Some(problem(format!(
+            "the translation of `{}` has the forms {}, but a count in `{lang}` takes {}",
+            unit.id,
+            categories.join(", "),
+            wanted.join(", ")
+        )));
+    }
+    if let Some((category, _)) = forms.iter().find(|(_, form)| words::placeholders(form) != placeholders) {
+        return Some(problem(format!("the `{category}` form of `{}` must hold {}", unit.id, placeholders.join(" "))));
+    }
+    None
 }
 
 /// A text's edition variants bound to the rules' editions.

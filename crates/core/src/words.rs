@@ -49,7 +49,65 @@ words! {
     OnceOrTwice = "once_or_twice", "once, or twice on a double turn";
     OncePerFeature = "once_per_feature", "once per completed feature";
     RulesOnly = "rules_only", "{publishers} rules only";
+    PageTitle = "page_title", "Carcassonne: order of play";
+    SkipToOrder = "skip_to_order", "Skip to the order of play";
+    Languages = "languages", "Languages";
+    YourGame = "your_game", "Your game";
+    EditionLegend = "edition_legend", "Edition";
+    PublishersRules = "publishers_rules", "Publisher's rules";
+    PublishersHelp = "publishers_help", "Where the publishers' rules differ (as the dragon's moves do).";
+    Expansions = "expansions", "Expansions";
+    ExpansionsHelp = "expansions_help", "Ticking an expansion ticks all its modules; each module can be ticked alone.";
+    ClearSelection = "clear_selection", "Clear: base game only";
+    PublishedFor = "published_for", "Published for {editions}";
+    ModulesOf = "modules_of", "Modules of {expansion}";
+    View = "view", "View";
+    WhatChanged = "what_changed", "What changed";
+    WhatChangedHelp = "what_changed_help", "Highlights what your selection adds to the base game.";
+    LinkToSelection = "link_to_selection", "Link to this selection";
+    CopyLink = "copy_link", "Copy link";
+    NeedsJavaScript = "needs_javascript", "This page needs JavaScript to show the rules of your selection.";
+    PlayATurn = "play_a_turn", "Play a turn";
+    Undo = "undo", "Undo";
+    StartOver = "start_over", "Start over";
+    BackToOrder = "back_to_order", "Back to the order of play";
+    WhatHappened = "what_happened", "What happened";
+    Marker = "marker", "marker";
+    Added = "added", "added";
+    RuleOfEdition = "rule_of_edition", "A rule of {editions}, shown for other editions";
+    Untranslated = "untranslated", "Not translated yet: shown in English.";
+    OutdatedTranslation = "outdated_translation", "This translation is outdated: the English has changed since.";
+    VariantRules = "variant_rules", "{variant}'s rules";
+    BaseGameOnly = "base_game_only", "base game only";
+    NotKnown = "not_known", "Not known, so ignored: {ids}.";
+    ItemsCount = "items_count", "one: {n} item | other: {n} items";
+    AddedCount = "added_count", "one: {n} of them added to the base game by your selection | other: {n} of them added to the base game by your selection";
+    ModulesCount = "modules_count", "one: {n} module | other: {n} modules";
 }
+
+impl Word {
+    /// Whether the word says a count, in one form per plural category of
+    /// its language (CLDR's: `one: {n} item | other: {n} items`).
+    pub fn is_plural(self) -> bool {
+        self.key().ends_with("_count")
+    }
+}
+
+/// The forms of a plural word, each with its CLDR category (`one`, `few`,
+/// `many`, `other`…), in written order; `None` if `text` is not a list of
+/// `category: form` separated by ` | `.
+pub fn plural_forms(text: &str) -> Option<Vec<(&str, &str)>> {
+    text.split('|')
+        .map(|form| {
+            let (category, form) = form.split_once(':')?;
+            let category = category.trim();
+            PLURAL_CATEGORIES.contains(&category).then_some((category, form.trim()))
+        })
+        .collect()
+}
+
+/// CLDR's plural categories.
+pub const PLURAL_CATEGORIES: [&str; 6] = ["zero", "one", "two", "few", "many", "other"];
 
 /// The placeholders of a word (`{publishers}`), in order: a translation
 /// keeps exactly these.
@@ -130,6 +188,13 @@ mod tests {
             assert_eq!(words.get(word), format!("w{n}"));
         }
         assert_eq!(placeholders(Word::RulesOnly.english()), ["{publishers}"]);
+        for word in Word::ALL.iter().filter(|w| w.is_plural()) {
+            let forms = plural_forms(word.english()).expect("plural forms");
+            assert_eq!(forms.iter().map(|(c, _)| *c).collect::<Vec<_>>(), ["one", "other"], "{}", word.key());
+        }
+        assert_eq!(plural_forms("one: a | few: b"), Some(vec![("one", "a"), ("few", "b")]));
+        assert_eq!(plural_forms("one a"), None);
+        assert_eq!(plural_forms("single: a"), None);
         assert_eq!(placeholders("a {x} b {y}"), ["{x}", "{y}"]);
         assert!(placeholders("no braces").is_empty());
         words.set_heading(Section::Setup, "Voorbereiding");

@@ -125,9 +125,9 @@ fn repeat_note(step: &StepOrder, style: &dyn Style, words: &Words) -> String {
     step.repeat.map_or_else(String::new, |r| format!(" ({})", style.escape(words.get(r.word()))))
 }
 
-fn module_list(order: &TurnOrder, words: &Words, module: impl Fn(&str) -> String) -> String {
+fn module_list(order: &TurnOrder, style: &dyn Style, words: &Words, module: impl Fn(&str) -> String) -> String {
     if order.modules.is_empty() {
-        return words.get(Word::NoModules).to_string();
+        return style.escape(words.get(Word::NoModules)).into_owned();
     }
     order.modules.iter().map(|m| module(m)).collect::<Vec<_>>().join(", ")
 }
@@ -181,7 +181,7 @@ impl Style for PlainText {
             self.escape(&order.edition),
             variant_note(order, self, words),
             word(Word::Modules),
-            module_list(order, words, |m| self.escape(m).into_owned())
+            module_list(order, self, words, |m| self.escape(m).into_owned())
         )
     }
     fn section(&self, title: &str) -> String {
@@ -237,7 +237,7 @@ impl Style for Markdown {
             self.escape(&order.edition),
             variant_note(order, self, words),
             word(Word::Modules),
-            module_list(order, words, markdown::code)
+            module_list(order, self, words, markdown::code)
         )
     }
     fn section(&self, title: &str) -> String {

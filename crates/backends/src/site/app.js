@@ -24,6 +24,26 @@
   const editionIndex = new Map(R.editions.map((e, i) => [e.id, i]));
   const variantIndex = new Map(R.variants.map((v, i) => [v.id, i]));
 
+  // The page's language: its words (data attributes of #words) and names
+  // (each box's data-name), so that rules.js serves every language's page.
+  const words = (document.getElementById("words") || { dataset: {} }).dataset;
+  const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+  /** A word of the page, its placeholders filled in: word("variantRules", { variant: "Z-Man Games" }). */
+  function word(key, fill, fallback) {
+    let text = words[key] !== undefined ? words[key] : fallback;
+    for (const [name, value] of Object.entries(fill || {})) text = text.split("{" + name + "}").join(value);
+    return text;
+  }
+  /** A count in the page's language: its form for n's plural category (CLDR's, as Intl.PluralRules has them). */
+  function counted(key, n, fallback) {
+    const category = plurals.select(n);
+    const form = words[key + category[0].toUpperCase() + category.slice(1)];
+    return (form !== undefined ? form : fallback).split("{n}").join(String(n));
+  }
+  const moduleNames = new Map(moduleBoxes.map((box) => [Number(box.dataset.bit), box.dataset.name]));
+  const expansionNames = new Map(expansionBoxes.map((box) => [box.dataset.expansion, box.dataset.expansionName]));
+  const moduleName = (bit) => moduleNames.get(bit) || R.modules[bit].name;
+
   const state = {
     edition: R.defaultEdition,
     variant: R.editions[R.defaultEdition] ? R.editions[R.defaultEdition].variant : 0,
@@ -105,6 +125,10 @@
       }
     }
     shareUrl.value = location.href;
+    // The other languages' pages show the same selection.
+    for (const link of document.querySelectorAll("nav.languages a[data-page]")) {
+      link.setAttribute("href", link.dataset.page + location.hash);
+    }
   }
 
   /** Puts the state into the controls. */
@@ -121,7 +145,7 @@
     }
     changes.checked = state.changes;
     const n = state.modules.size;
-    count.textContent = n ? "(" + n + (n === 1 ? " module" : " modules") + ")" : "";
+    count.textContent = n ? "(" + counted("modulesCount", n, "{n} modules") + ")" : "";
   }
 
   form.addEventListener("change", (event) => {
@@ -209,7 +233,7 @@
         badge.hidden = origin === null;
         if (origin !== null) {
           badge.dataset.module = R.modules[origin].id;
-          badge.textContent = R.modules[origin].name;
+          badge.textContent = moduleName(origin);
         }
         const foreign = li.dataset.f !== undefined && li.dataset.f.split(" ").includes(String(e));
         li.classList.toggle("foreign", foreign);
@@ -252,17 +276,20 @@
     const names = [];
     for (const x of R.expansions) {
       const selected = x.modules.filter((b) => state.modules.has(b));
-      if (selected.length && selected.length === x.modules.length) names.push(x.name);
-      else selected.forEach((b) => names.push(R.modules[b].name));
+      if (selected.length && selected.length === x.modules.length) names.push(expansionNames.get(x.id) || x.name);
+      else selected.forEach((b) => names.push(moduleName(b)));
     }
+    const editionName = (editionBoxes[e] && editionBoxes[e].dataset.name) || edition.name;
+    const variantName = R.variants[v] ? (variantBoxes[v] && variantBoxes[v].dataset.name) || R.variants[v].name : null;
     summary.textContent =
       // Rules without publisher variants have no variant to name.
-      edition.name + " (" + edition.id + "), " + (R.variants[v] ? R.variants[v].name + "'s rules; " : "") +
-      (names.length ? names.join(", ") : "base game only") + ".";
-    let text = shown + " items";
-    if (state.modules.size) text += ", " + added + " of them added to the base game by your selection";
+      editionName + " (" + edition.id + "), " +
+      (variantName ? word("variantRules", { variant: variantName }, "{variant}'s rules") + "; " : "") +
+      (names.length ? names.join(", ") : word("baseGameOnly", {}, "base game only")) + ".";
+    let text = counted("itemsCount", shown, "{n} items");
+    if (state.modules.size) text += ", " + counted("addedCount", added, "{n} of them added to the base game by your selection");
     text += ".";
-    if (state.ignored.length) text += " Not known, so ignored: " + state.ignored.join(", ") + ".";
+    if (state.ignored.length) text += " " + word("notKnown", { ids: state.ignored.join(", ") }, "Not known, so ignored: {ids}.");
     status.textContent = text;
   }
 
