@@ -625,7 +625,7 @@ fn wiki_and_site_replace_only_their_own_regular_files() {
     let site = dir.path().join("site");
     let site_arg = site.to_str().expect("utf-8");
     assert_eq!(cli(&["--rules", FIXTURE, "site", "--out", site_arg]).status.code(), Some(0));
-    assert_eq!(names_in(&site), ["app.js", "index.html", "rules.js", "style.css"], "no temporaries");
+    assert_eq!(names_in(&site), ["app.js", "index.html", "index.nl.html", "rules.js", "style.css"], "no temporaries");
     assert_eq!(cli(&["--rules", FIXTURE, "site", "--out", site_arg]).status.code(), Some(0));
     std::fs::write(site.join("notes.txt"), "mine").expect("write");
     let run = cli(&["--rules", FIXTURE, "site", "--out", site_arg]);
@@ -1083,8 +1083,16 @@ fn check_refuses_rules_whose_required_language_is_outdated_and_names_the_change(
 }
 
 /// `text` in a pseudo-language: every ASCII letter replaced by an accented
-/// one, the text DSL's edition lists and the program's placeholders kept.
+/// one, the text DSL's edition lists, the program's placeholders and a
+/// count's plural categories kept.
 fn pseudo(text: &str) -> String {
+    if let Some(forms) = carcassonne_rules_runtime::core::words::plural_forms(text) {
+        return forms
+            .iter()
+            .map(|(category, form)| format!("{category}: {}", pseudo(form)))
+            .collect::<Vec<_>>()
+            .join(" | ");
+    }
     const LOWER: &str = "ȧƀƈḓḗƒɠħīĵķŀḿƞǿƥɋřşŧŭṽẇẋẏẑ";
     const UPPER: &str = "ȦƁƇḒḖƑƓĦĪĴĶĿḾȠǾƤɊŘŞŦŬṼẆẊẎẐ";
     let (lower, upper): (Vec<char>, Vec<char>) = (LOWER.chars().collect(), UPPER.chars().collect());
@@ -1092,9 +1100,12 @@ fn pseudo(text: &str) -> String {
     let mut editions = false;
     let mut rest = text;
     while let Some(c) = rest.chars().next() {
-        if let Some(after) = rest.strip_prefix("{publishers}") {
-            out.push_str("{publishers}");
-            rest = after;
+        if let Some(placeholder) = ["{publishers}", "{editions}", "{expansion}", "{variant}", "{ids}", "{n}"]
+            .into_iter()
+            .find(|p| rest.starts_with(p))
+        {
+            out.push_str(placeholder);
+            rest = &rest[placeholder.len()..];
             continue;
         }
         match c {
@@ -1112,12 +1123,13 @@ fn pseudo(text: &str) -> String {
     out
 }
 
-/// A copy of the bundled rules with a pseudo-language `qps` beside Dutch:
+/// A copy of the bundled rules with a pseudo-language `en-xa` (as Android
+/// names its accented pseudo-locale; CLDR counts it as English) beside Dutch:
 /// Dutch's files (which hold every unit), each text the pseudo-language of its English.
 fn pseudo_rules() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
     copy_dir(Path::new("rules"), dir.path());
-    let (nl, qps) = (dir.path().join("translations/nl"), dir.path().join("translations/qps"));
+    let (nl, qps) = (dir.path().join("translations/nl"), dir.path().join("translations/en-xa"));
     copy_dir(&nl, &qps);
     let mut files = vec![qps.clone()];
     while let Some(path) = files.pop() {
@@ -1142,7 +1154,7 @@ fn pseudo_rules() -> tempfile::TempDir {
     }
     let languages = dir.path().join("translations/languages.yaml");
     let text = std::fs::read_to_string(&languages).expect("languages");
-    std::fs::write(&languages, format!("{text}  - {{ lang: qps, name: Pseudo }}\n")).expect("write");
+    std::fs::write(&languages, format!("{text}  - {{ lang: en-xa, name: Pseudo }}\n")).expect("write");
     dir
 }
 
@@ -1152,24 +1164,32 @@ fn a_pseudo_language_shows_no_english_word_of_the_program() {
     let rules = dir.path().display().to_string();
     let translations = json(&["--rules", &rules, "translations", "--format", "json"]);
     let qps = &translations["locales"][2];
-    assert_eq!((qps["lang"].as_str(), qps["percent"].as_f64()), (Some("qps"), Some(100.0)), "{qps}");
+    assert_eq!((qps["lang"].as_str(), qps["percent"].as_f64()), (Some("en-xa"), Some(100.0)), "{qps}");
     let mut english: Vec<String> = Word::ALL.iter().map(|w| w.english().replace("{publishers}", "")).collect();
     english.extend(Section::ALL.iter().map(|s| s.title().to_string()));
-    english.extend(["Introduction", "Preparation", "Final scoring", "Once, or twice"].map(String::from));
+    english
+        .extend(["Introduction", "Preparation", "Final scoring", "Once, or twice", "the same rules"].map(String::from));
     let selection = ["--edition", "C1", "--with", "builder,princess_and_dragon,abbey_and_mayor,the_messages"];
     let mut outputs = Vec::new();
     for format in ["text", "markdown"] {
-        let out = cli(&[&["--rules", &rules, "order", "--lang", "qps", "--format", format][..], &selection].concat());
+        let out = cli(&[&["--rules", &rules, "order", "--lang", "en-xa", "--format", format][..], &selection].concat());
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         outputs.push((format!("order --format {format}"), String::from_utf8_lossy(&out.stdout).into_owned()));
     }
     let page = dir.path().join("page.wiki");
-    let out = cli(&["--rules", &rules, "wiki", "--lang", "qps", "--out", &page.display().to_string()]);
+    let out = cli(&["--rules", &rules, "wiki", "--lang", "en-xa", "--out", &page.display().to_string()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // The page's words, not its markup (ids, classes).
     let page = std::fs::read_to_string(&page).expect("page");
     let words: String = page.split('<').map(|part| part.split_once('>').map_or(part, |(_, after)| after)).collect();
     outputs.push(("wiki".to_string(), words));
+    let site = dir.path().join("site");
+    let out = cli(&["--rules", &rules, "site", "--out", &site.display().to_string()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let page = std::fs::read_to_string(site.join("index.en-xa.html")).expect("the pseudo-language's page");
+    // Its words, not its markup; the language switch names each language in itself.
+    let words: String = page.split('<').map(|part| part.split_once('>').map_or(part, |(_, after)| after)).collect();
+    outputs.push(("site".to_string(), words.replace("English", "")));
     for (what, output) in &outputs {
         assert!(output.contains("Ƈ") || output.contains("ƈ"), "{what} is not in the pseudo-language");
         for word in &english {

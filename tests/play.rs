@@ -222,3 +222,27 @@ fn a_state_from_other_rules_is_refused_at_its_stamp() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("turn.json:"), "{stderr}");
 }
+
+#[test]
+fn a_turn_in_another_language_is_the_same_turn_in_its_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let selection = ["--edition", "C2", "--with", "builder"];
+    // Scripted, the turn's JSON names ids: the same in every language.
+    let empty = write_answers(dir.path(), &[]);
+    let json = |lang: &str| {
+        json_of(&play(
+            &[&selection[..], &["--answers", &empty, "--format", "json", "--lang", lang]].concat(),
+            dir.path(),
+        ))
+    };
+    assert_eq!(json("nl"), json("en"));
+    // In text, the pending prompt shows the Dutch item.
+    let text = |lang: &str| {
+        let out = play(&[&selection[..], &["--answers", &empty, "--lang", lang]].concat(), dir.path());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (english, dutch) = (text("en"), text("nl"));
+    assert!(english.contains("pending: ") && dutch.contains("pending: "), "{dutch}");
+    assert_ne!(english, dutch, "the prompt is not in Dutch: {dutch}");
+}

@@ -9,9 +9,10 @@ use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::translation::Locale;
 use carcassonne_rules_compiler::{Diagnostic, Sources};
 use carcassonne_rules_runtime::core::escape::terminal;
-use carcassonne_rules_runtime::core::{Config, TurnOrder};
+use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::trace::{NamedEvent, Trace};
 use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_FEATURES, Plan, Prompt, Turn, TurnError};
 use carcassonne_rules_tools::interpret;
@@ -19,7 +20,7 @@ use clap::Args;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::shared::{ListFormat, Outcome, json_error, load, print_out, selection, write_error};
+use super::shared::{LangArgs, ListFormat, Outcome, json_error, load, print_out, selection, write_error};
 use crate::output;
 
 #[derive(Args)]
@@ -48,6 +49,8 @@ pub struct PlayArgs {
     resume: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = ListFormat::Text)]
     format: ListFormat,
+    #[command(flatten)]
+    lang: LangArgs,
 }
 
 /// What `--save` writes: the turn, and the trace so far (which `play` prints).
@@ -132,15 +135,25 @@ pub fn run(rules: Option<&Path>, args: &PlayArgs) -> Outcome {
         }
     };
     let config = |catalog| selection(catalog, &edition, variant.as_deref(), &with);
+    // The turn is played in the language's texts; its ids stay the rules'.
+    let locale = args.lang.locale(rules)?;
+    fn translated<'o>(locale: Option<&Locale>, mut order: TurnOrder<'o>, catalog: &Catalog) -> TurnOrder<'o> {
+        if let Some(locale) = locale {
+            locale.translate(&mut order, catalog);
+        }
+        order
+    }
+    let locale = locale.as_ref();
     match rules {
         None => {
-            let cfg: Config = config(carcassonne_rules_runtime::catalog())?;
-            play(&carcassonne_rules_runtime::turn_order(&cfg), args, saved)
+            let catalog = carcassonne_rules_runtime::catalog();
+            let cfg: Config = config(catalog)?;
+            play(&translated(locale, carcassonne_rules_runtime::turn_order(&cfg), catalog), args, saved)
         }
         Some(dir) => {
             let rules = load(dir)?;
             let cfg = config(&rules.catalog)?;
-            play(&interpret::turn_order(&rules, &cfg), args, saved)
+            play(&translated(locale, interpret::turn_order(&rules, &cfg), &rules.catalog), args, saved)
         }
     }
 }

@@ -390,12 +390,12 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>, page: &Page) -> String {
         );
     }
     out.push_str("</div>\n</main>\n</div>\n");
-    let _ = writeln!(
-        out,
-        "<footer class=\"foot\"><p>Generated from the project's checked rules by {} — \
-         the same rules the <code>carcassonne-rules</code> command line runs.</p></footer>",
-        html::text(GENERATOR)
-    );
+    // The placeholders survive the escaping; the command is markup.
+    let footer = page
+        .word(Word::GeneratedBy)
+        .replace("{generator}", &html::text(GENERATOR))
+        .replace("{command}", "<code>carcassonne-rules</code>");
+    let _ = writeln!(out, "<footer class=\"foot\"><p>{footer}</p></footer>");
     out.push_str("</body>\n</html>\n");
     out
 }

@@ -688,10 +688,16 @@ pub fn plural_categories(lang: &str) -> Vec<&'static str> {
     found
 }
 
-/// The plural category of the count `n` in `lang` (`one`, `few`, `many`…).
+/// The plural category of the count `n` in `lang` (`one`, `few`, `many`…):
+/// the rules of its primary language where CLDR has none of the tag's own
+/// (`en-xa` counts as `en`), as a browser's `Intl.PluralRules` falls back.
 pub fn plural_category(lang: &str, n: u32) -> Option<&'static str> {
-    let langid: LanguageIdentifier = lang.parse().ok()?;
-    let rules = PluralRules::create(langid, PluralRuleType::CARDINAL).ok()?;
+    let create = |tag: &str| {
+        let langid: LanguageIdentifier = tag.parse().ok()?;
+        PluralRules::create(langid, PluralRuleType::CARDINAL).ok()
+    };
+    let primary = lang.split('-').next().unwrap_or(lang);
+    let rules = create(lang).or_else(|| create(primary))?;
     Some(match rules.select(n).ok()? {
         PluralCategory::ZERO => "zero",
         PluralCategory::ONE => "one",

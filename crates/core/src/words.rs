@@ -83,6 +83,7 @@ words! {
     ItemsCount = "items_count", "one: {n} item | other: {n} items";
     AddedCount = "added_count", "one: {n} of them added to the base game by your selection | other: {n} of them added to the base game by your selection";
     ModulesCount = "modules_count", "one: {n} module | other: {n} modules";
+    GeneratedBy = "generated_by", "Generated from the project's checked rules by {generator} — the same rules the {command} command line runs.";
 }
 
 impl Word {
