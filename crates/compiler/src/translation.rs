@@ -224,43 +224,47 @@ fn collapse(text: &str) -> String {
 
 /// A wording in the text DSL's canonical form: `{C1: farm | C2, WE: field}`.
 fn wording_canonical(wording: &Wording, editions: &[&str]) -> String {
-    let mut out = String::new();
-    for part in &wording.0 {
-        match part {
-            WordingPart::Literal(s) => out.push_str(s),
-            WordingPart::ByEdition(alternatives) => {
-                let alternatives: Vec<String> = alternatives
-                    .iter()
-                    .map(|(eds, text)| {
-                        let names: Vec<&str> =
-                            eds.iter().map(|e| editions.get(usize::from(e.0)).copied().unwrap_or("?")).collect();
-                        format!("{}: {}", names.join(", "), text.trim())
-                    })
-                    .collect();
-                out.push('{');
-                out.push_str(&alternatives.join(" | "));
-                out.push('}');
-            }
-        }
-    }
-    collapse(&out)
+    let edition = |e: &EditionId| editions.get(usize::from(e.0)).copied().unwrap_or("?");
+    canonical_of(wording.0.iter().map(|part| match part {
+        WordingPart::Literal(s) => Piece::Literal(s),
+        WordingPart::ByEdition(alternatives) => Piece::Variants(
+            alternatives.iter().map(|(eds, text)| (eds.iter().map(edition).collect(), text.as_str())).collect(),
+        ),
+    }))
 }
 
 /// A DSL text as written (`from:` or a translation) in canonical form, its
 /// edition names as written: what is compared with a unit's English.
 pub fn canonical(parts: &[dsl::TextPart]) -> String {
-    let mut out = String::new();
-    for part in parts {
+    canonical_of(parts.iter().map(|part| {
         match part {
-            dsl::TextPart::Literal(s) => out.push_str(s),
-            dsl::TextPart::Variants(alternatives) => {
-                let alternatives: Vec<String> = alternatives
+            dsl::TextPart::Literal(s) => Piece::Literal(s),
+            dsl::TextPart::Variants(alternatives) => Piece::Variants(
+                alternatives
                     .iter()
-                    .map(|(names, text)| {
-                        let names: Vec<&str> = names.iter().map(|n| n.text.as_str()).collect();
-                        format!("{}: {}", names.join(", "), text.trim())
-                    })
-                    .collect();
+                    .map(|(names, text)| (names.iter().map(|n| n.text.as_str()).collect(), text.as_str()))
+                    .collect(),
+            ),
+        }
+    }))
+}
+
+/// One part of a text, its editions by name, for [`canonical_of`].
+enum Piece<'a> {
+    Literal(&'a str),
+    Variants(Vec<(Vec<&'a str>, &'a str)>),
+}
+
+/// The one canonical form of a text: literals as written, each variant as
+/// `{C1: farm | C2, WE: field}`, whitespace collapsed.
+fn canonical_of<'a>(pieces: impl Iterator<Item = Piece<'a>>) -> String {
+    let mut out = String::new();
+    for piece in pieces {
+        match piece {
+            Piece::Literal(s) => out.push_str(s),
+            Piece::Variants(alternatives) => {
+                let alternatives: Vec<String> =
+                    alternatives.iter().map(|(names, text)| format!("{}: {}", names.join(", "), text.trim())).collect();
                 out.push('{');
                 out.push_str(&alternatives.join(" | "));
                 out.push('}');
@@ -433,7 +437,7 @@ pub struct RawTranslations {
 }
 
 /// The files of one language's folder, relative to it: the rules files'
-/// names. A language need not have every file.
+/// names, and [`PROGRAM_FILE`]. A language need not have every file.
 fn language_file_names(rules: &Rules) -> Vec<String> {
     let mut names = rules.inputs.clone();
     names.push(PROGRAM_FILE.to_string());
@@ -573,12 +577,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
                         ));
                         continue;
                     }
-                    if let Some(mut translated) = translated(unit, lang, entry, &editions, sources, problems) {
-                        translated.key_span = key.verbatim_start.map_or(key.span, |start| Span {
-                            file: key.span.file,
-                            start,
-                            len: key.value.len(),
-                        });
+                    if let Some(translated) = translated(unit, lang, key, entry, &editions, sources, problems) {
                         locale.units.insert(id, translated);
                     }
                 }
@@ -595,6 +594,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
 fn translated(
     unit: &Unit,
     lang: &str,
+    key: &Spanned<String>,
     entry: &RawUnit,
     editions: &[&str],
     sources: &Sources,
@@ -675,7 +675,10 @@ fn translated(
         }
     }
     let state = if from == unit.english { State::Translated } else { State::Outdated };
-    Some(Translated { text, from, state, span: entry.text.span, from_span: entry.from.span, key_span: entry.text.span })
+    // The key without its quotes, where it stands verbatim: what a rename replaces.
+    let key_span =
+        key.verbatim_start.map_or(key.span, |start| Span { file: key.span.file, start, len: key.value.len() });
+    Some(Translated { text, from, state, span: entry.text.span, from_span: entry.from.span, key_span })
 }
 
 /// The plural categories a count takes in `lang` (CLDR's cardinal rules, as
