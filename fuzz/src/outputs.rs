@@ -459,9 +459,11 @@ pub fn js_skeleton(js: &str) -> String {
 
 fn check_wiki(hostile: &Bed, stand_in: &Bed, sources: &Sources) {
     let locales = hostile.translations.locales.first().into_iter().zip(stand_in.translations.locales.first());
-    let languages = [(None, None)].into_iter().chain(locales.map(|(a, b)| (Some(a), Some(b))));
-    for (locale, stand_in_locale) in languages {
-        let options = |locale| export::Options { locale, translate: false };
+    // English, Translate's source page (its units around the texts), and the language.
+    let languages =
+        [(None, None, false), (None, None, true)].into_iter().chain(locales.map(|(a, b)| (Some(a), Some(b), false)));
+    for (locale, stand_in_locale, translate) in languages {
+        let options = |locale| export::Options { locale, translate };
         match (
             export::export_with(&hostile.rules, sources, options(locale)),
             export::export_with(&stand_in.rules, sources, options(stand_in_locale)),
