@@ -1169,6 +1169,10 @@ fn a_pseudo_language_shows_no_english_word_of_the_program() {
     english.extend(Section::ALL.iter().map(|s| s.title().to_string()));
     english
         .extend(["Introduction", "Preparation", "Final scoring", "Once, or twice", "the same rules"].map(String::from));
+    // The marker labels, rules data like the texts.
+    english.extend(
+        ["MESSAGES", "ROBBERS", "ROBBER CHOICE", "WONDER", "TREE TRAP", "LAKE TRAP", "HANS STATUE"].map(String::from),
+    );
     let selection = ["--edition", "C1", "--with", "builder,princess_and_dragon,abbey_and_mayor,the_messages"];
     let mut outputs = Vec::new();
     for format in ["text", "markdown"] {

@@ -683,7 +683,9 @@ fn marker(out: &mut String, conds: &mut Conds<'_>, marker: &Marker, page: &Page)
         " <span class=\"badge marker\"{c} hidden><span class=\"visually-hidden\">{word}: </span>{label}</span>",
         c = conds.attr(&marker.when),
         word = page.word(Word::Marker),
-        label = html::text(&marker.label),
+        label = html::text(
+            &page.locale.and_then(|l| l.marker_label(&marker.label)).unwrap_or_else(|| marker.label.clone())
+        ),
     );
 }
 
@@ -807,6 +809,7 @@ mod tests {
             sections: Default::default(),
             inputs: Vec::new(),
             defined: Default::default(),
+            markers: Vec::new(),
         }
     }
 

@@ -31,6 +31,12 @@ fn nasty(dir: &Path, depth: usize) {
          gen: \"m_20th or 20th\"\n  async: gen and f_21st\n",
     );
     std::fs::write(path, modules).expect("write");
+    let base = dir.join("base.yaml");
+    let markers = std::fs::read_to_string(&base).expect("base").replace(
+        "markers:\n",
+        "markers:\n  - { id: HANS_STATUE, meaning: Statue. }\n  - { id: TREE_TRAP, meaning: Trap. }\n",
+    );
+    std::fs::write(base, markers).expect("write");
     let mut items = String::from(
         "expansion: nasty\nitems:\n  1A:\n    - id: 1-a\n      when: \"20th\"\n      text: t\n      \
          markers: [\"HANS_STATUE when gen\", \"HANS_STATUE when 21st\", 'HANS_STATUE \"2\"']\n    \

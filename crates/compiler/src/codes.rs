@@ -90,7 +90,7 @@ codes! {
     ExpansionWithoutFile = "expansion-without-file", Error, Rules, "An expansion of `modules.yaml` has no rules file in `expansions/`.";
     UnknownStep = "unknown-step", Error, Rules, "A step (in an effect, the double-turn block or a section key of `items`) is not declared in `base.yaml`.";
     UnknownItem = "unknown-item", Error, Rules, "An ordering key (`before`, `after`, `under`) names an item that no rules file defines.";
-    UnknownMarker = "unknown-marker", Error, Rules, "A marker is not one of those the rules format knows.";
+    UnknownMarker = "unknown-marker", Error, Rules, "A marker is not one that `base.yaml` declares (`markers:`).";
     UnknownRole = "unknown-role", Error, Rules, "An item's `role` is not `action`, `condition`, `group` or `note`.";
     InvalidExpression = "invalid-expression", Error, Rules, "A condition, an effect, a marker list or a text's edition variants cannot be read.";
     FlagCycle = "flag-cycle", Error, Rules, "A derived flag of `modules.yaml` is defined in terms of itself.";

@@ -38,6 +38,28 @@ pub struct Rules {
     pub inputs: Vec<String>,
     /// Where each name of the registry and of `editions.yaml` is defined.
     pub defined: Defined,
+    /// The markers items may carry, as `base.yaml` declares them.
+    pub markers: Vec<MarkerInfo>,
+}
+
+/// A marker the rules declare.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkerInfo {
+    /// As items write it (`ROBBER_CHOICE`).
+    pub id: String,
+    /// As it is shown (`ROBBER CHOICE`): its English label.
+    pub label: String,
+    /// What it tells the player.
+    pub meaning: String,
+    /// Its `id:` in `base.yaml`.
+    pub span: Span,
+}
+
+impl MarkerInfo {
+    /// The label of the marker `id` (`ROBBER_CHOICE` → `ROBBER CHOICE`).
+    pub fn label_of(id: &str) -> String {
+        id.replace('_', " ")
+    }
 }
 
 /// The id of each module, expansion, derived flag, edition and rule variant
@@ -482,10 +504,6 @@ impl Rules {
         out
     }
 }
-
-/// Markers the rules may use, as written in the DSL.
-pub const MARKERS: [&str; 7] =
-    ["MESSAGES", "ROBBERS", "ROBBER_CHOICE", "WONDER", "TREE_TRAP", "LAKE_TRAP", "HANS_STATUE"];
 
 /// A condition as the DSL writes it, with the names of `rules`: what every
 /// printer of a condition shows (`explain`, the page's comments).

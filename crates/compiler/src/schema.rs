@@ -24,7 +24,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
-use crate::model::{MARKERS, Rules};
+use crate::model::Rules;
 use crate::syntax::{self, RawBaseFile, RawEditionsFile, RawExpansionFile, RawModulesFile, RulesFile};
 
 /// The folder of the schemas inside the generated folder.
@@ -202,11 +202,12 @@ impl Offers<'_> {
                 offered(node, json!({ "enum": ids, "markdownEnumDescriptions": names }), Some(SNAKE));
             }
             offer::MARKERS => {
-                let marker = format!("^({})( \"[^\"]*\")?( when .+)?$", MARKERS.join("|"));
+                let ids: Vec<&str> = rules.markers.iter().map(|m| m.id.as_str()).collect();
+                let marker = format!("^({})( \"[^\"]*\")?( when .+)?$", ids.join("|"));
                 // Checked by its form only: a marker entry is a DSL string,
                 // completed by the language server (see `condition`).
                 let mut item = Map::new();
-                item.insert("description".into(), format!("A marker: {}.", MARKERS.join(", ")).into());
+                item.insert("description".into(), format!("A marker: {}.", ids.join(", ")).into());
                 item.insert("type".into(), "string".into());
                 item.insert("pattern".into(), marker.into());
                 node.insert("items".into(), Value::Object(item));

@@ -136,6 +136,24 @@ pub struct RawBaseFile {
     #[serde(default, rename = "items", deserialize_with = "entries")]
     #[schemars(schema_with = "sections::<false>")]
     pub sections: RawSections,
+    /// The markers an item may carry (`markers: [ROBBERS when robbers]`),
+    /// each with what it tells the player.
+    #[serde(default)]
+    pub markers: Vec<RawMarker>,
+}
+
+/// A marker the rules know: a word in capitals on an item that points the
+/// player at an expansion's own rule (`ROBBERS`).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "marker")]
+pub struct RawMarker {
+    /// The marker as items write it: capitals and `_` (`ROBBER_CHOICE`);
+    /// shown with spaces (`ROBBER CHOICE`), or in its translation.
+    #[schemars(extend("pattern" = "^[A-Z][A-Z_]*$"))]
+    pub id: Spanned<String>,
+    /// What it tells the player where it shows.
+    pub meaning: Spanned<String>,
 }
 
 /// The steps a double turn (the builder) plays once more, `from` to `to` in
@@ -360,6 +378,8 @@ pub struct RawRules {
     pub phases: Vec<RawPhase>,
     /// The double-turn block of `base.yaml`, if it declares one.
     pub double_turn: Option<RawDoubleTurn>,
+    /// The markers `base.yaml` declares.
+    pub markers: Vec<RawMarker>,
     /// `base.yaml`, if it was read.
     pub base_file: Option<FileId>,
     /// The items of `base.yaml`, by section.
@@ -700,6 +720,7 @@ fn load(
         raw.phases = file.phases;
         raw.double_turn = file.double_turn;
         raw.base_sections = file.sections;
+        raw.markers = file.markers;
     }
 
     let expansions_dir = dir.join(EXPANSIONS_DIR);

@@ -85,6 +85,9 @@ pub struct RawTranslationFile {
     /// Item texts, by item id.
     #[serde(default, deserialize_with = "syntax::entries")]
     pub items: Vec<(Spanned<String>, RawUnit)>,
+    /// Marker labels, by marker id (`ROBBER_CHOICE`) (`base.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub markers: Vec<(Spanned<String>, RawUnit)>,
     /// The program's words, by their key (`no_actions`), in `program.yaml`.
     #[serde(default, deserialize_with = "syntax::entries")]
     pub program: Vec<(Spanned<String>, RawUnit)>,
@@ -122,6 +125,8 @@ pub enum UnitKind {
     Item,
     /// A word of the program (`Step`, "There are no actions in this step.").
     Program,
+    /// A marker's label (`ROBBER CHOICE`; the Dutch page's `ROVERKEUZE`).
+    Marker,
 }
 
 impl UnitKind {
@@ -144,6 +149,7 @@ impl UnitKind {
             UnitKind::Step => "step",
             UnitKind::Section => "section",
             UnitKind::Program => "program",
+            UnitKind::Marker => "marker",
             UnitKind::Item => return None,
         })
     }
@@ -195,6 +201,9 @@ pub fn units(rules: &Rules) -> Vec<Unit> {
     }
     for section in Section::ALL {
         push(UnitKind::Section, section.name(), section.title().to_string(), None);
+    }
+    for marker in &rules.markers {
+        push(UnitKind::Marker, &marker.id, marker.label.clone(), Some(marker.span));
     }
     for word in Word::ALL {
         push(UnitKind::Program, word.key(), word.english().to_string(), None);
@@ -558,6 +567,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
                 (UnitKind::Section, &file.sections),
                 (UnitKind::Item, &file.items),
                 (UnitKind::Program, &file.program),
+                (UnitKind::Marker, &file.markers),
             ] {
                 for (key, entry) in entries {
                     let id = kind.unit_id(&key.value);
@@ -918,6 +928,11 @@ impl Locale {
 
     fn translate_entries(&self, entries: &mut [Entry<'_>], edition: EditionId) {
         for entry in entries {
+            for marker in entry.markers.iter_mut() {
+                if let Some(label) = self.marker_label(marker) {
+                    *marker = Cow::Owned(label);
+                }
+            }
             entry.translation = Some(match self.units.get(entry.id()) {
                 Some(t) => {
                     entry.text = Cow::Owned(t.text.render(edition));
@@ -932,6 +947,18 @@ impl Locale {
             });
             self.translate_entries(&mut entry.children, edition);
         }
+    }
+
+    /// A marker's label as shown (`ROBBER CHOICE`, `MESSAGES (#1B)`) in this
+    /// language, its argument kept; none where it has no translation.
+    pub fn marker_label(&self, shown: &str) -> Option<String> {
+        let (label, argument) = shown.split_once(" (").map_or((shown, None), |(l, a)| (l, Some(a)));
+        let id = label.replace(' ', "_");
+        let translated = self.units.get(&UnitKind::Marker.unit_id(&id))?.text.render(EditionId(0));
+        Some(match argument {
+            Some(argument) => format!("{translated} ({argument}"),
+            None => translated,
+        })
     }
 
     /// A section's heading in this language, else English.

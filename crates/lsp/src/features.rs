@@ -8,7 +8,7 @@ use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::dsl;
 use carcassonne_rules_compiler::lexicon::{self, IdKind, MAX_ID_LEN};
 use carcassonne_rules_compiler::logic::Logic;
-use carcassonne_rules_compiler::model::{Cond, Item, MARKERS, Rules, Step};
+use carcassonne_rules_compiler::model::{Cond, Item, Rules, Step};
 use carcassonne_rules_compiler::syntax::tree::{Node, Slot};
 use carcassonne_rules_compiler::syntax::{self, DslKind};
 use carcassonne_rules_core::escape::markdown::{code, inline};
@@ -257,12 +257,12 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
         });
     }
     if marker_here {
-        out.extend(MARKERS.iter().map(|m| Completion {
-            label: m.to_string(),
+        out.extend(rules.markers.iter().map(|m| Completion {
+            label: m.id.clone(),
             kind: Offered::Marker,
             rank: 0,
             detail: "marker".into(),
-            doc: String::new(),
+            doc: m.meaning.clone(),
         }));
     }
     out.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));

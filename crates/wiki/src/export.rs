@@ -1175,9 +1175,12 @@ impl Writer<'_> {
         let show = self.plain(&marker.when, marker.span).unwrap_or_default();
         let show =
             if show == Show::default() { Show { classes: vec!["showAll".to_string()], dynamic: None } } else { show };
+        // Its colour is the marker's, whatever the language.
+        let label =
+            self.options.locale.and_then(|l| l.marker_label(&marker.label)).unwrap_or_else(|| marker.label.clone());
         let mut line = Line::new();
         line.markup(&format!("<span{}> {{{{{}|", show.attributes(&[]), marker_colour(&marker.label)));
-        line.text(&marker.label).markup("}}</span>");
+        line.text(&label).markup("}}</span>");
         line.finish()
     }
 }

@@ -206,7 +206,9 @@ impl Checker<'_> {
             editions: self.editions.iter().map(|(name, &span)| (name.clone(), span)).collect(),
             variants: self.variants.iter().map(|(name, &span)| (name.clone(), span)).collect(),
         };
-        let mut rules = Rules { catalog, flags, phases, double_turn, sections: outside, inputs: Vec::new(), defined };
+        let markers = self.markers.clone();
+        let mut rules =
+            Rules { catalog, flags, phases, double_turn, sections: outside, inputs: Vec::new(), defined, markers };
         self.number(&mut rules);
         // What names the turn orders' typed ids, in their numbers' order.
         let all = rules.items();

@@ -39,6 +39,7 @@ pub fn check(raw: &RawRules, sources: &Sources, budget: &Budget, problems: &mut 
     let catalog = checker.registry(raw, editions, variants);
     checker.derived_flags(raw);
     let (phases, double_turn) = checker.phases(raw);
+    checker.declare_markers(raw);
     let mut rules = checker.items(raw, catalog, phases, double_turn, budget);
     rules.flags = checker.flags();
     rules.inputs = raw.inputs.clone();
@@ -113,6 +114,8 @@ struct Checker<'a> {
     /// A double-turn block was written but refused: the effects that need
     /// it are not reported again.
     double_turn_refused: bool,
+    /// The markers `base.yaml` declares.
+    markers: Vec<model::MarkerInfo>,
 }
 
 /// A part of the turn order that holds items (a section outside the steps,
@@ -143,6 +146,44 @@ impl<'a> Checker<'a> {
             failed: Failed::default(),
             lost: HashSet::new(),
             double_turn_refused: false,
+            markers: Vec::new(),
+        }
+    }
+
+    /// Checks the markers `base.yaml` declares: an id in capitals, each
+    /// once, with one line of meaning. Items may carry only these.
+    fn declare_markers(&mut self, raw: &RawRules) {
+        for marker in &raw.markers {
+            let id = &marker.id;
+            self.check_text(&marker.meaning, "a marker's meaning");
+            let capitals = id.value.starts_with(|c: char| c.is_ascii_uppercase())
+                && id.value.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+            if !capitals {
+                self.report(
+                    Code::InvalidId,
+                    id.span,
+                    format!("marker `{}` is not in capitals", id.value),
+                    "not a marker id",
+                    Some("a marker is capital letters and `_` (`ROBBER_CHOICE`)".to_string()),
+                );
+                continue;
+            }
+            if self.markers.iter().any(|m| m.id == id.value) {
+                self.report(
+                    Code::DuplicateId,
+                    id.span,
+                    format!("marker `{}` is declared twice", id.value),
+                    "declared again here",
+                    None,
+                );
+                continue;
+            }
+            self.markers.push(model::MarkerInfo {
+                id: id.value.clone(),
+                label: model::MarkerInfo::label_of(&id.value),
+                meaning: marker.meaning.value.clone(),
+                span: id.span,
+            });
         }
     }
 
