@@ -12,6 +12,7 @@ use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::translation::Locale;
 use carcassonne_rules_compiler::{Diagnostic, Sources};
 use carcassonne_rules_runtime::core::escape::terminal;
+use carcassonne_rules_runtime::core::words::{Word, Words};
 use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::trace::{NamedEvent, Trace};
 use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_FEATURES, Plan, Prompt, Turn, TurnError};
@@ -199,7 +200,9 @@ fn play(order: &TurnOrder, args: &PlayArgs, saved: Option<(Input, Saved)>) -> Ou
         ListFormat::Text => {
             let mut text = trace.text(&plan);
             if let Some(prompt) = &pending {
-                text.push_str(&format!("pending: {}\n", describe(prompt)));
+                let words = plan.words();
+                text.push_str(&words.fill(Word::PlayPending, &[("prompt", &describe(prompt, &words))]));
+                text.push('\n');
             }
             print_out(text);
         }
@@ -267,7 +270,7 @@ fn scripted(plan: &Plan, turn: &mut Turn, trace: &mut Trace, input: &Input, prom
             }
         };
         result.map_err(|e| {
-            let help = format!("prompt {} asks: {}", prompt.seq, describe(&prompt));
+            let help = format!("prompt {} asks: {}", prompt.seq, describe(&prompt, &Words::english()));
             vec![input.at(start, line.len(), refusal(plan, &e), "this answer").with_help(help)]
         })?;
     }
@@ -348,6 +351,7 @@ fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Ve
                 .with_help("give the answers with `--answers FILE` (or `-` for stdin)"),
         ]);
     }
+    let words = plan.words();
     let mut out = std::io::stdout();
     let mut shown = 0;
     let mut lines = stdin.lock().lines();
@@ -358,39 +362,42 @@ fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Ve
         else {
             return Ok(());
         };
-        let _ = write!(out, "{}", question(&prompt));
+        let _ = write!(out, "{}", question(&prompt, &words));
         let _ = out.flush();
         let Some(Ok(line)) = lines.next() else {
-            let _ = writeln!(out, "\n(left the turn at prompt {})", prompt.seq);
+            let left = words.fill(Word::PlayLeft, &[("n", &prompt.seq.to_string())]);
+            let _ = writeln!(out, "\n({})", terminal::line(&left));
             return Ok(());
         };
         match read_answer(&prompt, line.trim()) {
             Some(answer) => match turn.answer(plan, prompt.seq, answer, trace) {
                 Ok(()) => prompts.push(PromptJson::new(&prompt, false)),
                 Err(e) => {
-                    let _ = writeln!(out, "  refused: {}", refusal(plan, &e));
+                    let refused = words.fill(Word::PlayRefused, &[("reason", &refusal(plan, &e))]);
+                    let _ = writeln!(out, "  {}", terminal::line(&refused));
                 }
             },
             None => {
-                let _ = writeln!(out, "  please answer {}", hint(&prompt));
+                let answer = words.fill(Word::PlayPleaseAnswer, &[("hint", &hint(&prompt, &words))]);
+                let _ = writeln!(out, "  {}", terminal::line(&answer));
             }
         }
     }
 }
 
-fn hint(prompt: &Prompt) -> String {
+fn hint(prompt: &Prompt, words: &Words) -> String {
+    let number =
+        |from: usize, to: usize| words.fill(Word::PlayNumber, &[("from", &from.to_string()), ("to", &to.to_string())]);
     match &prompt.ask {
-        Ask::Do(_) => "y or n".into(),
-        Ask::Choose { options, may_pass, .. } => {
-            format!("a number from {} to {}", if *may_pass { 0 } else { 1 }, options.len())
-        }
-        Ask::Count => format!("a number from 0 to {MAX_FEATURES}"),
+        Ask::Do(_) => words.get(Word::PlayYesOrNo).to_string(),
+        Ask::Choose { options, may_pass, .. } => number(usize::from(!*may_pass), options.len()),
+        Ask::Count => number(0, MAX_FEATURES as usize),
     }
 }
 
 /// The question, as the terminal shows it.
-fn question(prompt: &Prompt) -> String {
-    let mut text = format!("[{}] {}\n", prompt.seq, terminal::line(&heading(prompt)));
+fn question(prompt: &Prompt, words: &Words) -> String {
+    let mut text = format!("[{}] {}\n", prompt.seq, terminal::line(&heading(prompt, words)));
     match &prompt.ask {
         Ask::Do(entry) => {
             text.push_str(&format!("  {} — {}? [y/n] ", terminal::line(entry.id()), terminal::line(&entry.text)))
@@ -405,18 +412,27 @@ fn question(prompt: &Prompt) -> String {
                 ));
             }
             if *may_pass {
-                text.push_str("  0. none of them\n");
+                text.push_str(&format!("  0. {}\n", terminal::line(words.get(Word::PlayNoneOfThem))));
             }
-            text.push_str(&format!("  choose [{}]: ", hint(prompt)));
+            let ask = format!("{} [{}]: ", words.get(Word::PlayChooseAsk), hint(prompt, words));
+            text.push_str(&format!("  {}", terminal::line(&ask)));
         }
-        Ask::Count => text.push_str(&format!("  how many features were completed? [0-{MAX_FEATURES}] ")),
+        Ask::Count => {
+            let ask = format!("{} [0-{MAX_FEATURES}] ", words.get(Word::PlayHowMany));
+            text.push_str(&format!("  {}", terminal::line(&ask)));
+        }
     }
     text
 }
 
-fn heading(prompt: &Prompt) -> String {
-    let feature = prompt.feature.map_or(String::new(), |(n, of)| format!(", feature {n} of {of}"));
-    format!("part {}, step {}{feature}: {}", prompt.part, prompt.step.id, prompt.step.title)
+fn heading(prompt: &Prompt, words: &Words) -> String {
+    let part = prompt.part.to_string();
+    let mut text = words.fill(Word::PlayHeading, &[("part", &part), ("step", &prompt.step.id)]);
+    if let Some((n, of)) = prompt.feature {
+        text.push_str(", ");
+        text.push_str(&words.fill(Word::TraceFeature, &[("n", &n.to_string()), ("of", &of.to_string())]));
+    }
+    format!("{text}: {}", prompt.step.title)
 }
 
 fn read_answer(prompt: &Prompt, line: &str) -> Option<Answer> {
@@ -435,16 +451,17 @@ fn read_answer(prompt: &Prompt, line: &str) -> Option<Answer> {
 }
 
 /// The prompt in one line, for the text output and for help on a refusal.
-fn describe(prompt: &Prompt) -> String {
+fn describe(prompt: &Prompt, words: &Words) -> String {
     let what = match &prompt.ask {
-        Ask::Do(entry) => format!("do `{}`", entry.id()),
+        Ask::Do(entry) => words.fill(Word::PlayDo, &[("item", &format!("`{}`", entry.id()))]),
         Ask::Choose { options, may_pass, .. } => {
             let ids: Vec<&str> = options.iter().map(|o| o.id()).collect();
-            format!("choose one of {}{}", ids.join(", "), if *may_pass { ", or none" } else { "" })
+            let word = if *may_pass { Word::PlayChooseOrNone } else { Word::PlayChoose };
+            words.fill(word, &[("ids", &ids.join(", "))])
         }
-        Ask::Count => "count the completed features".into(),
+        Ask::Count => words.get(Word::PlayCount).to_string(),
     };
-    terminal::line(&format!("{what} ({})", heading(prompt))).into_owned()
+    terminal::line(&format!("{what} ({})", heading(prompt, words))).into_owned()
 }
 
 /// `play --format json` (the contract).

@@ -84,6 +84,33 @@ words! {
     AddedCount = "added_count", "one: {n} of them added to the base game by your selection | other: {n} of them added to the base game by your selection";
     ModulesCount = "modules_count", "one: {n} module | other: {n} modules";
     GeneratedBy = "generated_by", "Generated from the project's checked rules by {generator} — the same rules the {command} command line runs.";
+    TracePart = "trace_part", "part {part}";
+    TraceStep = "trace_step", "step {step}";
+    TraceFeature = "trace_feature", "feature {n} of {of}";
+    TraceYes = "trace_yes", "yes";
+    TraceNo = "trace_no", "no";
+    TraceChose = "trace_chose", "chose {item}";
+    TraceChoseNone = "trace_chose_none", "chose none";
+    TraceSkipped = "trace_skipped", "step {step} skipped";
+    TraceNoFeatures = "trace_no_features", "step {step}: no completed feature";
+    TraceOnce = "trace_once", "{item}: done once already";
+    TraceGoBack = "trace_go_back", "go back from {from} to {to}";
+    TraceAnyTime = "trace_any_time", "at any time: {item}";
+    TraceEnd = "trace_end", "end of turn";
+    PlayPending = "play_pending", "pending: {prompt}";
+    PlayHeading = "play_heading", "part {part}, step {step}";
+    PlayDo = "play_do", "do {item}";
+    PlayChoose = "play_choose", "choose one of {ids}";
+    PlayChooseOrNone = "play_choose_or_none", "choose one of {ids}, or none";
+    PlayCount = "play_count", "count the completed features";
+    PlayYesOrNo = "play_yes_or_no", "y or n";
+    PlayNumber = "play_number", "a number from {from} to {to}";
+    PlayNoneOfThem = "play_none_of_them", "none of them";
+    PlayChooseAsk = "play_choose_ask", "choose";
+    PlayHowMany = "play_how_many", "how many features were completed?";
+    PlayLeft = "play_left", "left the turn at prompt {n}";
+    PlayRefused = "play_refused", "refused: {reason}";
+    PlayPleaseAnswer = "play_please_answer", "please answer {hint}";
 }
 
 impl Word {
@@ -156,6 +183,13 @@ impl<'a> Words<'a> {
         if let Some(at) = Word::ALL.iter().position(|&w| w == word) {
             self.words[at] = text.into();
         }
+    }
+
+    /// `word` in this language with each placeholder (`{step}`) filled in.
+    pub fn fill(&self, word: Word, values: &[(&str, &str)]) -> String {
+        values
+            .iter()
+            .fold(self.get(word).to_string(), |text, (name, value)| text.replace(&format!("{{{name}}}"), value))
     }
 
     /// The heading of `section`.

@@ -1,9 +1,8 @@
 //! What happened in a turn: typed [`Event`]s for an engine, and the same
 //! events by the rules' string ids ([`NamedEvent`]) for JSON and text.
 
-use std::fmt::Write;
-
 use carcassonne_rules_core::escape::terminal;
+use carcassonne_rules_core::words::Word;
 use carcassonne_rules_core::{ItemId, StepId};
 use serde::{Deserialize, Serialize};
 
@@ -179,6 +178,7 @@ impl Trace {
 
     /// One line per event, as `play` prints a trace.
     pub fn text(&self, plan: &Plan) -> String {
+        let words = plan.words();
         let mut out = String::new();
         for (event, named) in self.0.iter().zip(self.named(plan)) {
             let depth = match event {
@@ -188,25 +188,29 @@ impl Trace {
                 _ => 0,
             };
             let mut line = "  ".repeat(depth);
-            // Writing to a String cannot fail.
-            let _ = match named {
-                NamedEvent::Part { part } => writeln!(line, "part {part}"),
-                NamedEvent::Step { step, feature: None, .. } => writeln!(line, "  step {step}"),
+            let step_line = |word, step: &str| format!("  {}", words.fill(word, &[("step", step)]));
+            let item_line = |word, item: &str| format!("    {}", words.fill(word, &[("item", item)]));
+            line.push_str(&match named {
+                NamedEvent::Part { part } => words.fill(Word::TracePart, &[("part", &part.to_string())]),
+                NamedEvent::Step { step, feature: None, .. } => step_line(Word::TraceStep, &step),
                 NamedEvent::Step { step, feature: Some([n, of]), .. } => {
-                    writeln!(line, "  step {step} (feature {n} of {of})")
+                    let feature = words.fill(Word::TraceFeature, &[("n", &n.to_string()), ("of", &of.to_string())]);
+                    format!("{} ({feature})", step_line(Word::TraceStep, &step))
                 }
                 NamedEvent::Item { item, done, .. } => {
-                    writeln!(line, "    {item}: {}", if done { "yes" } else { "no" })
+                    format!("    {item}: {}", words.get(if done { Word::TraceYes } else { Word::TraceNo }))
                 }
-                NamedEvent::Chose { item: Some(item), .. } => writeln!(line, "    chose {item}"),
-                NamedEvent::Chose { item: None, .. } => writeln!(line, "    chose none"),
-                NamedEvent::Skipped { step, .. } => writeln!(line, "  step {step} skipped"),
-                NamedEvent::NoFeatures { step, .. } => writeln!(line, "  step {step}: no completed feature"),
-                NamedEvent::Once { item, .. } => writeln!(line, "    {item}: done once already"),
-                NamedEvent::GoBack { from, to, .. } => writeln!(line, "  go back from {from} to {to}"),
-                NamedEvent::AnyTime { item, .. } => writeln!(line, "    at any time: {item}"),
-                NamedEvent::End => writeln!(line, "end of turn"),
-            };
+                NamedEvent::Chose { item: Some(item), .. } => item_line(Word::TraceChose, &item),
+                NamedEvent::Chose { item: None, .. } => format!("    {}", words.get(Word::TraceChoseNone)),
+                NamedEvent::Skipped { step, .. } => step_line(Word::TraceSkipped, &step),
+                NamedEvent::NoFeatures { step, .. } => step_line(Word::TraceNoFeatures, &step),
+                NamedEvent::Once { item, .. } => item_line(Word::TraceOnce, &item),
+                NamedEvent::GoBack { from, to, .. } => {
+                    format!("  {}", words.fill(Word::TraceGoBack, &[("from", &from), ("to", &to)]))
+                }
+                NamedEvent::AnyTime { item, .. } => item_line(Word::TraceAnyTime, &item),
+                NamedEvent::End => words.get(Word::TraceEnd).to_string(),
+            });
             // The ids come from the rules: untrusted, escaped for the terminal.
             out.push_str(&terminal::line(line.trim_end_matches('\n')));
             out.push('\n');

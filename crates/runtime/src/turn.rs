@@ -32,6 +32,7 @@
 
 use std::hash::Hasher;
 
+use carcassonne_rules_core::words::Words;
 use carcassonne_rules_core::{Effect, Entry, ItemId, NamedEffect, Repeat, Role, Section, StepId, StepOrder, TurnOrder};
 use serde::{Deserialize, Serialize};
 
@@ -97,6 +98,11 @@ fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, depth: usize,
 }
 
 impl<'o> Plan<'o> {
+    /// The program's words in the turn order's language.
+    pub fn words(&self) -> Words<'o> {
+        self.order.words.clone().unwrap_or_default()
+    }
+
     /// Prepares `order` for playing.
     pub fn new(order: &'o TurnOrder<'o>) -> Plan<'o> {
         let steps: Vec<PlanStep> = order
