@@ -459,7 +459,7 @@ fn describe(prompt: &Prompt, words: &Words) -> String {
             let word = if *may_pass { Word::PlayChooseOrNone } else { Word::PlayChoose };
             words.fill(word, &[("ids", &ids.join(", "))])
         }
-        Ask::Count => words.get(Word::PlayCount).to_string(),
+        Ask::Count => words.get(Word::PlayCountFeatures).to_string(),
     };
     terminal::line(&format!("{what} ({})", heading(prompt, words))).into_owned()
 }

@@ -102,7 +102,7 @@ words! {
     PlayDo = "play_do", "do {item}";
     PlayChoose = "play_choose", "choose one of {ids}";
     PlayChooseOrNone = "play_choose_or_none", "choose one of {ids}, or none";
-    PlayCount = "play_count", "count the completed features";
+    PlayCountFeatures = "play_count_features", "count the completed features";
     PlayYesOrNo = "play_yes_or_no", "y or n";
     PlayNumber = "play_number", "a number from {from} to {to}";
     PlayNoneOfThem = "play_none_of_them", "none of them";
