@@ -201,7 +201,10 @@ fn play(order: &TurnOrder, args: &PlayArgs, saved: Option<(Input, Saved)>) -> Ou
             let mut text = trace.text(&plan);
             if let Some(prompt) = &pending {
                 let words = plan.words();
-                text.push_str(&words.fill(Word::PlayPending, &[("prompt", &describe(prompt, &words))]));
+                // The word is a translation's: untrusted, escaped for the terminal like the rest.
+                text.push_str(&terminal::line(
+                    &words.fill(Word::PlayPending, &[("prompt", &describe(prompt, &words))]),
+                ));
                 text.push('\n');
             }
             print_out(text);

@@ -212,7 +212,7 @@ impl Trace {
                 NamedEvent::End => words.get(Word::TraceEnd).to_string(),
             });
             // The ids come from the rules: untrusted, escaped for the terminal.
-            out.push_str(&terminal::line(line.trim_end_matches('\n')));
+            out.push_str(&terminal::line(&line));
             out.push('\n');
         }
         out
