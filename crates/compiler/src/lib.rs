@@ -70,7 +70,10 @@ pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_dir(dir, &mut sources, &mut problems);
-    finish(dir, raw, sources, budget, problems, &|rel| syntax::read_file(dir, rel))
+    let mut refused = Vec::new();
+    let present = syntax::translation_names(dir, &mut refused);
+    let files = translation::Files { present, refused, read: Box::new(|rel| syntax::read_file(dir, rel)) };
+    finish(dir, raw, sources, budget, problems, files, None)
 }
 
 /// Loads and checks the rules held in `files` (path relative to the rules
@@ -80,7 +83,7 @@ pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_files(dir, files, &mut sources, &mut problems);
-    finish(dir, raw, sources, &Budget::new(logic::BUDGET), problems, &|rel| Ok(files.get(rel).cloned()))
+    finish(dir, raw, sources, &Budget::new(logic::BUDGET), problems, translation_files(files), None)
 }
 
 /// As [`compile_files`], with `cache` saving the reading of every file whose
@@ -90,29 +93,56 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_files_cached(dir, files, cache, &mut sources, &mut problems);
-    finish(dir, raw, sources, &Budget::new(logic::BUDGET), problems, &|rel| Ok(files.get(rel).cloned()))
+    finish(dir, raw, sources, &Budget::new(logic::BUDGET), problems, translation_files(files), Some(cache))
 }
 
-/// Checks what was read; once the rules check, reads (through `read`) and
-/// checks their translations.
+/// The translation files among `files` (path relative to the rules folder → text).
+fn translation_files(files: &BTreeMap<String, String>) -> translation::Files<'_> {
+    translation::Files {
+        present: files.keys().filter(|rel| syntax::translation_file(rel)).cloned().collect(),
+        refused: Vec::new(),
+        read: Box::new(|rel| Ok(files.get(rel).cloned())),
+    }
+}
+
+/// Checks what was read and, once the rules check, their translations
+/// (`translation_files`). The translation files are read as YAML on a second
+/// core while the rules are checked: they depend on the rules only when they
+/// are compared with them, and they are about as much YAML as the rules.
 fn finish(
     dir: &Path,
     raw: syntax::RawRules,
     mut sources: Sources,
     budget: &Budget,
     mut problems: Vec<Diagnostic>,
-    read: &dyn Fn(&str) -> Result<Option<String>, Diagnostic>,
+    translation_files: translation::Files<'_>,
+    cache: Option<&mut syntax::ParseCache>,
 ) -> Compiled {
-    let rules = check::check(&raw, &sources, budget, &mut problems);
-    let mut translations = translation::Translations::default();
     let mut translation_problems = Vec::new();
+    let pending = translation::read(dir, &raw.inputs, translation_files, &mut sources, &mut translation_problems);
+    let sources = sources;
+    let (rules, raw_translations) = std::thread::scope(|scope| {
+        let reader = scope.spawn(|| {
+            let mut problems = Vec::new();
+            (translation::parse(dir, pending, &sources, cache, &mut problems), problems)
+        });
+        let rules = check::check(&raw, &sources, budget, &mut problems);
+        // The reader's panic is this thread's.
+        (rules, reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let mut translations = translation::Translations::default();
     let result = match rules {
         Some(rules) if problems.is_empty() => {
-            let raw = translation::load(dir, &rules, read, &mut sources, &mut translation_problems);
+            let (raw, read_problems) = raw_translations;
+            translation_problems.extend(read_problems);
             translations = translation::check(&rules, &raw, &sources, &mut translation_problems);
             Ok(rules)
         }
-        _ => Err(problems),
+        // The translations are not checked against rules that do not check.
+        _ => {
+            translation_problems.clear();
+            Err(problems)
+        }
     };
     Compiled { sources, result, unread: raw.unread, translations, translation_problems }
 }

@@ -617,7 +617,7 @@ struct Cached {
     text: String,
     file: FileId,
     tree: tree::Node,
-    records: Box<dyn std::any::Any>,
+    records: Box<dyn std::any::Any + Send>,
 }
 
 impl ParseCache {
@@ -626,7 +626,7 @@ impl ParseCache {
         (cached.text == text && cached.file == file).then(|| cached.records.downcast_ref::<T>().cloned()).flatten()
     }
 
-    fn put<T: Clone + 'static>(&mut self, name: &str, file: FileId, text: String, read: Read<T>) {
+    fn put<T: Clone + Send + 'static>(&mut self, name: &str, file: FileId, text: String, read: Read<T>) {
         let records = Box::new(read.records);
         self.files.insert(name.to_string(), Cached { text, file, tree: read.tree, records });
     }
@@ -799,7 +799,7 @@ pub fn read_folder(dir: &Path) -> (BTreeMap<String, String>, Vec<Diagnostic>) {
 /// The translation files of the folder `dir`, as [`read_folder`] reads them:
 /// `translations/languages.yaml` and each language folder's files (one level
 /// of `expansions/` in it), by their path relative to `dir`.
-fn translation_names(dir: &Path, refused: &mut Vec<Diagnostic>) -> Vec<String> {
+pub(crate) fn translation_names(dir: &Path, refused: &mut Vec<Diagnostic>) -> Vec<String> {
     let mut names = vec!["translations/languages.yaml".to_string()];
     let mut folders = vec!["translations".to_string()];
     while let Some(folder) = folders.pop() {
@@ -873,16 +873,6 @@ pub fn read_yaml<T: for<'de> Deserialize<'de>>(
     parse_yaml(read_text(path)?, path, name, sources)
 }
 
-/// Deserializes the YAML `text` of the file at `path`, as [`read_yaml`] does.
-pub(crate) fn parse_yaml_text<T: for<'de> Deserialize<'de>>(
-    text: String,
-    path: &Path,
-    name: &str,
-    sources: &mut Sources,
-) -> Result<(FileId, T), Diagnostic> {
-    parse_yaml(text, path, name, sources)
-}
-
 fn parse_yaml<T: for<'de> Deserialize<'de>>(
     text: String,
     path: &Path,
@@ -900,7 +890,7 @@ struct Read<T> {
 }
 
 /// Keeps the text of the file at `path` in `sources`.
-fn add_source(text: String, path: &Path, sources: &mut Sources) -> FileId {
+pub(crate) fn add_source(text: String, path: &Path, sources: &mut Sources) -> FileId {
     // A byte-order mark is not part of the YAML.
     let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
     sources.add(path.display().to_string(), text)
@@ -1225,7 +1215,7 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     /// Reads and deserializes one file; reports and returns `None` on failure.
-    fn read<T: for<'de> Deserialize<'de> + Clone + 'static>(&mut self, rel: &Path) -> Option<(FileId, T)> {
+    fn read<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(&mut self, rel: &Path) -> Option<(FileId, T)> {
         let name = rel.iter().map(|part| part.to_string_lossy()).collect::<Vec<_>>().join("/");
         let read = self
             .files
@@ -1242,21 +1232,34 @@ impl Loader<'_> {
 
     /// [`parse_yaml`], unless the cache holds what this very text, as this
     /// very file, gives.
-    fn parse<T: for<'de> Deserialize<'de> + Clone + 'static>(
+    fn parse<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(
         &mut self,
         text: String,
         rel: &Path,
         name: &str,
     ) -> Result<(FileId, T), Diagnostic> {
         let path = self.dir.join(rel);
-        let Some(cache) = self.cache.as_deref_mut() else { return parse_yaml(text, &path, name, self.sources) };
         let file = add_source(text, &path, self.sources);
-        if let Some(value) = cache.get::<T>(name, file, self.sources.text(file)) {
-            return Ok((file, value));
-        }
-        let read = deserialize::<T>(file, &path, name, self.sources)?;
-        let records = read.records.clone();
-        cache.put(name, file, self.sources.text(file).to_string(), read);
-        Ok((file, records))
+        read_source(file, &path, name, self.sources, self.cache.as_deref_mut()).map(|records| (file, records))
     }
+}
+
+/// Deserializes `file` of `sources` (the text of the file at `path`, named
+/// `name` relative to the rules folder), unless `cache` holds what this very
+/// text, as this very file, gives; what is read goes into the cache.
+pub(crate) fn read_source<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(
+    file: FileId,
+    path: &Path,
+    name: &str,
+    sources: &Sources,
+    cache: Option<&mut ParseCache>,
+) -> Result<T, Diagnostic> {
+    let Some(cache) = cache else { return deserialize(file, path, name, sources).map(|read| read.records) };
+    if let Some(value) = cache.get::<T>(name, file, sources.text(file)) {
+        return Ok(value);
+    }
+    let read = deserialize::<T>(file, path, name, sources)?;
+    let records = read.records.clone();
+    cache.put(name, file, sources.text(file).to_string(), read);
+    Ok(records)
 }

@@ -11,9 +11,10 @@
 //! rules, so a translation cannot change which items show.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::order::Translation;
 use carcassonne_rules_core::suggest;
 use carcassonne_rules_core::words::{self, Word, Words};
@@ -23,9 +24,9 @@ use serde::{Deserialize, Serialize};
 use unic_langid::LanguageIdentifier;
 
 use crate::codes::Code;
-use crate::diagnostics::{Diagnostic, Fix, Sources, Span};
+use crate::diagnostics::{Diagnostic, FileId, Fix, Sources, Span};
 use crate::model::{Rules, Wording, WordingPart};
-use crate::syntax::{self, Spanned};
+use crate::syntax::{self, ParseCache, Spanned};
 use crate::{dsl, lexicon};
 
 /// The folder of the translations, in the rules folder.
@@ -92,6 +93,27 @@ pub struct RawTranslationFile {
     #[serde(default, deserialize_with = "syntax::entries")]
     pub program: Vec<(Spanned<String>, RawUnit)>,
 }
+
+impl RawTranslationFile {
+    /// Its units, by kind.
+    fn kinds(&self) -> [(UnitKind, &[Keyed]); 10] {
+        [
+            (UnitKind::Edition, &self.editions),
+            (UnitKind::Variant, &self.variants),
+            (UnitKind::Expansion, &self.expansions),
+            (UnitKind::Module, &self.modules),
+            (UnitKind::Phase, &self.phases),
+            (UnitKind::Step, &self.steps),
+            (UnitKind::Section, &self.sections),
+            (UnitKind::Item, &self.items),
+            (UnitKind::Program, &self.program),
+            (UnitKind::Marker, &self.markers),
+        ]
+    }
+}
+
+/// A unit as written, under its key.
+type Keyed = (Spanned<String>, RawUnit);
 
 /// One translated unit as written.
 #[derive(Debug, Clone, Deserialize)]
@@ -443,64 +465,164 @@ pub struct RawTranslations {
     /// Each language's files (by tag), each with its path relative to the
     /// rules folder.
     pub files: BTreeMap<String, Vec<(String, RawTranslationFile)>>,
+    /// Every unit as read, by where its `text:` is written.
+    read: HashMap<Span, ReadUnit>,
 }
 
 /// The files of one language's folder, relative to it: the rules files'
 /// names, and [`PROGRAM_FILE`]. A language need not have every file.
-fn language_file_names(rules: &Rules) -> Vec<String> {
-    let mut names = rules.inputs.clone();
-    names.push(PROGRAM_FILE.to_string());
-    names
+fn language_file_names(inputs: &[String]) -> impl Iterator<Item = &str> {
+    inputs.iter().map(String::as_str).chain([PROGRAM_FILE])
 }
 
 /// The file of a language's folder that holds the program's words.
 pub const PROGRAM_FILE: &str = "program.yaml";
 
-/// Reads the translations of the rules folder `dir` from `read` (a path
-/// relative to the folder → its text, `None` when there is no such file).
-pub fn load(
+/// The translation files of a rules folder, their texts kept in the
+/// compile's sources but not read as YAML yet: [`parse`] reads them, on a
+/// core of its own while the rules are checked.
+#[derive(Debug, Default)]
+pub struct Pending {
+    /// `languages.yaml`, if the rules have it.
+    languages: Option<RawLanguagesFile>,
+    /// Each language's files: its tag, the file's path relative to the rules
+    /// folder, the file's id in the sources.
+    files: Vec<(String, String, FileId)>,
+}
+
+/// Where a compile finds the translation files.
+pub struct Files<'a> {
+    /// The translation files there are ([`syntax::translation_file`]),
+    /// relative to the rules folder, `languages.yaml` among them.
+    pub present: Vec<String>,
+    /// Why a folder of the translations could not be listed.
+    pub refused: Vec<Diagnostic>,
+    /// A file's text by its path relative to the rules folder; `None` when
+    /// there is no such file.
+    pub read: Box<ReadFile<'a>>,
+}
+
+/// A file's text by its path relative to the rules folder, if there is one.
+pub type ReadFile<'a> = dyn Fn(&str) -> Result<Option<String>, Diagnostic> + 'a;
+
+/// Reads the texts of the translations of the rules folder `dir`, whose
+/// rules files are `inputs`, and `languages.yaml` as YAML. A file of a
+/// language's folder that mirrors no rules file, or of a folder no language
+/// is declared for, is reported: it would never be read.
+pub fn read(
     dir: &Path,
-    rules: &Rules,
-    read: &dyn Fn(&str) -> Result<Option<String>, Diagnostic>,
+    inputs: &[String],
+    files: Files<'_>,
     sources: &mut Sources,
     problems: &mut Vec<Diagnostic>,
-) -> RawTranslations {
-    let mut raw = RawTranslations::default();
-    let Some(languages) = parse::<RawLanguagesFile>(dir, LANGUAGES_FILE, read, sources, problems) else {
-        return raw;
+) -> Pending {
+    let mut pending = Pending::default();
+    problems.extend(files.refused);
+    let Some(file) = read_text(dir, LANGUAGES_FILE, &*files.read, sources, problems) else { return pending };
+    let Some(languages) = read_records::<RawLanguagesFile>(dir, LANGUAGES_FILE, file, sources, None, problems) else {
+        return pending;
     };
+    let mut expected = vec![LANGUAGES_FILE.to_string()];
     for language in &languages.languages {
         let lang = &language.lang.value;
         if !is_language_tag(lang) {
             continue;
         }
-        let mut files = Vec::new();
-        for name in language_file_names(rules) {
+        for name in language_file_names(inputs) {
             let rel = format!("{TRANSLATIONS_DIR}/{lang}/{name}");
-            if let Some(file) = parse(dir, &rel, read, sources, problems) {
-                files.push((rel, file));
+            if let Some(file) = read_text(dir, &rel, &*files.read, sources, problems) {
+                pending.files.push((lang.clone(), rel.clone(), file));
+            }
+            expected.push(rel);
+        }
+    }
+    for rel in files.present.iter().filter(|rel| !expected.contains(rel)) {
+        problems.extend(orphaned_file(dir, rel, &languages, &expected));
+    }
+    pending.languages = Some(languages);
+    pending
+}
+
+/// The translation file `rel` that is never read, as a warning: its
+/// language is not declared, or it mirrors no rules file (`expected`). None
+/// where its language is declared with a tag that is refused already.
+fn orphaned_file(dir: &Path, rel: &str, languages: &RawLanguagesFile, expected: &[String]) -> Option<Diagnostic> {
+    let shown = quoted(&dir.join(rel).display().to_string());
+    let lang = rel.strip_prefix(&format!("{TRANSLATIONS_DIR}/")).and_then(|rest| rest.split('/').next()).unwrap_or("");
+    let declared = languages.languages.iter().find(|l| l.lang.value.eq_ignore_ascii_case(lang));
+    if declared.is_some_and(|l| !is_language_tag(&l.lang.value)) {
+        return None;
+    }
+    let problem = Diagnostic::about_file(
+        Code::OrphanedTranslation,
+        dir.join(rel).display().to_string(),
+        format!("`{shown}` is never read: it translates no rules file"),
+    );
+    if declared.is_none() {
+        return Some(problem.with_help(format!(
+            "no language `{}` is declared in {LANGUAGES_FILE}: declare it there, or remove the folder",
+            quoted(lang)
+        )));
+    }
+    Some(match suggest::did_you_mean(rel, expected.iter().map(String::as_str)) {
+        Some(near) => problem.with_help(format!(
+            "did you mean `{near}`? A rules file renamed by hand leaves its translations behind: rename the translation file too"
+        )),
+        None => problem.with_help("a language's folder mirrors the rules files: name it after the rules file it translates"),
+    })
+}
+
+/// Reads the files `pending` as YAML, and each unit's texts (the text DSL
+/// where an item's text has edition variants); `cache` saves reading a file
+/// whose text it holds.
+pub fn parse(
+    dir: &Path,
+    pending: Pending,
+    sources: &Sources,
+    mut cache: Option<&mut ParseCache>,
+    problems: &mut Vec<Diagnostic>,
+) -> RawTranslations {
+    let mut raw = RawTranslations { languages: pending.languages, ..RawTranslations::default() };
+    for (lang, rel, file) in pending.files {
+        let Some(records) =
+            read_records::<RawTranslationFile>(dir, &rel, file, sources, cache.as_deref_mut(), problems)
+        else {
+            continue;
+        };
+        for (kind, entries) in records.kinds() {
+            for (_, unit) in entries {
+                raw.read.insert(unit.text.span, read_unit(kind, unit));
             }
         }
-        raw.files.insert(lang.clone(), files);
+        raw.files.entry(lang).or_default().push((rel, records));
     }
-    raw.languages = Some(languages);
     raw
 }
 
-/// The records of the file `rel`, if there is one and it reads; else
-/// nothing, and the reason in `problems`.
-fn parse<T: for<'de> Deserialize<'de>>(
+/// The text of the file `rel`, kept in `sources`, if there is one and it
+/// reads; else nothing, and the reason in `problems`.
+fn read_text(
     dir: &Path,
     rel: &str,
     read: &dyn Fn(&str) -> Result<Option<String>, Diagnostic>,
     sources: &mut Sources,
     problems: &mut Vec<Diagnostic>,
-) -> Option<T> {
+) -> Option<FileId> {
     let text = read(rel).map_err(|problem| problems.push(problem)).ok()??;
-    syntax::parse_yaml_text(text, &dir.join(rel), rel, sources)
-        .map(|(_, records)| records)
-        .map_err(|problem| problems.push(problem))
-        .ok()
+    Some(syntax::add_source(text, &dir.join(rel), sources))
+}
+
+/// The records of the file `file` (at `rel`), if it reads; else nothing,
+/// and the reason in `problems`.
+fn read_records<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(
+    dir: &Path,
+    rel: &str,
+    file: FileId,
+    sources: &Sources,
+    cache: Option<&mut ParseCache>,
+    problems: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    syntax::read_source(file, &dir.join(rel), rel, sources, cache).map_err(|problem| problems.push(problem)).ok()
 }
 
 /// A language tag as a folder may be named: lower-case letters, then
@@ -524,7 +646,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
         return out;
     };
     let by_id: BTreeMap<&str, &Unit> = units.iter().map(|u| (u.id.as_str(), u)).collect();
-    let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
+    let texts = Texts { editions: rules.catalog.editions.iter().map(|e| e.id.as_str()).collect(), read: &raw.read };
     let mut seen_langs: Vec<&str> = Vec::new();
     for language in &languages.languages {
         let lang = language.lang.value.as_str();
@@ -557,18 +679,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
             orphaned: Vec::new(),
         };
         for (_, file) in raw.files.get(lang).map(Vec::as_slice).unwrap_or_default() {
-            for (kind, entries) in [
-                (UnitKind::Edition, &file.editions),
-                (UnitKind::Variant, &file.variants),
-                (UnitKind::Expansion, &file.expansions),
-                (UnitKind::Module, &file.modules),
-                (UnitKind::Phase, &file.phases),
-                (UnitKind::Step, &file.steps),
-                (UnitKind::Section, &file.sections),
-                (UnitKind::Item, &file.items),
-                (UnitKind::Program, &file.program),
-                (UnitKind::Marker, &file.markers),
-            ] {
+            for (kind, entries) in file.kinds() {
                 for (key, entry) in entries {
                     let id = kind.unit_id(&key.value);
                     let Some(unit) = by_id.get(id.as_str()) else {
@@ -587,7 +698,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
                         ));
                         continue;
                     }
-                    if let Some(translated) = translated(unit, lang, key, entry, &editions, sources, problems) {
+                    if let Some(translated) = translated(unit, lang, key, entry, &texts, sources, problems) {
                         locale.units.insert(id, translated);
                     }
                 }
@@ -600,19 +711,68 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
     out
 }
 
+/// What a translation's texts are held against: the rules' editions, and
+/// the units as read while the rules were checked (by their `text:`).
+struct Texts<'a> {
+    editions: Vec<&'a str>,
+    read: &'a HashMap<Span, ReadUnit>,
+}
+
+/// A unit's `from:` and `text:` as read, before they are held against the
+/// rules; and where each first holds a forbidden character.
+#[derive(Debug, Clone)]
+struct ReadUnit {
+    from: Text,
+    text: Text,
+    forbidden: [Option<(usize, char)>; 2],
+}
+
+/// A text of a translation as read.
+#[derive(Debug, Clone)]
+enum Text {
+    /// Its words, whitespace collapsed: most texts have no edition variants.
+    Words(String),
+    /// Its edition variants (an item's text with braces), parsed, and its
+    /// canonical form.
+    Variants { canonical: String, parts: Vec<dsl::TextPart> },
+    /// An item's text that the text DSL refuses.
+    Invalid(dsl::SyntaxError),
+}
+
+/// Reads the unit `unit` of the kind `kind`: what does not depend on the
+/// rules, so that it can be done while they are checked.
+fn read_unit(kind: UnitKind, unit: &RawUnit) -> ReadUnit {
+    let text = |field: &Spanned<String>| {
+        if !kind.is_dsl() || !field.value.contains(['{', '}']) {
+            return Text::Words(collapse(&field.value));
+        }
+        match dsl::text(&field.value) {
+            Ok(parts) => Text::Variants { canonical: canonical(&parts), parts },
+            Err(err) => Text::Invalid(err),
+        }
+    };
+    ReadUnit {
+        from: text(&unit.from),
+        text: text(&unit.text),
+        forbidden: [lexicon::forbidden_in_text(&unit.from.value), lexicon::forbidden_in_text(&unit.text.value)],
+    }
+}
+
 /// A unit's translation, its text checked and its state decided.
 fn translated(
     unit: &Unit,
     lang: &str,
     key: &Spanned<String>,
     entry: &RawUnit,
-    editions: &[&str],
+    texts: &Texts<'_>,
     sources: &Sources,
     problems: &mut Vec<Diagnostic>,
 ) -> Option<Translated> {
+    // Read while the rules were checked; read now if it was not.
+    let read = texts.read.get(&entry.text.span).map_or_else(|| Cow::Owned(read_unit(unit.kind, entry)), Cow::Borrowed);
     let mut ok = true;
-    for field in [&entry.from, &entry.text] {
-        if let Some((at, c)) = lexicon::forbidden_in_text(&field.value) {
+    for (field, forbidden) in [(&entry.from, read.forbidden[0]), (&entry.text, read.forbidden[1])] {
+        if let Some((at, c)) = forbidden {
             problems.push(
                 Diagnostic::at(
                     Code::ForbiddenCharacter,
@@ -630,32 +790,25 @@ fn translated(
         // Not translated yet: as if the entry were not there.
         return None;
     }
-    let read = |field: &Spanned<String>, problems: &mut Vec<Diagnostic>| -> Option<(String, Wording)> {
-        // Most texts have no edition variants: their words are the text.
-        if !unit.kind.is_dsl() || !field.value.contains(['{', '}']) {
-            let words = collapse(&field.value);
-            return Some((words.clone(), Wording(vec![WordingPart::Literal(words)])));
+    let bound = |text: &Text, field: &Spanned<String>, problems: &mut Vec<Diagnostic>| match text {
+        Text::Words(words) => Some((words.clone(), Wording(vec![WordingPart::Literal(words.clone())]))),
+        Text::Variants { canonical, parts } => {
+            Some((canonical.clone(), bind(parts, &texts.editions, field, sources, problems)?))
         }
-        match dsl::text(&field.value) {
-            Ok(parts) => {
-                let wording = bind(&parts, editions, field, sources, problems)?;
-                Some((canonical(&parts), wording))
-            }
-            Err(err) => {
-                let (start, end) = err.at;
-                problems.push(Diagnostic::at(
-                    Code::InvalidExpression,
-                    sources,
-                    field.sub_span(start, end),
-                    format!("invalid text: {}", err.message),
-                    "here",
-                ));
-                None
-            }
+        Text::Invalid(err) => {
+            let (start, end) = err.at;
+            problems.push(Diagnostic::at(
+                Code::InvalidExpression,
+                sources,
+                field.sub_span(start, end),
+                format!("invalid text: {}", err.message),
+                "here",
+            ));
+            None
         }
     };
-    let from = read(&entry.from, problems);
-    let text = read(&entry.text, problems);
+    let from = bound(&read.from, &entry.from, problems);
+    let text = bound(&read.text, &entry.text, problems);
     let ((from, _), (_, text)) = (from?, text?);
     if !ok {
         return None;
@@ -695,7 +848,8 @@ fn translated(
 /// the page's `Intl.PluralRules` has them), in CLDR's order; none for a
 /// language CLDR does not know.
 pub fn plural_categories(lang: &str) -> Vec<&'static str> {
-    let mut found: Vec<&'static str> = (0..=1000u32).filter_map(|n| plural_category(lang, n)).collect();
+    let Some(rules) = plural_rules(lang) else { return Vec::new() };
+    let mut found: Vec<&'static str> = (0..=1000u32).filter_map(|n| category(&rules, n)).collect();
     found.sort_by_key(|c| words::PLURAL_CATEGORIES.iter().position(|k| k == c));
     found.dedup();
     found
@@ -705,12 +859,20 @@ pub fn plural_categories(lang: &str) -> Vec<&'static str> {
 /// the rules of its primary language where CLDR has none of the tag's own
 /// (`en-xa` counts as `en`), as a browser's `Intl.PluralRules` falls back.
 pub fn plural_category(lang: &str, n: u32) -> Option<&'static str> {
+    category(&plural_rules(lang)?, n)
+}
+
+/// CLDR's cardinal rules for `lang`, else for its primary language.
+fn plural_rules(lang: &str) -> Option<PluralRules> {
     let create = |tag: &str| {
         let langid: LanguageIdentifier = tag.parse().ok()?;
         PluralRules::create(langid, PluralRuleType::CARDINAL).ok()
     };
     let primary = lang.split('-').next().unwrap_or(lang);
-    let rules = create(lang).or_else(|| create(primary))?;
+    create(lang).or_else(|| create(primary))
+}
+
+fn category(rules: &PluralRules, n: u32) -> Option<&'static str> {
     Some(match rules.select(n).ok()? {
         PluralCategory::ZERO => "zero",
         PluralCategory::ONE => "one",

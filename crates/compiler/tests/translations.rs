@@ -182,6 +182,42 @@ fn renaming_an_item_by_hand_orphans_its_translations_with_a_suggestion() {
 }
 
 #[test]
+fn a_translation_file_that_mirrors_no_rules_file_is_reported_with_the_nearest() {
+    // The expansion's rules file renamed by hand: its translations stay behind.
+    let dir = edited(BUNDLED, &[]);
+    let rules = dir.path().join("expansions");
+    std::fs::rename(rules.join("abbey-and-mayor.yaml"), rules.join("abbey-and-mayors.yaml")).expect("rename");
+    // And a language folder no language is declared for.
+    std::fs::create_dir(dir.path().join("translations/de")).expect("folder");
+    std::fs::write(dir.path().join("translations/de/base.yaml"), "items: {}\n").expect("write");
+    let on_disk = compiler::compile_dir(dir.path());
+    let (files, refused) = compiler::syntax::read_folder(dir.path());
+    assert!(refused.is_empty());
+    let in_editor = compiler::compile_files(dir.path(), &files);
+    for compiled in [on_disk, in_editor] {
+        assert!(compiled.result.is_ok());
+        let orphaned = with_code(&compiled.translation_problems, Code::OrphanedTranslation);
+        let about = |file: &str| {
+            orphaned
+                .iter()
+                .copied()
+                .find(|p| p.file().is_some_and(|f| f.ends_with(file)))
+                .unwrap_or_else(|| panic!("{file} not reported: {orphaned:?}"))
+        };
+        // (Russian translates none of the expansions.)
+        let left = about("translations/nl/expansions/abbey-and-mayor.yaml");
+        assert!(left.message().contains("is never read"), "{}", left.message());
+        let help = left.help_text().expect("help");
+        assert!(help.contains("did you mean `translations/nl/expansions/abbey-and-mayors.yaml`?"), "{help}");
+        let undeclared = about("translations/de/base.yaml");
+        assert!(undeclared.help_text().expect("help").contains("no language `de` is declared"));
+        assert_eq!(orphaned.len(), 2, "{orphaned:?}");
+        // Its units are missing now, not orphaned one by one.
+        assert!(statistics(&compiled)["nl"].missing > 0);
+    }
+}
+
+#[test]
 fn a_translation_is_checked_as_the_rules_texts_are() {
     let file = "translations/nl/base.yaml";
     let dir = edited(
