@@ -1202,6 +1202,24 @@ fn a_pseudo_language_shows_no_english_word_of_the_program() {
     // Its words, not its markup; the language switch names each language in itself.
     let words: String = page.split('<').map(|part| part.split_once('>').map_or(part, |(_, after)| after)).collect();
     outputs.push(("site".to_string(), words.replace("English", "")));
+    // What the page's script writes (the selection's summary, "Play a turn"):
+    // the words the page gives it, each word the script asks for among them.
+    let script = std::fs::read_to_string(site.join("app.js")).expect("app.js");
+    let given = script_words(&page);
+    // Its keys are its literals in camel case (`"variantRules"`).
+    for key in script.split('"').filter(|l| {
+        l.starts_with(|c: char| c.is_ascii_lowercase())
+            && l.contains(|c: char| c.is_ascii_uppercase())
+            && l.chars().all(|c| c.is_ascii_alphabetic())
+    }) {
+        let attribute = if key.ends_with("Count") { format!("{key}Other") } else { key.to_string() };
+        assert!(given.iter().any(|(k, _)| *k == attribute), "the page does not give app.js {key:?}: {given:?}");
+    }
+    let placeholder = |word: &str| word.split(['{', '}']).step_by(2).collect::<Vec<_>>().join(" ");
+    outputs.push((
+        "the page's words for its script".to_string(),
+        given.iter().map(|(_, w)| placeholder(w) + "\n").collect(),
+    ));
     for (what, output) in &outputs {
         assert!(output.contains('ḗ'), "{what} is not in the pseudo-language:\n{output}");
         for word in &english {
@@ -1210,6 +1228,26 @@ fn a_pseudo_language_shows_no_english_word_of_the_program() {
             }
         }
     }
+}
+
+/// The words a page gives its script: the data attributes of its `#words`
+/// element, by the script's key (`data-variant-rules` → `variantRules`).
+fn script_words(page: &str) -> Vec<(String, String)> {
+    let start = page.find("<span id=\"words\"").expect("the page's words");
+    let element = &page[start..start + page[start..].find('>').expect("the element's end")];
+    element
+        .split(" data-")
+        .skip(1)
+        .map(|attribute| {
+            let (name, value) = attribute.split_once("=\"").expect("an attribute with a value");
+            let key = name.split('-').enumerate().fold(String::new(), |mut key, (n, part)| {
+                key.push_str(&if n == 0 { part.to_string() } else { part[..1].to_uppercase() + &part[1..] });
+                key
+            });
+            let value = value.trim_end_matches('"').replace("&quot;", "\"").replace("&#39;", "'");
+            (key, value.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+        })
+        .collect()
 }
 
 /// The parts of an English word of the program around its placeholders

@@ -1561,6 +1561,99 @@ fn the_page_plays_the_minimal_fixture_as_play_does() {
     }
 }
 
+/// Plays a turn on the Dutch page by clicks (no to every item, the first
+/// option or none, a count the page refuses, then no feature) and reads what
+/// the play panel says on the way: where the turn is, the questions, the
+/// answer buttons, the refusal, the log.
+const PLAY_IN_DUTCH: &str = r##"
+const box = document.getElementById("play-prompt");
+const texts = (selector) =>
+  Array.from(document.querySelectorAll(selector)).map((e) => e.textContent.replace(/\s+/g, " ").trim());
+const seen = { where: [], questions: [], buttons: [], refused: null };
+const read = () => {
+  seen.where.push(document.getElementById("play-where").textContent);
+  seen.questions.push(...texts("#play-prompt .play-question"));
+  seen.buttons.push(...texts("#play-prompt button:not([data-option]):not([data-count])"));
+};
+for (let n = 0; n < 500 && box.dataset.kind !== "over"; n++) {
+  read();
+  const kind = box.dataset.kind;
+  if (kind === "do") box.querySelector("button[data-answer=no]").click();
+  else if (kind === "choose") (box.querySelector("button[data-pass]") || box.querySelector("button[data-option]")).click();
+  else if (seen.refused === null) {
+    document.getElementById("play-count").value = "999";
+    box.querySelector("button[data-count-ok]").click();
+    seen.refused = document.getElementById("play-error").textContent;
+  } else box.querySelector('button[data-count="0"]').click();
+}
+read();
+seen.kind = box.dataset.kind;
+seen.log = texts("#play-log > li");
+seen.panel = document.getElementById("play").innerText;
+return seen;
+"##;
+
+/// "Play a turn" on the Dutch page speaks Dutch: where the turn is, what it
+/// asks, its buttons, its refusal and its log, and no English word of the mode.
+async fn dutch_turn(client: &Client) -> Outcome<()> {
+    click(client, "#play-start").await?;
+    let seen = run_js(client, PLAY_IN_DUTCH).await?;
+    let strings = |key: &str| -> Vec<String> {
+        seen[key].as_array().into_iter().flatten().filter_map(|v| v.as_str().map(String::from)).collect()
+    };
+    let expect =
+        |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("playing on the Dutch page: {what}: {seen}")) };
+    expect(seen["kind"] == "over", "the turn ends")?;
+    let (questions, buttons, log) = (strings("questions"), strings("buttons"), strings("log"));
+    // A builder's turn: in part 1 of a double turn that may come.
+    expect(strings("where").first().is_some_and(|w| w.starts_with("Deel 1 · Stap 1")), "where the turn starts")?;
+    let dutch_questions = [
+        "Voer uit:",
+        "Je mag:",
+        "Klopt dit?",
+        "Kies er één",
+        "Kies er één of geen",
+        "Hoeveel projecten zijn voltooid?",
+    ];
+    expect(questions.iter().any(|q| q == "Voer uit:"), "the question to carry out an item")?;
+    expect(questions.last().is_some_and(|q| q == "De beurt is voorbij."), "the end of the turn")?;
+    expect(questions.iter().rev().skip(1).all(|q| dutch_questions.contains(&q.as_str())), "the questions")?;
+    let dutch_buttons =
+        ["Gedaan", "Lukte niet", "Heb ik gedaan", "Heb ik niet gedaan", "Ja", "Nee", "Geen van deze", "OK"];
+    expect(buttons.iter().any(|b| b == "Lukte niet"), "the button of an item not carried out")?;
+    expect(buttons.last().is_some_and(|b| b == "Nog een beurt spelen"), "the button of another turn")?;
+    expect(buttons.iter().rev().skip(1).all(|b| dutch_buttons.contains(&b.as_str())), "the buttons")?;
+    expect(seen["refused"] == "Antwoord met een getal van 0 tot en met 64", "the refusal of 999 features")?;
+    expect(log.first().is_some_and(|l| l.starts_with("Stap 1")), "the log's first line")?;
+    expect(log.iter().any(|l| l.starts_with("Nee: ")), "the log's answers")?;
+    expect(log.iter().any(|l| l.ends_with(": geen voltooid project")), "the log's per-feature step")?;
+    expect(log.last().is_some_and(|l| l == "Einde van de beurt"), "the log's last line")?;
+    let panel = seen["panel"].as_str().unwrap_or_default();
+    for english in [
+        "Step",
+        "Part",
+        "Carry out",
+        "You may",
+        "Does this hold",
+        "Done",
+        "Could not",
+        "I did",
+        "Yes",
+        "No:",
+        "Choose one",
+        "None of",
+        "How many",
+        "The turn is over",
+        "Play another",
+        "End of turn",
+        "At any time",
+        "More",
+    ] {
+        expect(!panel.contains(english), &format!("the panel says {english:?}"))?;
+    }
+    click(client, "#play-leave").await
+}
+
 /// The page in every language: each language's page in its language (its
 /// `lang`, titles, names, words and counts), an English fallback marked as
 /// English, the switch to another language keeping the selection, and the
@@ -1630,6 +1723,7 @@ async fn languages(client: &Client, site: &Path) -> Outcome<()> {
     )?;
     expect(nl["status"].as_str().is_some_and(|t| t.contains(" onderdelen, waarvan ")), "the status's counts")?;
     expect(nl["english"] == 0, "Dutch is complete: nothing falls back to English")?;
+    dutch_turn(client).await?;
     // Russian is in part: what is not translated is marked as English.
     client.goto(&format!("file://{}{hash}", site.join("index.ru.html").display())).await.map_err(|e| e.to_string())?;
     settled(client).await?;

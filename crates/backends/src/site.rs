@@ -61,13 +61,61 @@ fn play_panel(page: &Page) -> String {
     )
 }
 
+/// The words `app.js` writes besides the counts (which it is given all of):
+/// the selection's summary and status, and what the "Play a turn" mode says.
+/// The script names each by its key in camel case (`word("variantRules")`).
+const SCRIPT_WORDS: &[Word] = &[
+    Word::VariantRules,
+    Word::BaseGameOnly,
+    Word::NotKnown,
+    Word::ChooseOne,
+    Word::ChooseOneOrNone,
+    Word::TracePart,
+    Word::TraceStep,
+    Word::TraceFeature,
+    Word::TraceYes,
+    Word::TraceNo,
+    Word::TraceChose,
+    Word::TraceChoseNone,
+    Word::TraceSkipped,
+    Word::TraceNoFeatures,
+    Word::TraceOnce,
+    Word::TraceGoBack,
+    Word::TraceAnyTime,
+    Word::TraceEnd,
+    Word::PlayNumber,
+    Word::PlayNoneOfThem,
+    Word::PlayHowMany,
+    Word::PlayPleaseAnswer,
+    Word::PlaySecondPart,
+    Word::PlayOver,
+    Word::PlayAnother,
+    Word::PlayDoesItHold,
+    Word::PlayYouMay,
+    Word::PlayCarryOut,
+    Word::PlayDid,
+    Word::PlayDidNot,
+    Word::PlayDone,
+    Word::PlayCouldNot,
+    Word::PlayMore,
+    Word::PlayOk,
+    Word::PlayLogYes,
+    Word::PlayLogNo,
+    Word::PlayNotAnyTime,
+    Word::PlayOnlyOnce,
+    Word::PlayMustChoose,
+    Word::PlayNotOffered,
+    Word::PlayWrongAnswer,
+    Word::PlayNoSuchStep,
+];
+
 /// The words `app.js` writes, in the page's language, as data attributes
 /// of a hidden element (`data-variant-rules`; a count's forms by plural
 /// category: `data-items-count-one`), so the script knows no language.
 fn words_element(page: &Page) -> String {
     let mut out = String::from("<span id=\"words\" hidden");
     let attribute = |key: &str| key.replace('_', "-");
-    for word in [Word::VariantRules, Word::BaseGameOnly, Word::NotKnown] {
+    for &word in SCRIPT_WORDS {
         let _ = write!(out, " data-{}=\"{}\"", attribute(word.key()), page.word(word));
     }
     for word in Word::ALL.iter().filter(|w| w.is_plural()) {
@@ -823,6 +871,127 @@ mod tests {
         assert_eq!(rules.dsl(&cond).to_string(), "abbey and not (any or edition == C1)");
         assert_eq!(js(&rules, &cond), "((m[0] & 0x1) !== 0) && (!((flag_any(e, v, m)) || (e === 0)))");
         assert_eq!(js(&rules, &Cond::Module(ModuleId(1))), "(m[0] & 0x2) !== 0");
+    }
+
+    /// The keys of the words `app.js` asks for, in snake case: every
+    /// literal in camel case (`"variantRules"` → `variant_rules`: the script
+    /// has no other), and the literal first argument of each call of its word
+    /// functions (`word("undo"`), with whether it asks for it as a count.
+    fn script_keys() -> Vec<(String, bool)> {
+        let snake = |key: &str| {
+            key.chars().fold(String::new(), |mut out, c| {
+                if c.is_ascii_uppercase() {
+                    out.push('_');
+                }
+                out.push(c.to_ascii_lowercase());
+                out
+            })
+        };
+        let mut keys: Vec<(String, bool)> = string_literals(APP_JS)
+            .iter()
+            .filter(|l| {
+                l.starts_with(|c: char| c.is_ascii_lowercase())
+                    && l.contains(|c: char| c.is_ascii_uppercase())
+                    && l.chars().all(|c| c.is_ascii_alphabetic())
+            })
+            .map(|l| (snake(l), l.ends_with("Count")))
+            .collect();
+        for (call, plural) in [("word(\"", false), ("line(\"", false), ("counted(\"", true)] {
+            for rest in APP_JS.split(call).skip(1) {
+                keys.push((snake(rest.split('"').next().unwrap_or_default()), plural));
+            }
+        }
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// The string literals of a script (`"…"`, `'…'`, `` `…` ``), its comments left out.
+    fn string_literals(script: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut chars = script.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '/' if chars.peek() == Some(&'/') => {
+                    for c in chars.by_ref() {
+                        if c == '\n' {
+                            break;
+                        }
+                    }
+                }
+                '/' if chars.peek() == Some(&'*') => {
+                    let mut last = ' ';
+                    for c in chars.by_ref() {
+                        if last == '*' && c == '/' {
+                            break;
+                        }
+                        last = c;
+                    }
+                }
+                '"' | '\'' | '`' => {
+                    let mut literal = String::new();
+                    while let Some(d) = chars.next() {
+                        match d {
+                            '\\' => literal.extend(chars.next()),
+                            d if d == c => break,
+                            d => literal.push(d),
+                        }
+                    }
+                    out.push(literal);
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_script_takes_every_word_it_writes_from_the_page() {
+        let keys = script_keys();
+        assert!(keys.len() > 40, "{keys:?}");
+        // Each word it asks for is a word of the program that the page gives it.
+        for (key, plural) in &keys {
+            let word = Word::ALL.iter().find(|w| w.key() == key);
+            let Some(word) = word else { panic!("app.js asks for `{key}`, which is not a word of the program") };
+            assert_eq!(word.is_plural(), *plural, "app.js asks for `{key}` as a count: {plural}");
+            assert!(word.is_plural() || SCRIPT_WORDS.contains(word), "the page does not give app.js `{key}`");
+        }
+        // The page gives it no word it does not use.
+        for word in SCRIPT_WORDS {
+            assert!(keys.iter().any(|(key, _)| key == word.key()), "app.js does not use `{}`", word.key());
+        }
+        let page = Page::new(None, &[]);
+        let element = words_element(&page);
+        for word in SCRIPT_WORDS {
+            let attribute = format!(" data-{}=\"", word.key().replace('_', "-"));
+            assert!(element.contains(&attribute), "{attribute} is not in {element}");
+        }
+        // No English word of the program is a literal of the script: none of
+        // its phrases (a part around the placeholders with a space in it, or
+        // a capitalised one: ids, classes and events are lower-case words).
+        let literals = string_literals(APP_JS);
+        assert!(literals.iter().any(|l| l == "play-any-time-title"), "{literals:?}");
+        for word in Word::ALL {
+            for part in word.english().split(['{', '}']).step_by(2) {
+                let part = part.trim_matches(|c: char| !c.is_alphanumeric());
+                for phrase in part.split(" | ").flat_map(|p| p.split(": ")) {
+                    let phrase = phrase.trim_matches(|c: char| !c.is_alphanumeric());
+                    let prose = phrase.contains(' ') || phrase.starts_with(|c: char| c.is_ascii_uppercase());
+                    if !prose || phrase.len() < 2 || ["one", "other"].contains(&phrase) {
+                        continue;
+                    }
+                    for literal in &literals {
+                        // As words of their own (`Step`, not `playNoSuchStep`).
+                        let apart = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
+                        let says = literal.match_indices(phrase).any(|(at, _)| {
+                            apart(literal[..at].chars().next_back())
+                                && apart(literal[at + phrase.len()..].chars().next())
+                        });
+                        assert!(!says, "app.js writes {literal:?}: {phrase:?} is English ({})", word.key());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

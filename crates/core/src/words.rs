@@ -111,6 +111,27 @@ words! {
     PlayLeft = "play_left", "left the turn at prompt {n}";
     PlayRefused = "play_refused", "refused: {reason}";
     PlayPleaseAnswer = "play_please_answer", "please answer {hint}";
+    PlaySecondPart = "play_second_part", "Part {part} of the double turn";
+    PlayOver = "play_over", "The turn is over.";
+    PlayAnother = "play_another", "Play another turn";
+    PlayDoesItHold = "play_does_it_hold", "Does this hold?";
+    PlayYouMay = "play_you_may", "You may:";
+    PlayCarryOut = "play_carry_out", "Carry out:";
+    PlayDid = "play_did", "I did";
+    PlayDidNot = "play_did_not", "I did not";
+    PlayDone = "play_done", "Done";
+    PlayCouldNot = "play_could_not", "Could not";
+    PlayMore = "play_more", "More:";
+    PlayOk = "play_ok", "OK";
+    PlayLogYes = "play_log_yes", "Yes: {item}";
+    PlayLogNo = "play_log_no", "No: {item}";
+    PlayNotAnyTime = "play_not_any_time", "Not an item of “{section}”.";
+    PlayOnlyOnce = "play_only_once", "Allowed only once per turn, and done already.";
+    PlayMustChoose = "play_must_choose", "One of the options must be taken here.";
+    PlayNotOffered = "play_not_offered", "That option is not offered.";
+    PlayWrongAnswer = "play_wrong_answer", "The answer {answer} does not fit the prompt {prompt}.";
+    PlayNoSuchStep = "play_no_such_step", "An effect names step {step}, which this selection does not have.";
+    PlayWentBackCount = "play_went_back_count", "one: The turn went back {n} time; giving up. | other: The turn went back {n} times; giving up.";
 }
 
 impl Word {

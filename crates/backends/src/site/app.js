@@ -26,19 +26,28 @@
 
   // The page's language: its words (data attributes of #words) and names
   // (each box's data-name), so that rules.js serves every language's page.
+  // The script holds no word of any language: a word the page lacks shows
+  // as its key.
   const words = (document.getElementById("words") || { dataset: {} }).dataset;
-  const plurals = new Intl.PluralRules(document.documentElement.lang || "en");
+  const lang = document.documentElement.lang || "en";
+  const plurals = new Intl.PluralRules(lang);
+  /** Fills a word's placeholders in one pass (a value's own braces stay as they are). */
+  function filled(text, fill) {
+    return text.replace(/\{([a-z_]+)\}/g, (all, name) => (fill && Object.prototype.hasOwnProperty.call(fill, name) ? String(fill[name]) : all));
+  }
   /** A word of the page, its placeholders filled in: word("variantRules", { variant: "Z-Man Games" }). */
-  function word(key, fill, fallback) {
-    let text = words[key] !== undefined ? words[key] : fallback;
-    for (const [name, value] of Object.entries(fill || {})) text = text.split("{" + name + "}").join(value);
-    return text;
+  function word(key, fill) {
+    return filled(words[key] !== undefined ? words[key] : key, fill);
   }
   /** A count in the page's language: its form for n's plural category (CLDR's, as Intl.PluralRules has them). */
-  function counted(key, n, fallback) {
+  function counted(key, n, fill) {
     const category = plurals.select(n);
     const form = words[key + category[0].toUpperCase() + category.slice(1)];
-    return (form !== undefined ? form : fallback).split("{n}").join(String(n));
+    return filled(form !== undefined ? form : key, Object.assign({}, fill, { n: String(n) }));
+  }
+  /** A word that opens a line or labels a button: its first letter in upper case, as the language writes it. */
+  function capitalized(text) {
+    return text.charAt(0).toLocaleUpperCase(lang) + text.slice(1);
   }
   const moduleNames = new Map(moduleBoxes.map((box) => [Number(box.dataset.bit), box.dataset.name]));
   const expansionNames = new Map(expansionBoxes.map((box) => [box.dataset.expansion, box.dataset.expansionName]));
@@ -145,7 +154,7 @@
     }
     changes.checked = state.changes;
     const n = state.modules.size;
-    count.textContent = n ? "(" + counted("modulesCount", n, "{n} modules") + ")" : "";
+    count.textContent = n ? "(" + counted("modulesCount", n) + ")" : "";
   }
 
   form.addEventListener("change", (event) => {
@@ -284,12 +293,12 @@
     summary.textContent =
       // Rules without publisher variants have no variant to name.
       editionName + " (" + edition.id + "), " +
-      (variantName ? word("variantRules", { variant: variantName }, "{variant}'s rules") + "; " : "") +
-      (names.length ? names.join(", ") : word("baseGameOnly", {}, "base game only")) + ".";
-    let text = counted("itemsCount", shown, "{n} items");
-    if (state.modules.size) text += ", " + counted("addedCount", added, "{n} of them added to the base game by your selection");
+      (variantName ? word("variantRules", { variant: variantName }) + "; " : "") +
+      (names.length ? names.join(", ") : word("baseGameOnly")) + ".";
+    let text = counted("itemsCount", shown);
+    if (state.modules.size) text += ", " + counted("addedCount", added);
     text += ".";
-    if (state.ignored.length) text += " " + word("notKnown", { ids: state.ignored.join(", ") }, "Not known, so ignored: {ids}.");
+    if (state.ignored.length) text += " " + word("notKnown", { ids: state.ignored.join(", ") });
     status.textContent = text;
   }
 
@@ -317,8 +326,9 @@
     const undoButton = document.getElementById("play-undo");
     const anyTimeBox = document.getElementById("play-any-time");
     const anyTimeList = document.getElementById("play-any-time-list");
+    const anyTimeTitle = document.getElementById("play-any-time-title");
     const log = document.getElementById("play-log");
-    if (!panel || !startButton) return { leave() {} };
+    if (!panel || !startButton || !anyTimeTitle) return { leave() {} };
 
     /** More go-backs than this in one turn is refused, as the runtime does. */
     const MAX_GO_BACKS = 100;
@@ -364,9 +374,12 @@
       for (const el of turn.querySelectorAll(".phase > .step")) {
         if (el.hidden) continue;
         const repeat = el.querySelector(".repeat");
+        // The step's heading as the page writes it ("Step 1B: Draw a tile"), without its badges.
+        const heading = el.querySelector("h3").cloneNode(true);
+        heading.querySelectorAll(".badge").forEach((badge) => badge.remove());
         steps.push({
           id: el.dataset.step,
-          title: el.querySelector("h3").firstChild.textContent,
+          heading: heading.textContent.replace(/\s+/g, " ").trim(),
           chooseOne: el.dataset.chooseOne !== undefined,
           mayPass: el.dataset.mayPass !== undefined,
           perFeature: repeat !== null && !repeat.hidden && repeat.dataset.repeat === "per_feature",
@@ -430,20 +443,20 @@
 
     function checkEffect(t, node) {
       if (node.goBack === null) return;
-      if (plan.index(node.goBack) < 0) throw new Refused("An effect names step " + node.goBack + ", which this selection does not have.");
-      if (t.goBacks >= MAX_GO_BACKS) throw new Refused("The turn went back " + t.goBacks + " times; giving up.");
+      if (plan.index(node.goBack) < 0) throw new Refused(word("playNoSuchStep", { step: node.goBack }));
+      if (t.goBacks >= MAX_GO_BACKS) throw new Refused(counted("playWentBackCount", t.goBacks));
     }
 
     /** Takes one answer ({do}, {choose}, {count} or {any_time}); throws Refused, changing nothing. */
     function answer(t, a) {
       const at = t.at;
-      if (at.kind === "over") throw new Refused("The turn is over.");
+      if (at.kind === "over") throw new Refused(word("playOver"));
       const stepId = plan.steps[at.s].id;
       if ("any_time" in a) {
         const node = plan.anyTime.find((n) => n.id === a.any_time && (n.role === "action" || n.role === "condition"));
-        if (!node) throw new Refused("Not an item of \u201cat any time during your turn\u201d.");
+        if (!node) throw new Refused(word("playNotAnyTime", { section: anyTimeTitle.textContent.trim() }));
         if (node.once) {
-          if (t.once.includes(node.id)) throw new Refused("Allowed only once per turn, and done already.");
+          if (t.once.includes(node.id)) throw new Refused(word("playOnlyOnce"));
           t.once.push(node.id);
         }
         t.trace.push({ event: "any_time", part: t.part, step: stepId, item: node.id });
@@ -460,19 +473,21 @@
         else next = { go: "node", s: at.s, feature: at.feature, i: node.role === "condition" ? node.end : at.i + 1 };
       } else if (at.kind === "choose" && "choose" in a) {
         if (a.choose === null) {
-          if (!mayPass(at.s, at.of)) throw new Refused("One of the options must be taken here.");
+          if (!mayPass(at.s, at.of)) throw new Refused(word("playMustChoose"));
           t.trace.push({ event: "chose", part: t.part, step: stepId, item: null });
           next = { go: "node", s: at.s, feature: at.feature, i: at.of === null ? nodes.length : nodes[at.of].end };
         } else {
           const o = options(t, at.s, at.of).find((o) => nodes[o].id === a.choose);
-          if (o === undefined) throw new Refused("That option is not offered.");
+          if (o === undefined) throw new Refused(word("playNotOffered"));
           checkEffect(t, nodes[o]);
           t.trace.push({ event: "chose", part: t.part, step: stepId, item: nodes[o].id });
           next = take(t, at.s, at.feature, o);
         }
       } else if (at.kind === "count" && "count" in a) {
         const n = a.count;
-        if (!Number.isInteger(n) || n < 0 || n > MAX_FEATURES) throw new Refused("Between 0 and " + MAX_FEATURES + " completed features.");
+        if (!Number.isInteger(n) || n < 0 || n > MAX_FEATURES) {
+          throw new Refused(capitalized(word("playPleaseAnswer", { hint: word("playNumber", { from: 0, to: MAX_FEATURES }) })));
+        }
         if (n === 0) {
           t.trace.push({ event: "no_features", part: t.part, step: stepId });
           next = { go: "after", s: at.s };
@@ -481,7 +496,7 @@
           next = { go: "round", s: at.s, feature: [1, n] };
         }
       } else {
-        throw new Refused("A " + Object.keys(a)[0] + " answer to a " + at.kind + " prompt.");
+        throw new Refused(word("playWrongAnswer", { answer: Object.keys(a)[0], prompt: at.kind }));
       }
       t.prompts.push(asked);
       t.seq += 1;
@@ -621,23 +636,29 @@
       return b;
     }
 
+    /** "feature 2 of 3" of a per-feature step's round. */
+    function featureOf([n, of]) {
+      return word("traceFeature", { n, of });
+    }
+
     /** What the log says of one event. */
     function describe(e) {
       const item = (id) => {
         const node = plan.steps.flatMap((s) => s.nodes).concat(plan.anyTime).find((n) => n.id === id);
         return node ? node.li.querySelector(":scope > .line > .text").innerText.replace(/\s+/g, " ").trim() : id;
       };
+      const line = (key, fill) => capitalized(word(key, fill));
       switch (e.event) {
-        case "part": return "Part 2: the double turn begins.";
-        case "step": return "Step " + e.step + (e.feature ? " (feature " + e.feature[0] + " of " + e.feature[1] + ")" : "");
-        case "item": return (e.done ? "Yes: " : "No: ") + item(e.item);
-        case "chose": return e.item === null ? "None of the options." : "Chose: " + item(e.item);
-        case "skipped": return "Step " + e.step + " is skipped.";
-        case "no_features": return "Step " + e.step + ": no completed feature.";
-        case "once": return "Done once already: " + item(e.item);
-        case "go_back": return "Back from step " + e.from + " to step " + e.to + ".";
-        case "any_time": return "At any time: " + item(e.item);
-        default: return "The turn is over.";
+        case "part": return word("playSecondPart", { part: e.part });
+        case "step": return line("traceStep", { step: e.step }) + (e.feature ? " (" + featureOf(e.feature) + ")" : "");
+        case "item": return word(e.done ? "playLogYes" : "playLogNo", { item: item(e.item) });
+        case "chose": return e.item === null ? line("traceChoseNone") : line("traceChose", { item: item(e.item) });
+        case "skipped": return line("traceSkipped", { step: e.step });
+        case "no_features": return line("traceNoFeatures", { step: e.step });
+        case "once": return line("traceOnce", { item: item(e.item) });
+        case "go_back": return line("traceGoBack", { from: e.from, to: e.to });
+        case "any_time": return line("traceAnyTime", { item: item(e.item) });
+        default: return line("traceEnd");
       }
     }
 
@@ -667,23 +688,25 @@
       data.seq = String(t.seq);
       data.part = String(t.part);
       if (!p) {
-        where.textContent = plan.block && t.part === 2 ? "Part 2 of the double turn." : "";
-        promptBox.append(el("p", { className: "play-question" }, ["The turn is over."]),
-          el("p", {}, [button("Play another turn", { again: "" }, () => { answers = []; show(); })]));
+        where.textContent = plan.block && t.part === 2 ? word("playSecondPart", { part: t.part }) : "";
+        promptBox.append(el("p", { className: "play-question" }, [word("playOver")]),
+          el("p", {}, [button(word("playAnother"), { again: "" }, () => { answers = []; show(); })]));
       } else {
         const step = plan.steps[t.at.s];
         data.step = step.id;
         if (p.feature) data.feature = p.feature.join(" ");
-        const part = plan.block ? (t.part === 2 ? "Part 2 of the double turn" : "Part 1") + " · " : "";
-        const feature = p.feature ? " · feature " + p.feature[0] + " of " + p.feature[1] : "";
-        where.textContent = part + "Step " + step.id + ": " + step.title.replace(/^Step \S+: /, "").trim() + feature;
+        const part = !plan.block ? "" :
+          (t.part === 2 ? word("playSecondPart", { part: t.part }) : capitalized(word("tracePart", { part: t.part }))) + " · ";
+        where.textContent = part + step.heading + (p.feature ? " · " + featureOf(p.feature) : "");
         if (p.kind === "do") {
           const node = step.nodes[t.at.i];
           data.item = node.id;
           const parent = step.nodes.slice(0, t.at.i).reverse().find((n) => n.end > t.at.i);
           if (parent) promptBox.append(el("p", { className: "play-context" }, [textOf(parent)]));
-          const question = node.role === "condition" ? "Does this hold?" : node.optional ? "You may:" : "Carry out:";
-          const [yes, no] = node.role === "condition" ? ["Yes", "No"] : node.optional ? ["I did", "I did not"] : ["Done", "Could not"];
+          const question = word(node.role === "condition" ? "playDoesItHold" : node.optional ? "playYouMay" : "playCarryOut");
+          const [yes, no] = node.role === "condition"
+            ? [capitalized(word("traceYes")), capitalized(word("traceNo"))]
+            : node.optional ? [word("playDid"), word("playDidNot")] : [word("playDone"), word("playCouldNot")];
           promptBox.append(el("p", { className: "play-question" }, [question]),
             el("p", { className: "play-item" }, [textOf(node)]),
             el("p", { className: "play-buttons" }, [
@@ -696,7 +719,7 @@
             data.of = of.id;
             promptBox.append(el("p", { className: "play-context" }, [textOf(of)]));
           }
-          promptBox.append(el("p", { className: "play-question" }, [p.may_pass ? "Choose one, or none:" : "Choose one:"]));
+          promptBox.append(el("p", { className: "play-question" }, [capitalized(word(p.may_pass ? "chooseOneOrNone" : "chooseOne"))]));
           const list = el("ul", { className: "play-options" });
           for (const o of options(t, t.at.s, t.at.of)) {
             const node = step.nodes[o];
@@ -704,16 +727,16 @@
             b.replaceChildren(textOf(node));
             list.append(el("li", {}, [b]));
           }
-          if (p.may_pass) list.append(el("li", {}, [button("None of these", { pass: "" }, () => give({ choose: null }))]));
+          if (p.may_pass) list.append(el("li", {}, [button(capitalized(word("playNoneOfThem")), { pass: "" }, () => give({ choose: null }))]));
           promptBox.append(list);
         } else {
-          promptBox.append(el("p", { className: "play-question" }, ["How many features did the tile complete?"]));
+          promptBox.append(el("p", { className: "play-question" }, [capitalized(word("playHowMany"))]));
           const counts = el("p", { className: "play-buttons" });
           for (let n = 0; n <= 4; n++) counts.append(button(String(n), { count: String(n) }, () => give({ count: n })));
           const input = el("input", { type: "number", min: "0", max: String(MAX_FEATURES), id: "play-count", value: "5" });
           const more = el("p", { className: "play-more" }, [
-            el("label", { htmlFor: "play-count" }, ["More: "]), input, " ",
-            button("OK", { countOk: "" }, () => give({ count: Number(input.value) })),
+            el("label", { htmlFor: "play-count" }, [word("playMore")]), " ", input, " ",
+            button(word("playOk"), { countOk: "" }, () => give({ count: Number(input.value) })),
           ]);
           promptBox.append(counts, more);
         }
