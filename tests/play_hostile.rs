@@ -1,8 +1,8 @@
-//! `play` on rules given with `--rules` whose words try to break its output:
-//! characters that end a JSON string, open HTML or Markdown, or quote, reach
-//! the terminal as written and the JSON intact; control characters and
-//! bidirectional overrides, which `check` refuses, never reach stdout or
-//! stderr raw.
+//! `play` on rules given with `--rules` whose words, or whose translations'
+//! words, try to break its output: characters that end a JSON string, open
+//! HTML or Markdown, or quote, reach the terminal as written and the JSON
+//! intact; control characters and bidirectional overrides, which `check`
+//! refuses, never reach stdout or stderr raw.
 
 // Helpers outside `#[test]` functions panic when the binary misbehaves, as tests do.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -19,6 +19,11 @@ const BREAKING: &str = "Draw <b>a</b> \"tile\" & 'more' \\ </script> {{x}} *em* 
 
 /// A copy of the bundled rules in `dir` with `from` replaced by `to` in `base.yaml`.
 fn rules_with(dir: &Path, from: &str, to: &str) {
+    rules_edited(dir, &[("base.yaml", from, to)]);
+}
+
+/// A copy of the bundled rules in `dir` with each `(file, from, to)` made.
+fn rules_edited(dir: &Path, edits: &[(&str, &str, &str)]) {
     fn copy(from: &Path, to: &Path) {
         std::fs::create_dir_all(to).unwrap();
         for entry in std::fs::read_dir(from).unwrap() {
@@ -32,20 +37,26 @@ fn rules_with(dir: &Path, from: &str, to: &str) {
         }
     }
     copy(&Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"), dir);
-    let base = dir.join("base.yaml");
-    let text = std::fs::read_to_string(&base).unwrap();
-    assert!(text.contains(from), "base.yaml has `{from}`");
-    std::fs::write(&base, text.replacen(from, to, 1)).unwrap();
+    for (file, from, to) in edits {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has `{from}`");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    }
 }
 
 fn play(rules: &Path, format: &str) -> Output {
+    play_in(rules, format, "en")
+}
+
+fn play_in(rules: &Path, format: &str, lang: &str) -> Output {
     let answers = rules.parent().unwrap().join("answers.jsonl");
     // One answer: the first item of 1B (drawing the tile) is done.
     std::fs::write(&answers, "{\"do\": true}\n").unwrap();
     Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
         .arg("--rules")
         .arg(rules)
-        .args(["play", "--edition", "C2", "--format", format, "--answers"])
+        .args(["play", "--edition", "C2", "--lang", lang, "--format", format, "--answers"])
         .arg(&answers)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
@@ -104,5 +115,73 @@ fn control_characters_and_bidi_overrides_are_refused_and_never_printed_raw() {
             let stderr = String::from_utf8(out.stderr).unwrap();
             assert!(stderr.contains("base.yaml"), "the diagnostic names the file: {stderr}");
         }
+    }
+}
+
+/// The Dutch step title of 1B and the Dutch word around a prompt's place,
+/// both as `text` (the word's placeholders kept).
+fn dutch_with(dir: &Path, title: &str, heading: &str) {
+    let (title, heading) = (serde_json::to_string(title).unwrap(), serde_json::to_string(heading).unwrap());
+    rules_edited(
+        dir,
+        &[
+            ("translations/nl/base.yaml", "text: \"Een tegel trekken\"", &format!("text: {title}")),
+            ("translations/nl/program.yaml", "text: \"deel {part}, stap {step}\"", &format!("text: {heading}")),
+        ],
+    );
+}
+
+#[test]
+fn breaking_characters_in_a_translation_are_shown_as_written_and_keep_the_json_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules");
+    // A word's braces are its placeholders: the word breaks out otherwise.
+    let word = BREAKING.replace("{{x}} ", "");
+    dutch_with(&rules, BREAKING, &format!("{word} {{part}} {{step}}"));
+
+    let text = play_in(&rules, "text", "nl");
+    assert!(text.status.success(), "{}", String::from_utf8_lossy(&text.stderr));
+    assert_eq!(raw_controls(&text.stdout), [] as [char; 0]);
+    let stdout = String::from_utf8(text.stdout).unwrap();
+    // The pending prompt's place: the Dutch word with its part and step,
+    // then the Dutch title, each as the terminal escaper shows it.
+    let (word, title) = (terminal::line(&word), terminal::line(BREAKING));
+    assert!(stdout.contains(&format!("({word} 1 1B: {title})")), "{stdout}");
+
+    let json = play_in(&rules, "json", "nl");
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let out: Value = serde_json::from_slice(&json.stdout).expect("the output is JSON");
+    let pending = out["prompts"].as_array().unwrap().last().unwrap();
+    assert_eq!(pending["step"], "1B");
+}
+
+#[test]
+fn a_translation_with_control_characters_is_refused_and_english_shown_instead() {
+    for hostile in ["Trek\u{1b}[31m een tegel\u{7}", "Trek een \u{202e}legět", "Trek\u{9b}2J"] {
+        let dir = tempfile::tempdir().unwrap();
+        let rules = dir.path().join("rules");
+        dutch_with(&rules, hostile, &format!("{hostile} {{part}} {{step}}"));
+        for format in ["text", "json"] {
+            let out = play_in(&rules, format, "nl");
+            // The rules check; the refused units fall back to English.
+            assert!(out.status.success(), "{hostile:?}: {}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(raw_controls(&out.stdout), [] as [char; 0], "{hostile:?} reached stdout raw");
+            assert_eq!(raw_controls(&out.stderr), [] as [char; 0], "{hostile:?} reached stderr raw");
+            if format == "text" {
+                let stdout = String::from_utf8(out.stdout).unwrap();
+                assert!(stdout.contains("(part 1, step 1B: Draw a tile)"), "{hostile:?}: {stdout}");
+            }
+        }
+        // `check` names the translation and the character, escaped.
+        let check = Command::new(env!("CARGO_BIN_EXE_carcassonne-rules"))
+            .arg("--rules")
+            .arg(&rules)
+            .arg("check")
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        assert!(!check.status.success(), "{hostile:?} was accepted by check");
+        assert_eq!(raw_controls(&check.stderr), [] as [char; 0], "{hostile:?} reached check's stderr raw");
+        assert!(String::from_utf8_lossy(&check.stderr).contains("translations/nl/base.yaml"));
     }
 }

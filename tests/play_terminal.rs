@@ -1,6 +1,7 @@
 //! `play` in a real terminal: tmux runs it and a script reads the screen and
 //! types the answers — a whole builder double turn (y/n, numbered options,
-//! counts), then leaving with end of input and with Ctrl-C. Skipped with a
+//! counts), a turn in Dutch (j/n), then leaving with end of input and with
+//! Ctrl-C. Skipped with a
 //! message where `tmux` is absent, unless CARCASSONNE_TERMINAL_TESTS=1 (CI),
 //! where that fails.
 
@@ -70,7 +71,7 @@ impl Drop for Tmux {
 /// The last line that asks something: ends with its input marker.
 fn question(screen: &str) -> Option<&str> {
     let last = screen.lines().rev().find(|l| !l.trim().is_empty())?;
-    [" [y/n]", "]:", "[0-64]"].iter().any(|end| last.trim_end().ends_with(end)).then_some(last)
+    [" [y/n]", " [j/n]", "]:", "[0-64]"].iter().any(|end| last.trim_end().ends_with(end)).then_some(last)
 }
 
 #[test]
@@ -127,4 +128,24 @@ fn ctrl_c_leaves_cleanly() {
     let screen = tmux.wait(|s| s.contains("exit status"));
     assert!(screen.contains("exit status 130"), "{screen}");
     assert!(!screen.contains("panicked") && !screen.contains("error"), "{screen}");
+}
+
+#[test]
+fn in_dutch_the_terminal_asks_and_takes_j_or_n_and_english_still() {
+    let Some(tmux) = Tmux::start("dutch", "--edition C2 --lang nl") else { return };
+    let screen = tmux.wait(|s| question(s).is_some());
+    assert!(question(&screen).unwrap().trim_end().ends_with("? [j/n]"), "{screen}");
+    // A word it does not take is asked again, with the Dutch hint.
+    tmux.keys(&["misschien", "Enter"]);
+    tmux.wait(|s| s.contains("j (ja) of n (nee)"));
+    // `j` is yes: the trace says so in Dutch.
+    tmux.keys(&["j", "Enter"]);
+    tmux.wait(|s| s.matches("draw-tile").count() >= 2 && s.contains(": ja"));
+    // The next question answered in English, `no`, is taken as well.
+    let before = tmux.screen().matches(": nee").count();
+    tmux.keys(&["no", "Enter"]);
+    tmux.wait(|s| s.matches(": nee").count() > before);
+    tmux.keys(&["C-d"]);
+    let screen = tmux.wait(|s| s.contains("exit status"));
+    assert!(screen.contains("exit status 0"), "{screen}");
 }

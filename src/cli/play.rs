@@ -372,7 +372,7 @@ fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Ve
             let _ = writeln!(out, "\n({})", terminal::line(&left));
             return Ok(());
         };
-        match read_answer(&prompt, line.trim()) {
+        match read_answer(&prompt, line.trim(), &words) {
             Some(answer) => match turn.answer(plan, prompt.seq, answer, trace) {
                 Ok(()) => prompts.push(PromptJson::new(&prompt, false)),
                 Err(e) => {
@@ -403,7 +403,15 @@ fn question(prompt: &Prompt, words: &Words) -> String {
     let mut text = format!("[{}] {}\n", prompt.seq, terminal::line(&heading(prompt, words)));
     match &prompt.ask {
         Ask::Do(entry) => {
-            text.push_str(&format!("  {} — {}? [y/n] ", terminal::line(entry.id()), terminal::line(&entry.text)))
+            // The first of the language's answers for yes and for no: [y/n], [j/n].
+            let first = |word: Word| words.get(word).split_whitespace().next().unwrap_or_default().to_string();
+            let keys = format!("[{}/{}]", first(Word::PlayYesWords), first(Word::PlayNoWords));
+            text.push_str(&format!(
+                "  {} — {}? {} ",
+                terminal::line(entry.id()),
+                terminal::line(&entry.text),
+                terminal::line(&keys)
+            ))
         }
         Ask::Choose { options, may_pass, .. } => {
             for (n, option) in options.iter().enumerate() {
@@ -438,13 +446,25 @@ fn heading(prompt: &Prompt, words: &Words) -> String {
     format!("{text}: {}", prompt.step.title)
 }
 
-fn read_answer(prompt: &Prompt, line: &str) -> Option<Answer> {
+/// The answer `line` typed at `prompt`: yes and no in the language of
+/// `words`, or in English.
+fn read_answer(prompt: &Prompt, line: &str, words: &Words) -> Option<Answer> {
     match &prompt.ask {
-        Ask::Do(_) => match line.to_ascii_lowercase().as_str() {
-            "y" | "yes" => Some(Answer::Do(true)),
-            "n" | "no" => Some(Answer::Do(false)),
-            _ => None,
-        },
+        Ask::Do(_) => {
+            let line = line.to_lowercase();
+            let says = |word: Word| {
+                let english = Words::english();
+                let mut accepted = words.get(word).split_whitespace().chain(english.get(word).split_whitespace());
+                accepted.any(|w| w.to_lowercase() == line)
+            };
+            if says(Word::PlayYesWords) {
+                Some(Answer::Do(true))
+            } else if says(Word::PlayNoWords) {
+                Some(Answer::Do(false))
+            } else {
+                None
+            }
+        }
         Ask::Choose { options, may_pass, .. } => match line.parse::<usize>().ok()? {
             0 if *may_pass => Some(Answer::Choose(None)),
             n => options.get(n.checked_sub(1)?).map(|o| Answer::Choose(Some(o.item))),

@@ -73,7 +73,9 @@ pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
     let mut refused = Vec::new();
     let present = syntax::translation_names(dir, &mut refused);
     let files = translation::Files { present, refused, read: Box::new(|rel| syntax::read_file(dir, rel)) };
-    finish(dir, raw, sources, budget, problems, files, None)
+    finish(dir, raw, sources, problems, files, None, |raw, sources, problems| {
+        check::check(raw, sources, budget, problems)
+    })
 }
 
 /// Loads and checks the rules held in `files` (path relative to the rules
@@ -83,17 +85,53 @@ pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = syntax::load_files(dir, files, &mut sources, &mut problems);
-    finish(dir, raw, sources, &Budget::new(logic::BUDGET), problems, translation_files(files), None)
+    finish(dir, raw, sources, problems, translation_files(files), None, check_within_the_budget)
+}
+
+/// What the language server keeps from one compile to the next: each file
+/// as last read, and the rules as last checked clean with the texts of the
+/// rules files they were checked from.
+#[derive(Default)]
+pub struct Cache {
+    /// Each file as last read.
+    pub files: syntax::ParseCache,
+    /// The rules last checked clean: the rules files' names and texts, and
+    /// what they check to.
+    checked: Option<(Vec<(String, String)>, Rules)>,
 }
 
 /// As [`compile_files`], with `cache` saving the reading of every file whose
-/// text is the one last read under its name: what the language server does on
+/// text is the one last read under its name, and the checking of rules
+/// files none of which changed since they last checked clean (an edit to a
+/// translation checks no rule again): what the language server does on
 /// every keystroke. The outcome is exactly [`compile_files`]'.
-pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache: &mut syntax::ParseCache) -> Compiled {
+pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache: &mut Cache) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
-    let raw = syntax::load_files_cached(dir, files, cache, &mut sources, &mut problems);
-    finish(dir, raw, sources, &Budget::new(logic::BUDGET), problems, translation_files(files), Some(cache))
+    let raw = syntax::load_files_cached(dir, files, &mut cache.files, &mut sources, &mut problems);
+    let texts: Vec<(String, String)> =
+        raw.inputs.iter().map(|name| (name.clone(), files.get(name).cloned().unwrap_or_default())).collect();
+    let known = cache.checked.take().filter(|(checked, _)| problems.is_empty() && *checked == texts);
+    let compiled = finish(
+        dir,
+        raw,
+        sources,
+        problems,
+        translation_files(files),
+        Some(&mut cache.files),
+        |raw, sources, problems| {
+            known.map(|(_, rules)| rules).or_else(|| check_within_the_budget(raw, sources, problems))
+        },
+    );
+    if let Ok(rules) = &compiled.result {
+        cache.checked = Some((texts, rules.clone()));
+    }
+    compiled
+}
+
+/// [`check::check`] within the default budget.
+fn check_within_the_budget(raw: &syntax::RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) -> Option<Rules> {
+    check::check(raw, sources, &Budget::new(logic::BUDGET), problems)
 }
 
 /// The translation files among `files` (path relative to the rules folder → text).
@@ -113,20 +151,24 @@ fn finish(
     dir: &Path,
     raw: syntax::RawRules,
     mut sources: Sources,
-    budget: &Budget,
     mut problems: Vec<Diagnostic>,
     translation_files: translation::Files<'_>,
     cache: Option<&mut syntax::ParseCache>,
+    check: impl FnOnce(&syntax::RawRules, &Sources, &mut Vec<Diagnostic>) -> Option<Rules>,
 ) -> Compiled {
     let mut translation_problems = Vec::new();
-    let pending = translation::read(dir, &raw.inputs, translation_files, &mut sources, &mut translation_problems);
+    // Rules that did not read will not check: their translations are not read.
+    let pending = match problems.is_empty() {
+        true => translation::read(dir, &raw.inputs, translation_files, &mut sources, &mut translation_problems),
+        false => translation::Pending::default(),
+    };
     let sources = sources;
     let (rules, raw_translations) = std::thread::scope(|scope| {
         let reader = scope.spawn(|| {
             let mut problems = Vec::new();
             (translation::parse(dir, pending, &sources, cache, &mut problems), problems)
         });
-        let rules = check::check(&raw, &sources, budget, &mut problems);
+        let rules = check(&raw, &sources, &mut problems);
         // The reader's panic is this thread's.
         (rules, reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });

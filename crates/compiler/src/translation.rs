@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::Arc;
 
 use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::order::Translation;
@@ -243,6 +244,21 @@ pub fn units(rules: &Rules) -> Vec<Unit> {
 /// Whitespace runs as one space, none at either end: a YAML scalar reflowed
 /// over lines reads the same.
 fn collapse(text: &str) -> String {
+    // Most texts are one line with single spaces: they are their own words.
+    let bytes = text.as_bytes();
+    let plain = bytes.first() != Some(&b' ')
+        && bytes.last() != Some(&b' ')
+        && !bytes.windows(2).any(|pair| pair == b"  ")
+        && !bytes.iter().any(|&b| b != b' ' && b.is_ascii_whitespace() || b == 0x0b)
+        && (text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_whitespace()));
+    if plain {
+        return text.to_string();
+    }
+    words_of(text)
+}
+
+/// `text`'s words, one space between each two.
+fn words_of(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         if !out.is_empty() {
@@ -464,9 +480,33 @@ pub struct RawTranslations {
     pub languages: Option<RawLanguagesFile>,
     /// Each language's files (by tag), each with its path relative to the
     /// rules folder.
-    pub files: BTreeMap<String, Vec<(String, RawTranslationFile)>>,
-    /// Every unit as read, by where its `text:` is written.
-    read: HashMap<Span, ReadUnit>,
+    pub files: BTreeMap<String, Vec<(String, ReadFile)>>,
+}
+
+/// A translation file as read: its records, and each unit's texts read (by
+/// where its `text:` is written). What the language server's cache keeps of
+/// a file, shared, so that an edit elsewhere reads nothing of it again.
+#[derive(Debug, Clone)]
+pub struct ReadFile(Arc<(RawTranslationFile, HashMap<Span, ReadUnit>)>);
+
+impl ReadFile {
+    /// Its records.
+    pub fn records(&self) -> &RawTranslationFile {
+        &self.0.0
+    }
+}
+
+impl<'de> Deserialize<'de> for ReadFile {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let records = RawTranslationFile::deserialize(deserializer)?;
+        let mut read = HashMap::new();
+        for (kind, entries) in records.kinds() {
+            for (_, unit) in entries {
+                read.insert(unit.text.span, read_unit(kind, unit));
+            }
+        }
+        Ok(ReadFile(Arc::new((records, read))))
+    }
 }
 
 /// The files of one language's folder, relative to it: the rules files'
@@ -499,11 +539,11 @@ pub struct Files<'a> {
     pub refused: Vec<Diagnostic>,
     /// A file's text by its path relative to the rules folder; `None` when
     /// there is no such file.
-    pub read: Box<ReadFile<'a>>,
+    pub read: Box<ReadText<'a>>,
 }
 
 /// A file's text by its path relative to the rules folder, if there is one.
-pub type ReadFile<'a> = dyn Fn(&str) -> Result<Option<String>, Diagnostic> + 'a;
+pub type ReadText<'a> = dyn Fn(&str) -> Result<Option<String>, Diagnostic> + 'a;
 
 /// Reads the texts of the translations of the rules folder `dir`, whose
 /// rules files are `inputs`, and `languages.yaml` as YAML. A file of a
@@ -584,17 +624,9 @@ pub fn parse(
 ) -> RawTranslations {
     let mut raw = RawTranslations { languages: pending.languages, ..RawTranslations::default() };
     for (lang, rel, file) in pending.files {
-        let Some(records) =
-            read_records::<RawTranslationFile>(dir, &rel, file, sources, cache.as_deref_mut(), problems)
-        else {
-            continue;
-        };
-        for (kind, entries) in records.kinds() {
-            for (_, unit) in entries {
-                raw.read.insert(unit.text.span, read_unit(kind, unit));
-            }
+        if let Some(read) = read_records::<ReadFile>(dir, &rel, file, sources, cache.as_deref_mut(), problems) {
+            raw.files.entry(lang).or_default().push((rel, read));
         }
-        raw.files.entry(lang).or_default().push((rel, records));
     }
     raw
 }
@@ -646,7 +678,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
         return out;
     };
     let by_id: BTreeMap<&str, &Unit> = units.iter().map(|u| (u.id.as_str(), u)).collect();
-    let texts = Texts { editions: rules.catalog.editions.iter().map(|e| e.id.as_str()).collect(), read: &raw.read };
+    let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
     let mut seen_langs: Vec<&str> = Vec::new();
     for language in &languages.languages {
         let lang = language.lang.value.as_str();
@@ -671,6 +703,7 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
             continue;
         }
         seen_langs.push(lang);
+        let plural = plural_categories(lang);
         let mut locale = Locale {
             lang: lang.to_string(),
             name: language.name.value.clone(),
@@ -679,7 +712,9 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
             orphaned: Vec::new(),
         };
         for (_, file) in raw.files.get(lang).map(Vec::as_slice).unwrap_or_default() {
-            for (kind, entries) in file.kinds() {
+            let (records, read) = &*file.0;
+            let texts = Texts { editions: &editions, read, plural: &plural };
+            for (kind, entries) in records.kinds() {
                 for (key, entry) in entries {
                     let id = kind.unit_id(&key.value);
                     let Some(unit) = by_id.get(id.as_str()) else {
@@ -714,7 +749,9 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
 /// What a translation's texts are held against: the rules' editions, and
 /// the units as read while the rules were checked (by their `text:`).
 struct Texts<'a> {
-    editions: Vec<&'a str>,
+    editions: &'a [&'a str],
+    /// The plural categories a count takes in the language.
+    plural: &'a [&'static str],
     read: &'a HashMap<Span, ReadUnit>,
 }
 
@@ -793,7 +830,7 @@ fn translated(
     let bound = |text: &Text, field: &Spanned<String>, problems: &mut Vec<Diagnostic>| match text {
         Text::Words(words) => Some((words.clone(), Wording(vec![WordingPart::Literal(words.clone())]))),
         Text::Variants { canonical, parts } => {
-            Some((canonical.clone(), bind(parts, &texts.editions, field, sources, problems)?))
+            Some((canonical.clone(), bind(parts, texts.editions, field, sources, problems)?))
         }
         Text::Invalid(err) => {
             let (start, end) = err.at;
@@ -814,7 +851,7 @@ fn translated(
         return None;
     }
     let plural = unit.kind == UnitKind::Program && words::plural_forms(&unit.english).is_some();
-    if plural && let Some(problem) = plural_problem(unit, lang, entry, sources) {
+    if plural && let Some(problem) = plural_problem(unit, lang, texts.plural, entry, sources) {
         problems.push(problem);
         return None;
     }
@@ -886,8 +923,7 @@ fn category(rules: &PluralRules, n: u32) -> Option<&'static str> {
 /// What is wrong with a plural word's translation into `lang`: its forms
 /// must be one per category a count takes in the language, each with the
 /// English forms' placeholders.
-fn plural_problem(unit: &Unit, lang: &str, entry: &RawUnit, sources: &Sources) -> Option<Diagnostic> {
-    let wanted = plural_categories(lang);
+fn plural_problem(unit: &Unit, lang: &str, wanted: &[&str], entry: &RawUnit, sources: &Sources) -> Option<Diagnostic> {
     let english = words::plural_forms(&unit.english)?;
     let placeholders = words::placeholders(english.first().map_or("", |(_, f)| f));
     let problem = |message: String| {

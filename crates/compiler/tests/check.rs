@@ -360,28 +360,15 @@ fn an_edition_named_twice_is_refused_as_the_schemas_refuse_it() {
     assert_eq!(location_in(&d, "modules.yaml"), (5, 24));
 }
 
-/// The bundled rules as the language server holds them: path relative to the
-/// rules folder → text.
-fn bundled_texts() -> std::collections::BTreeMap<String, String> {
-    let dir = Path::new(BUNDLED);
-    let mut texts = std::collections::BTreeMap::new();
-    for name in ["editions.yaml", "modules.yaml", "base.yaml"] {
-        texts.insert(name.to_string(), std::fs::read_to_string(dir.join(name)).expect("a bundled file"));
-    }
-    for entry in std::fs::read_dir(dir.join("expansions")).expect("expansions/") {
-        let entry = entry.expect("an entry");
-        let name = format!("expansions/{}", entry.file_name().to_string_lossy());
-        texts.insert(name, std::fs::read_to_string(entry.path()).expect("an expansion file"));
-    }
-    texts
-}
-
 #[test]
 fn a_compile_that_reuses_the_files_read_before_is_the_compile_without() {
     let dir = Path::new(BUNDLED);
-    let mut cache = compiler::syntax::ParseCache::default();
-    let good = bundled_texts();
+    let mut cache = compiler::Cache::default();
+    // The rules files and their translations.
+    let (good, refused) = compiler::syntax::read_folder(dir);
+    assert!(refused.is_empty() && good.contains_key("translations/nl/base.yaml"));
     let abbey = "expansions/abbey-and-mayor.yaml";
+    let dutch = "translations/nl/base.yaml";
     let with = |name: &str, text: String| {
         let mut texts = good.clone();
         texts.insert(name.to_string(), text);
@@ -394,6 +381,12 @@ fn a_compile_that_reuses_the_files_read_before_is_the_compile_without() {
         with(abbey, good[abbey].replacen("when: abbey\n", "when: abey\n", 1)),
         with("base.yaml", format!("\u{feff}{}", good["base.yaml"])),
         with("base.yaml", format!("\u{feff}{}", good["base.yaml"]).replacen("id: draw-tile", "id: draw-tile2", 1)),
+        good.clone(),
+        // A translation outdated, then refused, with the rules unchanged.
+        with(dutch, good[dutch].replacen("from: \"Draw a tile\"", "from: \"Draw one tile\"", 1)),
+        with(dutch, good[dutch].replacen("text: \"Een tegel trekken\"", "text: \"Een tegel\u{7} trekken\"", 1)),
+        // The English changed under its translations.
+        with("base.yaml", good["base.yaml"].replacen("title: Draw a tile }", "title: Draw one tile }", 1)),
         good.clone(),
     ];
     for (n, texts) in steps.iter().enumerate() {
@@ -412,7 +405,19 @@ fn a_compile_that_reuses_the_files_read_before_is_the_compile_without() {
             }
             _ => panic!("step {n}: one compile checked, the other did not"),
         }
-        assert_eq!(cached.result.is_ok(), [0, 3, 5].contains(&n), "step {n}");
+        assert_eq!(
+            compiler::diagnostics::render(&cached.translation_problems, false),
+            compiler::diagnostics::render(&cold.translation_problems, false),
+            "step {n}"
+        );
+        let statistics = |c: &compiler::Compiled| {
+            let t = &c.translations;
+            t.locales.iter().map(|l| l.statistics(&t.units)).collect::<Vec<_>>()
+        };
+        assert_eq!(statistics(&cached), statistics(&cold), "step {n}");
+        assert_eq!(cached.result.is_ok(), [0, 3, 5, 6, 7, 8, 9].contains(&n), "step {n}");
+        // Rules that do not check have their translations left unchecked.
+        assert_eq!(!cached.translation_problems.is_empty(), [6, 7, 8].contains(&n), "step {n}");
     }
 }
 

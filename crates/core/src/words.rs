@@ -104,6 +104,8 @@ words! {
     PlayChooseOrNone = "play_choose_or_none", "choose one of {ids}, or none";
     PlayCountFeatures = "play_count_features", "count the completed features";
     PlayYesOrNo = "play_yes_or_no", "y or n";
+    PlayYesWords = "play_yes_words", "y yes";
+    PlayNoWords = "play_no_words", "n no";
     PlayNumber = "play_number", "a number from {from} to {to}";
     PlayNoneOfThem = "play_none_of_them", "none of them";
     PlayChooseAsk = "play_choose_ask", "choose";

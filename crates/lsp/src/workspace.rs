@@ -7,11 +7,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use carcassonne_rules_compiler::diagnostics::Span;
-use carcassonne_rules_compiler::syntax::ParseCache;
+use carcassonne_rules_compiler::diagnostics::{FileId, Span};
 use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES, tree};
 use carcassonne_rules_compiler::translation::{State, Translations};
-use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, compile_files_cached};
+use carcassonne_rules_compiler::{Cache, Diagnostic, Rules, Sources, compile_files_cached};
 use carcassonne_rules_tools::verify;
 
 /// A problem's severity (its code's): `check` refuses the rules (error),
@@ -109,12 +108,19 @@ pub struct Workspace {
     /// The last compiled texts and their outcomes, the latest last.
     remembered: Vec<(BTreeMap<String, String>, Rc<Outcome>)>,
     /// Each file as last deserialized: an edit reads only the edited file.
-    parsed: ParseCache,
+    parsed: Cache,
+    /// The rules files' texts last verified and what `verify` found there:
+    /// an edit that leaves them as they were (to a translation) proves
+    /// nothing again.
+    verified: Option<(RulesTexts, Vec<Problem>)>,
     /// Each file's current text as a syntax tree, for what the editor asks
     /// about a text `check` did not read (a broken one): parsed at the first
     /// question after an edit, so that an edit's diagnostics do not wait.
     trees: HashMap<String, OnceCell<tree::Parse>>,
 }
+
+/// The rules files' names and texts, in reading order.
+type RulesTexts = Vec<(String, String)>;
 
 /// How many compiled texts are remembered: the buffers as typed, and the
 /// same with a broken file's last good version in its place.
@@ -142,7 +148,8 @@ impl Workspace {
             oversized: BTreeMap::new(),
             last_good: HashMap::new(),
             remembered: Vec::new(),
-            parsed: ParseCache::default(),
+            parsed: Cache::default(),
+            verified: None,
             trees,
         }
     }
@@ -212,7 +219,7 @@ impl Workspace {
     /// own, mended past its errors.
     pub fn tree(&self, rel: &str) -> Option<&tree::Node> {
         let text = self.text(rel)?;
-        if let Some(tree) = self.parsed.tree(rel, text) {
+        if let Some(tree) = self.parsed.files.tree(rel, text) {
             return Some(tree);
         }
         Some(&self.trees.get(rel)?.get_or_init(|| tree::parse(text)).tree)
@@ -294,7 +301,7 @@ impl Workspace {
             return outcome;
         }
         let compiled = compile_files_cached(&self.dir, texts, &mut self.parsed);
-        let (rules, mut found) = self.outcome(compiled.result, &compiled.sources);
+        let (rules, mut found) = self.outcome(compiled.result, &compiled.sources, texts);
         found.extend(compiled.translation_problems.iter().map(|d| self.problem(d, &compiled.sources)));
         let translations = Rc::new(self.translation_sites(&compiled.translations, &compiled.sources));
         let outcome = Rc::new(Outcome { rules: rules.map(Rc::new), found, unread: compiled.unread, translations });
@@ -306,11 +313,27 @@ impl Workspace {
     }
 
     /// `check`'s errors, or `verify`'s warnings on the checked rules.
-    fn outcome(&self, result: Result<Rules, Vec<Diagnostic>>, sources: &Sources) -> (Option<Rules>, Vec<Problem>) {
+    fn outcome(
+        &mut self,
+        result: Result<Rules, Vec<Diagnostic>>,
+        sources: &Sources,
+        texts: &BTreeMap<String, String>,
+    ) -> (Option<Rules>, Vec<Problem>) {
         match result {
             Ok(rules) => {
+                let rules_texts: RulesTexts = rules
+                    .inputs
+                    .iter()
+                    .map(|name| (name.clone(), texts.get(name).cloned().unwrap_or_default()))
+                    .collect();
+                if let Some((verified, found)) = &self.verified
+                    && *verified == rules_texts
+                {
+                    return (Some(rules), found.clone());
+                }
                 let report = verify::verify(&rules, sources);
-                let found = report.problems.iter().map(|d| self.problem(d, sources)).collect();
+                let found: Vec<Problem> = report.problems.iter().map(|d| self.problem(d, sources)).collect();
+                self.verified = Some((rules_texts, found.clone()));
                 (Some(rules), found)
             }
             Err(diagnostics) => (None, diagnostics.iter().map(|d| self.problem(d, sources)).collect()),
@@ -321,15 +344,22 @@ impl Workspace {
     fn translation_sites(&self, translations: &Translations, sources: &Sources) -> Vec<TranslationSite> {
         let english: HashMap<&str, &str> =
             translations.units.iter().map(|u| (u.id.as_str(), u.english.as_str())).collect();
+        // Each file's name as a place gives it, made once per file: every
+        // translation has three places.
+        let mut names: HashMap<FileId, String> = HashMap::new();
+        let mut place = |span: Span| {
+            let file = names.entry(span.file).or_insert_with(|| self.place(sources, span).file).clone();
+            Place { file, start: span.start, len: span.len }
+        };
         let mut sites = Vec::new();
         for locale in &translations.locales {
             for (unit, t) in &locale.units {
                 sites.push(TranslationSite {
                     unit: unit.clone(),
                     lang: locale.lang.clone(),
-                    key: self.place(sources, t.key_span),
-                    from: self.place(sources, t.from_span),
-                    text: self.place(sources, t.span),
+                    key: place(t.key_span),
+                    from: place(t.from_span),
+                    text: place(t.span),
                     state: t.state.clone(),
                     was: t.from.clone(),
                     now: english.get(unit.as_str()).map_or_else(String::new, |e| e.to_string()),

@@ -1,6 +1,7 @@
-//! Random edits of real rules files replayed through `didChange`: the server
-//! never panics and always answers; its memory stays flat. Prints the time
-//! from an edit to its diagnostics (p50/p95) and the RSS before and after.
+//! Random edits of real rules files, and of translation files, replayed
+//! through `didChange`: the server never panics and always answers; its
+//! memory stays flat. Prints the time from an edit to its diagnostics
+//! (p50/p95) and the RSS before and after.
 //!
 //! Wall time grows when the shared machine is busy; the CPU time of the
 //! process (server and client) per edit is printed beside it.
@@ -38,9 +39,32 @@ fn process_cpu_time() -> std::time::Duration {
 
 #[test]
 fn random_edits_never_stop_the_server() {
+    replay(
+        "rules files",
+        &["base.yaml", "modules.yaml", "expansions/abbey-and-mayor.yaml", "expansions/the-tower.yaml"],
+    );
+}
+
+/// The same replay on translation files: an edit there compiles the rules
+/// too (each from the cache) and checks every language again.
+#[test]
+fn random_edits_to_translations_never_stop_the_server() {
+    replay(
+        "translation files",
+        &[
+            "translations/nl/base.yaml",
+            "translations/nl/expansions/abbey-and-mayor.yaml",
+            "translations/ru/base.yaml",
+            "translations/nl/program.yaml",
+        ],
+    );
+}
+
+/// Replays random edits of `files` (relative to the rules folder), then
+/// puts them back and expects every one clean; prints the timings.
+fn replay(what: &str, files: &[&str]) {
     let count: usize = std::env::var("CARCASSONNE_LSP_EDITS").ok().and_then(|n| n.parse().ok()).unwrap_or(300);
     let mut client = Client::start(false);
-    let files = ["base.yaml", "modules.yaml", "expansions/abbey-and-mayor.yaml", "expansions/the-tower.yaml"];
     let originals: Vec<String> = files.iter().map(|f| client.text(f)).collect();
     let mut texts = originals.clone();
     for (file, text) in files.iter().zip(&texts) {
@@ -64,7 +88,8 @@ fn random_edits_never_stop_the_server() {
         cpu_times.push(process_cpu_time() - cpu_start);
         if n % 7 == 0 {
             let at = rng.usize(..texts[f].len().max(1));
-            let line = texts[f][..at.min(texts[f].len())].matches('\n').count();
+            let at = (0..=at).rev().find(|&i| texts[f].is_char_boundary(i)).unwrap_or(0);
+            let line = texts[f][..at].matches('\n').count();
             for method in ["textDocument/completion", "textDocument/hover", "textDocument/definition"] {
                 let start = Instant::now();
                 client.request(method, json!({ "textDocument": { "uri": client.uri(files[f]) }, "position": { "line": line, "character": rng.usize(..40) } }));
@@ -86,7 +111,7 @@ fn random_edits_never_stop_the_server() {
     for (file, text) in files.iter().zip(&originals) {
         client.change(file, text);
     }
-    for file in files {
+    for &file in files {
         assert_eq!(client.diagnostics_of(file), Vec::<serde_json::Value>::new(), "{file} clean again");
     }
     let after = rss_kb();
@@ -95,7 +120,7 @@ fn random_edits_never_stop_the_server() {
         times[(times.len() * p / 100).min(times.len() - 1)]
     };
     eprintln!(
-        "{count} edits: edit → diagnostics p50 {:?}, p95 {:?} (CPU time p50 {:?}, p95 {:?}); \
+        "{count} edits of {what}: edit → diagnostics p50 {:?}, p95 {:?} (CPU time p50 {:?}, p95 {:?}); \
          completion/hover/definition p50 {:?}, p95 {:?}; \
          semantic tokens/inlay hints of a file p50 {:?}, p95 {:?}; RSS {before} kB before, {after} kB after",
         pct(&mut times, 50),
