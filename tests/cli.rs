@@ -393,7 +393,11 @@ fn gen_writes_then_check_passes_and_staleness_is_detected() {
     };
     assert_eq!(listing(&out_dir), [".carcassonne-rules", "crates", "generated"]);
     assert_eq!(listing(&out_dir.join(".carcassonne-rules")), [".gitignore", "lock"], "no temporaries left behind");
-    assert_eq!(listing(&out_dir.join("crates/runtime/src/generated")), ["turn_order.rs"], "the code, in the runtime");
+    assert_eq!(
+        listing(&out_dir.join("crates/runtime/src/generated")),
+        ["turn_order.rs", "turn_order_lang_nl.rs"],
+        "the code in the runtime, and the fixture's Dutch tables beside it"
+    );
     let schemas = ["base", "editions", "errata", "expansion", "modules"].map(|s| format!("{s}.schema.json"));
     assert_eq!(listing(&out_dir.join("generated/schemas")), schemas, "the rules files' JSON Schemas");
 
@@ -411,6 +415,18 @@ fn gen_writes_then_check_passes_and_staleness_is_detected() {
     let stale = cli(&["--rules", rules, "gen", "--check", "--out", out]);
     assert_eq!(stale.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&stale.stderr).contains("stale"));
+
+    // A translation's edit makes its language's tables stale, and only them.
+    let translated = rules_with(FIXTURE, "translations/nl/base.yaml", |t| {
+        assert!(t.contains("text: Een tegel leggen\n"), "the fixture's Dutch title of phase 1");
+        t.replace("text: Een tegel leggen\n", "text: Een landtegel leggen\n")
+    });
+    let rules = translated.path().to_str().expect("utf-8");
+    let stale = cli(&["--rules", rules, "gen", "--check", "--out", out]);
+    assert_eq!(stale.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&stale.stderr);
+    assert!(stderr.contains("turn_order_lang_nl.rs is stale"), "{stderr}");
+    assert_eq!(stderr.matches(" is stale").count(), 1, "only the language's file: {stderr}");
 }
 
 // ---- hostile command-line input ---------------------------------------------------
@@ -698,9 +714,16 @@ fn committed_generated() -> (tempfile::TempDir, PathBuf) {
     (dir, out)
 }
 
-/// The generated files under `out` (not the hidden folder), sorted.
+/// The generated files under `out` (not the hidden folder), sorted: the
+/// code and its languages' tables, the schemas.
 fn generated_files(out: &Path) -> Vec<PathBuf> {
-    let mut files = vec![out.join(CODE)];
+    let code = out.join(CODE);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(code.parent().expect("the code's folder"))
+        .expect("the code's folder")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    files.sort();
+    assert_eq!(files.first(), Some(&code), "the code first, its languages' tables after it");
     let mut schemas: Vec<PathBuf> =
         std::fs::read_dir(out.join("generated/schemas")).expect("schemas").map(|e| e.expect("entry").path()).collect();
     schemas.sort();
@@ -761,7 +784,9 @@ fn gen_killed_midway_leaves_the_set_whole_and_nothing_for_git() {
             .output()
             .expect("git");
         let status = String::from_utf8_lossy(&status.stdout);
-        let generated = |l: &str| l == format!(" M {CODE}") || l.starts_with(" M generated/schemas/");
+        let generated = |l: &str| {
+            l.starts_with(" M crates/runtime/src/generated/turn_order") || l.starts_with(" M generated/schemas/")
+        };
         assert!(status.lines().all(generated), "SIG{signal}: {status}");
     }
     assert!(interrupted >= 4, "only {interrupted} runs were stopped before they finished (a run takes {whole:?})");

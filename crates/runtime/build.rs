@@ -3,8 +3,10 @@
 //! `carcassonne-rules-build`, as any engine's build script would: editing a
 //! rule and running `cargo build` or `cargo test` uses the new rules. Without
 //! it (an engine's build, any build from a package) there is nothing to do:
-//! the crate includes its checked-in `src/generated/turn_order.rs`, which
-//! `carcassonne-rules gen` writes and `gen --check` keeps current.
+//! the crate includes its checked-in `src/generated/turn_order.rs` (and the
+//! languages' tables beside it), which `carcassonne-rules gen` writes and
+//! `gen --check` keeps current. Either way each language is compiled in only
+//! under its feature (`lang-nl`).
 //!
 //! Rules that do not check stop the build with the compiler's located
 //! diagnostics, as prost's and tonic's build scripts do.
@@ -38,7 +40,9 @@ fn main() -> ExitCode {
         eprintln!("error: cannot enter the repository root {ROOT}: {err}");
         return ExitCode::FAILURE;
     }
-    match carcassonne_rules_build::compile("rules") {
+    // Every language's table, each compiled in only under its feature, as in
+    // the checked-in code.
+    match carcassonne_rules_build::Build::new("rules").languages_by_feature().compile() {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err}");

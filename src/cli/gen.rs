@@ -3,10 +3,10 @@
 use carcassonne_rules_compiler::codes::Code;
 use std::path::{Path, PathBuf};
 
-use carcassonne_rules_compiler::Diagnostic;
+use carcassonne_rules_compiler::{Diagnostic, compile_dir};
 use clap::Args;
 
-use super::shared::{Outcome, load, print_out, rules_dir, write_error};
+use super::shared::{Outcome, print_out, rules_dir, write_error};
 use crate::output;
 
 #[derive(Args)]
@@ -15,7 +15,8 @@ pub struct GenArgs {
     #[arg(long)]
     check: bool,
     /// The repository root the generated files' paths are relative to
-    /// (crates/runtime/src/generated/turn_order.rs, generated/schemas/).
+    /// (crates/runtime/src/generated/turn_order.rs and a file per language
+    /// beside it, generated/schemas/).
     #[arg(long, default_value = ".", value_name = "DIR")]
     out: PathBuf,
 }
@@ -23,8 +24,11 @@ pub struct GenArgs {
 pub fn run(rules: Option<&Path>, args: &GenArgs) -> Outcome {
     // Everything is generated before anything is written; the stale
     // files are then written as one set (src/output.rs).
-    let rules = load(rules_dir(rules))?;
-    let mut files = carcassonne_rules_backends::generated_files(&rules);
+    // The translations as they check: an outdated unit is generated as
+    // outdated, an invalid one left out (`check` reports both).
+    let compiled = compile_dir(rules_dir(rules));
+    let rules = compiled.result?;
+    let mut files = carcassonne_rules_backends::generated_files(&rules, &compiled.translations);
     files.extend(carcassonne_rules_wiki::generated_files(&rules));
     let out = &args.out;
     if args.check {

@@ -2,7 +2,9 @@
 //! not depend on the selection, named constants for editions, variants,
 //! modules, steps, items and markers, one predicate per derived flag, and one
 //! dispatch function per section and step that marks what a selection shows
-//! in a [`Visible`] without allocating.
+//! in a [`Visible`] without allocating; and, per language of the rules, a
+//! file of its translated tables (`lang`: [`generate_language`]), which the
+//! rules' file includes only where asked (`LANGUAGES`, [`generate_with`]).
 //!
 //! One emitter writes the whole file: a `codegen::Scope` holds every item —
 //! modules, the type alias, functions whose bodies are codegen `Block`s (its
@@ -26,6 +28,10 @@ use crate::escape::markdown;
 use crate::escape::rust::{self, Case};
 use carcassonne_rules_compiler::model::{Cond, Item, Rules, Step};
 
+mod lang;
+
+pub use lang::{Languages, feature, generate_language, language_file};
+
 /// The generator's name and version, as the header gives it.
 pub const GENERATOR: &str = concat!("carcassonne-rules-compiler ", env!("CARGO_PKG_VERSION"));
 
@@ -43,8 +49,15 @@ macro_rules! core_path {
 /// String literals longer than this are continued on the next line.
 const LITERAL_WIDTH: usize = 80;
 
-/// The Rust source of the rules' dispatch and tables.
+/// The Rust source of the rules' dispatch and tables, with no language.
 pub fn generate(rules: &Rules) -> String {
+    generate_with(rules, &Languages::default())
+}
+
+/// The Rust source of the rules' dispatch and tables, and of the list of
+/// their `languages` (`LANGUAGES`), each one's tables in a file of its own
+/// ([`generate_language`]) that the list's module includes.
+pub fn generate_with(rules: &Rules, languages: &Languages<'_>) -> String {
     let names = Names::new(rules);
     let mut scope = Scope::new();
     raw_item(&mut scope, |out| header(rules, out));
@@ -66,6 +79,8 @@ pub fn generate(rules: &Rules) -> String {
         core_path!(tables::Tables),
         core_path!(tables::EditionText),
         core_path!(tables::Flow),
+        core_path!(lang::LangTable),
+        core_path!(lang::LangUnit),
         "std::borrow::Cow",
     ]
     .to_vec();
@@ -99,6 +114,7 @@ pub fn generate(rules: &Rules) -> String {
         out.line(&doc("Everything about the rules that does not depend on the selection."));
         tables(rules, &names, out);
     });
+    raw_item(&mut scope, |out| lang::languages(languages, out));
     scope.push_fn(catalog_fn(&rules.catalog, &names));
     let mut code = scope.to_string();
     code.push('\n');

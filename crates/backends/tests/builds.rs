@@ -2,7 +2,8 @@
 //! nasty — ids that mangle alike, markers that meet the de-duplication
 //! suffix, names that are Rust keywords in some edition, items nested as
 //! deep as `check` accepts — is compiled by a real rustc (edition 2024)
-//! against the core crate. One level deeper is a located diagnostic.
+//! against the core crate, with its language's tables (each gated by its
+//! feature, or not). One level deeper is a located diagnostic.
 
 // Test helpers, not library code: a failed setup step should stop the test.
 #![allow(clippy::expect_used)]
@@ -85,19 +86,43 @@ fn the_nastiest_rules_check_accepts_build_with_rustc() {
     }
     let file = temp.path().join("turn_order.rs");
     std::fs::write(&file, &code).expect("write");
+    rustc(&file, &[]);
+    // With the fixture's Dutch, each table a file beside the rules' own: gated
+    // by the feature (off, then on), and compiled in unconditionally.
+    let nl = compiled.translations.locale("nl").expect("the fixture's Dutch");
+    std::fs::write(
+        temp.path().join(codegen::language_file("turn_order.rs", "nl")),
+        codegen::generate_language(&rules, nl),
+    )
+    .expect("write");
+    for (by_feature, cfg) in [(true, &[][..]), (true, &["--cfg", "feature=\"lang-nl\""][..]), (false, &[][..])] {
+        let languages = codegen::Languages::beside("turn_order.rs", [nl], by_feature);
+        std::fs::write(&file, codegen::generate_with(&rules, &languages)).expect("write");
+        rustc(&file, cfg);
+    }
+}
+
+/// Compiles the generated `file` as a library (metadata only) against the core crate.
+fn rustc(file: &Path, args: &[&str]) {
     let (core, deps) = core_rlib();
+    let out_dir = file.parent().expect("a folder");
     let out = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
         .args(["--edition", "2024", "--crate-type", "lib", "--crate-name", "nasty_rules", "--emit", "metadata"])
+        .args(args)
         .arg("--extern")
         .arg(format!("carcassonne_rules_core={}", core.display()))
         .arg("-L")
         .arg(format!("dependency={}", deps.display()))
         .arg("--out-dir")
-        .arg(temp.path())
-        .arg(&file)
+        .arg(out_dir)
+        .arg(file)
         .output()
         .expect("run rustc");
-    assert!(out.status.success(), "rustc refused the generated code:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "rustc refused the generated code ({args:?}):\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

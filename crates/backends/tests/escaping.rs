@@ -88,3 +88,70 @@ fn explain_keeps_its_lines_whatever_the_ids_hold() {
     assert_eq!(hostile.lines().count(), plain.lines().count(), "{hostile}");
     assert!(hostile.contains("tiles_in_supply\\n\\u{1b}]52;c;eA==\\u{7}\\u{9b}2J\\u{202e}"), "{hostile}");
 }
+
+/// Every string literal of `code`, as the value it holds.
+fn literals(code: &str) -> Vec<String> {
+    fn walk(tokens: proc_macro2::TokenStream, out: &mut Vec<String>) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Group(group) => walk(group.stream(), out),
+                proc_macro2::TokenTree::Literal(literal) => {
+                    if let Ok(s) = syn::parse_str::<syn::LitStr>(&literal.to_string()) {
+                        out.push(s.value());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let tokens: proc_macro2::TokenStream = code.parse().unwrap_or_else(|err| panic!("not Rust tokens: {err}"));
+    let mut out = Vec::new();
+    walk(tokens, &mut out);
+    out
+}
+
+#[test]
+fn hostile_translations_become_string_literals_that_hold_exactly_them() {
+    use carcassonne_rules_compiler::model::{Wording, WordingPart};
+    use carcassonne_rules_core::EditionId;
+    let compiled = compiled();
+    let Ok(rules) = compiled.result else { panic!("the bundled rules compile") };
+    let dutch = compiled.translations.locale("nl").expect("Dutch");
+    let plain = kinds(&codegen::generate_language(&rules, dutch));
+    let hostile = [
+        "\"); pub static X: u8 = 0; //",
+        "*/ } ]; fn x() {",
+        "back\\slash \\u{41} {C1: x}",
+        "line\nbreak\r\u{1b}[31m\0",
+        "\u{202e}bidi\u{2066}\u{2069}\u{200b}",
+        "r#\"raw\"#",
+    ];
+    let mut nl = dutch.clone();
+    nl.name = "Neder\"lands\n".to_string();
+    let mut expected: Vec<String> = Vec::new();
+    for (i, (id, unit)) in nl.units.iter_mut().enumerate() {
+        let text = format!("{}{i}", hostile[i % hostile.len()]);
+        unit.text = if id == "pig-deploy" {
+            // An item with edition variants: one literal per edition.
+            let (first, rest) = (format!("{text}\"C1"), format!("{text}\\rest"));
+            expected.extend([first.clone(), rest.clone()]);
+            Wording(vec![WordingPart::ByEdition(vec![
+                (vec![EditionId(0)], first),
+                (vec![EditionId(1), EditionId(2)], rest),
+            ])])
+        } else {
+            expected.push(text.clone());
+            Wording(vec![WordingPart::Literal(text)])
+        };
+    }
+    assert!(expected.len() > 500, "{}", expected.len());
+    let code = codegen::generate_language(&rules, &nl);
+    assert!(code.contains("EditionText::ByEdition"), "an item with edition variants");
+    assert_eq!(kinds(&code), plain, "hostile translations changed the generated items");
+    let held = literals(&code);
+    for text in expected.iter().chain([&nl.name]) {
+        assert!(held.contains(text), "no literal holds {text:?}");
+    }
+    // Nothing but the table: one `use` and one `static`, whatever the texts hold.
+    assert_eq!(plain, ["0 use", "0 static"]);
+}

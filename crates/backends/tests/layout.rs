@@ -36,3 +36,27 @@ fn lines_end_in_newlines_without_trailing_spaces_and_runs_agree() {
     }
     assert_eq!(generated(), code);
 }
+
+/// Each language's tables of the bundled rules.
+fn languages() -> Vec<(String, String)> {
+    let compiled = compile_dir(Path::new(BUNDLED));
+    let Ok(rules) = compiled.result else { panic!("the bundled rules compile") };
+    compiled.translations.locales.iter().map(|l| (l.lang.clone(), codegen::generate_language(&rules, l))).collect()
+}
+
+#[test]
+fn the_languages_tables_keep_the_same_layout() {
+    let files = languages();
+    assert_eq!(files.iter().map(|(lang, _)| lang.as_str()).collect::<Vec<_>>(), ["nl", "ru"]);
+    for (lang, code) in &files {
+        for (number, line) in code.lines().enumerate() {
+            assert_eq!(line.trim_end(), line, "{lang}: line {} ends in spaces", number + 1);
+            // Only a long text's first line (a literal continued with `\`) may pass.
+            if line.chars().count() > 120 {
+                assert!(line.trim_start().starts_with("text: ") && line.contains('"'), "{lang}: {line}");
+            }
+        }
+        assert!(code.ends_with("};\n") && !code.contains('\r'), "{lang}");
+    }
+    assert_eq!(languages(), files, "the same bytes on every run");
+}

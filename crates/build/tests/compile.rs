@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use carcassonne_rules_build::{Error, compile_into};
+use carcassonne_rules_backends::codegen;
+use carcassonne_rules_build::{Build, Error, compile_into};
 
 /// The compiler's small test rules.
 const FIXTURE: &str = "../compiler/tests/fixtures/minimal";
@@ -30,7 +31,7 @@ fn good_rules_become_the_generated_code() {
     compile_into(Path::new(FIXTURE), &file).expect("the fixture compiles");
     let code = std::fs::read_to_string(&file).expect("written");
     let rules = carcassonne_rules_compiler::compile_dir(Path::new(FIXTURE)).result.expect("compiles");
-    assert_eq!(code, carcassonne_rules_backends::codegen::generate(&rules));
+    assert_eq!(code, codegen::generate(&rules));
     assert!(code.contains("pub static TABLES"), "the tables include_rules! names");
 }
 
@@ -51,4 +52,49 @@ fn bad_rules_fail_with_their_problem_count_and_write_nothing() {
         other => panic!("expected the rules' problems, got {other:?}"),
     }
     assert!(!file.exists(), "nothing is written from bad rules");
+}
+
+#[test]
+fn a_language_is_compiled_in_only_when_asked_for() {
+    let out = tempfile::tempdir().expect("temp dir");
+    let file = out.path().join("rules.rs");
+    let names = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("out")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into())
+            .collect();
+        names.sort();
+        names
+    };
+    // None by default: the list is empty, and no table is written.
+    compile_into(Path::new(FIXTURE), &file).expect("the fixture compiles");
+    assert!(std::fs::read_to_string(&file).expect("written").contains("pub static LANGUAGES: &[&LangTable] = &[];"));
+    assert_eq!(names(out.path()), ["rules.rs"]);
+
+    // Asked for: the table beside the code, compiled in unconditionally.
+    Build::new(FIXTURE).out_file(&file).language("nl").compile().expect("the fixture's Dutch");
+    assert_eq!(names(out.path()), ["rules.rs", "rules_lang_nl.rs"]);
+    let code = std::fs::read_to_string(&file).expect("written");
+    let compiled = carcassonne_rules_compiler::compile_dir(Path::new(FIXTURE));
+    let rules = compiled.result.expect("compiles");
+    let nl = compiled.translations.locale("nl").expect("Dutch");
+    let languages = codegen::Languages::beside("rules.rs", [nl], false);
+    assert_eq!(code, codegen::generate_with(&rules, &languages));
+    assert!(code.contains("pub mod lang_nl {\n    include!(\"rules_lang_nl.rs\");\n}") && !code.contains("#[cfg("));
+    let table = std::fs::read_to_string(out.path().join("rules_lang_nl.rs")).expect("written");
+    assert_eq!(table, codegen::generate_language(&rules, nl));
+
+    // By feature, as the runtime builds its bundled rules.
+    Build::new(FIXTURE).out_file(&file).languages_by_feature().compile().expect("compiles");
+    assert!(
+        std::fs::read_to_string(&file).expect("written").contains("#[cfg(feature = \"lang-nl\")]\npub mod lang_nl")
+    );
+
+    // A language the rules do not have.
+    match Build::new(FIXTURE).out_file(&file).language("de").compile() {
+        Err(err @ Error::UnknownLanguage { .. }) => {
+            assert_eq!(err.to_string(), "the rules are not translated into `de`; their languages are: nl");
+        }
+        other => panic!("expected an unknown language, got {other:?}"),
+    }
 }

@@ -16,10 +16,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use carcassonne_rules_core::escape::terminal::quoted;
+use carcassonne_rules_core::lang::{self, Language};
 use carcassonne_rules_core::order::Translation;
 use carcassonne_rules_core::suggest;
 use carcassonne_rules_core::words::{self, Word, Words};
-use carcassonne_rules_core::{Catalog, EditionId, Entry, Section, TurnOrder};
+use carcassonne_rules_core::{Catalog, EditionId, Section, TurnOrder};
 use intl_pluralrules::{PluralCategory, PluralRuleType, PluralRules};
 use serde::{Deserialize, Serialize};
 use unic_langid::LanguageIdentifier;
@@ -1089,80 +1090,85 @@ impl Locale {
     /// `order` in this language: every title and text it has a translation
     /// for (an outdated one too, marked so), English elsewhere; each item
     /// says which it shows. Ids, markers and structure stay as they are.
+    /// The one implementation is the core's [`lang::translate`], which the
+    /// runtime's generated tables of a language use too.
     pub fn translate(&self, order: &mut TurnOrder<'_>, catalog: &Catalog) {
-        let edition = catalog.edition(&order.edition).unwrap_or(EditionId(0));
-        order.lang = Some(Cow::Owned(self.lang.clone()));
-        for phase in &mut order.phases {
-            if let Some(t) = self.units.get(&UnitKind::Phase.unit_id(&phase.id)) {
-                phase.title = Cow::Owned(t.text.render(edition));
-            }
-            for step in &mut phase.steps {
-                if let Some(t) = self.units.get(&UnitKind::Step.unit_id(&step.id)) {
-                    step.title = Cow::Owned(t.text.render(edition));
-                }
-                self.translate_entries(&mut step.items, edition);
-            }
-        }
-        for section in Section::ALL {
-            self.translate_entries(&mut order.sections[section], edition);
-        }
-        order.words = Some(self.words());
+        lang::translate(self, order, catalog);
     }
 
     /// The program's words and the sections' headings in this language,
     /// English where it has none.
     pub fn words(&self) -> Words<'static> {
-        let mut words = Words::english();
-        for &word in Word::ALL {
-            if let Some(t) = self.units.get(&UnitKind::Program.unit_id(word.key())) {
-                words.set(word, t.text.render(EditionId(0)));
-            }
-        }
-        for section in Section::ALL {
-            words.set_heading(section, self.heading(section));
-        }
-        words
-    }
-
-    fn translate_entries(&self, entries: &mut [Entry<'_>], edition: EditionId) {
-        for entry in entries {
-            for marker in entry.markers.iter_mut() {
-                if let Some(label) = self.marker_label(marker) {
-                    *marker = Cow::Owned(label);
-                }
-            }
-            entry.translation = Some(match self.units.get(entry.id()) {
-                Some(t) => {
-                    entry.text = Cow::Owned(t.text.render(edition));
-                    match t.state {
-                        State::Outdated => Translation::Outdated,
-                        _ => Translation::Translated,
-                    }
-                }
-                // A blank item has nothing to translate.
-                None if entry.text.trim().is_empty() => Translation::Translated,
-                None => Translation::Missing,
-            });
-            self.translate_entries(&mut entry.children, edition);
-        }
+        lang::words(self)
     }
 
     /// A marker's label as shown (`ROBBER CHOICE`, `MESSAGES (#1B)`) in this
     /// language, its argument kept; none where it has no translation.
     pub fn marker_label(&self, shown: &str) -> Option<String> {
-        let (label, argument) = shown.split_once(" (").map_or((shown, None), |(l, a)| (l, Some(a)));
-        let id = label.replace(' ', "_");
-        let translated = self.units.get(&UnitKind::Marker.unit_id(&id))?.text.render(EditionId(0));
-        Some(match argument {
-            Some(argument) => format!("{translated} ({argument}"),
-            None => translated,
-        })
+        lang::marker_label(self, shown).map(Cow::into_owned)
     }
 
     /// A section's heading in this language, else English.
     pub fn heading(&self, section: Section) -> String {
-        self.units
-            .get(&UnitKind::Section.unit_id(section.name()))
-            .map_or_else(|| section.title().to_string(), |t| t.text.render(EditionId(0)))
+        lang::heading(self, section).into_owned()
+    }
+}
+
+/// A language as the core's [`lang::translate`] reads it: each unit's
+/// translation rendered for the edition, owned.
+impl<'a> Language<'a> for Locale {
+    fn tag(&self) -> Cow<'a, str> {
+        Cow::Owned(self.lang.clone())
+    }
+
+    fn text(&self, unit: lang::Unit<'_>, edition: EditionId) -> Option<(Cow<'a, str>, Translation)> {
+        use lang::Unit as U;
+        let translated = match unit {
+            // An item's unit id is its id: no key to make.
+            U::Item(id) => self.units.get(id),
+            U::Edition(id) => self.units.get(&UnitKind::Edition.unit_id(id)),
+            U::Variant(id) => self.units.get(&UnitKind::Variant.unit_id(id)),
+            U::Expansion(id) => self.units.get(&UnitKind::Expansion.unit_id(id)),
+            U::Module(id) => self.units.get(&UnitKind::Module.unit_id(id)),
+            U::Phase(id) => self.units.get(&UnitKind::Phase.unit_id(id)),
+            U::Step(id) => self.units.get(&UnitKind::Step.unit_id(id)),
+            U::Section(section) => self.units.get(&UnitKind::Section.unit_id(section.name())),
+            U::Marker(id) => self.units.get(&UnitKind::Marker.unit_id(id)),
+            U::Word(word) => self.units.get(&UnitKind::Program.unit_id(word.key())),
+        }?;
+        let state = match translated.state {
+            State::Outdated => Translation::Outdated,
+            _ => Translation::Translated,
+        };
+        Some((Cow::Owned(translated.text.render(edition)), state))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut for a text that is its own words gives what splitting
+    /// it into words gives, whatever its whitespace.
+    #[test]
+    fn collapsing_a_text_is_taking_its_words() {
+        let spaces = [" ", "  ", "\t", "\n", "\r\n", "\u{b}", "\u{c}", "\u{a0}", "\u{85}", "\u{2003}", "\u{3000}", ""];
+        let words = ["Draw", "a", "tile.", "Тянуть", "плитку", "één", "{C1: farm | C2: field}"];
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        for _ in 0..5000 {
+            let mut text = String::new();
+            for _ in 0..next(6) {
+                text.push_str(spaces[next(spaces.len())]);
+                text.push_str(words[next(words.len())]);
+            }
+            text.push_str(spaces[next(spaces.len())]);
+            assert_eq!(collapse(&text), words_of(&text), "{text:?}");
+        }
     }
 }

@@ -8,6 +8,8 @@
 //! - [`visible`]: what one selection shows, as bit sets over those tables.
 //! - [`order`]: a selection's turn order, resolved into printable values that
 //!   borrow the tables, with typed ids and origins; the shared labels.
+//! - [`lang`]: a language's translations of the rules' texts (the compiler's,
+//!   or the generated [`LangTable`]), and turning a turn order into it.
 //! - `escape` (hidden: the workspace's crates share it): text for the terminal
 //!   and for Markdown, shown as written, and untrusted values quoted in messages.
 //!
@@ -22,6 +24,7 @@ pub mod catalog;
 // crate, not an engine's API.
 #[doc(hidden)]
 pub mod escape;
+pub mod lang;
 pub mod order;
 pub mod section;
 pub mod select;
@@ -31,6 +34,7 @@ pub mod visible;
 pub mod words;
 
 pub use catalog::Catalog;
+pub use lang::{LangTable, Language};
 pub use order::{DoubleTurnBlock, Effect, Entry, NamedEffect, Origin, PhaseOrder, Repeat, StepOrder, Str, TurnOrder};
 pub use section::{Section, Sections};
 pub use select::{Config, EditionId, ModuleId, ModuleSet, VariantId};

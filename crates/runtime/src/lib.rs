@@ -19,9 +19,13 @@
 //! - [`core`]: the shared types (`Config`, `TurnOrder`, `Entry`, the ids).
 //! - [`render`] (feature `render`, and `json` for JSON): text, Markdown and
 //!   JSON output, for a command line; an engine needs none of it.
+//! - Languages (features `lang-nl`, `lang-ru`, `all-languages`): each one's
+//!   tables are compiled in only under its feature; [`locale()`] finds one,
+//!   and [`Rules::translated_turn_order`] gives a turn order in it (its
+//!   texts, titles, marker labels and words, as [`LangTable`]s hold them).
 //!
-//! [`catalog()`], [`config()`] and [`turn_order()`] are the bundled rules'
-//! [`Rules`] methods as functions.
+//! [`catalog()`], [`config()`], [`turn_order()`], [`languages()`] and
+//! [`locale()`] are the bundled rules' [`Rules`] methods as functions.
 //!
 //! This crate does not depend on the compiler: rules arrive as generated
 //! code, and the shared types come from `carcassonne-rules-core`.
@@ -38,6 +42,7 @@ pub mod trace;
 pub mod turn;
 
 pub use carcassonne_rules_core as core;
+pub use carcassonne_rules_core::LangTable;
 use carcassonne_rules_core::{Catalog, Config, EditionId, TurnOrder};
 pub use rules::Rules;
 
@@ -73,4 +78,22 @@ pub fn config(edition: EditionId) -> Config {
 /// The turn order of `cfg` under the bundled rules, borrowing their tables.
 pub fn turn_order(cfg: &Config) -> TurnOrder<'static> {
     generated::RULES.turn_order(cfg)
+}
+
+/// The languages of the bundled rules compiled into this build, in
+/// `languages.yaml`'s order: those the features `lang-nl`, `lang-ru` (or
+/// `all-languages`) ask for, none without them.
+pub fn languages() -> &'static [&'static LangTable] {
+    generated::RULES.languages()
+}
+
+/// The bundled rules' language `tag` (`nl`), if its feature compiled it in:
+/// `turn_order_in(&cfg, locale("nl")?)`.
+pub fn locale(tag: &str) -> Option<&'static LangTable> {
+    generated::RULES.locale(tag)
+}
+
+/// The turn order of `cfg` under the bundled rules, in the language `lang`.
+pub fn turn_order_in(cfg: &Config, lang: &LangTable) -> TurnOrder<'static> {
+    generated::RULES.translated_turn_order(cfg, lang)
 }

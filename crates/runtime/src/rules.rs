@@ -4,7 +4,7 @@
 //! [`include_rules!`](crate::include_rules). Both run through the same
 //! resolver and driver.
 
-use carcassonne_rules_core::{Catalog, Config, EditionId, ModuleSet, TurnOrder, VariantId};
+use carcassonne_rules_core::{Catalog, Config, EditionId, LangTable, ModuleSet, TurnOrder, VariantId};
 
 /// What the runtime needs of compiled rules. [`include_rules!`](crate::include_rules)
 /// implements it for the generated code it includes; nothing else needs to.
@@ -14,6 +14,29 @@ pub trait Rules {
 
     /// The turn order of `cfg` under these rules, borrowing their tables.
     fn turn_order(&self, cfg: &Config) -> TurnOrder<'static>;
+
+    /// The languages of these rules compiled in, in `languages.yaml`'s
+    /// order: for the bundled rules those the runtime's features ask for
+    /// (`lang-nl`, `lang-ru`, `all-languages`), for an engine's rules those its
+    /// build script asks for; none unless asked for.
+    fn languages(&self) -> &'static [&'static LangTable];
+
+    /// The language `tag` (`nl`), if it is compiled in.
+    fn locale(&self, tag: &str) -> Option<&'static LangTable> {
+        self.languages().iter().copied().find(|l| l.lang == tag)
+    }
+
+    /// The turn order of `cfg` in the language `lang` (one of
+    /// [`languages`](Rules::languages)): its titles, texts, marker labels and
+    /// words where the language has them, English elsewhere; the order's
+    /// `lang`, each entry's `translation` state and its `words` set, exactly
+    /// as the compiler's translation gives them. The texts borrow the
+    /// language's static table: nothing is copied.
+    fn translated_turn_order(&self, cfg: &Config, lang: &LangTable) -> TurnOrder<'static> {
+        let mut order = self.turn_order(cfg);
+        carcassonne_rules_core::lang::translate(lang, &mut order, self.catalog());
+        order
+    }
 
     /// `edition` under its default rule variant, with no module selected:
     /// `rules.config(edition::C2).with(module::BUILDER)`. An edition these
@@ -28,8 +51,9 @@ pub trait Rules {
 /// Includes rules compiled by `carcassonne-rules-build` (by default
 /// `$OUT_DIR/carcassonne_rules.rs`) into the current module, and gives them
 /// the same API as the bundled rules of [`crate::generated`]: the typed ids
-/// `edition`, `variant`, `module`, `step`, `item` and `marker`, and `RULES`,
-/// the [`Rules`](crate::Rules) value that resolves their turn orders.
+/// `edition`, `variant`, `module`, `step`, `item` and `marker`, `LANGUAGES`
+/// (the languages the build script compiled in), and `RULES`, the
+/// [`Rules`](crate::Rules) value that resolves their turn orders.
 ///
 /// ```ignore
 /// mod rules {
@@ -59,7 +83,7 @@ macro_rules! include_rules {
             use $crate::core as carcassonne_rules_core;
             include!($($file)+);
         }
-        pub use self::compiled::{edition, item, marker, module, step, variant};
+        pub use self::compiled::{LANGUAGES, edition, item, marker, module, step, variant};
         #[allow(unused_imports)]
         pub(crate) use self::compiled::{TABLES, Visible, visible};
 
@@ -79,6 +103,10 @@ macro_rules! include_rules {
 
             fn turn_order(&self, cfg: &$crate::core::Config) -> $crate::core::TurnOrder<'static> {
                 $crate::__private::turn_order(&self::compiled::TABLES, self.catalog(), &self::compiled::visible(cfg), cfg)
+            }
+
+            fn languages(&self) -> &'static [&'static $crate::core::LangTable] {
+                self::compiled::LANGUAGES
             }
         }
     };

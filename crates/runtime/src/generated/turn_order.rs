@@ -63,6 +63,8 @@
 //   expansions/under-the-big-top.yaml
 
 use carcassonne_rules_core::catalog::Catalog;
+use carcassonne_rules_core::lang::LangTable;
+use carcassonne_rules_core::lang::LangUnit;
 use carcassonne_rules_core::order::Effect;
 use carcassonne_rules_core::order::Repeat;
 use carcassonne_rules_core::select::Config;
@@ -12023,6 +12025,24 @@ pub static TABLES: Tables = Tables {
     ]),
     double_turn: Some(carcassonne_rules_core::order::DoubleTurnBlock { first: step::S1B, last: step::S4A }),
 };
+
+/// The `nl` translation (Nederlands), compiled in with the feature `lang-nl`.
+#[cfg(feature = "lang-nl")]
+pub mod lang_nl {
+    include!("turn_order_lang_nl.rs");
+}
+/// The `ru` translation (Русский), compiled in with the feature `lang-ru`.
+#[cfg(feature = "lang-ru")]
+pub mod lang_ru {
+    include!("turn_order_lang_ru.rs");
+}
+/// The languages compiled in, in `languages.yaml`'s order.
+pub static LANGUAGES: &[&LangTable] = &[
+    #[cfg(feature = "lang-nl")]
+    &lang_nl::LANG,
+    #[cfg(feature = "lang-ru")]
+    &lang_ru::LANG,
+];
 
 /// The editions, variants, expansions and modules of these rules, and the ids of their steps and items.
 pub fn catalog() -> Catalog {
