@@ -110,6 +110,17 @@ fn display_copy(text: &str) -> (Option<String>, Vec<(usize, usize)>) {
 }
 
 impl Sources {
+    /// The files kept so far, their texts shared: what another thread reads
+    /// while this one keeps more. A file keeps its id in both.
+    pub fn share(&self) -> Sources {
+        let files = self
+            .files
+            .iter()
+            .map(|f| SourceFile { name: f.name.clone(), text: Arc::clone(&f.text), display: OnceLock::new() })
+            .collect();
+        Sources { files }
+    }
+
     /// Keeps a file's text under `name` (the path shown in diagnostics).
     pub fn add(&mut self, name: impl AsRef<str>, text: String) -> FileId {
         self.files.push(SourceFile::new(name.as_ref(), text));

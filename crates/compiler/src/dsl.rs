@@ -167,27 +167,54 @@ fn unclosed(input: &str) -> Option<usize> {
 }
 
 /// An item's text, split into literal runs and `{C1: … | C2, WE: …}` variants.
+///
+/// The braces are balanced and never nested ([`check_braces`]), so the text
+/// is cut at them here and only each `{…}` goes through the grammar's
+/// `alternatives`: the grammar's `literal`, a lookahead per character, cost
+/// most of a text's parse.
 pub fn text(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
     check_braces(input)?;
-    let top = grammar(parse(Rule::text_input, input)?.next(), "grammar: text");
     let mut parts = Vec::new();
-    for pair in top.into_inner() {
-        match pair.as_rule() {
-            Rule::literal => parts.push(TextPart::Literal(pair.as_str().to_string())),
-            Rule::alternatives => parts.push(TextPart::Variants(
-                pair.into_inner()
-                    .map(|variant| {
-                        let mut inner = variant.into_inner();
-                        let editions = grammar(inner.next(), "grammar: editions").into_inner().map(name).collect();
-                        let text = grammar(inner.next(), "grammar: variant text").as_str().trim().to_string();
-                        (editions, text)
-                    })
-                    .collect(),
-            )),
-            _ => {}
+    let mut rest = 0;
+    while let Some(open) = input[rest..].find('{').map(|at| rest + at) {
+        let close = input[open..].find('}').map_or(input.len(), |at| open + at + 1);
+        if open > rest {
+            parts.push(TextPart::Literal(input[rest..open].to_string()));
         }
+        parts.push(alternatives(&input[open..close], open)?);
+        rest = close;
+    }
+    if rest < input.len() {
+        parts.push(TextPart::Literal(input[rest..].to_string()));
     }
     Ok(parts)
+}
+
+/// One `{C1: … | C2, WE: …}` of a text, which starts at byte `offset` of it:
+/// places are given in the text.
+fn alternatives(braced: &str, offset: usize) -> Result<TextPart, SyntaxError> {
+    let shift = |err: SyntaxError| SyntaxError {
+        at: (err.at.0 + offset, err.at.1 + offset),
+        close_at: err.close_at.map(|at| at + offset),
+        ..err
+    };
+    let pair = grammar(parse(Rule::alternatives, braced).map_err(shift)?.next(), "grammar: alternatives");
+    let variants = pair
+        .into_inner()
+        .map(|variant| {
+            let mut inner = variant.into_inner();
+            let editions = grammar(inner.next(), "grammar: editions")
+                .into_inner()
+                .map(|pair| {
+                    let Name { text, at } = name(pair);
+                    Name { text, at: (at.0 + offset, at.1 + offset) }
+                })
+                .collect();
+            let text = grammar(inner.next(), "grammar: variant text").as_str().trim().to_string();
+            (editions, text)
+        })
+        .collect();
+    Ok(TextPart::Variants(variants))
 }
 
 /// Unbalanced braces get a clearer message than the grammar's.
@@ -436,6 +463,78 @@ fn build_condition(pair: Pair<'_, Rule>) -> Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text read by the grammar's `text_input` alone: what [`text`] gave
+    /// before it cut the text at its braces.
+    fn text_by_grammar(input: &str) -> Result<Vec<TextPart>, SyntaxError> {
+        check_braces(input)?;
+        let top = grammar(parse(Rule::text_input, input)?.next(), "grammar: text");
+        let mut parts = Vec::new();
+        for pair in top.into_inner() {
+            match pair.as_rule() {
+                Rule::literal => parts.push(TextPart::Literal(pair.as_str().to_string())),
+                Rule::alternatives => parts.push(TextPart::Variants(
+                    pair.into_inner()
+                        .map(|variant| {
+                            let mut inner = variant.into_inner();
+                            let editions = grammar(inner.next(), "grammar: editions").into_inner().map(name).collect();
+                            let text = grammar(inner.next(), "grammar: variant text").as_str().trim().to_string();
+                            (editions, text)
+                        })
+                        .collect(),
+                )),
+                _ => {}
+            }
+        }
+        Ok(parts)
+    }
+
+    /// Cutting a text at its braces reads it as the grammar does, parts,
+    /// names' places and errors alike, valid or not.
+    #[test]
+    fn a_text_cut_at_its_braces_reads_as_the_grammar_reads_it() {
+        let pieces = [
+            "{",
+            "}",
+            "|",
+            ":",
+            ",",
+            " ",
+            "C1",
+            "C2",
+            "WE",
+            "farm",
+            "é",
+            "\n",
+            "(",
+            "Тянуть",
+            "{C1: a | C2, WE: b}",
+            "{WE: c}",
+            "{C1, C2: d | WE:e}",
+            "{C1:",
+            " | C2: x}",
+        ];
+        let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let mut valid = 0;
+        for _ in 0..20_000 {
+            let input: String = (0..next(14)).map(|_| pieces[next(pieces.len())]).collect();
+            let (cut, whole) = (text(&input), text_by_grammar(&input));
+            assert_eq!(cut, whole, "{input:?}");
+            valid += usize::from(cut.is_ok_and(|parts| parts.iter().any(|p| matches!(p, TextPart::Variants(_)))));
+        }
+        for input in
+            ["Place a {C1: follower | C2, WE: meeple}.", "{C1: a}{C2: b} and {WE:c}", "{C1 follower}", "x {C1: a | }"]
+        {
+            assert_eq!(text(input), text_by_grammar(input), "{input:?}");
+        }
+        assert!(valid > 2000, "only {valid} random texts had variants that read");
+    }
 
     fn n(text: &str, at: Range) -> Name {
         Name { text: text.to_string(), at }

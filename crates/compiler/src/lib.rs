@@ -67,25 +67,29 @@ pub fn compile_dir(dir: &Path) -> Compiled {
 /// As [`compile_dir`], deciding the conditions within `budget` (which then
 /// tells how much of it the rules spent).
 pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
-    let mut sources = Sources::default();
-    let mut problems = Vec::new();
-    let raw = syntax::load_dir(dir, &mut sources, &mut problems);
     let mut refused = Vec::new();
     let present = syntax::translation_names(dir, &mut refused);
     let files = translation::Files { present, refused, read: Box::new(|rel| syntax::read_file(dir, rel)) };
-    finish(dir, raw, sources, problems, files, None, |raw, sources, problems| {
-        check::check(raw, sources, budget, problems)
-    })
+    compile(
+        dir,
+        |sources, problems| syntax::load_dir(dir, sources, problems),
+        files,
+        None,
+        |raw, sources, problems| check::check(raw, sources, budget, problems),
+    )
 }
 
 /// Loads and checks the rules held in `files` (path relative to the rules
 /// folder, `/`-separated → text), as if they were the files of `dir`: what an
 /// editor shows, unsaved changes included.
 pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
-    let mut sources = Sources::default();
-    let mut problems = Vec::new();
-    let raw = syntax::load_files(dir, files, &mut sources, &mut problems);
-    finish(dir, raw, sources, problems, translation_files(files), None, check_within_the_budget)
+    compile(
+        dir,
+        |sources, problems| syntax::load_files(dir, files, sources, problems),
+        translation_files(files),
+        None,
+        check_within_the_budget,
+    )
 }
 
 /// What the language server keeps from one compile to the next: each file
@@ -93,11 +97,22 @@ pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
 /// rules files they were checked from.
 #[derive(Default)]
 pub struct Cache {
-    /// Each file as last read.
-    pub files: syntax::ParseCache,
+    /// Each rules file as last read.
+    files: syntax::ParseCache,
+    /// Each translation file as last read.
+    translations: syntax::ParseCache,
     /// The rules last checked clean: the rules files' names and texts, and
     /// what they check to.
     checked: Option<(Vec<(String, String)>, Rules)>,
+}
+
+impl Cache {
+    /// The tree of the file `name` (relative to the rules folder) if `text`
+    /// is the text last read under that name: what `check` read, for the
+    /// questions an editor asks, so a clean file is parsed once.
+    pub fn tree(&self, name: &str, text: &str) -> Option<&syntax::tree::Node> {
+        self.files.tree(name, text).or_else(|| self.translations.tree(name, text))
+    }
 }
 
 /// As [`compile_files`], with `cache` saving the reading of every file whose
@@ -106,27 +121,23 @@ pub struct Cache {
 /// translation checks no rule again): what the language server does on
 /// every keystroke. The outcome is exactly [`compile_files`]'.
 pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache: &mut Cache) -> Compiled {
-    let mut sources = Sources::default();
-    let mut problems = Vec::new();
-    let raw = syntax::load_files_cached(dir, files, &mut cache.files, &mut sources, &mut problems);
-    let texts: Vec<(String, String)> =
-        raw.inputs.iter().map(|name| (name.clone(), files.get(name).cloned().unwrap_or_default())).collect();
-    let known = cache.checked.take().filter(|(checked, _)| problems.is_empty() && *checked == texts);
-    let compiled = finish(
+    let Cache { files: parsed, translations, checked } = cache;
+    compile(
         dir,
-        raw,
-        sources,
-        problems,
+        |sources, problems| syntax::load_files_cached(dir, files, parsed, sources, problems),
         translation_files(files),
-        Some(&mut cache.files),
+        Some(translations),
         |raw, sources, problems| {
-            known.map(|(_, rules)| rules).or_else(|| check_within_the_budget(raw, sources, problems))
+            let texts: Vec<(String, String)> =
+                raw.inputs.iter().map(|name| (name.clone(), files.get(name).cloned().unwrap_or_default())).collect();
+            let known = checked.take().filter(|(known, _)| problems.is_empty() && *known == texts);
+            let rules = known.map(|(_, rules)| rules).or_else(|| check_within_the_budget(raw, sources, problems));
+            if let Some(rules) = rules.as_ref().filter(|_| problems.is_empty()) {
+                *checked = Some((texts, rules.clone()));
+            }
+            rules
         },
-    );
-    if let Ok(rules) = &compiled.result {
-        cache.checked = Some((texts, rules.clone()));
-    }
-    compiled
+    )
 }
 
 /// [`check::check`] within the default budget.
@@ -143,41 +154,42 @@ fn translation_files(files: &BTreeMap<String, String>) -> translation::Files<'_>
     }
 }
 
-/// Checks what was read and, once the rules check, their translations
-/// (`translation_files`). The translation files are read as YAML on a second
-/// core while the rules are checked: they depend on the rules only when they
-/// are compared with them, and they are about as much YAML as the rules.
-fn finish(
+/// Reads the rules through `load` and checks them through `check`, and,
+/// once they check, their translations (`translation_files`). The
+/// translation files are read first, their texts only, then as YAML on a
+/// second core while the rules are read and checked on the first: they
+/// depend on the rules only where they are compared with them, and they are
+/// about as much YAML as the rules.
+fn compile(
     dir: &Path,
-    raw: syntax::RawRules,
-    mut sources: Sources,
-    mut problems: Vec<Diagnostic>,
+    load: impl FnOnce(&mut Sources, &mut Vec<Diagnostic>) -> syntax::RawRules,
     translation_files: translation::Files<'_>,
     cache: Option<&mut syntax::ParseCache>,
     check: impl FnOnce(&syntax::RawRules, &Sources, &mut Vec<Diagnostic>) -> Option<Rules>,
 ) -> Compiled {
+    let mut sources = Sources::default();
+    let mut problems = Vec::new();
     let mut translation_problems = Vec::new();
-    // Rules that did not read will not check: their translations are not read.
-    let pending = match problems.is_empty() {
-        true => translation::read(dir, &raw.inputs, translation_files, &mut sources, &mut translation_problems),
-        false => translation::Pending::default(),
-    };
-    let sources = sources;
-    let (rules, raw_translations) = std::thread::scope(|scope| {
+    let pending = translation::read(dir, translation_files, &mut sources, &mut translation_problems);
+    let shared = sources.share();
+    let (raw, rules, (raw_translations, read_problems)) = std::thread::scope(|scope| {
         let reader = scope.spawn(|| {
             let mut problems = Vec::new();
-            (translation::parse(dir, pending, &sources, cache, &mut problems), problems)
+            (translation::parse(dir, pending, &shared, cache, &mut problems), problems)
         });
+        let raw = load(&mut sources, &mut problems);
         let rules = check(&raw, &sources, &mut problems);
+        // What the translations are held against, while they may still be read.
+        let units = rules.as_ref().filter(|_| problems.is_empty()).map(translation::units);
         // The reader's panic is this thread's.
-        (rules, reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        (raw, rules.zip(units), reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
     let mut translations = translation::Translations::default();
     let result = match rules {
-        Some(rules) if problems.is_empty() => {
-            let (raw, read_problems) = raw_translations;
+        Some((rules, units)) if problems.is_empty() => {
             translation_problems.extend(read_problems);
-            translations = translation::check(&rules, &raw, &sources, &mut translation_problems);
+            translations =
+                translation::check(dir, &rules, units, &raw_translations, &sources, &mut translation_problems);
             Ok(rules)
         }
         // The translations are not checked against rules that do not check.

@@ -1087,7 +1087,9 @@ fn read_text(path: &Path) -> Result<String, Diagnostic> {
         )
         .with_help("run the command again once nothing else writes into the rules folder"));
     }
-    let mut bytes = Vec::new();
+    // Room for the whole file and one byte more: read in one call, and one
+    // that finds the end (not in doubling steps: a system call each).
+    let mut bytes = Vec::with_capacity(opened.len().min(MAX_FILE_BYTES) as usize + 1);
     std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes).map_err(cannot_read)?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(Diagnostic::about_file(

@@ -482,6 +482,8 @@ pub struct RawTranslations {
     /// Each language's files (by tag), each with its path relative to the
     /// rules folder.
     pub files: BTreeMap<String, Vec<(String, ReadFile)>>,
+    /// Every translation file there is, relative to the rules folder.
+    present: Vec<String>,
 }
 
 /// A translation file as read: its records, and each unit's texts read (by
@@ -521,14 +523,16 @@ pub const PROGRAM_FILE: &str = "program.yaml";
 
 /// The translation files of a rules folder, their texts kept in the
 /// compile's sources but not read as YAML yet: [`parse`] reads them, on a
-/// core of its own while the rules are checked.
+/// core of its own while the rules are read and checked.
 #[derive(Debug, Default)]
 pub struct Pending {
     /// `languages.yaml`, if the rules have it.
     languages: Option<RawLanguagesFile>,
-    /// Each language's files: its tag, the file's path relative to the rules
-    /// folder, the file's id in the sources.
+    /// Each declared language's files: its tag, the file's path relative to
+    /// the rules folder, the file's id in the sources.
     files: Vec<(String, String, FileId)>,
+    /// Every translation file there is, relative to the rules folder.
+    present: Vec<String>,
 }
 
 /// Where a compile finds the translation files.
@@ -546,42 +550,44 @@ pub struct Files<'a> {
 /// A file's text by its path relative to the rules folder, if there is one.
 pub type ReadText<'a> = dyn Fn(&str) -> Result<Option<String>, Diagnostic> + 'a;
 
-/// Reads the texts of the translations of the rules folder `dir`, whose
-/// rules files are `inputs`, and `languages.yaml` as YAML. A file of a
-/// language's folder that mirrors no rules file, or of a folder no language
-/// is declared for, is reported: it would never be read.
-pub fn read(
-    dir: &Path,
-    inputs: &[String],
-    files: Files<'_>,
-    sources: &mut Sources,
-    problems: &mut Vec<Diagnostic>,
-) -> Pending {
+/// Reads the texts of the translations of the rules folder `dir`: every
+/// file of a declared language's folder (which of them mirror a rules file
+/// is known once the rules are read: [`check`] reports the others), and
+/// `languages.yaml` as YAML.
+pub fn read(dir: &Path, files: Files<'_>, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> Pending {
     let mut pending = Pending::default();
     problems.extend(files.refused);
     let Some(file) = read_text(dir, LANGUAGES_FILE, &*files.read, sources, problems) else { return pending };
     let Some(languages) = read_records::<RawLanguagesFile>(dir, LANGUAGES_FILE, file, sources, None, problems) else {
         return pending;
     };
-    let mut expected = vec![LANGUAGES_FILE.to_string()];
-    for language in &languages.languages {
-        let lang = &language.lang.value;
-        if !is_language_tag(lang) {
-            continue;
+    for rel in &files.present {
+        let lang = folder_of(rel);
+        let declared = languages.languages.iter().any(|l| l.lang.value == lang && is_language_tag(lang));
+        if declared && let Some(file) = read_text(dir, rel, &*files.read, sources, problems) {
+            pending.files.push((lang.to_string(), rel.clone(), file));
         }
-        for name in language_file_names(inputs) {
-            let rel = format!("{TRANSLATIONS_DIR}/{lang}/{name}");
-            if let Some(file) = read_text(dir, &rel, &*files.read, sources, problems) {
-                pending.files.push((lang.clone(), rel.clone(), file));
-            }
-            expected.push(rel);
-        }
-    }
-    for rel in files.present.iter().filter(|rel| !expected.contains(rel)) {
-        problems.extend(orphaned_file(dir, rel, &languages, &expected));
     }
     pending.languages = Some(languages);
+    pending.present = files.present;
     pending
+}
+
+/// The language folder a translation file `rel` is in (`nl`), if any.
+fn folder_of(rel: &str) -> &str {
+    rel.strip_prefix(&format!("{TRANSLATIONS_DIR}/")).and_then(|rest| rest.split_once('/')).map_or("", |(lang, _)| lang)
+}
+
+/// The translation files the languages of `languages` read of rules whose
+/// files are `inputs`: `languages.yaml`, and each language's mirror of every
+/// rules file and its [`PROGRAM_FILE`].
+fn expected_files(inputs: &[String], languages: &RawLanguagesFile) -> Vec<String> {
+    let mut expected = vec![LANGUAGES_FILE.to_string()];
+    for language in languages.languages.iter().filter(|l| is_language_tag(&l.lang.value)) {
+        let lang = &language.lang.value;
+        expected.extend(language_file_names(inputs).map(|name| format!("{TRANSLATIONS_DIR}/{lang}/{name}")));
+    }
+    expected
 }
 
 /// The translation file `rel` that is never read, as a warning: its
@@ -589,7 +595,7 @@ pub fn read(
 /// where its language is declared with a tag that is refused already.
 fn orphaned_file(dir: &Path, rel: &str, languages: &RawLanguagesFile, expected: &[String]) -> Option<Diagnostic> {
     let shown = quoted(&dir.join(rel).display().to_string());
-    let lang = rel.strip_prefix(&format!("{TRANSLATIONS_DIR}/")).and_then(|rest| rest.split('/').next()).unwrap_or("");
+    let lang = folder_of(rel);
     let declared = languages.languages.iter().find(|l| l.lang.value.eq_ignore_ascii_case(lang));
     if declared.is_some_and(|l| !is_language_tag(&l.lang.value)) {
         return None;
@@ -623,7 +629,8 @@ pub fn parse(
     mut cache: Option<&mut ParseCache>,
     problems: &mut Vec<Diagnostic>,
 ) -> RawTranslations {
-    let mut raw = RawTranslations { languages: pending.languages, ..RawTranslations::default() };
+    let mut raw =
+        RawTranslations { languages: pending.languages, present: pending.present, ..RawTranslations::default() };
     for (lang, rel, file) in pending.files {
         if let Some(read) = read_records::<ReadFile>(dir, &rel, file, sources, cache.as_deref_mut(), problems) {
             raw.files.entry(lang).or_default().push((rel, read));
@@ -668,16 +675,27 @@ fn is_language_tag(tag: &str) -> bool {
         && parts.all(|p| (1..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }
 
-/// Checks the translations `raw` against `rules`: each translation's text, its
-/// state, the orphans; a required language's missing units. Outdated and
+/// Checks the translations `raw` against `rules` (read from the folder
+/// `dir`), whose units are `units` ([`units`]): each translation's text, its
+/// state, the orphans (units and files); a required language's missing units. Outdated and
 /// orphaned units are warnings, the rest errors.
-pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: &mut Vec<Diagnostic>) -> Translations {
-    let units = units(rules);
+pub fn check(
+    dir: &Path,
+    rules: &Rules,
+    units: Vec<Unit>,
+    raw: &RawTranslations,
+    sources: &Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> Translations {
     let mut out = Translations { units: Vec::new(), locales: Vec::new() };
     let Some(languages) = &raw.languages else {
         out.units = units;
         return out;
     };
+    let expected = expected_files(&rules.inputs, languages);
+    for rel in raw.present.iter().filter(|rel| !expected.contains(rel)) {
+        problems.extend(orphaned_file(dir, rel, languages, &expected));
+    }
     let by_id: BTreeMap<&str, &Unit> = units.iter().map(|u| (u.id.as_str(), u)).collect();
     let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
     let mut seen_langs: Vec<&str> = Vec::new();
@@ -712,7 +730,8 @@ pub fn check(rules: &Rules, raw: &RawTranslations, sources: &Sources, problems: 
             units: BTreeMap::new(),
             orphaned: Vec::new(),
         };
-        for (_, file) in raw.files.get(lang).map(Vec::as_slice).unwrap_or_default() {
+        let files = raw.files.get(lang).map(Vec::as_slice).unwrap_or_default();
+        for (_, file) in files.iter().filter(|(rel, _)| expected.contains(rel)) {
             let (records, read) = &*file.0;
             let texts = Texts { editions: &editions, read, plural: &plural };
             for (kind, entries) in records.kinds() {

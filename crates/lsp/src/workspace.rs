@@ -219,7 +219,7 @@ impl Workspace {
     /// own, mended past its errors.
     pub fn tree(&self, rel: &str) -> Option<&tree::Node> {
         let text = self.text(rel)?;
-        if let Some(tree) = self.parsed.files.tree(rel, text) {
+        if let Some(tree) = self.parsed.tree(rel, text) {
             return Some(tree);
         }
         Some(&self.trees.get(rel)?.get_or_init(|| tree::parse(text)).tree)
