@@ -492,13 +492,6 @@ pub struct RawTranslations {
 #[derive(Debug, Clone)]
 pub struct ReadFile(Arc<(RawTranslationFile, HashMap<Span, ReadUnit>)>);
 
-impl ReadFile {
-    /// Its records.
-    pub fn records(&self) -> &RawTranslationFile {
-        &self.0.0
-    }
-}
-
 impl<'de> Deserialize<'de> for ReadFile {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let records = RawTranslationFile::deserialize(deserializer)?;
@@ -677,8 +670,8 @@ fn is_language_tag(tag: &str) -> bool {
 
 /// Checks the translations `raw` against `rules` (read from the folder
 /// `dir`), whose units are `units` ([`units`]): each translation's text, its
-/// state, the orphans (units and files); a required language's missing units. Outdated and
-/// orphaned units are warnings, the rest errors.
+/// state, the orphans (units and files); a required language's missing
+/// units. Outdated and orphaned units are warnings, the rest errors.
 pub fn check(
     dir: &Path,
     rules: &Rules,
