@@ -856,6 +856,7 @@ mod tests {
             double_turn: None,
             sections: Default::default(),
             inputs: Vec::new(),
+            first_file: 0,
             defined: Default::default(),
             markers: Vec::new(),
         }

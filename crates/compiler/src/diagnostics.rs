@@ -121,6 +121,16 @@ impl Sources {
         Sources { files }
     }
 
+    /// How many files are kept: the id the next one gets.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether no file is kept.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     /// Keeps a file's text under `name` (the path shown in diagnostics).
     pub fn add(&mut self, name: impl AsRef<str>, text: String) -> FileId {
         self.files.push(SourceFile::new(name.as_ref(), text));

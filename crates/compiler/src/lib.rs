@@ -130,7 +130,11 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
         |raw, sources, problems| {
             let texts: Vec<(String, String)> =
                 raw.inputs.iter().map(|name| (name.clone(), files.get(name).cloned().unwrap_or_default())).collect();
-            let known = checked.take().filter(|(known, _)| problems.is_empty() && *known == texts);
+            // The same texts, read under the same file ids (the translation
+            // files, read first, may have changed in number).
+            let known = checked
+                .take()
+                .filter(|(known, rules)| problems.is_empty() && *known == texts && rules.first_file == raw.first_file);
             let rules = known.map(|(_, rules)| rules).or_else(|| check_within_the_budget(raw, sources, problems));
             if let Some(rules) = rules.as_ref().filter(|_| problems.is_empty()) {
                 *checked = Some((texts, rules.clone()));

@@ -388,6 +388,8 @@ pub struct RawRules {
     pub expansion_files: Vec<RawExpansionFile>,
     /// The files read, relative to the rules folder (`/`-separated), in reading order.
     pub inputs: Vec<String>,
+    /// The file id of the first of `inputs`.
+    pub first_file: usize,
     /// Which files could not be read: what follows only from their absence is
     /// not reported again.
     pub failed: Failed,
@@ -698,7 +700,7 @@ fn load(
     sources: &mut Sources,
     problems: &mut Vec<Diagnostic>,
 ) -> RawRules {
-    let mut raw = RawRules::default();
+    let mut raw = RawRules { first_file: sources.len(), ..RawRules::default() };
     let mut loader = Loader { dir, files, cache, sources, problems, inputs: Vec::new(), unread: Vec::new() };
 
     let editions = loader.read::<RawEditionsFile>(Path::new(EDITIONS_FILE));

@@ -492,3 +492,21 @@ fn a_hostile_key_reaches_the_terminal_escaped() {
         assert!(out.contains(shown), "{out}");
     }
 }
+
+/// The translation files are read first, so the rules files' ids do not
+/// start at 0: every span of the rules names its file through `input`.
+#[test]
+fn every_span_of_the_rules_names_its_rules_file() {
+    let compiled = compiler::compile_dir(Path::new(BUNDLED));
+    let rules = compiled.result.as_ref().expect("the bundled rules check");
+    assert!(rules.first_file > 0, "the translation files come first");
+    let mut seen = std::collections::BTreeSet::new();
+    for item in rules.items() {
+        let file = item.spans.id.file;
+        let input = rules.input(file).expect("a rules file");
+        assert!(compiled.sources.name(file).ends_with(input), "{} is not {input}", compiled.sources.name(file));
+        assert_eq!(rules.file_id(rules.inputs.iter().position(|i| i == input).expect("an input")), file);
+        seen.insert(input);
+    }
+    assert!(seen.len() > rules.inputs.len() / 2, "items from {} of {} files", seen.len(), rules.inputs.len());
+}

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::diagnostics::{FileId, Span};
 use carcassonne_rules_compiler::dsl;
 use carcassonne_rules_compiler::lexicon::{self, IdKind, MAX_ID_LEN};
 use carcassonne_rules_compiler::logic::Logic;
@@ -455,7 +455,7 @@ fn catalog_definition(rules: &Rules, word: &str) -> Option<Place> {
 
 /// Where `span` of `rules` is, by file name.
 pub(crate) fn place(rules: &Rules, span: Span) -> Option<Place> {
-    let file = rules.inputs.get(span.file.0)?.clone();
+    let file = rules.input(span.file)?.to_string();
     Some(Place { file, start: span.start, len: span.len })
 }
 
@@ -486,7 +486,7 @@ pub struct Site {
 /// The string the model's `span` points at in `texts`, without its quotes:
 /// its file, and its value with that value's offset in the file.
 fn written<'t>(rules: &Rules, texts: &'t BTreeMap<String, String>, span: Span) -> Option<(&'t str, usize, &'t str)> {
-    let file = rules.inputs.get(span.file.0)?;
+    let file = rules.input(span.file)?;
     let (file, text) = texts.get_key_value(file)?;
     let raw = text.get(span.start..span.start.checked_add(span.len)?)?;
     let (start, value) = match raw.chars().next() {
@@ -668,14 +668,14 @@ pub struct Symbol {
     pub children: Vec<Symbol>,
 }
 
-/// The outline of the file read as input `file` (an index of `rules.inputs`):
-/// each step or section with the items this file gives it.
-pub fn outline(rules: &Rules, file: usize) -> Vec<Symbol> {
-    fn items(list: &[Item], file: usize) -> Vec<Symbol> {
+/// The outline of the rules file `file`: each step or section with the
+/// items this file gives it.
+pub fn outline(rules: &Rules, file: FileId) -> Vec<Symbol> {
+    fn items(list: &[Item], file: FileId) -> Vec<Symbol> {
         let mut out = Vec::new();
         for item in list {
             let children = items(&item.children, file);
-            if item.spans.id.file.0 == file {
+            if item.spans.id.file == file {
                 out.push(Symbol { name: item.id.clone(), detail: first_text(item), at: item.spans.id, children });
             } else {
                 // A child written in this file under another file's item.
@@ -690,7 +690,7 @@ pub fn outline(rules: &Rules, file: usize) -> Vec<Symbol> {
         rules.sections.iter().map(|(section, list)| (section.name().to_string(), String::new(), None, list.as_slice()));
     for (name, detail, span, list) in steps.chain(sections) {
         let children = items(list, file);
-        let at = match span.filter(|s| s.file.0 == file) {
+        let at = match span.filter(|s| s.file == file) {
             Some(span) => span,
             None => match children.first() {
                 Some(first) => first.at,

@@ -569,7 +569,7 @@ impl Server {
     fn symbols(&self, params: &Value) -> Option<Value> {
         let model = self.model.as_ref()?;
         let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
-        let file = model.rules.inputs.iter().position(|input| *input == rel)?;
+        let file = model.rules.file_id(model.rules.inputs.iter().position(|input| *input == rel)?);
         let text = model.texts.get(&rel)?;
         fn symbol(server: &Server, text: &str, s: &features::Symbol, kind: u32) -> Value {
             let range = server.range(text, s.at.start, s.at.len);
