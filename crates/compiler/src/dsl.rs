@@ -514,13 +514,8 @@ mod tests {
             "{C1:",
             " | C2: x}",
         ];
-        let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
+        let mut rng = fastrand::Rng::with_seed(23);
+        let mut next = |n: usize| rng.usize(..n);
         let mut valid = 0;
         for _ in 0..20_000 {
             let input: String = (0..next(14)).map(|_| pieces[next(pieces.len())]).collect();

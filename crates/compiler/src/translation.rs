@@ -1166,13 +1166,8 @@ mod tests {
     fn collapsing_a_text_is_taking_its_words() {
         let spaces = [" ", "  ", "\t", "\n", "\r\n", "\u{b}", "\u{c}", "\u{a0}", "\u{85}", "\u{2003}", "\u{3000}", ""];
         let words = ["Draw", "a", "tile.", "Тянуть", "плитку", "één", "{C1: farm | C2: field}"];
-        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
+        let mut rng = fastrand::Rng::with_seed(29);
+        let mut next = |n: usize| rng.usize(..n);
         for _ in 0..5000 {
             let mut text = String::new();
             for _ in 0..next(6) {
