@@ -19,27 +19,20 @@ use carcassonne_rules_compiler::{GENERATED_DIR, Rules, schema};
 /// repository root: inside the runtime crate, whose package must hold it.
 pub const GENERATED_CODE: &str = "crates/runtime/src/generated/turn_order.rs";
 
-/// The file of the language `lang`'s tables beside [`GENERATED_CODE`]
-/// (`crates/runtime/src/generated/turn_order_lang_nl.rs`), relative to the
-/// repository root.
-pub fn generated_language_code(lang: &str) -> String {
-    let (folder, file) = GENERATED_CODE.rsplit_once('/').unwrap_or(("", GENERATED_CODE));
-    format!("{folder}/{}", codegen::language_file(file, lang))
-}
-
 /// Every file `gen` writes, by its path relative to the repository root
 /// (`/`-separated): the Rust dispatch and tables, one file of tables per
 /// language of `translations` (each compiled in only under the runtime's
 /// feature `lang-<tag>`), and the JSON Schemas of the rules files.
 pub fn generated_files(rules: &Rules, translations: &Translations) -> Vec<(String, String)> {
-    let (_, file) = GENERATED_CODE.rsplit_once('/').unwrap_or(("", GENERATED_CODE));
+    let (folder, file) = GENERATED_CODE.rsplit_once('/').unwrap_or(("", GENERATED_CODE));
     let languages = codegen::Languages::beside(file, &translations.locales, true);
     let mut files = vec![(GENERATED_CODE.to_string(), codegen::generate_with(rules, &languages))];
+    // Each language's tables in the file the generated code includes.
     files.extend(
-        translations
+        languages
             .locales
             .iter()
-            .map(|locale| (generated_language_code(&locale.lang), codegen::generate_language(rules, locale))),
+            .map(|(locale, name)| (format!("{folder}/{name}"), codegen::generate_language(rules, locale))),
     );
     files.extend(
         schema::schemas(rules)

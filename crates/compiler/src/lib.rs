@@ -101,9 +101,31 @@ pub struct Cache {
     files: syntax::ParseCache,
     /// Each translation file as last read.
     translations: syntax::ParseCache,
-    /// The rules last checked clean: the rules files' names and texts, and
-    /// what they check to.
-    checked: Option<(Vec<(String, String)>, Rules)>,
+    /// The rules last checked clean: the rules files' texts, and what they
+    /// check to.
+    checked: Option<(RulesTexts, Rules)>,
+}
+
+/// The rules files' names and texts, in reading order: what a compile's
+/// rules were read from, for knowing that another compile reads the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RulesTexts(Vec<(String, String)>);
+
+impl RulesTexts {
+    /// The texts of the files `inputs` among `files` (path relative to the
+    /// rules folder → text).
+    pub fn of(inputs: &[String], files: &BTreeMap<String, String>) -> Self {
+        RulesTexts(inputs.iter().map(|name| (name.clone(), files.get(name).cloned().unwrap_or_default())).collect())
+    }
+
+    /// Whether the files `inputs` among `files` are these, compared in
+    /// place (nothing copied).
+    pub fn are(&self, inputs: &[String], files: &BTreeMap<String, String>) -> bool {
+        self.0.len() == inputs.len()
+            && self.0.iter().zip(inputs).all(|((name, text), input)| {
+                name == input && files.get(input).map_or(text.is_empty(), |now| now == text)
+            })
+    }
 }
 
 impl Cache {
@@ -128,16 +150,18 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
         translation_files(files),
         Some(translations),
         |raw, sources, problems| {
-            let texts: Vec<(String, String)> =
-                raw.inputs.iter().map(|name| (name.clone(), files.get(name).cloned().unwrap_or_default())).collect();
             // The same texts, read under the same file ids (the translation
             // files, read first, may have changed in number).
-            let known = checked
-                .take()
-                .filter(|(known, rules)| problems.is_empty() && *known == texts && rules.first_file == raw.first_file);
-            let rules = known.map(|(_, rules)| rules).or_else(|| check_within_the_budget(raw, sources, problems));
-            if let Some(rules) = rules.as_ref().filter(|_| problems.is_empty()) {
+            let known = checked.take().filter(|(known, rules)| {
+                problems.is_empty() && known.are(&raw.inputs, files) && rules.first_file == raw.first_file
+            });
+            if let Some((texts, rules)) = known {
                 *checked = Some((texts, rules.clone()));
+                return Some(rules);
+            }
+            let rules = check_within_the_budget(raw, sources, problems);
+            if let Some(rules) = rules.as_ref().filter(|_| problems.is_empty()) {
+                *checked = Some((RulesTexts::of(&raw.inputs, files), rules.clone()));
             }
             rules
         },

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use carcassonne_rules_compiler::diagnostics::{FileId, Span};
 use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES, tree};
 use carcassonne_rules_compiler::translation::{State, Translations};
-use carcassonne_rules_compiler::{Cache, Diagnostic, Rules, Sources, compile_files_cached};
+use carcassonne_rules_compiler::{Cache, Diagnostic, Rules, RulesTexts, Sources, compile_files_cached};
 use carcassonne_rules_tools::verify;
 
 /// A problem's severity (its code's): `check` refuses the rules (error),
@@ -118,9 +118,6 @@ pub struct Workspace {
     /// question after an edit, so that an edit's diagnostics do not wait.
     trees: HashMap<String, OnceCell<tree::Parse>>,
 }
-
-/// The rules files' names and texts, in reading order.
-type RulesTexts = Vec<(String, String)>;
 
 /// How many compiled texts are remembered: the buffers as typed, and the
 /// same with a broken file's last good version in its place.
@@ -321,19 +318,14 @@ impl Workspace {
     ) -> (Option<Rules>, Vec<Problem>) {
         match result {
             Ok(rules) => {
-                let rules_texts: RulesTexts = rules
-                    .inputs
-                    .iter()
-                    .map(|name| (name.clone(), texts.get(name).cloned().unwrap_or_default()))
-                    .collect();
                 if let Some((verified, found)) = &self.verified
-                    && *verified == rules_texts
+                    && verified.are(&rules.inputs, texts)
                 {
                     return (Some(rules), found.clone());
                 }
                 let report = verify::verify(&rules, sources);
                 let found: Vec<Problem> = report.problems.iter().map(|d| self.problem(d, sources)).collect();
-                self.verified = Some((rules_texts, found.clone()));
+                self.verified = Some((RulesTexts::of(&rules.inputs, texts), found.clone()));
                 (Some(rules), found)
             }
             Err(diagnostics) => (None, diagnostics.iter().map(|d| self.problem(d, sources)).collect()),
