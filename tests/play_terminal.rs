@@ -149,3 +149,22 @@ fn in_dutch_the_terminal_asks_and_takes_j_or_n_and_english_still() {
     let screen = tmux.wait(|s| s.contains("exit status"));
     assert!(screen.contains("exit status 0"), "{screen}");
 }
+
+/// The language's answer for yes, which the question shows as its key
+/// (`[j/n]`), is a translation like any other: it reaches the terminal
+/// through the terminal escaper (a soft hyphen shown as `\u{ad}`).
+#[test]
+fn a_translated_answer_key_reaches_the_terminal_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("rules");
+    let copied = Command::new("cp").arg("-r").arg(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")).arg(&rules).status();
+    assert!(copied.unwrap().success());
+    let program = rules.join("translations/nl/program.yaml");
+    let text = std::fs::read_to_string(&program).unwrap();
+    assert!(text.contains("text: \"j ja\""));
+    std::fs::write(&program, text.replacen("text: \"j ja\"", "text: \"<b>j\u{ad} ja\"", 1)).unwrap();
+    let args = format!("--edition C2 --lang nl --rules '{}'", rules.display());
+    let Some(tmux) = Tmux::start("key", &args) else { return };
+    let screen = tmux.wait(|s| s.contains("[<b>"));
+    assert!(screen.contains("? [<b>j\\u{ad}/n]"), "{screen}");
+}
