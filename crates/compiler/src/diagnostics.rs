@@ -137,6 +137,20 @@ impl Sources {
         FileId(self.files.len() - 1)
     }
 
+    /// Keeps the next id for the file `name`, its text to come by
+    /// [`Sources::fill`]: a file read on another thread gets its id before
+    /// the files read meanwhile on this one.
+    pub fn reserve(&mut self, name: impl AsRef<str>) -> FileId {
+        self.add(name, String::new())
+    }
+
+    /// Gives the file `file` its text (read elsewhere: [`Sources::reserve`]).
+    pub fn fill(&mut self, file: FileId, text: Arc<String>) {
+        let kept = &mut self.files[file.0];
+        kept.text = text;
+        kept.display = OnceLock::new();
+    }
+
     /// The text of a loaded file.
     pub fn text(&self, file: FileId) -> &str {
         &self.files[file.0].text

@@ -33,6 +33,7 @@ pub mod translation;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 pub use diagnostics::{Diagnostic, Sources};
 pub use logic::Budget;
@@ -184,10 +185,10 @@ fn translation_files(files: &BTreeMap<String, String>) -> translation::Files<'_>
 
 /// Reads the rules through `load` and checks them through `check`, and,
 /// once they check, their translations (`translation_files`). The
-/// translation files are read first, their texts only, then as YAML on a
-/// second core while the rules are read and checked on the first: they
-/// depend on the rules only where they are compared with them, and they are
-/// about as much YAML as the rules.
+/// translation files get the first ids in the sources, then are read, as
+/// YAML too, on a second core while the rules are read and checked on the
+/// first: they depend on the rules only where they are compared with them,
+/// and they are about as much YAML as the rules.
 fn compile(
     dir: &Path,
     load: impl FnOnce(&mut Sources, &mut Vec<Diagnostic>) -> syntax::RawRules,
@@ -199,11 +200,11 @@ fn compile(
     let mut problems = Vec::new();
     let mut translation_problems = Vec::new();
     let pending = translation::read(dir, translation_files, &mut sources, &mut translation_problems);
-    let shared = sources.share();
+    let mut shared = sources.share();
     let (raw, rules, (raw_translations, read_problems)) = std::thread::scope(|scope| {
         let reader = scope.spawn(|| {
             let mut problems = Vec::new();
-            (translation::parse(dir, pending, &shared, cache, &mut problems), problems)
+            (translation::parse(dir, pending, &mut shared, cache, &mut problems), problems)
         });
         let raw = load(&mut sources, &mut problems);
         let rules = check(&raw, &sources, &mut problems);
@@ -212,6 +213,9 @@ fn compile(
         // The reader's panic is this thread's.
         (raw, rules.zip(units), reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
+    for (file, text) in &raw_translations.texts {
+        sources.fill(*file, Arc::clone(text));
+    }
     let mut translations = translation::Translations::default();
     let result = match rules {
         Some((rules, units)) if problems.is_empty() => {

@@ -893,9 +893,12 @@ struct Read<T> {
 
 /// Keeps the text of the file at `path` in `sources`.
 pub(crate) fn add_source(text: String, path: &Path, sources: &mut Sources) -> FileId {
-    // A byte-order mark is not part of the YAML.
-    let text = text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text);
-    sources.add(path.display().to_string(), text)
+    sources.add(path.display().to_string(), without_bom(text))
+}
+
+/// A file's text without its byte-order mark, which is not part of the YAML.
+pub(crate) fn without_bom(text: String) -> String {
+    text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text)
 }
 
 /// Deserializes `file` of `sources`, the text of the file at `path`.

@@ -11,7 +11,7 @@
 //! rules, so a translation cannot change which items show.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -112,6 +112,11 @@ impl RawTranslationFile {
             (UnitKind::Marker, &self.markers),
         ]
     }
+
+    /// Its units, each with its kind, in the order of [`Self::kinds`].
+    fn entries(&self) -> impl Iterator<Item = (UnitKind, &Keyed)> {
+        self.kinds().into_iter().flat_map(|(kind, entries)| entries.iter().map(move |entry| (kind, entry)))
+    }
 }
 
 /// A unit as written, under its key.
@@ -195,6 +200,13 @@ pub struct Unit {
     pub english: String,
     /// Where the English is written, when it is in a rules file.
     pub span: Option<Span>,
+}
+
+impl Unit {
+    /// Its id in its kind, as a translation file keys it (`1B` of `step.1B`).
+    fn key(&self) -> &str {
+        self.kind.prefix().map_or(&self.id, |prefix| &self.id[prefix.len() + 1..])
+    }
 }
 
 /// Every unit of `rules`, in the order a reader meets them: names, then the
@@ -431,6 +443,13 @@ impl Locale {
             outdated_units: Vec::new(),
             missing_units: Vec::new(),
         };
+        // Every unit current: nothing to list (and no unit to look up).
+        let current = self.units.values().filter(|t| t.state == State::Translated).count();
+        if current == units.len() && self.units.len() == units.len() {
+            stats.translated = current;
+            stats.percent = percent(current, units.len());
+            return stats;
+        }
         for unit in units {
             match self.state(&unit.id) {
                 State::Translated => stats.translated += 1,
@@ -484,23 +503,25 @@ pub struct RawTranslations {
     pub files: BTreeMap<String, Vec<(String, ReadFile)>>,
     /// Every translation file there is, relative to the rules folder.
     present: Vec<String>,
+    /// The texts read of the files [`read`] kept ids for, by id: the
+    /// compile's sources take them ([`Sources::fill`]).
+    pub texts: Vec<(FileId, Arc<String>)>,
+    /// The plural categories a count takes in each declared language (by
+    /// tag): [`plural_categories`], worked out while the rules are checked.
+    plural: HashMap<String, Vec<&'static str>>,
 }
 
-/// A translation file as read: its records, and each unit's texts read (by
-/// where its `text:` is written). What the language server's cache keeps of
-/// a file, shared, so that an edit elsewhere reads nothing of it again.
+/// A translation file as read: its records, and each unit's `text:` read,
+/// in the order of [`RawTranslationFile::entries`]. What the language
+/// server's cache keeps of a file, shared, so that an edit elsewhere reads
+/// nothing of it again.
 #[derive(Debug, Clone)]
-pub struct ReadFile(Arc<(RawTranslationFile, HashMap<Span, ReadUnit>)>);
+pub struct ReadFile(Arc<(RawTranslationFile, Vec<ReadField>)>);
 
 impl<'de> Deserialize<'de> for ReadFile {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let records = RawTranslationFile::deserialize(deserializer)?;
-        let mut read = HashMap::new();
-        for (kind, entries) in records.kinds() {
-            for (_, unit) in entries {
-                read.insert(unit.text.span, read_unit(kind, unit));
-            }
-        }
+        let read = records.entries().map(|(kind, (_, unit))| read_field(kind, &unit.text)).collect();
         Ok(ReadFile(Arc::new((records, read))))
     }
 }
@@ -514,18 +535,19 @@ fn language_file_names(inputs: &[String]) -> impl Iterator<Item = &str> {
 /// The file of a language's folder that holds the program's words.
 pub const PROGRAM_FILE: &str = "program.yaml";
 
-/// The translation files of a rules folder, their texts kept in the
-/// compile's sources but not read as YAML yet: [`parse`] reads them, on a
-/// core of its own while the rules are read and checked.
-#[derive(Debug, Default)]
-pub struct Pending {
+/// The translation files of a rules folder, each with its id in the
+/// compile's sources but not read yet: [`parse`] reads them, on a core of
+/// its own while the rules are read and checked.
+pub struct Pending<'a> {
     /// `languages.yaml`, if the rules have it.
     languages: Option<RawLanguagesFile>,
     /// Each declared language's files: its tag, the file's path relative to
-    /// the rules folder, the file's id in the sources.
+    /// the rules folder, the id kept for it in the sources.
     files: Vec<(String, String, FileId)>,
     /// Every translation file there is, relative to the rules folder.
     present: Vec<String>,
+    /// Where the files' texts are read.
+    read: Box<ReadText<'a>>,
 }
 
 /// Where a compile finds the translation files.
@@ -536,33 +558,36 @@ pub struct Files<'a> {
     /// Why a folder of the translations could not be listed.
     pub refused: Vec<Diagnostic>,
     /// A file's text by its path relative to the rules folder; `None` when
-    /// there is no such file.
+    /// there is no such file. Called on the thread that reads the
+    /// translations.
     pub read: Box<ReadText<'a>>,
 }
 
 /// A file's text by its path relative to the rules folder, if there is one.
-pub type ReadText<'a> = dyn Fn(&str) -> Result<Option<String>, Diagnostic> + 'a;
+pub type ReadText<'a> = dyn Fn(&str) -> Result<Option<String>, Diagnostic> + Send + Sync + 'a;
 
-/// Reads the texts of the translations of the rules folder `dir`: every
-/// file of a declared language's folder (which of them mirror a rules file
-/// is known once the rules are read: [`check`] reports the others), and
-/// `languages.yaml` as YAML.
-pub fn read(dir: &Path, files: Files<'_>, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> Pending {
-    let mut pending = Pending::default();
-    problems.extend(files.refused);
-    let Some(file) = read_text(dir, LANGUAGES_FILE, &*files.read, sources, problems) else { return pending };
+/// Reads `languages.yaml` of the rules folder `dir` and keeps an id in
+/// `sources` for every file of a declared language's folder (which of them
+/// mirror a rules file is known once the rules are read: [`check`] reports
+/// the others): the translation files get the first ids, and [`parse`]
+/// reads them.
+pub fn read<'a>(dir: &Path, files: Files<'a>, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> Pending<'a> {
+    let Files { present, refused, read } = files;
+    let mut pending = Pending { languages: None, files: Vec::new(), present: Vec::new(), read };
+    problems.extend(refused);
+    let Some(file) = read_text(dir, LANGUAGES_FILE, &*pending.read, sources, problems) else { return pending };
     let Some(languages) = read_records::<RawLanguagesFile>(dir, LANGUAGES_FILE, file, sources, None, problems) else {
         return pending;
     };
-    for rel in &files.present {
+    for rel in &present {
         let lang = folder_of(rel);
-        let declared = languages.languages.iter().any(|l| l.lang.value == lang && is_language_tag(lang));
-        if declared && let Some(file) = read_text(dir, rel, &*files.read, sources, problems) {
+        if languages.languages.iter().any(|l| l.lang.value == lang && is_language_tag(lang)) {
+            let file = sources.reserve(dir.join(rel).display().to_string());
             pending.files.push((lang.to_string(), rel.clone(), file));
         }
     }
     pending.languages = Some(languages);
-    pending.present = files.present;
+    pending.present = present;
     pending
 }
 
@@ -612,19 +637,32 @@ fn orphaned_file(dir: &Path, rel: &str, languages: &RawLanguagesFile, expected: 
     })
 }
 
-/// Reads the files `pending` as YAML, and each unit's texts (the text DSL
-/// where an item's text has edition variants); `cache` saves reading a file
-/// whose text it holds.
+/// Reads the files `pending`, each into its place in `sources` (a share of
+/// the compile's: [`Sources::fill`] gives the compile's the texts after),
+/// then as YAML, and each unit's texts (the text DSL where an item's text
+/// has edition variants); `cache` saves reading a file whose text it holds.
 pub fn parse(
     dir: &Path,
-    pending: Pending,
-    sources: &Sources,
+    pending: Pending<'_>,
+    sources: &mut Sources,
     mut cache: Option<&mut ParseCache>,
     problems: &mut Vec<Diagnostic>,
 ) -> RawTranslations {
-    let mut raw =
-        RawTranslations { languages: pending.languages, present: pending.present, ..RawTranslations::default() };
+    let plural = pending.languages.iter().flat_map(|file| &file.languages).map(|l| &l.lang.value);
+    let plural = plural.map(|lang| (lang.clone(), plural_categories(lang))).collect();
+    let mut raw = RawTranslations {
+        languages: pending.languages,
+        present: pending.present,
+        plural,
+        ..RawTranslations::default()
+    };
     for (lang, rel, file) in pending.files {
+        let text = (pending.read)(&rel).map_err(|problem| problems.push(problem));
+        // A file gone since the folder was listed is not there.
+        let Ok(Some(text)) = text else { continue };
+        let text = Arc::new(syntax::without_bom(text));
+        sources.fill(file, Arc::clone(&text));
+        raw.texts.push((file, text));
         if let Some(read) = read_records::<ReadFile>(dir, &rel, file, sources, cache.as_deref_mut(), problems) {
             raw.files.entry(lang).or_default().push((rel, read));
         }
@@ -686,10 +724,13 @@ pub fn check(
         return out;
     };
     let expected = expected_files(&rules.inputs, languages);
-    for rel in raw.present.iter().filter(|rel| !expected.contains(rel)) {
+    let expected_set: HashSet<&str> = expected.iter().map(String::as_str).collect();
+    for rel in raw.present.iter().filter(|rel| !expected_set.contains(rel.as_str())) {
         problems.extend(orphaned_file(dir, rel, languages, &expected));
     }
-    let by_id: BTreeMap<&str, &Unit> = units.iter().map(|u| (u.id.as_str(), u)).collect();
+    // A translation finds its unit by its kind and key: no id is made for it.
+    let by_key: HashMap<(UnitKind, &str), usize> =
+        units.iter().enumerate().map(|(i, u)| ((u.kind, u.key()), i)).collect();
     let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
     let mut seen_langs: Vec<&str> = Vec::new();
     for language in &languages.languages {
@@ -715,7 +756,7 @@ pub fn check(
             continue;
         }
         seen_langs.push(lang);
-        let plural = plural_categories(lang);
+        let plural = raw.plural.get(lang).map_or_else(|| plural_categories(lang), Vec::clone);
         let mut locale = Locale {
             lang: lang.to_string(),
             name: language.name.value.clone(),
@@ -723,58 +764,58 @@ pub fn check(
             units: BTreeMap::new(),
             orphaned: Vec::new(),
         };
+        let texts = Texts { editions: &editions, plural: &plural };
         let files = raw.files.get(lang).map(Vec::as_slice).unwrap_or_default();
-        for (_, file) in files.iter().filter(|(rel, _)| expected.contains(rel)) {
+        // Whether each unit, by its place in `units`, is translated already.
+        let mut seen = vec![false; units.len()];
+        let mut translations = Vec::new();
+        for (_, file) in files.iter().filter(|(rel, _)| expected_set.contains(rel.as_str())) {
             let (records, read) = &*file.0;
-            let texts = Texts { editions: &editions, read, plural: &plural };
-            for (kind, entries) in records.kinds() {
-                for (key, entry) in entries {
+            for ((kind, (key, entry)), read) in records.entries().zip(read) {
+                let Some(&at) = by_key.get(&(kind, key.value.as_str())) else {
                     let id = kind.unit_id(&key.value);
-                    let Some(unit) = by_id.get(id.as_str()) else {
-                        let candidates = units.iter().filter(|u| u.kind == kind).map(|u| u.id.as_str());
-                        let nearest = suggest::did_you_mean(&id, candidates).map(str::to_string);
-                        locale.orphaned.push(Orphan { id, span: key.span, nearest });
-                        continue;
-                    };
-                    if locale.units.contains_key(&id) {
-                        problems.push(Diagnostic::at(
-                            Code::DuplicateId,
-                            sources,
-                            key.span,
-                            format!("`{id}` is translated twice into `{lang}`"),
-                            "translated again here",
-                        ));
-                        continue;
-                    }
-                    if let Some(translated) = translated(unit, lang, key, entry, &texts, sources, problems) {
-                        locale.units.insert(id, translated);
-                    }
+                    let candidates = units.iter().filter(|u| u.kind == kind).map(|u| u.id.as_str());
+                    let nearest = suggest::did_you_mean(&id, candidates).map(str::to_string);
+                    locale.orphaned.push(Orphan { id, span: key.span, nearest });
+                    continue;
+                };
+                let unit = &units[at];
+                if std::mem::replace(&mut seen[at], true) {
+                    problems.push(Diagnostic::at(
+                        Code::DuplicateId,
+                        sources,
+                        key.span,
+                        format!("`{}` is translated twice into `{lang}`", unit.id),
+                        "translated again here",
+                    ));
+                    continue;
+                }
+                if let Some(translated) = translated(unit, lang, key, entry, read, &texts, sources, problems) {
+                    translations.push((unit.id.clone(), translated));
                 }
             }
         }
-        report(&locale, language, &units, &by_id, sources, problems);
+        locale.units = translations.into_iter().collect();
+        report(&locale, language, &units, sources, problems);
         out.locales.push(locale);
     }
     out.units = units;
     out
 }
 
-/// What a translation's texts are held against: the rules' editions, and
-/// the units as read while the rules were checked (by their `text:`).
+/// What a language's translations are held against: the rules' editions,
+/// and the plural categories a count takes in the language.
 struct Texts<'a> {
     editions: &'a [&'a str],
-    /// The plural categories a count takes in the language.
     plural: &'a [&'static str],
-    read: &'a HashMap<Span, ReadUnit>,
 }
 
-/// A unit's `from:` and `text:` as read, before they are held against the
-/// rules; and where each first holds a forbidden character.
+/// A unit's `from:` or `text:` as read, before it is held against the
+/// rules; and where it first holds a forbidden character.
 #[derive(Debug, Clone)]
-struct ReadUnit {
-    from: Text,
+struct ReadField {
     text: Text,
-    forbidden: [Option<(usize, char)>; 2],
+    forbidden: Option<(usize, char)>,
 }
 
 /// A text of a translation as read.
@@ -782,46 +823,57 @@ struct ReadUnit {
 enum Text {
     /// Its words, whitespace collapsed: most texts have no edition variants.
     Words(String),
-    /// Its edition variants (an item's text with braces), parsed, and its
-    /// canonical form.
-    Variants { canonical: String, parts: Vec<dsl::TextPart> },
+    /// Its edition variants (an item's text with braces), parsed.
+    Variants(Vec<dsl::TextPart>),
     /// An item's text that the text DSL refuses.
     Invalid(dsl::SyntaxError),
 }
 
-/// Reads the unit `unit` of the kind `kind`: what does not depend on the
-/// rules, so that it can be done while they are checked.
-fn read_unit(kind: UnitKind, unit: &RawUnit) -> ReadUnit {
-    let text = |field: &Spanned<String>| {
-        if !kind.is_dsl() || !field.value.contains(['{', '}']) {
-            return Text::Words(collapse(&field.value));
+impl Text {
+    /// Its canonical form ([`canonical`]); none for a text the DSL refuses.
+    fn canonical(&self) -> String {
+        match self {
+            Text::Words(words) => words.clone(),
+            Text::Variants(parts) => canonical(parts),
+            Text::Invalid(_) => String::new(),
         }
-        match dsl::text(&field.value) {
-            Ok(parts) => Text::Variants { canonical: canonical(&parts), parts },
-            Err(err) => Text::Invalid(err),
-        }
-    };
-    ReadUnit {
-        from: text(&unit.from),
-        text: text(&unit.text),
-        forbidden: [lexicon::forbidden_in_text(&unit.from.value), lexicon::forbidden_in_text(&unit.text.value)],
     }
 }
 
-/// A unit's translation, its text checked and its state decided.
+/// Reads `field`, a `from:` or `text:` of a unit of the kind `kind`: what
+/// does not depend on the rules, so that a `text:` is read while they are
+/// checked.
+fn read_field(kind: UnitKind, field: &Spanned<String>) -> ReadField {
+    let text = if !kind.is_dsl() || !field.value.contains(['{', '}']) {
+        Text::Words(collapse(&field.value))
+    } else {
+        match dsl::text(&field.value) {
+            Ok(parts) => Text::Variants(parts),
+            Err(err) => Text::Invalid(err),
+        }
+    };
+    ReadField { text, forbidden: lexicon::forbidden_in_text(&field.value) }
+}
+
+/// A unit's translation, its text (`read`, read while the rules were
+/// checked) checked and its state decided.
+#[allow(clippy::too_many_arguments)]
 fn translated(
     unit: &Unit,
     lang: &str,
     key: &Spanned<String>,
     entry: &RawUnit,
+    read: &ReadField,
     texts: &Texts<'_>,
     sources: &Sources,
     problems: &mut Vec<Diagnostic>,
 ) -> Option<Translated> {
-    // Read while the rules were checked; read now if it was not.
-    let read = texts.read.get(&entry.text.span).map_or_else(|| Cow::Owned(read_unit(unit.kind, entry)), Cow::Borrowed);
+    // A `from:` is most often the English as it is, canonical (the form a
+    // reviewed translation is marked with): that one needs no reading.
+    let from_read = (entry.from.value != unit.english).then(|| read_field(unit.kind, &entry.from));
     let mut ok = true;
-    for (field, forbidden) in [(&entry.from, read.forbidden[0]), (&entry.text, read.forbidden[1])] {
+    let from_forbidden = from_read.as_ref().and_then(|read| read.forbidden);
+    for (field, forbidden) in [(&entry.from, from_forbidden), (&entry.text, read.forbidden)] {
         if let Some((at, c)) = forbidden {
             problems.push(
                 Diagnostic::at(
@@ -841,10 +893,8 @@ fn translated(
         return None;
     }
     let bound = |text: &Text, field: &Spanned<String>, problems: &mut Vec<Diagnostic>| match text {
-        Text::Words(words) => Some((words.clone(), Wording(vec![WordingPart::Literal(words.clone())]))),
-        Text::Variants { canonical, parts } => {
-            Some((canonical.clone(), bind(parts, texts.editions, field, sources, problems)?))
-        }
+        Text::Words(words) => Some(Wording(vec![WordingPart::Literal(words.clone())])),
+        Text::Variants(parts) => bind(parts, texts.editions, field, sources, problems),
         Text::Invalid(err) => {
             let (start, end) = err.at;
             problems.push(Diagnostic::at(
@@ -857,9 +907,12 @@ fn translated(
             None
         }
     };
-    let from = bound(&read.from, &entry.from, problems);
+    let from = match &from_read {
+        None => Some(unit.english.clone()),
+        Some(read) => bound(&read.text, &entry.from, problems).map(|_| read.text.canonical()),
+    };
     let text = bound(&read.text, &entry.text, problems);
-    let ((from, _), (_, text)) = (from?, text?);
+    let (from, text) = (from?, text?);
     if !ok {
         return None;
     }
@@ -1029,17 +1082,12 @@ fn bind(
 
 /// The language's outdated and orphaned units as warnings; its missing
 /// units, when it is required, as one error at its declaration.
-fn report(
-    locale: &Locale,
-    language: &RawLanguage,
-    all: &[Unit],
-    units: &BTreeMap<&str, &Unit>,
-    sources: &Sources,
-    problems: &mut Vec<Diagnostic>,
-) {
-    let untranslated: Vec<&str> =
-        all.iter().filter(|u| locale.state(&u.id) != State::Translated).map(|u| u.id.as_str()).collect();
-    if locale.required && !untranslated.is_empty() {
+fn report(locale: &Locale, language: &RawLanguage, all: &[Unit], sources: &Sources, problems: &mut Vec<Diagnostic>) {
+    // Every unit translated is every unit current: none to list.
+    let complete = locale.units.values().filter(|t| t.state == State::Translated).count() == all.len();
+    if locale.required && !complete {
+        let untranslated: Vec<&str> =
+            all.iter().filter(|u| locale.state(&u.id) != State::Translated).map(|u| u.id.as_str()).collect();
         let shown: Vec<String> = untranslated.iter().take(5).map(|id| format!("`{id}`")).collect();
         let more = if untranslated.len() > 5 { format!(" and {} more", untranslated.len() - 5) } else { String::new() };
         problems.push(
@@ -1059,8 +1107,11 @@ fn report(
             .with_help("translate them (`translations` lists them), or make the language optional (`required: false`)"),
         );
     }
+    // Made at the first outdated unit: most languages have none.
+    let mut units: Option<HashMap<&str, &Unit>> = None;
     for (id, translated) in &locale.units {
         if translated.state == State::Outdated {
+            let units = units.get_or_insert_with(|| all.iter().map(|u| (u.id.as_str(), u)).collect());
             let now = units.get(id.as_str()).map_or("", |u| u.english.as_str());
             problems.push(
                 Diagnostic::at(
