@@ -28,6 +28,7 @@ pub mod model;
 pub mod placement;
 pub mod positions;
 pub mod schema;
+mod spread;
 pub mod syntax;
 pub mod translation;
 
@@ -202,7 +203,9 @@ fn compile(
     let pending = translation::read(dir, translation_files, &mut sources, &mut translation_problems);
     let mut shared = sources.share();
     let (raw, rules, (raw_translations, read_problems)) = std::thread::scope(|scope| {
-        let reader = scope.spawn(|| {
+        let rules_core = spread::current_core();
+        let reader = scope.spawn(move || {
+            spread::avoid(rules_core);
             let mut problems = Vec::new();
             (translation::parse(dir, pending, &mut shared, cache, &mut problems), problems)
         });

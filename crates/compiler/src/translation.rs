@@ -257,17 +257,21 @@ pub fn units(rules: &Rules) -> Vec<Unit> {
 /// Whitespace runs as one space, none at either end: a YAML scalar reflowed
 /// over lines reads the same.
 fn collapse(text: &str) -> String {
-    // Most texts are one line with single spaces: they are their own words.
-    let bytes = text.as_bytes();
-    let plain = bytes.first() != Some(&b' ')
-        && bytes.last() != Some(&b' ')
-        && !bytes.windows(2).any(|pair| pair == b"  ")
-        && !bytes.iter().any(|&b| b != b' ' && b.is_ascii_whitespace() || b == 0x0b)
-        && (text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_whitespace()));
-    if plain {
+    if is_collapsed(text) {
         return text.to_string();
     }
     words_of(text)
+}
+
+/// Whether `text` is its own words, one space between each two: most texts
+/// are one line with single spaces.
+fn is_collapsed(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.first() != Some(&b' ')
+        && bytes.last() != Some(&b' ')
+        && !bytes.windows(2).any(|pair| pair == b"  ")
+        && !bytes.iter().any(|&b| b != b' ' && b.is_ascii_whitespace() || b == 0x0b)
+        && (text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_whitespace()))
 }
 
 /// `text`'s words, one space between each two.
@@ -430,6 +434,17 @@ impl Locale {
         self.units.get(id).map_or(State::Missing, |t| t.state.clone())
     }
 
+    /// How many of `units` (the rules' units) it has translated from the
+    /// English as it is, per hundred: [`Statistics::percent`] alone.
+    pub fn percent(&self, units: &[Unit]) -> f64 {
+        percent(self.current(), units.len())
+    }
+
+    /// How many units it has translated from the English as it is.
+    fn current(&self) -> usize {
+        self.units.values().filter(|t| t.state == State::Translated).count()
+    }
+
     /// Its statistics over `units`, the rules' units.
     pub fn statistics(&self, units: &[Unit]) -> Statistics {
         let mut stats = Statistics {
@@ -444,7 +459,7 @@ impl Locale {
             missing_units: Vec::new(),
         };
         // Every unit current: nothing to list (and no unit to look up).
-        let current = self.units.values().filter(|t| t.state == State::Translated).count();
+        let current = self.current();
         if current == units.len() && self.units.len() == units.len() {
             stats.translated = current;
             stats.percent = percent(current, units.len());
@@ -821,7 +836,10 @@ struct ReadField {
 /// A text of a translation as read.
 #[derive(Debug, Clone)]
 enum Text {
-    /// Its words, whitespace collapsed: most texts have no edition variants.
+    /// Its words as written: most texts have no edition variants and are
+    /// one line of single spaces.
+    AsWritten,
+    /// Its words, whitespace collapsed.
     Words(String),
     /// Its edition variants (an item's text with braces), parsed.
     Variants(Vec<dsl::TextPart>),
@@ -830,9 +848,11 @@ enum Text {
 }
 
 impl Text {
-    /// Its canonical form ([`canonical`]); none for a text the DSL refuses.
-    fn canonical(&self) -> String {
+    /// Its canonical form ([`canonical`]), the text being `written`; none
+    /// for a text the DSL refuses.
+    fn canonical(&self, written: &str) -> String {
         match self {
+            Text::AsWritten => written.to_string(),
             Text::Words(words) => words.clone(),
             Text::Variants(parts) => canonical(parts),
             Text::Invalid(_) => String::new(),
@@ -844,13 +864,15 @@ impl Text {
 /// does not depend on the rules, so that a `text:` is read while they are
 /// checked.
 fn read_field(kind: UnitKind, field: &Spanned<String>) -> ReadField {
-    let text = if !kind.is_dsl() || !field.value.contains(['{', '}']) {
-        Text::Words(collapse(&field.value))
-    } else {
+    let text = if kind.is_dsl() && field.value.contains(['{', '}']) {
         match dsl::text(&field.value) {
             Ok(parts) => Text::Variants(parts),
             Err(err) => Text::Invalid(err),
         }
+    } else if is_collapsed(&field.value) {
+        Text::AsWritten
+    } else {
+        Text::Words(words_of(&field.value))
     };
     ReadField { text, forbidden: lexicon::forbidden_in_text(&field.value) }
 }
@@ -893,6 +915,7 @@ fn translated(
         return None;
     }
     let bound = |text: &Text, field: &Spanned<String>, problems: &mut Vec<Diagnostic>| match text {
+        Text::AsWritten => Some(Wording(vec![WordingPart::Literal(field.value.clone())])),
         Text::Words(words) => Some(Wording(vec![WordingPart::Literal(words.clone())])),
         Text::Variants(parts) => bind(parts, texts.editions, field, sources, problems),
         Text::Invalid(err) => {
@@ -909,7 +932,7 @@ fn translated(
     };
     let from = match &from_read {
         None => Some(unit.english.clone()),
-        Some(read) => bound(&read.text, &entry.from, problems).map(|_| read.text.canonical()),
+        Some(read) => bound(&read.text, &entry.from, problems).map(|_| read.text.canonical(&entry.from.value)),
     };
     let text = bound(&read.text, &entry.text, problems);
     let (from, text) = (from?, text?);
@@ -1084,7 +1107,7 @@ fn bind(
 /// units, when it is required, as one error at its declaration.
 fn report(locale: &Locale, language: &RawLanguage, all: &[Unit], sources: &Sources, problems: &mut Vec<Diagnostic>) {
     // Every unit translated is every unit current: none to list.
-    let complete = locale.units.values().filter(|t| t.state == State::Translated).count() == all.len();
+    let complete = locale.current() == all.len();
     if locale.required && !complete {
         let untranslated: Vec<&str> =
             all.iter().filter(|u| locale.state(&u.id) != State::Translated).map(|u| u.id.as_str()).collect();
