@@ -266,12 +266,18 @@ fn collapse(text: &str) -> String {
 /// Whether `text` is its own words, one space between each two: most texts
 /// are one line with single spaces.
 fn is_collapsed(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.first() != Some(&b' ')
-        && bytes.last() != Some(&b' ')
-        && !bytes.windows(2).any(|pair| pair == b"  ")
-        && !bytes.iter().any(|&b| b != b' ' && b.is_ascii_whitespace() || b == 0x0b)
-        && (text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_whitespace()))
+    // One pass over the bytes: no space first, after a space, or last, and
+    // no other ASCII whitespace (a vertical tab is whitespace to Unicode).
+    let mut after_space = true;
+    for &b in text.as_bytes() {
+        match b {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => return false,
+            _ => after_space = false,
+        }
+    }
+    (text.is_empty() || !after_space) && (text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_whitespace()))
 }
 
 /// `text`'s words, one space between each two.
@@ -746,6 +752,8 @@ pub fn check(
     // A translation finds its unit by its kind and key: no id is made for it.
     let by_key: HashMap<(UnitKind, &str), usize> =
         units.iter().enumerate().map(|(i, u)| ((u.kind, u.key()), i)).collect();
+    let mut by_id_order: Vec<usize> = (0..units.len()).collect();
+    by_id_order.sort_unstable_by_key(|&at| units[at].id.as_str());
     let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
     let mut seen_langs: Vec<&str> = Vec::new();
     for language in &languages.languages {
@@ -781,9 +789,10 @@ pub fn check(
         };
         let texts = Texts { editions: &editions, plural: &plural };
         let files = raw.files.get(lang).map(Vec::as_slice).unwrap_or_default();
-        // Whether each unit, by its place in `units`, is translated already.
+        // Whether each unit, by its place in `units`, is translated already;
+        // its translation, if it checks.
         let mut seen = vec![false; units.len()];
-        let mut translations = Vec::new();
+        let mut translations: Vec<Option<Translated>> = vec![None; units.len()];
         for (_, file) in files.iter().filter(|(rel, _)| expected_set.contains(rel.as_str())) {
             let (records, read) = &*file.0;
             for ((kind, (key, entry)), read) in records.entries().zip(read) {
@@ -805,12 +814,12 @@ pub fn check(
                     ));
                     continue;
                 }
-                if let Some(translated) = translated(unit, lang, key, entry, read, &texts, sources, problems) {
-                    translations.push((unit.id.clone(), translated));
-                }
+                translations[at] = translated(unit, lang, key, entry, read, &texts, sources, problems);
             }
         }
-        locale.units = translations.into_iter().collect();
+        // In the ids' order, a map is built without sorting its entries again.
+        let translations = by_id_order.iter().filter_map(|&at| Some((units[at].id.clone(), translations[at].take()?)));
+        locale.units = translations.collect();
         report(&locale, language, &units, sources, problems);
         out.locales.push(locale);
     }
