@@ -85,6 +85,11 @@ enum Command {
     Man(man::ManArgs),
 }
 
+/// mimalloc rather than the system's: `check` 10–20 % faster, its second
+/// thread too (docs/performance.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(&cli) {
