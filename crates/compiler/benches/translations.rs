@@ -5,6 +5,8 @@
 //!
 //! `cargo bench -p carcassonne-rules-compiler --bench translations`
 
+#![allow(clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::compile_dir;
@@ -18,22 +20,22 @@ fn rules() -> PathBuf {
 
 /// Copies the folder `from` into `to`, leaving out `translations/`.
 fn copy_without_translations(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
+    std::fs::create_dir_all(to).expect("a folder is made");
+    for entry in std::fs::read_dir(from).expect("the rules are listed") {
+        let entry = entry.expect("a rules file is listed");
         let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
+        if entry.file_type().expect("a file has a type").is_dir() {
             if entry.file_name() != TRANSLATIONS_DIR {
                 copy_without_translations(&entry.path(), &target);
             }
         } else {
-            std::fs::copy(entry.path(), target).unwrap();
+            std::fs::copy(entry.path(), target).expect("a rules file is copied");
         }
     }
 }
 
 fn translations(c: &mut Criterion) {
-    let without = tempfile::tempdir().unwrap();
+    let without = tempfile::tempdir().expect("a temporary folder");
     copy_without_translations(&rules(), without.path());
     let mut group = c.benchmark_group("compile_dir");
     for (name, dir) in [("with translations", rules()), ("without translations", without.path().to_path_buf())] {

@@ -201,21 +201,29 @@ fn compile(
     let mut problems = Vec::new();
     let mut translation_problems = Vec::new();
     let pending = translation::read(dir, translation_files, &mut sources, &mut translation_problems);
+    let reading = translation::Reading::new(dir, pending, cache);
     let mut shared = sources.share();
-    let (raw, rules, (raw_translations, read_problems)) = std::thread::scope(|scope| {
-        let rules_core = spread::current_core();
+    let (raw, rules, plural, read) = std::thread::scope(|scope| {
+        let (rules_core, reading) = (spread::current_core(), &reading);
         let reader = scope.spawn(move || {
             spread::avoid(rules_core);
-            let mut problems = Vec::new();
-            (translation::parse(dir, pending, &mut shared, cache, &mut problems), problems)
+            (reading.plural(), reading.work(&mut shared))
         });
         let raw = load(&mut sources, &mut problems);
         let rules = check(&raw, &sources, &mut problems);
         // What the translations are held against, while they may still be read.
         let units = rules.as_ref().filter(|_| problems.is_empty()).map(translation::units);
+        // The files the reader has not got to yet, if they are to be checked.
+        if units.is_none() {
+            reading.stop();
+        }
+        let mut read = reading.work(&mut sources);
         // The reader's panic is this thread's.
-        (raw, rules.zip(units), reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        let (plural, theirs) = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        read.extend(theirs);
+        (raw, rules.zip(units), plural, read)
     });
+    let (raw_translations, read_problems) = reading.finish(plural, read);
     for (file, text) in &raw_translations.texts {
         sources.fill(*file, Arc::clone(text));
     }

@@ -5,6 +5,7 @@
 use crate::codes::Code;
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Mutex;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
@@ -1261,12 +1262,27 @@ pub(crate) fn read_source<T: for<'de> Deserialize<'de> + Clone + Send + 'static>
     sources: &Sources,
     cache: Option<&mut ParseCache>,
 ) -> Result<T, Diagnostic> {
+    read_source_shared(file, path, name, sources, cache.map(Mutex::new).as_ref())
+}
+
+/// As [`read_source`], the cache shared by the threads that read: it is
+/// held only to look a file up and to keep it, not while the file is read.
+pub(crate) fn read_source_shared<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(
+    file: FileId,
+    path: &Path,
+    name: &str,
+    sources: &Sources,
+    cache: Option<&Mutex<&mut ParseCache>>,
+) -> Result<T, Diagnostic> {
     let Some(cache) = cache else { return deserialize(file, path, name, sources).map(|read| read.records) };
-    if let Some(value) = cache.get::<T>(name, file, sources.text(file)) {
+    // A thread that panicked while holding the cache left it whole: it only
+    // looks up or inserts.
+    let cache = || cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(value) = cache().get::<T>(name, file, sources.text(file)) {
         return Ok(value);
     }
     let read = deserialize::<T>(file, path, name, sources)?;
     let records = read.records.clone();
-    cache.put(name, file, sources.text(file).to_string(), read);
+    cache().put(name, file, sources.text(file).to_string(), read);
     Ok(records)
 }

@@ -13,7 +13,8 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::lang::{self, Language};
@@ -658,37 +659,101 @@ fn orphaned_file(dir: &Path, rel: &str, languages: &RawLanguagesFile, expected: 
     })
 }
 
-/// Reads the files `pending`, each into its place in `sources` (a share of
-/// the compile's: [`Sources::fill`] gives the compile's the texts after),
-/// then as YAML, and each unit's texts (the text DSL where an item's text
-/// has edition variants); `cache` saves reading a file whose text it holds.
-pub fn parse(
-    dir: &Path,
-    pending: Pending<'_>,
-    sources: &mut Sources,
-    mut cache: Option<&mut ParseCache>,
-    problems: &mut Vec<Diagnostic>,
-) -> RawTranslations {
-    let plural = pending.languages.iter().flat_map(|file| &file.languages).map(|l| &l.lang.value);
-    let plural = plural.map(|lang| (lang.clone(), plural_categories(lang))).collect();
-    let mut raw = RawTranslations {
-        languages: pending.languages,
-        present: pending.present,
-        plural,
-        ..RawTranslations::default()
-    };
-    for (lang, rel, file) in pending.files {
-        let text = (pending.read)(&rel).map_err(|problem| problems.push(problem));
-        // A file gone since the folder was listed is not there.
-        let Ok(Some(text)) = text else { continue };
-        let text = Arc::new(syntax::without_bom(text));
-        sources.fill(file, Arc::clone(&text));
-        raw.texts.push((file, text));
-        if let Some(read) = read_records::<ReadFile>(dir, &rel, file, sources, cache.as_deref_mut(), problems) {
-            raw.files.entry(lang).or_default().push((rel, read));
+/// The reading of the files [`read`] kept ids for, shared by the threads
+/// that read them: each takes the next file until none is left. The thread
+/// that checks the rules reads along once it is done with them, so that the
+/// compile never waits long for a second core that is busy or slow.
+pub struct Reading<'a> {
+    dir: &'a Path,
+    pending: Pending<'a>,
+    /// The next file to take, by its place in `pending.files`.
+    next: AtomicUsize,
+    cache: Option<Mutex<&'a mut ParseCache>>,
+}
+
+/// One translation file as one thread read it.
+pub struct FileRead {
+    /// Its place in the files to read.
+    at: usize,
+    /// Its text, if it could be read.
+    text: Option<Arc<String>>,
+    /// Its records and units' texts, if it reads.
+    read: Option<ReadFile>,
+    /// Why it could not be read, or what it holds wrongly.
+    problems: Vec<Diagnostic>,
+}
+
+impl<'a> Reading<'a> {
+    /// The reading of the files `pending` of the rules folder `dir`;
+    /// `cache` saves reading a file whose text it holds.
+    pub fn new(dir: &'a Path, pending: Pending<'a>, cache: Option<&'a mut ParseCache>) -> Self {
+        Reading { dir, pending, next: AtomicUsize::new(0), cache: cache.map(Mutex::new) }
+    }
+
+    /// Reads files until none is left, each into its place in `sources`
+    /// (the calling thread's; [`Sources::fill`] gives the compile's the
+    /// texts after), then as YAML, and each unit's `text:` (the text DSL
+    /// where an item's text has edition variants).
+    pub fn work(&self, sources: &mut Sources) -> Vec<FileRead> {
+        let mut done = Vec::new();
+        loop {
+            let at = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some((_, rel, file)) = self.pending.files.get(at) else { return done };
+            let mut read = FileRead { at, text: None, read: None, problems: Vec::new() };
+            // A file gone since the folder was listed is not there.
+            if let Some(text) = (self.pending.read)(rel).map_err(|problem| read.problems.push(problem)).ok().flatten() {
+                let text = Arc::new(syntax::without_bom(text));
+                sources.fill(*file, Arc::clone(&text));
+                read.text = Some(text);
+                let path = self.dir.join(rel);
+                read.read = syntax::read_source_shared(*file, &path, rel, sources, self.cache.as_ref())
+                    .map_err(|problem| read.problems.push(problem))
+                    .ok();
+            }
+            done.push(read);
         }
     }
-    raw
+
+    /// Leaves the files no thread has taken yet unread: the rules did not
+    /// check, so no translation is checked.
+    pub fn stop(&self) {
+        self.next.store(self.pending.files.len(), Ordering::Relaxed);
+    }
+
+    /// The plural categories a count takes in each declared language (by
+    /// tag): [`plural_categories`], worked out beside the rules too.
+    pub fn plural(&self) -> HashMap<String, Vec<&'static str>> {
+        let languages = self.pending.languages.iter().flat_map(|file| &file.languages);
+        languages.map(|l| (l.lang.value.clone(), plural_categories(&l.lang.value))).collect()
+    }
+
+    /// The translations as read by every thread (`read`), in the files'
+    /// order whichever thread read them, and the problems found reading them.
+    pub fn finish(
+        self,
+        plural: HashMap<String, Vec<&'static str>>,
+        read: impl IntoIterator<Item = FileRead>,
+    ) -> (RawTranslations, Vec<Diagnostic>) {
+        let mut read: Vec<FileRead> = read.into_iter().collect();
+        read.sort_by_key(|file| file.at);
+        let mut raw = RawTranslations {
+            languages: self.pending.languages,
+            present: self.pending.present,
+            plural,
+            ..RawTranslations::default()
+        };
+        let mut problems = Vec::new();
+        let mut files: Vec<_> = self.pending.files.into_iter().map(Some).collect();
+        for file in read {
+            let Some((lang, rel, id)) = files.get_mut(file.at).and_then(Option::take) else { continue };
+            problems.extend(file.problems);
+            raw.texts.extend(file.text.map(|text| (id, text)));
+            if let Some(records) = file.read {
+                raw.files.entry(lang).or_default().push((rel, records));
+            }
+        }
+        (raw, problems)
+    }
 }
 
 /// The text of the file `rel`, kept in `sources`, if there is one and it
@@ -1242,6 +1307,78 @@ impl<'a> Language<'a> for Locale {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bundled rules' translation files, their ids kept in `sources`;
+    /// two of them broken.
+    fn bundled_pending(sources: &mut Sources) -> (&'static Path, Pending<'static>) {
+        let dir: &'static Path = Box::leak(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules").into_boxed_path());
+        let mut refused = Vec::new();
+        let present = syntax::translation_names(dir, &mut refused);
+        let text = move |rel: &str| match rel {
+            "translations/nl/base.yaml" => Ok(Some("items: [\n".to_string())),
+            "translations/ru/base.yaml" => Ok(Some("no_such_kind: {}\n".to_string())),
+            _ => syntax::read_file(dir, rel),
+        };
+        let files = Files { present, refused, read: Box::new(text) };
+        let mut problems = Vec::new();
+        let pending = read(dir, files, sources, &mut problems);
+        assert!(problems.is_empty() && pending.files.len() > 10, "{problems:?}");
+        (dir, pending)
+    }
+
+    /// The translations as read, and the problems, as text to compare.
+    fn shown(read: (RawTranslations, Vec<Diagnostic>)) -> String {
+        format!("{read:?}")
+    }
+
+    /// However the files are shared out between the threads that read them
+    /// (one reads them all, two read at once, or the reads come back in
+    /// another order), the translations come out the same, in the files'
+    /// order, and so do the broken files' problems.
+    #[test]
+    fn files_read_by_any_thread_come_out_as_read_by_one() {
+        let mut sources = Sources::default();
+        let (dir, pending) = bundled_pending(&mut sources);
+        let one = Reading::new(dir, pending, None);
+        let read = one.work(&mut sources.share());
+        let count = read.len();
+        let (raw, problems) = one.finish(one_plural(), read);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        let alone = shown((raw, problems));
+
+        let (dir, pending) = bundled_pending(&mut Sources::default());
+        let backwards = Reading::new(dir, pending, None);
+        let mut read = backwards.work(&mut sources.share());
+        read.reverse();
+        assert_eq!(shown(backwards.finish(one_plural(), read)), alone);
+
+        let (dir, pending) = bundled_pending(&mut Sources::default());
+        let shared = Reading::new(dir, pending, None);
+        let (mut read, theirs) = std::thread::scope(|scope| {
+            let (shared, mut theirs) = (&shared, sources.share());
+            let reader = scope.spawn(move || shared.work(&mut theirs));
+            (shared.work(&mut sources.share()), reader.join().expect("the reader reads"))
+        });
+        read.extend(theirs);
+        assert_eq!(read.len(), count, "every file is read once");
+        assert_eq!(shown(shared.finish(one_plural(), read)), alone);
+    }
+
+    /// A reading stopped before any thread took a file reads none.
+    #[test]
+    fn a_stopped_reading_reads_no_file() {
+        let mut sources = Sources::default();
+        let (dir, pending) = bundled_pending(&mut sources);
+        let reading = Reading::new(dir, pending, None);
+        reading.stop();
+        assert!(reading.work(&mut sources.share()).is_empty());
+        let (raw, problems) = reading.finish(one_plural(), Vec::new());
+        assert!(raw.files.is_empty() && raw.texts.is_empty() && problems.is_empty());
+    }
+
+    fn one_plural() -> HashMap<String, Vec<&'static str>> {
+        HashMap::from([("nl".to_string(), plural_categories("nl"))])
+    }
 
     /// The shortcut for a text that is its own words gives what splitting
     /// it into words gives, whatever its whitespace.
