@@ -1,7 +1,8 @@
 //! `compile_dir` on the bundled rules with their translations and on a copy
-//! without them: what the translations cost `check` in the compiler itself
-//! (the process's start and end left out; `docs/performance.md` times the
-//! whole command too).
+//! without them: what the translations cost `check` in the compiler itself,
+//! with the program's allocator, the compiled rules not freed (`check`
+//! leaves that to the process's end) and the process's start and end left
+//! out (`docs/performance.md` times the whole command too).
 //!
 //! `cargo bench -p carcassonne-rules-compiler --bench translations`
 
@@ -34,6 +35,9 @@ fn copy_without_translations(from: &Path, to: &Path) {
     }
 }
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn translations(c: &mut Criterion) {
     let without = tempfile::tempdir().expect("a temporary folder");
     copy_without_translations(&rules(), without.path());
@@ -42,7 +46,7 @@ fn translations(c: &mut Criterion) {
         let compiled = compile_dir(&dir);
         assert!(compiled.result.is_ok() && compiled.translation_problems.is_empty(), "{name}: the rules check");
         assert_eq!(compiled.translations.locales.is_empty(), name.starts_with("without"), "{name}");
-        group.bench_function(name, |bench| bench.iter(|| compile_dir(&dir)));
+        group.bench_function(name, |bench| bench.iter_with_large_drop(|| compile_dir(&dir)));
     }
     group.finish();
 }
