@@ -188,8 +188,9 @@ fn translation_files(files: &BTreeMap<String, String>) -> translation::Files<'_>
 /// once they check, their translations (`translation_files`). The
 /// translation files get the first ids in the sources, then are read, as
 /// YAML too, on a second core while the rules are read and checked on the
-/// first: they depend on the rules only where they are compared with them,
-/// and they are about as much YAML as the rules.
+/// first, which then reads the files the second has not got to
+/// ([`translation::Reading`]): they depend on the rules only where they are
+/// compared with them, and they are about as much YAML as the rules.
 fn compile(
     dir: &Path,
     load: impl FnOnce(&mut Sources, &mut Vec<Diagnostic>) -> syntax::RawRules,

@@ -558,7 +558,7 @@ fn language_file_names(inputs: &[String]) -> impl Iterator<Item = &str> {
 pub const PROGRAM_FILE: &str = "program.yaml";
 
 /// The translation files of a rules folder, each with its id in the
-/// compile's sources but not read yet: [`parse`] reads them, on a core of
+/// compile's sources but not read yet: [`Reading`] reads them, on a core of
 /// its own while the rules are read and checked.
 pub struct Pending<'a> {
     /// `languages.yaml`, if the rules have it.
@@ -591,7 +591,7 @@ pub type ReadText<'a> = dyn Fn(&str) -> Result<Option<String>, Diagnostic> + Sen
 /// Reads `languages.yaml` of the rules folder `dir` and keeps an id in
 /// `sources` for every file of a declared language's folder (which of them
 /// mirror a rules file is known once the rules are read: [`check`] reports
-/// the others): the translation files get the first ids, and [`parse`]
+/// the others): the translation files get the first ids, and [`Reading`]
 /// reads them.
 pub fn read<'a>(dir: &Path, files: Files<'a>, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> Pending<'a> {
     let Files { present, refused, read } = files;
