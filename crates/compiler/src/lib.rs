@@ -204,11 +204,11 @@ fn compile(
     let pending = translation::read(dir, translation_files, &mut sources, &mut translation_problems);
     let reading = translation::Reading::new(dir, pending, cache);
     let mut shared = sources.share();
-    let (raw, rules, plural, read) = std::thread::scope(|scope| {
+    let (raw, rules, read) = std::thread::scope(|scope| {
         let (rules_core, reading) = (spread::current_core(), &reading);
         let reader = scope.spawn(move || {
             spread::avoid(rules_core);
-            (reading.plural(), reading.work(&mut shared))
+            reading.work(&mut shared)
         });
         let raw = load(&mut sources, &mut problems);
         let rules = check(&raw, &sources, &mut problems);
@@ -220,11 +220,10 @@ fn compile(
         }
         let mut read = reading.work(&mut sources);
         // The reader's panic is this thread's.
-        let (plural, theirs) = reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        read.extend(theirs);
-        (raw, rules.zip(units), plural, read)
+        read.extend(reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        (raw, rules.zip(units), read)
     });
-    let (raw_translations, read_problems) = reading.finish(plural, read);
+    let (raw_translations, read_problems) = reading.finish(read);
     for (file, text) in &raw_translations.texts {
         sources.fill(*file, Arc::clone(text));
     }

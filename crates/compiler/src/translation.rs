@@ -11,7 +11,7 @@
 //! rules, so a translation cannot change which items show.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -214,42 +214,42 @@ impl Unit {
 /// turn's titles, the headings, the items.
 pub fn units(rules: &Rules) -> Vec<Unit> {
     let mut out = Vec::new();
-    let mut push = |kind: UnitKind, id: &str, english: String, span: Option<Span>| {
-        out.push(Unit { id: kind.unit_id(id), kind, english: collapse(&english), span });
+    let mut push = |kind: UnitKind, id: &str, english: &str, span: Option<Span>| {
+        out.push(Unit { id: kind.unit_id(id), kind, english: collapse(english), span });
     };
     let catalog = &rules.catalog;
     for e in &catalog.editions {
-        push(UnitKind::Edition, &e.id, e.name.clone(), None);
+        push(UnitKind::Edition, &e.id, &e.name, None);
     }
     for v in &catalog.variants {
-        push(UnitKind::Variant, &v.id, v.name.clone(), None);
+        push(UnitKind::Variant, &v.id, &v.name, None);
     }
     for x in &catalog.expansions {
-        push(UnitKind::Expansion, &x.id, x.name.clone(), None);
+        push(UnitKind::Expansion, &x.id, &x.name, None);
     }
     for m in &catalog.modules {
-        push(UnitKind::Module, &m.id, m.name.clone(), None);
+        push(UnitKind::Module, &m.id, &m.name, None);
     }
     for phase in &rules.phases {
-        push(UnitKind::Phase, &phase.id, phase.title.clone(), None);
+        push(UnitKind::Phase, &phase.id, &phase.title, None);
     }
     for step in rules.steps() {
-        push(UnitKind::Step, &step.id, step.title.clone(), Some(step.span));
+        push(UnitKind::Step, &step.id, &step.title, Some(step.span));
     }
     for section in Section::ALL {
-        push(UnitKind::Section, section.name(), section.title().to_string(), None);
+        push(UnitKind::Section, section.name(), section.title(), None);
     }
     for marker in &rules.markers {
-        push(UnitKind::Marker, &marker.id, marker.label.clone(), Some(marker.span));
+        push(UnitKind::Marker, &marker.id, &marker.label, Some(marker.span));
     }
     for word in Word::ALL {
-        push(UnitKind::Program, word.key(), word.english().to_string(), None);
+        push(UnitKind::Program, word.key(), word.english(), None);
     }
     let edition_names: Vec<&str> = catalog.editions.iter().map(|e| e.id.as_str()).collect();
     for item in rules.items() {
         let english = wording_canonical(&item.text, &edition_names);
         if !english.is_empty() {
-            push(UnitKind::Item, &item.id, english, Some(item.spans.text));
+            push(UnitKind::Item, &item.id, &english, Some(item.spans.text));
         }
     }
     out
@@ -465,13 +465,6 @@ impl Locale {
             outdated_units: Vec::new(),
             missing_units: Vec::new(),
         };
-        // Every unit current: nothing to list (and no unit to look up).
-        let current = self.current();
-        if current == units.len() && self.units.len() == units.len() {
-            stats.translated = current;
-            stats.percent = percent(current, units.len());
-            return stats;
-        }
         for unit in units {
             match self.state(&unit.id) {
                 State::Translated => stats.translated += 1,
@@ -528,9 +521,6 @@ pub struct RawTranslations {
     /// The texts read of the files [`read`] kept ids for, by id: the
     /// compile's sources take them ([`Sources::fill`]).
     pub texts: Vec<(FileId, Arc<String>)>,
-    /// The plural categories a count takes in each declared language (by
-    /// tag): [`plural_categories`], worked out while the rules are checked.
-    plural: HashMap<String, Vec<&'static str>>,
 }
 
 /// A translation file as read: its records, and each unit's `text:` read,
@@ -597,10 +587,13 @@ pub fn read<'a>(dir: &Path, files: Files<'a>, sources: &mut Sources, problems: &
     let Files { present, refused, read } = files;
     let mut pending = Pending { languages: None, files: Vec::new(), present: Vec::new(), read };
     problems.extend(refused);
-    let Some(file) = read_text(dir, LANGUAGES_FILE, &*pending.read, sources, problems) else { return pending };
-    let Some(languages) = read_records::<RawLanguagesFile>(dir, LANGUAGES_FILE, file, sources, None, problems) else {
+    let path = dir.join(LANGUAGES_FILE);
+    let Ok(Some(text)) = (pending.read)(LANGUAGES_FILE).map_err(|problem| problems.push(problem)) else {
         return pending;
     };
+    let file = syntax::add_source(text, &path, sources);
+    let languages = syntax::read_source::<RawLanguagesFile>(file, &path, LANGUAGES_FILE, sources, None);
+    let Ok(languages) = languages.map_err(|problem| problems.push(problem)) else { return pending };
     for rel in &present {
         let lang = folder_of(rel);
         if languages.languages.iter().any(|l| l.lang.value == lang && is_language_tag(lang)) {
@@ -720,26 +713,14 @@ impl<'a> Reading<'a> {
         self.next.store(self.pending.files.len(), Ordering::Relaxed);
     }
 
-    /// The plural categories a count takes in each declared language (by
-    /// tag): [`plural_categories`], worked out beside the rules too.
-    pub fn plural(&self) -> HashMap<String, Vec<&'static str>> {
-        let languages = self.pending.languages.iter().flat_map(|file| &file.languages);
-        languages.map(|l| (l.lang.value.clone(), plural_categories(&l.lang.value))).collect()
-    }
-
     /// The translations as read by every thread (`read`), in the files'
     /// order whichever thread read them, and the problems found reading them.
-    pub fn finish(
-        self,
-        plural: HashMap<String, Vec<&'static str>>,
-        read: impl IntoIterator<Item = FileRead>,
-    ) -> (RawTranslations, Vec<Diagnostic>) {
+    pub fn finish(self, read: impl IntoIterator<Item = FileRead>) -> (RawTranslations, Vec<Diagnostic>) {
         let mut read: Vec<FileRead> = read.into_iter().collect();
         read.sort_by_key(|file| file.at);
         let mut raw = RawTranslations {
             languages: self.pending.languages,
             present: self.pending.present,
-            plural,
             ..RawTranslations::default()
         };
         let mut problems = Vec::new();
@@ -754,32 +735,6 @@ impl<'a> Reading<'a> {
         }
         (raw, problems)
     }
-}
-
-/// The text of the file `rel`, kept in `sources`, if there is one and it
-/// reads; else nothing, and the reason in `problems`.
-fn read_text(
-    dir: &Path,
-    rel: &str,
-    read: &dyn Fn(&str) -> Result<Option<String>, Diagnostic>,
-    sources: &mut Sources,
-    problems: &mut Vec<Diagnostic>,
-) -> Option<FileId> {
-    let text = read(rel).map_err(|problem| problems.push(problem)).ok()??;
-    Some(syntax::add_source(text, &dir.join(rel), sources))
-}
-
-/// The records of the file `file` (at `rel`), if it reads; else nothing,
-/// and the reason in `problems`.
-fn read_records<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(
-    dir: &Path,
-    rel: &str,
-    file: FileId,
-    sources: &Sources,
-    cache: Option<&mut ParseCache>,
-    problems: &mut Vec<Diagnostic>,
-) -> Option<T> {
-    syntax::read_source(file, &dir.join(rel), rel, sources, cache).map_err(|problem| problems.push(problem)).ok()
 }
 
 /// A language tag as a folder may be named: lower-case letters, then
@@ -810,8 +765,7 @@ pub fn check(
         return out;
     };
     let expected = expected_files(&rules.inputs, languages);
-    let expected_set: HashSet<&str> = expected.iter().map(String::as_str).collect();
-    for rel in raw.present.iter().filter(|rel| !expected_set.contains(rel.as_str())) {
+    for rel in raw.present.iter().filter(|rel| !expected.contains(rel)) {
         problems.extend(orphaned_file(dir, rel, languages, &expected));
     }
     // A translation finds its unit by its kind and key: no id is made for it.
@@ -844,7 +798,7 @@ pub fn check(
             continue;
         }
         seen_langs.push(lang);
-        let plural = raw.plural.get(lang).map_or_else(|| plural_categories(lang), Vec::clone);
+        let plural = plural_categories(lang);
         let mut locale = Locale {
             lang: lang.to_string(),
             name: language.name.value.clone(),
@@ -858,7 +812,7 @@ pub fn check(
         // its translation, if it checks.
         let mut seen = vec![false; units.len()];
         let mut translations: Vec<Option<Translated>> = vec![None; units.len()];
-        for (_, file) in files.iter().filter(|(rel, _)| expected_set.contains(rel.as_str())) {
+        for (_, file) in files.iter().filter(|(rel, _)| expected.contains(rel)) {
             let (records, read) = &*file.0;
             for ((kind, (key, entry)), read) in records.entries().zip(read) {
                 let Some(&at) = by_key.get(&(kind, key.value.as_str())) else {
@@ -1342,7 +1296,7 @@ mod tests {
         let one = Reading::new(dir, pending, None);
         let read = one.work(&mut sources.share());
         let count = read.len();
-        let (raw, problems) = one.finish(one_plural(), read);
+        let (raw, problems) = one.finish(read);
         assert_eq!(problems.len(), 2, "{problems:?}");
         let alone = shown((raw, problems));
 
@@ -1350,7 +1304,7 @@ mod tests {
         let backwards = Reading::new(dir, pending, None);
         let mut read = backwards.work(&mut sources.share());
         read.reverse();
-        assert_eq!(shown(backwards.finish(one_plural(), read)), alone);
+        assert_eq!(shown(backwards.finish(read)), alone);
 
         let (dir, pending) = bundled_pending(&mut Sources::default());
         let shared = Reading::new(dir, pending, None);
@@ -1361,7 +1315,7 @@ mod tests {
         });
         read.extend(theirs);
         assert_eq!(read.len(), count, "every file is read once");
-        assert_eq!(shown(shared.finish(one_plural(), read)), alone);
+        assert_eq!(shown(shared.finish(read)), alone);
     }
 
     /// A reading stopped before any thread took a file reads none.
@@ -1372,12 +1326,8 @@ mod tests {
         let reading = Reading::new(dir, pending, None);
         reading.stop();
         assert!(reading.work(&mut sources.share()).is_empty());
-        let (raw, problems) = reading.finish(one_plural(), Vec::new());
+        let (raw, problems) = reading.finish(Vec::new());
         assert!(raw.files.is_empty() && raw.texts.is_empty() && problems.is_empty());
-    }
-
-    fn one_plural() -> HashMap<String, Vec<&'static str>> {
-        HashMap::from([("nl".to_string(), plural_categories("nl"))])
     }
 
     /// The shortcut for a text that is its own words gives what splitting
