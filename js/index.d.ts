@@ -1,0 +1,223 @@
+// Types of the carcassonne-rules package: the JSON of `carcassonne-rules
+// modules|order|play --format json`, and what `play --save` writes.
+// SPDX-License-Identifier: MIT OR Apache-2.0
+
+/** `C1` (1st edition), `C2` (new edition), `WE` (Winter edition). */
+export type Edition = "C1" | "C2" | "WE" | (string & {});
+
+/** The publisher's rules: `hig`, `zmg`, `rgg`. */
+export type Variant = "hig" | "zmg" | "rgg" | (string & {});
+
+/** What `--edition`, `--variant`, `--with` and `--lang` say on the command line. */
+export interface Selection {
+  edition: Edition;
+  /** Every edition defaults to `hig`. */
+  variant?: Variant;
+  /** Module and expansion ids (an expansion selects all its modules). */
+  with?: string[];
+  /** `en` (the default), `nl`, `ru`, … */
+  lang?: string;
+}
+
+// ---------------------------------------------------------------- modules
+
+/** `modules --format json`. */
+export interface ModulesJson {
+  expansions: Expansion[];
+}
+
+export interface Expansion {
+  /** `abbey_and_mayor` */
+  id: string;
+  /** `Abbey & Mayor` */
+  name: string;
+  /** The editions it exists in. */
+  editions: Edition[];
+  modules: ModuleInfo[];
+}
+
+export interface ModuleInfo {
+  /** `abbey`: the snake_case of the wiki's selector key. */
+  id: string;
+  name: string;
+}
+
+// ---------------------------------------------------------------- order
+
+/** `order --format json`. */
+export interface OrderJson {
+  edition: Edition;
+  variant: Variant;
+  /** The selected module ids, sorted. */
+  modules: string[];
+  /** Only with a `lang` other than `en`. */
+  lang?: string;
+  /** The introduction's notes that depend on the selection. */
+  notes: Item[];
+  setup: Item[];
+  /** The "at any time during your turn" section. */
+  any_time: Item[];
+  phases: Phase[];
+  final_scoring: Item[];
+}
+
+export interface Phase {
+  /** `1` … `4` */
+  id: string;
+  title: string;
+  /** The steps that exist for the selection. */
+  steps: Step[];
+}
+
+export interface Step {
+  /** `1A 1B 1C 2A 2B-1 2B-2 2C 2D 3A 3B 3C 3D 4A 4B` */
+  id: string;
+  title: string;
+  repeat: "double_turn" | "per_feature" | null;
+  /** The player does exactly one of the items. */
+  choose_one: boolean;
+  /** The visible items, possibly none. */
+  items: Item[];
+}
+
+export type Effect = { skip: string[] } | { go_back: string } | { double_turn: true };
+
+export interface Item {
+  /** Unique among the rules' items: `draw-tile`. */
+  id: string;
+  /** The selected module that brings the item, or `base`. */
+  origin: string;
+  text: string;
+  /** Visible markers, upper case (`ROBBER CHOICE`). */
+  markers: string[];
+  /** The item comes from another edition than the one selected. */
+  foreign: boolean;
+  effect: Effect | null;
+  children: Item[];
+  /** Only in a translated order (`lang` other than `en`). */
+  translation?: "translated" | "outdated" | "missing";
+}
+
+// ---------------------------------------------------------------- play
+
+/** One answer of the `play` contract, optionally naming the prompt's `seq`. */
+export type Answer =
+  | { do: boolean; seq?: number }
+  | { choose: string | null; seq?: number }
+  | { count: number; seq?: number }
+  | { any_time: string };
+
+/** `[n, of]`: the completed feature a per-feature step is played for. */
+export type Feature = [number, number];
+
+interface PromptBase {
+  /** Counts the prompts from the start of the turn, across resumes. */
+  seq: number;
+  /** 1, or 2 in a double turn's second part. */
+  part: 1 | 2;
+  step: string;
+  feature: Feature | null;
+  /** The prompt still waits for its answer: the last of `prompts`. */
+  pending?: true;
+  /**
+   * Who answers it, as the design names it (`active`, …). Not printed by
+   * this version of the rules' runtime.
+   */
+  actor?: string;
+}
+
+/** Was the item carried out, does its condition hold: `{do: true|false}`. */
+export interface DoPrompt extends PromptBase {
+  kind: "do";
+  item: string;
+  /** The item cannot be declined (design; not printed by this version). */
+  must?: boolean;
+}
+
+/** One of `options`: `{choose: id}`, or `{choose: null}` where `may_pass`. */
+export interface ChoosePrompt extends PromptBase {
+  kind: "choose";
+  options: string[];
+  may_pass: boolean;
+  /** The item whose options these are (design; not printed by this version). */
+  of?: string | null;
+  must?: boolean;
+}
+
+/** How many features were completed: `{count: n}`. */
+export interface CountPrompt extends PromptBase {
+  kind: "count";
+}
+
+export type Prompt = DoPrompt | ChoosePrompt | CountPrompt;
+
+/** What happened in the turn, by the rules' ids. */
+export type TraceEvent =
+  | { event: "part"; part: number }
+  | { event: "step"; part: number; step: string; feature: Feature | null }
+  | { event: "item"; part: number; step: string; item: string; done: boolean }
+  | { event: "chose"; part: number; step: string; item: string | null }
+  | { event: "skipped"; part: number; step: string }
+  | { event: "no_features"; part: number; step: string }
+  | { event: "once"; part: number; step: string; item: string }
+  | { event: "go_back"; part: number; from: string; to: string }
+  | { event: "any_time"; part: number; step: string; item: string }
+  | { event: "end" };
+
+/**
+ * A turn's state: what `play --save` writes, and what `resume` takes. Opaque
+ * to an engine (store it as JSON); its `turn` names its selection and is
+ * stamped with the rules it was played with.
+ */
+export interface State {
+  turn: {
+    rules: string;
+    selection: { edition: string; variant: string; modules: string };
+    seq: number;
+    [key: string]: unknown;
+  };
+  trace: TraceEvent[];
+}
+
+/** `play --format json`, plus `state`. */
+export interface PlayResult {
+  /** Nothing more is asked. */
+  over: boolean;
+  /** This call's prompts in order, the pending one last (`pending: true`) unless `over`. */
+  prompts: Prompt[];
+  /** The whole turn so far. */
+  trace: TraceEvent[];
+  /** What `play --save` would write: pass it to `resume`. */
+  state: State;
+}
+
+// ---------------------------------------------------------------- API
+
+/** The rules, loaded: every method is synchronous, and throws a `RulesError` when refused. */
+export interface Rules {
+  /** `modules --format json` */
+  modules(): ModulesJson;
+  /** `order --format json` for the selection. */
+  order(selection: Selection): OrderJson;
+  /** Starts a turn of the selection and answers its prompts with `answers` (default none). */
+  play(selection: Selection, answers?: Answer[]): PlayResult;
+  /** Goes on from a state (`play`'s or `resume`'s `state`, a `--save` file's object or its text). */
+  resume(state: State | string, answers?: Answer[]): PlayResult;
+}
+
+/** A refused request. */
+export declare class RulesError extends Error {
+  name: "RulesError";
+  /** The command line's diagnostic code for the same mistake: `answers`, `command-line`, … */
+  code: string;
+  /** How to put it right, where that can be said. */
+  help: string | null;
+  /** The refused answer's index in `answers`. */
+  answer: number | null;
+}
+
+/** Compiles and instantiates the embedded module, once; later calls give the same rules. */
+export declare function load(): Promise<Rules>;
+
+declare const carcassonneRules: { load: typeof load; RulesError: typeof RulesError };
+export default carcassonneRules;
