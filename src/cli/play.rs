@@ -14,11 +14,11 @@ use carcassonne_rules_compiler::{Diagnostic, Sources};
 use carcassonne_rules_runtime::core::escape::terminal;
 use carcassonne_rules_runtime::core::words::{Word, Words};
 use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
-use carcassonne_rules_runtime::trace::{NamedEvent, Trace};
-use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_FEATURES, Plan, Prompt, Turn, TurnError};
+use carcassonne_rules_runtime::trace::Trace;
+use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_FEATURES, Plan, Prompt};
+use carcassonne_rules_runtime::wire::{self, Play, Saved};
 use carcassonne_rules_tools::interpret;
 use clap::Args;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::shared::{LangArgs, ListFormat, Outcome, json_error, load, print_out, selection, write_error};
@@ -54,14 +54,6 @@ pub struct PlayArgs {
     lang: LangArgs,
 }
 
-/// What `--save` writes: the turn, and the trace so far (which `play` prints).
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Saved {
-    turn: Turn,
-    trace: Vec<NamedEvent>,
-}
-
 /// A file read for the turn, kept to locate problems in it.
 struct Input {
     sources: Sources,
@@ -84,6 +76,14 @@ impl Input {
     }
 
     /// Where serde_json stopped, as a byte offset.
+    fn refused(&self, start: usize, len: usize, refusal: wire::Refusal) -> Diagnostic {
+        let d = self.at(start, len, refusal.message, refusal.label);
+        match refusal.help {
+            Some(help) => d.with_help(help),
+            None => d,
+        }
+    }
+
     fn json_error(&self, err: &serde_json::Error, what: &str) -> Diagnostic {
         let offset = line_col_offset(self.text(), err.line(), err.column());
         self.at(offset, 1, format!("{what}: {err}"), "here")
@@ -161,49 +161,43 @@ pub fn run(rules: Option<&Path>, args: &PlayArgs) -> Outcome {
 
 fn play(order: &TurnOrder, args: &PlayArgs, saved: Option<(Input, Saved)>) -> Outcome {
     let plan = Plan::new(order);
-    let (mut turn, mut trace) = match saved {
-        None => {
-            let mut trace = Trace::default();
-            (Turn::start(&plan, &mut trace), trace)
+    let mut play = match saved {
+        None => Play::start(&plan),
+        Some((input, saved)) => {
+            // Problems are shown at the stamp (or the whole file, if it is not found).
+            let text = input.text();
+            let (start, len) = match text.find("\"rules\"") {
+                Some(at) => (at, text[at..].find('\n').unwrap_or(text.len() - at)),
+                None => (0, text.trim_end().len()),
+            };
+            Play::resume(&plan, saved).map_err(|refusal| vec![input.refused(start, len, refusal)])?
         }
-        Some((input, saved)) => restore(&plan, &input, saved)?,
     };
-    let mut prompts = Vec::new();
     match &args.answers {
-        Some(path) => {
-            let input = read(path, "answers")?;
-            scripted(&plan, &mut turn, &mut trace, &input, &mut prompts)?;
-        }
+        Some(path) => scripted(&mut play, &read(path, "answers")?)?,
         None => {
             output::finish_writing_on_signal();
-            interactive(&plan, &mut turn, &mut trace, &mut prompts)?;
+            interactive(&mut play)?;
         }
     }
-    let pending = turn.prompt(&plan).map_err(|e| vec![Diagnostic::global(Code::Answers, e.to_string())])?;
-    if let Some(prompt) = &pending {
-        prompts.push(PromptJson::new(prompt, true));
-    }
-    let named = trace.named(&plan);
+    let unreadable = |refusal: wire::Refusal| vec![Diagnostic::global(Code::Answers, refusal.message)];
+    let out = play.output().map_err(unreadable)?;
     if let Some(path) = &args.save {
-        let state =
-            serde_json::to_string_pretty(&Saved { turn: turn.clone(), trace: named.clone() }).map_err(json_error)?;
+        let state = serde_json::to_string_pretty(&play.saved()).map_err(json_error)?;
         output::finish_writing_on_signal();
         output::write_file(path, &(state + "\n")).map_err(write_error)?;
     }
     match args.format {
-        ListFormat::Json => {
-            let out = Output { over: turn.is_over(), prompts, trace: named };
-            print_out(serde_json::to_string_pretty(&out).map_err(json_error)? + "\n");
-        }
+        ListFormat::Json => print_out(serde_json::to_string_pretty(&out).map_err(json_error)? + "\n"),
         // Interactive play printed the trace as it went.
         ListFormat::Text if args.answers.is_none() => {}
         ListFormat::Text => {
-            let mut text = trace.text(&plan);
-            if let Some(prompt) = &pending {
+            let mut text = play.trace().text(&plan);
+            if let Some(prompt) = play.pending().map_err(unreadable)? {
                 let words = plan.words();
                 // The word is a translation's: untrusted, escaped for the terminal like the rest.
                 text.push_str(&terminal::line(
-                    &words.fill(Word::PlayPending, &[("prompt", &describe(prompt, &words))]),
+                    &words.fill(Word::PlayPending, &[("prompt", &wire::describe(&prompt, &words))]),
                 ));
                 text.push('\n');
             }
@@ -213,33 +207,9 @@ fn play(order: &TurnOrder, args: &PlayArgs, saved: Option<(Input, Saved)>) -> Ou
     Ok(())
 }
 
-/// The saved turn, checked against the rules and selection it resumes on.
-fn restore(plan: &Plan, input: &Input, saved: Saved) -> Result<(Turn, Trace), Vec<Diagnostic>> {
-    // Problems are shown at the stamp (or the whole file, if it is not found).
-    let text = input.text();
-    let (start, len) = match text.find("\"rules\"") {
-        Some(at) => (at, text[at..].find('\n').unwrap_or(text.len() - at)),
-        None => (0, text.trim_end().len()),
-    };
-    if let Err(err) = saved.turn.check(plan) {
-        let s = saved.turn.selection();
-        let help = format!(
-            "resume it with the rules it was saved from: edition {}, variant {}, modules `{}`",
-            terminal::quoted(&s.edition),
-            terminal::quoted(&s.variant),
-            terminal::quoted(&s.modules)
-        );
-        return Err(vec![input.at(start, len, err.to_string(), "the rules it was saved from").with_help(help)]);
-    }
-    let events: Option<Vec<_>> = saved.trace.iter().map(|e| e.typed(plan)).collect();
-    let Some(events) = events else {
-        return Err(vec![input.at(start, len, "the saved trace names steps or items these rules lack", "its rules")]);
-    };
-    Ok((saved.turn, Trace(events)))
-}
-
-/// Answers from JSON Lines, until they run out or the turn is over.
-fn scripted(plan: &Plan, turn: &mut Turn, trace: &mut Trace, input: &Input, prompts: &mut Vec<PromptJson>) -> Outcome {
+/// Answers from JSON Lines, until they run out or the turn is over; a
+/// refused answer is shown at its line.
+fn scripted(play: &mut Play, input: &Input) -> Outcome {
     let mut offset = 0;
     for line in input.text().split_inclusive('\n') {
         let start = offset;
@@ -248,105 +218,17 @@ fn scripted(plan: &Plan, turn: &mut Turn, trace: &mut Trace, input: &Input, prom
         if line.trim().is_empty() {
             continue;
         }
-        let at = |message: String, label: &str| vec![input.at(start, line.len(), message, label)];
         let value: Value = serde_json::from_str(line).map_err(|e| {
             vec![input.at(start + e.column().saturating_sub(1).min(line.len()), 1, format!("not JSON: {e}"), "here")]
         })?;
-        let line_answer = parse(plan, &value).map_err(|(message, help)| {
-            let mut d = input.at(start, line.len(), message, "this answer");
-            if let Some(help) = help {
-                d = d.with_help(help);
-            }
-            vec![d]
-        })?;
-        let Some(prompt) = turn.prompt(plan).map_err(|e| at(e.to_string(), "this answer"))? else {
-            return Err(at("an answer after the turn is over".into(), "nothing is asked any more"));
-        };
-        let result = match line_answer {
-            LineAnswer::AnyTime(item) => turn.any_time(plan, item, trace),
-            LineAnswer::Answer(answer, seq) => {
-                let result = turn.answer(plan, seq.unwrap_or(prompt.seq), answer, trace);
-                if result.is_ok() {
-                    prompts.push(PromptJson::new(&prompt, false));
-                }
-                result
-            }
-        };
-        result.map_err(|e| {
-            let help = format!("prompt {} asks: {}", prompt.seq, describe(&prompt, &Words::english()));
-            vec![input.at(start, line.len(), refusal(plan, &e), "this answer").with_help(help)]
-        })?;
+        play.answer(&value).map_err(|refusal| vec![input.refused(start, line.len(), refusal)])?;
     }
     Ok(())
 }
 
-/// Why an answer was refused, naming items by their ids.
-fn refusal(plan: &Plan, err: &TurnError) -> String {
-    let name = |item| terminal::quoted(plan.item_name(item).unwrap_or("?"));
-    match err {
-        TurnError::NotOffered(item) => format!("`{}` is not offered here", name(*item)),
-        TurnError::DoneOnce(item) => format!("`{}` is allowed only once per turn, and was done", name(*item)),
-        TurnError::NotAnyTime(item) => format!("`{}` is not an \"at any time\" item", name(*item)),
-        other => other.to_string(),
-    }
-}
-
-enum LineAnswer {
-    Answer(Answer, Option<u32>),
-    AnyTime(carcassonne_rules_runtime::core::ItemId),
-}
-
-const ANSWER_FORMS: &str = "an answer is {\"do\": true|false}, {\"choose\": \"item-id\"|null}, {\"count\": n} or {\"any_time\": \"item-id\"}, with an optional \"seq\"";
-
-/// One JSON Lines answer; a message and help when it is not one.
-fn parse(plan: &Plan, value: &Value) -> Result<LineAnswer, (String, Option<String>)> {
-    let Some(object) = value.as_object() else {
-        return Err(("an answer is a JSON object".into(), Some(ANSWER_FORMS.into())));
-    };
-    let seq = match object.get("seq") {
-        None => None,
-        Some(seq) => Some(
-            seq.as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| ("`seq` is a prompt's number".to_string(), None))?,
-        ),
-    };
-    let keys: Vec<&String> = object.keys().filter(|k| *k != "seq").collect();
-    let [key] = keys[..] else {
-        return Err((
-            "an answer has exactly one of `do`, `choose`, `count`, `any_time`".into(),
-            Some(ANSWER_FORMS.into()),
-        ));
-    };
-    let item = |value: &Value, key: &str| -> Result<_, (String, Option<String>)> {
-        let id = value.as_str().ok_or_else(|| (format!("`{key}` takes an item id"), None))?;
-        plan.item_named(id).ok_or_else(|| (format!("`{}` is no item of this turn", terminal::quoted(id)), None))
-    };
-    let value = &object[key];
-    Ok(match key.as_str() {
-        "do" => LineAnswer::Answer(
-            Answer::Do(value.as_bool().ok_or_else(|| ("`do` takes true or false".to_string(), None))?),
-            seq,
-        ),
-        "choose" if value.is_null() => LineAnswer::Answer(Answer::Choose(None), seq),
-        "choose" => LineAnswer::Answer(Answer::Choose(Some(item(value, "choose")?)), seq),
-        "count" => LineAnswer::Answer(
-            Answer::Count(
-                value
-                    .as_u64()
-                    .and_then(|n| u32::try_from(n).ok())
-                    .ok_or_else(|| (format!("`count` takes a number of features from 0 to {MAX_FEATURES}"), None))?,
-            ),
-            seq,
-        ),
-        "any_time" => LineAnswer::AnyTime(item(value, "any_time")?),
-        other => return Err((format!("unknown answer `{}`", terminal::quoted(other)), Some(ANSWER_FORMS.into()))),
-    })
-}
-
 /// Plays on the terminal: the trace as it goes, each prompt with numbered
 /// options, y/n or a count. End of input leaves the turn where it is.
-fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Vec<PromptJson>) -> Outcome {
+fn interactive(play: &mut Play) -> Outcome {
     let stdin = std::io::stdin();
     if !stdin.is_terminal() {
         return Err(vec![
@@ -354,15 +236,16 @@ fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Ve
                 .with_help("give the answers with `--answers FILE` (or `-` for stdin)"),
         ]);
     }
+    let plan = play.plan();
     let words = plan.words();
     let mut out = std::io::stdout();
     let mut shown = 0;
     let mut lines = stdin.lock().lines();
     loop {
-        let _ = write!(out, "{}", Trace(trace.0[shown..].to_vec()).text(plan));
-        shown = trace.0.len();
-        let Some(prompt) = turn.prompt(plan).map_err(|e| vec![Diagnostic::global(Code::Answers, e.to_string())])?
-        else {
+        let trace = &play.trace().0;
+        let _ = write!(out, "{}", Trace(trace[shown..].to_vec()).text(plan));
+        shown = trace.len();
+        let Some(prompt) = play.pending().map_err(|r| vec![Diagnostic::global(Code::Answers, r.message)])? else {
             return Ok(());
         };
         let _ = write!(out, "{}", question(&prompt, &words));
@@ -373,13 +256,12 @@ fn interactive(plan: &Plan, turn: &mut Turn, trace: &mut Trace, prompts: &mut Ve
             return Ok(());
         };
         match read_answer(&prompt, line.trim(), &words) {
-            Some(answer) => match turn.answer(plan, prompt.seq, answer, trace) {
-                Ok(()) => prompts.push(PromptJson::new(&prompt, false)),
-                Err(e) => {
-                    let refused = words.fill(Word::PlayRefused, &[("reason", &refusal(plan, &e))]);
+            Some(answer) => {
+                if let Err(e) = play.answer_pending(answer) {
+                    let refused = words.fill(Word::PlayRefused, &[("reason", &wire::refusal(plan, &e))]);
                     let _ = writeln!(out, "  {}", terminal::line(&refused));
                 }
-            },
+            }
             None => {
                 let answer = words.fill(Word::PlayPleaseAnswer, &[("hint", &hint(&prompt, &words))]);
                 let _ = writeln!(out, "  {}", terminal::line(&answer));
@@ -400,7 +282,7 @@ fn hint(prompt: &Prompt, words: &Words) -> String {
 
 /// The question, as the terminal shows it.
 fn question(prompt: &Prompt, words: &Words) -> String {
-    let mut text = format!("[{}] {}\n", prompt.seq, terminal::line(&heading(prompt, words)));
+    let mut text = format!("[{}] {}\n", prompt.seq, terminal::line(&wire::heading(prompt, words)));
     match &prompt.ask {
         Ask::Do(entry) => {
             // The first of the language's answers for yes and for no: [y/n], [j/n].
@@ -436,16 +318,6 @@ fn question(prompt: &Prompt, words: &Words) -> String {
     text
 }
 
-fn heading(prompt: &Prompt, words: &Words) -> String {
-    let part = prompt.part.to_string();
-    let mut text = words.fill(Word::PlayHeading, &[("part", &part), ("step", &prompt.step.id)]);
-    if let Some((n, of)) = prompt.feature {
-        text.push_str(", ");
-        text.push_str(&words.fill(Word::TraceFeature, &[("n", &n.to_string()), ("of", &of.to_string())]));
-    }
-    format!("{text}: {}", prompt.step.title)
-}
-
 /// The answer `line` typed at `prompt`: yes and no in the language of
 /// `words`, or in English.
 fn read_answer(prompt: &Prompt, line: &str, words: &Words) -> Option<Answer> {
@@ -470,67 +342,5 @@ fn read_answer(prompt: &Prompt, line: &str, words: &Words) -> Option<Answer> {
             n => options.get(n.checked_sub(1)?).map(|o| Answer::Choose(Some(o.item))),
         },
         Ask::Count => line.parse().ok().map(Answer::Count),
-    }
-}
-
-/// The prompt in one line, for the text output and for help on a refusal.
-fn describe(prompt: &Prompt, words: &Words) -> String {
-    let what = match &prompt.ask {
-        Ask::Do(entry) => words.fill(Word::PlayDo, &[("item", &format!("`{}`", entry.id()))]),
-        Ask::Choose { options, may_pass, .. } => {
-            let ids: Vec<&str> = options.iter().map(|o| o.id()).collect();
-            let word = if *may_pass { Word::PlayChooseOrNone } else { Word::PlayChoose };
-            words.fill(word, &[("ids", &ids.join(", "))])
-        }
-        Ask::Count => words.get(Word::PlayCountFeatures).to_string(),
-    };
-    terminal::line(&format!("{what} ({})", heading(prompt, words))).into_owned()
-}
-
-/// `play --format json` (the contract).
-#[derive(Serialize)]
-struct Output {
-    over: bool,
-    prompts: Vec<PromptJson>,
-    trace: Vec<NamedEvent>,
-}
-
-#[derive(Serialize)]
-struct PromptJson {
-    seq: u32,
-    kind: &'static str,
-    part: u8,
-    step: String,
-    feature: Option<[u32; 2]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    item: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    options: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    may_pass: Option<bool>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pending: bool,
-}
-
-impl PromptJson {
-    fn new(prompt: &Prompt, pending: bool) -> PromptJson {
-        let (item, options, may_pass) = match &prompt.ask {
-            Ask::Do(entry) => (Some(entry.id().to_string()), None, None),
-            Ask::Choose { options, may_pass, .. } => {
-                (None, Some(options.iter().map(|o| o.id().to_string()).collect()), Some(*may_pass))
-            }
-            Ask::Count => (None, None, None),
-        };
-        PromptJson {
-            seq: prompt.seq,
-            kind: prompt.ask.kind().name(),
-            part: prompt.part,
-            step: prompt.step.id.to_string(),
-            feature: prompt.feature.map(|(n, of)| [n, of]),
-            item,
-            options,
-            may_pass,
-            pending,
-        }
     }
 }

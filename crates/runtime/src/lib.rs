@@ -14,6 +14,8 @@
 //!   `carcassonne-rules-build`, with the same API as [`generated`].
 //! - [`turn`]: a resumable turn, played one answer at a time and saved and
 //!   restored between any two (serde); [`trace`]: what happened in it.
+//! - [`wire`] (feature `json`): the `play` contract's JSON — answers,
+//!   prompts, output and the saved state — one format for every engine.
 //! - [`driver`]: plays a whole turn through a [`driver::Handler`], a loop
 //!   over [`turn`].
 //! - [`core`]: the shared types (`Config`, `TurnOrder`, `Entry`, the ids).
@@ -40,6 +42,8 @@ mod resolve;
 mod rules;
 pub mod trace;
 pub mod turn;
+#[cfg(feature = "json")]
+pub mod wire;
 
 pub use carcassonne_rules_core as core;
 pub use carcassonne_rules_core::LangTable;

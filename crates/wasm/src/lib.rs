@@ -1,0 +1,216 @@
+//! The bundled rules' runtime for JavaScript: one request in, one answer
+//! out, both JSON, so the module needs no bindings generator and imports
+//! nothing. The package in `js/` wraps it (`load()`, `modules()`, `order`,
+//! `play`, `resume`); `js/build.sh` builds it.
+//!
+//! A request is `{"op": "modules"}`, `{"op": "order", "selection": S}`,
+//! `{"op": "play", "selection": S, "answers": [A, …]}` or `{"op": "resume",
+//! "state": STATE, "answers": [A, …]}`, where `S` is `{"edition", "variant"?,
+//! "with": [ids], "lang"?}`, `A` the `play` contract's answers and `STATE`
+//! what `play --save` writes. The answer is the JSON the command line prints
+//! (`modules --format json`, `order --format json`, `play --format json` with
+//! `"state"` beside it), or a [`Refused`].
+
+#![deny(unsafe_code)]
+
+use carcassonne_rules_runtime::core::Config;
+use carcassonne_rules_runtime::render;
+use carcassonne_rules_runtime::turn::Plan;
+use carcassonne_rules_runtime::wire::{Output, Play, Saved};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A request larger than this is refused unread: a saved turn is a few
+/// kilobytes, a turn's answers a few hundred bytes.
+pub const MAX_REQUEST_BYTES: usize = 1 << 20;
+
+/// Why a request was refused: the command line's diagnostic code
+/// (`command-line`, `answers`), its message and help, and for an answer the
+/// index of the refused one in `answers`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Refused {
+    /// The diagnostic code `carcassonne-rules` gives the same mistake.
+    pub code: &'static str,
+    /// What is wrong.
+    pub message: String,
+    /// How to put it right, where that can be said.
+    pub help: Option<String>,
+    /// The refused answer's index in the request's `answers`.
+    pub answer: Option<usize>,
+}
+
+impl Refused {
+    fn new(code: &'static str, message: impl Into<String>, help: Option<String>) -> Refused {
+        Refused { code, message: message.into(), help, answer: None }
+    }
+
+    /// The refusal as the JSON the module answers with.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|_| String::from(r#"{"code":"io","message":"unprintable"}"#))
+    }
+}
+
+const COMMAND_LINE: &str = "command-line";
+const ANSWERS: &str = "answers";
+
+#[derive(Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+enum Request {
+    Modules {},
+    Order { selection: Selection },
+    Play { selection: Selection, answers: Vec<Value> },
+    Resume { state: Value, answers: Vec<Value> },
+}
+
+/// What `--edition`, `--variant`, `--with` and `--lang` say on the command line.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Selection {
+    edition: String,
+    #[serde(default)]
+    variant: Option<String>,
+    #[serde(default)]
+    with: Vec<String>,
+    #[serde(default)]
+    lang: Option<String>,
+}
+
+/// `play`'s and `resume`'s answer: `play --format json` and the saved state.
+#[derive(Serialize)]
+struct Played {
+    #[serde(flatten)]
+    output: Output,
+    state: Saved,
+}
+
+/// Answers one request.
+pub fn handle(request: &[u8]) -> Result<String, Refused> {
+    if request.len() > MAX_REQUEST_BYTES {
+        return Err(Refused::new(
+            COMMAND_LINE,
+            format!("a request of {} bytes is more than {MAX_REQUEST_BYTES}", request.len()),
+            None,
+        ));
+    }
+    let request: Request =
+        serde_json::from_slice(request).map_err(|e| Refused::new(COMMAND_LINE, format!("not a request: {e}"), None))?;
+    let json = |r: Result<String, serde_json::Error>| r.map_err(|e| Refused::new("io", e.to_string(), None));
+    match request {
+        Request::Modules {} => json(render::catalog_json(carcassonne_rules_runtime::catalog())),
+        Request::Order { selection } => json(render::json(&turn_order(&selection)?)),
+        Request::Play { selection, answers } => {
+            let order = turn_order(&selection)?;
+            let plan = Plan::new(&order);
+            played(Play::start(&plan), &answers)
+        }
+        Request::Resume { state, answers } => {
+            let saved: Saved = serde_json::from_value(state)
+                .map_err(|e| Refused::new(ANSWERS, format!("not a saved turn: {e}"), None))?;
+            let s = saved.turn.selection();
+            let selection = Selection {
+                edition: s.edition.clone(),
+                variant: Some(s.variant.clone()),
+                with: vec![s.modules.clone()],
+                lang: None,
+            };
+            let order = turn_order(&selection)?;
+            let plan = Plan::new(&order);
+            let play = Play::resume(&plan, saved).map_err(|r| Refused::new(ANSWERS, r.message, r.help))?;
+            played(play, &answers)
+        }
+    }
+}
+
+fn played(mut play: Play, answers: &[Value]) -> Result<String, Refused> {
+    for (at, answer) in answers.iter().enumerate() {
+        play.answer(answer).map_err(|r| Refused { answer: Some(at), ..Refused::new(ANSWERS, r.message, r.help) })?;
+    }
+    let output = play.output().map_err(|r| Refused::new(ANSWERS, r.message, r.help))?;
+    serde_json::to_string(&Played { output, state: play.saved() }).map_err(|e| Refused::new("io", e.to_string(), None))
+}
+
+/// The selection's turn order, in its language.
+fn turn_order(selection: &Selection) -> Result<carcassonne_rules_runtime::core::TurnOrder<'static>, Refused> {
+    let catalog = carcassonne_rules_runtime::catalog();
+    let cfg: Config = catalog
+        .config(&selection.edition, selection.variant.as_deref(), &selection.with.join(","))
+        .map_err(|errors| {
+            let first = errors.first();
+            let message = first.map_or_else(|| "no such selection".to_string(), |e| e.message.clone());
+            Refused::new(COMMAND_LINE, message, first.and_then(|e| e.help.clone()))
+        })?;
+    match selection.lang.as_deref() {
+        None | Some("en") => Ok(carcassonne_rules_runtime::turn_order(&cfg)),
+        Some(tag) => match carcassonne_rules_runtime::locale(tag) {
+            Some(lang) => Ok(carcassonne_rules_runtime::turn_order_in(&cfg, lang)),
+            None => {
+                let mut known = vec!["en"];
+                known.extend(carcassonne_rules_runtime::languages().iter().map(|l| l.lang));
+                Err(Refused::new(
+                    COMMAND_LINE,
+                    format!("unknown language `{tag}`"),
+                    Some(format!("the rules are written in: {}", known.join(", "))),
+                ))
+            }
+        },
+    }
+}
+
+/// The module's exports: memory in, memory out, no imports. JavaScript
+/// calls `alloc(len)`, writes the request there and calls `run(ptr, len)`,
+/// which takes the buffer back; the answer is `output_len()` bytes at
+/// `output_ptr()` until the next `run`. `run` returns 0, or 1 for a refusal.
+#[cfg(target_arch = "wasm32")]
+#[allow(unsafe_code)]
+mod exports {
+    use std::cell::RefCell;
+    use std::ptr::slice_from_raw_parts_mut;
+
+    thread_local! {
+        static OUTPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// `len` bytes for a request.
+    #[unsafe(no_mangle)]
+    pub extern "C" fn alloc(len: usize) -> *mut u8 {
+        Box::into_raw(vec![0u8; len].into_boxed_slice()).cast()
+    }
+
+    /// Frees what `alloc` gave, unused.
+    ///
+    /// # Safety
+    /// `ptr` and `len` are an `alloc` call's, not given to `run`.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn dealloc(ptr: *mut u8, len: usize) {
+        // SAFETY: the caller hands back a buffer `alloc` made of this length.
+        drop(unsafe { Box::from_raw(slice_from_raw_parts_mut(ptr, len)) });
+    }
+
+    /// Answers the request in the buffer, and frees it.
+    ///
+    /// # Safety
+    /// `ptr` and `len` are an `alloc` call's.
+    #[unsafe(no_mangle)]
+    pub unsafe extern "C" fn run(ptr: *mut u8, len: usize) -> u32 {
+        // SAFETY: as for `dealloc`; the buffer is dropped when done.
+        let request = unsafe { Box::from_raw(slice_from_raw_parts_mut(ptr, len)) };
+        let (status, answer) = match super::handle(&request) {
+            Ok(json) => (0, json),
+            Err(refused) => (1, refused.to_json()),
+        };
+        OUTPUT.with(|out| *out.borrow_mut() = answer.into_bytes());
+        status
+    }
+
+    /// Where the last answer starts.
+    #[unsafe(no_mangle)]
+    pub extern "C" fn output_ptr() -> *const u8 {
+        OUTPUT.with(|out| out.borrow().as_ptr())
+    }
+
+    /// How long the last answer is.
+    #[unsafe(no_mangle)]
+    pub extern "C" fn output_len() -> usize {
+        OUTPUT.with(|out| out.borrow().len())
+    }
+}
