@@ -167,7 +167,12 @@ impl<'o> Plan<'o> {
     }
 
     fn entries(&self) -> impl Iterator<Item = &'o Entry<'o>> + '_ {
-        self.steps.iter().flat_map(|s| &s.nodes).chain(&self.any_time).map(|n| n.entry)
+        self.nodes().map(|n| n.entry)
+    }
+
+    /// Every item of the plan: the steps' and the "at any time" ones.
+    fn nodes(&self) -> impl Iterator<Item = &Node<'o>> + '_ {
+        self.steps.iter().flat_map(|s| &s.nodes).chain(&self.any_time)
     }
 
     fn step_index(&self, name: &str) -> Option<usize> {
@@ -480,6 +485,14 @@ impl Turn {
     /// Starts a turn of `plan`, recording in `trace` what happens up to the
     /// first prompt.
     pub fn start(plan: &Plan, trace: &mut Trace) -> Turn {
+        Turn::start_at(plan, 0, trace)
+    }
+
+    /// Starts a turn whose first prompt is numbered `seq`: an engine that
+    /// carries the game's count of prompts from turn to turn
+    /// (`Turn::start_at(plan, last_turn.seq(), …)`) makes every answer meant
+    /// for an earlier turn stale, not only those of this turn.
+    pub fn start_at(plan: &Plan, seq: u32, trace: &mut Trace) -> Turn {
         let order = plan.order;
         let mut turn = Turn {
             rules: plan.fingerprint.clone(),
@@ -488,7 +501,7 @@ impl Turn {
                 variant: order.variant.to_string(),
                 modules: order.modules.join(","),
             },
-            seq: 0,
+            seq,
             part: 1,
             at: At::Over,
             double_turn: false,
@@ -658,9 +671,7 @@ impl Turn {
             return Err(TurnError::OtherRules { turn: self.rules.clone(), rules: plan.fingerprint.clone() });
         }
         let bad = |what: String| Err(TurnError::BadState(what));
-        if !(self.part == 1 || self.part == 2 && plan.block.is_some()) {
-            return bad(format!("part {}", self.part));
-        }
+        self.check_memory(plan)?;
         let step = |name: &str| plan.step_index(name).ok_or_else(|| TurnError::BadState(format!("no step {name}")));
         let feature = |s: usize, feature: Option<[u32; 2]>| match feature {
             None if plan.steps[s].order.repeat != Some(Repeat::PerFeature) => Ok(None),
@@ -705,6 +716,50 @@ impl Turn {
         })
     }
 
+    /// Refuses what the turn remembers when no play of `plan` could have
+    /// left it so: the part and double turn, the steps skipped, the `once`
+    /// items done, the go-backs and the prompts' count. (The pending prompt is
+    /// checked where [`Turn::here`] finds it.)
+    fn check_memory(&self, plan: &Plan) -> Result<(), TurnError> {
+        let bad = |what: String| Err(TurnError::BadState(what));
+        if self.double_turn && plan.block.is_none() {
+            return bad("a double turn in a selection without one".into());
+        }
+        match self.part {
+            1 if self.after_block => return bad("the steps after the block are left only in part 2".into()),
+            1 => {}
+            2 if !self.double_turn => return bad("part 2 without a double turn".into()),
+            2 => {}
+            part => return bad(format!("part {part}")),
+        }
+        if self.go_backs > MAX_GO_BACKS {
+            return bad(format!("{} go-backs, more than {MAX_GO_BACKS}", self.go_backs));
+        }
+        if self.seq == u32::MAX {
+            return bad("the prompts' count is at its limit".into());
+        }
+        let skippable = |id: &str| {
+            plan.nodes().any(|n| match n.entry.effect {
+                Some(Effect::Skip(steps)) => steps.iter().any(|&s| n.entry.catalog.step_name(s) == id),
+                _ => false,
+            })
+        };
+        let once = |id: &str| plan.nodes().any(|n| n.once && n.entry.id() == id);
+        for (list, known, what) in
+            [(&self.skipped, &skippable as &dyn Fn(&str) -> bool, "skipped step"), (&self.once, &once, "once item")]
+        {
+            for (at, id) in list.iter().enumerate() {
+                if !known(id) {
+                    return bad(format!("no {what} {id}"));
+                }
+                if list[..at].contains(id) {
+                    return bad(format!("the {what} {id} twice"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Refuses an answer whose effect cannot apply.
     fn check_effect(&self, plan: &Plan, entry: &Entry) -> Result<(), TurnError> {
         if let Some(&Effect::GoBack(to)) = entry.effect {
@@ -727,7 +782,13 @@ impl Turn {
         }
         match node.entry.effect {
             Some(Effect::Skip(steps)) => {
-                self.skipped.extend(steps.iter().map(|&s| node.entry.catalog.step_name(s).to_string()));
+                for &step in steps.iter() {
+                    let name = node.entry.catalog.step_name(step);
+                    // A per-feature round may take the same skip again.
+                    if !self.skipped.iter().any(|s| s == name) {
+                        self.skipped.push(name.to_string());
+                    }
+                }
             }
             Some(Effect::DoubleTurn) if self.part == 1 && plan.block.is_some() => self.double_turn = true,
             Some(Effect::DoubleTurn) | None => {}

@@ -1,0 +1,161 @@
+//! A saved turn is untrusted: an engine's client or a restored database row
+//! may hand back any JSON. The turn refuses every state no play of its plan
+//! could have left, and no edit makes it panic.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use carcassonne_rules_runtime::core::{Config, TurnOrder};
+use carcassonne_rules_runtime::generated::{edition, module};
+use carcassonne_rules_runtime::trace::Trace;
+use carcassonne_rules_runtime::turn::{Answer, Ask, Plan, Turn, TurnError};
+use serde_json::{Value, json};
+
+fn order(cfg: &Config) -> TurnOrder<'static> {
+    carcassonne_rules_runtime::turn_order(cfg)
+}
+
+/// Plays `n` answers: "no" to every question, the first option, one feature.
+fn played(plan: &Plan, n: usize) -> Turn {
+    let mut trace = Trace::default();
+    let mut turn = Turn::start(plan, &mut trace);
+    for _ in 0..n {
+        let Some(prompt) = turn.prompt(plan).expect("a sound turn") else { break };
+        let answer = match prompt.ask {
+            Ask::Do(_) => Answer::Do(false),
+            Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
+            Ask::Count => Answer::Count(1),
+        };
+        turn.answer(plan, prompt.seq, answer, &mut trace).expect("an offered answer");
+    }
+    turn
+}
+
+fn edited(turn: &Turn, edit: impl FnOnce(&mut Value)) -> Turn {
+    let mut value = serde_json::to_value(turn).expect("a turn serializes");
+    edit(&mut value);
+    serde_json::from_value(value).expect("still of the turn's shape")
+}
+
+fn refused(plan: &Plan, turn: &Turn) -> String {
+    let Err(TurnError::BadState(why)) = turn.check(plan) else {
+        panic!("accepted: {}", serde_json::to_string(turn).expect("serializes"));
+    };
+    let mut trace = Trace::default();
+    assert!(matches!(turn.prompt(plan), Err(TurnError::BadState(_))));
+    assert!(matches!(turn.clone().answer(plan, turn.seq(), Answer::Do(true), &mut trace), Err(TurnError::BadState(_))));
+    why
+}
+
+#[test]
+fn inconsistent_memories_are_refused_with_what_is_wrong() {
+    let base = order(&carcassonne_rules_runtime::config(edition::C2));
+    let base = Plan::new(&base);
+    let builder = order(&carcassonne_rules_runtime::config(edition::C2).with(module::BUILDER));
+    let builder = Plan::new(&builder);
+    let turn = played(&base, 3);
+    assert_eq!(turn.check(&base), Ok(()));
+
+    let why = refused(&base, &edited(&turn, |v| v["double_turn"] = json!(true)));
+    assert!(why.contains("without one"), "{why}");
+    let in_builder = played(&builder, 3);
+    assert_eq!(in_builder.check(&builder), Ok(()));
+    assert!(refused(&builder, &edited(&in_builder, |v| v["part"] = json!(2))).contains("part 2 without"));
+    assert!(refused(&builder, &edited(&in_builder, |v| v["after_block"] = json!(true))).contains("part 2"));
+    assert!(refused(&base, &edited(&turn, |v| v["part"] = json!(3))).contains("part 3"));
+    assert!(refused(&base, &edited(&turn, |v| v["once"] = json!(["draw-tile"]))).contains("no once item"));
+    assert!(refused(&base, &edited(&turn, |v| v["skipped"] = json!(["9Z"]))).contains("no skipped step"));
+    assert!(refused(&base, &edited(&turn, |v| v["go_backs"] = json!(101))).contains("go-backs"));
+    assert!(refused(&base, &edited(&turn, |v| v["seq"] = json!(u32::MAX))).contains("limit"));
+    let bogus: Vec<String> = (0..600_000).map(|n| format!("bogus-{n}")).collect();
+    assert!(refused(&base, &edited(&turn, |v| v["once"] = json!(bogus))).contains("bogus-0"));
+}
+
+#[test]
+fn a_skip_or_once_named_twice_is_refused_and_a_real_one_is_kept() {
+    let princess = order(&carcassonne_rules_runtime::config(edition::C2).with(module::PRINCESS));
+    let plan = Plan::new(&princess);
+    let turn = played(&plan, 2);
+    let skips = edited(&turn, |v| v["skipped"] = json!(["2B-1"]));
+    assert_eq!(skips.check(&plan), Ok(()), "the princess skips 2B-1");
+    assert!(refused(&plan, &edited(&turn, |v| v["skipped"] = json!(["2B-1", "2B-1"]))).contains("twice"));
+}
+
+#[test]
+fn an_answer_meant_for_the_previous_turn_is_stale() {
+    let cfg = carcassonne_rules_runtime::config(edition::C2);
+    let order = order(&cfg);
+    let plan = Plan::new(&order);
+    let mut trace = Trace::default();
+    let first = played(&plan, 500);
+    assert!(first.is_over());
+    let mut next = Turn::start_at(&plan, first.seq(), &mut trace);
+    assert_eq!(next.seq(), first.seq());
+    // The first turn's prompt 0 again: stale now, where a per-turn count took it.
+    assert_eq!(
+        next.answer(&plan, 0, Answer::Do(true), &mut trace),
+        Err(TurnError::Stale { answered: 0, pending: first.seq() })
+    );
+    assert_eq!(next.answer(&plan, first.seq(), Answer::Do(true), &mut trace), Ok(()));
+}
+
+/// A small generator for the random edits, seeded so a failure replays.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn ten_thousand_random_edits_never_panic_and_leave_a_playable_or_refused_turn() {
+    let cfg = carcassonne_rules_runtime::config(edition::C2).with(module::BUILDER).with(module::PRINCESS);
+    let order = order(&cfg);
+    let plan = Plan::new(&order);
+    let turns: Vec<Value> = (0..30).map(|n| serde_json::to_value(played(&plan, n)).expect("serializes")).collect();
+    let ids = ["draw-tile", "1B", "2B-1", "place-tile", "", "4B", "x"];
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let (mut accepted, mut refusals) = (0, 0);
+    for _ in 0..10_000 {
+        let mut value = turns[rng.below(turns.len())].clone();
+        let field = ["seq", "part", "double_turn", "after_block", "skipped", "once", "go_backs", "at"][rng.below(8)];
+        value[field] = match field {
+            "seq" | "go_backs" => json!([0, 1, 99, 100, 101, u32::MAX - 1, u32::MAX][rng.below(7)]),
+            "part" => json!(rng.below(4)),
+            "double_turn" | "after_block" => json!(rng.below(2) == 1),
+            "skipped" | "once" => json!((0..rng.below(4)).map(|_| ids[rng.below(ids.len())]).collect::<Vec<_>>()),
+            _ => {
+                let prompt = ["do", "choose", "count", "over"][rng.below(4)];
+                let feature = [json!(null), json!([1, 2]), json!([3, 2]), json!([0, 0])][rng.below(4)].clone();
+                let (step, item) = (ids[rng.below(ids.len())], ids[rng.below(ids.len())]);
+                json!({"prompt": prompt, "step": step, "feature": feature, "item": item, "of": null})
+            }
+        };
+        let Ok(turn) = serde_json::from_value::<Turn>(value) else { continue };
+        let mut trace = Trace::default();
+        match turn.prompt(&plan) {
+            Err(_) => refusals += 1,
+            Ok(prompt) => {
+                accepted += 1;
+                // Whatever was accepted plays on without a panic.
+                let mut turn = turn.clone();
+                if let Some(p) = prompt {
+                    let answer = match p.ask {
+                        Ask::Do(_) => Answer::Do(true),
+                        Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
+                        Ask::Count => Answer::Count(2),
+                    };
+                    let _ = turn.answer(&plan, p.seq, answer, &mut trace);
+                }
+            }
+        }
+    }
+    assert!(accepted > 100 && refusals > 1000, "accepted {accepted}, refused {refusals}");
+}
