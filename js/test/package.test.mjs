@@ -1,0 +1,304 @@
+// The package against the command line: the same JSON for `modules`, for
+// `order` on random selections, for turns played with random answers, for a
+// turn saved by one and resumed by the other, and the same refusals.
+// Random cases come from one seed, printed; `SEED=n npm test` replays a run.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { before, describe, test } from "node:test";
+
+import {
+  catalogOf,
+  cli,
+  cliStatus,
+  itemIds,
+  jsDir,
+  jsonLines,
+  pendingOf,
+  prng,
+  randomSelection,
+  randomTurn,
+  scratch,
+  seedFromEnv,
+  selectionArgs,
+} from "../test-support/helpers.mjs";
+
+const require = createRequire(import.meta.url);
+const { RulesError } = require("carcassonne-rules");
+const seed = seedFromEnv();
+const ORDERS = 200;
+const TURNS = 40;
+
+let rules;
+let catalog;
+let tmp;
+
+before(async () => {
+  const esm = await import("carcassonne-rules");
+  rules = await esm.load();
+  catalog = catalogOf(rules.modules());
+  tmp = scratch();
+});
+
+describe("loading", () => {
+  test("by import and by require, by the package's name: one module, the same rules", async () => {
+    const esm = await import("carcassonne-rules");
+    const cjs = require("carcassonne-rules");
+    assert.equal(typeof esm.load, "function");
+    assert.equal(esm.load, cjs.load, "index.mjs re-exports the CommonJS glue");
+    assert.equal(esm.default, cjs);
+    assert.equal(cjs.default, cjs);
+    assert.equal(esm.RulesError, cjs.RulesError);
+    const [a, b] = await Promise.all([esm.load(), cjs.load()]);
+    assert.equal(a, b, "instantiated once");
+    assert.equal(a, rules);
+    assert.equal(require.resolve("carcassonne-rules"), path.join(jsDir, "carcassonne-rules.js"));
+  });
+
+  test("the files that ship are the package's own", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(jsDir, "package.json"), "utf8"));
+    for (const file of pkg.files) assert.ok(fs.existsSync(path.join(jsDir, file)), `${file} is listed and exists`);
+    assert.deepEqual(Object.keys(pkg.dependencies ?? {}), [], "no runtime dependencies");
+  });
+
+  test("npm pack ships exactly the listed files", (t) => {
+    const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+    let out;
+    try {
+      out = execFileSync(npm, ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: jsDir, encoding: "utf8" });
+    } catch (e) {
+      if (e.code === "ENOENT") return t.skip("no npm on PATH");
+      throw e;
+    }
+    const pkg = JSON.parse(fs.readFileSync(path.join(jsDir, "package.json"), "utf8"));
+    const shipped = JSON.parse(out)[0].files.map((f) => f.path).sort();
+    assert.deepEqual(shipped, [...pkg.files, "package.json"].sort());
+  });
+});
+
+describe("modules and order, as the command line prints them", () => {
+  test("modules() is `modules --format json`", () => {
+    assert.deepEqual(rules.modules(), JSON.parse(cli(["modules", "--format", "json"])));
+  });
+
+  test(`order() is \`order --format json\` on ${ORDERS} random selections (seed ${seed})`, (t) => {
+    t.diagnostic(`seed ${seed}: SEED=${seed} replays it`);
+    const rng = prng(seed);
+    const langs = new Set();
+    for (let i = 0; i < ORDERS; i++) {
+      const selection = randomSelection(rng, catalog);
+      langs.add(selection.lang ?? "en");
+      const expected = JSON.parse(cli(["order", ...selectionArgs(selection), "--format", "json"]));
+      assert.deepEqual(rules.order(selection), expected, `seed ${seed}, case ${i}: ${JSON.stringify(selection)}`);
+    }
+    t.diagnostic(`languages met: ${[...langs].sort().join(", ")}`);
+  });
+
+  test("a selection the command line refuses is refused with its code and message", () => {
+    const cases = [
+      { edition: "C2", with: ["builder", "abey"] },
+      { edition: "C9" },
+      { edition: "C2", variant: "xyz" },
+      { edition: "C2", lang: "xx" },
+    ];
+    for (const selection of cases) {
+      const run = cliStatus(["order", ...selectionArgs(selection), "--format", "json"]);
+      assert.equal(run.status, 1, JSON.stringify(selection));
+      const err = catchError(() => rules.order(selection));
+      assert.ok(err instanceof RulesError, `a RulesError for ${JSON.stringify(selection)}`);
+      assert.ok(err instanceof Error);
+      assert.equal(err.code, run.stderr.split("\n")[0].trim(), `the CLI's code for ${JSON.stringify(selection)}`);
+      assert.ok(run.stderr.includes(err.message), `the CLI says ${JSON.stringify(err.message)}:\n${run.stderr}`);
+      assert.equal(err.answer, null);
+    }
+  });
+
+  test("arguments that are no selection or no answers throw good errors", () => {
+    for (const bad of [undefined, null, "C2", ["C2"]]) {
+      const err = catchError(() => rules.order(bad));
+      assert.equal(err.code, "command-line");
+      assert.match(err.message, /selection/);
+    }
+    assert.match(catchError(() => rules.order({ edition: "C2", with: "builder" })).message, /`with`/);
+    const err = catchError(() => rules.play({ edition: "C2" }, { do: true }));
+    assert.equal(err.code, "answers");
+    assert.match(err.message, /array/);
+    assert.equal(catchError(() => rules.resume(null, [])).code, "answers");
+    assert.equal(catchError(() => rules.resume("{not json", [])).code, "answers");
+    // Fields the contract does not know are refused by the rules, not dropped.
+    assert.equal(catchError(() => rules.order({ edition: "C2", modules: ["builder"] })).code, "command-line");
+  });
+});
+
+describe("play and resume, as the command line plays them", () => {
+  test(`play() is \`play --format json\` and \`--save\` on ${TURNS} random turns (seed ${seed})`, (t) => {
+    const rng = prng(seed ^ 0x9e3779b9);
+    let over = 0;
+    let answered = 0;
+    let doubled = 0;
+    for (let i = 0; i < TURNS; i++) {
+      const selection = i === 0 ? { edition: "C2", with: ["builder"] } : randomSelection(rng, catalog);
+      // A quarter with the builder, for double turns.
+      if (i % 4 === 1 && !selection.with.includes("builder")) selection.with.push("builder");
+      const anyTime = itemIds(rules.order(selection).any_time);
+      const { answers, result } = randomTurn(rules, rng, selection, { anyTime });
+      const where = `seed ${seed}, turn ${i}: ${JSON.stringify(selection)} answers ${JSON.stringify(answers)}`;
+      answered += answers.length;
+      if (result.over) over++;
+      if (result.trace.some((e) => e.event === "part" && e.part === 2)) doubled++;
+
+      const answersFile = path.join(tmp, `answers-${i}.jsonl`);
+      const saveFile = path.join(tmp, `save-${i}.json`);
+      fs.writeFileSync(answersFile, jsonLines(answers));
+      const printed = JSON.parse(
+        cli(["play", ...selectionArgs(selection), "--answers", answersFile, "--save", saveFile, "--format", "json"])
+      );
+      const { state, ...output } = result;
+      assert.deepEqual(output, printed, where);
+      assert.deepEqual(state, JSON.parse(fs.readFileSync(saveFile, "utf8")), `the saved state, ${where}`);
+      assert.equal(pendingOf(result) === null, result.over, where);
+
+      // Saved by the command line after k answers, resumed here with the rest.
+      const k = rng.int(answers.length + 1);
+      const firstFile = path.join(tmp, `first-${i}.jsonl`);
+      const partFile = path.join(tmp, `part-${i}.json`);
+      fs.writeFileSync(firstFile, jsonLines(answers.slice(0, k)));
+      cli(["play", ...selectionArgs(selection), "--answers", firstFile, "--save", partFile, "--format", "json"]);
+      const saved = JSON.parse(fs.readFileSync(partFile, "utf8"));
+      const resumed = rules.resume(saved, answers.slice(k));
+      assert.deepEqual(resumed.trace, result.trace, `resumed after ${k} answers, ${where}`);
+      assert.deepEqual(resumed.state, state, `resumed after ${k} answers, ${where}`);
+      assert.equal(resumed.over, result.over);
+      assert.deepEqual(
+        resumed.prompts,
+        result.prompts.filter((p) => p.seq >= saved.turn.seq),
+        `a resumed run's prompts are its own, ${where}`
+      );
+
+      // And the other way: saved here after k answers, resumed by the command line.
+      const mine = rules.play(selection, answers.slice(0, k)).state;
+      assert.deepEqual(mine, saved, `the state after ${k} answers, ${where}`);
+      const mineFile = path.join(tmp, `mine-${i}.json`);
+      const restFile = path.join(tmp, `rest-${i}.jsonl`);
+      fs.writeFileSync(mineFile, JSON.stringify(mine));
+      fs.writeFileSync(restFile, jsonLines(answers.slice(k)));
+      const cliResumed = JSON.parse(cli(["play", "--resume", mineFile, "--answers", restFile, "--format", "json"]));
+      assert.deepEqual(cliResumed.trace, result.trace, `the CLI resuming the package's state, ${where}`);
+      assert.deepEqual(cliResumed.prompts, resumed.prompts, where);
+    }
+    t.diagnostic(`${TURNS} turns, ${over} played to the end, ${doubled} with a double turn, ${answered} answers`);
+    assert.ok(over >= TURNS / 4, `most random turns end within 60 answers (${over} of ${TURNS} did)`);
+  });
+
+  test("resuming one answer at a time gives the uninterrupted turn", () => {
+    const rng = prng(seed ^ 0x5bd1e995);
+    const selection = { edition: "C2", with: ["builder", "abbey_and_mayor", "princess_and_dragon"] };
+    const { answers, result } = randomTurn(rules, rng, selection);
+    let step = rules.play(selection, []);
+    for (const answer of answers) {
+      // Through JSON text, as an engine would store it.
+      step = rules.resume(JSON.stringify(step.state), [answer]);
+    }
+    assert.deepEqual(step.trace, result.trace, `seed ${seed}: ${JSON.stringify(answers)}`);
+    assert.deepEqual(step.state, result.state);
+    assert.equal(step.over, result.over);
+  });
+
+  test("a refused answer throws with code `answers` and its index, as the command line refuses it", () => {
+    const selection = { edition: "C2", with: ["builder"] };
+    const start = rules.play(selection, []);
+    const first = pendingOf(start);
+    assert.equal(first.kind, "do");
+    const ok = [{ do: true }];
+    const cases = [
+      { answers: [{ count: 1 }], index: 0, why: "wrong kind" },
+      { answers: [...ok, { choose: "no-such-item" }], index: 1, why: "unknown item" },
+      { answers: [...ok, { do: true }, { choose: "draw-tile" }], index: 2, why: "wrong kind, an item of the turn" },
+      { answers: [...ok, { do: true, seq: 7 }], index: 1, why: "stale seq" },
+      { answers: [...ok, { maybe: true }], index: 1, why: "no answer" },
+      { answers: [...ok, "yes"], index: 1, why: "no object" },
+      { answers: [{ any_time: "draw-tile" }], index: 0, why: "not an at-any-time item" },
+    ];
+    for (const { answers, index, why } of cases) {
+      const err = catchError(() => rules.play(selection, answers));
+      assert.ok(err instanceof Error, why);
+      assert.equal(err.name, "RulesError", why);
+      assert.equal(err.code, "answers", why);
+      assert.equal(err.answer, index, why);
+      assert.equal(typeof err.message, "string");
+      assert.ok(err.help === null || typeof err.help === "string");
+
+      const file = path.join(tmp, `refused-${index}-${why.replace(/\W+/g, "-")}.jsonl`);
+      const saveFile = path.join(tmp, "refused-save.json");
+      fs.rmSync(saveFile, { force: true });
+      fs.writeFileSync(file, jsonLines(answers));
+      const run = cliStatus(["play", ...selectionArgs(selection), "--answers", file, "--save", saveFile, "--format", "json"]);
+      assert.equal(run.status, 1, `the CLI refuses it too (${why})`);
+      assert.equal(run.stderr.split("\n")[0].trim(), "answers", why);
+      assert.ok(run.stderr.includes(err.message), `${why}: the CLI says ${JSON.stringify(err.message)}:\n${run.stderr}`);
+      assert.ok(run.stderr.includes(`${file}:${index + 1}:`), `${why}: the CLI points at line ${index + 1}`);
+      assert.ok(!fs.existsSync(saveFile), "the CLI writes nothing");
+    }
+
+    // An option not offered, at a real choose prompt.
+    const rng = prng(seed ^ 0x1b873593);
+    let found = null;
+    for (let tries = 0; tries < 200 && found === null; tries++) {
+      const { answers } = randomTurn(rules, rng, selection, { max: 30 });
+      for (let n = 0; n <= answers.length && found === null; n++) {
+        const p = pendingOf(rules.play(selection, answers.slice(0, n)));
+        if (p !== null && p.kind === "choose") found = { answers: answers.slice(0, n), prompt: p };
+      }
+    }
+    assert.ok(found, "a choose prompt in a builder turn");
+    const notOffered = itemIds(rules.order(selection).phases.flatMap((ph) => ph.steps.flatMap((s) => s.items))).find(
+      (id) => !found.prompt.options.includes(id)
+    );
+    const err = catchError(() => rules.play(selection, [...found.answers, { choose: notOffered }]));
+    assert.equal(err.code, "answers");
+    assert.equal(err.answer, found.answers.length);
+    assert.match(err.message, /not offered/);
+
+    // After the end.
+    const whole = randomTurn(rules, prng(seed), selection, { max: 1000 });
+    assert.ok(whole.result.over);
+    const after = catchError(() => rules.resume(whole.result.state, [{ do: true }]));
+    assert.equal(after.code, "answers");
+    assert.equal(after.answer, 0);
+  });
+
+  test("a state from other rules is refused", () => {
+    const { state } = rules.play({ edition: "C2", with: ["builder"] }, [{ do: true }]);
+    const forged = structuredClone(state);
+    forged.turn.rules = "0000000000000000";
+    const err = catchError(() => rules.resume(forged, []));
+    assert.equal(err.code, "answers");
+    const other = structuredClone(state);
+    other.turn.selection.modules = "";
+    assert.equal(catchError(() => rules.resume(other, [])).code, "answers");
+    assert.equal(catchError(() => rules.resume({ turn: 1, trace: [] }, [])).code, "answers");
+  });
+
+  test("a turn in Dutch plays by the same ids, and its state resumes in English", () => {
+    const rng = prng(seed ^ 0x2545f491);
+    const nl = { edition: "C2", with: ["builder"], lang: "nl" };
+    const en = { edition: "C2", with: ["builder"] };
+    const { answers, result } = randomTurn(rules, rng, nl);
+    assert.deepEqual(result, rules.play(en, answers));
+    const k = rng.int(answers.length + 1);
+    const resumed = rules.resume(rules.play(nl, answers.slice(0, k)).state, answers.slice(k));
+    assert.deepEqual(resumed.state, result.state);
+  });
+});
+
+function catchError(f) {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  assert.fail("expected a throw");
+}
