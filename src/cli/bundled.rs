@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
+use carcassonne_rules_compiler::diagnostics::Sources;
+use carcassonne_rules_compiler::model::Rules;
 use carcassonne_rules_compiler::{Compiled, compile_dir, compile_files};
 
 include!(concat!(env!("OUT_DIR"), "/bundled_rules.rs"));
@@ -54,4 +56,18 @@ impl fmt::Display for Source<'_> {
             Source::Bundled => write!(f, "the bundled rules"),
         }
     }
+}
+
+/// Whether `rules` (compiled with `sources`) are the bundled rules: the same
+/// rules files, byte for byte (translations aside, which do not change how a
+/// turn is played).
+pub fn same_rules(rules: &Rules, sources: &Sources) -> bool {
+    let bundled: BTreeMap<&str, &str> =
+        FILES.iter().filter(|(name, _)| !name.starts_with("translations/")).copied().collect();
+    bundled.len() == rules.inputs.len()
+        && rules
+            .inputs
+            .iter()
+            .enumerate()
+            .all(|(at, name)| bundled.get(name.as_str()).is_some_and(|text| sources.text(rules.file_id(at)) == *text))
 }

@@ -10,9 +10,11 @@
 //! controls (and the URL), evaluates the conditions and shows what they allow,
 //! taking each item's origin as the runtime does (the module of the first of
 //! its origin candidates that holds, else its parent's, else the base game).
-//! Its "Play a turn" mode plays the order shown as the runtime's `Turn` does,
-//! from each item's flow attributes (`data-role`, `data-flow`, the effects)
-//! and the double-turn block (`#double-turn-block`) written here.
+//! Its "Play a turn" mode runs on the runtime itself, compiled to
+//! WebAssembly ([`Runtime`]: `wasm.js` and its glue `carcassonne-rules.js`,
+//! classic scripts beside `app.js`), for rules that module was built from:
+//! the script sends the selection and the answers, and shows the prompt and
+//! the trace it gets back with the page's own texts and words.
 //!
 //! Everything is local (no server, no external URL; classic scripts, so the
 //! page works from `file://`), and the output is deterministic: model order
@@ -22,7 +24,7 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use carcassonne_rules_core::tables::{Flow, Role};
-use carcassonne_rules_core::{Catalog, EditionId, Effect, NamedEffect, Repeat, Section};
+use carcassonne_rules_core::{EditionId, Repeat, Section};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
@@ -35,14 +37,16 @@ const APP_JS: &str = include_str!("site/app.js");
 /// The page's screen and print styles.
 const STYLE_CSS: &str = include_str!("site/style.css");
 
-/// The "Play a turn" mode's frame; `app.js` fills it from the order shown
-/// (the items' data attributes) and knows no rule.
+/// The "Play a turn" mode's frame; `app.js` fills it from what the runtime
+/// answers (the prompt and the trace, by ids) and the page's own texts. The
+/// step line is the live region (a new step is announced); the focus moves
+/// to each new question.
 fn play_panel(page: &Page) -> String {
     format!(
         "<section id=\"play\" class=\"play\" aria-labelledby=\"play-title\" hidden>\n\
          <h2 id=\"play-title\">{play}</h2>\n\
-         <p class=\"play-where\" id=\"play-where\"></p>\n\
-         <div class=\"play-prompt\" id=\"play-prompt\" aria-live=\"polite\"></div>\n\
+         <p class=\"play-where\" id=\"play-where\" aria-live=\"polite\"></p>\n\
+         <div class=\"play-prompt\" id=\"play-prompt\"></div>\n\
          <p class=\"play-error\" id=\"play-error\" role=\"alert\" hidden></p>\n\
          <p class=\"play-controls\"><button type=\"button\" id=\"play-undo\">{undo}</button> \
          <button type=\"button\" id=\"play-restart\">{restart}</button> \
@@ -106,7 +110,7 @@ const SCRIPT_WORDS: &[Word] = &[
     Word::PlayMustChoose,
     Word::PlayNotOffered,
     Word::PlayWrongAnswer,
-    Word::PlayNoSuchStep,
+    Word::PlayRefused,
 ];
 
 /// The words `app.js` writes, in the page's language, as data attributes
@@ -162,6 +166,20 @@ pub struct SiteFile {
     pub contents: String,
 }
 
+/// The runtime compiled to WebAssembly, for the page's "Play a turn": the
+/// module as a classic script (`js/wasm.js`: its base64, which sets
+/// `CarcassonneRulesWasm`) and the package's glue (`js/carcassonne-rules.js`,
+/// which sets `CarcassonneRules`). The module plays the rules it was built
+/// from, so only a page of those rules carries it; this crate does not embed
+/// them (they are outside its package): the command line passes them.
+#[derive(Debug, Clone, Copy)]
+pub struct Runtime<'a> {
+    /// `wasm.js`.
+    pub module: &'a str,
+    /// `carcassonne-rules.js`.
+    pub glue: &'a str,
+}
+
 /// The page's files: `index.html`, `rules.js`, `app.js` and `style.css`.
 pub fn generate(rules: &Rules) -> Vec<SiteFile> {
     generate_in(rules, &Translations::default())
@@ -169,8 +187,16 @@ pub fn generate(rules: &Rules) -> Vec<SiteFile> {
 
 /// The page in English and in every language of `translations`: one
 /// `index.html` per language (`index.nl.html`), each with a switch to the
-/// others that keeps the selection, and the files they share.
+/// others that keeps the selection, and the files they share. Without the
+/// runtime, the page has no "Play a turn".
 pub fn generate_in(rules: &Rules, translations: &Translations) -> Vec<SiteFile> {
+    generate_with(rules, translations, None)
+}
+
+/// As [`generate_in`], and with `runtime` (for rules it was built from) the
+/// "Play a turn" mode, which runs on it: `wasm.js` and
+/// `carcassonne-rules.js` beside the other files.
+pub fn generate_with(rules: &Rules, translations: &Translations, runtime: Option<Runtime<'_>>) -> Vec<SiteFile> {
     let mut languages = vec![(SOURCE_LANG.to_string(), "English".to_string(), page_file(SOURCE_LANG))];
     languages.extend(translations.locales.iter().map(|l| (l.lang.clone(), l.name.clone(), page_file(&l.lang))));
     let mut conds = Conds::new(rules);
@@ -178,14 +204,23 @@ pub fn generate_in(rules: &Rules, translations: &Translations) -> Vec<SiteFile> 
     let locales = std::iter::once(None).chain(translations.locales.iter().map(Some));
     for locale in locales {
         let page = Page::new(locale, &languages);
-        files.push(SiteFile { name: page_file(page.lang()), contents: index_html(rules, &mut conds, &page) });
+        let contents = index_html(rules, &mut conds, &page, runtime.is_some());
+        files.push(SiteFile { name: page_file(page.lang()), contents });
     }
     let js = rules_js(rules, &conds);
     files.push(SiteFile { name: "rules.js".to_string(), contents: js });
     files.push(SiteFile { name: "app.js".to_string(), contents: APP_JS.to_string() });
     files.push(SiteFile { name: "style.css".to_string(), contents: STYLE_CSS.to_string() });
+    if let Some(runtime) = runtime {
+        files.push(SiteFile { name: WASM_JS.to_string(), contents: runtime.module.to_string() });
+        files.push(SiteFile { name: GLUE_JS.to_string(), contents: runtime.glue.to_string() });
+    }
     files
 }
+
+/// The runtime's files on the page.
+const WASM_JS: &str = "wasm.js";
+const GLUE_JS: &str = "carcassonne-rules.js";
 
 /// The page of a language: `index.html` for English, `index.nl.html`.
 fn page_file(lang: &str) -> String {
@@ -367,7 +402,7 @@ fn header(rules: &Rules, open: &str, prefix: &str, close: &str, comment: fn(&str
 }
 
 /// The page: the selection form from the catalog, the order of play from the model.
-fn index_html(rules: &Rules, conds: &mut Conds<'_>, page: &Page) -> String {
+fn index_html(rules: &Rules, conds: &mut Conds<'_>, page: &Page, play: bool) -> String {
     let mut out = String::from("<!doctype html>\n");
     out.push_str(&header(rules, "<!-- ", "     ", "-->\n", html::comment));
     let _ = write!(
@@ -376,7 +411,7 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>, page: &Page) -> String {
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n\
          <link rel=\"stylesheet\" href=\"style.css\">\n\
-         <script src=\"rules.js\" defer></script>\n\
+         {runtime}<script src=\"rules.js\" defer></script>\n\
          <script src=\"app.js\" defer></script>\n\
          </head>\n<body>\n\
          <a class=\"skip\" href=\"#order\">{skip}</a>\n\
@@ -388,19 +423,30 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>, page: &Page) -> String {
         skip = page.word(Word::SkipToOrder),
         switch = language_switch(page),
         words = words_element(page),
+        // The module first: the glue reads it as it loads; all in order (defer).
+        runtime = if play {
+            format!("<script src=\"{WASM_JS}\" defer></script>\n<script src=\"{GLUE_JS}\" defer></script>\n")
+        } else {
+            String::new()
+        },
     );
     selection_form(&mut out, rules, page);
     let _ = write!(
         out,
         "<main id=\"order\" class=\"order\" tabindex=\"-1\" aria-labelledby=\"order-title\">\n\
          <h2 id=\"order-title\" class=\"visually-hidden\">{order}</h2>\n\
-         <noscript><p class=\"notice\">{noscript}</p></noscript>\n\
-         <p class=\"play-start\"><button type=\"button\" id=\"play-start\" hidden>{play}</button></p>\n",
+         <noscript><p class=\"notice\">{noscript}</p></noscript>\n",
         order = page.word(Word::OrderOfPlay),
         noscript = page.word(Word::NeedsJavaScript),
-        play = page.word(Word::PlayATurn),
     );
-    out.push_str(&play_panel(page));
+    if play {
+        let _ = writeln!(
+            out,
+            "<p class=\"play-start\"><button type=\"button\" id=\"play-start\" hidden>{}</button></p>",
+            page.word(Word::PlayATurn)
+        );
+        out.push_str(&play_panel(page));
+    }
     out.push_str("<div id=\"turn\" hidden>\n");
     for outside in Section::BEFORE_STEPS {
         section(&mut out, conds, rules, outside, page);
@@ -420,22 +466,6 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>, page: &Page) -> String {
     }
     for outside in Section::AFTER_STEPS {
         section(&mut out, conds, rules, outside, page);
-    }
-    if let Some(block) = &rules.double_turn {
-        // The play mode's double turn: the block's first and last step, where its condition holds.
-        let name = |s: carcassonne_rules_core::StepId| {
-            rules
-                .steps()
-                .find(|step| step.number == s)
-                .map_or_else(String::new, |step| html::text(&step.id).into_owned())
-        };
-        let _ = writeln!(
-            out,
-            "<span id=\"double-turn-block\" data-first=\"{}\" data-last=\"{}\"{} hidden></span>",
-            name(block.first),
-            name(block.last),
-            conds.attr(&block.when),
-        );
     }
     out.push_str("</div>\n</main>\n</div>\n");
     // The placeholders survive the escaping; the command is markup.
@@ -585,10 +615,10 @@ fn selection_form(out: &mut String, rules: &Rules, page: &Page) {
     );
 }
 
-/// An item's flow for the play mode, where it is not a must action without
-/// effect: ` data-role="condition"`, ` data-flow="optional choose-one once"`,
-/// ` data-skip="2B-1 2B-2"`, ` data-go-back="1B"`, ` data-double-turn`.
-fn flow_attrs(flow: Flow, effect: Option<&Effect>, catalog: &Catalog) -> String {
+/// What the play mode words an item's question by, where it is not a must
+/// action: ` data-role="condition"` ("Does this hold?"; `group` and `note`
+/// are no "at any time" button), ` data-flow="optional"` ("You may:").
+fn flow_attrs(flow: Flow) -> String {
     let mut out = String::new();
     let role = match flow.role {
         Role::Action => None,
@@ -599,23 +629,8 @@ fn flow_attrs(flow: Flow, effect: Option<&Effect>, catalog: &Catalog) -> String 
     if let Some(role) = role {
         let _ = write!(out, " data-role=\"{role}\"");
     }
-    let flags: Vec<&str> = [(flow.optional, "optional"), (flow.choose_one, "choose-one"), (flow.once, "once")]
-        .into_iter()
-        .filter_map(|(on, name)| on.then_some(name))
-        .collect();
-    if !flags.is_empty() {
-        let _ = write!(out, " data-flow=\"{}\"", flags.join(" "));
-    }
-    match effect.map(|e| e.named(catalog)) {
-        None => {}
-        Some(NamedEffect::Skip(steps)) => {
-            let steps: Vec<String> = steps.iter().map(|s| html::text(s).into_owned()).collect();
-            let _ = write!(out, " data-skip=\"{}\"", steps.join(" "));
-        }
-        Some(NamedEffect::GoBack(to)) => {
-            let _ = write!(out, " data-go-back=\"{}\"", html::text(to));
-        }
-        Some(NamedEffect::DoubleTurn) => out.push_str(" data-double-turn"),
+    if flow.optional {
+        out.push_str(" data-flow=\"optional\"");
     }
     out
 }
@@ -638,15 +653,10 @@ fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step, pag
     let id = html::text(&step.id);
     let _ = write!(
         out,
-        "<section class=\"step\" id=\"step-{id}\" data-step=\"{id}\"{c}{flow} aria-labelledby=\"step-{id}-title\">\n\
+        "<section class=\"step\" id=\"step-{id}\" data-step=\"{id}\"{c} aria-labelledby=\"step-{id}-title\">\n\
          <h3 id=\"step-{id}-title\">{word} {id}: {title}",
         word = page.word(Word::Step),
         c = conds.attr(&step.when),
-        flow = match (step.choose_one, step.may_pass) {
-            (false, _) => "",
-            (true, false) => " data-choose-one",
-            (true, true) => " data-choose-one data-may-pass",
-        },
         title = page.name(UnitKind::Step, &step.id, &step.title),
     );
     if let Some((repeat, when)) = &step.repeat {
@@ -685,7 +695,7 @@ fn item(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, item: &Item, pag
     if !item.foreign.is_empty() {
         let _ = write!(out, " data-f=\"{}\"", numbers(item.foreign.iter().map(|e| e.0)));
     }
-    out.push_str(&flow_attrs(item.flow, item.effect.as_ref(), &rules.catalog));
+    out.push_str(&flow_attrs(item.flow));
     out.push_str(" hidden>");
     let (wording, attributes) = page.item_text(item);
     let _ = write!(out, "<div class=\"line\"><span class=\"text\"{attributes}>");

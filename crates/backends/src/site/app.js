@@ -2,7 +2,9 @@
 // compiled conditions come from rules.js (window.carcassonneRules), every item
 // is already in index.html in its place. This script reads the selection from
 // the controls or the link (#edition=C2&variant=hig&with=abbey_and_mayor,builder),
-// evaluates the conditions and shows what they allow.
+// evaluates the conditions and shows what they allow. "Play a turn" runs on the
+// runtime itself (wasm.js and carcassonne-rules.js: window.CarcassonneRules),
+// where the page has it.
 "use strict";
 (function () {
   const R = window.carcassonneRules;
@@ -59,6 +61,8 @@
     modules: new Set(),
     changes: false,
     ignored: [],
+    // The answers of the turn played ("Play a turn"), null when not playing.
+    play: null,
   };
 
   /** The module mask of a set of module bits: 32-bit words, bit b in word b >> 5. */
@@ -86,7 +90,8 @@
     return ids;
   }
 
-  function hashOf() {
+  /** The link's fragment: the selection, and the turn played unless `selectionOnly`. */
+  function hashOf(selectionOnly) {
     const parts = ["edition=" + encodeURIComponent(R.editions[state.edition].id)];
     if (state.variant !== R.editions[state.edition].variant && R.variants[state.variant]) {
       parts.push("variant=" + encodeURIComponent(R.variants[state.variant].id));
@@ -94,7 +99,30 @@
     const ids = withList();
     if (ids.length) parts.push("with=" + ids.map(encodeURIComponent).join(","));
     if (state.changes) parts.push("changes=1");
+    if (state.play !== null && !selectionOnly) parts.push("play=" + state.play.map(answerToken).join("."));
     return "#" + parts.join("&");
+  }
+
+  // A turn's answers in the link, one token each, "."-separated (item ids are
+  // kebab-case): y / n ({do}), 3 ({count}), o_ID or o_ ({choose}, null), a_ID ({any_time}).
+  function answerToken(a) {
+    if ("do" in a) return a.do ? "y" : "n";
+    if ("count" in a) return String(a.count);
+    if ("choose" in a) return "o_" + (a.choose === null ? "" : a.choose);
+    return "a_" + a.any_time;
+  }
+
+  /** The answers of a link's `play=`, up to the first token that is none. */
+  function answersOf(text) {
+    const out = [];
+    for (const token of text ? text.split(".") : []) {
+      if (token === "y" || token === "n") out.push({ do: token === "y" });
+      else if (/^[0-9]+$/.test(token)) out.push({ count: Number(token) });
+      else if (token.startsWith("o_")) out.push({ choose: token.length > 2 ? token.slice(2) : null });
+      else if (token.startsWith("a_") && token.length > 2) out.push({ any_time: token.slice(2) });
+      else break;
+    }
+    return out;
   }
 
   /** Whether a link's fragment is a selection (an anchor such as #order is not). */
@@ -122,6 +150,7 @@
     }
     state.changes = params.get("changes") === "1";
     state.ignored = ignored;
+    state.play = params.has("play") ? answersOf(params.get("play")) : null;
   }
 
   function writeHash() {
@@ -133,7 +162,8 @@
         location.replace(hash);
       }
     }
-    shareUrl.value = location.href;
+    // The link to share names the selection, not the turn being played.
+    shareUrl.value = location.href.replace(/#.*$/, "") + hashOf(true);
     // The other languages' pages show the same selection.
     for (const link of document.querySelectorAll("nav.languages a[data-page]")) {
       link.setAttribute("href", link.dataset.page + location.hash);
@@ -191,10 +221,12 @@
     if (navigator.clipboard) navigator.clipboard.writeText(shareUrl.value).catch(() => document.execCommand("copy"));
     else document.execCommand("copy");
   });
+  // A link followed, Back or Forward: its selection, and its turn (or none).
   window.addEventListener("hashchange", () => {
     if (!isSelection(location.hash)) return writeHash();
     readHash();
     update();
+    play.follow();
   });
   // The skip link moves the focus without touching the link's selection.
   const skip = document.querySelector(".skip");
@@ -308,14 +340,14 @@
     writeHash();
   }
 
-  window.addEventListener("hashchange", () => play.leave());
-
   // ---- Play a turn ----------------------------------------------------------------
   //
-  // The order shown, played one prompt at a time as the runtime's `Turn` plays it
-  // (crates/runtime/src/turn.rs): the plan is read from the visible steps and items
-  // and their flow attributes; the turn is replayed from its answers, so undo is
-  // "the same answers but the last".
+  // The runtime plays the turn (wasm.js and carcassonne-rules.js, the JavaScript
+  // package's glue): the page sends the selection and the answers so far and shows
+  // the pending prompt and the trace it answers with, in the page's own texts (the
+  // shown edition's wording of each item) and words. Undo is the same answers but
+  // the last. The answers are kept in the link (#…&play=y.n.o_deploy-meeple), so a
+  // reload resumes the turn, and Back leaves the play mode.
 
   const play = (function () {
     const panel = document.getElementById("play");
@@ -328,288 +360,75 @@
     const anyTimeList = document.getElementById("play-any-time-list");
     const anyTimeTitle = document.getElementById("play-any-time-title");
     const log = document.getElementById("play-log");
-    if (!panel || !startButton || !anyTimeTitle) return { leave() {} };
+    const Rules = window.CarcassonneRules;
+    if (!panel || !startButton || !anyTimeTitle || !Rules) {
+      return { ready: Promise.resolve(), follow() { state.play = null; } };
+    }
 
-    /** More go-backs than this in one turn is refused, as the runtime does. */
-    const MAX_GO_BACKS = 100;
-    /** More completed features at once than this is refused. */
+    /** The runtime's bound on the completed features of one count (the field's maximum). */
     const MAX_FEATURES = 64;
 
-    let plan = null;
-    let answers = [];
+    /** The loaded rules, once the module is compiled. */
+    let rules = null;
+    /** What the runtime answered for state.play. */
+    let played = null;
+    /** The play mode's entry in the history is ours (Back returns to the order). */
+    let pushed = false;
 
-    // ---- The plan: the shown order with its flow ----
-
-    /** The shown items of a list in pre-order, as the runtime flattens a step. */
-    function flatten(list, option, once, depth, nodes) {
-      const first = nodes.length;
-      for (const li of list ? list.children : []) {
-        if (!li.matches("li.item") || li.hidden) continue;
-        const flow = (li.dataset.flow || "").split(" ");
-        const node = {
-          id: li.dataset.id,
-          li,
-          role: li.dataset.role || "action",
-          optional: flow.includes("optional"),
-          chooseOne: flow.includes("choose-one"),
-          once: once || flow.includes("once"),
-          skip: li.dataset.skip !== undefined ? li.dataset.skip.split(" ") : null,
-          goBack: li.dataset.goBack !== undefined ? li.dataset.goBack : null,
-          doubleTurn: li.dataset.doubleTurn !== undefined,
-          option,
-          depth,
-          end: 0,
-          scopeEnd: 0,
-        };
-        nodes.push(node);
-        flatten(li.querySelector(":scope > .items"), node.chooseOne, node.once, depth + 1, nodes);
-        node.end = nodes.length;
-      }
-      for (const node of nodes.slice(first)) if (node.scopeEnd === 0) node.scopeEnd = nodes.length;
-      return nodes;
+    function selection() {
+      const s = { edition: R.editions[state.edition].id, with: withList() };
+      if (R.variants[state.variant]) s.variant = R.variants[state.variant].id;
+      return s;
     }
 
-    function readPlan() {
-      const steps = [];
-      for (const el of turn.querySelectorAll(".phase > .step")) {
-        if (el.hidden) continue;
-        const repeat = el.querySelector(".repeat");
-        // The step's heading as the page writes it ("Step 1B: Draw a tile"), without its badges.
-        const heading = el.querySelector("h3").cloneNode(true);
-        heading.querySelectorAll(".badge").forEach((badge) => badge.remove());
-        steps.push({
-          id: el.dataset.step,
-          heading: heading.textContent.replace(/\s+/g, " ").trim(),
-          chooseOne: el.dataset.chooseOne !== undefined,
-          mayPass: el.dataset.mayPass !== undefined,
-          perFeature: repeat !== null && !repeat.hidden && repeat.dataset.repeat === "per_feature",
-          nodes: flatten(el.querySelector(":scope > .items"), el.dataset.chooseOne !== undefined, false, 0, []),
-        });
-      }
-      const anyTimeItems = flatten(document.querySelector("#any_time > .items"), false, false, 0, []);
-      const index = (id) => steps.findIndex((s) => s.id === id);
-      let block = null;
-      const span = document.getElementById("double-turn-block");
-      const m = mask(state.modules);
-      if (span && (span.dataset.c === undefined || R.conds[Number(span.dataset.c)](state.edition, state.variant, m))) {
-        const [first, last] = [index(span.dataset.first), index(span.dataset.last)];
-        if (first >= 0 && last >= first) block = [first, last];
-      }
-      return { steps, anyTime: anyTimeItems, block, index };
+    // ---- What the page shows of the rules' ids ----
+
+    /** Whether an element of the order is shown for the selection (the order itself steps aside). */
+    function shown(el) {
+      for (let e = el; e && e !== turn; e = e.parentElement) if (e.hidden) return false;
+      return el !== null;
     }
 
-    // ---- The turn ----
+    const itemLi = (id) => document.getElementById("item-" + id);
 
-    /** A refused answer: the turn stays where it is. */
-    class Refused extends Error {}
-
-    function newTurn() {
-      const t = {
-        seq: 0, part: 1, at: { kind: "over" }, doubleTurn: false, afterBlock: false,
-        skipped: [], once: [], goBacks: 0, trace: [], prompts: [],
-      };
-      if (plan.steps.length === 0) t.trace.push({ event: "end" });
-      else walk(t, { go: "step", s: 0 });
-      return t;
+    /** An item's text as the order shows it: the shown edition's wording only. */
+    function textOf(li) {
+      const text = li.querySelector(":scope > .line > .text").cloneNode(true);
+      text.querySelectorAll("[hidden]").forEach((e) => e.remove());
+      text.removeAttribute("class");
+      text.className = "play-text";
+      return text;
     }
 
-    /** The choose-one's options at `of` (an item's index, or null for the step's own items). */
-    function options(t, s, of) {
-      const nodes = plan.steps[s].nodes;
-      const out = [];
-      for (let i = of === null ? 0 : of + 1, end = of === null ? nodes.length : nodes[of].end; i < end; i = nodes[i].end) {
-        const node = nodes[i];
-        if (node.role !== "note" && !(node.once && t.once.includes(node.id))) out.push(i);
-      }
-      return out;
+    /** The same as plain text, for the log. */
+    function plainText(id) {
+      const li = itemLi(id);
+      return li ? textOf(li).textContent.replace(/\s+/g, " ").trim() : id;
     }
 
-    function mayPass(s, of) {
-      return of === null ? plan.steps[s].mayPass : plan.steps[s].nodes[of].optional;
+    /** The step's heading as the page writes it ("Step 1B: Draw a tile"), without its badges. */
+    function stepHeading(id) {
+      const h3 = document.querySelector("#step-" + CSS.escape(id) + " > h3");
+      if (!h3) return id;
+      const heading = h3.cloneNode(true);
+      heading.querySelectorAll(".badge").forEach((badge) => badge.remove());
+      return heading.textContent.replace(/\s+/g, " ").trim();
     }
 
-    /** The pending prompt in the `play` command's JSON shape, or null when the turn is over. */
-    function prompt(t) {
-      const at = t.at;
-      if (at.kind === "over") return null;
-      const p = { seq: t.seq, kind: at.kind, part: t.part, step: plan.steps[at.s].id, feature: at.feature || null };
-      if (at.kind === "do") p.item = plan.steps[at.s].nodes[at.i].id;
-      if (at.kind === "choose") {
-        p.options = options(t, at.s, at.of).map((o) => plan.steps[at.s].nodes[o].id);
-        p.may_pass = mayPass(at.s, at.of);
-      }
-      return p;
+    /** The selection's turn can have a second part (a step of the double-turn block shows). */
+    function doubleTurns() {
+      return Array.from(turn.querySelectorAll(".step.double-turn")).some(shown);
     }
 
-    function checkEffect(t, node) {
-      if (node.goBack === null) return;
-      if (plan.index(node.goBack) < 0) throw new Refused(word("playNoSuchStep", { step: node.goBack }));
-      if (t.goBacks >= MAX_GO_BACKS) throw new Refused(counted("playWentBackCount", t.goBacks));
+    /** The item an item sits under, if any. */
+    function parentItem(li) {
+      return li && li.parentElement ? li.parentElement.closest("li.item") : null;
     }
 
-    /** Takes one answer ({do}, {choose}, {count} or {any_time}); throws Refused, changing nothing. */
-    function answer(t, a) {
-      const at = t.at;
-      if (at.kind === "over") throw new Refused(word("playOver"));
-      const stepId = plan.steps[at.s].id;
-      if ("any_time" in a) {
-        const node = plan.anyTime.find((n) => n.id === a.any_time && (n.role === "action" || n.role === "condition"));
-        if (!node) throw new Refused(word("playNotAnyTime", { section: anyTimeTitle.textContent.trim() }));
-        if (node.once) {
-          if (t.once.includes(node.id)) throw new Refused(word("playOnlyOnce"));
-          t.once.push(node.id);
-        }
-        t.trace.push({ event: "any_time", part: t.part, step: stepId, item: node.id });
-        return;
-      }
-      const nodes = plan.steps[at.s].nodes;
-      const asked = prompt(t);
-      let next;
-      if (at.kind === "do" && "do" in a) {
-        const node = nodes[at.i];
-        if (a.do) checkEffect(t, node);
-        t.trace.push({ event: "item", part: t.part, step: stepId, item: node.id, done: a.do });
-        if (a.do) next = take(t, at.s, at.feature, at.i);
-        else next = { go: "node", s: at.s, feature: at.feature, i: node.role === "condition" ? node.end : at.i + 1 };
-      } else if (at.kind === "choose" && "choose" in a) {
-        if (a.choose === null) {
-          if (!mayPass(at.s, at.of)) throw new Refused(word("playMustChoose"));
-          t.trace.push({ event: "chose", part: t.part, step: stepId, item: null });
-          next = { go: "node", s: at.s, feature: at.feature, i: at.of === null ? nodes.length : nodes[at.of].end };
-        } else {
-          const o = options(t, at.s, at.of).find((o) => nodes[o].id === a.choose);
-          if (o === undefined) throw new Refused(word("playNotOffered"));
-          checkEffect(t, nodes[o]);
-          t.trace.push({ event: "chose", part: t.part, step: stepId, item: nodes[o].id });
-          next = take(t, at.s, at.feature, o);
-        }
-      } else if (at.kind === "count" && "count" in a) {
-        const n = a.count;
-        if (!Number.isInteger(n) || n < 0 || n > MAX_FEATURES) {
-          throw new Refused(capitalized(word("playPleaseAnswer", { hint: word("playNumber", { from: 0, to: MAX_FEATURES }) })));
-        }
-        if (n === 0) {
-          t.trace.push({ event: "no_features", part: t.part, step: stepId });
-          next = { go: "after", s: at.s };
-        } else {
-          t.trace.push({ event: "step", part: t.part, step: stepId, feature: [1, n] });
-          next = { go: "round", s: at.s, feature: [1, n] };
-        }
-      } else {
-        throw new Refused(word("playWrongAnswer", { answer: Object.keys(a)[0], prompt: at.kind }));
-      }
-      t.prompts.push(asked);
-      t.seq += 1;
-      walk(t, next);
-    }
-
-    /** The item at `i` was done (or taken): its effect applies, its sub-items come next. */
-    function take(t, s, feature, i) {
-      const node = plan.steps[s].nodes[i];
-      if (node.once) t.once.push(node.id);
-      if (node.skip) t.skipped.push(...node.skip);
-      if (node.doubleTurn && t.part === 1 && plan.block) t.doubleTurn = true;
-      if (node.goBack !== null) {
-        const to = plan.index(node.goBack);
-        t.trace.push({ event: "go_back", part: t.part, from: plan.steps[s].id, to: plan.steps[to].id });
-        t.goBacks += 1;
-        t.skipped = [];
-        return { go: "step", s: to };
-      }
-      return node.chooseOne ? choose(t, s, feature, i) : { go: "node", s, feature, i: i + 1 };
-    }
-
-    /** A choose-one prompt, or past the choice when nothing is offered. */
-    function choose(t, s, feature, of) {
-      if (options(t, s, of).length) {
-        t.at = { kind: "choose", s, feature, of };
-        return { go: "wait" };
-      }
-      const nodes = plan.steps[s].nodes;
-      return { go: "node", s, feature, i: of === null ? nodes.length : nodes[of].end };
-    }
-
-    /** Plays from `go` to the next prompt (or the end), recording the trace. */
-    function walk(t, go) {
-      for (;;) {
-        if (go.go === "wait") return;
-        const step = plan.steps[go.s];
-        if (go.go === "step") {
-          if (t.skipped.includes(step.id)) {
-            t.trace.push({ event: "skipped", part: t.part, step: step.id });
-            go = { go: "after", s: go.s };
-          } else if (step.perFeature) {
-            t.at = { kind: "count", s: go.s };
-            return;
-          } else {
-            t.trace.push({ event: "step", part: t.part, step: step.id, feature: null });
-            go = { go: "round", s: go.s, feature: null };
-          }
-        } else if (go.go === "round") {
-          go = step.chooseOne ? choose(t, go.s, go.feature, null) : { go: "node", s: go.s, feature: go.feature, i: 0 };
-        } else if (go.go === "node") {
-          const { s, feature, i } = go;
-          const node = step.nodes[i];
-          if (!node) {
-            if (feature && feature[0] < feature[1]) {
-              const f = [feature[0] + 1, feature[1]];
-              t.trace.push({ event: "step", part: t.part, step: step.id, feature: f });
-              go = { go: "round", s, feature: f };
-            } else {
-              go = { go: "after", s };
-            }
-          } else if (node.option) {
-            // Reached past the option taken: the others are not played.
-            go = { go: "node", s, feature, i: node.scopeEnd };
-          } else if (node.role === "note") {
-            go = { go: "node", s, feature, i: node.end };
-          } else if (node.once && t.once.includes(node.id)) {
-            t.trace.push({ event: "once", part: t.part, step: step.id, item: node.id });
-            go = { go: "node", s, feature, i: node.end };
-          } else if (node.role === "group" && !node.chooseOne) {
-            go = { go: "node", s, feature, i: i + 1 };
-          } else if (node.role === "condition" || !node.chooseOne) {
-            t.at = { kind: "do", s, feature, i };
-            return;
-          } else {
-            go = choose(t, s, feature, i);
-          }
-        } else {
-          const next = nextStep(t, go.s);
-          if (next === null) {
-            t.at = { kind: "over" };
-            t.trace.push({ event: "end" });
-            return;
-          }
-          go = { go: "step", s: next };
-        }
-      }
-    }
-
-    /** The step after step `s`, following the double turn; null at the end. */
-    function nextStep(t, s) {
-      const len = plan.steps.length;
-      if (plan.block) {
-        const [first, last] = plan.block;
-        const secondPart = (afterBlock) => {
-          t.part = 2;
-          t.afterBlock = afterBlock;
-          t.skipped = [];
-          t.trace.push({ event: "part", part: 2 });
-          return first;
-        };
-        if (t.part === 1 && t.doubleTurn && s === last) return secondPart(true);
-        if (t.part === 2 && s === last && !t.afterBlock) return null;
-        if (t.part === 1 && t.doubleTurn && s + 1 >= len) return secondPart(false);
-      }
-      return s + 1 < len ? s + 1 : null;
-    }
-
-    /** The turn after `list` of answers (each was taken once, so none is refused). */
-    function replay(list) {
-      const t = newTurn();
-      list.forEach((a) => answer(t, a));
-      return t;
+    /** The "at any time" items a player can use (not a note or a heading of others). */
+    function anyTimeItems() {
+      return Array.from(document.querySelectorAll("#any_time li.item"))
+        .filter((li) => shown(li) && (li.dataset.role === undefined || li.dataset.role === "condition"));
     }
 
     // ---- The screen ----
@@ -621,17 +440,11 @@
       return e;
     }
 
-    /** An item's text as the order shows it (the selected edition's wording). */
-    function textOf(node) {
-      const text = node.li.querySelector(":scope > .line > .text").cloneNode(true);
-      text.removeAttribute("class");
-      text.className = "play-text";
-      return text;
-    }
-
-    function button(label, data, onClick) {
+    /** An answer's button; `about` names what it answers (aria-describedby). */
+    function button(label, data, about, onClick) {
       const b = el("button", { type: "button", className: "play-answer" }, [label]);
       Object.assign(b.dataset, data);
+      if (about) b.setAttribute("aria-describedby", about);
       b.addEventListener("click", onClick);
       return b;
     }
@@ -641,13 +454,10 @@
       return word("traceFeature", { n, of });
     }
 
-    /** What the log says of one event. */
+    /** What the log says of one event of the trace. */
     function describe(e) {
-      const item = (id) => {
-        const node = plan.steps.flatMap((s) => s.nodes).concat(plan.anyTime).find((n) => n.id === id);
-        return node ? node.li.querySelector(":scope > .line > .text").innerText.replace(/\s+/g, " ").trim() : id;
-      };
       const line = (key, fill) => capitalized(word(key, fill));
+      const item = plainText;
       switch (e.event) {
         case "part": return word("playSecondPart", { part: e.part });
         case "step": return line("traceStep", { step: e.step }) + (e.feature ? " (" + featureOf(e.feature) + ")" : "");
@@ -662,135 +472,231 @@
       }
     }
 
-    function give(a) {
-      const t = replay(answers);
+    /** The `once` items done this turn, as the saved turn has them. */
+    function doneOnce() {
+      return (played && played.state && played.state.turn && played.state.turn.once) || [];
+    }
+
+    /** Why the runtime refused `a`, in the page's words: the buttons offer only what
+     * the prompt allows, so what is left is a count out of bounds, an "only once"
+     * item used again, and the turn going back too often. */
+    function refusal(err, a) {
+      if ("count" in a) return capitalized(word("playPleaseAnswer", { hint: word("playNumber", { from: 0, to: MAX_FEATURES }) }));
+      if ("any_time" in a) {
+        return doneOnce().includes(a.any_time)
+          ? word("playOnlyOnce") : word("playNotAnyTime", { section: anyTimeTitle.textContent.trim() });
+      }
+      if ("choose" in a && a.choose === null) return word("playMustChoose");
+      const goBacks = played ? played.trace.filter((e) => e.event === "go_back").length : 0;
+      if (goBacks > 0) return counted("playWentBackCount", goBacks);
+      const p = pending();
+      if ("choose" in a && p && p.kind === "choose") return word("playNotOffered");
+      if (p && !(Object.keys(a)[0] === p.kind)) return word("playWrongAnswer", { answer: Object.keys(a)[0], prompt: p.kind });
+      return capitalized(word("playRefused", { reason: err.message }));
+    }
+
+    function pending() {
+      return played && !played.over ? played.prompts[played.prompts.length - 1] : null;
+    }
+
+    /** Plays the turn's answers; a refused one (a link edited by hand) and those after it are dropped. */
+    function replay() {
       try {
-        answer(t, a);
+        played = rules.play(selection(), state.play);
       } catch (err) {
-        if (!(err instanceof Refused)) throw err;
-        error.textContent = err.message;
+        if (typeof err.answer !== "number" || err.answer >= state.play.length) throw err;
+        state.play = state.play.slice(0, err.answer);
+        writeHash();
+        played = rules.play(selection(), state.play);
+      }
+    }
+
+    /** Gives one answer; a refused one changes nothing and says why. */
+    function give(a) {
+      let next;
+      try {
+        next = rules.play(selection(), state.play.concat([a]));
+      } catch (err) {
+        if (!err || err.code === undefined) throw err;
+        error.textContent = refusal(err, a);
         error.hidden = false;
         return;
       }
-      answers.push(a);
+      state.play.push(a);
+      played = next;
+      writeHash();
       show();
+      focusQuestion();
+    }
+
+    /** The focus on the new question (a screen reader reads it). */
+    function focusQuestion() {
+      const question = promptBox.querySelector(".play-question");
+      if (question) question.focus();
     }
 
     function show() {
-      const t = replay(answers);
-      const p = prompt(t);
+      const p = pending();
       error.hidden = true;
-      undoButton.disabled = answers.length === 0;
+      undoButton.disabled = state.play.length === 0;
       promptBox.replaceChildren();
       const data = promptBox.dataset;
       for (const key of Object.keys(data)) delete data[key];
       data.kind = p ? p.kind : "over";
-      data.seq = String(t.seq);
-      data.part = String(t.part);
+      data.seq = String(p ? p.seq : state.play.filter((a) => !("any_time" in a)).length);
+      const question = (text) => el("p", { className: "play-question", id: "play-question", tabIndex: -1 }, [text]);
+      const part = p ? p.part : (played.trace.some((e) => e.event === "part") ? 2 : 1);
+      data.part = String(part);
       if (!p) {
-        where.textContent = plan.block && t.part === 2 ? word("playSecondPart", { part: t.part }) : "";
-        promptBox.append(el("p", { className: "play-question" }, [word("playOver")]),
-          el("p", {}, [button(word("playAnother"), { again: "" }, () => { answers = []; show(); })]));
+        where.textContent = part === 2 ? word("playSecondPart", { part }) : "";
+        promptBox.append(question(word("playOver")),
+          el("p", {}, [button(word("playAnother"), { again: "" }, null, () => restart())]));
       } else {
-        const step = plan.steps[t.at.s];
-        data.step = step.id;
+        data.step = p.step;
         if (p.feature) data.feature = p.feature.join(" ");
-        const part = !plan.block ? "" :
-          (t.part === 2 ? word("playSecondPart", { part: t.part }) : capitalized(word("tracePart", { part: t.part }))) + " · ";
-        where.textContent = part + step.heading + (p.feature ? " · " + featureOf(p.feature) : "");
+        const partLine = !doubleTurns() ? "" :
+          (part === 2 ? word("playSecondPart", { part }) : capitalized(word("tracePart", { part }))) + " · ";
+        where.textContent = partLine + stepHeading(p.step) + (p.feature ? " · " + featureOf(p.feature) : "");
         if (p.kind === "do") {
-          const node = step.nodes[t.at.i];
-          data.item = node.id;
-          const parent = step.nodes.slice(0, t.at.i).reverse().find((n) => n.end > t.at.i);
-          if (parent) promptBox.append(el("p", { className: "play-context" }, [textOf(parent)]));
-          const question = word(node.role === "condition" ? "playDoesItHold" : node.optional ? "playYouMay" : "playCarryOut");
-          const [yes, no] = node.role === "condition"
+          const li = itemLi(p.item);
+          data.item = p.item;
+          const parent = parentItem(li);
+          if (parent) promptBox.append(el("p", { className: "play-context", id: "play-context" }, [textOf(parent)]));
+          const condition = li.dataset.role === "condition";
+          const optional = (li.dataset.flow || "").split(" ").includes("optional");
+          const [yes, no] = condition
             ? [capitalized(word("traceYes")), capitalized(word("traceNo"))]
-            : node.optional ? [word("playDid"), word("playDidNot")] : [word("playDone"), word("playCouldNot")];
-          promptBox.append(el("p", { className: "play-question" }, [question]),
-            el("p", { className: "play-item" }, [textOf(node)]),
+            : optional ? [word("playDid"), word("playDidNot")] : [word("playDone"), word("playCouldNot")];
+          const about = "play-question play-item" + (parent ? " play-context" : "");
+          promptBox.append(question(word(condition ? "playDoesItHold" : optional ? "playYouMay" : "playCarryOut")),
+            el("p", { className: "play-item", id: "play-item" }, [textOf(li)]),
             el("p", { className: "play-buttons" }, [
-              button(yes, { answer: "yes" }, () => give({ do: true })),
-              button(no, { answer: "no" }, () => give({ do: false })),
+              button(yes, { answer: "yes" }, about, () => give({ do: true })),
+              button(no, { answer: "no" }, about, () => give({ do: false })),
             ]));
         } else if (p.kind === "choose") {
-          const of = t.at.of === null ? null : step.nodes[t.at.of];
+          const of = p.options.length ? parentItem(itemLi(p.options[0])) : null;
           if (of) {
-            data.of = of.id;
-            promptBox.append(el("p", { className: "play-context" }, [textOf(of)]));
+            data.of = of.dataset.id;
+            promptBox.append(el("p", { className: "play-context", id: "play-context" }, [textOf(of)]));
           }
-          promptBox.append(el("p", { className: "play-question" }, [capitalized(word(p.may_pass ? "chooseOneOrNone" : "chooseOne"))]));
+          promptBox.append(question(capitalized(word(p.may_pass ? "chooseOneOrNone" : "chooseOne"))));
+          const about = "play-question" + (of ? " play-context" : "");
           const list = el("ul", { className: "play-options" });
-          for (const o of options(t, t.at.s, t.at.of)) {
-            const node = step.nodes[o];
-            const b = button("", { option: node.id }, () => give({ choose: node.id }));
-            b.replaceChildren(textOf(node));
+          for (const id of p.options) {
+            const b = button("", { option: id }, about, () => give({ choose: id }));
+            b.replaceChildren(textOf(itemLi(id)));
             list.append(el("li", {}, [b]));
           }
-          if (p.may_pass) list.append(el("li", {}, [button(capitalized(word("playNoneOfThem")), { pass: "" }, () => give({ choose: null }))]));
+          if (p.may_pass) {
+            list.append(el("li", {}, [button(capitalized(word("playNoneOfThem")), { pass: "" }, about, () => give({ choose: null }))]));
+          }
           promptBox.append(list);
         } else {
-          promptBox.append(el("p", { className: "play-question" }, [capitalized(word("playHowMany"))]));
+          promptBox.append(question(capitalized(word("playHowMany"))));
+          const about = "play-where play-question";
           const counts = el("p", { className: "play-buttons" });
-          for (let n = 0; n <= 4; n++) counts.append(button(String(n), { count: String(n) }, () => give({ count: n })));
+          for (let n = 0; n <= 4; n++) counts.append(button(String(n), { count: String(n) }, about, () => give({ count: n })));
           const input = el("input", { type: "number", min: "0", max: String(MAX_FEATURES), id: "play-count", value: "5" });
           const more = el("p", { className: "play-more" }, [
             el("label", { htmlFor: "play-count" }, [word("playMore")]), " ", input, " ",
-            button(word("playOk"), { countOk: "" }, () => give({ count: Number(input.value) })),
+            button(word("playOk"), { countOk: "" }, about, () => give({ count: Number(input.value) })),
           ]);
           promptBox.append(counts, more);
         }
       }
       // The "at any time" items, while a prompt waits; a `once` item only until used.
       anyTimeList.replaceChildren();
-      const usable = plan.anyTime.filter((n) => n.role === "action" || n.role === "condition");
-      anyTimeBox.hidden = !p || usable.length === 0;
-      for (const node of usable) {
-        const b = button("", { anyTime: node.id }, () => give({ any_time: node.id }));
-        b.replaceChildren(textOf(node));
-        b.disabled = node.once && t.once.includes(node.id);
+      const usable = p ? anyTimeItems() : [];
+      anyTimeBox.hidden = usable.length === 0;
+      const once = doneOnce();
+      for (const li of usable) {
+        const id = li.dataset.id;
+        const b = button("", { anyTime: id }, null, () => give({ any_time: id }));
+        b.replaceChildren(textOf(li));
+        b.disabled = once.includes(id);
         anyTimeList.append(el("li", {}, [b]));
       }
-      log.replaceChildren(...t.trace.map((e) => {
+      log.replaceChildren(...played.trace.map((e) => {
         const li = el("li", { className: "play-event play-" + e.event }, [describe(e)]);
         li.dataset.event = JSON.stringify(e);
         return li;
       }));
     }
 
-    function enter() {
-      plan = readPlan();
-      answers = [];
+    /** Shows the turn of state.play (entering the mode), or leaves the mode when it is null. */
+    function follow() {
+      if (state.play === null) {
+        if (panel.hidden) return;
+        document.body.classList.remove("playing");
+        panel.hidden = true;
+        played = null;
+        pushed = false;
+        startButton.focus();
+        return;
+      }
+      if (rules === null) return;
+      const entering = panel.hidden;
+      replay();
       document.body.classList.add("playing");
       panel.hidden = false;
       show();
-      panel.scrollIntoView();
-      document.getElementById("play-title").focus();
+      if (entering) {
+        panel.scrollIntoView();
+        focusQuestion();
+      }
     }
 
-    function leave() {
-      if (panel.hidden) return;
-      document.body.classList.remove("playing");
-      panel.hidden = true;
-      startButton.focus();
+    function restart() {
+      state.play = [];
+      writeHash();
+      follow();
+      focusQuestion();
     }
 
-    document.getElementById("play-title").tabIndex = -1;
-    startButton.hidden = false;
-    startButton.addEventListener("click", enter);
+    startButton.addEventListener("click", () => {
+      state.play = [];
+      // Its own entry in the history: Back leaves the mode, not the page.
+      try {
+        history.pushState(null, "", hashOf());
+        pushed = true;
+      } catch (_) {
+        pushed = false;
+      }
+      writeHash();
+      follow();
+    });
     undoButton.addEventListener("click", () => {
-      answers.pop();
-      show();
+      state.play.pop();
+      writeHash();
+      follow();
+      if (undoButton.disabled) focusQuestion();
     });
-    document.getElementById("play-restart").addEventListener("click", () => {
-      answers = [];
-      show();
+    document.getElementById("play-restart").addEventListener("click", restart);
+    document.getElementById("play-leave").addEventListener("click", () => {
+      if (pushed) return history.back();
+      state.play = null;
+      writeHash();
+      follow();
     });
-    document.getElementById("play-leave").addEventListener("click", leave);
-    return { leave };
+
+    const ready = Rules.load().then(
+      (loaded) => {
+        rules = loaded;
+        startButton.hidden = false;
+        follow();
+      },
+      (err) => {
+        // No module, no play mode; the order of play is all there.
+        if (window.console) console.error(err);
+        state.play = null;
+      },
+    );
+    return { ready, follow };
   })();
 
   if (isSelection(location.hash)) readHash();
   update();
-  document.documentElement.classList.add("ready");
+  // The page is ready when the rules' module is (or there is none).
+  play.ready.then(() => document.documentElement.classList.add("ready"));
 })();
