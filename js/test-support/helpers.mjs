@@ -182,3 +182,31 @@ export function randomTurn(rules, rng, selection, { max = 60, anyTime = [] } = {
   }
   return { answers, result };
 }
+
+/**
+ * A diagnostic the command line printed on stderr, read back: its code (the
+ * first line), its message (after `×`) and its help, with miette's line
+ * wrapping undone (whitespace runs as one space).
+ */
+export function readDiagnostic(stderr) {
+  const lines = stderr.split("\n");
+  const code = lines[0].trim();
+  const squash = (s) => s.replace(/\s+/g, " ").trim();
+  const at = lines.findIndex((l) => l.trimStart().startsWith("×"));
+  const message = [];
+  for (let i = at; i >= 0 && i < lines.length && !/^\s*[╭│·╰]/.test(lines[i]) && lines[i].trim() !== ""; i++) {
+    message.push(i === at ? lines[i].trimStart().slice(1) : lines[i]);
+  }
+  const h = lines.findIndex((l) => l.trimStart().startsWith("help:"));
+  const help = [];
+  for (let i = h; i >= 0 && i < lines.length && lines[i].trim() !== ""; i++) {
+    help.push(i === h ? lines[i].trimStart().slice("help:".length) : lines[i]);
+  }
+  return { code, message: squash(message.join(" ")), help: h < 0 ? null : squash(help.join(" ")) };
+}
+
+/** A `RulesError`'s code, message and help, as `readDiagnostic` gives the command line's. */
+export function diagnosticOf(err) {
+  const squash = (s) => s.replace(/\s+/g, " ").trim();
+  return { code: err.code, message: squash(err.message), help: err.help === null ? null : squash(err.help) };
+}

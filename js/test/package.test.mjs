@@ -14,6 +14,9 @@ import {
   catalogOf,
   cli,
   cliStatus,
+  diagnosticOf,
+  randomAnswer,
+  readDiagnostic,
   itemIds,
   jsDir,
   jsonLines,
@@ -97,24 +100,41 @@ describe("modules and order, as the command line prints them", () => {
     t.diagnostic(`languages met: ${[...langs].sort().join(", ")}`);
   });
 
-  test("a selection the command line refuses is refused with its code and message", () => {
-    const cases = [
-      { edition: "C2", with: ["builder", "abey"] },
-      { edition: "C9" },
-      { edition: "C2", variant: "xyz" },
-      { edition: "C2", lang: "xx" },
-    ];
+  const refusedSelections = (cases) => {
     for (const selection of cases) {
       const run = cliStatus(["order", ...selectionArgs(selection), "--format", "json"]);
       assert.equal(run.status, 1, JSON.stringify(selection));
       const err = catchError(() => rules.order(selection));
       assert.ok(err instanceof RulesError, `a RulesError for ${JSON.stringify(selection)}`);
       assert.ok(err instanceof Error);
-      assert.equal(err.code, run.stderr.split("\n")[0].trim(), `the CLI's code for ${JSON.stringify(selection)}`);
-      assert.ok(run.stderr.includes(err.message), `the CLI says ${JSON.stringify(err.message)}:\n${run.stderr}`);
       assert.equal(err.answer, null);
+      assert.deepEqual(diagnosticOf(err), readDiagnostic(run.stderr), `${JSON.stringify(selection)}:\n${run.stderr}`);
     }
+  };
+
+  test("a selection the command line refuses is refused with its code, message and help", () => {
+    refusedSelections([
+      { edition: "C2", with: ["builder", "abey"] },
+      { edition: "C9" },
+      { edition: "C2", variant: "xyz" },
+      { edition: "C2", lang: "xx" },
+      { edition: "C2", with: ["Builder"] },
+      { edition: "C9", variant: "xyz", with: ["abey"] },
+    ]);
   });
+
+  // Where the module and the command line differ today (reported; the
+  // command line's own help comes from src/cli/shared.rs, not the runtime).
+  test(
+    "an id with no close match, and several unknown ids, are refused as the command line says",
+    { todo: "crates/wasm: no `carcassonne-rules modules` lists the ids help; only the first of several unknown ids" },
+    () => {
+      refusedSelections([
+        { edition: "WE", with: ["builder", "no_such_thing", "dragon"] },
+        { edition: "C2", with: ["abey", "zzz_nothing"] },
+      ]);
+    }
+  );
 
   test("arguments that are no selection or no answers throw good errors", () => {
     for (const bad of [undefined, null, "C2", ["C2"]]) {
@@ -237,8 +257,7 @@ describe("play and resume, as the command line plays them", () => {
       fs.writeFileSync(file, jsonLines(answers));
       const run = cliStatus(["play", ...selectionArgs(selection), "--answers", file, "--save", saveFile, "--format", "json"]);
       assert.equal(run.status, 1, `the CLI refuses it too (${why})`);
-      assert.equal(run.stderr.split("\n")[0].trim(), "answers", why);
-      assert.ok(run.stderr.includes(err.message), `${why}: the CLI says ${JSON.stringify(err.message)}:\n${run.stderr}`);
+      assert.deepEqual(diagnosticOf(err), readDiagnostic(run.stderr), `${why}:\n${run.stderr}`);
       assert.ok(run.stderr.includes(`${file}:${index + 1}:`), `${why}: the CLI points at line ${index + 1}`);
       assert.ok(!fs.existsSync(saveFile), "the CLI writes nothing");
     }
@@ -270,16 +289,89 @@ describe("play and resume, as the command line plays them", () => {
     assert.equal(after.answer, 0);
   });
 
-  test("a state from other rules is refused", () => {
+  test(`a wrong answer at a random point of ${TURNS} random turns is refused as the command line refuses it (seed ${seed})`, () => {
+    const rng = prng(seed ^ 0x27d4eb2f);
+    const kinds = new Set();
+    for (let i = 0; i < TURNS; i++) {
+      const selection = randomSelection(rng, catalog);
+      const { answers } = randomTurn(rules, rng, selection, { max: 30 });
+      const k = rng.int(answers.length + 1);
+      const pending = pendingOf(rules.play(selection, answers.slice(0, k)));
+      const ids = itemIds(rules.order(selection).phases.flatMap((ph) => ph.steps.flatMap((s) => s.items)));
+      let wrong;
+      if (pending === null) {
+        wrong = { do: true };
+      } else {
+        const otherKind = ["do", "choose", "count"].filter((kind) => kind !== pending.kind);
+        const forms = [
+          () => randomAnswer(rng, { ...pending, kind: rng.pick(otherKind), options: ids, may_pass: true }),
+          () => ({ choose: rng.pick(ids) + (rng.chance(0.5) ? "-x" : "") }),
+          () => ({ ...randomAnswer(rng, pending), seq: pending.seq + 1 + rng.int(3) }),
+          () => ({ count: 65 }),
+          () => ({ do: "yes" }),
+          () => ({ any_time: rng.pick(ids) }),
+        ];
+        wrong = rng.pick(forms)();
+      }
+      const list = [...answers.slice(0, k), wrong];
+      const where = `seed ${seed}, case ${i}: ${JSON.stringify(selection)} answers ${JSON.stringify(list)}`;
+      let err = null;
+      let result = null;
+      try {
+        result = rules.play(selection, list);
+      } catch (e) {
+        err = e;
+      }
+      const file = path.join(tmp, `wrong-${i}.jsonl`);
+      fs.writeFileSync(file, jsonLines(list));
+      const run = cliStatus(["play", ...selectionArgs(selection), "--answers", file, "--format", "json"]);
+      if (err === null) {
+        // It was no wrong answer after all (a `do` that a `do` prompt takes, an item offered).
+        assert.equal(run.status, 0, where);
+        const { state, ...output } = result;
+        assert.deepEqual(output, JSON.parse(run.stdout), where);
+        continue;
+      }
+      kinds.add(err.message.replace(/`[^`]*`/g, "`…`"));
+      assert.equal(err.code, "answers", where);
+      assert.equal(err.answer, k, where);
+      assert.equal(run.status, 1, where);
+      assert.deepEqual(diagnosticOf(err), readDiagnostic(run.stderr), `${where}\n${run.stderr}`);
+      assert.ok(run.stderr.includes(`${file}:${k + 1}:`), `${where}: the CLI points at line ${k + 1}`);
+    }
+    assert.ok(kinds.size >= 3, `refusals of several kinds: ${[...kinds].join("; ")}`);
+  });
+
+  test("a saved turn the command line refuses to resume is refused the same", () => {
     const { state } = rules.play({ edition: "C2", with: ["builder"] }, [{ do: true }]);
-    const forged = structuredClone(state);
-    forged.turn.rules = "0000000000000000";
-    const err = catchError(() => rules.resume(forged, []));
-    assert.equal(err.code, "answers");
-    const other = structuredClone(state);
-    other.turn.selection.modules = "";
-    assert.equal(catchError(() => rules.resume(other, [])).code, "answers");
-    assert.equal(catchError(() => rules.resume({ turn: 1, trace: [] }, [])).code, "answers");
+    const edited = (edit) => {
+      const s = structuredClone(state);
+      edit(s);
+      return s;
+    };
+    const empty = path.join(tmp, "empty.jsonl");
+    fs.writeFileSync(empty, "");
+    const cases = {
+      "other rules": edited((s) => (s.turn.rules = "0000000000000000")),
+      "another selection": edited((s) => (s.turn.selection.modules = "")),
+      "a trace naming an unknown item": edited((s) => s.trace.push({ event: "item", part: 1, step: "1B", item: "nope", done: true })),
+      "an unknown pending item": edited((s) => (s.turn.at.item = "nope")),
+      "the prompts' count at its limit": edited((s) => (s.turn.seq = 4294967295)),
+      // serde's own messages: the command line adds where in its file.
+      "an unknown field": edited((s) => (s.extra = 1)),
+      "no turn": { trace: [] },
+    };
+    for (const [why, bad] of Object.entries(cases)) {
+      const file = path.join(tmp, "bad-state.json");
+      fs.writeFileSync(file, JSON.stringify(bad));
+      const run = cliStatus(["play", "--resume", file, "--answers", empty, "--format", "json"]);
+      assert.equal(run.status, 1, why);
+      const err = catchError(() => rules.resume(bad, []));
+      assert.equal(err.code, "answers", why);
+      const expected = readDiagnostic(run.stderr);
+      expected.message = expected.message.replace(/ at line \d+ column \d+$/, "");
+      assert.deepEqual(diagnosticOf(err), expected, `${why}:\n${run.stderr}`);
+    }
   });
 
   test("a turn in Dutch plays by the same ids, and its state resumes in English", () => {
