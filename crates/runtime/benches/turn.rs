@@ -7,6 +7,10 @@
 //!   scripted answers (the base game; the builder's double turn, C2).
 //! - `turn/plan/*`: making a selection's turn order ready to play (once per
 //!   game, not per turn).
+//! - `turn/server/*`: what a server does per request with every C2 module
+//!   selected: the saved turn parsed from JSON, one answer, the turn
+//!   serialized again — on a `SharedPlan` kept across requests (`shared`),
+//!   and with the plan built again from the turn order each time (`rebuilt`).
 //!
 //! The size of a saved turn is a test, not a benchmark:
 //! `tests/turn_properties.rs` (`a_saved_turn_stays_under_two_kilobytes`,
@@ -19,7 +23,7 @@ use std::hint::black_box;
 
 use carcassonne_rules_runtime::core::Config;
 use carcassonne_rules_runtime::trace::Trace;
-use carcassonne_rules_runtime::turn::{Answer, Ask, Plan, Turn};
+use carcassonne_rules_runtime::turn::{Answer, Ask, Plan, SharedPlan, Turn};
 use carcassonne_rules_runtime::{catalog, turn_order};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
@@ -87,6 +91,32 @@ fn turn(c: &mut Criterion) {
         group.bench_function(format!("whole/{name}"), |b| b.iter(|| whole(&plan, black_box(&answers))));
         group.bench_function(format!("plan/{name}"), |b| b.iter(|| Plan::new(black_box(order)).fingerprint().len()));
     }
+
+    let every: Vec<&str> = catalog()
+        .expansions
+        .iter()
+        .filter(|e| e.editions.iter().any(|ed| ed == "C2"))
+        .flat_map(|e| e.modules.iter().map(|m| m.id.as_str()))
+        .collect();
+    let every = turn_order(&config("C2", &every.join(",")));
+    let shared = SharedPlan::new(every.clone());
+    let plan = shared.plan();
+    let mut trace = Trace::default();
+    let mut turn = Turn::start(plan, &mut trace);
+    for _ in 0..5 {
+        let prompt = turn.prompt(plan).expect("the plan's own turn").expect("a prompt");
+        turn.answer(plan, prompt.seq, builder(&prompt.ask), &mut trace).expect("a valid answer");
+    }
+    let state = serde_json::to_string(&turn).expect("serializes");
+    let answer = builder(&turn.prompt(plan).expect("the plan's own turn").expect("a prompt").ask);
+    let request = |plan: &Plan| {
+        let mut turn: Turn = serde_json::from_str(black_box(&state)).expect("the saved turn");
+        let mut trace = Trace(Vec::with_capacity(16));
+        turn.answer(plan, turn.seq(), answer, &mut trace).expect("a valid answer");
+        serde_json::to_string(&turn).expect("serializes").len()
+    };
+    group.bench_function("server/shared", |b| b.iter(|| request(shared.plan())));
+    group.bench_function("server/rebuilt", |b| b.iter(|| request(&Plan::new(black_box(&every)))));
     group.finish();
 }
 

@@ -57,6 +57,35 @@ pub struct Plan<'o> {
     fingerprint: String,
 }
 
+self_cell::self_cell!(
+    /// A turn order and the plan made from it, in one owner.
+    struct PlanCell {
+        owner: TurnOrder<'static>,
+        #[covariant]
+        dependent: Plan,
+    }
+    impl {Debug}
+);
+
+/// A plan that owns its turn order: `Send + Sync` and cheap to clone (an
+/// `Arc`), so an engine or a server keeps one per selection instead of
+/// building it again for every request. The bundled rules' turn orders and
+/// those of [`include_rules!`](crate::include_rules) are `'static`.
+#[derive(Debug, Clone)]
+pub struct SharedPlan(std::sync::Arc<PlanCell>);
+
+impl SharedPlan {
+    /// Prepares `order` for playing, once.
+    pub fn new(order: TurnOrder<'static>) -> SharedPlan {
+        SharedPlan(std::sync::Arc::new(PlanCell::new(order, |order| Plan::new(order))))
+    }
+
+    /// The plan, for [`Turn`]'s methods.
+    pub fn plan(&self) -> &Plan<'_> {
+        self.0.borrow_dependent()
+    }
+}
+
 #[derive(Debug)]
 struct PlanStep<'o> {
     order: &'o StepOrder<'o>,

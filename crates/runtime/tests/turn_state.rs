@@ -159,3 +159,24 @@ fn ten_thousand_random_edits_never_panic_and_leave_a_playable_or_refused_turn() 
     }
     assert!(accepted > 100 && refusals > 1000, "accepted {accepted}, refused {refusals}");
 }
+
+#[test]
+fn a_shared_plan_is_kept_across_threads_and_plays_as_the_plan_it_owns() {
+    use carcassonne_rules_runtime::turn::SharedPlan;
+    fn send_sync<T: Send + Sync + 'static>(_: &T) {}
+    let cfg = carcassonne_rules_runtime::config(edition::C2).with(module::BUILDER);
+    let borrowed = order(&cfg);
+    let shared = SharedPlan::new(order(&cfg));
+    send_sync(&shared);
+    let expected = serde_json::to_string(&played(&Plan::new(&borrowed), 40)).expect("serializes");
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let shared = shared.clone();
+            std::thread::spawn(move || serde_json::to_string(&played(shared.plan(), 40)).expect("serializes"))
+        })
+        .collect();
+    for thread in threads {
+        assert_eq!(thread.join().expect("the thread plays"), expected);
+    }
+    assert_eq!(shared.plan().fingerprint(), Plan::new(&borrowed).fingerprint());
+}
