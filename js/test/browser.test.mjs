@@ -65,3 +65,49 @@ test("without wasm.js, load() rejects with what to do", async () => {
     return true;
   });
 });
+
+test("after the module traps, the next call runs on a fresh instance", async () => {
+  // A WebAssembly whose first instance's `run` traps once, as a Rust panic
+  // would (an abort is an `unreachable` trap): the call throws code
+  // `internal`, and the rules go on with a new instance of the same module.
+  let instances = 0;
+  const Wasm = {
+    ...WebAssembly,
+    instantiate: async (bytes, imports) => {
+      const { module, instance } = await WebAssembly.instantiate(bytes, imports);
+      instances++;
+      const real = instance.exports;
+      let trapped = false;
+      const exports = {
+        ...real,
+        run: (ptr, len) => {
+          if (!trapped) {
+            trapped = true;
+            throw new WebAssembly.RuntimeError("unreachable");
+          }
+          return real.run(ptr, len);
+        },
+      };
+      return { module, instance: { exports } };
+    },
+    Instance: class {
+      constructor(module, imports) {
+        instances++;
+        return new WebAssembly.Instance(module, imports);
+      }
+    },
+  };
+  const context = vm.createContext({ atob, WebAssembly: Wasm, TextEncoder, TextDecoder, Promise });
+  vm.runInContext(scripts.wasm, context);
+  vm.runInContext(scripts.glue, context);
+  const rules = await context.CarcassonneRules.load();
+  assert.throws(
+    () => rules.modules(),
+    (e) => e.code === "internal" && /unreachable/.test(e.message) && e.cause instanceof WebAssembly.RuntimeError
+  );
+  assert.equal(instances, 1);
+  assert.ok(rules.modules().expansions.length > 0);
+  assert.equal(instances, 2, "a fresh instance");
+  assert.ok(rules.order({ edition: "C2" }).phases.length > 0);
+  assert.equal(instances, 2);
+});

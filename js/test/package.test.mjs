@@ -91,13 +91,18 @@ describe("modules and order, as the command line prints them", () => {
     t.diagnostic(`seed ${seed}: SEED=${seed} replays it`);
     const rng = prng(seed);
     const langs = new Set();
+    const variants = new Set();
     for (let i = 0; i < ORDERS; i++) {
       const selection = randomSelection(rng, catalog);
       langs.add(selection.lang ?? "en");
+      variants.add(selection.variant ?? "default");
       const expected = JSON.parse(cli(["order", ...selectionArgs(selection), "--format", "json"]));
       assert.deepEqual(rules.order(selection), expected, `seed ${seed}, case ${i}: ${JSON.stringify(selection)}`);
     }
-    t.diagnostic(`languages met: ${[...langs].sort().join(", ")}`);
+    t.diagnostic(`languages met: ${[...langs].sort().join(", ")}; variants: ${[...variants].sort().join(", ")}`);
+    assert.deepEqual([...langs].sort(), ["en", "nl", "ru"], `seed ${seed}`);
+    assert.deepEqual([...variants].sort(), ["default", "hig", "rgg", "zmg"], `seed ${seed}`);
+    shapeOfOrder(rules.order({ edition: "C2", with: catalog.ids, lang: "nl" }));
   });
 
   const refusedSelections = (cases) => {
@@ -178,6 +183,7 @@ describe("play and resume, as the command line plays them", () => {
       );
       const { state, ...output } = result;
       assert.deepEqual(output, printed, where);
+      shapeOfPlay(result, where);
       assert.deepEqual(state, JSON.parse(fs.readFileSync(saveFile, "utf8")), `the saved state, ${where}`);
       assert.equal(pendingOf(result) === null, result.over, where);
 
@@ -393,4 +399,72 @@ function catchError(f) {
     return e;
   }
   assert.fail("expected a throw");
+}
+
+// What index.d.ts says of the JSON, checked on what the rules answer: the
+// keys each object has, exactly, and the types of the closed ones.
+function keys(object, required, optional = []) {
+  const have = Object.keys(object).sort();
+  const allowed = new Set([...required, ...optional]);
+  for (const k of required) assert.ok(k in object, `${k} in ${JSON.stringify(object)}`);
+  for (const k of have) assert.ok(allowed.has(k), `no ${k} in the types: ${JSON.stringify(object)}`);
+}
+
+const FEATURE = (f) => f === null || (Array.isArray(f) && f.length === 2 && f.every(Number.isInteger));
+const EVENTS = {
+  part: ["part"],
+  step: ["part", "step", "feature"],
+  item: ["part", "step", "item", "done"],
+  chose: ["part", "step", "item"],
+  skipped: ["part", "step"],
+  no_features: ["part", "step"],
+  once: ["part", "step", "item"],
+  go_back: ["part", "from", "to"],
+  any_time: ["part", "step", "item"],
+  end: [],
+};
+
+function shapeOfPlay(result, where) {
+  keys(result, ["over", "prompts", "trace", "state"]);
+  for (const p of result.prompts) {
+    const extra = { do: ["item"], choose: ["options", "may_pass"], count: [] }[p.kind];
+    assert.ok(extra, `a prompt's kind: ${JSON.stringify(p)}, ${where}`);
+    keys(p, ["seq", "kind", "part", "step", "feature", ...extra], ["pending", "actor", "must", "of"]);
+    assert.ok(p.part === 1 || p.part === 2);
+    assert.ok(FEATURE(p.feature));
+    if (p.pending !== undefined) assert.equal(p.pending, true);
+  }
+  for (const e of result.trace) {
+    const fields = EVENTS[e.event];
+    assert.ok(fields, `an event of the types: ${JSON.stringify(e)}, ${where}`);
+    keys(e, ["event", ...fields]);
+    if ("feature" in e) assert.ok(FEATURE(e.feature));
+  }
+  keys(result.state, ["turn", "trace"]);
+  keys(result.state.turn.selection, ["edition", "variant", "modules"]);
+  assert.equal(typeof result.state.turn.rules, "string");
+  assert.equal(typeof result.state.turn.seq, "number");
+}
+
+function shapeOfOrder(order) {
+  keys(order, ["edition", "variant", "modules", "notes", "setup", "any_time", "phases", "final_scoring"], ["lang"]);
+  const item = (i) => {
+    keys(i, ["id", "origin", "text", "markers", "foreign", "effect", "children"], ["translation"]);
+    if (i.effect !== null) {
+      const [k, ...more] = Object.keys(i.effect);
+      assert.deepEqual(more, []);
+      assert.ok(["skip", "go_back", "double_turn"].includes(k), JSON.stringify(i.effect));
+    }
+    if (i.translation !== undefined) assert.ok(["translated", "outdated", "missing"].includes(i.translation));
+    i.children.forEach(item);
+  };
+  for (const section of ["notes", "setup", "any_time", "final_scoring"]) order[section].forEach(item);
+  for (const phase of order.phases) {
+    keys(phase, ["id", "title", "steps"]);
+    for (const step of phase.steps) {
+      keys(step, ["id", "title", "repeat", "choose_one", "items"]);
+      assert.ok([null, "double_turn", "per_feature"].includes(step.repeat));
+      step.items.forEach(item);
+    }
+  }
 }
