@@ -13,10 +13,13 @@
 //! selections through the controls (every module alone, every pair, 300
 //! random) and compares every shown item's origin badge with the runtime's.
 //!
-//! "Play a turn" is played through the page (its buttons) and through
-//! `play --format json --answers -` with the same random answers, for 30
-//! random selections and on the minimal fixture: the same prompts and trace.
-//! Undo is checked against `play` of the answers kept.
+//! "Play a turn" (the runtime in WebAssembly, on a page of the bundled rules
+//! only) is played through the page (its buttons) and through `play --format
+//! json --answers -` with the same random answers, for 30 random selections:
+//! the same prompts and trace, and the log's words those of the trace with
+//! the edition's texts. Undo is checked against `play` of the answers kept;
+//! a turn reloaded mid-way resumes at the same prompt, Back leaves the play
+//! mode, and the 101st go-back is refused as `play` refuses it.
 //!
 //! Without Chromium (`/usr/bin/chromium` and `/usr/bin/chromedriver`, or
 //! `CARCASSONNE_CHROMIUM` and `CARCASSONNE_CHROMEDRIVER`) the browser test
