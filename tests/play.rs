@@ -224,6 +224,43 @@ fn a_state_from_other_rules_is_refused_at_its_stamp() {
 }
 
 #[test]
+fn a_saved_turn_edited_by_hand_is_refused_with_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("turn.json");
+    let answers = write_answers(dir.path(), &[json!({"do": false}), json!({"do": false})]);
+    let saved = play(&["--edition", "C2", "--answers", &answers, "--save", state.to_str().unwrap()], dir.path());
+    assert!(saved.status.success(), "{}", String::from_utf8_lossy(&saved.stderr));
+    let text = std::fs::read_to_string(&state).unwrap();
+    let empty = write_answers(dir.path(), &[]);
+    let pending =
+        json_of(&play(&["--resume", state.to_str().unwrap(), "--answers", &empty, "--format", "json"], dir.path()));
+    let item = pending["prompts"][0]["item"].as_str().unwrap().to_string();
+    let edits = [
+        // A double turn granted where the selection has none.
+        text.replace("\"double_turn\": false", "\"double_turn\": true"),
+        // Another prompt of the same step, as if jumped to.
+        text.replace(&format!("\"item\": \"{item}\""), "\"item\": \"place-tile-no-legal-spot\""),
+        // An answer struck from the trace.
+        {
+            let mut value: Value = serde_json::from_str(&text).unwrap();
+            let trace = value["trace"].as_array_mut().unwrap();
+            let answer = trace.iter().position(|e| e["item"] == "show-tile").unwrap();
+            trace.remove(answer);
+            serde_json::to_string_pretty(&value).unwrap()
+        },
+    ];
+    assert_eq!(item, "place-tile");
+    for edited in edits {
+        assert_ne!(edited, text, "the edit applies");
+        std::fs::write(&state, &edited).unwrap();
+        let out = play(&["--resume", state.to_str().unwrap(), "--answers", &empty], dir.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{edited}\n{stderr}");
+        assert!(stderr.contains("turn.json:") && stderr.contains("changed since"), "{stderr}");
+    }
+}
+
+#[test]
 fn a_turn_in_another_language_is_the_same_turn_in_its_texts() {
     let dir = tempfile::tempdir().unwrap();
     let selection = ["--edition", "C2", "--with", "builder"];

@@ -13,7 +13,8 @@
 //! - [`include_rules!`]: an engine's own rules, compiled in its `build.rs` by
 //!   `carcassonne-rules-build`, with the same API as [`generated`].
 //! - [`turn`]: a resumable turn, played one answer at a time and saved and
-//!   restored between any two (serde); [`trace`]: what happened in it.
+//!   restored between any two (serde); [`trace`]: what happened in it;
+//!   [`history`]: a turn's answers replayed, to verify a saved turn and undo.
 //! - [`wire`] (feature `json`): the `play` contract's JSON — answers,
 //!   prompts, output and the saved state — one format for every engine.
 //! - [`driver`]: plays a whole turn through a [`driver::Handler`], a loop
@@ -36,6 +37,7 @@
 
 pub mod driver;
 pub mod generated;
+pub mod history;
 #[cfg(feature = "render")]
 pub mod render;
 mod resolve;

@@ -10,6 +10,7 @@ use carcassonne_rules_core::words::{Word, Words};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::history;
 use crate::trace::{NamedEvent, Trace};
 use crate::turn::{Answer, Ask, MAX_FEATURES, Plan, Prompt, Turn, TurnError};
 
@@ -48,6 +49,10 @@ pub enum Reply {
     /// An "at any time" item used while the prompt waits.
     AnyTime(ItemId),
 }
+
+/// Help for a saved turn that no play of its rules leaves.
+const CHANGED: &str =
+    "the saved turn was changed since `play --save` wrote it: resume an unchanged one, or start the turn again";
 
 const ANSWER_FORMS: &str = "an answer is {\"do\": true|false}, {\"choose\": \"item-id\"|null}, {\"count\": n} or {\"any_time\": \"item-id\"}, with an optional \"seq\"";
 
@@ -193,21 +198,29 @@ impl<'p, 'o> Play<'p, 'o> {
 
     /// Goes on from a saved turn, refused when it is not one of `plan`'s.
     pub fn resume(plan: &'p Plan<'o>, saved: Saved) -> Result<Play<'p, 'o>, Refusal> {
-        if let Err(err) = saved.turn.check(plan) {
-            let s = saved.turn.selection();
-            let help = format!(
-                "resume it with the rules it was saved from: edition {}, variant {}, modules `{}`",
-                terminal::quoted(&s.edition),
-                terminal::quoted(&s.variant),
-                terminal::quoted(&s.modules)
-            );
-            return Err(Refusal::new(err.to_string(), "the rules it was saved from", Some(help)));
+        let label = "the rules it was saved from";
+        match saved.turn.check(plan) {
+            Ok(()) => {}
+            Err(err @ TurnError::OtherRules { .. }) => {
+                let s = saved.turn.selection();
+                let help = format!(
+                    "resume it with the rules it was saved from: edition {}, variant {}, modules `{}`",
+                    terminal::quoted(&s.edition),
+                    terminal::quoted(&s.variant),
+                    terminal::quoted(&s.modules)
+                );
+                return Err(Refusal::new(err.to_string(), label, Some(help)));
+            }
+            Err(err) => return Err(Refusal::new(err.to_string(), label, Some(CHANGED.into()))),
         }
         let events: Option<Vec<_>> = saved.trace.iter().map(|e| e.typed(plan)).collect();
         let Some(events) = events else {
             return Err(Refusal::new("the saved trace names steps or items these rules lack", "its rules", None));
         };
-        Ok(Play { plan, turn: saved.turn, trace: Trace(events), answered: Vec::new() })
+        let trace = Trace(events);
+        history::verify(plan, &saved.turn, &trace)
+            .map_err(|err| Refusal::new(err.to_string(), label, Some(CHANGED.into())))?;
+        Ok(Play { plan, turn: saved.turn, trace, answered: Vec::new() })
     }
 
     /// Takes one answer, as its JSON value. A refused answer changes nothing.

@@ -180,3 +180,70 @@ fn a_shared_plan_is_kept_across_threads_and_plays_as_the_plan_it_owns() {
     }
     assert_eq!(shared.plan().fingerprint(), Plan::new(&borrowed).fingerprint());
 }
+
+/// A turn of `plan` played `n` answers deep with seeded random answers, the
+/// answers it took, and every (turn, trace) on the way.
+fn random_play(plan: &Plan, rng: &mut Rng, n: usize) -> Vec<(Turn, Trace)> {
+    let mut trace = Trace::default();
+    let mut turn = Turn::start(plan, &mut trace);
+    let mut states = vec![(turn.clone(), trace.clone())];
+    for _ in 0..n {
+        let Some(prompt) = turn.prompt(plan).expect("a sound turn") else { break };
+        let answer = match prompt.ask {
+            Ask::Do(_) => Answer::Do(rng.below(3) == 0),
+            Ask::Choose { options, may_pass, .. } => {
+                let pick = rng.below(options.len() + usize::from(may_pass));
+                Answer::Choose(options.get(pick).map(|o| o.item))
+            }
+            Ask::Count => Answer::Count(rng.below(3) as u32),
+        };
+        if turn.answer(plan, prompt.seq, answer, &mut trace).is_ok() {
+            states.push((turn.clone(), trace.clone()));
+        }
+    }
+    states
+}
+
+#[test]
+fn undo_to_any_earlier_prompt_gives_the_turn_as_it_was_and_its_answers_replay_it() {
+    use carcassonne_rules_runtime::history::{replay, said, undo, verify};
+    let mut rng = Rng(0x0dd_ba11_u64);
+    let catalog = carcassonne_rules_runtime::catalog();
+    let ids: Vec<&str> = catalog.expansions.iter().map(|e| e.id.as_str()).collect();
+    for round in 0..40 {
+        let with: Vec<&str> = (0..rng.below(4)).map(|_| ids[rng.below(ids.len())]).collect();
+        let edition = ["C1", "C2", "WE"][round % 3];
+        let Ok(cfg) = catalog.config(edition, None, &with.join(",")) else { continue };
+        let order = order(&cfg);
+        let plan = Plan::new(&order);
+        let states = random_play(&plan, &mut rng, 60);
+        let (turn, trace) = states.last().expect("a start");
+        assert_eq!(verify(&plan, turn, trace), Ok(()));
+        assert_eq!(replay(&plan, 0, &said(trace)).as_ref(), Ok(&(turn.clone(), trace.clone())));
+        for (earlier, state) in states.iter().enumerate() {
+            assert_eq!(undo(&plan, turn, trace, earlier as u32).as_ref(), Ok(state), "{edition} {with:?} to {earlier}");
+        }
+        assert!(undo(&plan, turn, trace, turn.seq() + 1).is_err());
+    }
+}
+
+#[test]
+fn a_forged_jump_passes_the_structural_check_but_not_the_replay() {
+    use carcassonne_rules_runtime::history::verify;
+    let cfg = carcassonne_rules_runtime::config(edition::C2);
+    let order = order(&cfg);
+    let plan = Plan::new(&order);
+    let mut trace = Trace::default();
+    let mut turn = Turn::start(&plan, &mut trace);
+    // Up to the first prompt of 1C (placing the tile), answering no.
+    while turn.prompt(&plan).expect("sound").is_some_and(|p| p.step.id != "1C") {
+        turn.answer(&plan, turn.seq(), Answer::Do(false), &mut trace).expect("offered");
+    }
+    let asked = serde_json::to_value(&turn).expect("serializes")["at"]["item"].as_str().expect("an item").to_string();
+    let other = if asked == "place-tile" { "place-tile-no-legal-spot" } else { "place-tile" };
+    let jumped = edited(&turn, |v| v["at"]["item"] = json!(other));
+    assert_eq!(jumped.check(&plan), Ok(()), "a prompt this step could ask");
+    let Err(TurnError::BadState(why)) = verify(&plan, &jumped, &trace) else { panic!("the jump was taken") };
+    assert!(why.contains("another turn"), "{why}");
+    assert_eq!(verify(&plan, &turn, &trace), Ok(()));
+}
