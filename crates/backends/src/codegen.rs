@@ -2,15 +2,15 @@
 //! not depend on the selection, named constants for editions, variants,
 //! modules, steps, items and markers, one predicate per derived flag, and one
 //! dispatch function per section and step that marks what a selection shows
-//! in a [`Visible`] without allocating; and, per language of the rules, a
+//! in a `Visible` without allocating; and, per language of the rules, a
 //! file of its translated tables (`lang`: [`generate_language`]), which the
 //! rules' file includes only where asked (`LANGUAGES`, [`generate_with`]).
 //!
 //! One emitter writes the whole file: a `codegen::Scope` holds every item —
 //! modules, the type alias, functions whose bodies are codegen `Block`s (its
-//! formatter indents them; tests too long for a line are broken by [`wrap`]),
+//! formatter indents them; tests too long for a line are broken by `wrap`),
 //! and, for the items codegen has no type for (`static` and `const`), raw text
-//! pushed by one helper ([`raw_item`], laid out by [`Writer`]). Nothing is
+//! pushed by one helper (`raw_item`, laid out by `Writer`). Nothing is
 //! re-parsed or re-formatted. The output stays within 120 columns (bar long
 //! string literals' first lines), is deterministic (model order only, no
 //! timestamps, `\n` newlines), and names the types it uses through the

@@ -168,7 +168,7 @@ fn unclosed(input: &str) -> Option<usize> {
 
 /// An item's text, split into literal runs and `{C1: … | C2, WE: …}` variants.
 ///
-/// The braces are balanced and never nested ([`check_braces`]), so the text
+/// The braces are balanced and never nested (`check_braces`), so the text
 /// is cut at them here and only each `{…}` goes through the grammar's
 /// `alternatives`: the grammar's `literal`, a lookahead per character, cost
 /// most of a text's parse.

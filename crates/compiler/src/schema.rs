@@ -12,7 +12,7 @@
 //! and their doc comments), so the records are the one description of the
 //! format. What depends on the rules (step ids, module and marker names,
 //! section keys) is filled in here, where a record's field asks for it with
-//! `#[schemars(extend("x-offer" = …))]` (see [`Offer`]); so `gen` writes the
+//! `#[schemars(extend("x-offer" = …))]` (see `Offer`); so `gen` writes the
 //! schemas and `gen --check` fails when they are stale. They check the shape
 //! of a file; conditions, texts, markers' conditions and effects stay DSL
 //! strings, which the compiler checks (a schema only offers their names and a

@@ -524,7 +524,7 @@ pub struct RawTranslations {
 }
 
 /// A translation file as read: its records, and each unit's `text:` read,
-/// in the order of [`RawTranslationFile::entries`]. What the language
+/// in the order of `RawTranslationFile::entries`. What the language
 /// server's cache keeps of a file, shared, so that an edit elsewhere reads
 /// nothing of it again.
 #[derive(Debug, Clone)]

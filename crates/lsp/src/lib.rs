@@ -5,7 +5,7 @@
 //! [`workspace`] holds the files and analyses them, [`features`] answers on
 //! byte offsets, and this module speaks the protocol (over `lsp-server`, as
 //! rust-analyzer does), converting positions with the compiler's one
-//! [`positions`](carcassonne_rules_compiler::positions) mapper.
+//! [`carcassonne_rules_compiler::positions`] mapper.
 
 pub mod errata;
 pub mod features;

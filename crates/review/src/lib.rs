@@ -8,7 +8,7 @@
 //! version and not the other, where its text, origin or place among its
 //! siblings differs, and so on. Each difference is a [`Change`]
 //! with the exact set of selections it holds in, printed as a small DSL
-//! condition ([`condition`]), counted per edition, and shown by an example
+//! condition (`condition`), counted per edition, and shown by an example
 //! selection. Since only meanings are compared, an equivalent rewrite of the
 //! rules (`a or b` → `b or a`, keys reordered, quotes added) reports nothing.
 

@@ -15,12 +15,12 @@
 //! - [`turn`]: a resumable turn, played one answer at a time and saved and
 //!   restored between any two (serde); [`trace`]: what happened in it;
 //!   [`history`]: a turn's answers replayed, to verify a saved turn and undo.
-//! - [`wire`] (feature `json`): the `play` contract's JSON — answers,
+//! - `wire` (feature `json`): the `play` contract's JSON — answers,
 //!   prompts, output and the saved state — one format for every engine.
 //! - [`driver`]: plays a whole turn through a [`driver::Handler`], a loop
 //!   over [`turn`].
 //! - [`core`]: the shared types (`Config`, `TurnOrder`, `Entry`, the ids).
-//! - [`render`] (feature `render`, and `json` for JSON): text, Markdown and
+//! - `render` (feature `render`, and `json` for JSON): text, Markdown and
 //!   JSON output, for a command line; an engine needs none of it.
 //! - Languages (features `lang-nl`, `lang-ru`, `all-languages`): each one's
 //!   tables are compiled in only under its feature; [`locale()`] finds one,

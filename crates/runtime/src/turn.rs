@@ -9,7 +9,7 @@
 //! answer, checked against the prompt's `seq` and kind, and appends what
 //! happened to a [`Trace`]. A refused answer changes nothing.
 //!
-//! How the items' flow is played (see [`Role`] and [`Flow`]):
+//! How the items' flow is played (see [`Role`] and `Flow`):
 //! - an action or a condition is asked ("was it done?", "does it hold?");
 //!   an action's sub-items follow whatever the answer, a condition's only
 //!   when it holds; groups are never asked and their sub-items play; notes

@@ -1,5 +1,5 @@
 //! The raw records read from a file's tree: a serde [`Deserializer`] over
-//! [`tree::Node`], so `check` and the language server read one parse of a
+//! `tree::Node`, so `check` and the language server read one parse of a
 //! file, and a mistake comes out as data (its kind and its place), not as a
 //! reader's message to take apart.
 //!
@@ -9,8 +9,8 @@
 //! mapping; an alias (`*name`) is refused, so no file can make the reader
 //! expand one node into millions. Tags are not looked at.
 //!
-//! [`Spanned`] values take their place from the node they are read from:
-//! its deserializer asks for a struct named [`SPANNED`], which only this
+//! `Spanned` values take their place from the node they are read from:
+//! its deserializer asks for a struct named `SPANNED`, which only this
 //! deserializer answers (with the node's file, span and verbatim start),
 //! the way `toml`'s `Spanned` is read.
 

@@ -46,7 +46,7 @@ impl Spanned<String> {
 }
 
 /// Reads a value with its place from the tree deserializer of
-/// [`super::de`], which alone answers the struct name [`de::SPANNED`];
+/// [`super::de`], which alone answers the struct name `de::SPANNED`;
 /// any other deserializer refuses it (a serde error, not a panic).
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Spanned<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
