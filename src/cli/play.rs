@@ -276,7 +276,7 @@ fn hint(prompt: &Prompt, words: &Words) -> String {
     match &prompt.ask {
         Ask::Do(_) => words.get(Word::PlayYesOrNo).to_string(),
         Ask::Choose { options, may_pass, .. } => number(usize::from(!*may_pass), options.len()),
-        Ask::Count => number(0, MAX_FEATURES as usize),
+        _ => number(0, MAX_FEATURES as usize),
     }
 }
 
@@ -310,7 +310,7 @@ fn question(prompt: &Prompt, words: &Words) -> String {
             let ask = format!("{} [{}]: ", words.get(Word::PlayChooseAsk), hint(prompt, words));
             text.push_str(&format!("  {}", terminal::line(&ask)));
         }
-        Ask::Count => {
+        _ => {
             let ask = format!("{} [0-{MAX_FEATURES}] ", words.get(Word::PlayHowMany));
             text.push_str(&format!("  {}", terminal::line(&ask)));
         }
@@ -342,5 +342,6 @@ fn read_answer(prompt: &Prompt, line: &str, words: &Words) -> Option<Answer> {
             n => options.get(n.checked_sub(1)?).map(|o| Answer::Choose(Some(o.item))),
         },
         Ask::Count => line.parse().ok().map(Answer::Count),
+        _ => None,
     }
 }

@@ -11,6 +11,7 @@ use crate::turn::Plan;
 /// One thing that happened in a turn. `part` is 1, or 2 in the second part
 /// of a double turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Event {
     /// The second part of a double turn begins.
     Part {

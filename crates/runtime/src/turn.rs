@@ -32,7 +32,7 @@
 
 use std::hash::Hasher;
 
-use carcassonne_rules_core::words::Words;
+use carcassonne_rules_core::words::{Word, Words};
 use carcassonne_rules_core::{Effect, Entry, ItemId, NamedEffect, Repeat, Role, Section, StepId, StepOrder, TurnOrder};
 use serde::{Deserialize, Serialize};
 
@@ -330,6 +330,7 @@ enum At {
 
 /// What the turn asks now.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Prompt<'o> {
     /// Counts the prompts from the start of the turn; an answer names it.
     pub seq: u32,
@@ -345,6 +346,7 @@ pub struct Prompt<'o> {
 
 /// The question of a [`Prompt`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Ask<'o> {
     /// Was the action carried out (does the condition hold)? Answered with
     /// [`Answer::Do`].
@@ -360,6 +362,22 @@ pub enum Ask<'o> {
     },
     /// How many features were completed? Answered with [`Answer::Count`].
     Count,
+}
+
+impl Prompt<'_> {
+    /// Every answer the prompt takes, in order: yes and no; each option,
+    /// then none where it may be passed; 0 to [`MAX_FEATURES`] features.
+    pub fn legal_answers(&self) -> Vec<Answer> {
+        match &self.ask {
+            Ask::Do(_) => vec![Answer::Do(true), Answer::Do(false)],
+            Ask::Choose { options, may_pass, .. } => options
+                .iter()
+                .map(|o| Answer::Choose(Some(o.item)))
+                .chain(may_pass.then_some(Answer::Choose(None)))
+                .collect(),
+            Ask::Count => (0..=MAX_FEATURES).map(Answer::Count).collect(),
+        }
+    }
 }
 
 impl Ask<'_> {
@@ -419,6 +437,7 @@ impl Kind {
 
 /// Why a turn refused an answer, or a saved turn its rules.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum TurnError {
     /// The turn was made from other rules (or another selection).
     OtherRules {
@@ -490,6 +509,50 @@ impl std::fmt::Display for TurnError {
 }
 
 impl std::error::Error for TurnError {}
+
+impl TurnError {
+    /// The kind of refusal, stable across releases, for an engine to act on
+    /// (`stale`, `not-offered`, …) rather than on the message.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            TurnError::OtherRules { .. } => "other-rules",
+            TurnError::BadState(_) => "bad-state",
+            TurnError::Stale { .. } => "stale",
+            TurnError::Over => "over",
+            TurnError::WrongKind { .. } => "wrong-kind",
+            TurnError::NotOffered(_) => "not-offered",
+            TurnError::MayNotPass => "may-not-pass",
+            TurnError::TooManyFeatures(_) => "too-many-features",
+            TurnError::TooManyGoBacks(_) => "too-many-go-backs",
+            TurnError::NoSuchStep(_) => "no-such-step",
+            TurnError::NotAnyTime(_) => "not-any-time",
+            TurnError::DoneOnce(_) => "done-once",
+        }
+    }
+
+    /// The refusal in the language of `words` (a plan's [`Plan::words`])
+    /// where the program's words say it, in English where they do not (a
+    /// saved turn's problems, the bounds).
+    pub fn message(&self, words: &Words, plan: &Plan) -> String {
+        match self {
+            TurnError::Over => words.get(Word::PlayOver).to_string(),
+            TurnError::MayNotPass => words.get(Word::PlayMustChoose).to_string(),
+            TurnError::NotOffered(_) => words.get(Word::PlayNotOffered).to_string(),
+            TurnError::DoneOnce(_) => words.get(Word::PlayOnlyOnce).to_string(),
+            TurnError::NotAnyTime(_) => {
+                words.fill(Word::PlayNotAnyTime, &[("section", words.heading(Section::AnyTime))])
+            }
+            TurnError::WrongKind { expected, got } => {
+                words.fill(Word::PlayWrongAnswer, &[("answer", got.name()), ("prompt", expected.name())])
+            }
+            TurnError::NoSuchStep(step) => {
+                let name = plan.step_name(*step).unwrap_or("?");
+                words.fill(Word::PlayNoSuchStep, &[("step", name)])
+            }
+            other => other.to_string(),
+        }
+    }
+}
 
 /// The pending prompt, by indices into the plan.
 #[derive(Debug, Clone, Copy)]

@@ -33,11 +33,17 @@ pub struct Refusal {
     pub label: &'static str,
     /// How to put it right, where that can be said.
     pub help: Option<String>,
+    /// The turn's [`TurnError::code`], where the turn refused it.
+    pub reason: Option<&'static str>,
 }
 
 impl Refusal {
     fn new(message: impl Into<String>, label: &'static str, help: Option<String>) -> Refusal {
-        Refusal { message: message.into(), label, help }
+        Refusal { message: message.into(), label, help, reason: None }
+    }
+
+    fn by_turn(err: &TurnError, message: String, label: &'static str, help: Option<String>) -> Refusal {
+        Refusal { reason: Some(err.code()), ..Refusal::new(message, label, help) }
     }
 }
 
@@ -209,9 +215,9 @@ impl<'p, 'o> Play<'p, 'o> {
                     terminal::quoted(&s.variant),
                     terminal::quoted(&s.modules)
                 );
-                return Err(Refusal::new(err.to_string(), label, Some(help)));
+                return Err(Refusal::by_turn(&err, err.to_string(), label, Some(help)));
             }
-            Err(err) => return Err(Refusal::new(err.to_string(), label, Some(CHANGED.into()))),
+            Err(err) => return Err(Refusal::by_turn(&err, err.to_string(), label, Some(CHANGED.into()))),
         }
         let events: Option<Vec<_>> = saved.trace.iter().map(|e| e.typed(plan)).collect();
         let Some(events) = events else {
@@ -219,7 +225,7 @@ impl<'p, 'o> Play<'p, 'o> {
         };
         let trace = Trace(events);
         history::verify(plan, &saved.turn, &trace)
-            .map_err(|err| Refusal::new(err.to_string(), label, Some(CHANGED.into())))?;
+            .map_err(|err| Refusal::by_turn(&err, err.to_string(), label, Some(CHANGED.into())))?;
         Ok(Play { plan, turn: saved.turn, trace, answered: Vec::new() })
     }
 
@@ -242,7 +248,7 @@ impl<'p, 'o> Play<'p, 'o> {
         };
         result.map_err(|e| {
             let help = format!("prompt {} asks: {}", prompt.seq, describe(&prompt, &Words::english()));
-            Refusal::new(refusal(plan, &e), "this answer", Some(help))
+            Refusal::by_turn(&e, refusal(plan, &e), "this answer", Some(help))
         })
     }
 

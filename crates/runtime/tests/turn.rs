@@ -126,6 +126,7 @@ fn asked(order: &TurnOrder, turn: &Turn) -> Option<String> {
             format!("choose {}{}", ids.join(","), if may_pass { " or none" } else { "" })
         }
         Ask::Count => "count".to_string(),
+        _ => unimplemented!("a kind of prompt this test does not know"),
     })
 }
 

@@ -70,6 +70,7 @@ fn pick(ask: &Ask, r: u32) -> Answer {
             }
         }
         Ask::Count => Answer::Count(r % 3),
+        _ => unimplemented!("a kind of prompt this test does not know"),
     }
 }
 
@@ -243,6 +244,7 @@ fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
             | Event::AnyTime { .. }
             | Event::Part { .. }
             | Event::End => {}
+            _ => return Err(format!("an event this test does not know: {event:?}")),
         }
     }
     if let Some((item, n)) = once_done.iter().find(|(_, n)| **n > 1) {
@@ -359,6 +361,7 @@ fn a_builder_double_turn_of_every_module_saves_under_two_kilobytes() {
                 Ask::Do(entry) => Answer::Do(!matches!(entry.effect, Some(Effect::GoBack(_) | Effect::Skip(_)))),
                 Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
                 Ask::Count => Answer::Count(3),
+                _ => unimplemented!("a kind of prompt this test does not know"),
             };
             turn.answer(&plan, prompt.seq, answer, &mut trace).unwrap();
             assert!(trace.0.len() < MAX_PROMPTS, "the turn does not end");

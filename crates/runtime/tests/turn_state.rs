@@ -24,6 +24,7 @@ fn played(plan: &Plan, n: usize) -> Turn {
             Ask::Do(_) => Answer::Do(false),
             Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
             Ask::Count => Answer::Count(1),
+            _ => unimplemented!("a kind of prompt this test does not know"),
         };
         turn.answer(plan, prompt.seq, answer, &mut trace).expect("an offered answer");
     }
@@ -151,6 +152,7 @@ fn ten_thousand_random_edits_never_panic_and_leave_a_playable_or_refused_turn() 
                         Ask::Do(_) => Answer::Do(true),
                         Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
                         Ask::Count => Answer::Count(2),
+                        _ => unimplemented!("a kind of prompt this test does not know"),
                     };
                     let _ = turn.answer(&plan, p.seq, answer, &mut trace);
                 }
@@ -196,6 +198,7 @@ fn random_play(plan: &Plan, rng: &mut Rng, n: usize) -> Vec<(Turn, Trace)> {
                 Answer::Choose(options.get(pick).map(|o| o.item))
             }
             Ask::Count => Answer::Count(rng.below(3) as u32),
+            _ => unimplemented!("a kind of prompt this test does not know"),
         };
         if turn.answer(plan, prompt.seq, answer, &mut trace).is_ok() {
             states.push((turn.clone(), trace.clone()));
@@ -246,4 +249,44 @@ fn a_forged_jump_passes_the_structural_check_but_not_the_replay() {
     let Err(TurnError::BadState(why)) = verify(&plan, &jumped, &trace) else { panic!("the jump was taken") };
     assert!(why.contains("another turn"), "{why}");
     assert_eq!(verify(&plan, &turn, &trace), Ok(()));
+}
+
+#[test]
+fn every_legal_answer_is_taken_and_nothing_else() {
+    let mut rng = Rng(0x1e9a1);
+    let cfg = carcassonne_rules_runtime::config(edition::C2).with(module::BUILDER).with(module::PRINCESS);
+    let order = order(&cfg);
+    let plan = Plan::new(&order);
+    let (mut taken, mut refused) = (0, 0);
+    for (turn, _) in random_play(&plan, &mut rng, 80) {
+        let Some(prompt) = turn.prompt(&plan).expect("sound") else { continue };
+        let legal = prompt.legal_answers();
+        let wrong = [Answer::Do(true), Answer::Choose(None), Answer::Count(65), Answer::Count(0)];
+        for answer in legal.iter().chain(&wrong) {
+            let result = turn.clone().answer(&plan, prompt.seq, *answer, &mut Trace::default());
+            let go_back_bound = matches!(result, Err(TurnError::TooManyGoBacks(_)));
+            assert_eq!(result.is_ok() || go_back_bound, legal.contains(answer), "{answer:?} at {prompt:?}");
+            if result.is_ok() { taken += 1 } else { refused += 1 }
+        }
+    }
+    assert!(taken > 100 && refused > 100, "taken {taken}, refused {refused}");
+}
+
+#[test]
+fn a_refusal_speaks_the_turn_s_language_and_keeps_a_stable_code() {
+    let cfg = carcassonne_rules_runtime::config(edition::C2);
+    let dutch = carcassonne_rules_runtime::locale("nl").expect("lang-nl is on in tests");
+    let order = carcassonne_rules_runtime::turn_order_in(&cfg, dutch);
+    let plan = Plan::new(&order);
+    let english = carcassonne_rules_runtime::turn_order(&cfg);
+    let english = Plan::new(&english);
+    for (err, said) in
+        [(TurnError::Over, "The turn is over."), (TurnError::MayNotPass, "One of the options must be taken here.")]
+    {
+        let (nl, en) = (err.message(&plan.words(), &plan), err.message(&english.words(), &english));
+        assert_eq!(en, said);
+        assert!(!nl.is_empty() && nl != en, "{err:?} in Dutch: {nl}");
+    }
+    assert_eq!(TurnError::Stale { answered: 1, pending: 2 }.code(), "stale");
+    assert_eq!(TurnError::BadState(String::new()).code(), "bad-state");
 }

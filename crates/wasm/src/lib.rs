@@ -37,11 +37,14 @@ pub struct Refused {
     pub help: Option<String>,
     /// The refused answer's index in the request's `answers`.
     pub answer: Option<usize>,
+    /// Why the turn refused it, where it did: a stable code (`not-offered`,
+    /// `stale`, …) to act on instead of the English message.
+    pub reason: Option<&'static str>,
 }
 
 impl Refused {
     fn new(code: &'static str, message: impl Into<String>, help: Option<String>) -> Refused {
-        Refused { code, message: message.into(), help, answer: None }
+        Refused { code, message: message.into(), help, answer: None, reason: None }
     }
 
     /// The refusal as the JSON the module answers with.
@@ -115,7 +118,8 @@ pub fn handle(request: &[u8]) -> Result<String, Refused> {
             };
             let order = turn_order(&selection)?;
             let plan = Plan::new(&order);
-            let play = Play::resume(&plan, saved).map_err(|r| Refused::new(ANSWERS, r.message, r.help))?;
+            let play = Play::resume(&plan, saved)
+                .map_err(|r| Refused { reason: r.reason, ..Refused::new(ANSWERS, r.message, r.help) })?;
             played(play, &answers)
         }
     }
@@ -123,7 +127,11 @@ pub fn handle(request: &[u8]) -> Result<String, Refused> {
 
 fn played(mut play: Play, answers: &[Value]) -> Result<String, Refused> {
     for (at, answer) in answers.iter().enumerate() {
-        play.answer(answer).map_err(|r| Refused { answer: Some(at), ..Refused::new(ANSWERS, r.message, r.help) })?;
+        play.answer(answer).map_err(|r| Refused {
+            answer: Some(at),
+            reason: r.reason,
+            ..Refused::new(ANSWERS, r.message, r.help)
+        })?;
     }
     let output = play.output().map_err(|r| Refused::new(ANSWERS, r.message, r.help))?;
     serde_json::to_string(&Played { output, state: play.saved() }).map_err(|e| Refused::new("io", e.to_string(), None))

@@ -56,6 +56,7 @@ fn a_refused_answer_names_its_code_and_its_index() {
     let r = refused(json!({"op": "play", "selection": selection, "answers": [{"do": true}, {"count": 3}]}));
     assert_eq!((r.code, r.answer), ("answers", Some(1)));
     assert_eq!(r.message, "a `count` answer to a `do` prompt");
+    assert_eq!(r.reason, Some("wrong-kind"));
     assert!(r.help.expect("help").starts_with("prompt 1 asks: do `"));
     let r = refused(json!({"op": "play", "selection": selection, "answers": [{"choose": "no-such-item"}]}));
     assert_eq!((r.code, r.answer), ("answers", Some(0)));
@@ -94,6 +95,7 @@ fn malformed_oversized_and_forged_requests_are_refused() {
     let r = refused(json!({"op": "resume", "state": state, "answers": []}));
     assert_eq!(r.code, "answers");
     assert!(r.message.contains("other rules"), "{}", r.message);
+    assert_eq!(r.reason, Some("other-rules"));
     let r = refused(json!({"op": "resume", "state": {"turn": 1}, "answers": []}));
     assert!(r.message.starts_with("not a saved turn"), "{}", r.message);
 }
