@@ -194,6 +194,43 @@ fn an_answer_after_the_turn_is_over_is_refused() {
 }
 
 #[test]
+fn an_any_time_item_is_taken_after_the_last_prompt() {
+    // The tower: every item no, the first option, no feature; then the ransom, which the
+    // turn still takes, though once only.
+    let dir = tempfile::tempdir().unwrap();
+    let mut answers = Vec::new();
+    let with = ["--edition", "C2", "--with", "tower"];
+    let out = loop {
+        let file = write_answers(dir.path(), &answers);
+        let out = json_of(&play(&[&with[..], &["--answers", &file, "--format", "json"]].concat(), dir.path()));
+        if out["over"] == true {
+            break out;
+        }
+        let pending = out["prompts"].as_array().unwrap().last().unwrap().clone();
+        answers.push(match pending["kind"].as_str().unwrap() {
+            "do" => json!({"do": false}),
+            "choose" => json!({"choose": pending["options"][0]}),
+            _ => json!({"count": 0}),
+        });
+    };
+    let last_step = out["trace"].as_array().unwrap().iter().rev().find_map(|e| e["step"].as_str()).unwrap().to_string();
+    answers.push(json!({"any_time": "tower-ransom"}));
+    let file = write_answers(dir.path(), &answers);
+    let after = json_of(&play(&[&with[..], &["--answers", &file, "--format", "json"]].concat(), dir.path()));
+    let trace = after["trace"].as_array().unwrap();
+    assert_eq!(
+        trace.last().unwrap(),
+        &json!({"event": "any_time", "part": 1, "step": last_step, "item": "tower-ransom"})
+    );
+    assert_eq!(after["over"], true);
+    answers.push(json!({"any_time": "tower-ransom"}));
+    let file = write_answers(dir.path(), &answers);
+    let twice = play(&[&with[..], &["--answers", &file]].concat(), dir.path());
+    assert_eq!(twice.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("only once per turn"));
+}
+
+#[test]
 fn a_state_from_other_rules_is_refused_at_its_stamp() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("turn.json");

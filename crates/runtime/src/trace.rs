@@ -172,6 +172,15 @@ impl NamedEvent {
 }
 
 impl Trace {
+    /// The step the turn was last at: the last step begun, skipped or found
+    /// without features.
+    pub fn last_step(&self) -> Option<StepId> {
+        self.0.iter().rev().find_map(|e| match *e {
+            Event::Step { step, .. } | Event::Skipped { step, .. } | Event::NoFeatures { step, .. } => Some(step),
+            _ => None,
+        })
+    }
+
     /// The events by string ids.
     pub fn named(&self, plan: &Plan) -> Vec<NamedEvent> {
         self.0.iter().map(|e| e.named(plan)).collect()

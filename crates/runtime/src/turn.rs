@@ -28,7 +28,8 @@
 //! - a `once` item (or one under a `once` item) is done at most once per
 //!   turn, both parts counted: once done it is neither asked nor offered again;
 //! - the "at any time" items are not prompted: an engine reports one with
-//!   [`Turn::any_time`] while a prompt is pending.
+//!   [`Turn::any_time`] while a prompt is pending, or after the last one
+//!   until it ends the turn ([`Turn::end`]).
 
 use std::hash::Hasher;
 
@@ -316,6 +317,10 @@ pub struct Turn {
     /// The `once` items done this turn.
     once: Vec<String>,
     go_backs: u32,
+    /// The engine ended the turn: after its last prompt, "at any time" items
+    /// are taken until then.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    ended: bool,
 }
 
 /// The pending prompt, by string ids.
@@ -478,6 +483,8 @@ pub enum TurnError {
     NotAnyTime(ItemId),
     /// A `once` item was done already this turn.
     DoneOnce(ItemId),
+    /// The turn cannot be ended while a prompt waits.
+    NotOver,
 }
 
 impl std::fmt::Display for TurnError {
@@ -504,6 +511,7 @@ impl std::fmt::Display for TurnError {
             TurnError::NoSuchStep(_) => write!(f, "an effect names a step that this selection does not have"),
             TurnError::NotAnyTime(_) => write!(f, "not an item of \"at any time during your turn\""),
             TurnError::DoneOnce(_) => write!(f, "allowed only once per turn, and done already"),
+            TurnError::NotOver => write!(f, "the turn cannot end while a prompt waits"),
         }
     }
 }
@@ -527,6 +535,7 @@ impl TurnError {
             TurnError::NoSuchStep(_) => "no-such-step",
             TurnError::NotAnyTime(_) => "not-any-time",
             TurnError::DoneOnce(_) => "done-once",
+            TurnError::NotOver => "not-over",
         }
     }
 
@@ -601,6 +610,7 @@ impl Turn {
             skipped: Vec::new(),
             once: Vec::new(),
             go_backs: 0,
+            ended: false,
         };
         if plan.steps.is_empty() {
             trace.0.push(Event::End);
@@ -625,9 +635,27 @@ impl Turn {
         self.seq
     }
 
-    /// The turn is over: nothing more is asked.
+    /// The turn is over: nothing more is asked. Until [`Turn::end`], "at
+    /// any time" items are still taken.
     pub fn is_over(&self) -> bool {
         self.at == At::Over
+    }
+
+    /// The engine ends the turn: once it is over, nothing more is taken, not
+    /// even an "at any time" item. Refused while a prompt is pending.
+    pub fn end(&mut self, plan: &Plan) -> Result<(), TurnError> {
+        match self.here(plan)? {
+            Here::Over => {
+                self.ended = true;
+                Ok(())
+            }
+            _ => Err(TurnError::NotOver),
+        }
+    }
+
+    /// [`Turn::end`] was called.
+    pub fn is_ended(&self) -> bool {
+        self.ended
     }
 
     /// Refuses a turn made from other rules than `plan`'s, or one that names
@@ -737,6 +765,8 @@ impl Turn {
     /// refuses effects there).
     pub fn any_time(&mut self, plan: &Plan, item: ItemId, trace: &mut Trace) -> Result<(), TurnError> {
         let step = match self.here(plan)? {
+            // After the last prompt the turn is still the player's, at its last step.
+            Here::Over if !self.ended => trace.last_step().ok_or(TurnError::Over)?,
             Here::Over => return Err(TurnError::Over),
             Here::Do { s, .. } | Here::Choose { s, .. } | Here::Count { s } => plan.steps[s].order.step,
         };
@@ -826,6 +856,9 @@ impl Turn {
         }
         if self.go_backs > MAX_GO_BACKS {
             return bad(format!("{} go-backs, more than {MAX_GO_BACKS}", self.go_backs));
+        }
+        if self.ended && self.at != At::Over {
+            return bad("ended while a prompt waits".into());
         }
         if self.seq == u32::MAX {
             return bad("the prompts' count is at its limit".into());

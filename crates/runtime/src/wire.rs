@@ -233,21 +233,26 @@ impl<'p, 'o> Play<'p, 'o> {
     pub fn answer(&mut self, value: &Value) -> Result<(), Refusal> {
         let plan = self.plan;
         let reply = parse_reply(plan, value)?;
-        let Some(prompt) = self.turn.prompt(plan).map_err(|e| Refusal::new(e.to_string(), "this answer", None))? else {
-            return Err(Refusal::new("an answer after the turn is over", "nothing is asked any more", None));
-        };
-        let result = match reply {
-            Reply::AnyTime(item) => self.turn.any_time(plan, item, &mut self.trace),
-            Reply::Answer(answer, seq) => {
+        let prompt = self.turn.prompt(plan).map_err(|e| Refusal::by_turn(&e, e.to_string(), "this answer", None))?;
+        let result = match (reply, &prompt) {
+            // Taken after the last prompt too, until the engine ends the turn.
+            (Reply::AnyTime(item), _) => self.turn.any_time(plan, item, &mut self.trace),
+            (Reply::Answer(..), None) => {
+                return Err(Refusal::new("an answer after the turn is over", "nothing is asked any more", None));
+            }
+            (Reply::Answer(answer, seq), Some(prompt)) => {
                 let result = self.turn.answer(plan, seq.unwrap_or(prompt.seq), answer, &mut self.trace);
                 if result.is_ok() {
-                    self.answered.push(PromptJson::new(&prompt, false));
+                    self.answered.push(PromptJson::new(prompt, false));
                 }
                 result
             }
         };
         result.map_err(|e| {
-            let help = format!("prompt {} asks: {}", prompt.seq, describe(&prompt, &Words::english()));
+            let help = match &prompt {
+                Some(prompt) => format!("prompt {} asks: {}", prompt.seq, describe(prompt, &Words::english())),
+                None => "the turn is over: nothing is asked any more".to_string(),
+            };
             Refusal::by_turn(&e, refusal(plan, &e), "this answer", Some(help))
         })
     }

@@ -12,7 +12,7 @@ use carcassonne_rules_runtime::core::{
     Catalog, DoubleTurnBlock, Effect, Entry, Flow, ItemId, Origin, PhaseOrder, Repeat, Role, Section, StepId,
     StepOrder, TurnOrder,
 };
-use carcassonne_rules_runtime::trace::Trace;
+use carcassonne_rules_runtime::trace::{Event, Trace};
 use carcassonne_rules_runtime::turn::{Answer, Ask, Kind, MAX_FEATURES, Plan, Turn, TurnError};
 
 /// Every item name the tests use, numbered as they first come: an item's id.
@@ -471,9 +471,17 @@ fn any_time_items_are_recorded_and_once_ones_refused_the_second_time() {
     assert_eq!(turn.any_time(&plan, swap, &mut log), Err(TurnError::DoneOnce(swap)));
     assert_eq!(turn.any_time(&plan, heading, &mut log), Err(TurnError::NotAnyTime(heading)));
     assert_eq!(turn.seq(), 0, "no prompt was answered");
+    assert_eq!(turn.end(&plan), Err(TurnError::NotOver));
     turn.answer(&plan, 0, Answer::Do(true), &mut log).expect("the answer");
+    assert!(turn.is_over());
+    // Still the player's turn after its last prompt, at its last step, until the engine ends it.
+    turn.any_time(&plan, advice, &mut log).expect("advice after the last prompt");
+    assert!(matches!(log.0.last(), Some(Event::AnyTime { step, .. }) if *step == plan.step_named("1B").unwrap()));
+    assert_eq!(turn.any_time(&plan, swap, &mut log), Err(TurnError::DoneOnce(swap)));
+    turn.end(&plan).expect("over");
+    assert!(turn.is_ended());
     assert_eq!(turn.any_time(&plan, advice, &mut log), Err(TurnError::Over));
-    assert_eq!(log.text(&plan).matches("at any time").count(), 3);
+    assert_eq!(log.text(&plan).matches("at any time").count(), 4);
 }
 
 #[test]
