@@ -31,15 +31,18 @@
   /**
    * A request the rules refused: `code` is the command line's diagnostic code
    * for the same mistake (`answers`, `command-line`), `help` how to put it
-   * right or null, `answer` the index of the refused answer or null.
+   * right or null, `answer` the index of the refused answer or null, and
+   * `reason` the turn's own stable code for why (`not-offered`, `stale`, …)
+   * or null.
    */
   class RulesError extends Error {
-    constructor(message, code, help, answer) {
+    constructor(message, code, help, answer, reason) {
       super(message);
       this.name = "RulesError";
       this.code = code;
       this.help = help === undefined ? null : help;
       this.answer = answer === undefined ? null : answer;
+      this.reason = reason === undefined ? null : reason;
     }
   }
 
@@ -158,7 +161,7 @@
         return value;
       }
       if (status === 1 && isObject(value)) {
-        throw new RulesError(value.message, value.code, value.help, value.answer);
+        throw new RulesError(value.message, value.code, value.help, value.answer, value.reason);
       }
       throw new RulesError("the rules' module answered with status " + status, "internal", null, null);
     }

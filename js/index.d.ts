@@ -214,7 +214,29 @@ export declare class RulesError extends Error {
   help: string | null;
   /** The refused answer's index in `answers`. */
   answer: number | null;
+  /**
+   * Why the turn refused it, where it did: a stable code to act on instead
+   * of the message (which follows the selection's language).
+   */
+  reason: RefusalReason | null;
 }
+
+/** The turn's codes for a refusal (`TurnError::code` in the Rust runtime). */
+export type RefusalReason =
+  | "other-rules"
+  | "bad-state"
+  | "stale"
+  | "over"
+  | "wrong-kind"
+  | "not-offered"
+  | "may-not-pass"
+  | "too-many-features"
+  | "too-many-go-backs"
+  | "no-such-step"
+  | "not-any-time"
+  | "done-once"
+  | "not-over"
+  | (string & {});
 
 /** Compiles and instantiates the embedded module, once; later calls give the same rules. */
 export declare function load(): Promise<Rules>;

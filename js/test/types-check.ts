@@ -36,7 +36,7 @@ export async function example(): Promise<string[]> {
   try {
     r.play({ edition: "C2" }, [{ any_time: "x" }]);
   } catch (e) {
-    if (e instanceof RulesError) ids.push(e.code, e.message, e.help ?? "", String(e.answer ?? -1));
+    if (e instanceof RulesError) ids.push(e.code, e.message, e.help ?? "", String(e.answer ?? -1), e.reason ?? "");
   }
   return ids;
 }
