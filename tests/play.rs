@@ -155,6 +155,7 @@ fn every_kind_of_wrong_answer_is_located_and_writes_nothing() {
     refused("{\"do\": false}\n{\"do\": false", 2, "not JSON", &[]);
     refused("[1]\n", 1, "a JSON object", &[]);
     refused("{\"do\": true, \"choose\": null}\n", 1, "exactly one of", &[]);
+    refused("{\"do\": true, \"do\": false}\n", 1, "duplicate field `do`", &[]);
     refused("{\"do\": true, \"seq\": 5}\n", 1, "the answer is for prompt 5, but prompt 0 is pending", &[]);
     refused("{\"any_time\": \"draw-tile\"}\n", 1, "is not an \"at any time\" item", &[]);
     // Up to 2B-1 (four items asked no), then an item that is not an option there.
@@ -320,4 +321,38 @@ fn a_turn_in_another_language_is_the_same_turn_in_its_texts() {
     assert!(english.contains("pending: do `draw-tile` (part 1, step 1B: Draw a tile)"), "{english}");
     assert!(dutch.contains("open: doe `draw-tile` (deel 1, stap 1B: Een tegel trekken)"), "{dutch}");
     assert!(english.contains("  step 1A\n") && dutch.contains("  stap 1A\n"), "{dutch}");
+}
+
+#[test]
+fn saved_turns_and_answers_are_read_only_from_regular_files_of_bounded_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).display().to_string();
+    let fifo = path("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    std::os::unix::fs::symlink("/proc/self/environ", path("environ")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", path("zero")).unwrap();
+    std::fs::write(path("big"), vec![b' '; 10 << 20]).unwrap();
+    let cases = [
+        (fifo.as_str(), "not a regular file"),
+        (&path("environ"), "symbolic link"),
+        (&path("zero"), "symbolic link"),
+        ("/dev/zero", "not a regular file"),
+        (&path("big"), "longer than"),
+        (&path("missing"), "missing"),
+    ];
+    for (file, says) in cases {
+        for option in ["--resume", "--answers"] {
+            let started = std::time::Instant::now();
+            let out = play(&["--edition", "C2", option, file], dir.path());
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{option} {file}: {stderr}");
+            assert!(stderr.contains(says), "{option} {file}: {stderr}");
+            assert!(!stderr.contains("PATH="), "the environment leaked: {stderr}");
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(10),
+                "{option} {file} took {:?}",
+                started.elapsed()
+            );
+        }
+    }
 }

@@ -5,10 +5,11 @@
 //! prints the prompts and the trace (the `play` contract).
 
 use carcassonne_rules_compiler::codes::Code;
-use std::io::{BufRead, IsTerminal, Read, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use carcassonne_rules_compiler::diagnostics::Span;
+use carcassonne_rules_compiler::read::{self, Refused};
 use carcassonne_rules_compiler::translation::Locale;
 use carcassonne_rules_compiler::{Diagnostic, Sources};
 use carcassonne_rules_runtime::core::escape::terminal;
@@ -95,22 +96,45 @@ fn line_col_offset(text: &str, line: usize, column: usize) -> usize {
     (start + column.saturating_sub(1)).min(text.len())
 }
 
+/// The most a saved turn or a file of answers may hold: a saved turn is a
+/// few kilobytes, a turn's answers a few hundred bytes.
+const MAX_INPUT_BYTES: u64 = 1 << 20;
+
+/// A saved turn or the answers, through the guarded reader: a regular file
+/// (no link, FIFO or device) or stdin, of at most [`MAX_INPUT_BYTES`].
 fn read(path: &Path, what: &str) -> Result<Input, Vec<Diagnostic>> {
-    let (name, text) = if path == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| vec![Diagnostic::global(Code::Io, format!("cannot read the {what} from stdin: {e}"))])?;
-        ("<stdin>".to_string(), text)
-    } else {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            vec![Diagnostic::global(
-                Code::Io,
-                format!("cannot read {} ({what}): {e}", terminal::quoted(&path.display().to_string())),
-            )]
-        })?;
-        (path.display().to_string(), text)
-    };
+    let stdin = path == Path::new("-");
+    let name = if stdin { "<stdin>".to_string() } else { path.display().to_string() };
+    let shown = terminal::quoted(&name);
+    let text = if stdin { read::stdin(MAX_INPUT_BYTES) } else { read::text(path, MAX_INPUT_BYTES) };
+    let text = text.map_err(|refused| {
+        let (message, help) = match refused {
+            Refused::Missing => (format!("{shown} ({what}) is missing"), None),
+            Refused::Link => (
+                format!("{shown} ({what}) is a symbolic link"),
+                Some(
+                    "only regular files are read, never through a link (it could point anywhere): give the file itself",
+                ),
+            ),
+            Refused::Folder => (format!("{shown} ({what}) is a folder"), None),
+            Refused::NotRegular => (
+                format!("{shown} ({what}) is not a regular file (a FIFO, socket or device)"),
+                Some("give a file, or `-` to read stdin"),
+            ),
+            Refused::Changed => (format!("{shown} ({what}) changed while it was being opened"), None),
+            Refused::TooLong => (
+                format!("{shown} ({what}) is longer than {MAX_INPUT_BYTES} bytes"),
+                Some("a saved turn is a few kilobytes: check that it is the file you meant"),
+            ),
+            Refused::NotUtf8 { before } => (format!("{shown} ({what}) is not UTF-8 after byte {}", before.len()), None),
+            Refused::Io(err) => (format!("cannot read {shown} ({what}): {err}"), None),
+        };
+        let d = Diagnostic::global(Code::Io, message);
+        vec![match help {
+            Some(help) => d.with_help(help),
+            None => d,
+        }]
+    })?;
     Ok(Input::new(&name, text))
 }
 
@@ -218,12 +242,30 @@ fn scripted(play: &mut Play, input: &Input) -> Outcome {
         if line.trim().is_empty() {
             continue;
         }
-        let value: Value = serde_json::from_str(line).map_err(|e| {
+        let not_json = |e: serde_json::Error| {
             vec![input.at(start + e.column().saturating_sub(1).min(line.len()), 1, format!("not JSON: {e}"), "here")]
-        })?;
+        };
+        let value: Value = serde_json::from_str(line).map_err(not_json)?;
+        if value.is_object() {
+            // A JSON object keeps the last of two equal keys: `{"do": true, "do": false}` is refused instead.
+            serde_json::from_str::<AnswerKeys>(line).map_err(not_json)?;
+        }
         play.answer(&value).map_err(|refusal| vec![input.refused(start, line.len(), refusal)])?;
     }
     Ok(())
+}
+
+/// An answer's keys, each at most once (serde refuses a field named twice);
+/// what they hold is checked by `wire::parse_reply`.
+#[derive(serde::Deserialize)]
+#[allow(dead_code)]
+struct AnswerKeys {
+    #[serde(rename = "do")]
+    done: Option<serde::de::IgnoredAny>,
+    choose: Option<serde::de::IgnoredAny>,
+    count: Option<serde::de::IgnoredAny>,
+    any_time: Option<serde::de::IgnoredAny>,
+    seq: Option<serde::de::IgnoredAny>,
 }
 
 /// Plays on the terminal: the trace as it goes, each prompt with numbered

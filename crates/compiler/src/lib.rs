@@ -27,6 +27,7 @@ pub mod logic;
 pub mod model;
 pub mod placement;
 pub mod positions;
+pub mod read;
 pub mod schema;
 mod spread;
 pub mod syntax;

@@ -15,6 +15,7 @@ use carcassonne_rules_core::escape::terminal::quoted;
 
 use crate::diagnostics::{Diagnostic, FileId, Sources, Span};
 use crate::lexicon;
+use crate::read::Refused;
 use crate::schema::{KEBAB, SNAKE, offer};
 
 pub use spanned::Spanned;
@@ -1028,119 +1029,39 @@ fn indentation_help(text: &str, at: usize) -> Option<String> {
 }
 
 /// A file's text, if it is a regular file (not a link) of at most
-/// [`MAX_FILE_BYTES`] in UTF-8. The size is counted while reading: `/proc`
-/// files and devices say they hold nothing.
+/// [`MAX_FILE_BYTES`] in UTF-8, through the guarded reader.
 fn read_text(path: &Path) -> Result<String, Diagnostic> {
     let shown_path = quoted(&path.display().to_string());
-    let not_regular = |meta: &std::fs::Metadata| -> Option<Diagnostic> {
-        let what = if meta.file_type().is_symlink() {
-            return Some(
-                Diagnostic::about_file(
-                    Code::UnreadableFile,
-                    path.display().to_string(),
-                    format!("`{shown_path}` is a symbolic link"),
-                )
-                .with_help(SYMLINK_HELP),
-            );
-        } else if meta.is_dir() {
-            "a folder"
-        } else if meta.is_file() {
-            return None;
-        } else {
-            "not a regular file (a FIFO, socket or device)"
-        };
-        Some(
-            Diagnostic::about_file(
-                Code::UnreadableFile,
-                path.display().to_string(),
-                format!("`{shown_path}` is {what}"),
-            )
-            .with_help("the rules folder holds YAML files only; remove it or move it elsewhere"),
-        )
-    };
-    let meta = std::fs::symlink_metadata(path).map_err(|err| match err.kind() {
-        std::io::ErrorKind::NotFound => {
-            Diagnostic::about_file(Code::MissingFile, path.display().to_string(), format!("`{shown_path}` is missing"))
-                .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/")
+    let problem = |code, message: String| Diagnostic::about_file(code, path.display().to_string(), message);
+    crate::read::text(path, MAX_FILE_BYTES).map_err(|refused| match refused {
+        Refused::Missing => problem(Code::MissingFile, format!("`{shown_path}` is missing"))
+            .with_help("a rules folder holds editions.yaml, modules.yaml, base.yaml and expansions/"),
+        Refused::Link => {
+            problem(Code::UnreadableFile, format!("`{shown_path}` is a symbolic link")).with_help(SYMLINK_HELP)
         }
-        _ => Diagnostic::about_file(
-            Code::UnreadableFile,
-            path.display().to_string(),
-            format!("cannot read `{shown_path}`: {err}"),
-        ),
-    })?;
-    if let Some(problem) = not_regular(&meta) {
-        return Err(problem);
-    }
-    let cannot_read = |err: std::io::Error| {
-        Diagnostic::about_file(
-            Code::UnreadableFile,
-            path.display().to_string(),
-            format!("cannot read `{shown_path}`: {err}"),
-        )
-    };
-    let file = open_no_follow(path).map_err(cannot_read)?;
-    // The path may have been swapped for something else since it was looked at.
-    let opened = file.metadata().map_err(cannot_read)?;
-    if let Some(problem) = not_regular(&opened) {
-        return Err(problem);
-    }
-    if !same_file(&meta, &opened) {
-        return Err(Diagnostic::about_file(
-            Code::UnreadableFile,
-            path.display().to_string(),
-            format!("`{shown_path}` changed while it was being opened"),
-        )
-        .with_help("run the command again once nothing else writes into the rules folder"));
-    }
-    // Room for the whole file and one byte more: read in one call, and one
-    // that finds the end (not in doubling steps: a system call each).
-    let mut bytes = Vec::with_capacity(opened.len().min(MAX_FILE_BYTES) as usize + 1);
-    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_FILE_BYTES + 1), &mut bytes).map_err(cannot_read)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(Diagnostic::about_file(
+        Refused::Folder | Refused::NotRegular => {
+            let what = if matches!(refused, Refused::Folder) {
+                "a folder"
+            } else {
+                "not a regular file (a FIFO, socket or device)"
+            };
+            problem(Code::UnreadableFile, format!("`{shown_path}` is {what}"))
+                .with_help("the rules folder holds YAML files only; remove it or move it elsewhere")
+        }
+        Refused::Changed => problem(Code::UnreadableFile, format!("`{shown_path}` changed while it was being opened"))
+            .with_help("run the command again once nothing else writes into the rules folder"),
+        Refused::TooLong => problem(
             Code::FileTooLong,
-            path.display().to_string(),
             format!("`{shown_path}` is longer than {MAX_FILE_BYTES} bytes, the most a rules file may hold"),
         )
-        .with_help("split it, or check that it is the file you meant"));
-    }
-    String::from_utf8(bytes).map_err(|err| {
-        let at = err.utf8_error().valid_up_to();
-        let before = String::from_utf8_lossy(&err.as_bytes()[..at]).into_owned();
-        let (line, col) = crate::diagnostics::line_col(&before, at);
-        Diagnostic::about_file(
-            Code::NotText,
-            path.display().to_string(),
-            format!("`{shown_path}` is not UTF-8: invalid byte at {shown_path}:{line}:{col}"),
-        )
-        .with_help("save the file as UTF-8")
+        .with_help("split it, or check that it is the file you meant"),
+        Refused::NotUtf8 { before } => {
+            let (line, col) = crate::diagnostics::line_col(&before, before.len());
+            problem(Code::NotText, format!("`{shown_path}` is not UTF-8: invalid byte at {shown_path}:{line}:{col}"))
+                .with_help("save the file as UTF-8")
+        }
+        Refused::Io(err) => problem(Code::UnreadableFile, format!("cannot read `{shown_path}`: {err}")),
     })
-}
-
-/// Opens `path` for reading without following a final symbolic link and
-/// without waiting on a FIFO that replaced the file.
-#[cfg(unix)]
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK).open(path)
-}
-
-#[cfg(not(unix))]
-fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::File::open(path)
-}
-
-/// Whether two metadata describe the same file.
-#[cfg(unix)]
-fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::MetadataExt;
-    (a.dev(), a.ino()) == (b.dev(), b.ino())
-}
-
-#[cfg(not(unix))]
-fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
-    a.len() == b.len() && a.modified().ok() == b.modified().ok()
 }
 
 /// Help for an unknown key that holds a character outside ASCII (every key
