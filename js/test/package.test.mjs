@@ -128,11 +128,8 @@ describe("modules and order, as the command line prints them", () => {
     ]);
   });
 
-  // Where the module and the command line differ today (reported; the
-  // command line's own help comes from src/cli/shared.rs, not the runtime).
   test(
     "an id with no close match, and several unknown ids, are refused as the command line says",
-    { todo: "crates/wasm: no `carcassonne-rules modules` lists the ids help; only the first of several unknown ids" },
     () => {
       refusedSelections([
         { edition: "WE", with: ["builder", "no_such_thing", "dragon"] },
@@ -305,7 +302,6 @@ describe("play and resume, as the command line plays them", () => {
 
   test(
     "an answer after the end carries the turn's reason `over`",
-    { todo: "crates/runtime wire.rs: an answer after the end is refused without a reason" },
     () => {
       const selection = { edition: "C2" };
       const whole = randomTurn(rules, prng(seed), selection, { max: 1000 });

@@ -8,7 +8,7 @@ use std::path::Path;
 use carcassonne_rules_compiler::diagnostics::Span;
 use carcassonne_rules_compiler::translation::{Locale, SOURCE_LANG, Translations};
 use carcassonne_rules_compiler::{Diagnostic, Rules, Sources, command, compile_dir};
-use carcassonne_rules_runtime::core::catalog::{SelectionError, SelectionPart};
+use carcassonne_rules_runtime::core::catalog::{self, SelectionError, SelectionPart};
 use carcassonne_rules_runtime::core::suggest;
 use carcassonne_rules_runtime::core::{Catalog, Config};
 use clap::{Args, ValueEnum};
@@ -94,20 +94,15 @@ const MAX_LABELLED_IDS: usize = 10;
 /// One diagnostic that shows an option's `value` once, with its unknown ids
 /// underlined (the first few of them: the value may hold thousands).
 fn diagnostic(value: &str, errors: &[&SelectionError]) -> Diagnostic {
-    let Some(first) = errors.first() else {
+    let (Some(first), Some((message, help))) = (errors.first(), catalog::summary(errors)) else {
         return Diagnostic::global(Code::CommandLine, "no unknown id");
     };
     let mut sources = Sources::default();
-    let option = command::option(first.part);
-    let file = sources.add(option, value.to_string());
+    let file = sources.add(command::option(first.part), value.to_string());
     let span = |e: &SelectionError| Span { file, start: e.at.start, len: e.at.len().max(1) };
     if let [only] = errors {
-        let help = only.help.clone().unwrap_or_else(|| command::MODULE_IDS_HELP.to_string());
-        return Diagnostic::at(Code::CommandLine, &sources, span(only), only.message.clone(), only.label)
-            .with_help(help);
+        return Diagnostic::at(Code::CommandLine, &sources, span(only), message, only.label).with_help(help);
     }
-    let what = first.message.split('`').next().unwrap_or("unknown id ").trim_end();
-    let message = format!("{} {what} ids in {option}", errors.len());
     // A close id is the best label; the list of all ids is too long for one.
     let label = |e: &SelectionError| match &e.help {
         Some(help) if help.starts_with("did you mean") => help.clone(),
@@ -118,8 +113,7 @@ fn diagnostic(value: &str, errors: &[&SelectionError]) -> Diagnostic {
         d = d.also(&sources, span(e), label(e));
     }
     let more = errors.len().saturating_sub(MAX_LABELLED_IDS);
-    let help = command::MODULE_IDS_HELP;
-    d.with_help(if more > 0 { format!("{help} ({more} more unknown ids are not underlined)") } else { help.into() })
+    d.with_help(if more > 0 { format!("{help} ({more} more unknown ids are not underlined)") } else { help })
 }
 
 /// A failure to write an output, as a diagnostic.

@@ -7,15 +7,10 @@ use carcassonne_rules_core::catalog::{Catalog, SelectionPart};
 
 /// The option a part of the selection is given with.
 pub const fn option(part: SelectionPart) -> &'static str {
-    match part {
-        SelectionPart::Edition => "--edition",
-        SelectionPart::Variant => "--variant",
-        SelectionPart::Modules => "--with",
-    }
+    part.option()
 }
 
-/// Help for an unknown module with no close id: where the ids are listed.
-pub const MODULE_IDS_HELP: &str = "`carcassonne-rules modules` lists the ids";
+pub use carcassonne_rules_core::catalog::MODULE_IDS_HELP;
 
 /// The command line that prints `cfg`'s turn order.
 pub fn order(catalog: &Catalog, cfg: &Config) -> String {

@@ -94,6 +94,33 @@ pub enum SelectionPart {
     Modules,
 }
 
+impl SelectionPart {
+    /// The command line's option for it.
+    pub const fn option(self) -> &'static str {
+        match self {
+            SelectionPart::Edition => "--edition",
+            SelectionPart::Variant => "--variant",
+            SelectionPart::Modules => "--with",
+        }
+    }
+}
+
+/// Help for an unknown module with no close id: where the ids are listed.
+pub const MODULE_IDS_HELP: &str = "`carcassonne-rules modules` lists the ids";
+
+/// What one part's unknown ids say: one message and its help, as the command
+/// line and the JavaScript package say it (`unknown module … `x`` with its
+/// suggestion, or `3 unknown module or expansion ids in --with`); `None`
+/// without an error.
+pub fn summary(errors: &[&SelectionError]) -> Option<(String, String)> {
+    let first = errors.first()?;
+    if let [only] = errors {
+        return Some((only.message.clone(), only.help.clone().unwrap_or_else(|| MODULE_IDS_HELP.to_string())));
+    }
+    let what = first.message.split('`').next().unwrap_or("unknown id ").trim_end();
+    Some((format!("{} {what} ids in {}", errors.len(), first.part.option()), MODULE_IDS_HELP.to_string()))
+}
+
 /// An id of a selection that names nothing: where it is and what might have
 /// been meant. The command line turns it into a diagnostic. It holds the bad
 /// id's place, not the option's value: a `--with` of thousands of unknown ids

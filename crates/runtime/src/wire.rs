@@ -238,7 +238,8 @@ impl<'p, 'o> Play<'p, 'o> {
             // Taken after the last prompt too, until the engine ends the turn.
             (Reply::AnyTime(item), _) => self.turn.any_time(plan, item, &mut self.trace),
             (Reply::Answer(..), None) => {
-                return Err(Refusal::new("an answer after the turn is over", "nothing is asked any more", None));
+                let over = Refusal::new("an answer after the turn is over", "nothing is asked any more", None);
+                return Err(Refusal { reason: Some(TurnError::Over.code()), ..over });
             }
             (Reply::Answer(answer, seq), Some(prompt)) => {
                 let result = self.turn.answer(plan, seq.unwrap_or(prompt.seq), answer, &mut self.trace);

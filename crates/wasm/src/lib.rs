@@ -14,6 +14,7 @@
 #![deny(unsafe_code)]
 
 use carcassonne_rules_runtime::core::Config;
+use carcassonne_rules_runtime::core::catalog::{SelectionError, summary};
 use carcassonne_rules_runtime::render;
 use carcassonne_rules_runtime::turn::Plan;
 use carcassonne_rules_runtime::wire::{Output, Play, Saved};
@@ -143,9 +144,11 @@ fn turn_order(selection: &Selection) -> Result<carcassonne_rules_runtime::core::
     let cfg: Config = catalog
         .config(&selection.edition, selection.variant.as_deref(), &selection.with.join(","))
         .map_err(|errors| {
-            let first = errors.first();
-            let message = first.map_or_else(|| "no such selection".to_string(), |e| e.message.clone());
-            Refused::new(COMMAND_LINE, message, first.and_then(|e| e.help.clone()))
+            // The first part's ids (the edition's before the modules'), as the command line's first diagnostic.
+            let part = errors.first().map(|e| e.part);
+            let errors: Vec<&SelectionError> = errors.iter().filter(|e| Some(e.part) == part).collect();
+            let (message, help) = summary(&errors).unwrap_or_else(|| ("no such selection".into(), String::new()));
+            Refused::new(COMMAND_LINE, message, Some(help))
         })?;
     match selection.lang.as_deref() {
         None | Some("en") => Ok(carcassonne_rules_runtime::turn_order(&cfg)),
