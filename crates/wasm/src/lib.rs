@@ -16,7 +16,9 @@
 use carcassonne_rules_runtime::core::Config;
 use carcassonne_rules_runtime::core::catalog::{SelectionError, summary};
 use carcassonne_rules_runtime::render;
-use carcassonne_rules_runtime::turn::Plan;
+use std::cell::RefCell;
+
+use carcassonne_rules_runtime::turn::SharedPlan;
 use carcassonne_rules_runtime::wire::{Output, Play, Saved};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -57,13 +59,36 @@ impl Refused {
 const COMMAND_LINE: &str = "command-line";
 const ANSWERS: &str = "answers";
 
+/// A request as read: one struct, not an enum tagged by `op`, so that serde
+/// reads it in one pass (a tagged enum buffers the whole request first).
 #[derive(Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
-enum Request {
-    Modules {},
-    Order { selection: Selection },
-    Play { selection: Selection, answers: Vec<Value> },
-    Resume { state: Value, answers: Vec<Value> },
+#[serde(deny_unknown_fields)]
+struct Request<'r> {
+    op: Op,
+    selection: Option<Selection>,
+    #[serde(borrow)]
+    state: Option<&'r serde_json::value::RawValue>,
+    answers: Option<Vec<Value>>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+enum Op {
+    Modules,
+    Order,
+    Play,
+    Resume,
+}
+
+impl Op {
+    const fn name(self) -> &'static str {
+        match self {
+            Op::Modules => "modules",
+            Op::Order => "order",
+            Op::Play => "play",
+            Op::Resume => "resume",
+        }
+    }
 }
 
 /// What `--edition`, `--variant`, `--with` and `--lang` say on the command line.
@@ -99,17 +124,36 @@ pub fn handle(request: &[u8]) -> Result<String, Refused> {
     let request: Request =
         serde_json::from_slice(request).map_err(|e| Refused::new(COMMAND_LINE, format!("not a request: {e}"), None))?;
     let json = |r: Result<String, serde_json::Error>| r.map_err(|e| Refused::new("io", e.to_string(), None));
-    match request {
-        Request::Modules {} => json(render::catalog_json(carcassonne_rules_runtime::catalog())),
-        Request::Order { selection } => json(render::json(&turn_order(&selection)?)),
-        Request::Play { selection, answers } => {
-            let order = turn_order(&selection)?;
-            let plan = Plan::new(&order);
-            played(Play::start(&plan), &answers)
+    let wanted: &[&str] = match request.op {
+        Op::Modules => &[],
+        Op::Order => &["selection"],
+        Op::Play => &["selection", "answers"],
+        Op::Resume => &["state", "answers"],
+    };
+    let given = [
+        ("selection", request.selection.is_some()),
+        ("state", request.state.is_some()),
+        ("answers", request.answers.is_some()),
+    ];
+    if given.iter().filter(|(_, is)| *is).map(|(name, _)| *name).ne(wanted.iter().copied()) {
+        let takes = if wanted.is_empty() { "nothing else".to_string() } else { wanted.join(" and ") };
+        return Err(Refused::new(COMMAND_LINE, format!("`{}` takes {takes}", request.op.name()), None));
+    }
+    let answers = request.answers.unwrap_or_default();
+    match (request.op, request.selection, request.state) {
+        (Op::Modules, ..) => json(render::catalog_json(carcassonne_rules_runtime::catalog())),
+        (Op::Order, Some(selection), _) => json(render::json(&turn_order(&selection)?)),
+        (Op::Play, Some(selection), _) => {
+            let plan = plan(&selection)?;
+            played(Play::start(plan.plan()), &answers)
         }
-        Request::Resume { state, answers } => {
-            let saved: Saved = serde_json::from_value(state)
-                .map_err(|e| Refused::new(ANSWERS, format!("not a saved turn: {e}"), None))?;
+        (Op::Resume, _, Some(state)) => {
+            let saved: Saved = serde_json::from_str(state.get()).map_err(|_| {
+                // Said without a line and column: the caller gave an object, not a file.
+                let e = serde_json::from_str::<Value>(state.get()).and_then(serde_json::from_value::<Saved>).err();
+                let why = e.map_or_else(|| "unreadable".to_string(), |e| e.to_string());
+                Refused::new(ANSWERS, format!("not a saved turn: {why}"), None)
+            })?;
             let s = saved.turn.selection();
             let selection = Selection {
                 edition: s.edition.clone(),
@@ -117,12 +161,12 @@ pub fn handle(request: &[u8]) -> Result<String, Refused> {
                 with: vec![s.modules.clone()],
                 lang: None,
             };
-            let order = turn_order(&selection)?;
-            let plan = Plan::new(&order);
-            let play = Play::resume(&plan, saved)
+            let plan = plan(&selection)?;
+            let play = Play::resume(plan.plan(), saved)
                 .map_err(|r| Refused { reason: r.reason, ..Refused::new(ANSWERS, r.message, r.help) })?;
             played(play, &answers)
         }
+        _ => Err(Refused::new(COMMAND_LINE, "not a request", None)),
     }
 }
 
@@ -136,6 +180,39 @@ fn played(mut play: Play, answers: &[Value]) -> Result<String, Refused> {
     }
     let output = play.output().map_err(|r| Refused::new(ANSWERS, r.message, r.help))?;
     serde_json::to_string(&Played { output, state: play.saved() }).map_err(|e| Refused::new("io", e.to_string(), None))
+}
+
+/// The plans of the selections played last, most recent first: a game
+/// plays one selection for many requests, and building a plan costs far
+/// more than an answer.
+const PLANS_KEPT: usize = 8;
+
+thread_local! {
+    static PLANS: RefCell<Vec<(String, SharedPlan)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The selection's plan, from the ones kept or made and kept.
+fn plan(selection: &Selection) -> Result<SharedPlan, Refused> {
+    let key =
+        format!("{}\n{:?}\n{}\n{:?}", selection.edition, selection.variant, selection.with.join(","), selection.lang);
+    let kept = PLANS.with(|plans| {
+        let mut plans = plans.borrow_mut();
+        let at = plans.iter().position(|(k, _)| *k == key)?;
+        let entry = plans.remove(at);
+        let plan = entry.1.clone();
+        plans.insert(0, entry);
+        Some(plan)
+    });
+    if let Some(plan) = kept {
+        return Ok(plan);
+    }
+    let plan = SharedPlan::new(turn_order(selection)?);
+    PLANS.with(|plans| {
+        let mut plans = plans.borrow_mut();
+        plans.insert(0, (key, plan.clone()));
+        plans.truncate(PLANS_KEPT);
+    });
+    Ok(plan)
 }
 
 /// The selection's turn order, in its language.

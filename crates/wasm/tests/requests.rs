@@ -87,6 +87,10 @@ fn malformed_oversized_and_forged_requests_are_refused() {
     for request in [b"".as_slice(), b"{", b"[]", b"{\"op\": \"delete\"}", b"{\"op\": \"modules\", \"x\": 1}"] {
         assert_eq!(handle(request).expect_err("refused").code, "command-line", "{request:?}");
     }
+    let r = refused(json!({"op": "order", "selection": {"edition": "C2"}, "answers": []}));
+    assert_eq!(r.message, "`order` takes selection");
+    let r = refused(json!({"op": "resume", "answers": []}));
+    assert_eq!(r.message, "`resume` takes state and answers");
     let big = vec![b' '; MAX_REQUEST_BYTES + 1];
     assert!(handle(&big).expect_err("refused").message.contains("more than"));
     let selection = json!({"edition": "C2", "with": ["builder"]});
