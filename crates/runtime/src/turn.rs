@@ -518,6 +518,17 @@ impl std::fmt::Display for TurnError {
 
 impl std::error::Error for TurnError {}
 
+/// As JSON: `{"code": "stale", "message": "the answer is for prompt 3, but prompt 4 is pending"}`.
+impl Serialize for TurnError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("TurnError", 2)?;
+        s.serialize_field("code", self.code())?;
+        s.serialize_field("message", &self.to_string())?;
+        s.end()
+    }
+}
+
 impl TurnError {
     /// The kind of refusal, stable across releases, for an engine to act on
     /// (`stale`, `not-offered`, …) rather than on the message.

@@ -288,5 +288,9 @@ fn a_refusal_speaks_the_turn_s_language_and_keeps_a_stable_code() {
         assert!(!nl.is_empty() && nl != en, "{err:?} in Dutch: {nl}");
     }
     assert_eq!(TurnError::Stale { answered: 1, pending: 2 }.code(), "stale");
+    assert_eq!(
+        serde_json::to_value(TurnError::Stale { answered: 1, pending: 2 }).expect("serializes"),
+        json!({"code": "stale", "message": "the answer is for prompt 1, but prompt 2 is pending"})
+    );
     assert_eq!(TurnError::BadState(String::new()).code(), "bad-state");
 }
