@@ -33,7 +33,7 @@ const require = createRequire(import.meta.url);
 const { RulesError } = require("carcassonne-rules");
 const seed = seedFromEnv();
 const ORDERS = 200;
-const TURNS = 40;
+const TURNS = 200;
 
 let rules;
 let catalog;
