@@ -9,6 +9,7 @@
 
 pub mod errata;
 pub mod features;
+pub mod framing;
 pub mod inlay;
 pub mod semantic;
 pub mod snippet;
@@ -32,9 +33,11 @@ use serde_json::{Value, json};
 
 use crate::workspace::{Place, Problem, Severity, TranslationSite, Workspace};
 
-/// Runs the server on stdin and stdout until the client says exit.
+/// Runs the server on stdin and stdout until the client says exit, over
+/// the bounded [`framing`] (not `Connection::stdio`, which exits on a frame
+/// it cannot read).
 pub fn stdio() -> Result<(), Box<dyn Error + Send + Sync>> {
-    let (connection, threads) = Connection::stdio();
+    let (connection, threads) = framing::transport(std::io::stdin(), std::io::stdout());
     serve(&connection)?;
     drop(connection);
     threads.join()?;
