@@ -606,6 +606,45 @@ pub fn read<'a>(dir: &Path, files: Files<'a>, sources: &mut Sources, problems: &
     pending
 }
 
+/// The most characters a language's name may have: it stands in the page's
+/// language switch.
+pub const MAX_LANGUAGE_NAME_CHARS: usize = 64;
+
+/// Reports a language's name that is not a name: one that holds what no
+/// name may (a control character, a line break, a bidi override, an
+/// invisible character: the rules' one test, [`lexicon::forbidden_in_text`]),
+/// is empty, or is longer than a language switch can show.
+fn check_language_name(name: &Spanned<String>, sources: &Sources, problems: &mut Vec<Diagnostic>) {
+    if let Some((at, c)) = lexicon::forbidden_in_text(&name.value) {
+        let problem = Diagnostic::at(
+            Code::ForbiddenCharacter,
+            sources,
+            name.sub_span(at, at + c.len_utf8()),
+            format!("a language's name holds {}", lexicon::describe_char(c)),
+            "not allowed here",
+        )
+        .with_help(
+            "names are one line without control characters or bidirectional overrides: remove it \
+             (rules/README.md, \"What strings may hold\")",
+        );
+        problems.push(problem);
+        return;
+    }
+    let chars = name.value.chars().count();
+    let (message, label) = if name.value.trim().is_empty() {
+        ("a language's name is empty".to_string(), "no name")
+    } else if chars > MAX_LANGUAGE_NAME_CHARS {
+        (format!("a language's name has {chars} characters, more than {MAX_LANGUAGE_NAME_CHARS}"), "too long")
+    } else {
+        return;
+    };
+    let help = format!(
+        "a language's name is the language's own word for itself (`Nederlands`), as its switch shows it, \
+         in 1 to {MAX_LANGUAGE_NAME_CHARS} characters"
+    );
+    problems.push(Diagnostic::at(Code::InvalidTranslation, sources, name.span, message, label).with_help(help));
+}
+
 /// The language folder a translation file `rel` is in (`nl`), if any.
 fn folder_of(rel: &str) -> &str {
     rel.strip_prefix(&format!("{TRANSLATIONS_DIR}/")).and_then(|rest| rest.split_once('/')).map_or("", |(lang, _)| lang)
@@ -798,6 +837,7 @@ pub fn check(
             continue;
         }
         seen_langs.push(lang);
+        check_language_name(&language.name, sources, problems);
         let plural = plural_categories(lang);
         let mut locale = Locale {
             lang: lang.to_string(),
