@@ -814,6 +814,8 @@ pub fn check(
     by_id_order.sort_unstable_by_key(|&at| units[at].id.as_str());
     let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
     let mut seen_langs: Vec<&str> = Vec::new();
+    // "Did you mean" for orphaned units, bounded for the run: each compares with every unit of its kind.
+    let mut suggestions = suggest::Suggestions::default();
     for language in &languages.languages {
         let lang = language.lang.value.as_str();
         if !is_language_tag(lang) || lang == SOURCE_LANG {
@@ -858,7 +860,7 @@ pub fn check(
                 let Some(&at) = by_key.get(&(kind, key.value.as_str())) else {
                     let id = kind.unit_id(&key.value);
                     let candidates = units.iter().filter(|u| u.kind == kind).map(|u| u.id.as_str());
-                    let nearest = suggest::did_you_mean(&id, candidates).map(str::to_string);
+                    let nearest = suggestions.did_you_mean(&id, candidates).map(str::to_string);
                     locale.orphaned.push(Orphan { id, span: key.span, nearest });
                     continue;
                 };
