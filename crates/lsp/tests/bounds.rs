@@ -84,7 +84,9 @@ fn thirty_thousand_diagnostics_in_one_file_are_published_quickly() {
         let mut text = std::fs::read_to_string(&path).unwrap();
         text.push_str("\n  setup:\n");
         for n in 0..30_000 {
-            text.push_str(&format!("    - id: hostile-item-{n}\n      when: no_such_module_{n}\n      text: Item {n}.\n"));
+            text.push_str(&format!(
+                "    - id: hostile-item-{n}\n      when: no_such_module_{n}\n      text: Item {n}.\n"
+            ));
         }
         std::fs::write(path, text).unwrap();
     });
