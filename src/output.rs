@@ -117,6 +117,21 @@ pub fn current(path: &Path) -> Result<Option<String>, String> {
     }
 }
 
+/// Refuses to replace the regular file `path` when it is read-only (no write
+/// permission for anyone): a rename over it would succeed, since only the
+/// folder's permission counts, and quietly replace a file its owner
+/// protected. The mode bits themselves are read, not access(2), which says
+/// yes to root.
+fn writable(path: &Path) -> Result<(), String> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() && meta.permissions().readonly() => Err(format!(
+            "{} is read-only: refusing to replace it (make it writable, `chmod u+w`, or write elsewhere)",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// How a set of files is written into its folder.
 pub struct SetOptions {
     /// Take the folder's lock first (waiting for the holder, and saying so).
@@ -169,22 +184,13 @@ pub fn write_set(out: &Path, files: &[(String, String)], options: &SetOptions) -
     let _lock = if options.lock { Some(take_lock(&work)?) } else { None };
     remove_leftovers(&work)?;
 
-    let mut targets = Vec::new();
-    for (name, contents) in files {
-        let target = out.join(name);
-        for folder in Path::new(name).ancestors().skip(1).filter(|a| !a.as_os_str().is_empty()) {
-            let folder = out.join(folder);
-            let what = match look(&folder)? {
-                Found::Nothing | Found::Folder => continue,
-                Found::File => "a file",
-                Found::Other(what) => what,
-            };
-            return Err(format!("{} is {what}: refusing to write through it", folder.display()));
+    let targets = match changed_targets(out, files) {
+        Ok(targets) => targets,
+        Err(refusal) => {
+            finish(&work, options);
+            return Err(refusal);
         }
-        if current(&target)?.as_deref() != Some(contents.as_str()) {
-            targets.push((target, contents));
-        }
-    }
+    };
     if targets.is_empty() {
         finish(&work, options);
         return Ok(Vec::new());
@@ -206,6 +212,31 @@ pub fn write_set(out: &Path, files: &[(String, String)], options: &SetOptions) -
     })?;
     finish(&work, options);
     Ok(targets.into_iter().map(|(target, _)| target).collect())
+}
+
+/// The files of a set whose contents differ from what is there, as target
+/// paths with their contents; an error, before anything is written, if one
+/// would be written through something that is not a folder or over a
+/// read-only file.
+fn changed_targets<'f>(out: &Path, files: &'f [(String, String)]) -> Result<Vec<(PathBuf, &'f String)>, String> {
+    let mut targets = Vec::new();
+    for (name, contents) in files {
+        let target = out.join(name);
+        for folder in Path::new(name).ancestors().skip(1).filter(|a| !a.as_os_str().is_empty()) {
+            let folder = out.join(folder);
+            let what = match look(&folder)? {
+                Found::Nothing | Found::Folder => continue,
+                Found::File => "a file",
+                Found::Other(what) => what,
+            };
+            return Err(format!("{} is {what}: refusing to write through it", folder.display()));
+        }
+        if current(&target)?.as_deref() != Some(contents.as_str()) {
+            writable(&target)?;
+            targets.push((target, contents));
+        }
+    }
+    Ok(targets)
 }
 
 /// Writes each target's contents into a new folder `stage`, by number.
@@ -307,12 +338,16 @@ pub fn owned_folder(dir: &Path, owned: &[&str]) -> Result<(), String> {
 }
 
 /// Writes one file through a temporary beside it, renamed over it once
-/// complete. The target must be missing or a regular file: a link, a FIFO
-/// or a device (`/dev/null`) is never replaced.
+/// complete. The target must be missing or a regular file that is not
+/// read-only: a link, a FIFO or a device (`/dev/null`) is never replaced,
+/// nor a file its owner made read-only.
 pub fn write_file(path: &Path, contents: &str) -> Result<(), String> {
     let permissions = match look(path)? {
         Found::Nothing => None,
-        Found::File => std::fs::metadata(path).ok().map(|m| m.permissions()),
+        Found::File => {
+            writable(path)?;
+            std::fs::metadata(path).ok().map(|m| m.permissions())
+        }
         Found::Folder => return Err(format!("{} is a folder, not a file", path.display())),
         Found::Other(what) => {
             return Err(format!("{} is {what}: refusing to replace it with a regular file", path.display()));

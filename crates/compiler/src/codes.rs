@@ -81,7 +81,7 @@ codes! {
     InvalidId = "invalid-id", Error, Rules, "An id does not match the pattern of its kind (items are kebab-case, modules snake_case, editions upper-case), or is a word of the conditions' language (`and`, `not`…).";
     IdsDifferInCase = "ids-differ-in-case", Error, Rules, "Two ids of one kind differ only in case.";
     DuplicateId = "duplicate-id", Error, Rules, "An id (an edition, a variant, a step, an item, a module or flag name, an expansion's rules file) is defined twice.";
-    ForbiddenCharacter = "forbidden-character", Error, Rules, "A name, title, text or marker argument holds a control character (a tab, a line break, an escape) or a bidirectional override, which could change what a terminal or a page shows.";
+    ForbiddenCharacter = "forbidden-character", Error, Rules, "A name (a language's too), title, text or marker argument holds a control character (a tab, a line break, an escape) or a bidirectional override, which could change what a terminal or a page shows.";
     EditionNamedTwice = "edition-named-twice", Error, Rules, "A list of editions (`foreign`, an expansion's `editions`, a text's variants) names one edition twice.";
     UnknownEdition = "unknown-edition", Error, Rules, "An edition or a rule variant is not declared in `editions.yaml`.";
     UnknownModule = "unknown-module", Error, Rules, "A condition names a module or a derived flag that `modules.yaml` does not declare.";
@@ -105,7 +105,7 @@ codes! {
     TooMany = "too-many", Error, Size, "The rules declare more editions, variants, modules, items or markers than are supported.";
     TooDeep = "too-deep", Error, Size, "Items nest more levels deep (with `under` or `children`) than are supported.";
     TooComplex = "too-complex", Error, Size, "A condition, or a derived flag once expanded, takes more work to decide than the rules may use.";
-    InvalidTranslation = "invalid-translation", Error, Rules, "`translations/languages.yaml` declares a language whose tag is not a lower-case BCP 47 tag, or English itself; or a translation of a word of the program drops or adds a placeholder (`{publishers}`).";
+    InvalidTranslation = "invalid-translation", Error, Rules, "`translations/languages.yaml` declares a language whose tag is not a lower-case BCP 47 tag, or English itself, or whose name is empty or over 64 characters; or a translation of a word of the program drops or adds a placeholder (`{publishers}`).";
     MissingTranslation = "missing-translation", Error, Rules, "A language that must be complete (`required: true`) has units with no current translation.";
     OutdatedTranslation = "outdated-translation", Warning, Rules, "A translation was made from English that the rules no longer hold (MediaWiki's Translate calls it fuzzy): its unit shows the English until it is reviewed.";
     OrphanedTranslation = "orphaned-translation", Warning, Rules, "A translation names a unit (an item, a step, a name) or a rules file that the rules do not have: it is never shown.";

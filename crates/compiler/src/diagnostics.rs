@@ -14,6 +14,7 @@ use std::sync::{Arc, OnceLock};
 use miette::{LabeledSpan, NamedSource, SourceCode};
 
 use crate::codes::{Code, Severity};
+use crate::positions::{Columns, LineStarts};
 use carcassonne_rules_core::escape::terminal;
 
 /// Index of a loaded file in [`Sources`].
@@ -42,6 +43,8 @@ pub struct Sources {
 struct SourceFile {
     name: String,
     text: Arc<String>,
+    /// The text's line starts, made when a diagnostic first points into it.
+    lines: OnceLock<LineStarts>,
     /// Made when a diagnostic first shows the file: most files of a
     /// compile (every file on every edit, in the language server) have none.
     display: OnceLock<Display>,
@@ -52,6 +55,8 @@ struct SourceFile {
 struct Display {
     /// The display copy (the same text where nothing needs showing).
     shown: NamedSource<Arc<String>>,
+    /// The display copy's line starts, shared by the diagnostics that show it.
+    shown_lines: Arc<LineStarts>,
     /// For each character written visibly in the display copy: its offset in
     /// the text, and how many bytes longer the display copy is from its end.
     shifts: Vec<(usize, usize)>,
@@ -59,15 +64,30 @@ struct Display {
 
 impl SourceFile {
     fn new(name: &str, text: String) -> Self {
-        SourceFile { name: name.to_string(), text: Arc::new(text), display: OnceLock::new() }
+        SourceFile { name: name.to_string(), text: Arc::new(text), lines: OnceLock::new(), display: OnceLock::new() }
     }
 
     fn display(&self) -> &Display {
         self.display.get_or_init(|| {
             let (shown, shifts) = display_copy(&self.text);
+            let shown_lines = Arc::new(match &shown {
+                Some(shown) => LineStarts::new(shown),
+                None => self.lines().clone(),
+            });
             let shown = shown.map_or_else(|| Arc::clone(&self.text), Arc::new);
-            Display { shown: NamedSource::new(terminal::line(&self.name), shown).with_language("yaml"), shifts }
+            let shown = NamedSource::new(terminal::line(&self.name), shown).with_language("yaml");
+            Display { shown, shown_lines, shifts }
         })
+    }
+
+    fn lines(&self) -> &LineStarts {
+        self.lines.get_or_init(|| LineStarts::new(&self.text))
+    }
+
+    /// 1-based line and column (in characters) of byte `offset` of the text.
+    fn line_col(&self, offset: usize) -> (usize, usize) {
+        let (line, col) = self.lines().position(&self.text, offset, Columns::Chars);
+        (line + 1, col + 1)
     }
 
     /// Where byte `offset` of the text is in the display copy.
@@ -116,7 +136,12 @@ impl Sources {
         let files = self
             .files
             .iter()
-            .map(|f| SourceFile { name: f.name.clone(), text: Arc::clone(&f.text), display: OnceLock::new() })
+            .map(|f| SourceFile {
+                name: f.name.clone(),
+                text: Arc::clone(&f.text),
+                lines: OnceLock::new(),
+                display: OnceLock::new(),
+            })
             .collect();
         Sources { files }
     }
@@ -148,6 +173,7 @@ impl Sources {
     pub fn fill(&mut self, file: FileId, text: Arc<String>) {
         let kept = &mut self.files[file.0];
         kept.text = text;
+        kept.lines = OnceLock::new();
         kept.display = OnceLock::new();
     }
 
@@ -171,8 +197,10 @@ impl Sources {
         self.files[file.0].display().shown.name()
     }
 
-    fn shown(&self, file: FileId) -> NamedSource<Arc<String>> {
-        self.files[file.0].display().shown.clone()
+    /// The display copy as miette reads it, with its line index.
+    fn shown_source(&self, file: FileId) -> CharColumns {
+        let display = self.files[file.0].display();
+        CharColumns(display.shown.clone(), Arc::clone(&display.shown_lines))
     }
 }
 
@@ -260,7 +288,7 @@ impl Diagnostic {
     pub fn at(code: Code, sources: &Sources, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
         let text = sources.text(span.file);
         let (start, len) = within(text, span);
-        let (line, col) = line_col(text, start);
+        let (line, col) = sources.files[span.file.0].line_col(start);
         let location = format!("{}:{line}:{col}", sources.shown_name(span.file));
         let label = shown(label.into());
         let places: Box<[_]> = Box::new([(Span { file: span.file, start, len }, label.clone())]);
@@ -282,7 +310,7 @@ impl Diagnostic {
         Diagnostic {
             code,
             message: shown(message.into()).into(),
-            source: Some(Box::new(CharColumns(sources.shown(span.file)))),
+            source: Some(Box::new(sources.shown_source(span.file))),
             places,
             labels: Box::new([LabeledSpan::new_primary_with_span(
                 Some(label),
@@ -306,12 +334,10 @@ impl Diagnostic {
         let same_file = self.source.as_ref().is_some_and(|s| s.0.name() == sources.shown_name(span.file));
         // Places far apart would show every line between them: name the other place instead.
         let near = self.labels.first().is_some_and(|first| {
-            let text = sources.shown(span.file).inner().clone();
-            let at = sources.files[span.file.0].shown_offset(span.start);
-            let (a, b) = (first.offset().min(at), first.offset().max(at));
-            text.as_bytes()
-                .get(a..b.min(text.len()))
-                .is_some_and(|between| between.iter().filter(|&&c| c == b'\n').count() <= MAX_LINES_BETWEEN)
+            let file = &sources.files[span.file.0];
+            let at = file.shown_offset(span.start);
+            let lines = &file.display().shown_lines;
+            lines.line_of(first.offset().max(at)) - lines.line_of(first.offset().min(at)) <= MAX_LINES_BETWEEN
         });
         if same_file && near {
             let place = sources.files[span.file.0].shown_span(within(sources.text(span.file), span));
@@ -319,7 +345,7 @@ impl Diagnostic {
             labels.push(LabeledSpan::new_with_span(Some(label), place));
             self.labels = labels.into_boxed_slice();
         } else {
-            let (line, col) = line_col(sources.text(span.file), span.start);
+            let (line, col) = sources.files[span.file.0].line_col(span.start);
             let note = format!("{label}: {}:{line}:{col}", sources.shown_name(span.file));
             let notes = &mut self.more.get_or_insert_default().notes;
             *notes = Some(match notes.take() {
@@ -412,7 +438,7 @@ impl Diagnostic {
         }
         if let Some(source) = self.source.take() {
             let renamed = NamedSource::new(rename(source.0.name()), source.0.inner().clone()).with_language("yaml");
-            self.source = Some(Box::new(CharColumns(renamed)));
+            self.source = Some(Box::new(CharColumns(renamed, Arc::clone(&source.1))));
         }
         self
     }
@@ -433,10 +459,13 @@ impl Diagnostic {
 /// the input, which can be any length).
 const MAX_TEXT: usize = 300;
 
-/// A file as miette reads it, but with the column of the header's
+/// A file as miette reads it, with two changes: the column of the header's
 /// `file:line:col` counted in characters, as rustc and editors count it
-/// (miette counts bytes).
-struct CharColumns(NamedSource<Arc<String>>);
+/// (miette counts bytes), and each span read from the few lines around it,
+/// found in the file's line index, where miette scans the file from its
+/// start for every span (every diagnostic, in a file of many, 142 s for
+/// 30,000 in 2.2 MB).
+struct CharColumns(NamedSource<Arc<String>>, Arc<LineStarts>);
 
 impl SourceCode for CharColumns {
     fn read_span<'a>(
@@ -445,29 +474,43 @@ impl SourceCode for CharColumns {
         context_lines_before: usize,
         context_lines_after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let read = self.0.read_span(span, context_lines_before, context_lines_after)?;
-        if read.column() == 0 {
-            return Ok(read);
-        }
-        // Only the span's own line is scanned: a file can be megabytes long.
         let text = self.0.inner();
-        let mut offset = span.offset().min(text.len());
-        while !text.is_char_boundary(offset) {
-            offset -= 1;
+        if span.offset() > text.len() {
+            return Err(miette::MietteError::OutOfBounds);
         }
-        let line_start = text[..offset].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-        let column = text[line_start..offset].chars().count();
-        let mut contents = miette::MietteSpanContents::new_named(
+        // miette's own reading of a window of whole lines: a line more than
+        // the context on either side, so it ends where it would in the whole
+        // file; its lines and offsets are then the file's.
+        let lines = &self.1;
+        let first = lines.line_of(span.offset());
+        let last = lines.line_of(span.offset().saturating_add(span.len()).min(text.len()));
+        let first_line = first.saturating_sub(context_lines_before + 1);
+        let from = lines.start(first_line).unwrap_or(0);
+        let to = lines.start(last.saturating_add(context_lines_after + 2)).unwrap_or(text.len());
+        let window = &text.as_bytes()[from..to];
+        let inner = miette::SourceSpan::new((span.offset() - from).into(), span.len());
+        let read = window.read_span(&inner, context_lines_before, context_lines_after)?;
+        let mut column = read.column();
+        if column != 0 {
+            // Only the span's own line is counted: a line can be megabytes long.
+            let mut offset = span.offset();
+            while !text.is_char_boundary(offset) {
+                offset -= 1;
+            }
+            let line = lines.start(lines.line_of(offset)).unwrap_or(0).min(offset);
+            // As miette's header counts: after the `\r` of a CRLF, too.
+            let line_start = text[line..offset].rfind(['\n', '\r']).map_or(line, |i| line + i + 1);
+            column = text[line_start..offset].chars().count();
+        }
+        let contents = miette::MietteSpanContents::new_named(
             self.0.name().to_string(),
             read.data(),
-            *read.span(),
-            read.line(),
+            miette::SourceSpan::new((read.span().offset() + from).into(), read.span().len()),
+            read.line() + first_line,
             column,
-            read.line_count(),
-        );
-        if let Some(language) = read.language() {
-            contents = contents.with_language(language);
-        }
+            read.line_count() + first_line,
+        )
+        .with_language("yaml");
         Ok(Box::new(contents))
     }
 }
@@ -513,14 +556,20 @@ fn within(text: &str, span: Span) -> (usize, usize) {
     (start, end - start)
 }
 
-/// The bytes of the whole lines that a span touches.
+/// The bytes of the whole lines that a span touches, counted up to a little
+/// over [`MAX_SHOWN_BYTES`] on either side (all that matters of a long line:
+/// that it is too long, found without reading all of it for each span).
 fn shown_bytes(text: &str, start: usize, len: usize) -> usize {
     let bytes = text.as_bytes();
     let start = start.min(bytes.len());
     let end = start.saturating_add(len).min(bytes.len());
-    let first = bytes[..start].iter().rposition(|&b| matches!(b, b'\n' | b'\r')).map_or(0, |i| i + 1);
-    let last = bytes[end..].iter().position(|&b| matches!(b, b'\n' | b'\r')).map_or(bytes.len(), |i| end + i);
-    last - first
+    let is_break = |b: &u8| matches!(b, b'\n' | b'\r');
+    let before = bytes[..start].iter().rev().take(MAX_SHOWN_BYTES + 1).position(is_break);
+    let after = bytes[end..].iter().take(MAX_SHOWN_BYTES + 1).position(is_break);
+    let before = before.unwrap_or(if start <= MAX_SHOWN_BYTES { start } else { MAX_SHOWN_BYTES + 1 });
+    let after =
+        after.unwrap_or(if bytes.len() - end <= MAX_SHOWN_BYTES { bytes.len() - end } else { MAX_SHOWN_BYTES + 1 });
+    before + (end - start) + after
 }
 
 /// 1-based line and column (in characters) of a byte offset. Line breaks are
@@ -610,6 +659,46 @@ mod tests {
         render(std::slice::from_ref(d), false)
     }
 
+    /// The indexed reading of a span is miette's reading of the whole file,
+    /// for every span of small texts with every kind of line break and the
+    /// context miette asks for (its column counted in characters).
+    #[test]
+    fn spans_read_from_the_line_index_are_miette_s() {
+        let texts = ["", "a", "\n", "ab\ncd\nef", "a\r\nb\r\n\r\nc", "x\ry\n\nz\n", "ü→\n𝄞x\ny\n", "\n\n\n\nq\n\n\n"];
+        for text in texts {
+            let source = NamedSource::new("f", Arc::new(text.to_string()));
+            let ours = CharColumns(source.clone(), Arc::new(LineStarts::new(text)));
+            // Spans of whole characters within the text, as diagnostics make theirs
+            // (miette panics past the end).
+            for start in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                for len in (0..=text.len() - start).filter(|&n| text.is_char_boundary(start + n)) {
+                    for context in [0, 1, 2] {
+                        let span = miette::SourceSpan::new(start.into(), len);
+                        let want = source.read_span(&span, context, context);
+                        let got = ours.read_span(&span, context, context);
+                        let (want, got) = match (want, got) {
+                            (Ok(want), Ok(got)) => (want, got),
+                            (Err(_), Err(_)) => continue,
+                            (want, got) => {
+                                panic!("{text:?} {start}+{len} ({context}): {:?} / {:?}", want.is_ok(), got.is_ok())
+                            }
+                        };
+                        let at = format!("{text:?} {start}+{len} ({context})");
+                        assert_eq!(got.data(), want.data(), "{at}");
+                        assert_eq!(got.span(), want.span(), "{at}");
+                        assert_eq!(got.line(), want.line(), "{at}");
+                        assert_eq!(got.line_count(), want.line_count(), "{at}");
+                        // The column in characters, counted on the span's line as before the index.
+                        let before = &text[..start];
+                        let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
+                        let column = if want.column() == 0 { 0 } else { before[line_start..].chars().count() };
+                        assert_eq!(got.column(), column, "{at}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_snippet_shows_control_characters_and_keeps_its_label_in_place() {
         let mut sources = Sources::default();
@@ -672,7 +761,7 @@ mod tests {
         let mut sources = Sources::default();
         let file = sources.add("rules/base.yaml", "a: 1\r\nb:\t2\n".to_string());
         assert!(sources.files[file.0].display().shifts.is_empty());
-        assert_eq!(sources.shown(file).inner().as_str(), "a: 1\r\nb:\t2\n");
+        assert_eq!(sources.files[file.0].display().shown.inner().as_str(), "a: 1\r\nb:\t2\n");
         let d = Diagnostic::at(Code::InvalidYaml, &sources, Span { file, start: 9, len: 1 }, "m", "l");
         assert_eq!(d.labels[0].offset(), 9);
     }

@@ -292,8 +292,18 @@ impl Candidate {
     }
 }
 
+/// What [`Cond::origins`] has found so far: the candidates in order, the
+/// same as a set (a list's search for copies was quadratic in them), and the
+/// flags walked, each with the parts beside it.
+#[derive(Default)]
+struct OriginWalk {
+    out: Vec<Candidate>,
+    seen: std::collections::HashSet<(ModuleId, Cond)>,
+    walked: std::collections::HashSet<(FlagIx, Vec<Cond>)>,
+}
+
 /// A condition on the selection.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Cond {
     /// Always.
     True,
@@ -361,32 +371,37 @@ impl Cond {
     /// in the condition's order (an item shown *without* the builder is not
     /// the builder's, so nothing under a `not` counts). Numbered 0, 1, …
     pub fn origins(&self, flags: &[Flag]) -> Vec<Candidate> {
-        let mut out = Vec::new();
-        self.walk_origins(flags, &mut Vec::new(), &mut out);
-        out
+        let mut walk = OriginWalk::default();
+        self.walk_origins(flags, &mut Vec::new(), &mut walk);
+        walk.out
     }
 
     /// `others`: the parts that must hold beside `self` on the way from the root.
-    fn walk_origins<'a>(&'a self, flags: &'a [Flag], others: &mut Vec<&'a Cond>, out: &mut Vec<Candidate>) {
+    fn walk_origins<'a>(&'a self, flags: &'a [Flag], others: &mut Vec<&'a Cond>, walk: &mut OriginWalk) {
         match self {
             Cond::Module(m) => {
                 let guard = others.iter().fold(Cond::True, |guard, &c| guard.and(c.clone()));
                 // A later copy of an earlier candidate can never come first.
-                if !out.iter().any(|c| c.module == *m && c.guard == guard) {
-                    out.push(Candidate { number: OriginId(out.len() as u16), module: *m, guard });
+                if walk.seen.insert((*m, guard.clone())) {
+                    walk.out.push(Candidate { number: OriginId(walk.out.len() as u16), module: *m, guard });
                 }
             }
             Cond::Flag(f) => {
-                if let Some(flag) = flags.get(*f) {
-                    flag.when.walk_origins(flags, others, out);
+                // A flag walked before beside the same parts gives the same
+                // candidates again, every one a copy: each is walked once.
+                let beside: Vec<Cond> = others.iter().map(|&c| c.clone()).collect();
+                if let Some(flag) = flags.get(*f)
+                    && walk.walked.insert((*f, beside))
+                {
+                    flag.when.walk_origins(flags, others, walk);
                 }
             }
-            Cond::Any(cs) => cs.iter().for_each(|c| c.walk_origins(flags, others, out)),
+            Cond::Any(cs) => cs.iter().for_each(|c| c.walk_origins(flags, others, walk)),
             Cond::All(cs) => {
                 for (i, c) in cs.iter().enumerate() {
                     let depth = others.len();
                     others.extend(cs.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, c)| c));
-                    c.walk_origins(flags, others, out);
+                    c.walk_origins(flags, others, walk);
                     others.truncate(depth);
                 }
             }

@@ -42,29 +42,57 @@ pub fn position(text: &str, offset: usize, columns: Columns) -> (usize, usize) {
     (line, columns.count(&text[start..offset]))
 }
 
-/// The starts of a text's lines, for asking many positions of one text
-/// (each a binary search, where [`position`] scans the text before it).
+/// The byte offsets where a text's lines start, computed once: the one
+/// index of a source that its `file:line:col`s, the snippets miette reads
+/// and the language server's positions all use, so that many positions of
+/// one text cost a binary search each, not a scan of the text before them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    /// Indexes `text`'s line breaks.
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let breaks = (0..bytes.len())
+            .filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
+            .map(|i| i + 1);
+        LineStarts(std::iter::once(0).chain(breaks).collect())
+    }
+
+    /// The 0-based line that byte `offset` is on (the last line past the end).
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.0.partition_point(|&start| start <= offset) - 1
+    }
+
+    /// Where 0-based `line` starts, if the text has it.
+    pub fn start(&self, line: usize) -> Option<usize> {
+        self.0.get(line).copied()
+    }
+
+    /// What [`position`] says of `offset` in `text`, which this indexes.
+    pub fn position(&self, text: &str, offset: usize, columns: Columns) -> (usize, usize) {
+        let offset = snapped(text, offset);
+        let line = self.line_of(offset);
+        (line, columns.count(&text[self.0[line]..offset]))
+    }
+}
+
+/// A text with its [`LineStarts`], for asking many positions of it.
 #[derive(Clone, Debug)]
 pub struct Lines<'t> {
     text: &'t str,
-    starts: Vec<usize>,
+    starts: LineStarts,
 }
 
 impl<'t> Lines<'t> {
     /// Indexes `text`'s line breaks.
     pub fn new(text: &'t str) -> Self {
-        let bytes = text.as_bytes();
-        let breaks = (0..bytes.len())
-            .filter(|&i| bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n')))
-            .map(|i| i + 1);
-        Lines { text, starts: std::iter::once(0).chain(breaks).collect() }
+        Lines { text, starts: LineStarts::new(text) }
     }
 
     /// What [`position`] says of `offset` in the indexed text.
     pub fn position(&self, offset: usize, columns: Columns) -> (usize, usize) {
-        let offset = snapped(self.text, offset);
-        let line = self.starts.partition_point(|&start| start <= offset) - 1;
-        (line, columns.count(&self.text[self.starts[line]..offset]))
+        self.starts.position(self.text, offset, columns)
     }
 }
 

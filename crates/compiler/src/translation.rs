@@ -606,6 +606,45 @@ pub fn read<'a>(dir: &Path, files: Files<'a>, sources: &mut Sources, problems: &
     pending
 }
 
+/// The most characters a language's name may have: it stands in the page's
+/// language switch.
+pub const MAX_LANGUAGE_NAME_CHARS: usize = 64;
+
+/// Reports a language's name that is not a name: one that holds what no
+/// name may (a control character, a line break, a bidi override, an
+/// invisible character: the rules' one test, [`lexicon::forbidden_in_text`]),
+/// is empty, or is longer than a language switch can show.
+fn check_language_name(name: &Spanned<String>, sources: &Sources, problems: &mut Vec<Diagnostic>) {
+    if let Some((at, c)) = lexicon::forbidden_in_text(&name.value) {
+        let problem = Diagnostic::at(
+            Code::ForbiddenCharacter,
+            sources,
+            name.sub_span(at, at + c.len_utf8()),
+            format!("a language's name holds {}", lexicon::describe_char(c)),
+            "not allowed here",
+        )
+        .with_help(
+            "names are one line without control characters or bidirectional overrides: remove it \
+             (rules/README.md, \"What strings may hold\")",
+        );
+        problems.push(problem);
+        return;
+    }
+    let chars = name.value.chars().count();
+    let (message, label) = if name.value.trim().is_empty() {
+        ("a language's name is empty".to_string(), "no name")
+    } else if chars > MAX_LANGUAGE_NAME_CHARS {
+        (format!("a language's name has {chars} characters, more than {MAX_LANGUAGE_NAME_CHARS}"), "too long")
+    } else {
+        return;
+    };
+    let help = format!(
+        "a language's name is the language's own word for itself (`Nederlands`), as its switch shows it, \
+         in 1 to {MAX_LANGUAGE_NAME_CHARS} characters"
+    );
+    problems.push(Diagnostic::at(Code::InvalidTranslation, sources, name.span, message, label).with_help(help));
+}
+
 /// The language folder a translation file `rel` is in (`nl`), if any.
 fn folder_of(rel: &str) -> &str {
     rel.strip_prefix(&format!("{TRANSLATIONS_DIR}/")).and_then(|rest| rest.split_once('/')).map_or("", |(lang, _)| lang)
@@ -775,6 +814,8 @@ pub fn check(
     by_id_order.sort_unstable_by_key(|&at| units[at].id.as_str());
     let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
     let mut seen_langs: Vec<&str> = Vec::new();
+    // "Did you mean" for orphaned units, bounded for the run: each compares with every unit of its kind.
+    let mut suggestions = suggest::Suggestions::default();
     for language in &languages.languages {
         let lang = language.lang.value.as_str();
         if !is_language_tag(lang) || lang == SOURCE_LANG {
@@ -798,6 +839,7 @@ pub fn check(
             continue;
         }
         seen_langs.push(lang);
+        check_language_name(&language.name, sources, problems);
         let plural = plural_categories(lang);
         let mut locale = Locale {
             lang: lang.to_string(),
@@ -818,7 +860,7 @@ pub fn check(
                 let Some(&at) = by_key.get(&(kind, key.value.as_str())) else {
                     let id = kind.unit_id(&key.value);
                     let candidates = units.iter().filter(|u| u.kind == kind).map(|u| u.id.as_str());
-                    let nearest = suggest::did_you_mean(&id, candidates).map(str::to_string);
+                    let nearest = suggestions.did_you_mean(&id, candidates).map(str::to_string);
                     locale.orphaned.push(Orphan { id, span: key.span, nearest });
                     continue;
                 };

@@ -7,8 +7,11 @@
 //! the same result twice.
 //!
 //! Each property runs a fixed number of cases (`PROPTEST_CASES` overrides it).
-//! A failure is not saved to a regressions file: turn it into a case of
-//! `tests/corpus.rs` or a unit test beside the fix.
+//! A failure is saved to `properties.proptest-regressions` beside this file,
+//! which is committed: every later run replays it first (and CI, which fixes
+//! the seed with `PROPTEST_RNG_SEED` in `.ci/run`, cannot fail by chance).
+//! Long random runs are the fuzz targets' (`fuzz/`). Turn a saved failure
+//! into a case of `tests/corpus.rs` or a unit test beside the fix too.
 //!
 //! `write_fuzz_seeds` (ignored) writes the fuzz targets' seed corpus from the
 //! bundled rules:
@@ -39,7 +42,8 @@ const RULES_CASES: u32 = 16;
 
 fn config(cases: u32) -> Config {
     let cases = std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(cases);
-    Config { cases, failure_persistence: Some(Box::new(FileFailurePersistence::Off)), ..Config::default() }
+    let saved = FileFailurePersistence::WithSource("proptest-regressions");
+    Config { cases, failure_persistence: Some(Box::new(saved)), ..Config::default() }
 }
 
 /// The bundled rules' DSL strings and files: the valid inputs to mutate, and

@@ -235,3 +235,46 @@ fn a_translation_is_checked_as_the_rules_texts_are() {
     let after = compiler::compile_dir(dir.path());
     assert_eq!(with_code(&after.translation_problems, Code::ForbiddenCharacter).len(), 1);
 }
+
+/// A language's name is a name, as the rules' names are: each bad one is
+/// refused with one located diagnostic, its code, and help, at the value (at
+/// the character, for one no name may hold). Case by case: what the name is
+/// written as in `languages.yaml`, the code, and the column of the place.
+#[test]
+fn a_language_s_name_is_checked_as_names_are() {
+    const LINE: &str = "  - { lang: nl, name: Nederlands, required: true }";
+    // The name's value starts at column 23 (1-based), after `name: `; a
+    // character written as an escape is shown at the whole value (its text
+    // is not the source's), one written as itself where it stands.
+    let long = "a".repeat(65);
+    let cases: Vec<(String, Code, usize)> = vec![
+        (r#""Neder\nlands""#.into(), Code::ForbiddenCharacter, 23),
+        (r#""Neder\u001b[31mlands""#.into(), Code::ForbiddenCharacter, 23),
+        (r#""Nederlands\a""#.into(), Code::ForbiddenCharacter, 23),
+        (r#""\u202eNederlands""#.into(), Code::ForbiddenCharacter, 23),
+        ("Neder\u{202e}lands".into(), Code::ForbiddenCharacter, 28),
+        ("Neder\u{2066}lands".into(), Code::ForbiddenCharacter, 28),
+        ("Neder\u{200b}lands".into(), Code::ForbiddenCharacter, 28),
+        (r#""""#.into(), Code::InvalidTranslation, 23),
+        (r#""   ""#.into(), Code::InvalidTranslation, 23),
+        (long.clone(), Code::InvalidTranslation, 23),
+    ];
+    for (name, code, column) in cases {
+        let line = LINE.replacen("Nederlands", &name, 1);
+        let dir = edited(FIXTURE, &[("translations/languages.yaml", LINE, &line)]);
+        let compiled = compiler::compile_dir(dir.path());
+        let problems = &compiled.translation_problems;
+        assert_eq!(problems.len(), 1, "{name}: {problems:?}");
+        let problem = &problems[0];
+        assert_eq!(problem.code(), code, "{name}: {problem:?}");
+        assert_eq!(problem.severity(), carcassonne_rules_compiler::codes::Severity::Error, "{name}");
+        let location = problem.location().expect("located");
+        assert!(location.ends_with(&format!("translations/languages.yaml:2:{column}")), "{name}: {location}");
+        assert!(problem.help_text().is_some_and(|h| !h.is_empty()), "{name}: {problem:?}");
+    }
+    // 64 characters, and any script, are a name.
+    let line = LINE.replacen("Nederlands", &"я".repeat(64), 1);
+    let dir = edited(FIXTURE, &[("translations/languages.yaml", LINE, &line)]);
+    let problems = compiler::compile_dir(dir.path()).translation_problems;
+    assert!(problems.is_empty(), "{problems:?}");
+}

@@ -33,6 +33,31 @@ pub fn did_you_mean<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a s
         .map(|(_, c)| c)
 }
 
+/// How many suggestions one run looks for (each compares a name with every
+/// candidate): rules with thousands of unknown names are reported in time
+/// linear in them, the first ones with a suggestion.
+pub const MAX_SUGGESTIONS_PER_RUN: usize = 1_000;
+
+/// "Did you mean" within [`MAX_SUGGESTIONS_PER_RUN`]: one per run.
+#[derive(Debug)]
+pub struct Suggestions {
+    left: usize,
+}
+
+impl Default for Suggestions {
+    fn default() -> Self {
+        Suggestions { left: MAX_SUGGESTIONS_PER_RUN }
+    }
+}
+
+impl Suggestions {
+    /// As [`did_you_mean`], none once the run has looked for its share.
+    pub fn did_you_mean<'a>(&mut self, wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+        self.left = self.left.checked_sub(1)?;
+        did_you_mean(wanted, candidates)
+    }
+}
+
 /// How close a name must be, on [`score`]'s scale, to be suggested.
 const MIN_SCORE: f64 = 0.6;
 
@@ -50,6 +75,15 @@ pub fn suggestion<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_looks_for_a_bounded_number_of_suggestions() {
+        let mut suggestions = Suggestions::default();
+        for _ in 0..MAX_SUGGESTIONS_PER_RUN {
+            assert_eq!(suggestions.did_you_mean("abey", ["abbey"]), Some("abbey"));
+        }
+        assert_eq!(suggestions.did_you_mean("abey", ["abbey"]), None);
+    }
 
     #[test]
     fn close_names_are_suggested_and_far_ones_not() {

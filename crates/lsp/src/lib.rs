@@ -9,6 +9,7 @@
 
 pub mod errata;
 pub mod features;
+pub mod framing;
 pub mod inlay;
 pub mod semantic;
 pub mod snippet;
@@ -32,9 +33,11 @@ use serde_json::{Value, json};
 
 use crate::workspace::{Place, Problem, Severity, TranslationSite, Workspace};
 
-/// Runs the server on stdin and stdout until the client says exit.
+/// Runs the server on stdin and stdout until the client says exit, over
+/// the bounded [`framing`] (not `Connection::stdio`, which exits on a frame
+/// it cannot read).
 pub fn stdio() -> Result<(), Box<dyn Error + Send + Sync>> {
-    let (connection, threads) = Connection::stdio();
+    let (connection, threads) = framing::transport(std::io::stdin(), std::io::stdout());
     serve(&connection)?;
     drop(connection);
     threads.join()?;
@@ -239,9 +242,15 @@ impl Server {
         }
     }
 
+    /// One range of `text`: for many, index the text once ([`Server::range_in`]).
     fn range(&self, text: &str, start: usize, len: usize) -> lsp::Range {
-        let (line, character) = positions::position(text, start, self.columns);
-        let (end_line, end_character) = positions::position(text, start.saturating_add(len), self.columns);
+        self.range_in(&positions::Lines::new(text), start, len)
+    }
+
+    /// A range of the text `lines` indexes, in time logarithmic in its size.
+    fn range_in(&self, lines: &positions::Lines, start: usize, len: usize) -> lsp::Range {
+        let (line, character) = lines.position(start, self.columns);
+        let (end_line, end_character) = lines.position(start.saturating_add(len), self.columns);
         lsp::Range {
             start: lsp::Position { line: clamp(line), character: clamp(character) },
             end: lsp::Position { line: clamp(end_line), character: clamp(end_character) },
@@ -276,11 +285,12 @@ impl Server {
         let analysis = self.workspace.analyse();
         let mut files: Vec<String> = analysis.problems.keys().cloned().collect();
         for (file, problems) in &analysis.problems {
-            let text = self.workspace.text(file).unwrap_or_default();
+            // Indexed once: thousands of problems in one file cost no scan each.
+            let lines = positions::Lines::new(self.workspace.text(file).unwrap_or_default());
             let diagnostics: Vec<lsp::Diagnostic> = problems
                 .iter()
                 .map(|p| lsp::Diagnostic {
-                    range: self.range(text, p.at.start, p.at.len),
+                    range: self.range_in(&lines, p.at.start, p.at.len),
                     severity: Some(match p.severity {
                         Severity::Error => lsp::DiagnosticSeverity::ERROR,
                         Severity::Warning => lsp::DiagnosticSeverity::WARNING,
@@ -541,6 +551,7 @@ impl Server {
         let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
         let text = self.workspace.text(&rel).unwrap_or_default();
         let asked = params.pointer("/context/diagnostics")?.as_array()?;
+        let lines = positions::Lines::new(text);
         let mut actions = Vec::new();
         for d in asked {
             let range: lsp::Range = serde_json::from_value(d.get("range")?.clone()).ok()?;
@@ -548,7 +559,7 @@ impl Server {
             let published = self.problems.get(&rel).into_iter().flatten();
             let problem = published
                 .filter(|p| Some(p.message.as_str()) == message)
-                .find(|p| self.range(text, p.at.start, p.at.len) == range);
+                .find(|p| self.range_in(&lines, p.at.start, p.at.len) == range);
             for fix in problem.map(|p| p.fixes.as_slice()).unwrap_or_default() {
                 let Some(place) = self.location(&fix.at, None) else { continue };
                 let mut changes = serde_json::Map::new();

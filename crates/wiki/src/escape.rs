@@ -16,8 +16,9 @@ use carcassonne_rules_core::escape::terminal;
 const ALWAYS: &[char] = &['[', ']', '{', '}', '|', '~', '&', '<', '>'];
 
 /// What opens a block at the start of a line: lists, definitions, headings,
-/// a rule, preformatted text.
-const LINE_START: &[char] = &['*', '#', ':', ';', '=', '-', ' '];
+/// a rule (`----`), preformatted text, and a table's header cell (`!`; its
+/// other line starts, `{|`, `|`, `|-`, `|}`, are [`ALWAYS`] references).
+const LINE_START: &[char] = &['*', '#', ':', ';', '=', '-', ' ', '!'];
 
 /// Words that make the next number a magic link (`ISBN 0-00`, `RFC 1`).
 const MAGIC_LINKS: [&str; 3] = ["ISBN", "RFC", "PMID"];
@@ -96,8 +97,14 @@ impl Line {
     /// markup in its place as a character reference.
     pub fn finish(&self) -> String {
         let mut out = String::with_capacity(self.chars.len() + 16);
+        // Whether the character stands at a line's start: after a line
+        // break, or after nothing but markup's spaces and tabs since one
+        // (MediaWiki trims a line before it reads a table's markup).
+        let mut line_start = true;
         for (i, &(c, piece)) in self.chars.iter().enumerate() {
-            if piece.is_none() || !self.is_markup(i) {
+            let at_start = line_start;
+            line_start = c == '\n' || (at_start && piece.is_none() && matches!(c, ' ' | '\t'));
+            if piece.is_none() || !self.is_markup(i, at_start) {
                 out.push(c);
                 continue;
             }
@@ -111,8 +118,9 @@ impl Line {
         out
     }
 
-    /// Whether the text character at `i` could be markup beside its neighbours.
-    fn is_markup(&self, i: usize) -> bool {
+    /// Whether the text character at `i` could be markup beside its
+    /// neighbours (`line_start`: where a line starts).
+    fn is_markup(&self, i: usize, line_start: bool) -> bool {
         let (c, piece) = self.chars[i];
         let previous = i.checked_sub(1).map(|p| self.chars[p]);
         let next = self.chars.get(i + 1).copied();
@@ -120,7 +128,6 @@ impl Line {
         // A quote is bold or italic next to another, and could be next to one
         // beyond the edge of its piece.
         let at_edge = previous.is_none_or(|(_, p)| p != piece) || next.is_none_or(|(_, n)| n != piece);
-        let line_start = previous.is_none_or(|(p, _)| p == '\n');
         let following = |s: &str| self.chars[i + 1..].iter().map(|&(c, _)| c).take(s.chars().count()).eq(s.chars());
         let preceding = |s: &str| {
             let n = s.chars().count();
@@ -209,15 +216,40 @@ mod tests {
         assert_eq!(line.finish(), "'''&#39;a");
     }
 
+    /// Every line start MediaWiki reads, each as the text's first
+    /// character: at the start of the source, after a line break of markup,
+    /// and after markup's indent (a table's markup is read on the trimmed line).
     #[test]
     fn nothing_opens_a_line() {
-        for c in ['*', '#', ':', ';', '=', '-', ' '] {
-            assert_eq!(text(&format!("{c}x")), format!("&#{};x", u32::from(c)));
-            let mut line = Line::new();
-            line.markup("<li>\n").text(&format!("{c}x"));
-            assert_eq!(line.finish(), format!("<li>\n&#{};x", u32::from(c)));
+        let starts = [
+            ("!x", "&#33;x"),
+            ("|x", "&#124;x"),
+            ("|-", "&#124;-"),
+            ("|}", "&#124;&#125;"),
+            ("{|", "&#123;&#124;"),
+            ("*x", "&#42;x"),
+            ("#x", "&#35;x"),
+            (":x", "&#58;x"),
+            (";x", "&#59;x"),
+            ("=x=", "&#61;x="),
+            ("----", "&#45;---"),
+            (" x", "&#32;x"),
+        ];
+        for (written, escaped) in starts {
+            assert_eq!(text(written), escaped, "{written:?}");
+            for before in ["<li>\n", "\n", "x\n", "\n  ", "\n\t"] {
+                let mut line = Line::new();
+                line.markup(before).text(written);
+                assert_eq!(line.finish(), format!("{before}{escaped}"), "{before:?} {written:?}");
+            }
         }
-        assert_eq!(text("a: b; c * d # e"), "a: b; c * d # e");
+        // Within a line they are text, except what is markup anywhere.
+        assert_eq!(text("a: b; c * d # e ! f = g - h"), "a: b; c * d # e ! f = g - h");
+        let mut line = Line::new();
+        line.markup("<li>").text("!x");
+        assert_eq!(line.finish(), "<li>!x");
+        // A text's leading space is a reference, so what follows it starts no line.
+        assert_eq!(text("  !x"), "&#32; !x");
     }
 
     #[test]

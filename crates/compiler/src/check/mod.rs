@@ -21,13 +21,14 @@ use indexmap::IndexMap;
 use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::{EditionId, ModuleId, ModuleSet, Section, Sections, VariantId};
 
-use crate::diagnostics::{Diagnostic, Fix, Sources, Span, did_you_mean};
+use crate::diagnostics::{Diagnostic, Fix, Sources, Span};
 use crate::dsl;
 use crate::lexicon::{self, IdKind};
 use crate::logic::Budget;
 use crate::model::{self, Cond, Flag, FlagIx, Item, Rules};
 use crate::placement::{self, Anchor, Placement};
 use crate::syntax::{Failed, RawItem, RawRules, RawSections, Spanned};
+use carcassonne_rules_core::suggest::Suggestions;
 
 /// Checks the raw rules; the model, if nothing was wrong.
 pub fn check(raw: &RawRules, sources: &Sources, budget: &Budget, problems: &mut Vec<Diagnostic>) -> Option<Rules> {
@@ -117,6 +118,8 @@ struct Checker<'a> {
     double_turn_refused: bool,
     /// The markers `base.yaml` declares.
     markers: Vec<model::MarkerInfo>,
+    /// "Did you mean", bounded for the run.
+    suggestions: Suggestions,
 }
 
 /// A part of the turn order that holds items (a section outside the steps,
@@ -148,6 +151,7 @@ impl<'a> Checker<'a> {
             lost: HashSet::new(),
             double_turn_refused: false,
             markers: Vec::new(),
+            suggestions: Suggestions::default(),
         }
     }
 
@@ -238,7 +242,7 @@ impl<'a> Checker<'a> {
         otherwise: Option<String>,
     ) {
         let d = Diagnostic::at(code, self.sources, span, message, label);
-        self.problems.push(match (did_you_mean(wanted, candidates), otherwise) {
+        self.problems.push(match (self.suggestions.did_you_mean(wanted, candidates), otherwise) {
             (Some(name), _) => d.with_suggestion(span, name),
             (None, Some(help)) => d.with_help(help),
             (None, None) => d,
