@@ -356,3 +356,36 @@ fn saved_turns_and_answers_are_read_only_from_regular_files_of_bounded_size() {
         }
     }
 }
+
+#[test]
+fn the_wire_types_read_and_write_exactly_play_s_json() {
+    use carcassonne_rules_runtime::wire::{AnswerJson, Output, Saved};
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("turn.json");
+    let mut answers = Vec::new();
+    for round in 0..200 {
+        let file = write_answers(dir.path(), &answers);
+        let args = ["--edition", "C2", "--with", "builder,tower", "--answers", &file, "--format", "json"];
+        let out = json_of(&play(&[&args[..], &["--save", state.to_str().unwrap()]].concat(), dir.path()));
+        let typed: Output = serde_json::from_value(out.clone()).expect("play's JSON is an Output");
+        assert_eq!(serde_json::to_value(&typed).unwrap(), out, "Output round-trips");
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+        let typed: Saved = serde_json::from_value(saved.clone()).expect("the saved turn is a Saved");
+        assert_eq!(serde_json::to_value(&typed).unwrap(), saved, "Saved round-trips");
+        if out["over"] == true {
+            assert!(round > 10);
+            break;
+        }
+        let pending = out["prompts"].as_array().unwrap().last().unwrap().clone();
+        let answer = match pending["kind"].as_str().unwrap() {
+            "do" => AnswerJson::Do(pending["item"] == "builder-double-turn"),
+            "choose" => AnswerJson::Choose(pending["options"][0].as_str().map(String::from)),
+            _ => AnswerJson::Count(1),
+        };
+        let value = serde_json::to_value(&answer).unwrap();
+        assert_eq!(serde_json::from_value::<AnswerJson>(value.clone()).unwrap(), answer);
+        answers.push(value);
+    }
+    assert_eq!(answers[0], json!({"do": false}));
+    assert!(answers.iter().any(|a| a.get("choose").is_some()) && answers.iter().any(|a| a.get("count").is_some()));
+}

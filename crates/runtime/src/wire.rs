@@ -60,6 +60,36 @@ pub enum Reply {
 const CHANGED: &str =
     "the saved turn was changed since `play --save` wrote it: resume an unchanged one, or start the turn again";
 
+/// An answer as the `play` contract writes it, by the rules' ids:
+/// `{"do": true}`, `{"choose": "item-id"}`, `{"choose": null}`,
+/// `{"count": 2}`, `{"any_time": "item-id"}` — what an engine sends to
+/// [`Play::answer`] (as a JSON value) or stores.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum AnswerJson {
+    /// Done (holds), or not.
+    Do(bool),
+    /// The option taken, or none.
+    Choose(Option<String>),
+    /// The number of completed features.
+    Count(u32),
+    /// An "at any time" item used.
+    AnyTime(String),
+}
+
+impl Reply {
+    /// The reply by the rules' ids (`?` for an item `plan` lacks).
+    pub fn json(&self, plan: &Plan) -> AnswerJson {
+        let name = |item| plan.item_name(item).unwrap_or("?").to_string();
+        match *self {
+            Reply::Answer(Answer::Do(done), _) => AnswerJson::Do(done),
+            Reply::Answer(Answer::Choose(item), _) => AnswerJson::Choose(item.map(name)),
+            Reply::Answer(Answer::Count(n), _) => AnswerJson::Count(n),
+            Reply::AnyTime(item) => AnswerJson::AnyTime(name(item)),
+        }
+    }
+}
+
 const ANSWER_FORMS: &str = "an answer is {\"do\": true|false}, {\"choose\": \"item-id\"|null}, {\"count\": n} or {\"any_time\": \"item-id\"}, with an optional \"seq\"";
 
 /// One answer from its JSON value; a message and help when it is not one.
