@@ -255,3 +255,52 @@ fn explain_of_an_item_whose_step_combines_past_the_budget_answers_within_its_own
     assert!(answer.contains("smallest change that shows it: add a23, add b23"), "{answer}");
     assert!(took < std::time::Duration::from_secs(2), "took {took:?} of CPU time");
 }
+
+#[test]
+fn explain_of_flags_nested_in_flags_opens_each_once_and_bounds_its_output() {
+    // f00 = a00 or b00, and each next flag names the one before twice: opened
+    // at every reference, ten levels are thousands of lines (check refuses a
+    // flag of more than 10,000 terms, a few levels more).
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("rules");
+    pairs(&dir, 2, false);
+    let mut modules = std::fs::read_to_string(dir.join("modules.yaml")).expect("modules");
+    writeln!(modules, "  f00: a00 or b00").expect("write");
+    for k in 1..10 {
+        writeln!(modules, "  f{k:02}: f{:02} and a01 or f{:02} and b01", k - 1, k - 1).expect("write");
+    }
+    std::fs::write(dir.join("modules.yaml"), modules).expect("write");
+    std::fs::write(
+        dir.join("expansions/pairs.yaml"),
+        "expansion: pairs\nitems:\n  1A:\n    - id: nested\n      when: f09\n      text: t\n",
+    )
+    .expect("write");
+    let compiled = compile_dir(&dir);
+    let rules = compiled.result.expect("check accepts the flags");
+    let cfg = Config { edition: EditionId(0), variant: VariantId(0), modules: [ModuleId(0)].into_iter().collect() };
+    let started = cpu();
+    let answer = explain::explain(&rules, &compiled.sources, "nested", &cfg).expect("explained");
+    let took = cpu() - started;
+    assert!(answer.contains("f00 = a00 or b00"), "{answer}");
+    assert!(answer.contains("f00 (opened above)"), "{answer}");
+    assert!(answer.lines().count() < 200, "{} lines", answer.lines().count());
+    assert!(took < std::time::Duration::from_secs(2), "took {took:?} of CPU time");
+}
+
+#[test]
+fn explain_writes_at_most_a_thousand_lines_of_conditions() {
+    // One condition of 3,000 terms: the first thousand lines, then a count.
+    let temp = tempfile::tempdir().expect("temp dir");
+    let dir = temp.path().join("rules");
+    pairs(&dir, 3, false);
+    let terms: Vec<String> = (0..3_000).map(|i| format!("(a{:02} and not b{:02})", i % 3, (i / 3) % 3)).collect();
+    let item =
+        format!("expansion: pairs\nitems:\n  1A:\n    - id: wide\n      when: {}\n      text: t\n", terms.join(" or "));
+    std::fs::write(dir.join("expansions/pairs.yaml"), item).expect("write");
+    let compiled = compile_dir(&dir);
+    let Ok(rules) = compiled.result else { return };
+    let cfg = Config { edition: EditionId(0), variant: VariantId(0), modules: [ModuleId(0)].into_iter().collect() };
+    let answer = explain::explain(&rules, &compiled.sources, "wide", &cfg).expect("explained");
+    assert!(answer.contains("more lines of its conditions"), "{}", &answer[..answer.len().min(2000)]);
+    assert!(answer.lines().count() < 1_100, "{} lines", answer.lines().count());
+}

@@ -4,11 +4,14 @@
 //! smallest change of the selection that would flip it (from the BDDs of
 //! [`Logic`], so however many modules it takes).
 
+use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
+
 use carcassonne_rules_core::{Config, EditionId, ModuleId};
 
 use carcassonne_rules_compiler::diagnostics::{Sources, Span, line_col, suggestion};
 use carcassonne_rules_compiler::logic::{BUDGET, Logic};
-use carcassonne_rules_compiler::model::{Anchored, Cond, Item, Placed, Rules, Step, WhyEnd};
+use carcassonne_rules_compiler::model::{Anchored, Cond, FlagIx, Item, Placed, Rules, Step, WhyEnd};
 use carcassonne_rules_core::escape::terminal;
 
 /// The explanation of `item` for `cfg`, or why there is none (an unknown id,
@@ -43,7 +46,7 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
     let mut out = String::new();
     let place = step.map_or_else(|| section_of(rules, item).to_string(), |s| format!("step {}", s.id));
     push_line(&mut out, &format!("`{item}` in {place}: {}", if shown { "shown" } else { "not shown" }));
-    let explainer = Explainer { rules, cfg };
+    let explainer = Explainer { rules, cfg, opened: RefCell::default(), lines: Cell::new(0) };
     if let Some(step) = step {
         push_line(&mut out, &format!("  step {} exists: {}", step.id, explainer.value(&step.when)));
         if step.when != Cond::True {
@@ -56,6 +59,10 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
         if node.when != Cond::True {
             explainer.tree(&node.when, 2, &mut out);
         }
+    }
+    let left_out = explainer.lines.get().saturating_sub(MAX_TREE_LINES);
+    if left_out > 0 {
+        push_line(&mut out, &format!("  … and {left_out} more lines of its conditions"));
     }
     if let Some(placed) = path.last().map(|i| &i.placed) {
         let list = match path.len() {
@@ -214,10 +221,20 @@ fn push_line(out: &mut String, line: &str) {
     out.push('\n');
 }
 
-/// Prints conditions in the DSL with their values for one selection.
+/// The most lines of conditions an explanation prints; the rest are counted.
+const MAX_TREE_LINES: usize = 1_000;
+
+/// Prints conditions in the DSL with their values for one selection. Each
+/// derived flag is opened once (a flag named again says so), and at most
+/// [`MAX_TREE_LINES`] lines are written: rules that nest flags in flags
+/// would otherwise explain in exponential time and gigabytes.
 struct Explainer<'a> {
     rules: &'a Rules,
     cfg: &'a Config,
+    /// The derived flags opened up already.
+    opened: RefCell<HashSet<FlagIx>>,
+    /// The lines of conditions, written or not.
+    lines: Cell<usize>,
 }
 
 impl Explainer<'_> {
@@ -229,13 +246,21 @@ impl Explainer<'_> {
         format!("{} → {}", self.rules.dsl(cond), self.value(cond))
     }
 
-    /// The terms of `cond`, one a line, derived flags opened up.
+    /// Writes one line of conditions, while there is room.
+    fn push(&self, out: &mut String, line: impl FnOnce() -> String) {
+        self.lines.set(self.lines.get() + 1);
+        if self.lines.get() <= MAX_TREE_LINES {
+            push_line(out, &line());
+        }
+    }
+
+    /// The terms of `cond`, one a line, derived flags opened up (once).
     fn tree(&self, cond: &Cond, indent: usize, out: &mut String) {
         let pad = "  ".repeat(indent);
         match cond {
             Cond::All(parts) | Cond::Any(parts) => {
                 for part in parts {
-                    push_line(out, &format!("{pad}{}", self.line(part)));
+                    self.push(out, || format!("{pad}{}", self.line(part)));
                     if matches!(part, Cond::All(_) | Cond::Any(_) | Cond::Not(_) | Cond::Flag(_)) {
                         self.tree(part, indent + 1, out);
                     }
@@ -243,10 +268,13 @@ impl Explainer<'_> {
             }
             Cond::Not(inner) => self.tree(inner, indent, out),
             Cond::Flag(f) => {
-                if let Some(flag) = self.rules.flags.get(*f) {
-                    push_line(out, &format!("{pad}{} = {}", flag.id, self.line(&flag.when)));
-                    self.tree(&flag.when, indent + 1, out);
+                let Some(flag) = self.rules.flags.get(*f) else { return };
+                if !self.opened.borrow_mut().insert(*f) {
+                    self.push(out, || format!("{pad}{} (opened above)", flag.id));
+                    return;
                 }
+                self.push(out, || format!("{pad}{} = {}", flag.id, self.line(&flag.when)));
+                self.tree(&flag.when, indent + 1, out);
             }
             _ => {}
         }
