@@ -117,8 +117,11 @@ fn a_builder_double_turn_one_answer_per_run_gives_the_trace_of_one_run() {
 #[test]
 fn a_go_back_is_in_the_trace() {
     let dir = tempfile::tempdir().unwrap();
-    // Draw, show, place, and "no legal spot" holds.
-    let answers = write_answers(dir.path(), &vec![json!({"do": true}); 4]);
+    // Draw, show, cannot place: and "no legal spot" holds.
+    let answers = write_answers(
+        dir.path(),
+        &[json!({"do": true}), json!({"do": true}), json!({"do": false}), json!({"do": true})],
+    );
     let out = json_of(&play(&["--edition", "C2", "--answers", &answers, "--format", "json"], dir.path()));
     let trace = out["trace"].as_array().unwrap();
     assert!(trace.contains(&json!({ "event": "go_back", "part": 1, "from": "1C", "to": "1B" })), "{out}");

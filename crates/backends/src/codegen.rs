@@ -844,12 +844,12 @@ fn flow(flow: Flow) -> String {
     if flow == Flow::ACTION {
         return "Flow::ACTION".to_string();
     }
-    let Flow { role, optional, choose_one, once } = flow;
+    let Flow { role, optional, choose_one, once, otherwise } = flow;
     let mut fields = Vec::new();
     if role != Flow::ACTION.role {
         fields.push(format!("role: Role::{role:?}"));
     }
-    for (name, set) in [("optional", optional), ("choose_one", choose_one), ("once", once)] {
+    for (name, set) in [("optional", optional), ("choose_one", choose_one), ("once", once), ("otherwise", otherwise)] {
         if set {
             fields.push(format!("{name}: true"));
         }

@@ -215,6 +215,8 @@ pub struct ItemSpans {
     pub one_of: Option<Span>,
     /// Its effect, if it has one.
     pub effect: Option<Span>,
+    /// Its `otherwise: true`, if it is one.
+    pub otherwise: Option<Span>,
 }
 
 /// How `check` placed an item in its list, with the references that did it.

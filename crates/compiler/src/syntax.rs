@@ -296,6 +296,9 @@ pub struct RawItem {
     /// "Only once" during the whole turn, both parts of a double turn counted
     /// (`any_time`).
     pub once: Option<Spanned<bool>>,
+    /// What happens when the parent action was not done (its last sub-item):
+    /// played only then; the other sub-items only when it was done.
+    pub otherwise: Option<Spanned<bool>>,
     /// A group of alternatives: of the items that name the same group, at
     /// most one shows for any selection (`carcassonne-rules verify` proves
     /// it).

@@ -374,3 +374,45 @@ fn the_bundled_flow_says_what_the_page_says() {
     // The princess's skip applies when the player takes the knight away.
     assert!(find(&rules, "princess-remove-knight").flow.optional);
 }
+
+#[test]
+fn an_otherwise_branch_needs_an_action_above_it() {
+    // At the top of a step: no action to be not done.
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      otherwise: true", "true")]);
+    assert_eq!(d.message(), "`show-tile` is what happens when its parent is not done, but it has no parent");
+    assert_eq!(at(&d), expected);
+    // Under a condition, whose sub-items play when it holds.
+    let under = "text: Score the feature.\n      role: condition\n      children:\n        - id: if-not\n          text: t\n          otherwise: true";
+    let (d, expected) = refused(&[plant(BASE, "text: Score the feature.", under, "true")]);
+    assert_eq!(
+        d.message(),
+        "`if-not` is what happens when `score-feature` is not done, but `score-feature` is not an action"
+    );
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some(), "{d:?}");
+    // On a note.
+    let note = "text: Score the feature.\n      children:\n        - id: if-not\n          text: t\n          role: note\n          otherwise: true";
+    let (d, expected) = refused(&[plant(BASE, "text: Score the feature.", note, "true")]);
+    assert_eq!(d.message(), "note `if-not` is what happens when its parent is not done");
+    assert_eq!(at(&d), expected);
+}
+
+#[test]
+fn an_action_has_one_otherwise_branch() {
+    let two = "text: Score the feature.\n      children:\n        - id: if-not\n          text: t\n          otherwise: true\n        - id: if-not-either\n          text: t\n          otherwise: true";
+    let (d, expected) = refused(&[plant(BASE, "text: Score the feature.", two, "true\n")]);
+    assert_eq!(d.message(), "`score-feature` has a second `otherwise` sub-item, `if-not-either`");
+    // The second one's key.
+    assert_eq!(at(&d).0, expected.0 + 3);
+    assert!(d.help_text().is_some_and(|h| h.contains("group")), "{d:?}");
+}
+
+#[test]
+fn the_bundled_rules_place_the_tile_or_go_back_only_when_it_cannot_be() {
+    let rules = compiler::compile_dir(Path::new(BUNDLED)).result.expect("the bundled rules check");
+    let place = find(&rules, "place-tile");
+    let otherwise: Vec<&str> = place.children.iter().filter(|c| c.flow.otherwise).map(|c| c.id.as_str()).collect();
+    assert_eq!(otherwise, ["place-tile-no-legal-spot"]);
+    assert_eq!(place.flow.role, Role::Action);
+}

@@ -109,7 +109,8 @@ pub struct ItemInfo {
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Something the player carries out. Asked as "was it done?"; its
-    /// sub-items follow whatever the answer (unless `choose_one`).
+    /// sub-items are how it was done and what follows, played only when it
+    /// was done — but for an `otherwise` sub-item, played only when it was not.
     Action,
     /// A question about the game ("if the tile shows a magic symbol"). Asked
     /// as "does it hold?"; its sub-items and its effect apply only when it does.
@@ -134,11 +135,15 @@ pub struct Flow {
     pub choose_one: bool,
     /// "Only once" during the whole turn, both parts of a double turn counted.
     pub once: bool,
+    /// What happens when the parent action was not done ("if the tile cannot
+    /// be placed…"): played only then, and never when it was.
+    pub otherwise: bool,
 }
 
 impl Flow {
     /// A must action with no options: the default when the rules say nothing.
-    pub const ACTION: Flow = Flow { role: Role::Action, optional: false, choose_one: false, once: false };
+    pub const ACTION: Flow =
+        Flow { role: Role::Action, optional: false, choose_one: false, once: false, otherwise: false };
 }
 
 /// An item's text in each edition, as the generated tables hold it (the

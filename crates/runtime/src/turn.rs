@@ -11,9 +11,10 @@
 //!
 //! How the items' flow is played (see [`Role`] and `Flow`):
 //! - an action or a condition is asked ("was it done?", "does it hold?");
-//!   an action's sub-items follow whatever the answer, a condition's only
-//!   when it holds; groups are never asked and their sub-items play; notes
-//!   are never asked and nothing under them plays;
+//!   their sub-items play only when it was done (holds) — but an action's
+//!   `otherwise` sub-item, its last, only when it was not; groups are never
+//!   asked and their sub-items play; notes are never asked and nothing under
+//!   them plays;
 //! - a choose-one step or item asks for one of its options (the sub-items
 //!   that are not notes): only the option taken plays; none may be taken
 //!   where the step `may_pass` or the item is `optional`. A choose-one
@@ -106,18 +107,25 @@ struct Node<'o> {
     option: bool,
     /// The item, or one above it, may be done only once per turn.
     once: bool,
+    /// Its `otherwise` sub-item: what plays when the action is not done.
+    otherwise: Option<usize>,
     /// 0 for a step's own items.
     depth: usize,
 }
 
 fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, depth: usize, nodes: &mut Vec<Node<'o>>) {
     let first = nodes.len();
-    for entry in entries {
+    // An action's `otherwise` sub-item is played last of all: skipped when the
+    // action was done, entered alone when it was not, and the action's end after it.
+    let played = entries.iter().filter(|e| !e.flow.otherwise).chain(entries.iter().filter(|e| e.flow.otherwise));
+    for entry in played {
         let at = nodes.len();
         let once = once || entry.flow.once;
-        nodes.push(Node { entry, end: 0, scope_end: 0, option, once, depth });
+        nodes.push(Node { entry, end: 0, scope_end: 0, option, once, otherwise: None, depth });
         flatten(&entry.children, entry.flow.choose_one, once, depth + 1, nodes);
         nodes[at].end = nodes.len();
+        nodes[at].otherwise =
+            (at + 1..nodes.len()).find(|&c| nodes[c].depth == depth + 1 && nodes[c].entry.flow.otherwise);
     }
     let scope_end = nodes.len();
     for node in &mut nodes[first..] {
@@ -264,7 +272,10 @@ fn fingerprint(order: &TurnOrder, steps: &[PlanStep], any_time: &[Node], block: 
                 Some(NamedEffect::GoBack(to)) => format!("go back {to}"),
                 Some(NamedEffect::DoubleTurn) => "double turn".into(),
             };
-            let flags = format!("{:?} {} {} {} {} {effect}", f.role, f.optional, f.choose_one, f.once, node.end);
+            let flags = format!(
+                "{:?} {} {} {} {} {} {effect}",
+                f.role, f.optional, f.choose_one, f.once, f.otherwise, node.end
+            );
             for s in [e.id(), &flags] {
                 h.write(&(s.len() as u64).to_le_bytes());
                 h.write(s.as_bytes());
@@ -588,6 +599,8 @@ enum Go {
     Step(usize),
     Round(usize, Option<(u32, u32)>),
     Node(usize, Option<(u32, u32)>, usize),
+    /// An action's `otherwise` sub-item, entered because the action was not done.
+    Enter(usize, Option<(u32, u32)>, usize),
     After(usize),
     /// A prompt is set.
     Wait,
@@ -713,10 +726,11 @@ impl Turn {
                     item: node.entry.item,
                     done,
                 });
-                match (done, node.entry.flow.role) {
+                match (done, node.otherwise) {
                     (true, _) => self.take(plan, trace, s, feature, i),
-                    (false, Role::Condition) => Go::Node(s, feature, node.end),
-                    (false, _) => Go::Node(s, feature, i + 1),
+                    // Not done: only what happens then.
+                    (false, Some(otherwise)) => Go::Enter(s, feature, otherwise),
+                    (false, None) => Go::Node(s, feature, node.end),
                 }
             }
             (Here::Choose { s, feature, of }, Answer::Choose(choice)) => {
@@ -981,7 +995,8 @@ impl Turn {
                         Go::Node(s, feature, 0)
                     }
                 }
-                Go::Node(s, feature, i) => {
+                go @ (Go::Node(s, feature, i) | Go::Enter(s, feature, i)) => {
+                    let entered = matches!(go, Go::Enter(..));
                     let nodes = &plan.steps[s].nodes;
                     match nodes.get(i) {
                         None => match feature {
@@ -994,6 +1009,8 @@ impl Turn {
                         },
                         // Reached past the option taken: the others are not played.
                         Some(node) if node.option => Go::Node(s, feature, node.scope_end),
+                        // Reached after its action's other sub-items: the action was done.
+                        Some(node) if node.entry.flow.otherwise && !entered => Go::Node(s, feature, node.end),
                         Some(node) => {
                             let flow = node.entry.flow;
                             let step = plan.steps[s].order.step;

@@ -131,10 +131,20 @@ fn asked(order: &TurnOrder, turn: &Turn) -> Option<String> {
 }
 
 #[test]
-fn an_action_answered_no_still_plays_its_sub_items() {
-    let order = order(vec![step(0, "1B", vec![action("a", vec![action("a1", vec![])])])], None);
-    let (trace, turn) = play(&order, &["no", "yes"]);
-    assert_eq!(trace, ["step 1B", "a: no", "a1: yes", "end of turn"]);
+fn an_action_s_sub_items_play_only_when_it_is_done_and_its_otherwise_branch_only_when_not() {
+    // `a`'s branch for "not done" is written first; it plays after the others, or alone.
+    let otherwise = |id| item(id, Flow { role: Role::Condition, otherwise: true, ..Flow::ACTION }, None, vec![]);
+    let a = || action("a", vec![otherwise("a-not"), action("a1", vec![]), action("a2", vec![])]);
+    let order = order(vec![step(0, "1B", vec![a(), action("b", vec![])])], None);
+    let (done, _) = play(&order, &["yes", "yes", "no", "yes"]);
+    assert_eq!(done, ["step 1B", "a: yes", "a1: yes", "a2: no", "b: yes", "end of turn"]);
+    let (not_done, _) = play(&order, &["no", "yes", "yes"]);
+    assert_eq!(not_done, ["step 1B", "a: no", "a-not: yes", "b: yes", "end of turn"]);
+    // Without an otherwise branch, "no" plays nothing under the action.
+    let plain =
+        self::order(vec![step(0, "1B", vec![action("c", vec![action("c1", vec![])]), action("d", vec![])])], None);
+    let (trace, turn) = play(&plain, &["no", "yes"]);
+    assert_eq!(trace, ["step 1B", "c: no", "d: yes", "end of turn"]);
     assert!(turn.is_over());
 }
 
@@ -221,7 +231,7 @@ fn choose_one_items_by_role() {
             action("y", vec![]),
         ]
     };
-    let choose = |role, optional| Flow { role, optional, choose_one: true, once: false };
+    let choose = |role, optional| Flow { role, optional, choose_one: true, ..Flow::ACTION };
     let build = |f| order(vec![step(0, "1B", vec![item("pick", f, None, options()), action("next", vec![])])], None);
 
     // An action that is a choice: asked as the choice, at once.
@@ -367,7 +377,7 @@ fn once_items_are_done_at_most_once_across_both_parts() {
     );
     assert_eq!(asked(&order, &turn).as_deref(), Some("choose keep"), "the option done once is not offered again");
     // Answered no, a once item is asked again in part 2.
-    let (trace, _) = play(&order, &["no", "no", "keep", "yes", "yes", "no"]);
+    let (trace, _) = play(&order, &["no", "keep", "yes", "yes", "no"]);
     assert_eq!(trace.iter().filter(|l| *l == "swap: no" || *l == "swap: yes").count(), 2);
 }
 

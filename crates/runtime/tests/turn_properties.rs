@@ -26,7 +26,10 @@ const MAX_PROMPTS: usize = 20_000;
 
 /// Gives every item and step of `order` a random flow.
 fn annotate(order: &mut TurnOrder, seed: u64) {
-    fn walk(items: &mut [Entry], rng: &mut fastrand::Rng) {
+    /// `under_action`: the items are sub-items of an action that offers no
+    /// choice, which may have one `otherwise` branch.
+    fn walk(items: &mut [Entry], rng: &mut fastrand::Rng, under_action: bool) {
+        let mut otherwise_given = false;
         for item in items {
             let role = match rng.u8(0..20) {
                 0..10 => Role::Action,
@@ -35,17 +38,19 @@ fn annotate(order: &mut TurnOrder, seed: u64) {
                 _ => Role::Note,
             };
             let choose_one = !item.children.is_empty() && rng.u8(0..4) == 0;
-            item.flow = Flow { role, optional: rng.bool(), choose_one, once: rng.u8(0..6) == 0 };
-            walk(&mut item.children, rng);
+            let otherwise = under_action && !otherwise_given && rng.u8(0..3) == 0;
+            otherwise_given |= otherwise;
+            item.flow = Flow { role, optional: rng.bool(), choose_one, once: rng.u8(0..6) == 0, otherwise };
+            walk(&mut item.children, rng, role == Role::Action && !choose_one);
         }
     }
     let mut rng = fastrand::Rng::with_seed(seed);
-    walk(&mut order.sections[Section::AnyTime], &mut rng);
+    walk(&mut order.sections[Section::AnyTime], &mut rng, false);
     for phase in &mut order.phases {
         for step in &mut phase.steps {
             step.choose_one = rng.u8(0..4) == 0;
             step.may_pass = rng.bool();
-            walk(&mut step.items, &mut rng);
+            walk(&mut step.items, &mut rng, false);
         }
     }
 }
@@ -131,13 +136,15 @@ struct Info {
     role: Role,
     /// It or an item above it is "once".
     once: bool,
+    /// What plays when its parent action is not done.
+    otherwise: bool,
 }
 
 fn infos(order: &TurnOrder) -> HashMap<ItemId, Info> {
     fn walk(items: &[Entry], parent: Option<ItemId>, option: bool, once: bool, out: &mut HashMap<ItemId, Info>) {
         for item in items {
             let once = once || item.flow.once;
-            out.insert(item.item, Info { parent, option, role: item.flow.role, once });
+            out.insert(item.item, Info { parent, option, role: item.flow.role, once, otherwise: item.flow.otherwise });
             walk(&item.children, Some(item.item), item.flow.choose_one, once, out);
         }
     }
@@ -185,6 +192,7 @@ fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
     // Rounds: from one step event to the next.
     let mut taken: Vec<ItemId> = Vec::new();
     let mut declined: Vec<ItemId> = Vec::new();
+    let mut done_items: Vec<ItemId> = Vec::new();
     let mut once_done: HashMap<ItemId, usize> = HashMap::new();
     // The steps begun, by part: (part, step) once per step (not per feature round).
     let mut begun: Vec<(u8, StepId)> = Vec::new();
@@ -192,6 +200,7 @@ fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
         let mut begin = |part: u8, step: StepId, first_round: bool| {
             taken.clear();
             declined.clear();
+            done_items.clear();
             if first_round {
                 begun.push((part, step));
             }
@@ -204,11 +213,13 @@ fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
                 if info.option {
                     return Err(format!("option {item:?} was asked instead of offered"));
                 }
-                check_played(&infos, item, &taken, &declined)?;
+                check_played(&infos, item, &taken, &declined, &done_items)?;
                 if matches!(info.role, Role::Group | Role::Note) {
                     return Err(format!("{:?} {item:?} was asked", info.role));
                 }
-                if !done && info.role == Role::Condition {
+                if done {
+                    done_items.push(item);
+                } else {
                     declined.push(item);
                 }
                 if done && info.once {
@@ -220,7 +231,7 @@ fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
                 if !info.option {
                     return Err(format!("{item:?} was taken but is no option"));
                 }
-                check_played(&infos, info.parent.unwrap_or(item), &taken, &declined)
+                check_played(&infos, info.parent.unwrap_or(item), &taken, &declined, &done_items)
                     .or_else(|e| if info.parent.is_none() { Ok(()) } else { Err(e) })?;
                 if taken.iter().any(|&t| infos[&t].parent == info.parent) {
                     return Err(format!("two options of one choose-one taken: {item:?}"));
@@ -281,12 +292,19 @@ fn check_played(
     item: ItemId,
     taken: &[ItemId],
     declined: &[ItemId],
+    done: &[ItemId],
 ) -> Result<(), String> {
     let line = lineage(infos, item);
     for (n, above) in line.iter().enumerate() {
         let info = infos[above];
-        if n > 0 && declined.contains(above) {
-            return Err(format!("{item:?} played under the declined condition {above:?}"));
+        // The branch below `above` on the way to the item.
+        let branch = n.checked_sub(1).map(|b| infos[&line[b]]);
+        let entered = branch.is_some_and(|b| b.otherwise) && info.role == Role::Action;
+        if n > 0 && declined.contains(above) && !entered {
+            return Err(format!("{item:?} played under the declined {:?} {above:?}", info.role));
+        }
+        if n > 0 && entered && done.contains(above) {
+            return Err(format!("{item:?} played in the otherwise branch of {above:?}, which was done"));
         }
         if n > 0 && info.role == Role::Note {
             return Err(format!("{item:?} played under the note {above:?}"));

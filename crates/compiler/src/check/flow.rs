@@ -120,7 +120,47 @@ impl Checker<'_> {
                 );
             }
         }
-        Flow { role, optional: optional.is_some(), choose_one: choose_one.is_some(), once: once.is_some() }
+        let otherwise = set(&raw.otherwise);
+        if let Some(o) = otherwise.filter(|_| role == Role::Note) {
+            self.report(
+                Code::InvalidOption,
+                o.span,
+                format!("note `{id}` is what happens when its parent is not done"),
+                "nothing under a note is played, nor the note",
+                Some("make the item an `action`, a `condition` or a `group`".into()),
+            );
+        }
+        Flow {
+            role,
+            optional: optional.is_some(),
+            choose_one: choose_one.is_some(),
+            once: once.is_some(),
+            otherwise: otherwise.is_some(),
+        }
+    }
+
+    /// An `otherwise` item is a sub-item of an action that offers no choice,
+    /// one per action: the branch the turn takes when the action was not done.
+    pub(super) fn check_otherwise(&mut self, parent: Option<(&str, Flow)>, children: &[Item]) {
+        for (at, child) in children.iter().enumerate() {
+            let Some(span) = child.spans.otherwise else { continue };
+            let id = &child.id;
+            let problem = match parent {
+                None => Some((format!("`{id}` is what happens when its parent is not done, but it has no parent"), "`otherwise` is for a sub-item of an action".to_string())),
+                Some((parent, flow)) if flow.role != Role::Action || flow.choose_one => Some((
+                    format!("`{id}` is what happens when `{parent}` is not done, but `{parent}` is not an action"),
+                    "only an action that offers no choice is done or not: a condition's sub-items play when it holds, an option is taken or not".to_string(),
+                )),
+                Some((parent, _)) if children[..at].iter().any(|c| c.flow.otherwise) => Some((
+                    format!("`{parent}` has a second `otherwise` sub-item, `{id}`"),
+                    "an action is done or not: one sub-item says what happens when it is not (make it a `group` of several)".to_string(),
+                )),
+                Some(_) => None,
+            };
+            if let Some((message, help)) = problem {
+                self.report(Code::InvalidOption, span, message, "`otherwise: true`", Some(help));
+            }
+        }
     }
 
     /// The block's first and last steps exist wherever it does: a double

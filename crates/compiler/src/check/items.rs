@@ -182,7 +182,8 @@ impl Checker<'_> {
                 }
             };
             let context = Context { selections: exists, conds: vec![&section.exists] };
-            let items = top.iter().filter_map(|&i| self.item(&build, i, &context, &[], 1)).collect();
+            let items: Vec<Item> = top.iter().filter_map(|&i| self.item(&build, i, &context, &[], 1)).collect();
+            self.check_otherwise(None, &items);
             section_items.push(items);
         }
         let mut section_items = section_items.into_iter();
@@ -563,6 +564,7 @@ impl Checker<'_> {
         let children: Vec<Item> =
             children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign, depth + 1)).collect();
         let flow = self.flow(raw, &build.sections[node.section].id, !build.ordered.children[i].is_empty());
+        self.check_otherwise(Some((&raw.id.value, flow)), &children);
         Some(Item {
             id: raw.id.value.clone(),
             number: ItemId(0),
@@ -582,6 +584,7 @@ impl Checker<'_> {
                 foreign: own_foreign,
                 one_of: raw.one_of.as_ref().map(|g| g.span),
                 effect: raw.effect.as_ref().map(|e| e.span),
+                otherwise: raw.otherwise.as_ref().filter(|o| o.value).map(|o| o.span),
             },
             placed: build.placed[i].clone(),
         })

@@ -6604,7 +6604,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: Some(Effect::GoBack(step::S1B)),
-            flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            flow: Flow { role: Role::Condition, otherwise: true, ..Flow::ACTION },
             children: &[],
         },
         ItemInfo {
