@@ -10,7 +10,7 @@ use carcassonne_rules_core::words::{Word, Words};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::history;
+use crate::history::{self, Said};
 use crate::trace::{NamedEvent, Trace};
 use crate::turn::{Answer, Ask, MAX_FEATURES, Plan, Prompt, Turn, TurnError};
 
@@ -47,15 +47,6 @@ impl Refusal {
     }
 }
 
-/// One answer of the `play` contract, read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reply {
-    /// An answer to the pending prompt, with the `seq` it names, if any.
-    Answer(Answer, Option<u32>),
-    /// An "at any time" item used while the prompt waits.
-    AnyTime(ItemId),
-}
-
 /// Help for a saved turn that no play of its rules leaves.
 const CHANGED: &str =
     "the saved turn was changed since `play --save` wrote it: resume an unchanged one, or start the turn again";
@@ -77,23 +68,24 @@ pub enum AnswerJson {
     AnyTime(String),
 }
 
-impl Reply {
-    /// The reply by the rules' ids (`?` for an item `plan` lacks).
-    pub fn json(&self, plan: &Plan) -> AnswerJson {
+impl AnswerJson {
+    /// What was said, by the rules' ids (`?` for an item `plan` lacks).
+    pub fn of(said: Said, plan: &Plan) -> AnswerJson {
         let name = |item| plan.item_name(item).unwrap_or("?").to_string();
-        match *self {
-            Reply::Answer(Answer::Do(done), _) => AnswerJson::Do(done),
-            Reply::Answer(Answer::Choose(item), _) => AnswerJson::Choose(item.map(name)),
-            Reply::Answer(Answer::Count(n), _) => AnswerJson::Count(n),
-            Reply::AnyTime(item) => AnswerJson::AnyTime(name(item)),
+        match said {
+            Said::Answer(Answer::Do(done)) => AnswerJson::Do(done),
+            Said::Answer(Answer::Choose(item)) => AnswerJson::Choose(item.map(name)),
+            Said::Answer(Answer::Count(n)) => AnswerJson::Count(n),
+            Said::AnyTime(item) => AnswerJson::AnyTime(name(item)),
         }
     }
 }
 
 const ANSWER_FORMS: &str = "an answer is {\"do\": true|false}, {\"choose\": \"item-id\"|null}, {\"count\": n} or {\"any_time\": \"item-id\"}, with an optional \"seq\"";
 
-/// One answer from its JSON value; a message and help when it is not one.
-pub fn parse_reply(plan: &Plan, value: &Value) -> Result<Reply, Refusal> {
+/// One answer from its JSON value, with the `seq` it names if any; a
+/// message and help when it is not one.
+pub fn parse_reply(plan: &Plan, value: &Value) -> Result<(Said, Option<u32>), Refusal> {
     let refused = |message: String, help: Option<String>| Refusal::new(message, "this answer", help);
     let Some(object) = value.as_object() else {
         return Err(refused("an answer is a JSON object".into(), Some(ANSWER_FORMS.into())));
@@ -118,24 +110,23 @@ pub fn parse_reply(plan: &Plan, value: &Value) -> Result<Reply, Refusal> {
         plan.item_named(id).ok_or_else(|| refused(format!("`{}` is no item of this turn", terminal::quoted(id)), None))
     };
     let value = &object[key];
-    Ok(match key.as_str() {
-        "do" => Reply::Answer(
-            Answer::Do(value.as_bool().ok_or_else(|| refused("`do` takes true or false".into(), None))?),
-            seq,
-        ),
-        "choose" if value.is_null() => Reply::Answer(Answer::Choose(None), seq),
-        "choose" => Reply::Answer(Answer::Choose(Some(item(value, "choose")?)), seq),
-        "count" => Reply::Answer(
-            Answer::Count(value.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| {
+    let said = match key.as_str() {
+        "do" => {
+            Said::Answer(Answer::Do(value.as_bool().ok_or_else(|| refused("`do` takes true or false".into(), None))?))
+        }
+        "choose" if value.is_null() => Said::Answer(Answer::Choose(None)),
+        "choose" => Said::Answer(Answer::Choose(Some(item(value, "choose")?))),
+        "count" => {
+            Said::Answer(Answer::Count(value.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| {
                 refused(format!("`count` takes a number of features from 0 to {MAX_FEATURES}"), None)
-            })?),
-            seq,
-        ),
-        "any_time" => Reply::AnyTime(item(value, "any_time")?),
+            })?))
+        }
+        "any_time" => Said::AnyTime(item(value, "any_time")?),
         other => {
             return Err(refused(format!("unknown answer `{}`", terminal::quoted(other)), Some(ANSWER_FORMS.into())));
         }
-    })
+    };
+    Ok((said, seq))
 }
 
 /// Why a turn refused an answer, naming items by their ids.
@@ -262,16 +253,16 @@ impl<'p, 'o> Play<'p, 'o> {
     /// Takes one answer, as its JSON value. A refused answer changes nothing.
     pub fn answer(&mut self, value: &Value) -> Result<(), Refusal> {
         let plan = self.plan;
-        let reply = parse_reply(plan, value)?;
+        let (said, seq) = parse_reply(plan, value)?;
         let prompt = self.turn.prompt(plan).map_err(|e| Refusal::by_turn(&e, e.to_string(), "this answer", None))?;
-        let result = match (reply, &prompt) {
+        let result = match (said, &prompt) {
             // Taken after the last prompt too, until the engine ends the turn.
-            (Reply::AnyTime(item), _) => self.turn.any_time(plan, item, &mut self.trace),
-            (Reply::Answer(..), None) => {
+            (Said::AnyTime(item), _) => self.turn.any_time(plan, item, &mut self.trace),
+            (Said::Answer(_), None) => {
                 let over = Refusal::new("an answer after the turn is over", "nothing is asked any more", None);
                 return Err(Refusal { reason: Some(TurnError::Over.code()), ..over });
             }
-            (Reply::Answer(answer, seq), Some(prompt)) => {
+            (Said::Answer(answer), Some(prompt)) => {
                 let result = self.turn.answer(plan, seq.unwrap_or(prompt.seq), answer, &mut self.trace);
                 if result.is_ok() {
                     self.answered.push(PromptJson::new(prompt, false));

@@ -294,3 +294,22 @@ fn a_refusal_speaks_the_turn_s_language_and_keeps_a_stable_code() {
     );
     assert_eq!(TurnError::BadState(String::new()).code(), "bad-state");
 }
+
+#[test]
+fn what_a_trace_says_written_as_the_play_contract_plays_the_same_turn() {
+    use carcassonne_rules_runtime::history::said;
+    use carcassonne_rules_runtime::wire::{AnswerJson, Play};
+    let mut rng = Rng(0xa115_7e11);
+    let cfg = carcassonne_rules_runtime::config(edition::C2).with(module::BUILDER).with(module::TOWER);
+    let order = order(&cfg);
+    let plan = Plan::new(&order);
+    for _ in 0..20 {
+        let (turn, trace) = random_play(&plan, &mut rng, 60).pop().expect("a start");
+        let mut play = Play::start(&plan);
+        for s in said(&trace) {
+            let value = serde_json::to_value(AnswerJson::of(s, &plan)).expect("serializes");
+            play.answer(&value).unwrap_or_else(|r| panic!("{value} refused: {}", r.message));
+        }
+        assert_eq!((play.turn(), play.trace()), (&turn, &trace));
+    }
+}
