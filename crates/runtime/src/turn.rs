@@ -12,7 +12,7 @@
 //! How the items' flow is played (see [`Role`] and `Flow`):
 //! - an action or a condition is asked ("was it done?", "does it hold?");
 //!   their sub-items play only when it was done (holds) — but an action's
-//!   `otherwise` sub-item, its last, only when it was not; groups are never
+//!   one `otherwise` sub-item only when it was not; groups are never
 //!   asked and their sub-items play; notes are never asked and nothing under
 //!   them plays;
 //! - a choose-one step or item asks for one of its options (the sub-items
@@ -561,10 +561,11 @@ impl TurnError {
         }
     }
 
-    /// The refusal in the language of `words` (a plan's [`Plan::words`])
-    /// where the program's words say it, in English where they do not (a
-    /// saved turn's problems, the bounds).
-    pub fn message(&self, words: &Words, plan: &Plan) -> String {
+    /// The refusal in the language of `plan`'s turn order where the
+    /// program's words say it, in English where they do not (a saved turn's
+    /// problems, the bounds).
+    pub fn message(&self, plan: &Plan) -> String {
+        let words = plan.words();
         match self {
             TurnError::Over => words.get(Word::PlayOver).to_string(),
             TurnError::MayNotPass => words.get(Word::PlayMustChoose).to_string(),

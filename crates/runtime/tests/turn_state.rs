@@ -283,7 +283,7 @@ fn a_refusal_speaks_the_turn_s_language_and_keeps_a_stable_code() {
     for (err, said) in
         [(TurnError::Over, "The turn is over."), (TurnError::MayNotPass, "One of the options must be taken here.")]
     {
-        let (nl, en) = (err.message(&plan.words(), &plan), err.message(&english.words(), &english));
+        let (nl, en) = (err.message(&plan), err.message(&english));
         assert_eq!(en, said);
         assert!(!nl.is_empty() && nl != en, "{err:?} in Dutch: {nl}");
     }
