@@ -58,7 +58,11 @@ pub fn verify(plan: &Plan, turn: &Turn, trace: &Trace) -> Result<(), TurnError> 
     turn.check(plan)?;
     let said = said(trace);
     let first = turn.seq().checked_sub(answers(&said)).ok_or_else(|| forged("more answers than prompts"))?;
-    let (again, again_trace) = replay(plan, first, &said).map_err(|_| forged("its answers do not play"))?;
+    let (mut again, again_trace) = replay(plan, first, &said).map_err(|_| forged("its answers do not play"))?;
+    // Ending a turn is the engine's word, not an answer.
+    if turn.is_ended() {
+        again.end(plan).map_err(|_| forged("it was ended with a prompt pending"))?;
+    }
     if again != *turn || again_trace != *trace {
         return Err(forged("its answers play to another turn"));
     }

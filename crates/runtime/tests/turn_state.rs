@@ -222,6 +222,11 @@ fn undo_to_any_earlier_prompt_gives_the_turn_as_it_was_and_its_answers_replay_it
         let states = random_play(&plan, &mut rng, 60);
         let (turn, trace) = states.last().expect("a start");
         assert_eq!(verify(&plan, turn, trace), Ok(()));
+        if turn.is_over() {
+            let mut ended = turn.clone();
+            ended.end(&plan).expect("over");
+            assert_eq!(verify(&plan, &ended, trace), Ok(()), "an ended turn verifies");
+        }
         assert_eq!(replay(&plan, 0, &said(trace)).as_ref(), Ok(&(turn.clone(), trace.clone())));
         for (earlier, state) in states.iter().enumerate() {
             assert_eq!(undo(&plan, turn, trace, earlier as u32).as_ref(), Ok(state), "{edition} {with:?} to {earlier}");
