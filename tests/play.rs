@@ -90,7 +90,7 @@ fn a_builder_double_turn_one_answer_per_run_gives_the_trace_of_one_run() {
     for prompt in prompts {
         let expected: &[&str] = match prompt["kind"].as_str().unwrap() {
             "do" => &["feature", "item", "kind", "part", "seq", "step"],
-            "choose" => &["feature", "kind", "may_pass", "options", "part", "seq", "step"],
+            "choose" => &["feature", "kind", "may_pass", "of", "options", "part", "seq", "step"],
             _ => &["feature", "kind", "part", "seq", "step"],
         };
         assert_eq!(keys(prompt), expected, "{prompt}");
@@ -98,6 +98,9 @@ fn a_builder_double_turn_one_answer_per_run_gives_the_trace_of_one_run() {
     let choose = prompts.iter().find(|p| p["kind"] == "choose").expect("2B-1 is a choice");
     assert_eq!(choose["step"], "2B-1");
     assert_eq!(choose["options"], json!(["deploy-meeple", "deploy-other-figures"]));
+    assert_eq!(choose["of"], Value::Null, "the step's own choice");
+    let of_an_item = prompts.iter().find(|p| p["kind"] == "choose" && p["of"].is_string());
+    assert!(of_an_item.is_some_and(|p| p["of"] == "deploy-meeple"), "{prompts:?}");
     for event in trace {
         let expected: &[&str] = match event["event"].as_str().unwrap() {
             "step" => &["event", "feature", "part", "step"],

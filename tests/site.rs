@@ -1091,6 +1091,7 @@ if (d.kind === "choose") {
   p.options = Array.from(box.querySelectorAll("button[data-option]")).filter((b) => b.checkVisibility())
     .map((b) => b.dataset.option);
   p.may_pass = !!box.querySelector("button[data-pass]");
+  p.of = d.of === undefined ? null : d.of;
 }
 p.any_time = Array.from(document.querySelectorAll("#play-any-time button[data-any-time]"))
   .filter((b) => !b.disabled && b.checkVisibility()).map((b) => b.dataset.anyTime);

@@ -160,6 +160,10 @@ pub struct PromptJson {
     /// The options offered, for a `choose` prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
+    /// For a `choose` prompt, the item whose options these are, or `null`
+    /// for the step's own choice.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub of: Option<Option<String>>,
     /// `{"choose": null}` is allowed, for a `choose` prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub may_pass: Option<bool>,
@@ -171,12 +175,15 @@ pub struct PromptJson {
 impl PromptJson {
     /// `prompt` by the rules' ids.
     pub fn new(prompt: &Prompt, pending: bool) -> PromptJson {
-        let (item, options, may_pass) = match &prompt.ask {
-            Ask::Do(entry) => (Some(entry.id().to_string()), None, None),
-            Ask::Choose { options, may_pass, .. } => {
-                (None, Some(options.iter().map(|o| o.id().to_string()).collect()), Some(*may_pass))
-            }
-            Ask::Count => (None, None, None),
+        let (item, options, of, may_pass) = match &prompt.ask {
+            Ask::Do(entry) => (Some(entry.id().to_string()), None, None, None),
+            Ask::Choose { of, options, may_pass } => (
+                None,
+                Some(options.iter().map(|o| o.id().to_string()).collect()),
+                Some(of.map(|e| e.id().to_string())),
+                Some(*may_pass),
+            ),
+            Ask::Count => (None, None, None, None),
         };
         PromptJson {
             seq: prompt.seq,
@@ -186,10 +193,17 @@ impl PromptJson {
             feature: prompt.feature.map(|(n, of)| [n, of]),
             item,
             options,
+            of,
             may_pass,
             pending,
         }
     }
+}
+
+/// A key that is there, even as `null`: `Some(None)`; a missing one is
+/// `None` (by `default`).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::deserialize(deserializer).map(Some)
 }
 
 /// `play --format json` (the contract).

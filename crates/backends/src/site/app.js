@@ -575,9 +575,10 @@
               button(no, { answer: "no" }, about, () => give({ do: false })),
             ]));
         } else if (p.kind === "choose") {
-          const of = p.options.length ? parentItem(itemLi(p.options[0])) : null;
+          // The item whose options these are (null: the step's own choice), as the runtime says.
+          const of = p.of ? itemLi(p.of) : null;
           if (of) {
-            data.of = of.dataset.id;
+            data.of = p.of;
             promptBox.append(el("p", { className: "play-context", id: "play-context" }, [textOf(of)]));
           }
           promptBox.append(question(capitalized(word(p.may_pass ? "chooseOneOrNone" : "chooseOne"))));
