@@ -61,13 +61,7 @@ pub fn text(path: &Path, max_bytes: u64) -> Result<String, Refused> {
     // size is counted while reading: `/proc` files say they hold nothing.
     let mut bytes = Vec::with_capacity(opened.len().min(max_bytes) as usize + 1);
     std::io::Read::read_to_end(&mut std::io::Read::take(file, max_bytes + 1), &mut bytes).map_err(Refused::Io)?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(Refused::TooLong);
-    }
-    String::from_utf8(bytes).map_err(|err| {
-        let at = err.utf8_error().valid_up_to();
-        Refused::NotUtf8 { before: String::from_utf8_lossy(&err.as_bytes()[..at]).into_owned() }
-    })
+    text_of(bytes, max_bytes)
 }
 
 /// Standard input's text, of at most `max_bytes`.
@@ -75,6 +69,11 @@ pub fn stdin(max_bytes: u64) -> Result<String, Refused> {
     let mut bytes = Vec::new();
     std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin().lock(), max_bytes + 1), &mut bytes)
         .map_err(Refused::Io)?;
+    text_of(bytes, max_bytes)
+}
+
+/// `bytes` as text, refused past `max_bytes` (one more was read to tell).
+fn text_of(bytes: Vec<u8>, max_bytes: u64) -> Result<String, Refused> {
     if bytes.len() as u64 > max_bytes {
         return Err(Refused::TooLong);
     }
