@@ -477,22 +477,23 @@
       return (played && played.state && played.state.turn && played.state.turn.once) || [];
     }
 
-    /** Why the runtime refused `a`, in the page's words: the buttons offer only what
-     * the prompt allows, so what is left is a count out of bounds, an "only once"
-     * item used again, and the turn going back too often. */
+    /** Why the runtime refused `a`, in the page's words, by the turn's reason for it
+     * (an answer that is no answer at all, such as a count that is no number, has none). */
     function refusal(err, a) {
-      if ("count" in a) return capitalized(word("playPleaseAnswer", { hint: word("playNumber", { from: 0, to: MAX_FEATURES }) }));
-      if ("any_time" in a) {
-        return doneOnce().includes(a.any_time)
-          ? word("playOnlyOnce") : word("playNotAnyTime", { section: anyTimeTitle.textContent.trim() });
-      }
-      if ("choose" in a && a.choose === null) return word("playMustChoose");
       const goBacks = played ? played.trace.filter((e) => e.event === "go_back").length : 0;
-      if (goBacks > 0) return counted("playWentBackCount", goBacks);
       const p = pending();
-      if ("choose" in a && p && p.kind === "choose") return word("playNotOffered");
-      if (p && !(Object.keys(a)[0] === p.kind)) return word("playWrongAnswer", { answer: Object.keys(a)[0], prompt: p.kind });
-      return capitalized(word("playRefused", { reason: err.message }));
+      const askCount = () => capitalized(word("playPleaseAnswer", { hint: word("playNumber", { from: 0, to: MAX_FEATURES }) }));
+      switch (err.reason) {
+        case "too-many-features": return askCount();
+        case "done-once": return word("playOnlyOnce");
+        case "not-any-time": return word("playNotAnyTime", { section: anyTimeTitle.textContent.trim() });
+        case "may-not-pass": return word("playMustChoose");
+        case "too-many-go-backs": return counted("playWentBackCount", goBacks);
+        case "not-offered": return word("playNotOffered");
+        case "wrong-kind": return word("playWrongAnswer", { answer: Object.keys(a)[0], prompt: p ? p.kind : "" });
+        default:
+          return "count" in a && !err.reason ? askCount() : capitalized(word("playRefused", { reason: err.message }));
+      }
     }
 
     function pending() {
