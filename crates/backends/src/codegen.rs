@@ -88,6 +88,9 @@ pub fn generate_with(rules: &Rules, languages: &Languages<'_>) -> String {
     if rules.items().iter().any(|item| item.flow.role != Flow::ACTION.role) {
         paths.push(core_path!(tables::Role));
     }
+    if rules.items().iter().any(|item| item.flow.actor != Flow::ACTION.actor) {
+        paths.push(core_path!(tables::Actor));
+    }
     paths.sort_unstable();
     // One `use` a line (codegen's `import` joins a module's names on one line,
     // which for `tables` passes 120 columns).
@@ -831,9 +834,12 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
             }
             Some(Effect::GoBack(step)) => format!("Some(Effect::GoBack({}))", names.step_const(*step)),
             Some(Effect::DoubleTurn) => "Some(Effect::DoubleTurn)".to_string(),
+            Some(Effect::NextFeature) => "Some(Effect::NextFeature)".to_string(),
         };
         out.field("effect", &effect);
         out.field("flow", &flow(item.flow));
+        let none_of: Vec<String> = item.none_of.iter().map(|&i| names.items[usize::from(i.0)].clone()).collect();
+        out.list("none_of: &", &none_of, ",");
         out.list("children: &", &names.items(&item.children), ",");
     });
 }
@@ -844,15 +850,19 @@ fn flow(flow: Flow) -> String {
     if flow == Flow::ACTION {
         return "Flow::ACTION".to_string();
     }
-    let Flow { role, optional, choose_one, once, otherwise } = flow;
+    let Flow { role, optional, choose_one, once, otherwise, must, actor } = flow;
     let mut fields = Vec::new();
     if role != Flow::ACTION.role {
         fields.push(format!("role: Role::{role:?}"));
     }
-    for (name, set) in [("optional", optional), ("choose_one", choose_one), ("once", once), ("otherwise", otherwise)] {
+    let flags = [("optional", optional), ("choose_one", choose_one), ("once", once), ("otherwise", otherwise), ("must", must)];
+    for (name, set) in flags {
         if set {
             fields.push(format!("{name}: true"));
         }
+    }
+    if actor != Flow::ACTION.actor {
+        fields.push(format!("actor: Actor::{actor:?}"));
     }
     format!("Flow {{ {}, ..Flow::ACTION }}", fields.join(", "))
 }

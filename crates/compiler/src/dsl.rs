@@ -117,6 +117,9 @@ pub enum WrittenEffect {
     GoBack(Name),
     /// `double turn`: the builder's block is played once more.
     DoubleTurn,
+    /// `next feature`: the completed feature is settled; its round of the
+    /// per-feature step ends.
+    NextFeature,
 }
 
 /// Why a string did not parse: a message and where in the string.
@@ -285,12 +288,13 @@ pub fn repeat(input: &str) -> Result<WrittenRepeat, SyntaxError> {
     Ok(repeat)
 }
 
-/// An effect: `skip STEP, …`, `go back to STEP` or `double turn`.
+/// An effect: `skip STEP, …`, `go back to STEP`, `double turn` or `next feature`.
 pub fn effect(input: &str) -> Result<WrittenEffect, SyntaxError> {
     let pair = grammar(parse(Rule::effect_input, input)?.next(), "grammar: effect");
     Ok(match pair.as_rule() {
         Rule::skip => WrittenEffect::Skip(pair.into_inner().map(name).collect()),
         Rule::go_back => WrittenEffect::GoBack(name(grammar(pair.into_inner().next(), "grammar: step"))),
+        Rule::next_feature => WrittenEffect::NextFeature,
         _ => WrittenEffect::DoubleTurn,
     })
 }
@@ -377,7 +381,9 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::marker_name => "a marker name in capitals",
         Rule::marker_arg | Rule::marker_arg_text => "a quoted argument",
         Rule::repeat_kind => "`double_turn` or `per_feature`",
-        Rule::skip | Rule::go_back | Rule::double_turn => "`skip STEP`, `go back to STEP` or `double turn`",
+        Rule::skip | Rule::go_back | Rule::double_turn | Rule::next_feature => {
+            "`skip STEP`, `go back to STEP`, `double turn` or `next feature`"
+        }
         Rule::condition
         | Rule::disjunction
         | Rule::conjunction
@@ -627,6 +633,7 @@ mod tests {
         );
         assert_eq!(effect("go back to 1B").unwrap(), WrittenEffect::GoBack(n("1B", (11, 13))));
         assert_eq!(effect("double turn").unwrap(), WrittenEffect::DoubleTurn);
+        assert_eq!(effect("next feature").unwrap(), WrittenEffect::NextFeature);
         assert!(effect("jump to 1B").is_err());
         assert_eq!(reference("place-tile").unwrap().text, "place-tile");
         assert!(reference("place tile").is_err());

@@ -188,6 +188,9 @@ pub struct Item {
     pub effect: Option<Effect>,
     /// How the item takes part when a turn is played.
     pub flow: Flow,
+    /// "If you did none of the above": the earlier items of its step that
+    /// leave it out of a pass of the step once done (numbered by `check`).
+    pub none_of: Vec<ItemId>,
     /// The group of alternatives the item belongs to: at most one item of a
     /// group shows in any selection (`verify` proves it).
     pub one_of: Option<String>,
@@ -217,6 +220,12 @@ pub struct ItemSpans {
     pub effect: Option<Span>,
     /// Its `otherwise: true`, if it is one.
     pub otherwise: Option<Span>,
+    /// Its `must: true`, if it is one.
+    pub must: Option<Span>,
+    /// Its own `actor:`, if it names one (else it has its parent's).
+    pub actor: Option<Span>,
+    /// Each id its `none_of` names, as written.
+    pub none_of: Vec<(String, Span)>,
 }
 
 /// How `check` placed an item in its list, with the references that did it.

@@ -214,7 +214,7 @@ impl Offers<'_> {
             }
             offer::EFFECT => {
                 let step = format!("({})", steps.join("|"));
-                let effect = format!("^(skip {step}(, {step})*|go back to {step}|double turn)$");
+                let effect = format!("^(skip {step}(, {step})*|go back to {step}|double turn|next feature)$");
                 node.insert("pattern".into(), effect.into());
             }
             offer::GROUP => {

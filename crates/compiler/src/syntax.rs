@@ -279,8 +279,8 @@ pub struct RawItem {
     #[schemars(extend("pattern" = KEBAB))]
     pub under: Option<Spanned<String>>,
     /// What carrying the item out does to the turn: `skip 2B-1, 2B-2`, `go
-    /// back to 1B` or `double turn`.
-    #[schemars(extend("x-offer" = offer::EFFECT, "examples" = ["double turn", "go back to 1B", "skip 2B-1, 2B-2"]))]
+    /// back to 1B`, `double turn` or `next feature`.
+    #[schemars(extend("x-offer" = offer::EFFECT, "examples" = ["double turn", "go back to 1B", "skip 2B-1, 2B-2", "next feature"]))]
     pub effect: Option<Spanned<String>>,
     /// What the item is when a turn is played: `action` (the default),
     /// `condition` (its sub-items and effect apply only when it holds),
@@ -299,6 +299,17 @@ pub struct RawItem {
     /// What happens when the parent action was not done (its last sub-item):
     /// played only then; the other sub-items only when it was done.
     pub otherwise: Option<Spanned<bool>>,
+    /// "You must": an action that cannot be declined once it is reached.
+    pub must: Option<Spanned<bool>>,
+    /// Who carries the item out, when not the active player: `left`, `each`,
+    /// `each_from_left`, `owner` or `scorers`; sub-items inherit it.
+    #[schemars(extend("enum" = ["active", "left", "each", "each_from_left", "owner", "scorers"]))]
+    pub actor: Option<Spanned<String>>,
+    /// "If you did none of the above": ids of earlier items of the same step;
+    /// the item is played only when none of them was done in this pass of the
+    /// step.
+    #[serde(default)]
+    pub none_of: Vec<Spanned<String>>,
     /// A group of alternatives: of the items that name the same group, at
     /// most one shows for any selection (`carcassonne-rules verify` proves
     /// it).

@@ -176,6 +176,9 @@ pub struct Entry<'a> {
     pub effect: Option<&'a Effect>,
     /// How the item takes part when a turn is played.
     pub flow: Flow,
+    /// "If you did none of the above": the earlier items of its step that,
+    /// once done in a pass of the step, leave this one out of that pass.
+    pub none_of: &'a [ItemId],
     /// Visible sub-items.
     pub children: Vec<Entry<'a>>,
     /// Whether its text is translated, in a translated turn order.
@@ -290,6 +293,9 @@ pub enum Effect {
     GoBack(StepId),
     /// Play the builder's block once more.
     DoubleTurn,
+    /// This completed feature is settled: the rest of its round of the
+    /// per-feature step is not played (a castle is built).
+    NextFeature,
 }
 
 impl Effect {
@@ -299,13 +305,15 @@ impl Effect {
             Effect::Skip(steps) => NamedEffect::Skip(steps.iter().map(|&s| catalog.step_name(s)).collect()),
             Effect::GoBack(step) => NamedEffect::GoBack(catalog.step_name(*step)),
             Effect::DoubleTurn => NamedEffect::DoubleTurn,
+            Effect::NextFeature => NamedEffect::NextFeature,
         }
     }
 }
 
 /// An [`Effect`] with its steps by their ids in the rules: `{"skip":
-/// ["2B-1"]}`, `{"go_back": "1B"}`, `{"double_turn": true}`; as text
-/// `skip 2B-1, 2B-2`, `go back to 1B`, `double turn`.
+/// ["2B-1"]}`, `{"go_back": "1B"}`, `{"double_turn": true}`,
+/// `{"next_feature": true}`; as text `skip 2B-1, 2B-2`, `go back to 1B`,
+/// `double turn`, `next feature`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NamedEffect<'c> {
     /// See [`Effect::Skip`].
@@ -314,6 +322,8 @@ pub enum NamedEffect<'c> {
     GoBack(&'c str),
     /// See [`Effect::DoubleTurn`].
     DoubleTurn,
+    /// See [`Effect::NextFeature`].
+    NextFeature,
 }
 
 impl Serialize for NamedEffect<'_> {
@@ -323,6 +333,7 @@ impl Serialize for NamedEffect<'_> {
             NamedEffect::Skip(steps) => map.serialize_entry("skip", steps)?,
             NamedEffect::GoBack(step) => map.serialize_entry("go_back", step)?,
             NamedEffect::DoubleTurn => map.serialize_entry("double_turn", &true)?,
+            NamedEffect::NextFeature => map.serialize_entry("next_feature", &true)?,
         }
         map.end()
     }
@@ -334,6 +345,7 @@ impl fmt::Display for NamedEffect<'_> {
             NamedEffect::Skip(steps) => write!(f, "skip {}", steps.join(", ")),
             NamedEffect::GoBack(step) => write!(f, "go back to {step}"),
             NamedEffect::DoubleTurn => f.write_str("double turn"),
+            NamedEffect::NextFeature => f.write_str("next feature"),
         }
     }
 }

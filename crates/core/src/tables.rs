@@ -100,6 +100,8 @@ pub struct ItemInfo {
     pub effect: Option<Effect>,
     /// How the item takes part when a turn is played.
     pub flow: Flow,
+    /// "If you did none of the above": the items that leave it out.
+    pub none_of: &'static [ItemId],
     /// Sub-items, in order.
     pub children: &'static [ItemId],
 }
@@ -138,12 +140,63 @@ pub struct Flow {
     /// What happens when the parent action was not done ("if the tile cannot
     /// be placed…"): played only then, and never when it was.
     pub otherwise: bool,
+    /// "You must": an action that cannot be declined once it is reached;
+    /// the turn asks only for it to be acknowledged.
+    pub must: bool,
+    /// Who carries the item out and answers its prompt.
+    pub actor: Actor,
 }
 
 impl Flow {
-    /// A must action with no options: the default when the rules say nothing.
-    pub const ACTION: Flow =
-        Flow { role: Role::Action, optional: false, choose_one: false, once: false, otherwise: false };
+    /// An action of the active player's, neither optional nor a must (done
+    /// where it applies): the default when the rules say nothing.
+    pub const ACTION: Flow = Flow {
+        role: Role::Action,
+        optional: false,
+        choose_one: false,
+        once: false,
+        otherwise: false,
+        must: false,
+        actor: Actor::Active,
+    };
+}
+
+/// Who carries an item out and answers its prompt (the rules' `actor:`).
+/// Where several players act, they do so in the order given, and one prompt
+/// stands for all of them: done when any of them did it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// The player whose turn it is.
+    Active,
+    /// The player on the active player's left.
+    Left,
+    /// Every player in turn order, the active player first.
+    Each,
+    /// Every player in turn order from the one on the left, the active player last.
+    EachFromLeft,
+    /// The player the feature, figure or tile concerns (the owner of the
+    /// small city, of the captured meeple).
+    Owner,
+    /// Each player who scores.
+    Scorers,
+}
+
+impl Actor {
+    /// Every actor, with its name in the rules and in the `play` contract.
+    pub const ALL: [(&'static str, Actor); 6] = [
+        ("active", Actor::Active),
+        ("left", Actor::Left),
+        ("each", Actor::Each),
+        ("each_from_left", Actor::EachFromLeft),
+        ("owner", Actor::Owner),
+        ("scorers", Actor::Scorers),
+    ];
+
+    /// Its name in the rules and in the `play` contract (`each_from_left`).
+    pub fn name(self) -> &'static str {
+        Actor::ALL.iter().find(|(_, a)| *a == self).map_or("active", |(name, _)| name)
+    }
 }
 
 /// An item's text in each edition, as the generated tables hold it (the

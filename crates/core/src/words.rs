@@ -133,6 +133,17 @@ words! {
     PlayNotOffered = "play_not_offered", "That option is not offered.";
     PlayWrongAnswer = "play_wrong_answer", "The answer {answer} does not fit the prompt {prompt}.";
     PlayNoSuchStep = "play_no_such_step", "An effect names step {step}, which this selection does not have.";
+    TraceTaken = "trace_taken", "took {item}, the only option";
+    TraceLeftOut = "trace_left_out", "{item}: left out, one of the items before it was done";
+    PlayMust = "play_must", "This must be done: it cannot be declined.";
+    PlayDoMust = "play_do_must", "do {item} (a must)";
+    PlayAsks = "play_asks", "asks: {actor}";
+    ActorActive = "actor_active", "you";
+    ActorLeft = "actor_left", "the player on your left";
+    ActorEach = "actor_each", "each player in turn, you first";
+    ActorEachFromLeft = "actor_each_from_left", "each player in turn from your left, you last";
+    ActorOwner = "actor_owner", "the player it concerns";
+    ActorScorers = "actor_scorers", "each player who scores";
     PlayWentBackCount = "play_went_back_count", "one: The turn went back {n} time; giving up. | other: The turn went back {n} times; giving up.";
 }
 
@@ -213,6 +224,19 @@ impl<'a> Words<'a> {
         values
             .iter()
             .fold(self.get(word).to_string(), |text, (name, value)| text.replace(&format!("{{{name}}}"), value))
+    }
+
+    /// Who `actor` is, in words ("the player on your left").
+    pub fn actor(&self, actor: crate::Actor) -> &str {
+        use crate::Actor;
+        self.get(match actor {
+            Actor::Active => Word::ActorActive,
+            Actor::Left => Word::ActorLeft,
+            Actor::Each => Word::ActorEach,
+            Actor::EachFromLeft => Word::ActorEachFromLeft,
+            Actor::Owner => Word::ActorOwner,
+            Actor::Scorers => Word::ActorScorers,
+        })
     }
 
     /// The heading of `section`.

@@ -111,6 +111,7 @@ impl<'a, const S: usize, const I: usize, const M: usize, const O: usize> Resolve
             foreign: item.foreign.contains(&self.cfg.edition),
             effect: item.effect.as_ref(),
             flow: item.flow,
+            none_of: item.none_of,
             // Most items have no children: no call, no walk.
             children: if item.children.is_empty() { Vec::new() } else { self.entries(item.children, origin) },
             translation: None,

@@ -3,7 +3,7 @@
 
 use carcassonne_rules_core::escape::terminal;
 use carcassonne_rules_core::words::Word;
-use carcassonne_rules_core::{ItemId, StepId};
+use carcassonne_rules_core::{Actor, ItemId, StepId};
 use serde::{Deserialize, Serialize};
 
 use crate::turn::Plan;
@@ -37,6 +37,8 @@ pub enum Event {
         item: ItemId,
         /// The answer.
         done: bool,
+        /// Who answered.
+        actor: Actor,
     },
     /// A choose-one was answered: the option taken, or none.
     Chose {
@@ -46,6 +48,29 @@ pub enum Event {
         step: StepId,
         /// The option taken.
         item: Option<ItemId>,
+        /// Who answered.
+        actor: Actor,
+    },
+    /// The only option of a choice that must be taken, taken without asking.
+    Taken {
+        /// See [`Event`].
+        part: u8,
+        /// The step it is in.
+        step: StepId,
+        /// The option.
+        item: ItemId,
+        /// Who takes it.
+        actor: Actor,
+    },
+    /// An item left out because one of the items its `none_of` names was
+    /// done in this pass of the step ("if you did none of the above").
+    LeftOut {
+        /// See [`Event`].
+        part: u8,
+        /// The step it would have been asked in.
+        step: StepId,
+        /// The item.
+        item: ItemId,
     },
     /// A step left out by an effect earlier in this part.
     Skipped {
@@ -104,8 +129,10 @@ pub struct Trace(pub Vec<Event>);
 pub enum NamedEvent {
     Part { part: u8 },
     Step { part: u8, step: String, feature: Option<[u32; 2]> },
-    Item { part: u8, step: String, item: String, done: bool },
-    Chose { part: u8, step: String, item: Option<String> },
+    Item { part: u8, step: String, item: String, done: bool, actor: Actor },
+    Chose { part: u8, step: String, item: Option<String>, actor: Actor },
+    Taken { part: u8, step: String, item: String, actor: Actor },
+    LeftOut { part: u8, step: String, item: String },
     Skipped { part: u8, step: String },
     NoFeatures { part: u8, step: String },
     Once { part: u8, step: String, item: String },
@@ -124,10 +151,16 @@ impl Event {
             Event::Step { part, step: s, feature } => {
                 NamedEvent::Step { part, step: step(s), feature: feature.map(|(n, of)| [n, of]) }
             }
-            Event::Item { part, step: s, item: i, done } => {
-                NamedEvent::Item { part, step: step(s), item: item(i), done }
+            Event::Item { part, step: s, item: i, done, actor } => {
+                NamedEvent::Item { part, step: step(s), item: item(i), done, actor }
             }
-            Event::Chose { part, step: s, item: i } => NamedEvent::Chose { part, step: step(s), item: i.map(item) },
+            Event::Chose { part, step: s, item: i, actor } => {
+                NamedEvent::Chose { part, step: step(s), item: i.map(item), actor }
+            }
+            Event::Taken { part, step: s, item: i, actor } => {
+                NamedEvent::Taken { part, step: step(s), item: item(i), actor }
+            }
+            Event::LeftOut { part, step: s, item: i } => NamedEvent::LeftOut { part, step: step(s), item: item(i) },
             Event::Skipped { part, step: s } => NamedEvent::Skipped { part, step: step(s) },
             Event::NoFeatures { part, step: s } => NamedEvent::NoFeatures { part, step: step(s) },
             Event::Once { part, step: s, item: i } => NamedEvent::Once { part, step: step(s), item: item(i) },
@@ -148,17 +181,24 @@ impl NamedEvent {
             NamedEvent::Step { part, step: s, feature } => {
                 Event::Step { part: *part, step: step(s)?, feature: feature.map(|[n, of]| (n, of)) }
             }
-            NamedEvent::Item { part, step: s, item: i, done } => {
-                Event::Item { part: *part, step: step(s)?, item: item(i)?, done: *done }
+            NamedEvent::Item { part, step: s, item: i, done, actor } => {
+                Event::Item { part: *part, step: step(s)?, item: item(i)?, done: *done, actor: *actor }
             }
-            NamedEvent::Chose { part, step: s, item: i } => Event::Chose {
+            NamedEvent::Chose { part, step: s, item: i, actor } => Event::Chose {
                 part: *part,
                 step: step(s)?,
                 item: match i {
                     Some(i) => Some(item(i)?),
                     None => None,
                 },
+                actor: *actor,
             },
+            NamedEvent::Taken { part, step: s, item: i, actor } => {
+                Event::Taken { part: *part, step: step(s)?, item: item(i)?, actor: *actor }
+            }
+            NamedEvent::LeftOut { part, step: s, item: i } => {
+                Event::LeftOut { part: *part, step: step(s)?, item: item(i)? }
+            }
             NamedEvent::Skipped { part, step: s } => Event::Skipped { part: *part, step: step(s)? },
             NamedEvent::NoFeatures { part, step: s } => Event::NoFeatures { part: *part, step: step(s)? },
             NamedEvent::Once { part, step: s, item: i } => Event::Once { part: *part, step: step(s)?, item: item(i)? },
@@ -192,9 +232,11 @@ impl Trace {
         let mut out = String::new();
         for (event, named) in self.0.iter().zip(self.named(plan)) {
             let depth = match event {
-                Event::Item { item, .. } | Event::Once { item, .. } | Event::Chose { item: Some(item), .. } => {
-                    plan.item_depth(*item)
-                }
+                Event::Item { item, .. }
+                | Event::Once { item, .. }
+                | Event::LeftOut { item, .. }
+                | Event::Taken { item, .. }
+                | Event::Chose { item: Some(item), .. } => plan.item_depth(*item),
                 _ => 0,
             };
             let mut line = "  ".repeat(depth);
@@ -207,11 +249,21 @@ impl Trace {
                     let feature = words.fill(Word::TraceFeature, &[("n", &n.to_string()), ("of", &of.to_string())]);
                     format!("{} ({feature})", step_line(Word::TraceStep, &step))
                 }
-                NamedEvent::Item { item, done, .. } => {
-                    format!("    {item}: {}", words.get(if done { Word::TraceYes } else { Word::TraceNo }))
+                NamedEvent::Item { item, done, actor, .. } => format!(
+                    "    {item}: {}{}",
+                    words.get(if done { Word::TraceYes } else { Word::TraceNo }),
+                    by(&words, actor)
+                ),
+                NamedEvent::Chose { item: Some(item), actor, .. } => {
+                    format!("{}{}", item_line(Word::TraceChose, &item), by(&words, actor))
                 }
-                NamedEvent::Chose { item: Some(item), .. } => item_line(Word::TraceChose, &item),
-                NamedEvent::Chose { item: None, .. } => format!("    {}", words.get(Word::TraceChoseNone)),
+                NamedEvent::Chose { item: None, actor, .. } => {
+                    format!("    {}{}", words.get(Word::TraceChoseNone), by(&words, actor))
+                }
+                NamedEvent::Taken { item, actor, .. } => {
+                    format!("{}{}", item_line(Word::TraceTaken, &item), by(&words, actor))
+                }
+                NamedEvent::LeftOut { item, .. } => item_line(Word::TraceLeftOut, &item),
                 NamedEvent::Skipped { step, .. } => step_line(Word::TraceSkipped, &step),
                 NamedEvent::NoFeatures { step, .. } => step_line(Word::TraceNoFeatures, &step),
                 NamedEvent::Once { item, .. } => item_line(Word::TraceOnce, &item),
@@ -226,5 +278,13 @@ impl Trace {
             out.push('\n');
         }
         out
+    }
+}
+
+/// ` (the player on your left)` after an answer of another than the active player.
+fn by(words: &carcassonne_rules_core::words::Words, actor: Actor) -> String {
+    match actor {
+        Actor::Active => String::new(),
+        other => format!(" ({})", words.actor(other)),
     }
 }

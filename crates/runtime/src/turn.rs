@@ -15,13 +15,21 @@
 //!   one `otherwise` sub-item only when it was not; groups are never
 //!   asked and their sub-items play; notes are never asked and nothing under
 //!   them plays;
+//! - a `must` action cannot be declined: its prompt says so and "no" is
+//!   refused; every prompt names its [`Actor`], who answers it;
 //! - a choose-one step or item asks for one of its options (the sub-items
 //!   that are not notes): only the option taken plays; none may be taken
 //!   where the step `may_pass` or the item is `optional`. A choose-one
-//!   condition is asked first, a choose-one action or group is not;
+//!   condition is asked first, a choose-one action or group is not. A
+//!   choice of one option that may not be passed is not asked: the option
+//!   is taken ([`Event::Taken`]);
+//! - an item with `none_of` ("if you did none of the above") is left out of
+//!   a pass of its step once one of the items it names was done in it (a
+//!   go-back, a new part or the next feature's round is a new pass);
 //! - an item's effect applies when it is answered yes, an option's when it
 //!   is taken: skip steps for the rest of this part, go back to a step (at
-//!   most [`MAX_GO_BACKS`] times), or earn the double turn (in part 1 only);
+//!   most [`MAX_GO_BACKS`] times), earn the double turn (in part 1 only), or
+//!   settle the completed feature (the rest of its round is not played);
 //! - a double turn: after the block's last step, part 2 plays exactly the
 //!   block, then the steps after the block that part 1 did not reach; every
 //!   step outside the block is played at most once, unless a go-back returns
@@ -35,7 +43,9 @@
 use std::hash::Hasher;
 
 use carcassonne_rules_core::words::{Word, Words};
-use carcassonne_rules_core::{Effect, Entry, ItemId, NamedEffect, Repeat, Role, Section, StepId, StepOrder, TurnOrder};
+use carcassonne_rules_core::{
+    Actor, Effect, Entry, ItemId, NamedEffect, Repeat, Role, Section, StepId, StepOrder, TurnOrder,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::trace::{Event, Trace};
@@ -111,6 +121,8 @@ struct Node<'o> {
     otherwise: Option<usize>,
     /// 0 for a step's own items.
     depth: usize,
+    /// A later item's `none_of` names it: the turn remembers it done.
+    alternative: bool,
 }
 
 fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, depth: usize, nodes: &mut Vec<Node<'o>>) {
@@ -121,7 +133,7 @@ fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, depth: usize,
     for entry in played {
         let at = nodes.len();
         let once = once || entry.flow.once;
-        nodes.push(Node { entry, end: 0, scope_end: 0, option, once, otherwise: None, depth });
+        nodes.push(Node { entry, end: 0, scope_end: 0, option, once, otherwise: None, depth, alternative: false });
         flatten(&entry.children, entry.flow.choose_one, once, depth + 1, nodes);
         nodes[at].end = nodes.len();
         nodes[at].otherwise =
@@ -148,6 +160,10 @@ impl<'o> Plan<'o> {
             .map(|step| {
                 let mut nodes = Vec::new();
                 flatten(&step.items, step.choose_one, false, 0, &mut nodes);
+                let named: Vec<ItemId> = nodes.iter().flat_map(|n| n.entry.none_of.iter().copied()).collect();
+                for node in &mut nodes {
+                    node.alternative = named.contains(&node.entry.item);
+                }
                 PlanStep { order: step, nodes }
             })
             .collect();
@@ -222,8 +238,9 @@ impl<'o> Plan<'o> {
     }
 
     /// The choose-one's options at `of` (an item's index, or the step's own
-    /// items): its direct sub-items that are neither notes nor done once already.
-    fn options<'a>(&'a self, once: &'a [String], s: usize, of: Option<usize>) -> impl Iterator<Item = usize> + 'a {
+    /// items): its direct sub-items that are not notes, not done once already
+    /// and not left out by what was done in this pass of the step.
+    fn options<'a>(&'a self, turn: &'a Turn, s: usize, of: Option<usize>) -> impl Iterator<Item = usize> + 'a {
         let nodes = &self.steps[s].nodes;
         let (mut i, end) = match of {
             Some(at) => (at + 1, nodes[at].end),
@@ -234,12 +251,23 @@ impl<'o> Plan<'o> {
                 let here = i;
                 i = nodes[here].end;
                 let node = nodes[here];
-                if node.entry.flow.role != Role::Note && !(node.once && done_once(once, node.entry)) {
+                if node.entry.flow.role != Role::Note
+                    && !(node.once && done_once(&turn.once, node.entry))
+                    && !turn.left_out(node.entry)
+                {
                     return Some(here);
                 }
             }
             None
         })
+    }
+}
+
+impl Plan<'_> {
+    /// `{"choose": null}` is allowed at the choice `of` (an item's index, or
+    /// the step's own): the step `may_pass`, or the item is `optional`.
+    fn may_pass(&self, s: usize, of: Option<usize>) -> bool {
+        of.map_or(self.steps[s].order.may_pass, |i| self.steps[s].nodes[i].entry.flow.optional)
     }
 }
 
@@ -271,10 +299,20 @@ fn fingerprint(order: &TurnOrder, steps: &[PlanStep], any_time: &[Node], block: 
                 Some(NamedEffect::Skip(steps)) => format!("skip {}", steps.join(",")),
                 Some(NamedEffect::GoBack(to)) => format!("go back {to}"),
                 Some(NamedEffect::DoubleTurn) => "double turn".into(),
+                Some(NamedEffect::NextFeature) => "next feature".into(),
             };
+            let none_of: Vec<&str> = e.none_of.iter().map(|&i| e.catalog.item_name(i)).collect();
             let flags = format!(
-                "{:?} {} {} {} {} {} {effect}",
-                f.role, f.optional, f.choose_one, f.once, f.otherwise, node.end
+                "{:?} {} {} {} {} {} {:?} {} {effect} {}",
+                f.role,
+                f.optional,
+                f.choose_one,
+                f.once,
+                f.otherwise,
+                f.must,
+                f.actor,
+                node.end,
+                none_of.join(",")
             );
             for s in [e.id(), &flags] {
                 h.write(&(s.len() as u64).to_le_bytes());
@@ -327,6 +365,10 @@ pub struct Turn {
     skipped: Vec<String>,
     /// The `once` items done this turn.
     once: Vec<String>,
+    /// The items done in this pass of the current step that a later item's
+    /// `none_of` names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    done_here: Vec<String>,
     go_backs: u32,
     /// The engine ended the turn: after its last prompt, "at any time" items
     /// are taken until then.
@@ -358,6 +400,11 @@ pub struct Prompt<'o> {
     pub feature: Option<(u32, u32)>,
     /// The question.
     pub ask: Ask<'o>,
+    /// The item cannot be declined (`{"do": false}` is refused), or one of
+    /// the options must be taken.
+    pub must: bool,
+    /// Who answers.
+    pub actor: Actor,
 }
 
 /// The question of a [`Prompt`].
@@ -385,6 +432,7 @@ impl Prompt<'_> {
     /// then none where it may be passed; 0 to [`MAX_FEATURES`] features.
     pub fn legal_answers(&self) -> Vec<Answer> {
         match &self.ask {
+            Ask::Do(_) if self.must => vec![Answer::Do(true)],
             Ask::Do(_) => vec![Answer::Do(true), Answer::Do(false)],
             Ask::Choose { options, may_pass, .. } => options
                 .iter()
@@ -484,6 +532,8 @@ pub enum TurnError {
     NotOffered(ItemId),
     /// No option taken, where one must be.
     MayNotPass,
+    /// The item is a must: it cannot be declined.
+    Must(ItemId),
     /// More completed features than [`MAX_FEATURES`].
     TooManyFeatures(u32),
     /// The answer would send the turn back more than [`MAX_GO_BACKS`] times.
@@ -517,6 +567,7 @@ impl std::fmt::Display for TurnError {
             }
             TurnError::NotOffered(_) => write!(f, "that option is not offered"),
             TurnError::MayNotPass => write!(f, "one of the options must be taken here"),
+            TurnError::Must(_) => write!(f, "this must be done: it cannot be declined"),
             TurnError::TooManyFeatures(n) => write!(f, "{n} completed features is more than {MAX_FEATURES}"),
             TurnError::TooManyGoBacks(n) => write!(f, "the turn went back {n} times; giving up"),
             TurnError::NoSuchStep(_) => write!(f, "an effect names a step that this selection does not have"),
@@ -552,6 +603,7 @@ impl TurnError {
             TurnError::WrongKind { .. } => "wrong-kind",
             TurnError::NotOffered(_) => "not-offered",
             TurnError::MayNotPass => "may-not-pass",
+            TurnError::Must(_) => "must",
             TurnError::TooManyFeatures(_) => "too-many-features",
             TurnError::TooManyGoBacks(_) => "too-many-go-backs",
             TurnError::NoSuchStep(_) => "no-such-step",
@@ -569,6 +621,7 @@ impl TurnError {
         match self {
             TurnError::Over => words.get(Word::PlayOver).to_string(),
             TurnError::MayNotPass => words.get(Word::PlayMustChoose).to_string(),
+            TurnError::Must(_) => words.get(Word::PlayMust).to_string(),
             TurnError::NotOffered(_) => words.get(Word::PlayNotOffered).to_string(),
             TurnError::DoneOnce(_) => words.get(Word::PlayOnlyOnce).to_string(),
             TurnError::NotAnyTime(_) => {
@@ -634,6 +687,7 @@ impl Turn {
             after_block: false,
             skipped: Vec::new(),
             once: Vec::new(),
+            done_here: Vec::new(),
             go_backs: 0,
             ended: false,
         };
@@ -691,18 +745,22 @@ impl Turn {
 
     /// What the turn needs now; `None` when it is over.
     pub fn prompt<'o>(&self, plan: &Plan<'o>) -> Result<Option<Prompt<'o>>, TurnError> {
-        let (s, feature, ask) = match self.here(plan)? {
+        let (s, feature, ask, must, actor) = match self.here(plan)? {
             Here::Over => return Ok(None),
-            Here::Do { s, feature, i } => (s, feature, Ask::Do(plan.steps[s].nodes[i].entry)),
+            Here::Do { s, feature, i } => {
+                let entry = plan.steps[s].nodes[i].entry;
+                (s, feature, Ask::Do(entry), entry.flow.must, entry.flow.actor)
+            }
             Here::Choose { s, feature, of } => {
                 let nodes = &plan.steps[s].nodes;
-                let options = plan.options(&self.once, s, of).map(|o| nodes[o].entry).collect();
-                let may_pass = of.map_or(plan.steps[s].order.may_pass, |i| nodes[i].entry.flow.optional);
-                (s, feature, Ask::Choose { of: of.map(|i| nodes[i].entry), options, may_pass })
+                let options = plan.options(self, s, of).map(|o| nodes[o].entry).collect();
+                let may_pass = plan.may_pass(s, of);
+                let actor = of.map_or(Actor::Active, |i| nodes[i].entry.flow.actor);
+                (s, feature, Ask::Choose { of: of.map(|i| nodes[i].entry), options, may_pass }, !may_pass, actor)
             }
-            Here::Count { s } => (s, None, Ask::Count),
+            Here::Count { s } => (s, None, Ask::Count, true, Actor::Active),
         };
-        Ok(Some(Prompt { seq: self.seq, part: self.part, step: plan.steps[s].order, feature, ask }))
+        Ok(Some(Prompt { seq: self.seq, part: self.part, step: plan.steps[s].order, feature, ask, must, actor }))
     }
 
     /// Takes the answer to prompt `seq`, and plays on to the next prompt,
@@ -720,12 +778,15 @@ impl Turn {
                 let node = plan.steps[s].nodes[i];
                 if done {
                     self.check_effect(plan, node.entry)?;
+                } else if node.entry.flow.must {
+                    return Err(TurnError::Must(node.entry.item));
                 }
                 trace.0.push(Event::Item {
                     part: self.part,
                     step: plan.steps[s].order.step,
                     item: node.entry.item,
                     done,
+                    actor: node.entry.flow.actor,
                 });
                 match (done, node.otherwise) {
                     (true, _) => self.take(plan, trace, s, feature, i),
@@ -736,24 +797,23 @@ impl Turn {
             }
             (Here::Choose { s, feature, of }, Answer::Choose(choice)) => {
                 let step = plan.steps[s].order.step;
+                let actor = of.map_or(Actor::Active, |i| plan.steps[s].nodes[i].entry.flow.actor);
                 match choice {
                     None => {
-                        let may_pass =
-                            of.map_or(plan.steps[s].order.may_pass, |i| plan.steps[s].nodes[i].entry.flow.optional);
-                        if !may_pass {
+                        if !plan.may_pass(s, of) {
                             return Err(TurnError::MayNotPass);
                         }
-                        trace.0.push(Event::Chose { part: self.part, step, item: None });
+                        trace.0.push(Event::Chose { part: self.part, step, item: None, actor });
                         let nodes = &plan.steps[s].nodes;
                         Go::Node(s, feature, of.map_or(nodes.len(), |i| nodes[i].end))
                     }
                     Some(item) => {
                         let nodes = &plan.steps[s].nodes;
-                        let Some(o) = plan.options(&self.once, s, of).find(|&o| nodes[o].entry.item == item) else {
+                        let Some(o) = plan.options(self, s, of).find(|&o| nodes[o].entry.item == item) else {
                             return Err(TurnError::NotOffered(item));
                         };
                         self.check_effect(plan, nodes[o].entry)?;
-                        trace.0.push(Event::Chose { part: self.part, step, item: Some(item) });
+                        trace.0.push(Event::Chose { part: self.part, step, item: Some(item), actor });
                         self.take(plan, trace, s, feature, o)
                     }
                 }
@@ -896,9 +956,13 @@ impl Turn {
             })
         };
         let once = |id: &str| plan.nodes().any(|n| n.once && n.entry.id() == id);
-        for (list, known, what) in
-            [(&self.skipped, &skippable as &dyn Fn(&str) -> bool, "skipped step"), (&self.once, &once, "once item")]
-        {
+        let alternative = |id: &str| plan.nodes().any(|n| n.alternative && n.entry.id() == id);
+        let lists = [
+            (&self.skipped, &skippable as &dyn Fn(&str) -> bool, "skipped step"),
+            (&self.once, &once, "once item"),
+            (&self.done_here, &alternative, "item named by none_of"),
+        ];
+        for (list, known, what) in lists {
             for (at, id) in list.iter().enumerate() {
                 if !known(id) {
                     return bad(format!("no {what} {id}"));
@@ -909,6 +973,11 @@ impl Turn {
             }
         }
         Ok(())
+    }
+
+    /// `entry` names in `none_of` an item done in this pass of its step.
+    fn left_out(&self, entry: &Entry) -> bool {
+        entry.none_of.iter().any(|&i| self.done_here.iter().any(|d| d == entry.catalog.item_name(i)))
     }
 
     /// Refuses an answer whose effect cannot apply.
@@ -931,6 +1000,9 @@ impl Turn {
         if node.once {
             self.once.push(node.entry.id().to_string());
         }
+        if node.alternative && !self.done_here.iter().any(|d| d == node.entry.id()) {
+            self.done_here.push(node.entry.id().to_string());
+        }
         match node.entry.effect {
             Some(Effect::Skip(steps)) => {
                 for &step in steps.iter() {
@@ -943,6 +1015,8 @@ impl Turn {
             }
             Some(Effect::DoubleTurn) if self.part == 1 && plan.block.is_some() => self.double_turn = true,
             Some(Effect::DoubleTurn) | None => {}
+            // The feature is settled: on to the end of its round.
+            Some(Effect::NextFeature) => return Go::Node(s, feature, plan.steps[s].nodes.len()),
             Some(&Effect::GoBack(to)) => {
                 // Checked by `check_effect`.
                 let to = plan.step_index_of(to).unwrap_or(s);
@@ -953,12 +1027,31 @@ impl Turn {
                 return Go::Step(to);
             }
         }
-        if node.entry.flow.choose_one { self.choose(plan, s, feature, Some(i)) } else { Go::Node(s, feature, i + 1) }
+        if node.entry.flow.choose_one {
+            self.choose(plan, trace, s, feature, Some(i))
+        } else {
+            Go::Node(s, feature, i + 1)
+        }
     }
 
-    /// A choose-one prompt, or past the choice when nothing is offered.
-    fn choose(&mut self, plan: &Plan, s: usize, feature: Option<(u32, u32)>, of: Option<usize>) -> Go {
-        if plan.options(&self.once, s, of).next().is_some() {
+    /// A choose-one prompt; the one option taken where it is the only one
+    /// and must be taken; past the choice when nothing is offered.
+    fn choose(&mut self, plan: &Plan, trace: &mut Trace, s: usize, feature: Option<(u32, u32)>, of: Option<usize>) -> Go {
+        let (first, second) = {
+            let mut options = plan.options(self, s, of);
+            (options.next(), options.next())
+        };
+        if let (Some(only), None, false) = (first, second, plan.may_pass(s, of)) {
+            let nodes = &plan.steps[s].nodes;
+            // Its effect, if any, is checked like an answer's; one that cannot apply leaves it to be asked.
+            if self.check_effect(plan, nodes[only].entry).is_ok() {
+                let actor = of.map_or(Actor::Active, |i| nodes[i].entry.flow.actor);
+                let step = plan.steps[s].order.step;
+                trace.0.push(Event::Taken { part: self.part, step, item: nodes[only].entry.item, actor });
+                return self.take(plan, trace, s, feature, only);
+            }
+        }
+        if first.is_some() {
             self.at = At::Choose {
                 step: plan.steps[s].order.id.to_string(),
                 feature: feature.map(|(n, of)| [n, of]),
@@ -990,8 +1083,10 @@ impl Turn {
                     }
                 }
                 Go::Round(s, feature) => {
+                    // A new pass of the step: nothing of it is done yet.
+                    self.done_here.clear();
                     if plan.steps[s].order.choose_one {
-                        self.choose(plan, s, feature, None)
+                        self.choose(plan, trace, s, feature, None)
                     } else {
                         Go::Node(s, feature, 0)
                     }
@@ -1020,6 +1115,9 @@ impl Turn {
                             } else if node.once && done_once(&self.once, node.entry) {
                                 trace.0.push(Event::Once { part: self.part, step, item: node.entry.item });
                                 Go::Node(s, feature, node.end)
+                            } else if self.left_out(node.entry) {
+                                trace.0.push(Event::LeftOut { part: self.part, step, item: node.entry.item });
+                                Go::Node(s, feature, node.end)
                             } else if flow.role == Role::Group && !flow.choose_one {
                                 Go::Node(s, feature, i + 1)
                             } else if flow.role == Role::Condition || !flow.choose_one {
@@ -1030,7 +1128,7 @@ impl Turn {
                                 };
                                 return;
                             } else {
-                                self.choose(plan, s, feature, Some(i))
+                                self.choose(plan, trace, s, feature, Some(i))
                             }
                         }
                     }

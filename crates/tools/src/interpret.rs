@@ -77,6 +77,7 @@ fn entries<'r>(rules: &'r Rules, items: &'r [Item], cfg: &Config, parent: Origin
                 foreign: item.foreign.contains(&cfg.edition),
                 effect: item.effect.as_ref(),
                 flow: item.flow,
+                none_of: &item.none_of,
                 children: entries(rules, &item.children, cfg, origin),
                 translation: None,
             }

@@ -743,6 +743,7 @@ impl Page {
             foreign,
             effect: None,
             flow: carcassonne_rules_core::Flow::ACTION,
+            none_of: &[],
             children: item.children.iter().filter_map(|&c| self.entry(c, rules, cfg)).collect(),
             translation: None,
         })

@@ -9,7 +9,7 @@
 
 use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::{Effect, Flow, Role, StepId};
+use carcassonne_rules_core::{Actor, Effect, Flow, Role, StepId};
 
 use crate::logic::Logic;
 use crate::model::{DoubleTurn, Step};
@@ -130,12 +130,93 @@ impl Checker<'_> {
                 Some("make the item an `action`, a `condition` or a `group`".into()),
             );
         }
+        let must = set(&raw.must);
+        if let Some(m) = must {
+            let problem = if role != Role::Action {
+                Some((
+                    format!("{} `{id}` cannot be a must", role_name(role)),
+                    "only an action is carried out",
+                    match role {
+                        Role::Condition => "a condition holds or not; make the obligation an action under it",
+                        _ => "a group or a note is never asked; mark the sub-items that must be done",
+                    },
+                ))
+            } else if optional.is_some() {
+                Some((
+                    format!("`{id}` is both optional and a must"),
+                    "a must cannot be declined",
+                    "remove `optional` (\"you must\") or `must` (\"you may\")",
+                ))
+            } else if choose_one.is_some() {
+                Some((
+                    format!("`{id}` is a choice, and a must already"),
+                    "a choice without `optional` takes one option",
+                    "remove `must`: one of the options must be taken anyway",
+                ))
+            } else {
+                None
+            };
+            if let Some((message, label, help)) = problem {
+                self.report(Code::InvalidOption, m.span, message, label, Some(help.into()));
+            }
+        }
+        let actor = match &raw.actor {
+            None => Actor::Active,
+            Some(written) => match Actor::ALL.iter().find(|(name, _)| *name == written.value) {
+                Some(&(_, actor)) => actor,
+                None => {
+                    let message = format!("unknown actor `{}`", quoted(&written.value));
+                    let actors = "an actor is `active` (the default), `left`, `each`, `each_from_left`, `owner` or `scorers`";
+                    self.report_unknown(
+                        Code::InvalidValue,
+                        (written.span, message, "not an actor"),
+                        &written.value,
+                        Actor::ALL.iter().map(|(name, _)| *name),
+                        Some(actors.into()),
+                    );
+                    Actor::Active
+                }
+            },
+        };
+        if let Some(written) = raw.actor.as_ref().filter(|_| role == Role::Note) {
+            self.report(
+                Code::InvalidOption,
+                written.span,
+                format!("note `{id}` names who carries it out"),
+                "a note is read, never carried out",
+                Some("name the actor on the action or condition".into()),
+            );
+        }
         Flow {
             role,
             optional: optional.is_some(),
             choose_one: choose_one.is_some(),
             once: once.is_some(),
             otherwise: otherwise.is_some(),
+            must: must.is_some(),
+            actor,
+        }
+    }
+
+    /// A must action has no `otherwise` branch: "not done" is what the
+    /// branch is for, and a must is never declined.
+    pub(super) fn check_must(&mut self, id: &str, must: Option<Span>, children: &[Item]) {
+        let Some(span) = must else { return };
+        if let Some(branch) = children.iter().find(|c| c.flow.otherwise) {
+            let d = Diagnostic::at(
+                Code::InvalidOption,
+                self.sources,
+                span,
+                format!("`{id}` is a must, but has an `otherwise` branch, `{}`", branch.id),
+                "a must is never declined",
+            );
+            let d = match branch.spans.otherwise {
+                Some(at) => d.also(self.sources, at, "what happens when it is not done"),
+                None => d,
+            };
+            self.problems.push(d.with_help(
+                "an action with an `otherwise` branch may not be carried out (the tile has no legal spot): remove `must`",
+            ));
         }
     }
 
@@ -227,6 +308,7 @@ impl Checker<'_> {
                 // A block that was written but refused is reported already.
                 Effect::DoubleTurn if self.double_turn_refused => {}
                 Effect::DoubleTurn => self.double_turn_effect(e, &steps, block, logic),
+                Effect::NextFeature => self.next_feature(e, logic),
             }
         }
     }
@@ -305,6 +387,27 @@ impl Checker<'_> {
                 }
                 self.problems.push(d);
             }
+        }
+    }
+
+    /// `next feature` ends a round of a per-feature step: the step repeats
+    /// per feature wherever the item shows.
+    fn next_feature(&mut self, e: &WithEffect, logic: &Logic) {
+        let (id, here) = (&e.item.id, &e.step.id);
+        let per_feature = match &e.step.repeat {
+            Some((carcassonne_rules_core::Repeat::PerFeature, when)) => logic.cond(when),
+            _ => logic.cond(&crate::model::Cond::False),
+        };
+        let without = e.shows.and(&per_feature.not());
+        if !without.is_false() {
+            self.report(
+                Code::InvalidEffect,
+                e.span,
+                format!("`{id}` goes on to the next feature, but `{here}` is not played per feature"),
+                format!("`{here}` has no `repeat: per_feature` where the item shows"),
+                example(logic, &without, "`next feature` is for a step played once per completed feature; for example, this game has the item")
+                    .or_else(|| Some("`next feature` is for a step played once per completed feature (3B)".into())),
+            );
         }
     }
 

@@ -2,7 +2,7 @@
 
 use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::Catalog;
+use carcassonne_rules_core::{Actor, Catalog};
 
 use crate::logic::{BUDGET, Budget, Logic, TooComplex};
 use carcassonne_rules_core::tables::{ItemId, MarkerId, OriginId};
@@ -138,6 +138,8 @@ impl Checker<'_> {
         let placed: Vec<model::Placed> =
             placements.iter().enumerate().map(|(i, p)| self.placed(i, p, &nodes, &by_id)).collect();
         let ordered = placement::place(&placements);
+        let none_of: Vec<Vec<(String, Span)>> =
+            (0..nodes.len()).map(|i| self.none_of_references(i, &nodes, &by_id, &sections)).collect();
         for &i in &ordered.unplaced {
             // Report each cycle once, at its first item in file order.
             let raw = nodes[i].raw;
@@ -162,6 +164,7 @@ impl Checker<'_> {
         let build = Build {
             nodes: &nodes,
             placed: &placed,
+            none_of: &none_of,
             ordered: &ordered,
             logic: &logic,
             flags: &flags,
@@ -220,6 +223,7 @@ impl Checker<'_> {
             markers,
         };
         self.number(&mut rules);
+        self.bind_none_of(&mut rules);
         // What names the turn orders' typed ids, in their numbers' order.
         let all = rules.items();
         let mut items = vec![String::new(); all.len()];
@@ -406,6 +410,83 @@ impl Checker<'_> {
         Some(target)
     }
 
+    /// The items node `i`'s `none_of` names, where they exist in its step.
+    fn none_of_references(
+        &mut self,
+        i: usize,
+        nodes: &[Node],
+        by_id: &HashMap<&str, usize>,
+        sections: &[Part],
+    ) -> Vec<(String, Span)> {
+        let written = &nodes[i].raw.none_of;
+        if let Some(first) = written.first().filter(|_| sections[nodes[i].section].step.is_none()) {
+            let section = &sections[nodes[i].section].id;
+            self.report(
+                Code::InvalidOption,
+                first.span,
+                format!("`{}` in `{section}` is left out by other items", nodes[i].raw.id.value),
+                "`none_of` is for an item of a step",
+                Some(format!("items of `{section}` are not played step by step")),
+            );
+            return Vec::new();
+        }
+        written
+            .iter()
+            .filter_map(|w| {
+                let target = self.reference(w, i, nodes, by_id, sections, "none_of")?;
+                Some((nodes[target].raw.id.value.clone(), w.span))
+            })
+            .collect()
+    }
+
+    /// Numbers each item's `none_of`, refusing an item that does not come
+    /// before it in its step (a later item, or one it stands under).
+    fn bind_none_of(&mut self, rules: &mut Rules) {
+        // Each item's number and one past its last descendant's.
+        let mut range: HashMap<String, (u16, u16)> = HashMap::new();
+        fn ranges(items: &[Item], out: &mut HashMap<String, (u16, u16)>) -> u16 {
+            let mut end = 0;
+            for item in items {
+                let last = ranges(&item.children, out).max(item.number.0 + 1);
+                out.insert(item.id.clone(), (item.number.0, last));
+                end = end.max(last);
+            }
+            end
+        }
+        for step in rules.phases.iter().flat_map(|p| &p.steps) {
+            ranges(&step.items, &mut range);
+        }
+        fn bind(checker: &mut Checker, items: &mut [Item], range: &HashMap<String, (u16, u16)>) {
+            for item in items {
+                let me = item.number.0;
+                for (name, span) in &item.spans.none_of {
+                    let Some(&(number, end)) = range.get(name) else { continue };
+                    let problem = if number > me {
+                        Some(("comes after it", "name items that come before it in the step"))
+                    } else if me < end {
+                        Some(("stands above it", "name the alternatives before it, not the item it is under"))
+                    } else {
+                        None
+                    };
+                    match problem {
+                        Some((how, help)) => checker.report(
+                            Code::InvalidReference,
+                            *span,
+                            format!("`{}` is played when `{name}` was not done, but `{name}` {how}", item.id),
+                            "\"none of the above\" names earlier items",
+                            Some(help.into()),
+                        ),
+                        None => item.none_of.push(ItemId(number)),
+                    }
+                }
+                bind(checker, &mut item.children, range);
+            }
+        }
+        for step in rules.phases.iter_mut().flat_map(|p| &mut p.steps) {
+            bind(self, &mut step.items, &range);
+        }
+    }
+
     /// An item with both `after` and `before` is placed by `after`; here we
     /// check that `before` still holds.
     fn check_before_constraints(&mut self, nodes: &[Node], by_id: &HashMap<&str, usize>, ordered: &placement::Ordered) {
@@ -565,6 +646,10 @@ impl Checker<'_> {
             children.into_iter().filter_map(|c| self.item(build, c, &inner, &foreign, depth + 1)).collect();
         let flow = self.flow(raw, &build.sections[node.section].id, !build.ordered.children[i].is_empty());
         self.check_otherwise(Some((&raw.id.value, flow)), &children);
+        let must = raw.must.as_ref().filter(|m| m.value).map(|m| m.span);
+        self.check_must(&raw.id.value, must, &children);
+        let mut children = children;
+        inherit_actor(&mut children, flow.actor);
         Some(Item {
             id: raw.id.value.clone(),
             number: ItemId(0),
@@ -575,6 +660,7 @@ impl Checker<'_> {
             foreign,
             effect,
             flow,
+            none_of: Vec::new(),
             one_of: raw.one_of.as_ref().map(|g| g.value.clone()),
             children,
             spans: model::ItemSpans {
@@ -585,6 +671,9 @@ impl Checker<'_> {
                 one_of: raw.one_of.as_ref().map(|g| g.span),
                 effect: raw.effect.as_ref().map(|e| e.span),
                 otherwise: raw.otherwise.as_ref().filter(|o| o.value).map(|o| o.span),
+                must,
+                actor: raw.actor.as_ref().map(|a| a.span),
+                none_of: build.none_of[i].clone(),
             },
             placed: build.placed[i].clone(),
         })
@@ -609,6 +698,8 @@ struct Build<'a, 'r> {
     nodes: &'a [Node<'r>],
     /// Each node's placement with its reason.
     placed: &'a [model::Placed],
+    /// Each node's `none_of`, the ids that were found.
+    none_of: &'a [Vec<(String, Span)>],
     ordered: &'a placement::Ordered,
     /// Decides whether conditions can hold.
     logic: &'a Logic<'a>,
@@ -648,5 +739,13 @@ fn flatten<'r>(
         *position += 1;
         flatten(&raw.children, section, Some(me), rank, position, nodes);
         previous = Some(me);
+    }
+}
+
+/// Gives `actor` to the sub-items that do not name their own, and to theirs.
+fn inherit_actor(items: &mut [Item], actor: Actor) {
+    for item in items.iter_mut().filter(|i| i.spans.actor.is_none()) {
+        item.flow.actor = actor;
+        inherit_actor(&mut item.children, actor);
     }
 }

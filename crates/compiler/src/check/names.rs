@@ -218,6 +218,7 @@ impl Checker<'_> {
             }
             dsl::WrittenEffect::GoBack(name) => Effect::GoBack(step(self, &name)?),
             dsl::WrittenEffect::DoubleTurn => Effect::DoubleTurn,
+            dsl::WrittenEffect::NextFeature => Effect::NextFeature,
         })
     }
 }

@@ -71,6 +71,7 @@ use carcassonne_rules_core::select::Config;
 use carcassonne_rules_core::select::EditionId;
 use carcassonne_rules_core::select::ModuleId;
 use carcassonne_rules_core::select::VariantId;
+use carcassonne_rules_core::tables::Actor;
 use carcassonne_rules_core::tables::EditionText;
 use carcassonne_rules_core::tables::Flow;
 use carcassonne_rules_core::tables::ItemId;
@@ -5450,6 +5451,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5466,6 +5468,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5481,6 +5484,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::MESSAGES_NOTE_ZMG_SPACE_FREE],
         },
         ItemInfo {
@@ -5492,6 +5496,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5518,6 +5523,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5553,6 +5559,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5567,6 +5574,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::RUSSIAN_PROMOS_SOLOVEI_NOTE,
                 item::RUSSIAN_PROMOS_VODYANOY_NOTE,
@@ -5594,6 +5602,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::RUSSIAN_PROMOS_SOLOVEI_BUILDER,
                 item::RUSSIAN_PROMOS_SOLOVEI_FERRIES,
@@ -5608,6 +5617,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5619,6 +5629,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5630,6 +5641,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5650,6 +5662,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::RUSSIAN_PROMOS_VODYANOY_SPECIAL_FIGURES],
         },
         ItemInfo {
@@ -5666,6 +5679,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::RUSSIAN_PROMOS_VODYANOY_NOT_BARNS],
         },
         ItemInfo {
@@ -5676,6 +5690,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5686,6 +5701,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5696,6 +5712,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::FORTUNE_TELLER_NOTE_SUPPLY_INSTEAD,
                 item::FORTUNE_TELLER_NOTE_PLACE_ONE,
@@ -5718,6 +5735,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5728,6 +5746,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5739,6 +5758,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::FORTUNE_TELLER_NOTE_NONE_FITS_BUILDER_NO_SUPPLY],
         },
         ItemInfo {
@@ -5753,6 +5773,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5764,6 +5785,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::FORTUNE_TELLER_NOTE_NONE_FITS_NO_SUPPLY],
         },
         ItemInfo {
@@ -5778,6 +5800,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5790,6 +5813,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5800,6 +5824,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NO_SUPPLY,
                 item::FORTUNE_TELLER_NOTE_BUILDER_TURN_NONE_FITS,
@@ -5818,6 +5843,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5829,6 +5855,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5841,6 +5868,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5857,6 +5885,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5868,6 +5897,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5878,6 +5908,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5888,6 +5919,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5898,6 +5930,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5909,6 +5942,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5920,6 +5954,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5933,6 +5968,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5943,6 +5979,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5953,6 +5990,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5963,6 +6001,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5978,6 +6017,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -5988,6 +6028,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Group, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::ASK_ADVICE, item::CONSULT_RULES, item::BETS_LOOK_AT_OWN_TOKENS],
         },
         ItemInfo {
@@ -5998,6 +6039,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6008,6 +6050,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6019,6 +6062,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6034,6 +6078,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Group, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::BUILDER_ONCE_PER_DOUBLE_TURN,
                 item::TOWER_RANSOM,
@@ -6051,6 +6096,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6068,6 +6114,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { optional: true, once: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6079,6 +6126,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { optional: true, once: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6093,6 +6141,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { optional: true, once: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::PLAGUE_FLEE_SPECIAL_FIGURE],
         },
         ItemInfo {
@@ -6109,6 +6158,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::PLAGUE_FLEE_NOT_BARN],
         },
         ItemInfo {
@@ -6119,6 +6169,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6130,6 +6181,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, once: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6149,6 +6201,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::FAIRY_START_OF_TURN_ACROBATS],
         },
         ItemInfo {
@@ -6160,6 +6213,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6172,6 +6226,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6188,6 +6243,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::BAZAAR_PLAY_BOUGHT_TILE,
                 item::WONDERS_PLAY_WONDER_TILE,
@@ -6202,6 +6258,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6212,6 +6269,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::WONDERS_EXTRA_TILE],
         },
         ItemInfo {
@@ -6224,6 +6282,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6239,6 +6298,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::FORTUNE_TELLER_DOUBLE_TURN_LEFTOVER_NONE_FITS],
         },
         ItemInfo {
@@ -6250,6 +6310,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6266,6 +6327,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[item::MANDATORY_TILES],
             children: &[
                 item::ABBEY_SUPPLY_NO_MANDATORY_TILE,
                 item::ABBEY_SUPPLY_ABBEY_TILE,
@@ -6287,6 +6349,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6297,6 +6360,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6307,6 +6371,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6317,6 +6382,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6327,6 +6393,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6345,7 +6412,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[item::MANDATORY_TILES, item::ABBEY_PLAY_FROM_SUPPLY],
             children: &[
                 item::FORTUNE_TELLER_DRAW_EXTRA_IF_NOTHING_ELSE,
                 item::FORTUNE_TELLER_EXTRA_NONE_FITS_IF_NOTHING_ELSE,
@@ -6360,7 +6428,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6373,6 +6442,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6385,6 +6455,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6394,7 +6465,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::FORTUNE_TELLER_DRAW_EXTRA,
                 item::FORTUNE_TELLER_EXTRA_NONE_FITS,
@@ -6409,7 +6481,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6422,6 +6495,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6434,6 +6508,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6443,7 +6518,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_BOTH,
                 item::WHEEL_OF_FORTUNE_TILE_IN_FRONT_WOF_ONLY,
@@ -6460,7 +6536,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6470,7 +6547,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6480,7 +6558,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6492,6 +6571,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6503,6 +6583,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6514,6 +6595,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6530,6 +6612,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6549,6 +6632,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6564,6 +6648,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6579,6 +6664,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6589,6 +6675,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[
                 item::PLACE_TILE_NO_LEGAL_SPOT,
                 item::HILLS_SET_ASIDE_HIDDEN_TILE,
@@ -6605,6 +6692,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: Some(Effect::GoBack(step::S1B)),
             flow: Flow { role: Role::Condition, otherwise: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6615,6 +6703,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6639,6 +6728,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::TOWER_BRIDGE_SHIFT_TOWER,
                 item::ACROBATS_NO_BRIDGE_ON_OCCUPIED_TILE,
@@ -6654,6 +6744,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6664,6 +6755,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6674,6 +6766,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6685,6 +6778,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6702,6 +6796,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6712,6 +6807,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::FORTUNE_TELLER_KEEP_EXTRA_FOR_BUILDER],
         },
         ItemInfo {
@@ -6722,6 +6818,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6732,6 +6829,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6742,6 +6840,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6753,6 +6852,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: Some(Effect::Skip(Cow::Borrowed(&[step::S2B_1, step::S2B_2]))),
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6764,6 +6864,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6775,6 +6876,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6785,6 +6887,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::MAGE_WITCH_MOVE_EITHER, item::MAGE_WITCH_MOVE_MAGE, item::MAGE_WITCH_MOVE_WITCH],
         },
         ItemInfo {
@@ -6796,6 +6899,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6806,6 +6910,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6816,6 +6921,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6828,6 +6934,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6839,6 +6946,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6849,6 +6957,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6866,6 +6975,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6883,6 +6993,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6893,6 +7004,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { optional: true, choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::PORXADA_SWAP_MEEPLES, item::PORXADA_FINAL_BONUS],
         },
         ItemInfo {
@@ -6913,6 +7025,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::PORXADA_SWAP_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -6930,6 +7043,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6940,6 +7054,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6950,6 +7065,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6961,6 +7077,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6972,6 +7089,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -6983,6 +7101,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7002,7 +7121,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { optional: true, ..Flow::ACTION },
+            flow: Flow { optional: true, actor: Actor::Owner, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7014,6 +7134,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::I_20TH_ANNIVERSARY_ONE_ARROW_WITH_WONDER],
         },
         ItemInfo {
@@ -7025,6 +7146,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7037,6 +7159,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::I_20TH_ANNIVERSARY_EXTRA_TURN_DOUBLE_TURN],
         },
         ItemInfo {
@@ -7047,6 +7170,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7059,6 +7183,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7085,6 +7210,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7096,6 +7222,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7107,6 +7234,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7127,6 +7255,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7148,6 +7277,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7160,6 +7290,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7180,6 +7311,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::SPELL_CIRCLES_MIST_EXTENDED],
         },
         ItemInfo {
@@ -7202,7 +7334,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::SPELL_CIRCLES_MIST_EXTENDED_INCOMPLETE, item::SPELL_CIRCLES_MIST_EXTENDED_COMPLETE],
         },
         ItemInfo {
@@ -7214,6 +7347,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7224,6 +7358,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7244,6 +7379,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::SPELL_CIRCLES_MIST_LIMITED],
         },
         ItemInfo {
@@ -7267,6 +7403,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7284,6 +7421,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7298,6 +7436,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::WONDERS_DEPLOY_TWO,
                 item::FLIER_OR_PORTAL_USE,
@@ -7332,6 +7471,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7342,6 +7482,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7352,6 +7493,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7362,6 +7504,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7379,6 +7522,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7396,6 +7540,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7409,6 +7554,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7419,6 +7565,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7429,6 +7576,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7443,6 +7591,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::BRIDGES_DEPLOY_NORMAL_MEEPLE],
         },
         ItemInfo {
@@ -7453,6 +7602,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7467,6 +7617,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::BIG_FOLLOWER_DEPLOY_BRIDGE],
         },
         ItemInfo {
@@ -7477,6 +7628,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7487,6 +7639,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7501,6 +7654,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::WAGON_DEPLOY_BRIDGE],
         },
         ItemInfo {
@@ -7511,6 +7665,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7525,6 +7680,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[
                 item::ABBOT_DEPLOY_GARDEN,
                 item::ABBOT_DEPLOY_ABBEY,
@@ -7543,6 +7699,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7553,6 +7710,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7563,6 +7721,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7573,6 +7732,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7583,6 +7743,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7593,6 +7754,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7603,6 +7765,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7613,6 +7776,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::RINGMASTER_DEPLOY_BRIDGE],
         },
         ItemInfo {
@@ -7623,6 +7787,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7637,6 +7802,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::GUARD_MEEPLE_DEPLOY_BRIDGE],
         },
         ItemInfo {
@@ -7647,6 +7813,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7664,6 +7831,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7681,6 +7849,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::FLIER_NOT_ON_EXTRA_TILE, item::MAGIC_PORTAL_NOT_ON_EXTRA_TILE],
         },
         ItemInfo {
@@ -7691,6 +7860,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7701,6 +7871,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7715,6 +7886,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7729,6 +7901,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::TOWER_DEPLOY_BLACK_TOWER,
                 item::TOWER_DEPLOY_NORMAL_MEEPLE,
@@ -7745,6 +7918,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7759,6 +7933,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7773,6 +7948,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7783,6 +7959,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7797,6 +7974,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7807,6 +7985,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::ACROBATS_ADD_TO_PYRAMID, item::ACROBATS_SCORE_PYRAMID],
         },
         ItemInfo {
@@ -7824,6 +8003,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[
                 item::ACROBATS_PYRAMID_NO_BRIDGE,
                 item::ACROBATS_ADD_DIRECTLY,
@@ -7840,6 +8020,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7850,6 +8031,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7860,6 +8042,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7870,6 +8053,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7881,6 +8065,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7892,6 +8077,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::GHOSTS_LEAVE_WITH_ACROBATS],
         },
         ItemInfo {
@@ -7902,6 +8088,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7916,6 +8103,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::PIG_OTHER_FIGURES_VOLCANO,
                 item::PIG_OTHER_FIGURES_PLAGUE_SOURCE,
@@ -7932,6 +8120,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7942,6 +8131,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7956,6 +8146,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7970,6 +8161,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -7984,6 +8176,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::SHEEP_DEPLOY_GROW_FLOCK],
         },
         ItemInfo {
@@ -7993,7 +8186,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8008,6 +8202,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8024,6 +8219,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::WHEEL_OF_FORTUNE_PLACE_MEEPLE,
                 item::FESTIVAL_TAKE_BACK_FIGURE,
@@ -8044,6 +8240,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8055,6 +8252,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8069,6 +8267,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::WHEEL_OF_FORTUNE_SPECIAL_RUSSIAN_TRAP_FIGURE],
         },
         ItemInfo {
@@ -8085,6 +8284,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8095,6 +8295,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::GHOSTS_LEAVE_WITH_ABBOT],
         },
         ItemInfo {
@@ -8105,6 +8306,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8119,6 +8321,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8134,6 +8337,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::TOWER_NEUTRAL_FIGURE_OR_TOKEN,
                 item::TOWER_BUILD_PIECE,
@@ -8153,6 +8357,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8163,6 +8368,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::TOWER_BUILD_BLACK_TOWER, item::TOWER_CAPTURE, item::TOWER_EXCHANGE_PRISONERS],
         },
         ItemInfo {
@@ -8174,6 +8380,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8188,6 +8395,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8205,6 +8413,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8215,6 +8424,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8229,6 +8439,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::FAIRY_NOT_BESIDE_CASTLE],
         },
         ItemInfo {
@@ -8239,6 +8450,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8250,6 +8462,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8264,6 +8477,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[
                 item::PHANTOM_DEPLOY_BRIDGE,
                 item::PHANTOM_DEPLOY_FLIER_OR_PORTAL,
@@ -8285,6 +8499,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8299,6 +8514,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8310,6 +8526,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8320,6 +8537,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8331,6 +8549,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8342,6 +8561,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8355,6 +8575,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8365,6 +8586,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8375,6 +8597,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8389,6 +8612,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8399,6 +8623,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[item::TOWER_PHANTOM_BLACK_TOWER],
         },
         ItemInfo {
@@ -8409,6 +8634,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8422,6 +8648,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::WHEEL_OF_FORTUNE_PHANTOM_ON_WHEEL],
         },
         ItemInfo {
@@ -8432,6 +8659,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8442,6 +8670,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8453,6 +8682,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8470,6 +8700,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::SHEEP_GROW_FLOCK, item::SHEEP_DRIVE_FLOCK_HOME],
         },
         ItemInfo {
@@ -8480,6 +8711,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8490,6 +8722,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8507,6 +8740,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::SHEEP_FIELD_CLOSED_DRIVE_HOME],
         },
         ItemInfo {
@@ -8516,7 +8750,8 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_ROBBERS, marker::SHEEP_FIELD_CLOSED_DRIVE_HOME_WONDER],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8537,6 +8772,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { optional: true, choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::FRUIT_TREE_HARVEST, item::FRUIT_TREE_SELL],
         },
         ItemInfo {
@@ -8548,6 +8784,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8558,6 +8795,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8578,6 +8816,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::WONDERS_NOTRE_DAME_ABBEY,
                 item::WONDERS_NOTRE_DAME_SHRINE,
@@ -8595,6 +8834,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8605,6 +8845,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8615,6 +8856,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8625,6 +8867,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8635,6 +8878,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8645,6 +8889,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8660,6 +8905,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8679,6 +8925,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8690,6 +8937,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8700,6 +8948,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8709,7 +8958,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::COMPLETED_BY_TILE,
                 item::BRIDGES_COMPLETED_ROADS,
@@ -8728,6 +8978,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::ABBEY_COMPLETES_FEATURES,
                 item::HALFLINGS_COMPLETES_FEATURES,
@@ -8754,6 +9005,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8764,6 +9016,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8774,6 +9027,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8784,6 +9038,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8794,6 +9049,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8804,6 +9060,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8814,6 +9071,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::COMPLETED_MONASTERY,
                 item::ABBEY_COMPLETED,
@@ -8836,6 +9094,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8846,6 +9105,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8856,6 +9116,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8866,6 +9127,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8876,6 +9138,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8886,6 +9149,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8896,6 +9160,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8906,6 +9171,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8916,6 +9182,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8926,6 +9193,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8936,6 +9204,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8946,6 +9215,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8956,6 +9226,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8966,6 +9237,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8976,6 +9248,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -8986,6 +9259,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::BRIDGES_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -8996,6 +9270,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9006,6 +9281,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::TUNNEL_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -9016,6 +9292,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9026,6 +9303,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::FERRIES_COMPLETED_GERMAN_CATHEDRALS],
         },
         ItemInfo {
@@ -9036,6 +9314,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9053,6 +9332,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9064,6 +9344,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9076,6 +9357,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9085,7 +9367,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::CONTROL_NORMAL_MEEPLE,
                 item::BIG_FOLLOWER_CONTROL_VOTE,
@@ -9111,6 +9394,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9125,6 +9409,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9135,6 +9420,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9149,6 +9435,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9159,6 +9446,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9169,6 +9457,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9179,6 +9468,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9193,6 +9483,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9210,6 +9501,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9221,6 +9513,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9240,7 +9533,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { optional: true, ..Flow::ACTION },
+            flow: Flow { optional: true, actor: Actor::Scorers, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9250,7 +9544,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { optional: true, ..Flow::ACTION },
+            flow: Flow { optional: true, actor: Actor::Scorers, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::ROBBERS_SCORING_ORDER_EXCEPTION,
                 item::BATHHOUSE_SCORING_ORDER,
@@ -9269,7 +9564,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::Scorers, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9286,7 +9582,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::Scorers, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9298,7 +9595,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::Scorers, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9309,7 +9607,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::Scorers, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9319,7 +9618,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9329,8 +9629,9 @@ pub static TABLES: Tables = Tables {
             origins: &[origin::CASTLES_BUILD_CASTLES],
             markers: &[],
             foreign: &[edition::WE],
-            effect: None,
-            flow: Flow { optional: true, ..Flow::ACTION },
+            effect: Some(Effect::NextFeature),
+            flow: Flow { optional: true, actor: Actor::Owner, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9343,6 +9644,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::GINGERBREAD_CASTLE_UNCLEAR],
         },
         ItemInfo {
@@ -9354,6 +9656,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9368,6 +9671,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Group, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::TRADERS_COLLECT_GOODS, item::KING_AND_ROBBER_TAKE_TILE, item::FORTUNE_TELLER_TENT_REWARD],
         },
         ItemInfo {
@@ -9377,7 +9681,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9397,6 +9702,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9407,6 +9713,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9426,7 +9733,8 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::COUNT_MOVE_FROM_CITY_TREE_TRAP, marker::COUNT_MOVE_FROM_CITY_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { optional: true, ..Flow::ACTION },
+            flow: Flow { optional: true, actor: Actor::EachFromLeft, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9436,7 +9744,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::COUNT_REDETERMINE_MAJORITY,
                 item::MAJORITY_NORMAL_MEEPLE,
@@ -9462,6 +9771,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9476,6 +9786,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9490,6 +9801,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9504,6 +9816,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9518,6 +9831,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9532,6 +9846,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9546,6 +9861,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9560,6 +9876,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9574,6 +9891,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9591,6 +9909,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9608,6 +9927,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9625,6 +9945,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9636,6 +9957,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9645,7 +9967,8 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::SCORE_FEATURE_ROBBER_CHOICE, marker::SCORE_FEATURE_WONDER],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { choose_one: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::SCORE_ROAD,
                 item::SCORE_CITY,
@@ -9668,6 +9991,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::GERMAN_CATHEDRALS_SCORE_ROAD,
                 item::INNS_SCORE_ROAD,
@@ -9690,6 +10014,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9700,6 +10025,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9710,6 +10036,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9720,6 +10047,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9730,6 +10058,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9740,6 +10069,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9750,6 +10080,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9760,6 +10091,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9770,6 +10102,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9780,6 +10113,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9790,6 +10124,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9800,6 +10135,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::CATHARS_SCORE_CITY,
                 item::CATHEDRALS_SCORE_CITY,
@@ -9821,6 +10157,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9831,6 +10168,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9841,6 +10179,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9851,6 +10190,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9861,6 +10201,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9871,6 +10212,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9881,6 +10223,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9891,6 +10234,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9901,6 +10245,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9911,6 +10256,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9921,6 +10267,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::VINEYARDS_SCORE_MONASTERY,
                 item::LITTLE_BUILDINGS_SCORE_MONASTIC,
@@ -9943,6 +10290,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9953,6 +10301,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9963,6 +10312,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9973,6 +10323,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9987,6 +10338,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -9997,6 +10349,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10007,6 +10360,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10017,6 +10371,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10027,6 +10382,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10037,6 +10393,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10047,6 +10404,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10061,6 +10419,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::BARN_SCORE_CASTLES,
                 item::BARN_SCORE_PIG,
@@ -10078,6 +10437,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10088,6 +10448,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10098,6 +10459,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10108,6 +10470,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10118,6 +10481,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10128,6 +10492,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10138,6 +10503,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::RUSSIAN_PROMOS_BABA_YAGA_LITTLE_BUILDINGS, item::RUSSIAN_PROMOS_BABA_YAGA_GHOSTS],
         },
         ItemInfo {
@@ -10148,6 +10514,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10158,6 +10525,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10168,6 +10536,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::GARDENS_SCORE_LITTLE_BUILDINGS, item::GHOSTS_SCORE_GARDENS],
         },
         ItemInfo {
@@ -10178,6 +10547,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10188,6 +10558,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10198,6 +10569,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::GERMAN_CASTLES_SCORE_LITTLE_BUILDINGS, item::GERMAN_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
@@ -10208,6 +10580,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10218,6 +10591,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10229,6 +10603,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::GERMAN_CATHEDRALS_SCORE_INNS,
                 item::GERMAN_CATHEDRALS_SCORE_LITTLE_BUILDINGS,
@@ -10243,6 +10618,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10253,6 +10629,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10263,6 +10640,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10273,6 +10651,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::HAUNTED_CASTLES_SCORE_LITTLE_BUILDINGS, item::HAUNTED_CASTLES_SCORE_GHOSTS],
         },
         ItemInfo {
@@ -10283,6 +10662,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10293,6 +10673,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10303,6 +10684,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::CEMETERIES_SCORE_LITTLE_BUILDINGS,
                 item::CEMETERIES_SCORE_GHOSTS,
@@ -10317,6 +10699,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10327,6 +10710,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10341,6 +10725,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10352,6 +10737,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::CASTLES_SCORED_POINTS_CASTLE, item::TEACHER_FEATURE_POINTS_NOTE],
         },
         ItemInfo {
@@ -10366,6 +10752,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10376,6 +10763,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10388,6 +10776,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10408,6 +10797,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::FAIRY_BONUS_NOT_ACROBATS],
         },
         ItemInfo {
@@ -10418,6 +10808,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10433,6 +10824,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::RINGMASTER_SCORING_BASIC_FEATURES],
         },
         ItemInfo {
@@ -10464,6 +10856,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10475,6 +10868,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10486,6 +10880,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10506,6 +10901,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10517,6 +10913,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10527,6 +10924,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10537,6 +10935,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10554,6 +10953,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10573,7 +10973,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { optional: true, ..Flow::ACTION },
+            flow: Flow { optional: true, actor: Actor::Owner, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::DRAWBRIDGE_PROTECT_AGAINST_REVOLTS, item::DRAWBRIDGE_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -10591,6 +10992,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10604,7 +11006,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::Owner, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10624,7 +11027,8 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::WAGON_MOVE_AFTER_SCORING_TREE_TRAP, marker::WAGON_MOVE_AFTER_SCORING_LAKE_TRAP],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { optional: true, ..Flow::ACTION },
+            flow: Flow { optional: true, actor: Actor::Each, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::WAGON_PROTECT_AGAINST_REVOLTS, item::WAGON_KEEPS_REVOLT_PROTECTION],
         },
         ItemInfo {
@@ -10636,6 +11040,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10645,7 +11050,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::Each, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10659,7 +11065,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10669,7 +11076,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10681,6 +11089,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10692,6 +11101,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10702,7 +11112,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10714,6 +11125,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10726,6 +11138,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10738,6 +11151,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10750,6 +11164,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::GINGERBREAD_BEFORE_COUNT],
         },
         ItemInfo {
@@ -10767,6 +11182,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10787,6 +11203,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10802,6 +11219,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10813,6 +11231,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10823,6 +11242,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::CATAPULT_SEDUCTION_PROTECT],
         },
         ItemInfo {
@@ -10840,6 +11260,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::C2, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10855,6 +11276,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10872,6 +11294,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10892,6 +11315,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::EASTER_BUNNY_PHASE_DRAGON],
         },
         ItemInfo {
@@ -10902,6 +11326,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10912,7 +11337,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            flow: Flow { optional: true, actor: Actor::Each, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10936,6 +11362,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::CROP_CIRCLES_PEASANT_REVOLTS],
         },
         ItemInfo {
@@ -10953,6 +11380,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C1, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10970,6 +11398,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { optional: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[
                 item::CATHARS_NEXT_TO_CITY_TILE,
                 item::CATHARS_NEXT_TO_CATHAR_TILE,
@@ -10987,6 +11416,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -10997,6 +11427,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11011,6 +11442,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11025,6 +11457,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11042,6 +11475,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11056,6 +11490,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::C2, edition::WE],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11067,6 +11502,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::BUILDER_ABSENT_BAZAAR_AUCTION, item::BUILDER_ABSENT_BAZAAR_ROUND],
         },
         ItemInfo {
@@ -11076,7 +11512,8 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BUILDER_ABSENT_BAZAAR_AUCTION_ROBBERS, marker::BUILDER_ABSENT_BAZAAR_AUCTION_WONDER],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11088,7 +11525,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, actor: Actor::EachFromLeft, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11101,6 +11539,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::BUILDER_BAZAAR_C1_AUCTION, item::BUILDER_BAZAAR_C1_ROUND],
         },
         ItemInfo {
@@ -11110,7 +11549,8 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BUILDER_BAZAAR_C1_AUCTION_ROBBERS, marker::BUILDER_BAZAAR_C1_AUCTION_WONDER],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11122,7 +11562,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, actor: Actor::EachFromLeft, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::BUILDER_BAZAAR_C1_DOUBLE_TURN, item::BUILDER_BAZAAR_C1_NEW_BAZAAR],
         },
         ItemInfo {
@@ -11133,7 +11574,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::EachFromLeft, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11145,7 +11587,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::EachFromLeft, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11157,6 +11600,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: None,
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::BUILDER_BAZAAR_C2_AUCTION, item::BUILDER_BAZAAR_C2_ROUND],
         },
         ItemInfo {
@@ -11166,7 +11610,8 @@ pub static TABLES: Tables = Tables {
             markers: &[marker::BUILDER_BAZAAR_C2_AUCTION_ROBBERS, marker::BUILDER_BAZAAR_C2_AUCTION_WONDER],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11178,7 +11623,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow::ACTION,
+            flow: Flow { must: true, actor: Actor::EachFromLeft, ..Flow::ACTION },
+            none_of: &[],
             children: &[item::BUILDER_BAZAAR_C2_DOUBLE_TURN, item::BUILDER_BAZAAR_C2_NEW_BAZAAR],
         },
         ItemInfo {
@@ -11189,7 +11635,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::EachFromLeft, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11200,7 +11647,8 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::WE],
             effect: None,
-            flow: Flow { role: Role::Note, ..Flow::ACTION },
+            flow: Flow { role: Role::Note, actor: Actor::EachFromLeft, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11212,6 +11660,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[edition::WE],
             effect: Some(Effect::DoubleTurn),
             flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11223,6 +11672,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11237,6 +11687,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11254,6 +11705,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11271,6 +11723,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11291,6 +11744,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11305,6 +11759,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11319,6 +11774,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11330,6 +11786,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11340,6 +11797,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow::ACTION,
+            none_of: &[],
             children: &[],
         },
         ItemInfo {
@@ -11357,6 +11815,7 @@ pub static TABLES: Tables = Tables {
             foreign: &[],
             effect: None,
             flow: Flow { role: Role::Note, ..Flow::ACTION },
+            none_of: &[],
             children: &[],
         },
     ],

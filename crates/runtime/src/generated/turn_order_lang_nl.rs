@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `nl` translation (Nederlands): 734 units translated, 0 of them outdated; the rest shows in English.
+/// The `nl` translation (Nederlands): 745 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "nl",
     name: "Nederlands",
@@ -3146,6 +3146,16 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "WONDER", text: EditionText::Same("WONDER"), outdated: false },
     ],
     words: &[
+        LangUnit { id: "actor_active", text: EditionText::Same("jij"), outdated: false },
+        LangUnit { id: "actor_each", text: EditionText::Same("elke speler om de beurt, jij eerst"), outdated: false },
+        LangUnit {
+            id: "actor_each_from_left",
+            text: EditionText::Same("elke speler om de beurt vanaf links, jij als laatste"),
+            outdated: false,
+        },
+        LangUnit { id: "actor_left", text: EditionText::Same("de speler links van jou"), outdated: false },
+        LangUnit { id: "actor_owner", text: EditionText::Same("de speler om wie het gaat"), outdated: false },
+        LangUnit { id: "actor_scorers", text: EditionText::Same("elke speler die punten krijgt"), outdated: false },
         LangUnit { id: "added", text: EditionText::Same("toegevoegd"), outdated: false },
         LangUnit {
             id: "added_count",
@@ -3219,6 +3229,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "page_title", text: EditionText::Same("Carcassonne: spelverloop"), outdated: false },
         LangUnit { id: "play_a_turn", text: EditionText::Same("Een beurt spelen"), outdated: false },
         LangUnit { id: "play_another", text: EditionText::Same("Nog een beurt spelen"), outdated: false },
+        LangUnit { id: "play_asks", text: EditionText::Same("aan zet: {actor}"), outdated: false },
         LangUnit { id: "play_carry_out", text: EditionText::Same("Voer uit:"), outdated: false },
         LangUnit { id: "play_choose", text: EditionText::Same("kies een van {ids}"), outdated: false },
         LangUnit { id: "play_choose_ask", text: EditionText::Same("kies"), outdated: false },
@@ -3228,6 +3239,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_did", text: EditionText::Same("Heb ik gedaan"), outdated: false },
         LangUnit { id: "play_did_not", text: EditionText::Same("Heb ik niet gedaan"), outdated: false },
         LangUnit { id: "play_do", text: EditionText::Same("doe {item}"), outdated: false },
+        LangUnit { id: "play_do_must", text: EditionText::Same("doe {item} (verplicht)"), outdated: false },
         LangUnit { id: "play_does_it_hold", text: EditionText::Same("Klopt dit?"), outdated: false },
         LangUnit { id: "play_done", text: EditionText::Same("Gedaan"), outdated: false },
         LangUnit { id: "play_heading", text: EditionText::Same("deel {part}, stap {step}"), outdated: false },
@@ -3236,6 +3248,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_log_no", text: EditionText::Same("Nee: {item}"), outdated: false },
         LangUnit { id: "play_log_yes", text: EditionText::Same("Ja: {item}"), outdated: false },
         LangUnit { id: "play_more", text: EditionText::Same("Meer:"), outdated: false },
+        LangUnit { id: "play_must", text: EditionText::Same("Dit moet: je kunt het niet overslaan."), outdated: false },
         LangUnit {
             id: "play_must_choose",
             text: EditionText::Same("Hier moet je een van de keuzes nemen."),
@@ -3319,6 +3332,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "trace_end", text: EditionText::Same("einde van de beurt"), outdated: false },
         LangUnit { id: "trace_feature", text: EditionText::Same("project {n} van {of}"), outdated: false },
         LangUnit { id: "trace_go_back", text: EditionText::Same("terug van {from} naar {to}"), outdated: false },
+        LangUnit {
+            id: "trace_left_out",
+            text: EditionText::Same("{item}: vervalt, een van de acties ervoor is uitgevoerd"),
+            outdated: false,
+        },
         LangUnit { id: "trace_no", text: EditionText::Same("nee"), outdated: false },
         LangUnit {
             id: "trace_no_features",
@@ -3329,6 +3347,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "trace_part", text: EditionText::Same("deel {part}"), outdated: false },
         LangUnit { id: "trace_skipped", text: EditionText::Same("stap {step} overgeslagen"), outdated: false },
         LangUnit { id: "trace_step", text: EditionText::Same("stap {step}"), outdated: false },
+        LangUnit {
+            id: "trace_taken",
+            text: EditionText::Same("{item} genomen, de enige mogelijkheid"),
+            outdated: false,
+        },
         LangUnit { id: "trace_yes", text: EditionText::Same("ja"), outdated: false },
         LangUnit { id: "undo", text: EditionText::Same("Ongedaan maken"), outdated: false },
         LangUnit {
