@@ -14,7 +14,7 @@ use carcassonne_rules_compiler::translation::Locale;
 use carcassonne_rules_compiler::{Diagnostic, Sources};
 use carcassonne_rules_runtime::core::escape::terminal;
 use carcassonne_rules_runtime::core::words::{Word, Words};
-use carcassonne_rules_runtime::core::{Catalog, Config, TurnOrder};
+use carcassonne_rules_runtime::core::{Actor, Catalog, Config, TurnOrder};
 use carcassonne_rules_runtime::trace::Trace;
 use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_FEATURES, Plan, Prompt};
 use carcassonne_rules_runtime::wire::{self, Play, Saved};
@@ -325,11 +325,21 @@ fn hint(prompt: &Prompt, words: &Words) -> String {
 /// The question, as the terminal shows it.
 fn question(prompt: &Prompt, words: &Words) -> String {
     let mut text = format!("[{}] {}\n", prompt.seq, terminal::line(&wire::heading(prompt, words)));
+    // Who answers, where it is not the player whose turn it is.
+    if prompt.actor != Actor::Active {
+        let asks = words.fill(Word::PlayAsks, &[("actor", words.actor(prompt.actor))]);
+        text.push_str(&format!("  {}\n", terminal::line(&asks)));
+    }
     match &prompt.ask {
         Ask::Do(entry) => {
-            // The first of the language's answers for yes and for no: [y/n], [j/n].
+            // The first of the language's answers for yes and for no: [y/n], [j/n];
+            // a must takes yes alone.
             let first = |word: Word| words.get(word).split_whitespace().next().unwrap_or_default().to_string();
-            let keys = format!("[{}/{}]", first(Word::PlayYesWords), first(Word::PlayNoWords));
+            let keys = if prompt.must {
+                format!("({}) [{}]", words.get(Word::PlayMust), first(Word::PlayYesWords))
+            } else {
+                format!("[{}/{}]", first(Word::PlayYesWords), first(Word::PlayNoWords))
+            };
             text.push_str(&format!(
                 "  {} — {}? {} ",
                 terminal::line(entry.id()),

@@ -855,7 +855,8 @@ fn flow(flow: Flow) -> String {
     if role != Flow::ACTION.role {
         fields.push(format!("role: Role::{role:?}"));
     }
-    let flags = [("optional", optional), ("choose_one", choose_one), ("once", once), ("otherwise", otherwise), ("must", must)];
+    let flags =
+        [("optional", optional), ("choose_one", choose_one), ("once", once), ("otherwise", otherwise), ("must", must)];
     for (name, set) in flags {
         if set {
             fields.push(format!("{name}: true"));

@@ -416,3 +416,166 @@ fn the_bundled_rules_place_the_tile_or_go_back_only_when_it_cannot_be() {
     assert_eq!(otherwise, ["place-tile-no-legal-spot"]);
     assert_eq!(place.flow.role, Role::Action);
 }
+
+/// Each item of `items` (and below) that writes a flow key, with its step
+/// and its keys as `docs/flow.md` spells them.
+fn written_flows(rules: &Rules) -> Vec<(String, String, String)> {
+    fn walk(rules: &Rules, items: &[Item], step: &str, out: &mut Vec<(String, String, String)>) {
+        for item in items {
+            let f = item.flow;
+            let mut keys: Vec<String> = [("must", f.must), ("optional", f.optional), ("choose_one", f.choose_one)]
+                .into_iter()
+                .chain([("once", f.once), ("otherwise", f.otherwise)])
+                .filter(|(_, set)| *set)
+                .map(|(key, _)| key.to_string())
+                .collect();
+            if item.spans.actor.is_some() {
+                keys.push(format!("actor: {}", f.actor.name()));
+            }
+            if !item.spans.none_of.is_empty() {
+                let names: Vec<&str> = item.spans.none_of.iter().map(|(name, _)| name.as_str()).collect();
+                keys.push(format!("none_of: {}", names.join(", ")));
+            }
+            if let Some(effect) = &item.effect {
+                keys.push(format!("effect: {}", effect.named(&rules.catalog)));
+            }
+            if !keys.is_empty() {
+                let keys: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+                out.push((item.id.clone(), step.to_string(), keys.join(", ")));
+            }
+            walk(rules, &item.children, step, out);
+        }
+    }
+    let mut out = Vec::new();
+    for step in rules.steps() {
+        walk(rules, &step.items, &step.id, &mut out);
+    }
+    for section in carcassonne_rules_core::Section::ALL {
+        walk(rules, rules.section(section), section.name(), &mut out);
+    }
+    out
+}
+
+#[test]
+fn docs_flow_md_lists_every_item_that_writes_a_flow_key_as_the_rules_write_it() {
+    let rules = bundled();
+    let doc = std::fs::read_to_string("../../docs/flow.md").expect("docs/flow.md");
+    // The table's rows: | `item` | step | flow | the page says |
+    let listed: Vec<(String, String, String)> = doc
+        .lines()
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.strip_prefix("| `")?.split(" | ").collect();
+            let [item, step, flow, quote] = cells[..] else { panic!("a row of four cells: {line}") };
+            assert!(quote.trim_end_matches(" |").len() > 2, "{item}: the page's words are missing");
+            Some((item.trim_end_matches('`').to_string(), step.to_string(), flow.to_string()))
+        })
+        .collect();
+    let mut written = written_flows(&rules);
+    assert!(written.len() > 50, "{} items with flow keys: the walk found nothing", written.len());
+    let mut listed_sorted = listed.clone();
+    listed_sorted.sort();
+    written.sort();
+    for (item, step, flow) in &written {
+        let row = listed_sorted.iter().find(|(i, ..)| i == item);
+        assert_eq!(row, Some(&(item.clone(), step.clone(), flow.clone())), "docs/flow.md's row of `{item}`");
+    }
+    for (item, ..) in &listed_sorted {
+        assert!(written.iter().any(|(i, ..)| i == item), "docs/flow.md lists `{item}`, which writes no flow key");
+    }
+    assert_eq!(listed.len(), written.len(), "docs/flow.md lists an item twice");
+}
+
+#[test]
+fn a_must_is_refused_where_it_could_be_declined_or_is_never_done() {
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "text: Show the tile.",
+        "text: Show the tile.\n      role: condition\n      must: true",
+        "true",
+    )]);
+    assert_eq!(d.message(), "condition `show-tile` cannot be a must");
+    assert_eq!(at(&d), expected);
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "text: Show the tile.",
+        "text: Show the tile.\n      must: true\n      optional: true",
+        "true",
+    )]);
+    assert_eq!(d.message(), "`show-tile` is both optional and a must");
+    assert_eq!(at(&d), expected);
+    // An action with an `otherwise` branch may not be carried out.
+    let branch = "text: Score the feature.\n      must: true\n      children:\n        - id: if-not\n          text: t\n          otherwise: true";
+    let (d, expected) = refused(&[plant(BASE, "text: Score the feature.", branch, "true")]);
+    assert_eq!(d.message(), "`score-feature` is a must, but has an `otherwise` branch, `if-not`");
+    assert_eq!(at(&d), expected);
+    assert_eq!(d.places().len(), 2, "the must and the branch: {:?}", d.places());
+}
+
+#[test]
+fn an_unknown_actor_is_refused_with_the_nearest_one() {
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      actor: each_from_lefft", "each")]);
+    assert_eq!(d.message(), "unknown actor `each_from_lefft`");
+    assert_eq!(at(&d), expected);
+    assert_eq!(d.fixes().first().map(|f| f.replacement.as_str()), Some("each_from_left"), "{d:?}");
+}
+
+#[test]
+fn an_actor_is_inherited_by_sub_items_until_one_names_its_own() {
+    let rules = bundled();
+    let count = find(&rules, "count-move-from-city");
+    assert_eq!(count.flow.actor, carcassonne_rules_core::Actor::EachFromLeft);
+    // A sub-item that names none takes its parent's; one that names `active` hands it back.
+    let mut checked = 0;
+    for item in rules.items() {
+        for child in item.children.iter().filter(|c| c.spans.actor.is_none()) {
+            assert_eq!(child.flow.actor, item.flow.actor, "`{}` under `{}`", child.id, item.id);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} sub-items checked");
+    let back = find(&rules, "wagon-protect-against-revolts");
+    assert_eq!(back.flow.actor, carcassonne_rules_core::Actor::Active);
+}
+
+#[test]
+fn none_of_names_earlier_items_of_its_step() {
+    // A later item.
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Draw a tile.", "text: Draw a tile.\n      none_of: [show-tile]", "show-tile]")]);
+    assert_eq!(d.message(), "`draw-tile` is played when `show-tile` was not done, but `show-tile` comes after it");
+    assert_eq!(at(&d), expected);
+    // An item of another step.
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "text: Show the tile.",
+        "text: Show the tile.\n      none_of: [place-tile]",
+        "place-tile]",
+    )]);
+    assert_eq!(d.message(), "`place-tile` is in `1C`, not in `1B`");
+    assert_eq!(at(&d), expected);
+    // An unknown one, with the nearest id.
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      none_of: [draw-tiles]", "draw")]);
+    assert_eq!(d.message(), "unknown item `draw-tiles`");
+    assert_eq!(at(&d), expected);
+    assert_eq!(d.fixes().first().map(|f| f.replacement.as_str()), Some("draw-tile"), "{d:?}");
+}
+
+#[test]
+fn next_feature_is_refused_outside_a_per_feature_step() {
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      effect: next feature", "next")]);
+    assert_eq!(d.message(), "`show-tile` goes on to the next feature, but `1B` is not played per feature");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some(), "{d:?}");
+    // In 3B it is taken.
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    let path = dir.path().join(BASE);
+    let text = std::fs::read_to_string(&path).expect("base.yaml");
+    let edited = text.replacen("text: Score the feature.", "text: Score the feature.\n      effect: next feature", 1);
+    std::fs::write(&path, edited).expect("write");
+    let rules = compiler::compile_dir(dir.path()).result.expect("next feature in 3B checks");
+    assert_eq!(find(&rules, "score-feature").effect, Some(Effect::NextFeature));
+}

@@ -1036,7 +1036,14 @@ impl Turn {
 
     /// A choose-one prompt; the one option taken where it is the only one
     /// and must be taken; past the choice when nothing is offered.
-    fn choose(&mut self, plan: &Plan, trace: &mut Trace, s: usize, feature: Option<(u32, u32)>, of: Option<usize>) -> Go {
+    fn choose(
+        &mut self,
+        plan: &Plan,
+        trace: &mut Trace,
+        s: usize,
+        feature: Option<(u32, u32)>,
+        of: Option<usize>,
+    ) -> Go {
         let (first, second) = {
             let mut options = plan.options(self, s, of);
             (options.next(), options.next())

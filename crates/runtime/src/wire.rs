@@ -4,9 +4,9 @@
 //! and the JavaScript package all go through [`Play`], so a turn saved by
 //! one resumes in the others.
 
-use carcassonne_rules_core::ItemId;
 use carcassonne_rules_core::escape::terminal;
 use carcassonne_rules_core::words::{Word, Words};
+use carcassonne_rules_core::{Actor, ItemId};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -167,6 +167,12 @@ pub struct PromptJson {
     /// `{"choose": null}` is allowed, for a `choose` prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub may_pass: Option<bool>,
+    /// For a `do` or `choose` prompt: the item cannot be declined
+    /// (`{"do": false}` is refused), or an option must be taken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub must: Option<bool>,
+    /// Who answers: `active`, `left`, `each`, `each_from_left`, `owner` or `scorers`.
+    pub actor: Actor,
     /// The prompt still waits for its answer.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
@@ -185,6 +191,10 @@ impl PromptJson {
             ),
             Ask::Count => (None, None, None, None),
         };
+        let must = match prompt.ask {
+            Ask::Count => None,
+            _ => Some(prompt.must),
+        };
         PromptJson {
             seq: prompt.seq,
             kind: prompt.ask.kind().name().to_string(),
@@ -195,6 +205,8 @@ impl PromptJson {
             options,
             of,
             may_pass,
+            must,
+            actor: prompt.actor,
             pending,
         }
     }
@@ -342,7 +354,10 @@ impl<'p, 'o> Play<'p, 'o> {
 /// The prompt in one line, for the text output and for help on a refusal.
 pub fn describe(prompt: &Prompt, words: &Words) -> String {
     let what = match &prompt.ask {
-        Ask::Do(entry) => words.fill(Word::PlayDo, &[("item", &format!("`{}`", entry.id()))]),
+        Ask::Do(entry) => {
+            let word = if prompt.must { Word::PlayDoMust } else { Word::PlayDo };
+            words.fill(word, &[("item", &format!("`{}`", entry.id()))])
+        }
         Ask::Choose { options, may_pass, .. } => {
             let ids: Vec<&str> = options.iter().map(|o| o.id()).collect();
             let word = if *may_pass { Word::PlayChooseOrNone } else { Word::PlayChoose };
@@ -350,7 +365,11 @@ pub fn describe(prompt: &Prompt, words: &Words) -> String {
         }
         Ask::Count => words.get(Word::PlayCountFeatures).to_string(),
     };
-    terminal::line(&format!("{what} ({})", heading(prompt, words))).into_owned()
+    let who = match prompt.actor {
+        Actor::Active => String::new(),
+        actor => format!("; {}", words.fill(Word::PlayAsks, &[("actor", words.actor(actor))])),
+    };
+    terminal::line(&format!("{what} ({}{who})", heading(prompt, words))).into_owned()
 }
 
 /// The prompt's part, step (and feature) and the step's title.

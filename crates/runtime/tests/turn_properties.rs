@@ -1,10 +1,16 @@
 //! Properties of played turns (proptest): every module alone in each edition
 //! and random selections, each with its flow annotated at random (every
-//! role, optional, choose-one and once, on items and steps: the properties
-//! hold for any annotation the rules may give) and random answers.
+//! role, optional, choose-one, once, must, actor, none_of and next feature,
+//! on items and steps: the properties hold for any annotation the rules may
+//! give) and random answers.
 //!
 //! At most one option is taken per choose-one, and nothing under an option
-//! not taken, a declined condition or a note plays; part 2 plays exactly the
+//! not taken, a declined condition or a note plays; no must is declined (the
+//! turn refuses "no"); every prompt names its item's actor; a choice of one
+//! option that may not be passed is never asked; an item whose `none_of`
+//! names an item done in the same pass of its step is neither asked nor
+//! taken; nothing more of a feature's round plays once it is settled
+//! (`next feature`); part 2 plays exactly the
 //! double-turn block (then the steps after it that part 1 did not reach);
 //! every step outside the block is played at most once per turn (without
 //! go-backs); "once" items are done at most once per turn; every turn ends;
@@ -14,7 +20,8 @@
 use std::collections::HashMap;
 
 use carcassonne_rules_runtime::core::{
-    Config, EditionId, Effect, Entry, Flow, ItemId, ModuleId, ModuleSet, Role, Section, StepId, TurnOrder, VariantId,
+    Actor, Config, EditionId, Effect, Entry, Flow, ItemId, ModuleId, ModuleSet, Repeat, Role, Section, StepId,
+    TurnOrder, VariantId,
 };
 use carcassonne_rules_runtime::trace::{Event, Trace};
 use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_GO_BACKS, Plan, Turn, TurnError};
@@ -27,8 +34,17 @@ const MAX_PROMPTS: usize = 20_000;
 /// Gives every item and step of `order` a random flow.
 fn annotate(order: &mut TurnOrder, seed: u64) {
     /// `under_action`: the items are sub-items of an action that offers no
-    /// choice, which may have one `otherwise` branch.
-    fn walk(items: &mut [Entry], rng: &mut fastrand::Rng, under_action: bool) {
+    /// choice and is no must, which may have one `otherwise` branch.
+    /// `finished`: the items of the step before these that are not above
+    /// them, which a `none_of` may name. `per_feature`: the step is played
+    /// per feature, where `next feature` may settle one.
+    fn walk(
+        items: &mut [Entry],
+        rng: &mut fastrand::Rng,
+        under_action: bool,
+        finished: &mut Vec<ItemId>,
+        per_feature: bool,
+    ) {
         let mut otherwise_given = false;
         for item in items {
             let role = match rng.u8(0..20) {
@@ -40,17 +56,29 @@ fn annotate(order: &mut TurnOrder, seed: u64) {
             let choose_one = !item.children.is_empty() && rng.u8(0..4) == 0;
             let otherwise = under_action && !otherwise_given && rng.u8(0..3) == 0;
             otherwise_given |= otherwise;
-            item.flow = Flow { role, optional: rng.bool(), choose_one, once: rng.u8(0..6) == 0, otherwise };
-            walk(&mut item.children, rng, role == Role::Action && !choose_one);
+            let optional = rng.bool();
+            let must = role == Role::Action && !optional && !choose_one && rng.u8(0..3) == 0;
+            let actor = Actor::ALL[rng.usize(0..Actor::ALL.len())].1;
+            item.flow = Flow { role, optional, choose_one, once: rng.u8(0..6) == 0, otherwise, must, actor };
+            if !finished.is_empty() && rng.u8(0..6) == 0 {
+                let named: Vec<ItemId> = (0..rng.usize(1..3)).map(|_| finished[rng.usize(0..finished.len())]).collect();
+                item.none_of = Box::leak(named.into_boxed_slice());
+            }
+            if per_feature && item.effect.is_none() && rng.u8(0..8) == 0 {
+                item.effect = Some(&Effect::NextFeature);
+            }
+            walk(&mut item.children, rng, role == Role::Action && !choose_one && !must, finished, per_feature);
+            finished.push(item.item);
         }
     }
     let mut rng = fastrand::Rng::with_seed(seed);
-    walk(&mut order.sections[Section::AnyTime], &mut rng, false);
+    walk(&mut order.sections[Section::AnyTime], &mut rng, false, &mut Vec::new(), false);
     for phase in &mut order.phases {
         for step in &mut phase.steps {
             step.choose_one = rng.u8(0..4) == 0;
             step.may_pass = rng.bool();
-            walk(&mut step.items, &mut rng, false);
+            let per_feature = step.repeat == Some(Repeat::PerFeature);
+            walk(&mut step.items, &mut rng, false, &mut Vec::new(), per_feature);
         }
     }
 }
@@ -62,6 +90,7 @@ fn annotate(order: &mut TurnOrder, seed: u64) {
 fn pick(ask: &Ask, r: u32) -> Answer {
     let goes_back = |e: &Entry| matches!(e.effect, Some(Effect::GoBack(_)));
     match ask {
+        Ask::Do(entry) if entry.flow.must => Answer::Do(true),
         Ask::Do(entry) if entry.effect.is_some() => Answer::Do(r.is_multiple_of(3)),
         Ask::Do(_) => Answer::Do(r.is_multiple_of(2)),
         Ask::Choose { options, may_pass, .. } => {
@@ -104,6 +133,35 @@ fn play(plan: &Plan, seed: u64, resume: bool) -> Result<(Trace, usize), String> 
             // Refused the second time for a once item: that is checked below.
             let _ = turn.any_time(plan, item, &mut trace);
         }
+        // Whom the prompt names, and what it may ask.
+        let actor = match &prompt.ask {
+            Ask::Do(entry) => entry.flow.actor,
+            Ask::Choose { of, .. } => of.map_or(Actor::Active, |o| o.flow.actor),
+            _ => Actor::Active,
+        };
+        if prompt.actor != actor {
+            return Err(format!("prompt {} names {:?}, its item {actor:?}", prompt.seq, prompt.actor));
+        }
+        // (Unless its effect cannot apply: a go-back past the bound is left to be refused.)
+        let go_backs = trace.0.iter().filter(|e| matches!(e, Event::GoBack { .. })).count();
+        if let Ask::Choose { options, may_pass: false, .. } = &prompt.ask
+            && options.len() == 1
+            && go_backs < MAX_GO_BACKS as usize
+        {
+            return Err(format!("a choice of one option that must be taken was asked: {:?}", options[0].id()));
+        }
+        if let Ask::Do(entry) = &prompt.ask {
+            if prompt.must != entry.flow.must {
+                return Err(format!("prompt {} says must {}, its item {}", prompt.seq, prompt.must, entry.flow.must));
+            }
+            if entry.flow.must {
+                let before = (turn.clone(), trace.clone());
+                match turn.answer(plan, prompt.seq, Answer::Do(false), &mut trace) {
+                    Err(TurnError::Must(_)) if (turn.clone(), trace.clone()) == before => {}
+                    other => return Err(format!("\"no\" to the must {} gave {other:?}", entry.id())),
+                }
+            }
+        }
         let answer = pick(&prompt.ask, rng.u32(..));
         match turn.answer(plan, prompt.seq, answer, &mut trace) {
             Ok(()) => {}
@@ -138,13 +196,34 @@ struct Info {
     once: bool,
     /// What plays when its parent action is not done.
     otherwise: bool,
+    must: bool,
+    /// The items whose being done in the pass leaves it out.
+    none_of: &'static [ItemId],
+    /// Done, it settles the feature.
+    next_feature: bool,
 }
 
-fn infos(order: &TurnOrder) -> HashMap<ItemId, Info> {
-    fn walk(items: &[Entry], parent: Option<ItemId>, option: bool, once: bool, out: &mut HashMap<ItemId, Info>) {
+fn infos(order: &TurnOrder<'static>) -> HashMap<ItemId, Info> {
+    fn walk(
+        items: &[Entry<'static>],
+        parent: Option<ItemId>,
+        option: bool,
+        once: bool,
+        out: &mut HashMap<ItemId, Info>,
+    ) {
         for item in items {
             let once = once || item.flow.once;
-            out.insert(item.item, Info { parent, option, role: item.flow.role, once, otherwise: item.flow.otherwise });
+            let info = Info {
+                parent,
+                option,
+                role: item.flow.role,
+                once,
+                otherwise: item.flow.otherwise,
+                must: item.flow.must,
+                none_of: item.none_of,
+                next_feature: item.effect == Some(&Effect::NextFeature),
+            };
+            out.insert(item.item, info);
             walk(&item.children, Some(item.item), item.flow.choose_one, once, out);
         }
     }
@@ -166,7 +245,7 @@ fn lineage(infos: &HashMap<ItemId, Info>, item: ItemId) -> Vec<ItemId> {
 }
 
 /// Every property of one played turn of `order`.
-fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
+fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
     let plan = Plan::new(order);
     let (trace, _) = play(&plan, seed, false)?;
     let (again, _) = play(&plan, seed, false)?;
@@ -194,13 +273,47 @@ fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
     let mut declined: Vec<ItemId> = Vec::new();
     let mut done_items: Vec<ItemId> = Vec::new();
     let mut once_done: HashMap<ItemId, usize> = HashMap::new();
+    // Done (or taken) in this pass of the step; the feature settled in it.
+    let mut done_here: Vec<ItemId> = Vec::new();
+    let mut settled: Option<ItemId> = None;
     // The steps begun, by part: (part, step) once per step (not per feature round).
     let mut begun: Vec<(u8, StepId)> = Vec::new();
     for event in &trace.0 {
+        let left_out = |item: ItemId, done_here: &[ItemId]| infos[&item].none_of.iter().any(|i| done_here.contains(i));
+        match *event {
+            Event::Item { item, .. } | Event::Chose { item: Some(item), .. } | Event::Taken { item, .. } => {
+                if left_out(item, &done_here) {
+                    return Err(format!("{item:?} played, but an item its none_of names was done in the pass"));
+                }
+                if let Some(by) = settled {
+                    return Err(format!("{item:?} played after {by:?} settled the feature"));
+                }
+            }
+            Event::LeftOut { item, .. } if !left_out(item, &done_here) => {
+                return Err(format!("{item:?} left out, but nothing its none_of names was done in the pass"));
+            }
+            _ => {}
+        }
+        match *event {
+            Event::Item { item, done: true, .. }
+            | Event::Chose { item: Some(item), .. }
+            | Event::Taken { item, .. } => {
+                done_here.push(item);
+                if infos[&item].next_feature {
+                    settled = Some(item);
+                }
+            }
+            Event::Item { item, done: false, .. } if infos[&item].must => {
+                return Err(format!("the must {item:?} was declined"));
+            }
+            _ => {}
+        }
         let mut begin = |part: u8, step: StepId, first_round: bool| {
             taken.clear();
             declined.clear();
             done_items.clear();
+            done_here.clear();
+            settled = None;
             if first_round {
                 begun.push((part, step));
             }
@@ -226,7 +339,7 @@ fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
                     *once_done.entry(item).or_default() += 1;
                 }
             }
-            Event::Chose { item: Some(item), .. } => {
+            Event::Chose { item: Some(item), .. } | Event::Taken { item, .. } => {
                 let info = infos[&item];
                 if !info.option {
                     return Err(format!("{item:?} was taken but is no option"));
@@ -251,6 +364,7 @@ fn check(order: &TurnOrder, seed: u64) -> Result<(), String> {
             }
             Event::AnyTime { item, .. } if infos[&item].once => *once_done.entry(item).or_default() += 1,
             Event::GoBack { .. }
+            | Event::LeftOut { .. }
             | Event::Chose { item: None, .. }
             | Event::AnyTime { .. }
             | Event::Part { .. }

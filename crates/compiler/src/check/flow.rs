@@ -166,7 +166,8 @@ impl Checker<'_> {
                 Some(&(_, actor)) => actor,
                 None => {
                     let message = format!("unknown actor `{}`", quoted(&written.value));
-                    let actors = "an actor is `active` (the default), `left`, `each`, `each_from_left`, `owner` or `scorers`";
+                    let actors =
+                        "an actor is `active` (the default), `left`, `each`, `each_from_left`, `owner` or `scorers`";
                     self.report_unknown(
                         Code::InvalidValue,
                         (written.span, message, "not an actor"),
