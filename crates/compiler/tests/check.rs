@@ -262,6 +262,10 @@ fn forget_spans(rules: &mut compiler::Rules) {
             spans.when = spans.when.map(|_| HERE);
             spans.one_of = spans.one_of.map(|_| HERE);
             spans.effect = spans.effect.map(|_| HERE);
+            spans.otherwise = spans.otherwise.map(|_| HERE);
+            spans.must = spans.must.map(|_| HERE);
+            spans.actor = spans.actor.map(|_| HERE);
+            spans.none_of.iter_mut().for_each(|(_, span)| *span = HERE);
             spans.foreign.iter_mut().for_each(|(_, span)| *span = HERE);
             item.markers.iter_mut().for_each(|m| m.span = HERE);
             if let Some((_, span)) = &mut item.placed.under {

@@ -54,7 +54,7 @@ pub trait Handler {
     /// Carries out `item` during `step`. Returns whether the item's effect
     /// applies (the princess was used, the tile could not be placed, the
     /// builder's feature was extended, …). Items without an effect may return
-    /// anything.
+    /// anything, and a `must` item is done whatever it returns.
     fn perform(&mut self, step: StepId, item: &Entry) -> bool;
 
     /// Which of `options` the player takes during `step`; `None` (no option)
@@ -78,7 +78,8 @@ pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, 
     while let Some(prompt) = turn.prompt(&plan)? {
         let step = prompt.step.step;
         let answer = match &prompt.ask {
-            Ask::Do(entry) => Answer::Do(handler.perform(step, entry)),
+            // A must cannot be declined: carried out, it is done.
+            Ask::Do(entry) => Answer::Do(handler.perform(step, entry) || prompt.must),
             Ask::Choose { options, may_pass, .. } => Answer::Choose(handler.choose(step, options, *may_pass)),
             Ask::Count => Answer::Count(u32::try_from(handler.completed_features()).unwrap_or(u32::MAX)),
         };

@@ -44,9 +44,17 @@ fn items_asked(order: &TurnOrder, trace: &Trace, id: &str) -> usize {
     trace.0.iter().filter(|e| matches!(e, Event::Item { item: i, .. } if Some(*i) == item)).count()
 }
 
+/// Taken as an option: chosen, or taken as the only one.
 fn times_chosen(order: &TurnOrder, trace: &Trace, id: &str) -> usize {
     let item = Plan::new(order).item_named(id);
-    trace.0.iter().filter(|e| matches!(e, Event::Chose { item: Some(i), .. } if Some(*i) == item)).count()
+    trace
+        .0
+        .iter()
+        .filter(|e| match e {
+            Event::Chose { item: Some(i), .. } | Event::Taken { item: i, .. } => Some(*i) == item,
+            _ => false,
+        })
+        .count()
 }
 
 /// Asked as an item or taken as an option.

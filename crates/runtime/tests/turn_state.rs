@@ -14,14 +14,14 @@ fn order(cfg: &Config) -> TurnOrder<'static> {
     carcassonne_rules_runtime::turn_order(cfg)
 }
 
-/// Plays `n` answers: "no" to every question, the first option, one feature.
+/// Plays `n` answers: "no" to every question but a must, the first option, one feature.
 fn played(plan: &Plan, n: usize) -> Turn {
     let mut trace = Trace::default();
     let mut turn = Turn::start(plan, &mut trace);
     for _ in 0..n {
         let Some(prompt) = turn.prompt(plan).expect("a sound turn") else { break };
         let answer = match prompt.ask {
-            Ask::Do(_) => Answer::Do(false),
+            Ask::Do(_) => Answer::Do(prompt.must),
             Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
             Ask::Count => Answer::Count(1),
             _ => unimplemented!("a kind of prompt this test does not know"),
@@ -192,7 +192,7 @@ fn random_play(plan: &Plan, rng: &mut Rng, n: usize) -> Vec<(Turn, Trace)> {
     for _ in 0..n {
         let Some(prompt) = turn.prompt(plan).expect("a sound turn") else { break };
         let answer = match prompt.ask {
-            Ask::Do(_) => Answer::Do(rng.below(3) == 0),
+            Ask::Do(_) => Answer::Do(prompt.must || rng.below(3) == 0),
             Ask::Choose { options, may_pass, .. } => {
                 let pick = rng.below(options.len() + usize::from(may_pass));
                 Answer::Choose(options.get(pick).map(|o| o.item))
@@ -243,9 +243,9 @@ fn a_forged_jump_passes_the_structural_check_but_not_the_replay() {
     let plan = Plan::new(&order);
     let mut trace = Trace::default();
     let mut turn = Turn::start(&plan, &mut trace);
-    // Up to the first prompt of 1C (placing the tile), answering no.
-    while turn.prompt(&plan).expect("sound").is_some_and(|p| p.step.id != "1C") {
-        turn.answer(&plan, turn.seq(), Answer::Do(false), &mut trace).expect("offered");
+    // Up to the first prompt of 1C (placing the tile), answering no but to a must.
+    while let Some(prompt) = turn.prompt(&plan).expect("sound").filter(|p| p.step.id != "1C") {
+        turn.answer(&plan, turn.seq(), Answer::Do(prompt.must), &mut trace).expect("offered");
     }
     let asked = serde_json::to_value(&turn).expect("serializes")["at"]["item"].as_str().expect("an item").to_string();
     let other = if asked == "place-tile" { "place-tile-no-legal-spot" } else { "place-tile" };
@@ -266,7 +266,7 @@ fn every_legal_answer_is_taken_and_nothing_else() {
     for (turn, _) in random_play(&plan, &mut rng, 80) {
         let Some(prompt) = turn.prompt(&plan).expect("sound") else { continue };
         let legal = prompt.legal_answers();
-        let wrong = [Answer::Do(true), Answer::Choose(None), Answer::Count(65), Answer::Count(0)];
+        let wrong = [Answer::Do(true), Answer::Do(false), Answer::Choose(None), Answer::Count(65), Answer::Count(0)];
         for answer in legal.iter().chain(&wrong) {
             let result = turn.clone().answer(&plan, prompt.seq, *answer, &mut Trace::default());
             let go_back_bound = matches!(result, Err(TurnError::TooManyGoBacks(_)));
