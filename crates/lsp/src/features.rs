@@ -179,7 +179,7 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
             };
             return found.siblings.iter().filter(|s| s.id != found.item.id).map(item_completion).collect();
         }
-        Some(&"under") => {
+        Some(&("under" | "none_of")) => {
             let me = at.id();
             let found = me.and_then(|id| find(rules, id));
             let mut all = Vec::new();
@@ -546,7 +546,9 @@ pub fn sites(rules: &Rules, texts: &BTreeMap<String, String>) -> Vec<Site> {
                 Anchored::Above(..) | Anchored::End(_) => None,
             },
         ];
-        for span in placed.into_iter().flatten() {
+        // "None of the above" names items as references too.
+        let none_of = item.spans.none_of.iter().map(|(_, span)| Some(*span));
+        for span in placed.into_iter().chain(none_of).flatten() {
             sites_of(rules, texts, span, Kind::Item, reference_name, &mut out);
         }
         if let Some(span) = item.spans.when {

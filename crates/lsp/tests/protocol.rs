@@ -710,14 +710,14 @@ fn rename_and_references_leave_an_id_in_a_text_or_a_comment_alone() {
         .map(|t| {
             t.lines()
                 .filter(|l| {
-                    [format!("id: {id}"), format!("after: {id}"), format!("before: {id}")]
-                        .iter()
-                        .any(|k| l.trim_start().trim_start_matches("- ") == k)
+                    let l = l.trim_start().trim_start_matches("- ");
+                    [format!("id: {id}"), format!("after: {id}"), format!("before: {id}")].iter().any(|k| l == k)
+                        || l.starts_with("none_of: [") && l.contains(&format!(" {id}]"))
                 })
                 .count()
         })
         .sum();
-    assert_eq!(written, 3, "its id, a `before:` and an `after:`");
+    assert_eq!(written, 4, "its id, a `before:`, an `after:` and a `none_of:`");
 
     let (line, col) = find(&abbey, &format!("id: {id}"), 4);
     let refs = client.request("textDocument/references", client.at(ABBEY, line, col));
