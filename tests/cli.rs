@@ -1208,7 +1208,7 @@ fn a_pseudo_language_shows_no_english_word_of_the_program() {
     }
     // A turn played to a choice, in the pseudo-language: its trace and what it asks.
     let answers = dir.path().join("answers.jsonl");
-    std::fs::write(&answers, "{\"do\": true}\n{\"do\": true}\n{\"do\": false}\n").expect("write");
+    std::fs::write(&answers, "{\"do\": true}\n{\"do\": true}\n{\"do\": true}\n").expect("write");
     let answers = answers.display().to_string();
     let out = cli(&[&["--rules", &rules, "play", "--lang", "en-xa", "--answers", &answers][..], &selection].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -35,10 +35,11 @@ fn json_of(out: &Output) -> Value {
 }
 
 /// The answer a builder who always extends the feature gives: the double
-/// turn yes, every other item no (the tile fits), the first option, one feature.
+/// turn yes, every other item no (the tile fits) but a must, the first
+/// option, one feature.
 fn builder_answer(prompt: &Value) -> Value {
     match prompt["kind"].as_str().unwrap() {
-        "do" => json!({ "do": prompt["item"] == "builder-double-turn" }),
+        "do" => json!({ "do": prompt["item"] == "builder-double-turn" || prompt["must"] == true }),
         "choose" => json!({ "choose": prompt["options"][0] }),
         "count" => json!({ "count": 1 }),
         other => panic!("kind {other}"),
@@ -89,9 +90,9 @@ fn a_builder_double_turn_one_answer_per_run_gives_the_trace_of_one_run() {
     // The contract's shapes.
     for prompt in prompts {
         let expected: &[&str] = match prompt["kind"].as_str().unwrap() {
-            "do" => &["feature", "item", "kind", "part", "seq", "step"],
-            "choose" => &["feature", "kind", "may_pass", "of", "options", "part", "seq", "step"],
-            _ => &["feature", "kind", "part", "seq", "step"],
+            "do" => &["actor", "feature", "item", "kind", "must", "part", "seq", "step"],
+            "choose" => &["actor", "feature", "kind", "may_pass", "must", "of", "options", "part", "seq", "step"],
+            _ => &["actor", "feature", "kind", "part", "seq", "step"],
         };
         assert_eq!(keys(prompt), expected, "{prompt}");
     }
@@ -99,13 +100,20 @@ fn a_builder_double_turn_one_answer_per_run_gives_the_trace_of_one_run() {
     assert_eq!(choose["step"], "2B-1");
     assert_eq!(choose["options"], json!(["deploy-meeple", "deploy-other-figures"]));
     assert_eq!(choose["of"], Value::Null, "the step's own choice");
+    assert_eq!((&choose["must"], &choose["actor"]), (&json!(false), &json!("active")), "a step that may pass");
+    // A feature is one of its kinds: a choice of score-feature's that must be made.
     let of_an_item = prompts.iter().find(|p| p["kind"] == "choose" && p["of"].is_string());
-    assert!(of_an_item.is_some_and(|p| p["of"] == "deploy-meeple"), "{prompts:?}");
+    assert!(of_an_item.is_some_and(|p| p["of"] == "score-feature" && p["must"] == true), "{prompts:?}");
+    // A must is asked to be acknowledged; who scores decides the order.
+    let draw = prompts.iter().find(|p| p["item"] == "draw-tile").expect("draw-tile asked");
+    assert_eq!((&draw["must"], &draw["actor"]), (&json!(true), &json!("active")));
+    let order = prompts.iter().find(|p| p["item"] == "choose-scoring-order").expect("asked");
+    assert_eq!((&order["must"], &order["actor"]), (&json!(false), &json!("scorers")));
     for event in trace {
         let expected: &[&str] = match event["event"].as_str().unwrap() {
             "step" => &["event", "feature", "part", "step"],
-            "item" => &["done", "event", "item", "part", "step"],
-            "chose" => &["event", "item", "part", "step"],
+            "item" => &["actor", "done", "event", "item", "part", "step"],
+            "chose" | "taken" => &["actor", "event", "item", "part", "step"],
             "part" => &["event", "part"],
             "no_features" | "skipped" => &["event", "part", "step"],
             "end" => &["event"],
@@ -155,27 +163,33 @@ fn refused(answers: &str, line: usize, message: &str, extra: &[&str]) {
 
 #[test]
 fn every_kind_of_wrong_answer_is_located_and_writes_nothing() {
-    refused("{\"do\": false}\n{\"count\": 2}\n", 2, "a `count` answer to a `do` prompt", &[]);
-    refused("{\"do\": false}\n\n{\"choose\": 7}\n", 3, "`choose` takes an item id", &[]);
+    refused("{\"do\": true}\n{\"count\": 2}\n", 2, "a `count` answer to a `do` prompt", &[]);
+    refused("{\"do\": true}\n\n{\"choose\": 7}\n", 3, "`choose` takes an item id", &[]);
     refused("{\"do\": \"yes\"}\n", 1, "`do` takes true or false", &[]);
-    refused("{\"do\": false}\n{\"do\": false", 2, "not JSON", &[]);
+    refused("{\"do\": true}\n{\"do\": false", 2, "not JSON", &[]);
+    // Drawing a tile is a must: "no" is refused.
+    refused("{\"do\": false}\n", 1, "this must be done: it cannot be declined", &[]);
     refused("[1]\n", 1, "a JSON object", &[]);
     refused("{\"do\": true, \"choose\": null}\n", 1, "exactly one of", &[]);
     refused("{\"do\": true, \"do\": false}\n", 1, "duplicate field `do`", &[]);
     refused("{\"do\": true, \"seq\": 5}\n", 1, "the answer is for prompt 5, but prompt 0 is pending", &[]);
     refused("{\"any_time\": \"draw-tile\"}\n", 1, "is not an \"at any time\" item", &[]);
-    // Up to 2B-1 (four items asked no), then an item that is not an option there.
-    let no = "{\"do\": false}\n".repeat(4);
-    refused(&format!("{no}{{\"choose\": \"builder-deploy\"}}\n"), 5, "`builder-deploy` is not offered here", &[]);
-    // 2B-1 may be passed; the figure under deploy-meeple, once taken, may not.
-    let meeple = format!("{no}{{\"choose\": \"deploy-meeple\"}}\n");
-    refused(&format!("{meeple}{{\"choose\": null}}\n"), 6, "one of the options must be taken", &[]);
-    refused(&format!("{no}{{\"choose\": \"no-such-item\"}}\n"), 5, "`no-such-item` is no item of this turn", &[]);
+    // Up to 2B-1 (the tile drawn, shown and placed), then an item that is not an option there.
+    let placed = "{\"do\": true}\n".repeat(3);
+    let not_offered = "`builder-deploy` is not offered here";
+    refused(&format!("{placed}{{\"choose\": \"builder-deploy\"}}\n"), 4, not_offered, &[]);
+    refused(&format!("{placed}{{\"choose\": \"no-such-item\"}}\n"), 4, "`no-such-item` is no item of this turn", &[]);
+    // 2B-1 may be passed; the figure under deploy-meeple, once taken, may not (with
+    // the mayor and the wagon there are three; from the supply no abbey, so a drawn tile).
+    let abbey = ["--edition", "C2", "--with", "abbey_and_mayor"];
+    let drawn = "{\"do\": false}\n{\"do\": true}\n{\"do\": true}\n{\"do\": true}\n";
+    let meeple = format!("{drawn}{{\"choose\": \"deploy-meeple\"}}\n");
+    refused(&format!("{meeple}{{\"choose\": null}}\n"), 6, "one of the options must be taken", &abbey);
 }
 
 #[test]
 fn an_answer_after_the_turn_is_over_is_refused() {
-    // The base game: every item no, the first option, no feature — then one more.
+    // The base game: every item no but a must, the first option, no feature — then one more.
     let dir = tempfile::tempdir().unwrap();
     let mut answers = Vec::new();
     loop {
@@ -186,7 +200,7 @@ fn an_answer_after_the_turn_is_over_is_refused() {
         }
         let pending = out["prompts"].as_array().unwrap().last().unwrap().clone();
         answers.push(match pending["kind"].as_str().unwrap() {
-            "do" => json!({"do": false}),
+            "do" => json!({"do": pending["must"] == true}),
             "choose" => json!({"choose": pending["options"][0]}),
             _ => json!({"count": 0}),
         });
@@ -202,7 +216,7 @@ fn an_answer_after_the_turn_is_over_is_refused() {
 
 #[test]
 fn an_any_time_item_is_taken_after_the_last_prompt() {
-    // The tower: every item no, the first option, no feature; then the ransom, which the
+    // The tower: every item no but a must, the first option, no feature; then the ransom, which the
     // turn still takes, though once only.
     let dir = tempfile::tempdir().unwrap();
     let mut answers = Vec::new();
@@ -215,7 +229,7 @@ fn an_any_time_item_is_taken_after_the_last_prompt() {
         }
         let pending = out["prompts"].as_array().unwrap().last().unwrap().clone();
         answers.push(match pending["kind"].as_str().unwrap() {
-            "do" => json!({"do": false}),
+            "do" => json!({"do": pending["must"] == true}),
             "choose" => json!({"choose": pending["options"][0]}),
             _ => json!({"count": 0}),
         });
@@ -271,7 +285,7 @@ fn a_state_from_other_rules_is_refused_at_its_stamp() {
 fn a_saved_turn_edited_by_hand_is_refused_with_what_is_wrong() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("turn.json");
-    let answers = write_answers(dir.path(), &[json!({"do": false}), json!({"do": false})]);
+    let answers = write_answers(dir.path(), &[json!({"do": true}), json!({"do": true})]);
     let saved = play(&["--edition", "C2", "--answers", &answers, "--save", state.to_str().unwrap()], dir.path());
     assert!(saved.status.success(), "{}", String::from_utf8_lossy(&saved.stderr));
     let text = std::fs::read_to_string(&state).unwrap();
@@ -324,8 +338,8 @@ fn a_turn_in_another_language_is_the_same_turn_in_its_texts() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let (english, dutch) = (text("en"), text("nl"));
-    assert!(english.contains("pending: do `draw-tile` (part 1, step 1B: Draw a tile)"), "{english}");
-    assert!(dutch.contains("open: doe `draw-tile` (deel 1, stap 1B: Een tegel trekken)"), "{dutch}");
+    assert!(english.contains("pending: do `draw-tile`, a must (part 1, step 1B: Draw a tile)"), "{english}");
+    assert!(dutch.contains("open: doe `draw-tile`, verplicht (deel 1, stap 1B: Een tegel trekken)"), "{dutch}");
     assert!(english.contains("  step 1A\n") && dutch.contains("  stap 1A\n"), "{dutch}");
 }
 
@@ -384,7 +398,7 @@ fn the_wire_types_read_and_write_exactly_play_s_json() {
         }
         let pending = out["prompts"].as_array().unwrap().last().unwrap().clone();
         let answer = match pending["kind"].as_str().unwrap() {
-            "do" => AnswerJson::Do(pending["item"] == "builder-double-turn"),
+            "do" => AnswerJson::Do(pending["item"] == "builder-double-turn" || pending["must"] == true),
             "choose" => AnswerJson::Choose(pending["options"][0].as_str().map(String::from)),
             _ => AnswerJson::Count(1),
         };
@@ -392,6 +406,7 @@ fn the_wire_types_read_and_write_exactly_play_s_json() {
         assert_eq!(serde_json::from_value::<AnswerJson>(value.clone()).unwrap(), answer);
         answers.push(value);
     }
-    assert_eq!(answers[0], json!({"do": false}));
+    assert_eq!(answers[0], json!({"do": true}), "drawing a tile, a must");
+    assert!(answers.contains(&json!({"do": false})));
     assert!(answers.iter().any(|a| a.get("choose").is_some()) && answers.iter().any(|a| a.get("count").is_some()));
 }

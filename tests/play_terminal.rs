@@ -71,7 +71,10 @@ impl Drop for Tmux {
 /// The last line that asks something: ends with its input marker.
 fn question(screen: &str) -> Option<&str> {
     let last = screen.lines().rev().find(|l| !l.trim().is_empty())?;
-    [" [y/n]", " [j/n]", "]:", "[0-64]"].iter().any(|end| last.trim_end().ends_with(end)).then_some(last)
+    [" [y/n]", " [j/n]", " [y]", " [j]", "]:", "[0-64]"]
+        .iter()
+        .any(|end| last.trim_end().ends_with(end))
+        .then_some(last)
 }
 
 #[test]
@@ -88,11 +91,16 @@ fn a_whole_builder_double_turn_on_a_terminal() {
             assert_eq!(screen.matches("step 1B\n").count(), 2, "the block twice:\n{screen}");
             assert_eq!(screen.matches("step 4B\n").count(), 1, "4B once:\n{screen}");
             assert!(screen.contains("1. deploy-meeple — "), "numbered options:\n{screen}");
+            assert!(screen.contains("  asks: each player who scores\n"), "who is asked:\n{screen}");
+            assert!(screen.contains("draw-tile — Draw a tile at random. (a must) [y]"), "a must:\n{screen}");
             break;
         }
         let last = question(&screen).unwrap().to_string();
-        let answer = if last.ends_with("[y/n] ") || last.trim_end().ends_with("[y/n]") {
+        let answer = if last.trim_end().ends_with("[y/n]") {
             if last.contains("builder-double-turn") { "y" } else { "n" }
+        } else if last.trim_end().ends_with("(a must) [y]") {
+            // A must takes yes alone.
+            "y"
         } else {
             // The first option, or one completed feature.
             "1"
@@ -111,8 +119,11 @@ fn a_whole_builder_double_turn_on_a_terminal() {
 fn a_wrong_key_is_asked_again_and_end_of_input_leaves_cleanly() {
     let Some(tmux) = Tmux::start("eof", "--edition C2") else { return };
     tmux.wait(|s| question(s).is_some());
+    // Drawing a tile is a must: yes alone is asked for, and "no" is refused.
     tmux.keys(&["maybe", "Enter"]);
-    tmux.wait(|s| s.contains("please answer y or n"));
+    tmux.wait(|s| s.contains("please answer y\n"));
+    tmux.keys(&["n", "Enter"]);
+    tmux.wait(|s| s.contains("refused: this must be done: it cannot be declined"));
     tmux.keys(&["C-d"]);
     let screen = tmux.wait(|s| s.contains("exit status"));
     assert!(screen.contains("(left the turn at prompt 0)"), "{screen}");
@@ -133,14 +144,18 @@ fn ctrl_c_leaves_cleanly() {
 #[test]
 fn in_dutch_the_terminal_asks_and_takes_j_or_n_and_english_still() {
     let Some(tmux) = Tmux::start("dutch", "--edition C2 --lang nl") else { return };
+    // Drawing and showing the tile are musts: `j` alone is asked for.
     let screen = tmux.wait(|s| question(s).is_some());
+    assert!(question(&screen).unwrap().trim_end().ends_with("(verplicht) [j]"), "{screen}");
+    tmux.keys(&["j", "Enter"]);
+    // `j` is yes: the trace says so in Dutch.
+    tmux.wait(|s| s.matches("draw-tile").count() >= 2 && s.contains(": ja"));
+    tmux.keys(&["ja", "Enter"]);
+    let screen = tmux.wait(|s| s.contains("place-tile") && question(s).is_some_and(|q| q.contains("place-tile")));
     assert!(question(&screen).unwrap().trim_end().ends_with("? [j/n]"), "{screen}");
     // A word it does not take is asked again, with the Dutch hint.
     tmux.keys(&["misschien", "Enter"]);
     tmux.wait(|s| s.contains("j (ja) of n (nee)"));
-    // `j` is yes: the trace says so in Dutch.
-    tmux.keys(&["j", "Enter"]);
-    tmux.wait(|s| s.matches("draw-tile").count() >= 2 && s.contains(": ja"));
     // The next question answered in English, `no`, is taken as well.
     let before = tmux.screen().matches(": nee").count();
     tmux.keys(&["no", "Enter"]);
@@ -166,5 +181,5 @@ fn a_translated_answer_key_reaches_the_terminal_escaped() {
     let args = format!("--edition C2 --lang nl --rules '{}'", rules.display());
     let Some(tmux) = Tmux::start("key", &args) else { return };
     let screen = tmux.wait(|s| s.contains("[<b>"));
-    assert!(screen.contains("? [<b>j\\u{ad}/n]"), "{screen}");
+    assert!(screen.contains("(verplicht) [<b>j\\u{ad}]"), "{screen}");
 }

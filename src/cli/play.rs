@@ -316,6 +316,7 @@ fn hint(prompt: &Prompt, words: &Words) -> String {
     let number =
         |from: usize, to: usize| words.fill(Word::PlayNumber, &[("from", &from.to_string()), ("to", &to.to_string())]);
     match &prompt.ask {
+        Ask::Do(_) if prompt.must => words.get(Word::PlayYesOnly).to_string(),
         Ask::Do(_) => words.get(Word::PlayYesOrNo).to_string(),
         Ask::Choose { options, may_pass, .. } => number(usize::from(!*may_pass), options.len()),
         _ => number(0, MAX_FEATURES as usize),
@@ -335,16 +336,16 @@ fn question(prompt: &Prompt, words: &Words) -> String {
             // The first of the language's answers for yes and for no: [y/n], [j/n];
             // a must takes yes alone.
             let first = |word: Word| words.get(word).split_whitespace().next().unwrap_or_default().to_string();
-            let keys = if prompt.must {
-                format!("({}) [{}]", words.get(Word::PlayMust), first(Word::PlayYesWords))
+            let ask = if prompt.must {
+                format!(" ({}) [{}]", words.get(Word::PlayAMust), first(Word::PlayYesWords))
             } else {
-                format!("[{}/{}]", first(Word::PlayYesWords), first(Word::PlayNoWords))
+                format!("? [{}/{}]", first(Word::PlayYesWords), first(Word::PlayNoWords))
             };
             text.push_str(&format!(
-                "  {} — {}? {} ",
+                "  {} — {}{} ",
                 terminal::line(entry.id()),
                 terminal::line(&entry.text),
-                terminal::line(&keys)
+                terminal::line(&ask)
             ))
         }
         Ask::Choose { options, may_pass, .. } => {

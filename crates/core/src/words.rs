@@ -136,8 +136,10 @@ words! {
     TraceTaken = "trace_taken", "took {item}, the only option";
     TraceLeftOut = "trace_left_out", "{item}: left out, one of the items before it was done";
     PlayMust = "play_must", "This must be done: it cannot be declined.";
-    PlayDoMust = "play_do_must", "do {item} (a must)";
+    PlayDoMust = "play_do_must", "do {item}, a must";
     PlayAsks = "play_asks", "asks: {actor}";
+    PlayAMust = "play_a_must", "a must";
+    PlayYesOnly = "play_yes_only", "y";
     ActorActive = "actor_active", "you";
     ActorLeft = "actor_left", "the player on your left";
     ActorEach = "actor_each", "each player in turn, you first";

@@ -19,8 +19,8 @@ fn refused(request: Value) -> Refused {
 fn first_answer(played: &Value) -> Value {
     let pending = played["prompts"].as_array().and_then(|p| p.last()).expect("a pending prompt");
     match pending["kind"].as_str() {
-        // "No" to every question: a "yes" to a tile without a spot goes back to 1B.
-        Some("do") => json!({"do": false}),
+        // "No" to every question but a must: a "yes" to a tile without a spot goes back to 1B.
+        Some("do") => json!({"do": pending["must"] == true}),
         Some("count") => json!({"count": 1}),
         _ => json!({"choose": pending["options"][0]}),
     }

@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `nl` translation (Nederlands): 745 units translated, 0 of them outdated; the rest shows in English.
+/// The `nl` translation (Nederlands): 747 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "nl",
     name: "Nederlands",
@@ -3227,6 +3227,7 @@ pub static LANG: LangTable = LangTable {
             outdated: false,
         },
         LangUnit { id: "page_title", text: EditionText::Same("Carcassonne: spelverloop"), outdated: false },
+        LangUnit { id: "play_a_must", text: EditionText::Same("verplicht"), outdated: false },
         LangUnit { id: "play_a_turn", text: EditionText::Same("Een beurt spelen"), outdated: false },
         LangUnit { id: "play_another", text: EditionText::Same("Nog een beurt spelen"), outdated: false },
         LangUnit { id: "play_asks", text: EditionText::Same("aan zet: {actor}"), outdated: false },
@@ -3239,7 +3240,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_did", text: EditionText::Same("Heb ik gedaan"), outdated: false },
         LangUnit { id: "play_did_not", text: EditionText::Same("Heb ik niet gedaan"), outdated: false },
         LangUnit { id: "play_do", text: EditionText::Same("doe {item}"), outdated: false },
-        LangUnit { id: "play_do_must", text: EditionText::Same("doe {item} (verplicht)"), outdated: false },
+        LangUnit { id: "play_do_must", text: EditionText::Same("doe {item}, verplicht"), outdated: false },
         LangUnit { id: "play_does_it_hold", text: EditionText::Same("Klopt dit?"), outdated: false },
         LangUnit { id: "play_done", text: EditionText::Same("Gedaan"), outdated: false },
         LangUnit { id: "play_heading", text: EditionText::Same("deel {part}, stap {step}"), outdated: false },
@@ -3302,6 +3303,7 @@ pub static LANG: LangTable = LangTable {
             text: EditionText::Same("Het antwoord {answer} past niet bij de vraag {prompt}."),
             outdated: false,
         },
+        LangUnit { id: "play_yes_only", text: EditionText::Same("j (ja)"), outdated: false },
         LangUnit { id: "play_yes_or_no", text: EditionText::Same("j (ja) of n (nee)"), outdated: false },
         LangUnit { id: "play_yes_words", text: EditionText::Same("j ja"), outdated: false },
         LangUnit { id: "play_you_may", text: EditionText::Same("Je mag:"), outdated: false },
