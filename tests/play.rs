@@ -101,9 +101,9 @@ fn a_builder_double_turn_one_answer_per_run_gives_the_trace_of_one_run() {
     assert_eq!(choose["options"], json!(["deploy-meeple", "deploy-other-figures"]));
     assert_eq!(choose["of"], Value::Null, "the step's own choice");
     assert_eq!((&choose["must"], &choose["actor"]), (&json!(false), &json!("active")), "a step that may pass");
-    // A feature is one of its kinds: a choice of score-feature's that must be made.
+    // A feature is one of its kinds (or none that this step scores, a tent): score-feature's choice.
     let of_an_item = prompts.iter().find(|p| p["kind"] == "choose" && p["of"].is_string());
-    assert!(of_an_item.is_some_and(|p| p["of"] == "score-feature" && p["must"] == true), "{prompts:?}");
+    assert!(of_an_item.is_some_and(|p| p["of"] == "score-feature" && p["may_pass"] == true), "{prompts:?}");
     // A must is asked to be acknowledged; who scores decides the order.
     let draw = prompts.iter().find(|p| p["item"] == "draw-tile").expect("draw-tile asked");
     assert_eq!((&draw["must"], &draw["actor"]), (&json!(true), &json!("active")));

@@ -579,3 +579,23 @@ fn next_feature_is_refused_outside_a_per_feature_step() {
     let rules = compiler::compile_dir(dir.path()).result.expect("next feature in 3B checks");
     assert_eq!(find(&rules, "score-feature").effect, Some(Effect::NextFeature));
 }
+
+#[test]
+fn a_required_choice_that_some_games_leave_without_options_is_refused() {
+    let planted = "text: Score the feature.\n      choose_one: true\n      children:\n        - id: score-dragon\n          when: dragon\n          text: t";
+    let (d, expected) = refused(&[plant(BASE, "text: Score the feature.", planted, "text")]);
+    assert_eq!(d.message(), "`score-feature` must take one of its options, but some games where it shows offer none");
+    // At the item's id, the line above its text.
+    assert_eq!(at(&d).0, expected.0 - 1);
+    let help = d.help_text().expect("help");
+    assert!(help.contains("optional") && help.contains("carcassonne-rules order"), "{help}");
+    assert!(!help.contains("dragon"), "{help}");
+    // Optional, it may offer none.
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    let path = dir.path().join(BASE);
+    let text = std::fs::read_to_string(&path).expect("base.yaml");
+    let optional = planted.replace("choose_one: true", "choose_one: true\n      optional: true");
+    std::fs::write(&path, text.replacen("text: Score the feature.", &optional, 1)).expect("write");
+    assert!(compiler::compile_dir(dir.path()).result.is_ok(), "an optional choice may offer none");
+}

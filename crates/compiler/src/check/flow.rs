@@ -391,6 +391,51 @@ impl Checker<'_> {
         }
     }
 
+    /// A choice that must be made offers an option wherever it shows: a
+    /// required `choose_one` item (not `optional`) or step (not `may_pass`)
+    /// whose options can all be hidden would ask for what cannot be given.
+    pub(super) fn check_required_choices(&mut self, phases: &[model::Phase], logic: &Logic) {
+        for step in phases.iter().flat_map(|p| &p.steps) {
+            let exists = logic.cond(&step.when);
+            if step.choose_one && !step.may_pass {
+                let span = step.may_pass_span.unwrap_or(step.span);
+                self.required_choice(&step.id, span, &step.items, &exists, logic);
+            }
+            self.required_choices_in(&step.items, &exists, logic);
+        }
+    }
+
+    fn required_choices_in(&mut self, items: &[Item], context: &Bdd, logic: &Logic) {
+        for item in items {
+            let shows = context.and(&logic.cond(&item.when));
+            // (A choice without sub-items is reported as such.)
+            let required = item.flow.choose_one && !item.flow.optional && item.flow.role != Role::Note;
+            if required && !item.children.is_empty() {
+                self.required_choice(&item.id, item.spans.id, &item.children, &shows, logic);
+            }
+            self.required_choices_in(&item.children, &shows, logic);
+        }
+    }
+
+    /// Reports `what` (an item or step at `span`) when, where it shows
+    /// (`shows`), none of its options (the `options` that are not notes) may.
+    fn required_choice(&mut self, what: &str, span: Span, options: &[Item], shows: &Bdd, logic: &Logic) {
+        let mut none = shows.clone();
+        for option in options.iter().filter(|o| o.flow.role != Role::Note) {
+            none = none.and(&logic.cond(&option.when).not());
+        }
+        if !none.is_false() {
+            self.report(
+                Code::InvalidOption,
+                span,
+                format!("`{what}` must take one of its options, but some games where it shows offer none"),
+                "a choice without `optional` (or a step without `may_pass`) takes one option",
+                example(logic, &none, "make it `optional` or give it an option for every game; for example, this game offers none")
+                    .or_else(|| Some("make it `optional`, or give it an option for every game".into())),
+            );
+        }
+    }
+
     /// `next feature` ends a round of a per-feature step: the step repeats
     /// per feature wherever the item shows.
     fn next_feature(&mut self, e: &WithEffect, logic: &Logic) {
