@@ -835,6 +835,10 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
             Some(Effect::GoBack(step)) => format!("Some(Effect::GoBack({}))", names.step_const(*step)),
             Some(Effect::DoubleTurn) => "Some(Effect::DoubleTurn)".to_string(),
             Some(Effect::NextFeature) => "Some(Effect::NextFeature)".to_string(),
+            Some(Effect::Forbid { items, turn }) => {
+                let items: Vec<&str> = items.iter().map(|&i| names.items[usize::from(i.0)].as_str()).collect();
+                format!("Some(Effect::Forbid {{ items: Cow::Borrowed(&[{}]), turn: {turn} }})", items.join(", "))
+            }
         };
         out.field("effect", &effect);
         out.field("flow", &flow(item.flow));

@@ -120,6 +120,9 @@ pub enum WrittenEffect {
     /// `next feature`: the completed feature is settled; its round of the
     /// per-feature step ends.
     NextFeature,
+    /// `forbid ITEM, …` (`for the turn`): these items are ruled out for the
+    /// rest of this part of the turn (or the whole turn).
+    Forbid(Vec<Name>, bool),
 }
 
 /// Why a string did not parse: a message and where in the string.
@@ -288,13 +291,19 @@ pub fn repeat(input: &str) -> Result<WrittenRepeat, SyntaxError> {
     Ok(repeat)
 }
 
-/// An effect: `skip STEP, …`, `go back to STEP`, `double turn` or `next feature`.
+/// An effect: `skip STEP, …`, `go back to STEP`, `double turn`, `next feature`
+/// or `forbid ITEM, …` (`for the turn`).
 pub fn effect(input: &str) -> Result<WrittenEffect, SyntaxError> {
     let pair = grammar(parse(Rule::effect_input, input)?.next(), "grammar: effect");
     Ok(match pair.as_rule() {
         Rule::skip => WrittenEffect::Skip(pair.into_inner().map(name).collect()),
         Rule::go_back => WrittenEffect::GoBack(name(grammar(pair.into_inner().next(), "grammar: step"))),
         Rule::next_feature => WrittenEffect::NextFeature,
+        Rule::forbid => {
+            let parts: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
+            let turn = parts.iter().any(|p| p.as_rule() == Rule::for_turn);
+            WrittenEffect::Forbid(parts.into_iter().filter(|p| p.as_rule() == Rule::item_id).map(name).collect(), turn)
+        }
         _ => WrittenEffect::DoubleTurn,
     })
 }
@@ -381,9 +390,10 @@ fn rule_name(rule: Rule) -> &'static str {
         Rule::marker_name => "a marker name in capitals",
         Rule::marker_arg | Rule::marker_arg_text => "a quoted argument",
         Rule::repeat_kind => "`double_turn` or `per_feature`",
-        Rule::skip | Rule::go_back | Rule::double_turn | Rule::next_feature => {
-            "`skip STEP`, `go back to STEP`, `double turn` or `next feature`"
+        Rule::skip | Rule::go_back | Rule::double_turn | Rule::next_feature | Rule::forbid => {
+            "`skip STEP`, `go back to STEP`, `double turn`, `next feature` or `forbid ITEM`"
         }
+        Rule::for_turn => "`for the turn`",
         Rule::condition
         | Rule::disjunction
         | Rule::conjunction
@@ -634,6 +644,12 @@ mod tests {
         assert_eq!(effect("go back to 1B").unwrap(), WrittenEffect::GoBack(n("1B", (11, 13))));
         assert_eq!(effect("double turn").unwrap(), WrittenEffect::DoubleTurn);
         assert_eq!(effect("next feature").unwrap(), WrittenEffect::NextFeature);
+        assert_eq!(
+            effect("forbid abbey-play-from-supply, draw-tile for the turn").unwrap(),
+            WrittenEffect::Forbid(vec![n("abbey-play-from-supply", (7, 29)), n("draw-tile", (31, 40))], true)
+        );
+        assert_eq!(effect("forbid a").unwrap(), WrittenEffect::Forbid(vec![n("a", (7, 8))], false));
+        assert!(effect("forbid").is_err() && effect("forbid a for the part").is_err());
         assert!(effect("jump to 1B").is_err());
         assert_eq!(reference("place-tile").unwrap().text, "place-tile");
         assert!(reference("place tile").is_err());

@@ -226,6 +226,8 @@ pub struct ItemSpans {
     pub actor: Option<Span>,
     /// Each id its `none_of` names, as written.
     pub none_of: Vec<(String, Span)>,
+    /// Each id its effect `forbid …` names, as written.
+    pub forbid: Vec<(String, Span)>,
 }
 
 /// How `check` placed an item in its list, with the references that did it.

@@ -599,3 +599,69 @@ fn a_required_choice_that_some_games_leave_without_options_is_refused() {
     std::fs::write(&path, text.replacen("text: Score the feature.", &optional, 1)).expect("write");
     assert!(compiler::compile_dir(dir.path()).result.is_ok(), "an optional choice may offer none");
 }
+
+#[test]
+fn forbid_names_items_that_can_still_come() {
+    // An item before it.
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "text: Score the feature.",
+        "text: Score the feature.\n      effect: forbid draw-tile",
+        "draw-tile",
+    )]);
+    assert_eq!(d.message(), "`score-feature` forbids `draw-tile`, which comes before it");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("later")), "{d:?}");
+    // An unknown one, with the nearest id.
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Draw a tile.", "text: Draw a tile.\n      effect: forbid show-tiles", "show")]);
+    assert_eq!(d.message(), "unknown item `show-tiles`");
+    assert_eq!(at(&d), expected);
+    assert_eq!(d.fixes().first().map(|f| f.replacement.as_str()), Some("show-tile"), "{d:?}");
+    // One that never shows with it.
+    let (d, expected) = refused(&[
+        plant(
+            BASE,
+            "text: Draw a tile.",
+            "text: Draw a tile.\n      when: not dragon\n      effect: forbid score-feature",
+            "score-feature",
+        ),
+        plant(BASE, "    - id: score-feature\n", "    - id: score-feature\n      when: dragon\n", "dragon"),
+    ]);
+    assert_eq!(d.message(), "`draw-tile` forbids `score-feature`, which never shows with it");
+    assert_eq!(at(&d), expected);
+}
+
+#[test]
+fn forbid_for_the_turn_reaches_the_double_turn_block_and_later_items_are_taken() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    let path = dir.path().join(BASE);
+    let text = std::fs::read_to_string(&path).expect("base.yaml");
+    // Later in the part; and, for the turn, an earlier item of the block.
+    let edited = text.replacen("text: Draw a tile.", "text: Draw a tile.\n      effect: forbid show-tile", 1).replacen(
+        "text: Score the feature.",
+        "text: Score the feature.\n      effect: forbid draw-tile for the turn",
+        1,
+    );
+    std::fs::write(&path, edited).expect("write");
+    let rules = compiler::compile_dir(dir.path()).result.expect("both forbids check");
+    let named = |id: &str| match &find(&rules, id).effect {
+        Some(Effect::Forbid { items, turn }) => {
+            (items.iter().map(|&i| rules.catalog.item_name(i).to_string()).collect::<Vec<_>>(), *turn)
+        }
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(named("draw-tile"), (vec!["show-tile".to_string()], false));
+    assert_eq!(named("score-feature"), (vec!["draw-tile".to_string()], true));
+}
+
+#[test]
+fn the_phantom_may_use_the_flier_unless_it_was_used_in_2b_1() {
+    let rules = bundled();
+    let flier = find(&rules, "flier-use");
+    let Some(Effect::Forbid { items, turn: false }) = &flier.effect else { panic!("{:?}", flier.effect) };
+    let names: Vec<&str> = items.iter().map(|&i| rules.catalog.item_name(i)).collect();
+    assert_eq!(names, ["phantom-deploy-flier"]);
+    assert!(find(&rules, "phantom-deploy-flier").flow.optional);
+}

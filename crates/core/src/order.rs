@@ -296,6 +296,14 @@ pub enum Effect {
     /// This completed feature is settled: the rest of its round of the
     /// per-feature step is not played (a castle is built).
     NextFeature,
+    /// These items are ruled out for the rest of this part of the turn, or
+    /// with `turn` for the whole turn: neither asked nor offered.
+    Forbid {
+        /// The items ruled out.
+        items: Cow<'static, [ItemId]>,
+        /// For the whole turn, both parts of a double turn.
+        turn: bool,
+    },
 }
 
 impl Effect {
@@ -306,14 +314,18 @@ impl Effect {
             Effect::GoBack(step) => NamedEffect::GoBack(catalog.step_name(*step)),
             Effect::DoubleTurn => NamedEffect::DoubleTurn,
             Effect::NextFeature => NamedEffect::NextFeature,
+            Effect::Forbid { items, turn } => {
+                NamedEffect::Forbid { items: items.iter().map(|&i| catalog.item_name(i)).collect(), turn: *turn }
+            }
         }
     }
 }
 
 /// An [`Effect`] with its steps by their ids in the rules: `{"skip":
 /// ["2B-1"]}`, `{"go_back": "1B"}`, `{"double_turn": true}`,
-/// `{"next_feature": true}`; as text `skip 2B-1, 2B-2`, `go back to 1B`,
-/// `double turn`, `next feature`.
+/// `{"next_feature": true}`, `{"forbid": ["item"], "for": "part"}`; as text
+/// `skip 2B-1, 2B-2`, `go back to 1B`, `double turn`, `next feature`,
+/// `forbid item` (`for the turn`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NamedEffect<'c> {
     /// See [`Effect::Skip`].
@@ -324,16 +336,27 @@ pub enum NamedEffect<'c> {
     DoubleTurn,
     /// See [`Effect::NextFeature`].
     NextFeature,
+    /// See [`Effect::Forbid`].
+    Forbid {
+        /// The items ruled out.
+        items: Vec<&'c str>,
+        /// For the whole turn.
+        turn: bool,
+    },
 }
 
 impl Serialize for NamedEffect<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(1))?;
+        let mut map = serializer.serialize_map(None)?;
         match self {
             NamedEffect::Skip(steps) => map.serialize_entry("skip", steps)?,
             NamedEffect::GoBack(step) => map.serialize_entry("go_back", step)?,
             NamedEffect::DoubleTurn => map.serialize_entry("double_turn", &true)?,
             NamedEffect::NextFeature => map.serialize_entry("next_feature", &true)?,
+            NamedEffect::Forbid { items, turn } => {
+                map.serialize_entry("forbid", items)?;
+                map.serialize_entry("for", if *turn { "turn" } else { "part" })?;
+            }
         }
         map.end()
     }
@@ -346,6 +369,9 @@ impl fmt::Display for NamedEffect<'_> {
             NamedEffect::GoBack(step) => write!(f, "go back to {step}"),
             NamedEffect::DoubleTurn => f.write_str("double turn"),
             NamedEffect::NextFeature => f.write_str("next feature"),
+            NamedEffect::Forbid { items, turn } => {
+                write!(f, "forbid {}{}", items.join(", "), if *turn { " for the turn" } else { "" })
+            }
         }
     }
 }

@@ -134,7 +134,7 @@ words! {
     PlayWrongAnswer = "play_wrong_answer", "The answer {answer} does not fit the prompt {prompt}.";
     PlayNoSuchStep = "play_no_such_step", "An effect names step {step}, which this selection does not have.";
     TraceTaken = "trace_taken", "took {item}, the only option";
-    TraceLeftOut = "trace_left_out", "{item}: left out, one of the items before it was done";
+    TraceLeftOut = "trace_left_out", "{item}: left out by what was done before";
     PlayMust = "play_must", "This must be done: it cannot be declined.";
     PlayDoMust = "play_do_must", "do {item}, a must";
     PlayAsks = "play_asks", "asks: {actor}";

@@ -62,8 +62,9 @@ pub enum Event {
         /// Who takes it.
         actor: Actor,
     },
-    /// An item left out because one of the items its `none_of` names was
-    /// done in this pass of the step ("if you did none of the above").
+    /// An item left out by what was done before: one of the items its
+    /// `none_of` names was done in this pass of the step ("if you did none
+    /// of the above"), or an effect forbade it (`forbid`).
     LeftOut {
         /// See [`Event`].
         part: u8,

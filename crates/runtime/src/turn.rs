@@ -25,7 +25,9 @@
 //!   is taken ([`Event::Taken`]);
 //! - an item with `none_of` ("if you did none of the above") is left out of
 //!   a pass of its step once one of the items it names was done in it (a
-//!   go-back, a new part or the next feature's round is a new pass);
+//!   go-back, a new part or the next feature's round is a new pass); an item
+//!   an effect forbids is left out (and not offered) for the rest of the part,
+//!   or of the turn;
 //! - an item's effect applies when it is answered yes, an option's when it
 //!   is taken: skip steps for the rest of this part, go back to a step (at
 //!   most [`MAX_GO_BACKS`] times), earn the double turn (in part 1 only), or
@@ -300,6 +302,7 @@ fn fingerprint(order: &TurnOrder, steps: &[PlanStep], any_time: &[Node], block: 
                 Some(NamedEffect::GoBack(to)) => format!("go back {to}"),
                 Some(NamedEffect::DoubleTurn) => "double turn".into(),
                 Some(NamedEffect::NextFeature) => "next feature".into(),
+                Some(NamedEffect::Forbid { items, turn }) => format!("forbid {} {turn}", items.join(",")),
             };
             let none_of: Vec<&str> = e.none_of.iter().map(|&i| e.catalog.item_name(i)).collect();
             let flags = format!(
@@ -369,6 +372,12 @@ pub struct Turn {
     /// `none_of` names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     done_here: Vec<String>,
+    /// Items ruled out for the rest of this part (`forbid`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    forbidden: Vec<String>,
+    /// Items ruled out for the rest of the turn (`forbid … for the turn`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    forbidden_turn: Vec<String>,
     go_backs: u32,
     /// The engine ended the turn: after its last prompt, "at any time" items
     /// are taken until then.
@@ -688,6 +697,8 @@ impl Turn {
             skipped: Vec::new(),
             once: Vec::new(),
             done_here: Vec::new(),
+            forbidden: Vec::new(),
+            forbidden_turn: Vec::new(),
             go_backs: 0,
             ended: false,
         };
@@ -957,10 +968,21 @@ impl Turn {
         };
         let once = |id: &str| plan.nodes().any(|n| n.once && n.entry.id() == id);
         let alternative = |id: &str| plan.nodes().any(|n| n.alternative && n.entry.id() == id);
+        let forbids = |turn: bool, id: &str| {
+            plan.nodes().any(|n| match n.entry.effect {
+                Some(Effect::Forbid { items, turn: t }) => {
+                    *t == turn && items.iter().any(|&i| n.entry.catalog.item_name(i) == id)
+                }
+                _ => false,
+            })
+        };
+        let (forbidden, forbidden_turn) = (|id: &str| forbids(false, id), |id: &str| forbids(true, id));
         let lists = [
             (&self.skipped, &skippable as &dyn Fn(&str) -> bool, "skipped step"),
             (&self.once, &once, "once item"),
             (&self.done_here, &alternative, "item named by none_of"),
+            (&self.forbidden, &forbidden, "item forbidden for the part"),
+            (&self.forbidden_turn, &forbidden_turn, "item forbidden for the turn"),
         ];
         for (list, known, what) in lists {
             for (at, id) in list.iter().enumerate() {
@@ -975,9 +997,12 @@ impl Turn {
         Ok(())
     }
 
-    /// `entry` names in `none_of` an item done in this pass of its step.
+    /// `entry` is ruled out by what was done: an item its `none_of` names
+    /// was done in this pass of its step, or an effect forbade it.
     fn left_out(&self, entry: &Entry) -> bool {
+        let id = entry.id();
         entry.none_of.iter().any(|&i| self.done_here.iter().any(|d| d == entry.catalog.item_name(i)))
+            || self.forbidden.iter().chain(&self.forbidden_turn).any(|f| f == id)
     }
 
     /// Refuses an answer whose effect cannot apply.
@@ -1017,6 +1042,15 @@ impl Turn {
             Some(Effect::DoubleTurn) | None => {}
             // The feature is settled: on to the end of its round.
             Some(Effect::NextFeature) => return Go::Node(s, feature, plan.steps[s].nodes.len()),
+            Some(Effect::Forbid { items, turn }) => {
+                let list = if *turn { &mut self.forbidden_turn } else { &mut self.forbidden };
+                for &item in items.iter() {
+                    let name = node.entry.catalog.item_name(item);
+                    if !list.iter().any(|f| f == name) {
+                        list.push(name.to_string());
+                    }
+                }
+            }
             Some(&Effect::GoBack(to)) => {
                 // Checked by `check_effect`.
                 let to = plan.step_index_of(to).unwrap_or(s);
@@ -1160,6 +1194,7 @@ impl Turn {
                 turn.part = 2;
                 turn.after_block = after_block;
                 turn.skipped.clear();
+                turn.forbidden.clear();
                 trace.0.push(Event::Part { part: 2 });
                 Some(first)
             };

@@ -1,6 +1,7 @@
 //! Properties of played turns (proptest): every module alone in each edition
 //! and random selections, each with its flow annotated at random (every
-//! role, optional, choose-one, once, must, actor, none_of and next feature,
+//! role, optional, choose-one, once, must, actor, none_of, next feature and
+//! forbid,
 //! on items and steps: the properties hold for any annotation the rules may
 //! give) and random answers.
 //!
@@ -10,7 +11,8 @@
 //! option that may not be passed is never asked; an item whose `none_of`
 //! names an item done in the same pass of its step is neither asked nor
 //! taken; nothing more of a feature's round plays once it is settled
-//! (`next feature`); part 2 plays exactly the
+//! (`next feature`); nothing an effect forbade plays for the rest of its
+//! part or turn; part 2 plays exactly the
 //! double-turn block (then the steps after it that part 1 did not reach);
 //! every step outside the block is played at most once per turn (without
 //! go-backs); "once" items are done at most once per turn; every turn ends;
@@ -32,7 +34,7 @@ use proptest::prelude::*;
 const MAX_PROMPTS: usize = 20_000;
 
 /// Gives every item and step of `order` a random flow.
-fn annotate(order: &mut TurnOrder, seed: u64) {
+fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
     /// `under_action`: the items are sub-items of an action that offers no
     /// choice and is no must, which may have one `otherwise` branch.
     /// `finished`: the items of the step before these that are not above
@@ -44,6 +46,7 @@ fn annotate(order: &mut TurnOrder, seed: u64) {
         under_action: bool,
         finished: &mut Vec<ItemId>,
         per_feature: bool,
+        all: &[ItemId],
     ) {
         let mut otherwise_given = false;
         for item in items {
@@ -67,18 +70,26 @@ fn annotate(order: &mut TurnOrder, seed: u64) {
             if per_feature && item.effect.is_none() && rng.u8(0..8) == 0 {
                 item.effect = Some(&Effect::NextFeature);
             }
-            walk(&mut item.children, rng, role == Role::Action && !choose_one && !must, finished, per_feature);
+            if item.effect.is_none() && !all.is_empty() && rng.u8(0..10) == 0 {
+                let items: Vec<ItemId> = (0..rng.usize(1..3)).map(|_| all[rng.usize(0..all.len())]).collect();
+                item.effect = Some(Box::leak(Box::new(Effect::Forbid { items: items.into(), turn: rng.bool() })));
+            }
+            let under_action = role == Role::Action && !choose_one && !must;
+            walk(&mut item.children, rng, under_action, finished, per_feature, all);
             finished.push(item.item);
         }
     }
     let mut rng = fastrand::Rng::with_seed(seed);
-    walk(&mut order.sections[Section::AnyTime], &mut rng, false, &mut Vec::new(), false);
+    // Every item of the steps, which a `forbid` may name.
+    let all: Vec<ItemId> =
+        infos(order).keys().copied().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    walk(&mut order.sections[Section::AnyTime], &mut rng, false, &mut Vec::new(), false, &[]);
     for phase in &mut order.phases {
         for step in &mut phase.steps {
             step.choose_one = rng.u8(0..4) == 0;
             step.may_pass = rng.bool();
             let per_feature = step.repeat == Some(Repeat::PerFeature);
-            walk(&mut step.items, &mut rng, false, &mut Vec::new(), per_feature);
+            walk(&mut step.items, &mut rng, false, &mut Vec::new(), per_feature, &all);
         }
     }
 }
@@ -201,6 +212,8 @@ struct Info {
     none_of: &'static [ItemId],
     /// Done, it settles the feature.
     next_feature: bool,
+    /// Done, it rules these out for the rest of the part (or, with `true`, the turn).
+    forbids: Option<(&'static [ItemId], bool)>,
 }
 
 fn infos(order: &TurnOrder<'static>) -> HashMap<ItemId, Info> {
@@ -222,6 +235,10 @@ fn infos(order: &TurnOrder<'static>) -> HashMap<ItemId, Info> {
                 must: item.flow.must,
                 none_of: item.none_of,
                 next_feature: item.effect == Some(&Effect::NextFeature),
+                forbids: match item.effect {
+                    Some(Effect::Forbid { items, turn }) => Some((items_of(items), *turn)),
+                    _ => None,
+                },
             };
             out.insert(item.item, info);
             walk(&item.children, Some(item.item), item.flow.choose_one, once, out);
@@ -276,6 +293,8 @@ fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
     // Done (or taken) in this pass of the step; the feature settled in it.
     let mut done_here: Vec<ItemId> = Vec::new();
     let mut settled: Option<ItemId> = None;
+    // Forbidden for the rest of the part, and of the turn.
+    let (mut forbidden, mut forbidden_turn): (Vec<ItemId>, Vec<ItemId>) = (Vec::new(), Vec::new());
     // The steps begun, by part: (part, step) once per step (not per feature round).
     let mut begun: Vec<(u8, StepId)> = Vec::new();
     for event in &trace.0 {
@@ -288,10 +307,16 @@ fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
                 if let Some(by) = settled {
                     return Err(format!("{item:?} played after {by:?} settled the feature"));
                 }
+                if forbidden.contains(&item) || forbidden_turn.contains(&item) {
+                    return Err(format!("{item:?} played after an effect forbade it"));
+                }
             }
-            Event::LeftOut { item, .. } if !left_out(item, &done_here) => {
-                return Err(format!("{item:?} left out, but nothing its none_of names was done in the pass"));
+            Event::LeftOut { item, .. }
+                if !left_out(item, &done_here) && !forbidden.contains(&item) && !forbidden_turn.contains(&item) =>
+            {
+                return Err(format!("{item:?} left out, but nothing ruled it out"));
             }
+            Event::Part { .. } => forbidden.clear(),
             _ => {}
         }
         match *event {
@@ -301,6 +326,9 @@ fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
                 done_here.push(item);
                 if infos[&item].next_feature {
                     settled = Some(item);
+                }
+                if let Some((items, turn)) = infos[&item].forbids {
+                    if turn { &mut forbidden_turn } else { &mut forbidden }.extend_from_slice(items);
                 }
             }
             Event::Item { item, done: false, .. } if infos[&item].must => {
@@ -528,5 +556,14 @@ proptest! {
             annotate(&mut order, flows);
         }
         prop_assert_eq!(check(&order, answers), Ok(()), "{:?}", cfg);
+    }
+}
+
+/// A forbid's items, as the `'static` slice the annotations leak or the
+/// generated tables hold (an owned one never occurs in these tests).
+fn items_of(items: &std::borrow::Cow<'static, [ItemId]>) -> &'static [ItemId] {
+    match items {
+        std::borrow::Cow::Borrowed(items) => items,
+        std::borrow::Cow::Owned(items) => Box::leak(items.clone().into_boxed_slice()),
     }
 }

@@ -449,6 +449,21 @@
       return b;
     }
 
+    /** Who answers a prompt, by the runtime's `actor`, in the page's words; the
+     * active player ("active") is not said. An actor the page has no word for
+     * shows as the runtime names it. */
+    const ACTORS = {
+      left: "actorLeft",
+      each: "actorEach",
+      each_from_left: "actorEachFromLeft",
+      owner: "actorOwner",
+      scorers: "actorScorers",
+    };
+    function actorWord(actor) {
+      return Object.prototype.hasOwnProperty.call(ACTORS, actor) ? word(ACTORS[actor]) : String(actor);
+    }
+    const otherActor = (actor) => actor !== undefined && actor !== null && actor !== "active";
+
     /** "feature 2 of 3" of a per-feature step's round. */
     function featureOf([n, of]) {
       return word("traceFeature", { n, of });
@@ -458,11 +473,15 @@
     function describe(e) {
       const line = (key, fill) => capitalized(word(key, fill));
       const item = plainText;
+      // Who answered, where it was not the active player: " (the player on your left)".
+      const by = otherActor(e.actor) ? " (" + actorWord(e.actor) + ")" : "";
       switch (e.event) {
         case "part": return word("playSecondPart", { part: e.part });
         case "step": return line("traceStep", { step: e.step }) + (e.feature ? " (" + featureOf(e.feature) + ")" : "");
-        case "item": return word(e.done ? "playLogYes" : "playLogNo", { item: item(e.item) });
-        case "chose": return e.item === null ? line("traceChoseNone") : line("traceChose", { item: item(e.item) });
+        case "item": return word(e.done ? "playLogYes" : "playLogNo", { item: item(e.item) }) + by;
+        case "chose": return (e.item === null ? line("traceChoseNone") : line("traceChose", { item: item(e.item) })) + by;
+        case "taken": return line("traceTaken", { item: item(e.item) }) + by;
+        case "left_out": return line("traceLeftOut", { item: item(e.item) });
         case "skipped": return line("traceSkipped", { step: e.step });
         case "no_features": return line("traceNoFeatures", { step: e.step });
         case "once": return line("traceOnce", { item: item(e.item) });
@@ -488,6 +507,7 @@
         case "done-once": return word("playOnlyOnce");
         case "not-any-time": return word("playNotAnyTime", { section: anyTimeTitle.textContent.trim() });
         case "may-not-pass": return word("playMustChoose");
+        case "must": return word("playMust");
         case "too-many-go-backs": return counted("playWentBackCount", goBacks);
         case "not-offered": return word("playNotOffered");
         case "wrong-kind": return word("playWrongAnswer", { answer: Object.keys(a)[0], prompt: p ? p.kind : "" });
@@ -500,15 +520,20 @@
       return played && !played.over ? played.prompts[played.prompts.length - 1] : null;
     }
 
-    /** Plays the turn's answers; a refused one (a link edited by hand) and those after it are dropped. */
+    /** Plays the turn's answers; a refused one (a link edited by hand, or of a turn
+     * the rules now play otherwise) and those after it are dropped: why it was
+     * refused, in the page's words, or null. */
     function replay() {
       try {
         played = rules.play(selection(), state.play);
+        return null;
       } catch (err) {
         if (typeof err.answer !== "number" || err.answer >= state.play.length) throw err;
+        const refused = state.play[err.answer];
         state.play = state.play.slice(0, err.answer);
         writeHash();
         played = rules.play(selection(), state.play);
+        return refusal(err, refused);
       }
     }
 
@@ -558,23 +583,48 @@
         const partLine = !doubleTurns() ? "" :
           (part === 2 ? word("playSecondPart", { part }) : capitalized(word("tracePart", { part }))) + " · ";
         where.textContent = partLine + stepHeading(p.step) + (p.feature ? " · " + featureOf(p.feature) : "");
+        // Who is asked, where it is not the player whose turn it is; the question and
+        // every answer are described by it too.
+        data.actor = p.actor === undefined ? "active" : String(p.actor);
+        const asks = otherActor(p.actor) ? " play-actor" : "";
+        if (asks) {
+          promptBox.append(el("p", { className: "play-actor", id: "play-actor" },
+            [capitalized(word("playAsks", { actor: actorWord(p.actor) }))]));
+        }
+        const asked = (text) => {
+          const q = question(text);
+          if (asks) q.setAttribute("aria-describedby", "play-actor");
+          return q;
+        };
+        if (p.must !== undefined) data.must = String(p.must === true);
         if (p.kind === "do") {
           const li = itemLi(p.item);
           data.item = p.item;
           const parent = parentItem(li);
           if (parent) promptBox.append(el("p", { className: "play-context", id: "play-context" }, [textOf(parent)]));
-          const condition = li.dataset.role === "condition";
-          const optional = (li.dataset.flow || "").split(" ").includes("optional");
-          const [yes, no] = condition
-            ? [capitalized(word("traceYes")), capitalized(word("traceNo"))]
-            : optional ? [word("playDid"), word("playDidNot")] : [word("playDone"), word("playCouldNot")];
-          const about = "play-question play-item" + (parent ? " play-context" : "");
-          promptBox.append(question(word(condition ? "playDoesItHold" : optional ? "playYouMay" : "playCarryOut")),
-            el("p", { className: "play-item", id: "play-item" }, [textOf(li)]),
-            el("p", { className: "play-buttons" }, [
-              button(yes, { answer: "yes" }, about, () => give({ do: true })),
-              button(no, { answer: "no" }, about, () => give({ do: false })),
-            ]));
+          const about = "play-question play-item" + (parent ? " play-context" : "") + asks;
+          if (p.must === true) {
+            // A must is an instruction, not a question: carried out and acknowledged, never declined.
+            const q = asked(word("playCarryOut"));
+            q.append(" ", el("span", { className: "badge play-must" }, [word("playAMust")]));
+            promptBox.append(q,
+              el("p", { className: "play-item", id: "play-item" }, [textOf(li)]),
+              el("p", { className: "play-buttons" }, [
+                button(word("playDone"), { answer: "yes" }, about, () => give({ do: true })),
+              ]));
+          } else {
+            const condition = li.dataset.role === "condition";
+            const optional = (li.dataset.flow || "").split(" ").includes("optional");
+            const [yes, no] = condition
+              ? [capitalized(word("traceYes")), capitalized(word("traceNo"))]
+              : optional ? [word("playDid"), word("playDidNot")] : [word("playDone"), word("playCouldNot")];
+            promptBox.append(asked(word(condition ? "playDoesItHold" : optional ? "playYouMay" : "playCarryOut")),
+              el("p", { className: "play-item", id: "play-item" }, [textOf(li)]),
+              el("p", { className: "play-buttons" }, [
+                button(yes, { answer: "yes" }, about, () => give({ do: true })),
+                button(no, { answer: "no" }, about, () => give({ do: false })),
+              ]));
+          }
         } else if (p.kind === "choose") {
           // The item whose options these are (null: the step's own choice), as the runtime says.
           const of = p.of ? itemLi(p.of) : null;
@@ -582,8 +632,8 @@
             data.of = p.of;
             promptBox.append(el("p", { className: "play-context", id: "play-context" }, [textOf(of)]));
           }
-          promptBox.append(question(capitalized(word(p.may_pass ? "chooseOneOrNone" : "chooseOne"))));
-          const about = "play-question" + (of ? " play-context" : "");
+          promptBox.append(asked(capitalized(word(p.may_pass ? "chooseOneOrNone" : "chooseOne"))));
+          const about = "play-question" + (of ? " play-context" : "") + asks;
           const list = el("ul", { className: "play-options" });
           for (const id of p.options) {
             const b = button("", { option: id }, about, () => give({ choose: id }));
@@ -595,8 +645,8 @@
           }
           promptBox.append(list);
         } else {
-          promptBox.append(question(capitalized(word("playHowMany"))));
-          const about = "play-where play-question";
+          promptBox.append(asked(capitalized(word("playHowMany"))));
+          const about = "play-where play-question" + asks;
           const counts = el("p", { className: "play-buttons" });
           for (let n = 0; n <= 4; n++) counts.append(button(String(n), { count: String(n) }, about, () => give({ count: n })));
           const input = el("input", { type: "number", min: "0", max: String(MAX_FEATURES), id: "play-count", value: "5" });
@@ -639,10 +689,14 @@
       }
       if (rules === null) return;
       const entering = panel.hidden;
-      replay();
+      const refused = replay();
       document.body.classList.add("playing");
       panel.hidden = false;
       show();
+      if (refused !== null) {
+        error.textContent = refused;
+        error.hidden = false;
+      }
       if (entering) {
         panel.scrollIntoView();
         focusQuestion();

@@ -298,6 +298,7 @@ impl Checker<'_> {
             collect(&step.items, step, &exists, logic, &mut effects);
         }
         let double_turns: Vec<&WithEffect> = effects.iter().filter(|e| e.effect == &Effect::DoubleTurn).collect();
+        let places = places(&steps, logic);
         for e in &effects {
             match e.effect {
                 &Effect::GoBack(target) => self.go_back(e, target, &steps, block, logic),
@@ -310,6 +311,7 @@ impl Checker<'_> {
                 Effect::DoubleTurn if self.double_turn_refused => {}
                 Effect::DoubleTurn => self.double_turn_effect(e, &steps, block, logic),
                 Effect::NextFeature => self.next_feature(e, logic),
+                &Effect::Forbid { turn, .. } => self.forbid(e, turn, &places, block),
             }
         }
     }
@@ -391,6 +393,44 @@ impl Checker<'_> {
         }
     }
 
+    /// `forbid` names items that can still come in its scope, where both show:
+    /// a later step, or later in its own step (and, for the turn, the
+    /// double-turn block, which part 2 plays again).
+    fn forbid(&mut self, e: &WithEffect, turn: bool, places: &HashMap<&str, Place>, block: Option<&DoubleTurn>) {
+        let id = &e.item.id;
+        let Some(&Place { position: here, .. }) = places.get(id.as_str()) else { return };
+        for (name, span) in &e.item.spans.forbid {
+            let Some(target) = places.get(name.as_str()) else {
+                let message = format!("unknown item `{name}`");
+                let candidates = places.keys().copied();
+                self.report_unknown(
+                    Code::UnknownItem,
+                    (*span, message, "no item of a step has this id (forbid)"),
+                    name,
+                    candidates,
+                    None,
+                );
+                continue;
+            };
+            let replayed = turn && block.is_some_and(|b| b.holds_step(target.step));
+            let problem = if target.position <= here && !replayed {
+                Some(format!("`{id}` forbids `{name}`, which comes before it"))
+            } else if e.shows.and(&target.shows).is_false() {
+                Some(format!("`{id}` forbids `{name}`, which never shows with it"))
+            } else {
+                None
+            };
+            if let Some(message) = problem {
+                let help = if turn {
+                    "name an item that comes later in the turn, or in the double-turn block"
+                } else {
+                    "name an item that comes later in this part of the turn (`for the turn` reaches the double-turn block)"
+                };
+                self.report(Code::InvalidEffect, *span, message, "nothing it could rule out", Some(help.into()));
+            }
+        }
+    }
+
     /// A choice that must be made offers an option wherever it shows: a
     /// required `choose_one` item (not `optional`) or step (not `may_pass`)
     /// whose options can all be hidden would ask for what cannot be given.
@@ -430,8 +470,12 @@ impl Checker<'_> {
                 span,
                 format!("`{what}` must take one of its options, but some games where it shows offer none"),
                 "a choice without `optional` (or a step without `may_pass`) takes one option",
-                example(logic, &none, "make it `optional` or give it an option for every game; for example, this game offers none")
-                    .or_else(|| Some("make it `optional`, or give it an option for every game".into())),
+                example(
+                    logic,
+                    &none,
+                    "make it `optional` or give it an option for every game; for example, this game offers none",
+                )
+                .or_else(|| Some("make it `optional`, or give it an option for every game".into())),
             );
         }
     }
@@ -523,6 +567,38 @@ fn collect<'r>(items: &'r [Item], step: &'r Step, context: &Bdd, logic: &Logic, 
         }
         collect(&item.children, step, &shows, logic, out);
     }
+}
+
+/// Where an item of a step stands in the turn, and where it shows.
+struct Place {
+    step: StepId,
+    /// (the step's place among the steps, the item's in its step in pre-order)
+    position: (usize, usize),
+    shows: Bdd,
+}
+
+/// Every item of the steps by id, with its place.
+fn places<'r>(steps: &[&'r Step], logic: &Logic) -> HashMap<&'r str, Place> {
+    fn walk<'r>(
+        items: &'r [Item],
+        s: usize,
+        step: StepId,
+        context: &Bdd,
+        logic: &Logic,
+        out: &mut HashMap<&'r str, Place>,
+    ) {
+        for item in items {
+            let shows = context.and(&logic.cond(&item.when));
+            let position = (s, out.len());
+            out.insert(&item.id, Place { step, position, shows: shows.clone() });
+            walk(&item.children, s, step, &shows, logic, out);
+        }
+    }
+    let mut out = HashMap::new();
+    for (s, step) in steps.iter().enumerate() {
+        walk(&step.items, s, step.number, &logic.cond(&step.when), logic, &mut out);
+    }
+    out
 }
 
 /// A `true` flag as written.

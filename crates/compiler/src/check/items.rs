@@ -2,7 +2,7 @@
 
 use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::{Actor, Catalog};
+use carcassonne_rules_core::{Actor, Catalog, Effect};
 
 use crate::logic::{BUDGET, Budget, Logic, TooComplex};
 use carcassonne_rules_core::tables::{ItemId, MarkerId, OriginId};
@@ -441,7 +441,8 @@ impl Checker<'_> {
     }
 
     /// Numbers each item's `none_of`, refusing an item that does not come
-    /// before it in its step (a later item, or one it stands under).
+    /// before it in its step (a later item, or one it stands under), and the
+    /// items of each `forbid` (checked with the other effects).
     fn bind_none_of(&mut self, rules: &mut Rules) {
         // Each item's number and one past its last descendant's.
         let mut range: HashMap<String, (u16, u16)> = HashMap::new();
@@ -456,6 +457,9 @@ impl Checker<'_> {
         }
         for step in rules.phases.iter().flat_map(|p| &p.steps) {
             ranges(&step.items, &mut range);
+        }
+        for section in Section::ALL {
+            ranges(rules.section(section), &mut range);
         }
         fn bind(checker: &mut Checker, items: &mut [Item], range: &HashMap<String, (u16, u16)>) {
             for item in items {
@@ -479,6 +483,10 @@ impl Checker<'_> {
                         ),
                         None => item.none_of.push(ItemId(number)),
                     }
+                }
+                if let Some(Effect::Forbid { items, .. }) = &mut item.effect {
+                    let named = item.spans.forbid.iter().filter_map(|(name, _)| range.get(name));
+                    *items = named.map(|&(number, _)| ItemId(number)).collect::<Vec<_>>().into();
                 }
                 bind(checker, &mut item.children, range);
             }
@@ -675,6 +683,12 @@ impl Checker<'_> {
                 must,
                 actor: raw.actor.as_ref().map(|a| a.span),
                 none_of: build.none_of[i].clone(),
+                forbid: match raw.effect.as_ref().map(|e| (e, dsl::effect(&e.value))) {
+                    Some((e, Ok(dsl::WrittenEffect::Forbid(names, _)))) => {
+                        names.iter().map(|n| (n.text.clone(), e.sub_span(n.at.0, n.at.1))).collect()
+                    }
+                    _ => Vec::new(),
+                },
             },
             placed: build.placed[i].clone(),
         })

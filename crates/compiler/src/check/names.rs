@@ -219,6 +219,8 @@ impl Checker<'_> {
             dsl::WrittenEffect::GoBack(name) => Effect::GoBack(step(self, &name)?),
             dsl::WrittenEffect::DoubleTurn => Effect::DoubleTurn,
             dsl::WrittenEffect::NextFeature => Effect::NextFeature,
+            // Its items are numbered once every item is (`Checker::bind_forbidden`).
+            dsl::WrittenEffect::Forbid(_, turn) => Effect::Forbid { items: Vec::new().into(), turn },
         })
     }
 }

@@ -3336,7 +3336,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "trace_go_back", text: EditionText::Same("terug van {from} naar {to}"), outdated: false },
         LangUnit {
             id: "trace_left_out",
-            text: EditionText::Same("{item}: vervalt, een van de acties ervoor is uitgevoerd"),
+            text: EditionText::Same("{item}: vervalt door wat eerder is gedaan"),
             outdated: false,
         },
         LangUnit { id: "trace_no", text: EditionText::Same("nee"), outdated: false },
