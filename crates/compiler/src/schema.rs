@@ -214,7 +214,11 @@ impl Offers<'_> {
             }
             offer::EFFECT => {
                 let step = format!("({})", steps.join("|"));
-                let effect = format!("^(skip {step}(, {step})*|go back to {step}|double turn|next feature)$");
+                // An item id of `forbid`, as the DSL's `item_id` reads it.
+                let item = "[a-z0-9]+(-[a-z0-9]+)*";
+                let effect = format!(
+                    "^(skip {step}(, {step})*|go back to {step}|double turn|next feature|forbid {item}(, {item})*( for the turn)?)$"
+                );
                 node.insert("pattern".into(), effect.into());
             }
             offer::GROUP => {

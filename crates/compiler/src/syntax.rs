@@ -279,8 +279,9 @@ pub struct RawItem {
     #[schemars(extend("pattern" = KEBAB))]
     pub under: Option<Spanned<String>>,
     /// What carrying the item out does to the turn: `skip 2B-1, 2B-2`, `go
-    /// back to 1B`, `double turn` or `next feature`.
-    #[schemars(extend("x-offer" = offer::EFFECT, "examples" = ["double turn", "go back to 1B", "skip 2B-1, 2B-2", "next feature"]))]
+    /// back to 1B`, `double turn`, `next feature` or `forbid ITEM, …` (`for
+    /// the turn`).
+    #[schemars(extend("x-offer" = offer::EFFECT, "examples" = ["double turn", "go back to 1B", "skip 2B-1, 2B-2", "next feature", "forbid phantom-deploy-flier"]))]
     pub effect: Option<Spanned<String>>,
     /// What the item is when a turn is played: `action` (the default),
     /// `condition` (its sub-items and effect apply only when it holds),

@@ -266,6 +266,7 @@ fn forget_spans(rules: &mut compiler::Rules) {
             spans.must = spans.must.map(|_| HERE);
             spans.actor = spans.actor.map(|_| HERE);
             spans.none_of.iter_mut().for_each(|(_, span)| *span = HERE);
+            spans.forbid.iter_mut().for_each(|(_, span)| *span = HERE);
             spans.foreign.iter_mut().for_each(|(_, span)| *span = HERE);
             item.markers.iter_mut().for_each(|m| m.span = HERE);
             if let Some((_, span)) = &mut item.placed.under {

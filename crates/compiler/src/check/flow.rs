@@ -292,13 +292,13 @@ impl Checker<'_> {
     /// the double-turn block, wherever the item shows.
     pub(super) fn check_effects(&mut self, phases: &[model::Phase], block: Option<&DoubleTurn>, logic: &Logic) {
         let steps: Vec<&Step> = phases.iter().flat_map(|p| &p.steps).collect();
+        // Where each item shows, built once: the BDD work is bounded per run.
+        let places = places(&steps, logic);
         let mut effects = Vec::new();
         for step in &steps {
-            let exists = logic.cond(&step.when);
-            collect(&step.items, step, &exists, logic, &mut effects);
+            collect(&step.items, step, &places, &mut effects);
         }
         let double_turns: Vec<&WithEffect> = effects.iter().filter(|e| e.effect == &Effect::DoubleTurn).collect();
-        let places = places(&steps, logic);
         for e in &effects {
             match e.effect {
                 &Effect::GoBack(target) => self.go_back(e, target, &steps, block, logic),
@@ -314,6 +314,7 @@ impl Checker<'_> {
                 &Effect::Forbid { turn, .. } => self.forbid(e, turn, &places, block),
             }
         }
+        self.check_required_choices(&steps, &places, logic);
     }
 
     fn go_back(&mut self, e: &WithEffect, to: StepId, steps: &[&Step], block: Option<&DoubleTurn>, logic: &Logic) {
@@ -415,7 +416,7 @@ impl Checker<'_> {
             let replayed = turn && block.is_some_and(|b| b.holds_step(target.step));
             let problem = if target.position <= here && !replayed {
                 Some(format!("`{id}` forbids `{name}`, which comes before it"))
-            } else if e.shows.and(&target.shows).is_false() {
+            } else if e.shows.and(&target.shows).is_false() && !self.failed.editions && !self.failed.modules {
                 Some(format!("`{id}` forbids `{name}`, which never shows with it"))
             } else {
                 None
@@ -434,35 +435,48 @@ impl Checker<'_> {
     /// A choice that must be made offers an option wherever it shows: a
     /// required `choose_one` item (not `optional`) or step (not `may_pass`)
     /// whose options can all be hidden would ask for what cannot be given.
-    pub(super) fn check_required_choices(&mut self, phases: &[model::Phase], logic: &Logic) {
-        for step in phases.iter().flat_map(|p| &p.steps) {
-            let exists = logic.cond(&step.when);
+    fn check_required_choices(&mut self, steps: &[&Step], places: &HashMap<&str, Place>, logic: &Logic) {
+        // Conditions naming editions or modules that could not be read hold
+        // nowhere: what they would hide is not known.
+        if self.failed.editions || self.failed.modules {
+            return;
+        }
+        for step in steps {
             if step.choose_one && !step.may_pass {
                 let span = step.may_pass_span.unwrap_or(step.span);
-                self.required_choice(&step.id, span, &step.items, &exists, logic);
+                self.required_choice(&step.id, span, &step.items, &logic.cond(&step.when), places, logic);
             }
-            self.required_choices_in(&step.items, &exists, logic);
+            self.required_choices_in(&step.items, places, logic);
         }
     }
 
-    fn required_choices_in(&mut self, items: &[Item], context: &Bdd, logic: &Logic) {
+    fn required_choices_in(&mut self, items: &[Item], places: &HashMap<&str, Place>, logic: &Logic) {
         for item in items {
-            let shows = context.and(&logic.cond(&item.when));
             // (A choice without sub-items is reported as such.)
             let required = item.flow.choose_one && !item.flow.optional && item.flow.role != Role::Note;
-            if required && !item.children.is_empty() {
-                self.required_choice(&item.id, item.spans.id, &item.children, &shows, logic);
+            if let (true, false, Some(place)) = (required, item.children.is_empty(), places.get(item.id.as_str())) {
+                self.required_choice(&item.id, item.spans.id, &item.children, &place.shows, places, logic);
             }
-            self.required_choices_in(&item.children, &shows, logic);
+            self.required_choices_in(&item.children, places, logic);
         }
     }
 
     /// Reports `what` (an item or step at `span`) when, where it shows
     /// (`shows`), none of its options (the `options` that are not notes) may.
-    fn required_choice(&mut self, what: &str, span: Span, options: &[Item], shows: &Bdd, logic: &Logic) {
+    fn required_choice(
+        &mut self,
+        what: &str,
+        span: Span,
+        options: &[Item],
+        shows: &Bdd,
+        places: &HashMap<&str, Place>,
+        logic: &Logic,
+    ) {
         let mut none = shows.clone();
         for option in options.iter().filter(|o| o.flow.role != Role::Note) {
-            none = none.and(&logic.cond(&option.when).not());
+            if let Some(place) = places.get(option.id.as_str()) {
+                none = none.and(&place.shows.not());
+            }
         }
         if !none.is_false() {
             self.report(
@@ -559,13 +573,13 @@ struct WithEffect<'r> {
 }
 
 /// The items of `items` (and their descendants) that have an effect.
-fn collect<'r>(items: &'r [Item], step: &'r Step, context: &Bdd, logic: &Logic, out: &mut Vec<WithEffect<'r>>) {
+fn collect<'r>(items: &'r [Item], step: &'r Step, places: &HashMap<&str, Place>, out: &mut Vec<WithEffect<'r>>) {
     for item in items {
-        let shows = context.and(&logic.cond(&item.when));
-        if let (Some(effect), Some(span)) = (&item.effect, item.spans.effect) {
-            out.push(WithEffect { item, step, effect, span, shows: shows.clone() });
+        if let (Some(effect), Some(span), Some(place)) = (&item.effect, item.spans.effect, places.get(item.id.as_str()))
+        {
+            out.push(WithEffect { item, step, effect, span, shows: place.shows.clone() });
         }
-        collect(&item.children, step, &shows, logic, out);
+        collect(&item.children, step, places, out);
     }
 }
 

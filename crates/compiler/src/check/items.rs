@@ -204,7 +204,6 @@ impl Checker<'_> {
         }
         self.check_double_turn_block(&phases, double_turn.as_ref(), &logic);
         self.check_effects(&phases, double_turn.as_ref(), &logic);
-        self.check_required_choices(&phases, &logic);
         drop(logic);
         let defined = model::Defined {
             names: self.names.iter().map(|(name, &(_, span))| (name.clone(), span)).collect(),

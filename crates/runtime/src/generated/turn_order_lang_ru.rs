@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `ru` translation (Русский): 306 units translated, 0 of them outdated; the rest shows in English.
+/// The `ru` translation (Русский): 319 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "ru",
     name: "Русский",
@@ -559,6 +559,29 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "WONDER", text: EditionText::Same("WONDER"), outdated: false },
     ],
     words: &[
+        LangUnit { id: "actor_active", text: EditionText::Same("вы"), outdated: false },
+        LangUnit {
+            id: "actor_each",
+            text: EditionText::Same("каждый игрок по очереди, начиная с вас"),
+            outdated: false,
+        },
+        LangUnit {
+            id: "actor_each_from_left",
+            text: EditionText::Same("каждый игрок по очереди, начиная с игрока \
+                слева, вы последним"),
+            outdated: false,
+        },
+        LangUnit { id: "actor_left", text: EditionText::Same("игрок слева от вас"), outdated: false },
+        LangUnit {
+            id: "actor_owner",
+            text: EditionText::Same("игрок, которого это касается"),
+            outdated: false,
+        },
+        LangUnit {
+            id: "actor_scorers",
+            text: EditionText::Same("каждый игрок, получающий очки"),
+            outdated: false,
+        },
         LangUnit { id: "added", text: EditionText::Same("добавлено"), outdated: false },
         LangUnit {
             id: "added_count",
@@ -676,12 +699,14 @@ pub static LANG: LangTable = LangTable {
             text: EditionText::Same("Каркассон: порядок хода"),
             outdated: false,
         },
+        LangUnit { id: "play_a_must", text: EditionText::Same("обязательно"), outdated: false },
         LangUnit { id: "play_a_turn", text: EditionText::Same("Сыграть ход"), outdated: false },
         LangUnit {
             id: "play_another",
             text: EditionText::Same("Сыграть ещё один ход"),
             outdated: false,
         },
+        LangUnit { id: "play_asks", text: EditionText::Same("отвечает: {actor}"), outdated: false },
         LangUnit { id: "play_carry_out", text: EditionText::Same("Выполните:"), outdated: false },
         LangUnit {
             id: "play_choose",
@@ -703,6 +728,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_did", text: EditionText::Same("Сделано"), outdated: false },
         LangUnit { id: "play_did_not", text: EditionText::Same("Не сделано"), outdated: false },
         LangUnit { id: "play_do", text: EditionText::Same("сделать {item}"), outdated: false },
+        LangUnit {
+            id: "play_do_must",
+            text: EditionText::Same("сделать {item}, обязательно"),
+            outdated: false,
+        },
         LangUnit { id: "play_does_it_hold", text: EditionText::Same("Это так?"), outdated: false },
         LangUnit { id: "play_done", text: EditionText::Same("Готово"), outdated: false },
         LangUnit { id: "play_heading", text: EditionText::Same("часть {part}, шаг {step}"), outdated: false },
@@ -719,6 +749,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_log_no", text: EditionText::Same("Нет: {item}"), outdated: false },
         LangUnit { id: "play_log_yes", text: EditionText::Same("Да: {item}"), outdated: false },
         LangUnit { id: "play_more", text: EditionText::Same("Больше:"), outdated: false },
+        LangUnit {
+            id: "play_must",
+            text: EditionText::Same("Это обязательно: отказаться нельзя."),
+            outdated: false,
+        },
         LangUnit {
             id: "play_must_choose",
             text: EditionText::Same("Здесь нужно выбрать один из вариантов."),
@@ -771,6 +806,7 @@ pub static LANG: LangTable = LangTable {
             text: EditionText::Same("Ответ {answer} не подходит к вопросу {prompt}."),
             outdated: false,
         },
+        LangUnit { id: "play_yes_only", text: EditionText::Same("д (да)"), outdated: false },
         LangUnit { id: "play_yes_or_no", text: EditionText::Same("д (да) или н (нет)"), outdated: false },
         LangUnit { id: "play_yes_words", text: EditionText::Same("д да"), outdated: false },
         LangUnit { id: "play_you_may", text: EditionText::Same("Можно:"), outdated: false },
@@ -818,6 +854,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "trace_end", text: EditionText::Same("конец хода"), outdated: false },
         LangUnit { id: "trace_feature", text: EditionText::Same("объект {n} из {of}"), outdated: false },
         LangUnit { id: "trace_go_back", text: EditionText::Same("назад от {from} к {to}"), outdated: false },
+        LangUnit {
+            id: "trace_left_out",
+            text: EditionText::Same("{item}: пропущено из-за сделанного раньше"),
+            outdated: false,
+        },
         LangUnit { id: "trace_no", text: EditionText::Same("нет"), outdated: false },
         LangUnit {
             id: "trace_no_features",
@@ -832,6 +873,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "trace_part", text: EditionText::Same("часть {part}"), outdated: false },
         LangUnit { id: "trace_skipped", text: EditionText::Same("шаг {step} пропущен"), outdated: false },
         LangUnit { id: "trace_step", text: EditionText::Same("шаг {step}"), outdated: false },
+        LangUnit {
+            id: "trace_taken",
+            text: EditionText::Same("выбрано {item}, единственный вариант"),
+            outdated: false,
+        },
         LangUnit { id: "trace_yes", text: EditionText::Same("да"), outdated: false },
         LangUnit { id: "undo", text: EditionText::Same("Отменить"), outdated: false },
         LangUnit {
