@@ -16,10 +16,14 @@
 //! "Play a turn" (the runtime in WebAssembly, on a page of the bundled rules
 //! only) is played through the page (its buttons) and through `play --format
 //! json --answers -` with the same random answers, for 30 random selections:
-//! the same prompts and trace, and the log's words those of the trace with
-//! the edition's texts. Undo is checked against `play` of the answers kept;
-//! a turn reloaded mid-way resumes at the same prompt, Back leaves the play
-//! mode, and the 101st go-back is refused as `play` refuses it.
+//! the same prompts (who answers each and whether it is a must included, as
+//! the page shows them) and trace, and the log's words those of the trace
+//! with the edition's texts. Each prompt of another player than the active
+//! one names them, a must shows one button ("Done") and no way to decline
+//! it, and a link that declines one is refused as `play` refuses it. Undo is
+//! checked against `play` of the answers kept; a turn reloaded mid-way
+//! resumes at the same prompt, Back leaves the play mode, and the 101st
+//! go-back is refused as `play` refuses it.
 //!
 //! Without Chromium (`/usr/bin/chromium` and `/usr/bin/chromedriver`, or
 //! `CARCASSONNE_CHROMIUM` and `CARCASSONNE_CHROMEDRIVER`) the browser test
@@ -1078,21 +1082,37 @@ const PLAY_SEED: u64 = 0x9a1e_70c5;
 const MAX_PROMPTS: usize = 600;
 
 /// The pending prompt as the page shows it, in the shape of `play`'s
-/// `prompts` (null when the turn is over), and the "at any time" items that
-/// can be used now (`any_time`, not part of `play`'s prompt).
+/// `prompts` (null when the turn is over), and what is not part of `play`'s
+/// prompt: the "at any time" items that can be used now (`any_time`), the
+/// line that says who is asked (`asks`, null where none shows), the
+/// question and the answer buttons' labels (`question`, `buttons`). A `do`
+/// prompt is a must where the page offers no way to decline it (no "no"
+/// button), a `choose` prompt where it offers no "none of them"; the actor
+/// is the one the prompt is shown for.
 const READ_PROMPT: &str = r##"
 const box = document.getElementById("play-prompt");
 const d = box.dataset;
 if (!box.checkVisibility() || d.kind === "over") return null;
+const text = (e) => e.textContent.replace(/\s+/g, " ").trim();
 const p = { seq: Number(d.seq), kind: d.kind, part: Number(d.part), step: d.step,
   feature: d.feature ? d.feature.split(" ").map(Number) : null };
-if (d.kind === "do") p.item = d.item;
+if (d.kind === "do") {
+  p.item = d.item;
+  p.must = !box.querySelector("button[data-answer=no]");
+}
 if (d.kind === "choose") {
   p.options = Array.from(box.querySelectorAll("button[data-option]")).filter((b) => b.checkVisibility())
     .map((b) => b.dataset.option);
   p.may_pass = !!box.querySelector("button[data-pass]");
   p.of = d.of === undefined ? null : d.of;
+  p.must = !p.may_pass;
 }
+p.actor = d.actor;
+const asks = box.querySelector(".play-actor");
+p.asks = asks && asks.checkVisibility() ? text(asks) : null;
+const question = box.querySelector(".play-question");
+p.question = question ? text(question) : null;
+p.buttons = Array.from(box.querySelectorAll("button:not([data-option])")).filter((b) => b.checkVisibility()).map(text);
 p.any_time = Array.from(document.querySelectorAll("#play-any-time button[data-any-time]"))
   .filter((b) => !b.disabled && b.checkVisibility()).map((b) => b.dataset.anyTime);
 return p;
@@ -1124,6 +1144,8 @@ fn random_answer(rng: &mut fastrand::Rng, prompt: &Value) -> (Value, String) {
         return (json!({ "any_time": item }), format!("#play-any-time button[data-any-time=\"{item}\"]"));
     }
     match prompt["kind"].as_str().unwrap_or_default() {
+        // A must has one answer, its one button.
+        "do" if prompt["must"] == true => (json!({ "do": true }), "#play-prompt button[data-answer=yes]".to_string()),
         "do" => {
             let done = rng.bool();
             (json!({ "do": done }), format!("#play-prompt button[data-answer={}]", if done { "yes" } else { "no" }))
@@ -1148,9 +1170,46 @@ fn random_answer(rng: &mut fastrand::Rng, prompt: &Value) -> (Value, String) {
 fn as_play_prompt(prompt: &Value) -> Value {
     let mut p = prompt.clone();
     if let Some(object) = p.as_object_mut() {
-        object.remove("any_time");
+        for key in ["any_time", "asks", "question", "buttons"] {
+            object.remove(key);
+        }
     }
     p
+}
+
+/// Checks what the English page says of a prompt (as `READ_PROMPT` reads
+/// it) against its actor and must: who is asked, named in the program's
+/// words, where it is not the active player, and nowhere else; a `do` prompt
+/// that is a must an instruction ("Carry out:", "a must") acknowledged with
+/// "Done" alone, any other a question with two answers.
+fn says_who_and_must(prompt: &Value) -> Outcome<()> {
+    use carcassonne_rules_runtime::core::Actor;
+    use carcassonne_rules_runtime::core::words::{Word, Words};
+    let words = Words::english();
+    let actor = prompt["actor"].as_str().unwrap_or_default();
+    let Some(&(_, known)) = Actor::ALL.iter().find(|(name, _)| *name == actor) else {
+        return Err(format!("the page shows a prompt for no actor it knows: {prompt}"));
+    };
+    let asks = match known {
+        Actor::Active => Value::Null,
+        other => json!(capitalized(&words.fill(Word::PlayAsks, &[("actor", words.actor(other))]))),
+    };
+    if prompt["asks"] != asks {
+        return Err(format!("the page says {} of who is asked, not {asks}: {prompt}", prompt["asks"]));
+    }
+    if prompt["kind"] == "do" {
+        let buttons = prompt["buttons"].as_array().map_or(0, Vec::len);
+        let must = format!("{} {}", words.get(Word::PlayCarryOut), words.get(Word::PlayAMust));
+        let ok = if prompt["must"] == true {
+            prompt["buttons"] == json!([words.get(Word::PlayDone)]) && prompt["question"] == json!(must)
+        } else {
+            buttons == 2 && prompt["question"] != json!(must)
+        };
+        if !ok {
+            return Err(format!("the page shows a do prompt (must: {}) as {prompt}", prompt["must"]));
+        }
+    }
+    Ok(())
 }
 
 /// Answers the page's prompts at random until the turn is over (or `limit`
@@ -1161,6 +1220,7 @@ async fn play_on_page(client: &Client, rng: &mut fastrand::Rng, limit: usize, pl
         if played.answers.len() >= MAX_PROMPTS {
             return Err(format!("the turn does not end after {MAX_PROMPTS} answers: {:?}", played.answers));
         }
+        says_who_and_must(&prompt).map_err(|problem| format!("after answers {:?}: {problem}", played.answers))?;
         let (answer, selector) = random_answer(rng, &prompt);
         if answer.get("any_time").is_none() {
             played.prompts.push(as_play_prompt(&prompt));
@@ -1200,10 +1260,10 @@ fn play_output(rules: Option<&Path>, selection: &[String], answers: &[Value]) ->
     child.wait_with_output().expect("play's output")
 }
 
-/// Answers on the page, by clicks from a script, "yes" to `item` and no to
-/// every other item, the first option, no feature, until the page refuses
-/// an answer (or the turn is over): the answers (the refused one last) and
-/// the page's message.
+/// Answers on the page, by clicks from a script, "yes" to `item` and to
+/// every must (which has no "no") and no to every other item, the first
+/// option, no feature, until the page refuses an answer (or the turn is
+/// over): the answers (the refused one last) and the page's message.
 const GO_BACK_UNTIL_REFUSED: &str = r##"
 const [item] = arguments;
 const box = document.getElementById("play-prompt");
@@ -1214,7 +1274,7 @@ for (let n = 0; n < 2000; n++) {
   const d = box.dataset;
   let answer, selector;
   if (d.kind === "do") {
-    answer = { do: d.item === item };
+    answer = { do: d.item === item || !box.querySelector("button[data-answer=no]") };
     selector = answer.do ? "button[data-answer=yes]" : "button[data-answer=no]";
   } else if (d.kind === "choose") {
     const option = box.querySelector("button[data-option]");
@@ -1256,6 +1316,74 @@ async fn refuses_as_play_does(client: &Client, url: &str) -> Outcome<()> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.code() != Some(1) || !stderr.contains("went back 100 times") {
         return Err(format!("play took the answer the page refused ({refused}): {stderr}"));
+    }
+    Ok(())
+}
+
+/// Whether the page shows its refusal, and the link.
+const READ_ERROR: &str = "const e = document.getElementById('play-error'); \
+    return { error: e.hidden ? null : e.textContent, hash: location.hash };";
+
+/// A must is no question, and declining it is refused as `play` refuses it:
+/// a link that answers "no" to drawing the tile (as links made before it
+/// was a must could) opens at that prompt with the refusal in the page's
+/// words (the reason `must`), the answer dropped from the link, and one
+/// "Done" to acknowledge it; `play` refuses the same answer. A prompt of
+/// other players names them: C2's choose-scoring-order, asked of each
+/// player who scores, in the prompt and in the log.
+async fn musts_and_actors(client: &Client, url: &str) -> Outcome<()> {
+    use carcassonne_rules_runtime::core::words::{Word, Words};
+    let words = Words::english();
+    client.goto("about:blank").await.map_err(|e| e.to_string())?;
+    let link = format!("{url}#edition=C2&play=n");
+    client.goto(&link).await.map_err(|e| format!("cannot open {link}: {e}"))?;
+    settled(client).await?;
+    let prompt = run_js(client, READ_PROMPT).await?;
+    let seen = run_js(client, READ_ERROR).await?;
+    if prompt["item"] != "draw-tile" || prompt["must"] != true || prompt["seq"] != 0 {
+        return Err(format!("{link} opens at {prompt}, not at drawing the tile, a must"));
+    }
+    says_who_and_must(&prompt)?;
+    let hash = seen["hash"].as_str().unwrap_or_default();
+    if seen["error"] != words.get(Word::PlayMust) || hash.contains("play=n") {
+        return Err(format!("{link}: the page says {} and links {hash:?}", seen["error"]));
+    }
+    let out = play_output(None, &play_selection("C2", None, &[]), &[json!({ "do": false })]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() != Some(1) || !stderr.contains("cannot be declined") {
+        return Err(format!("play takes {{\"do\": false}} to drawing the tile: {stderr}"));
+    }
+    // Acknowledged, the turn goes on, the refusal gone; then on to the scoring order.
+    let mut prompt = client
+        .execute(&click_and_read(), vec![json!("#play-prompt button[data-answer=yes]")])
+        .await
+        .map_err(|e| e.to_string())?;
+    if prompt["item"] != "show-tile" || run_js(client, READ_ERROR).await?["error"] != Value::Null {
+        return Err(format!("after \"Done\" the page shows {prompt}"));
+    }
+    for _ in 0..MAX_PROMPTS {
+        if prompt.is_null() || prompt["item"] == "choose-scoring-order" {
+            break;
+        }
+        let selector = match prompt["kind"].as_str().unwrap_or_default() {
+            "do" => "#play-prompt button[data-answer=yes]".to_string(),
+            "choose" => format!("#play-prompt button[data-option=\"{}\"]", prompt["options"][0].as_str().unwrap_or("")),
+            _ => "#play-prompt button[data-count=\"1\"]".to_string(),
+        };
+        prompt = client.execute(&click_and_read(), vec![json!(selector)]).await.map_err(|e| e.to_string())?;
+    }
+    let asks = capitalized(&words.fill(Word::PlayAsks, &[("actor", words.get(Word::ActorScorers))]));
+    if prompt["actor"] != "scorers" || prompt["asks"] != json!(asks) {
+        return Err(format!("choose-scoring-order is asked as {prompt}, not with {asks:?}"));
+    }
+    says_who_and_must(&prompt)?;
+    let log = client
+        .execute(&format!("document.querySelector('#play-prompt button[data-answer=no]').click();\n{READ_LOG}"), vec![])
+        .await
+        .map_err(|e| e.to_string())?;
+    let by = format!(" ({})", words.get(Word::ActorScorers));
+    if !log.as_array().is_some_and(|lines| lines.iter().any(|l| l.as_str().is_some_and(|l| l.ends_with(&by)))) {
+        return Err(format!("the log does not say who answered ({by:?}): {log}"));
     }
     Ok(())
 }
@@ -1321,6 +1449,11 @@ struct Met {
     features: usize,
     once: usize,
     any_time: usize,
+    /// Options taken without asking (`taken`), items left out (`left_out`).
+    taken: usize,
+    left_out: usize,
+    /// Answers of another player than the active one, in the trace.
+    others: usize,
     /// Lines of the log that name an item by its text.
     named: usize,
 }
@@ -1337,7 +1470,12 @@ impl Met {
                 "step" if !event["feature"].is_null() => self.features += 1,
                 "once" => self.once += 1,
                 "any_time" => self.any_time += 1,
+                "taken" => self.taken += 1,
+                "left_out" => self.left_out += 1,
                 _ => {}
+            }
+            if event.get("actor").is_some_and(|a| a != "active") {
+                self.others += 1;
             }
         }
     }
@@ -1406,8 +1544,10 @@ fn capitalized(text: &str) -> String {
 /// Checks the words of the English page's log against `trace`: each line is
 /// the program's words for its event, an item named by its text in the
 /// selection's edition as `order` prints it (one edition's wording, never two
-/// glued); returns how many lines named an item.
+/// glued), and who answered where it was another than the active player
+/// (" (each player who scores)"); returns how many lines named an item.
 fn log_words(order: &TurnOrder, trace: &Value, lines: &Value) -> Outcome<usize> {
+    use carcassonne_rules_runtime::core::Actor;
     use carcassonne_rules_runtime::core::words::{Word, Words};
     fn walk(entries: &[Entry], out: &mut std::collections::HashMap<String, String>) {
         for e in entries {
@@ -1430,6 +1570,11 @@ fn log_words(order: &TurnOrder, trace: &Value, lines: &Value) -> Outcome<usize> 
     for (event, line) in events.iter().zip(&lines) {
         let field = |key: &str| event[key].as_str().unwrap_or_default().to_string();
         let number = |value: &Value| value.as_u64().map_or_else(String::new, |n| n.to_string());
+        // Who answered, where it was not the active player: " (each player who scores)".
+        let by = match Actor::ALL.iter().find(|(name, _)| event["actor"] == *name) {
+            Some((_, Actor::Active)) | None => String::new(),
+            Some((_, actor)) => format!(" ({})", words.actor(*actor)),
+        };
         let mut item = || {
             named += 1;
             texts.get(&field("item")).cloned().unwrap_or_else(|| format!("no item {}", field("item")))
@@ -1443,10 +1588,12 @@ fn log_words(order: &TurnOrder, trace: &Value, lines: &Value) -> Outcome<usize> 
                 }
                 line
             }
-            "item" if event["done"] == true => words.fill(Word::PlayLogYes, &[("item", &item())]),
-            "item" => words.fill(Word::PlayLogNo, &[("item", &item())]),
-            "chose" if event["item"].is_null() => capitalized(words.get(Word::TraceChoseNone)),
-            "chose" => capitalized(&words.fill(Word::TraceChose, &[("item", &item())])),
+            "item" if event["done"] == true => words.fill(Word::PlayLogYes, &[("item", &item())]) + &by,
+            "item" => words.fill(Word::PlayLogNo, &[("item", &item())]) + &by,
+            "chose" if event["item"].is_null() => capitalized(words.get(Word::TraceChoseNone)) + &by,
+            "chose" => capitalized(&words.fill(Word::TraceChose, &[("item", &item())])) + &by,
+            "taken" => capitalized(&words.fill(Word::TraceTaken, &[("item", &item())])) + &by,
+            "left_out" => capitalized(&words.fill(Word::TraceLeftOut, &[("item", &item())])),
             "skipped" => capitalized(&words.fill(Word::TraceSkipped, &[("step", &field("step"))])),
             "no_features" => capitalized(&words.fill(Word::TraceNoFeatures, &[("step", &field("step"))])),
             "once" => capitalized(&words.fill(Word::TraceOnce, &[("item", &item())])),
@@ -1680,6 +1827,7 @@ fn the_page_plays_a_turn_as_play_does() {
         let result = tokio::time::timeout(SESSION_LIMIT, async {
             let met = random_turns(&client, &url).await?;
             undo(&client, &url).await?;
+            musts_and_actors(&client, &url).await?;
             lasts(&client, &url).await?;
             refuses_as_play_does(&client, &url).await?;
             if let Some(path) = std::env::var_os("CARCASSONNE_SITE_PLAY_SCREENSHOT") {
@@ -1705,6 +1853,9 @@ fn the_page_plays_a_turn_as_play_does() {
                 ("choices passed", met.chose_none),
                 ("feature rounds", met.features),
                 ("at any time", met.any_time),
+                ("options taken without asking", met.taken),
+                ("items left out", met.left_out),
+                ("answers of other players", met.others),
                 ("items named in the log", met.named),
             ] {
                 assert!(n > 0, "no {what} in {met:?}");
@@ -1714,24 +1865,26 @@ fn the_page_plays_a_turn_as_play_does() {
     }
 }
 
-/// Plays a turn on the Dutch page by clicks (no to every item, the first
-/// option or none, a count the page refuses, then no feature) and reads what
-/// the play panel says on the way: where the turn is, the questions, the
-/// answer buttons, the refusal, the log.
+/// Plays a turn on the Dutch page by clicks (no to every item but a must,
+/// which has one button, the first option or none, a count the page refuses,
+/// then no feature) and reads what the play panel says on the way: where the
+/// turn is, who is asked, the questions, the answer buttons, the refusal,
+/// the log.
 const PLAY_IN_DUTCH: &str = r##"
 const box = document.getElementById("play-prompt");
 const texts = (selector) =>
   Array.from(document.querySelectorAll(selector)).map((e) => e.textContent.replace(/\s+/g, " ").trim());
-const seen = { where: [], questions: [], buttons: [], refused: null };
+const seen = { where: [], asks: [], questions: [], buttons: [], refused: null };
 const read = () => {
   seen.where.push(document.getElementById("play-where").textContent);
+  seen.asks.push(...texts("#play-prompt .play-actor"));
   seen.questions.push(...texts("#play-prompt .play-question"));
   seen.buttons.push(...texts("#play-prompt button:not([data-option]):not([data-count])"));
 };
 for (let n = 0; n < 500 && box.dataset.kind !== "over"; n++) {
   read();
   const kind = box.dataset.kind;
-  if (kind === "do") box.querySelector("button[data-answer=no]").click();
+  if (kind === "do") (box.querySelector("button[data-answer=no]") || box.querySelector("button[data-answer=yes]")).click();
   else if (kind === "choose") (box.querySelector("button[data-pass]") || box.querySelector("button[data-option]")).click();
   else if (seen.refused === null) {
     document.getElementById("play-count").value = "999";
@@ -1758,10 +1911,12 @@ async fn dutch_turn(client: &Client) -> Outcome<()> {
         |ok: bool, what: &str| if ok { Ok(()) } else { Err(format!("playing on the Dutch page: {what}: {seen}")) };
     expect(seen["kind"] == "over", "the turn ends")?;
     let (questions, buttons, log) = (strings("questions"), strings("buttons"), strings("log"));
+    let asks = strings("asks");
     // A builder's turn: in part 1 of a double turn that may come.
     expect(strings("where").first().is_some_and(|w| w.starts_with("Deel 1 · Stap 1")), "where the turn starts")?;
     let dutch_questions = [
         "Voer uit:",
+        "Voer uit: verplicht",
         "Je mag:",
         "Klopt dit?",
         "Kies er één",
@@ -1769,6 +1924,11 @@ async fn dutch_turn(client: &Client) -> Outcome<()> {
         "Hoeveel projecten zijn voltooid?",
     ];
     expect(questions.iter().any(|q| q == "Voer uit:"), "the question to carry out an item")?;
+    expect(questions.iter().any(|q| q == "Voer uit: verplicht"), "the instruction to carry out a must")?;
+    // Who is asked, where it is not you: the scoring order, of each player who scores.
+    expect(asks.iter().any(|a| a == "Aan zet: elke speler die punten krijgt"), "who is asked")?;
+    expect(asks.iter().all(|a| a.starts_with("Aan zet: ")), "who is asked")?;
+    expect(log.iter().any(|l| l.ends_with(" (elke speler die punten krijgt)")), "who answered, in the log")?;
     expect(questions.last().is_some_and(|q| q == "De beurt is voorbij."), "the end of the turn")?;
     expect(questions.iter().rev().skip(1).all(|q| dutch_questions.contains(&q.as_str())), "the questions")?;
     let dutch_buttons =
@@ -1801,6 +1961,11 @@ async fn dutch_turn(client: &Client) -> Outcome<()> {
         "End of turn",
         "At any time",
         "More",
+        "a must",
+        "Asks",
+        "each player",
+        "the player",
+        "cannot be declined",
     ] {
         expect(!panel.contains(english), &format!("the panel says {english:?}"))?;
     }
