@@ -80,7 +80,17 @@ export interface Step {
   items: Item[];
 }
 
-export type Effect = { skip: string[] } | { go_back: string } | { double_turn: true };
+/**
+ * What carrying the item out does to the turn: steps skipped, a go-back, the
+ * double turn, the rest of a per-feature round dropped (`next_feature`), or
+ * items ruled out for the rest of the part or of the whole turn (`forbid`).
+ */
+export type Effect =
+  | { skip: string[] }
+  | { go_back: string }
+  | { double_turn: true }
+  | { next_feature: true }
+  | { forbid: string[]; for: "part" | "turn" };
 
 export interface Item {
   /** Unique among the rules' items: `draw-tile`. */
@@ -110,6 +120,16 @@ export type Answer =
 /** `[n, of]`: the completed feature a per-feature step is played for. */
 export type Feature = [number, number];
 
+/**
+ * Who answers a prompt (who carries the item out): the player whose turn it
+ * is (`active`), the player on their left (`left`), every player in turn,
+ * the active player first (`each`) or last, from the left (`each_from_left`),
+ * the player the feature or figure concerns (`owner`), each player who
+ * scores (`scorers`). Where several players act, one prompt stands for all
+ * of them.
+ */
+export type Actor = "active" | "left" | "each" | "each_from_left" | "owner" | "scorers";
+
 interface PromptBase {
   /** Counts the prompts from the start of the turn, across resumes. */
   seq: number;
@@ -119,19 +139,20 @@ interface PromptBase {
   feature: Feature | null;
   /** The prompt still waits for its answer: the last of `prompts`. */
   pending?: true;
-  /**
-   * Who answers it, as the design names it (`active`, …). Not printed by
-   * this version of the rules' runtime.
-   */
-  actor?: string;
+  /** Who answers it: ask that player (or players), not always the active one. */
+  actor: Actor;
 }
 
-/** Was the item carried out, does its condition hold: `{do: true|false}`. */
+/**
+ * Was the item carried out, does its condition hold: `{do: true|false}`.
+ * Where `must`, the item cannot be declined: show it as an instruction to
+ * acknowledge, and answer `{do: true}` (`{do: false}` is refused with the
+ * reason `must`).
+ */
 export interface DoPrompt extends PromptBase {
   kind: "do";
   item: string;
-  /** The item cannot be declined (design; not printed by this version). */
-  must?: boolean;
+  must: boolean;
 }
 
 /** One of `options`: `{choose: id}`, or `{choose: null}` where `may_pass`. */
@@ -139,9 +160,13 @@ export interface ChoosePrompt extends PromptBase {
   kind: "choose";
   options: string[];
   may_pass: boolean;
-  /** The item whose options these are (design; not printed by this version). */
-  of?: string | null;
-  must?: boolean;
+  /** The item whose options these are, or null for the step's own choice. */
+  of: string | null;
+  /**
+   * One of the options must be taken: always `!may_pass`. (A choice of one
+   * option that must be taken is never asked: the trace says `taken`.)
+   */
+  must: boolean;
 }
 
 /** How many features were completed: `{count: n}`. */
@@ -151,12 +176,23 @@ export interface CountPrompt extends PromptBase {
 
 export type Prompt = DoPrompt | ChoosePrompt | CountPrompt;
 
-/** What happened in the turn, by the rules' ids. */
+/**
+ * What happened in the turn, by the rules' ids; `actor` is who answered (or
+ * took the only option).
+ */
 export type TraceEvent =
   | { event: "part"; part: number }
   | { event: "step"; part: number; step: string; feature: Feature | null }
-  | { event: "item"; part: number; step: string; item: string; done: boolean }
-  | { event: "chose"; part: number; step: string; item: string | null }
+  | { event: "item"; part: number; step: string; item: string; done: boolean; actor: Actor }
+  | { event: "chose"; part: number; step: string; item: string | null; actor: Actor }
+  /** The only option of a choice that must be made, taken without asking. */
+  | { event: "taken"; part: number; step: string; item: string; actor: Actor }
+  /**
+   * An item left out by what was done before: an item its `none_of` names
+   * was done in this pass of the step ("if you did none of the above"), or
+   * an effect forbade it.
+   */
+  | { event: "left_out"; part: number; step: string; item: string }
   | { event: "skipped"; part: number; step: string }
   | { event: "no_features"; part: number; step: string }
   | { event: "once"; part: number; step: string; item: string }
@@ -230,6 +266,7 @@ export type RefusalReason =
   | "wrong-kind"
   | "not-offered"
   | "may-not-pass"
+  | "must"
   | "too-many-features"
   | "too-many-go-backs"
   | "no-such-step"

@@ -137,11 +137,11 @@ export function pendingOf(result) {
   return last !== undefined && last.pending === true ? last : null;
 }
 
-/** A random answer that the pending prompt takes. */
+/** A random answer that the pending prompt takes: yes to a must, which cannot be declined. */
 export function randomAnswer(rng, prompt) {
   switch (prompt.kind) {
     case "do":
-      return { do: rng.chance(0.6) };
+      return { do: prompt.must === true || rng.chance(0.6) };
     case "choose":
       if (prompt.may_pass && rng.chance(0.25)) return { choose: null };
       return { choose: rng.pick(prompt.options) };

@@ -237,8 +237,10 @@ describe("play and resume, as the command line plays them", () => {
     assert.equal(first.kind, "do");
     const ok = [{ do: true }];
     const third = pendingOf(rules.play(selection, [...ok, { do: true }]));
+    assert.equal(first.must, true, "drawing the tile is a must");
     const cases = [
       { answers: [{ count: 1 }], index: 0, reason: "wrong-kind", why: "wrong kind" },
+      { answers: [{ do: false }], index: 0, reason: "must", why: "a must declined" },
       { answers: [...ok, { choose: "no-such-item" }], index: 1, reason: null, why: "unknown item" },
       {
         answers: [...ok, { do: true }, { choose: "draw-tile" }],
@@ -332,6 +334,7 @@ describe("play and resume, as the command line plays them", () => {
           () => ({ ...randomAnswer(rng, pending), seq: pending.seq + 1 + rng.int(3) }),
           () => ({ count: 65 }),
           () => ({ do: "yes" }),
+          () => ({ do: false }),
           () => ({ any_time: rng.pick(ids) }),
         ];
         wrong = rng.pick(forms)();
@@ -398,6 +401,52 @@ describe("play and resume, as the command line plays them", () => {
     }
   });
 
+  test("a must is acknowledged, never declined, and each prompt says who answers it", () => {
+    const selection = { edition: "C2" };
+    const start = rules.play(selection, []);
+    const draw = pendingOf(start);
+    assert.deepEqual(
+      { item: draw.item, must: draw.must, actor: draw.actor },
+      { item: "draw-tile", must: true, actor: "active" }
+    );
+    const err = catchError(() => rules.play(selection, [{ do: false }]));
+    assert.equal(err.reason, "must");
+    assert.equal(err.answer, 0);
+    assert.match(err.message, /cannot be declined/);
+    // Yes to every item and the first option: on to the scoring order, asked of
+    // each player who scores; the only kind of meeple is taken, not asked.
+    const answers = [];
+    let result = start;
+    while (pendingOf(result) !== null && pendingOf(result).item !== "choose-scoring-order" && answers.length < 60) {
+      const p = pendingOf(result);
+      answers.push(p.kind === "do" ? { do: true } : p.kind === "choose" ? { choose: p.options[0] } : { count: 1 });
+      result = rules.play(selection, answers);
+    }
+    const scoring = pendingOf(result);
+    assert.ok(scoring, `choose-scoring-order is asked after ${JSON.stringify(answers)}`);
+    assert.deepEqual({ must: scoring.must, actor: scoring.actor }, { must: false, actor: "scorers" });
+    const after = rules.play(selection, [...answers, { do: true }]);
+    assert.deepEqual(after.trace.find((e) => e.event === "item" && e.item === "choose-scoring-order"), {
+      event: "item",
+      part: 1,
+      step: "3A",
+      item: "choose-scoring-order",
+      done: true,
+      actor: "scorers",
+    });
+    assert.deepEqual(after.trace.find((e) => e.event === "taken"), {
+      event: "taken",
+      part: 1,
+      step: "2B-1",
+      item: "deploy-normal-meeple",
+      actor: "active",
+    });
+    const file = path.join(tmp, "scoring-order.jsonl");
+    fs.writeFileSync(file, jsonLines([...answers, { do: true }]));
+    const { state, ...output } = after;
+    assert.deepEqual(output, JSON.parse(cli(["play", "--edition", "C2", "--answers", file, "--format", "json"])));
+  });
+
   test("a turn in Dutch plays by the same ids, and its state resumes in English", () => {
     const rng = prng(seed ^ 0x2545f491);
     const nl = { edition: "C2", with: ["builder"], lang: "nl" };
@@ -429,11 +478,14 @@ function keys(object, required, optional = []) {
 }
 
 const FEATURE = (f) => f === null || (Array.isArray(f) && f.length === 2 && f.every(Number.isInteger));
+const ACTORS = ["active", "left", "each", "each_from_left", "owner", "scorers"];
 const EVENTS = {
   part: ["part"],
   step: ["part", "step", "feature"],
-  item: ["part", "step", "item", "done"],
-  chose: ["part", "step", "item"],
+  item: ["part", "step", "item", "done", "actor"],
+  chose: ["part", "step", "item", "actor"],
+  taken: ["part", "step", "item", "actor"],
+  left_out: ["part", "step", "item"],
   skipped: ["part", "step"],
   no_features: ["part", "step"],
   once: ["part", "step", "item"],
@@ -445,11 +497,17 @@ const EVENTS = {
 function shapeOfPlay(result, where) {
   keys(result, ["over", "prompts", "trace", "state"]);
   for (const p of result.prompts) {
-    const extra = { do: ["item"], choose: ["options", "may_pass"], count: [] }[p.kind];
+    const extra = { do: ["item", "must"], choose: ["options", "may_pass", "of", "must"], count: [] }[p.kind];
     assert.ok(extra, `a prompt's kind: ${JSON.stringify(p)}, ${where}`);
-    keys(p, ["seq", "kind", "part", "step", "feature", ...extra], ["pending", "actor", "must", "of"]);
+    keys(p, ["seq", "kind", "part", "step", "feature", "actor", ...extra], ["pending"]);
     assert.ok(p.part === 1 || p.part === 2);
     assert.ok(FEATURE(p.feature));
+    assert.ok(ACTORS.includes(p.actor), `an actor of the types: ${JSON.stringify(p)}, ${where}`);
+    if (p.kind !== "count") assert.equal(typeof p.must, "boolean");
+    if (p.kind === "choose") {
+      assert.equal(p.must, !p.may_pass, `a choice's must is !may_pass: ${JSON.stringify(p)}, ${where}`);
+      assert.ok(p.must === false || p.options.length > 1, `a one-option must choice is taken, not asked, ${where}`);
+    }
     if (p.pending !== undefined) assert.equal(p.pending, true);
   }
   for (const e of result.trace) {
@@ -457,6 +515,7 @@ function shapeOfPlay(result, where) {
     assert.ok(fields, `an event of the types: ${JSON.stringify(e)}, ${where}`);
     keys(e, ["event", ...fields]);
     if ("feature" in e) assert.ok(FEATURE(e.feature));
+    if ("actor" in e) assert.ok(ACTORS.includes(e.actor), `an actor of the types: ${JSON.stringify(e)}, ${where}`);
   }
   keys(result.state, ["turn", "trace"]);
   keys(result.state.turn.selection, ["edition", "variant", "modules"]);
@@ -470,8 +529,13 @@ function shapeOfOrder(order) {
     keys(i, ["id", "origin", "text", "markers", "foreign", "effect", "children"], ["translation"]);
     if (i.effect !== null) {
       const [k, ...more] = Object.keys(i.effect);
-      assert.deepEqual(more, []);
-      assert.ok(["skip", "go_back", "double_turn"].includes(k), JSON.stringify(i.effect));
+      if (k === "forbid") {
+        assert.deepEqual(more, ["for"], JSON.stringify(i.effect));
+        assert.ok(["part", "turn"].includes(i.effect.for), JSON.stringify(i.effect));
+      } else {
+        assert.deepEqual(more, [], JSON.stringify(i.effect));
+      }
+      assert.ok(["skip", "go_back", "double_turn", "next_feature", "forbid"].includes(k), JSON.stringify(i.effect));
     }
     if (i.translation !== undefined) assert.ok(["translated", "outdated", "missing"].includes(i.translation));
     i.children.forEach(item);
