@@ -139,6 +139,8 @@ words! {
     PlayDoMust = "play_do_must", "do {item}, a must";
     PlayAsks = "play_asks", "asks: {actor}";
     PlayAMust = "play_a_must", "a must";
+    ModalMust = "modal_must", "must";
+    ModalMay = "modal_may", "may";
     PlayYesOnly = "play_yes_only", "y";
     ActorActive = "actor_active", "you";
     ActorLeft = "actor_left", "the player on your left";

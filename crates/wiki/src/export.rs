@@ -84,6 +84,10 @@ pub struct Conventions {
     pub double_turn: Cow<'static, str>,
     /// A publisher label's words before and after the publishers' names.
     pub rules_only: (Cow<'static, str>, Cow<'static, str>),
+    /// The words for "must" and "may", as a text says them: the page bolds
+    /// them in an item that must or may be done (`'''mag'''`). Plain words,
+    /// not wiki text.
+    pub modals: (Cow<'static, str>, Cow<'static, str>),
 }
 
 /// The English page's headings, in [`Section::ALL`]'s order.
@@ -103,6 +107,7 @@ pub const ENGLISH: Conventions = Conventions {
     no_actions: Cow::Borrowed(NO_ACTIONS),
     double_turn: Cow::Borrowed("Once, or twice on a double turn"),
     rules_only: (Cow::Borrowed(""), Cow::Borrowed(" rules only")),
+    modals: (Cow::Borrowed("must"), Cow::Borrowed("may")),
 };
 
 /// The Dutch page's conventions (`'''Stap 1B: …'''`, `'''Inleiding'''`).
@@ -118,6 +123,7 @@ pub const DUTCH: Conventions = Conventions {
     no_actions: Cow::Borrowed("Er zijn geen acties in deze stap."),
     double_turn: Cow::Borrowed("Eenmaal, of tweemaal bij een dubbele beurt"),
     rules_only: (Cow::Borrowed("alleen volgens de regels van "), Cow::Borrowed("")),
+    modals: (Cow::Borrowed("moet"), Cow::Borrowed("mag")),
 };
 
 impl Conventions {
@@ -150,6 +156,7 @@ impl Conventions {
             no_actions: text(words.get(Word::NoActions)),
             double_turn: text(&capitalized),
             rules_only: (text(before), text(after)),
+            modals: (Cow::Owned(words.get(Word::ModalMust).into()), Cow::Owned(words.get(Word::ModalMay).into())),
         }
     }
 
@@ -1103,11 +1110,17 @@ impl Writer<'_> {
         let translated = self.options.locale.and_then(|l| l.units.get(&item.id));
         let outdated = translated.is_some_and(|t| t.state == State::Outdated);
         let text = translated.map_or(&item.text, |t| &t.text);
+        // The page bolds the word that says an item must or may be done.
+        let modal = match item.flow {
+            f if f.must => Some(self.conventions.modals.0.to_string()),
+            f if f.optional && !f.choose_one => Some(self.conventions.modals.1.to_string()),
+            _ => None,
+        };
         self.unit(&item.id, Some(item.spans.id), line, |writer, line| {
             if outdated {
                 line.markup(&format!("<span class=\"{FUZZY}\">"));
             }
-            writer.text(text, line);
+            writer.text(text, line, modal.as_deref());
             if outdated {
                 line.markup("</span>");
             }
@@ -1144,14 +1157,21 @@ impl Writer<'_> {
     }
 
     /// Text with its edition variants as spans, into `line`: the parts are
-    /// escaped together, as they meet on the page.
-    fn text(&self, text: &Wording, line: &mut Line) {
+    /// escaped together, as they meet on the page. The first `bold` word of
+    /// its plain parts, if any, is bold.
+    fn text(&self, text: &Wording, line: &mut Line, mut bold: Option<&str>) {
         let catalog = &self.rules.catalog;
         for part in &text.0 {
             match part {
-                WordingPart::Literal(s) => {
-                    line.text(s);
-                }
+                WordingPart::Literal(s) => match bold.and_then(|word| find_word(s, word)) {
+                    Some((start, end)) => {
+                        line.text(&s[..start]).markup("'''").text(&s[start..end]).markup("'''").text(&s[end..]);
+                        bold = None;
+                    }
+                    None => {
+                        line.text(s);
+                    }
+                },
                 WordingPart::ByEdition(alternatives) => {
                     for (editions, s) in alternatives.iter().filter(|(_, s)| !s.is_empty()) {
                         if catalog.editions.len() == editions.len() {
@@ -1193,5 +1213,37 @@ impl Shown {
             credited(&terms, &mut out);
         }
         out
+    }
+}
+
+/// Where `word` stands in `text` as a whole word, in any case: its byte range.
+fn find_word(text: &str, word: &str) -> Option<(usize, usize)> {
+    if word.is_empty() {
+        return None;
+    }
+    let lower = word.to_lowercase();
+    let boundary = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
+    text.char_indices().find_map(|(start, _)| {
+        let rest = &text[start..];
+        let len = rest.char_indices().nth(word.chars().count()).map_or(rest.len(), |(i, _)| i);
+        let candidate = &rest[..len];
+        let whole = boundary(text[..start].chars().next_back()) && boundary(rest[len..].chars().next());
+        (whole && candidate.to_lowercase() == lower).then_some((start, start + len))
+    })
+}
+
+#[cfg(test)]
+mod modal_tests {
+    use super::find_word;
+
+    #[test]
+    fn a_modal_is_found_as_a_whole_word_in_any_case() {
+        assert_eq!(find_word("You may ask.", "may"), Some((4, 7)));
+        assert_eq!(find_word("May you?", "may"), Some((0, 3)));
+        assert_eq!(find_word("Mayor may", "may"), Some((6, 9)));
+        assert_eq!(find_word("dismay", "may"), None);
+        assert_eq!(find_word("Je mag één", "mag"), Some((3, 6)));
+        assert_eq!(find_word("Ёлка может", "может"), Some((9, 19)));
+        assert_eq!(find_word("anything", ""), None);
     }
 }

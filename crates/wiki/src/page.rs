@@ -191,6 +191,9 @@ pub struct RuleItem {
     pub id: String,
 }
 
+/// Two or more quotes in a row: bold, italics or both.
+static BOLD_OR_ITALIC: LazyLock<Regex> = LazyLock::new(|| regex(r"'{2,}"));
+
 /// The Translate extension's markup, which a page's English source holds
 /// around its units: `<translate>`, `</translate>`, `<!--T:unit--> `.
 static TRANSLATE_MARKUP: LazyLock<Regex> = LazyLock::new(|| regex(r"</?translate>|<!--T:[A-Za-z0-9._-]*--> ?"));
@@ -724,6 +727,9 @@ impl Page {
                 text.push_str(&marker.replace_all(&run.text, ""));
             }
         }
+        // Bold and italics (`'''mag'''`) are markup, not text: a quote that is
+        // text is written as `&#39;` where it could be read as one.
+        let text = BOLD_OR_ITALIC.replace_all(&text, "");
         let text = decode(&without_translate_markup(&text.replace(['\n', '\r'], "")));
         let edition = rules.catalog.editions.get(usize::from(cfg.edition.0)).map(|e| format!("mark{}", e.id));
         let mut foreign = false;

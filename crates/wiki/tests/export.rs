@@ -404,3 +404,36 @@ fn translate_units_stay_with_their_items_when_items_swap() {
     };
     assert_eq!(sorted(before), sorted(swapped));
 }
+
+/// The line of the export that opens item `id`.
+fn item_line<'a>(source: &'a str, id: &str) -> &'a str {
+    let open = format!(" id=\"{id}\">");
+    source.lines().find(|l| l.contains(&open)).unwrap_or_else(|| panic!("no item {id}"))
+}
+
+#[test]
+fn the_word_that_says_an_item_may_or_must_be_done_is_bold_as_on_the_page() {
+    // The page writes "Je '''mag''' …", "… '''moet''' …" in such items.
+    assert!(item_line(&EXPORT, "ask-advice").contains("You '''may''' ask"), "{}", item_line(&EXPORT, "ask-advice"));
+    let options = Options { locale: Some(&DUTCH), translate: false };
+    let dutch = export::export_with(&COMPILED.0, &COMPILED.1, options).expect("the Dutch export");
+    assert!(item_line(&dutch, "ask-advice").contains("Je '''mag''' andere"), "{}", item_line(&dutch, "ask-advice"));
+    // Only in an item that may (or must) be done: a note saying "may" keeps it plain.
+    let notes_with_may = RULES
+        .items()
+        .into_iter()
+        .filter(|i| i.flow == Flow { role: carcassonne_rules_core::Role::Note, ..Flow::ACTION })
+        .filter(|i| {
+            i.text
+                .0
+                .iter()
+                .any(|p| matches!(p, carcassonne_rules_compiler::model::WordingPart::Literal(s) if s.contains(" may ")))
+        })
+        .map(|i| i.id.clone())
+        .collect::<Vec<_>>();
+    assert!(!notes_with_may.is_empty(), "a note that says may");
+    for id in &notes_with_may {
+        assert!(!item_line(&EXPORT, id).contains("'''may'''"), "{}", item_line(&EXPORT, id));
+    }
+    // Bold reads back as the text: the page's reading of the export is the turn order (above).
+}

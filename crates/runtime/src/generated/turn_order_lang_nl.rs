@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `nl` translation (Nederlands): 747 units translated, 0 of them outdated; the rest shows in English.
+/// The `nl` translation (Nederlands): 749 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "nl",
     name: "Nederlands",
@@ -3198,6 +3198,8 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "languages", text: EditionText::Same("Talen"), outdated: false },
         LangUnit { id: "link_to_selection", text: EditionText::Same("Link naar deze keuze"), outdated: false },
         LangUnit { id: "marker", text: EditionText::Same("markering"), outdated: false },
+        LangUnit { id: "modal_may", text: EditionText::Same("mag"), outdated: false },
+        LangUnit { id: "modal_must", text: EditionText::Same("moet"), outdated: false },
         LangUnit { id: "modules", text: EditionText::Same("modules"), outdated: false },
         LangUnit {
             id: "modules_count",

@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `ru` translation (Русский): 319 units translated, 0 of them outdated; the rest shows in English.
+/// The `ru` translation (Русский): 321 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "ru",
     name: "Русский",
@@ -652,6 +652,8 @@ pub static LANG: LangTable = LangTable {
             outdated: false,
         },
         LangUnit { id: "marker", text: EditionText::Same("метка"), outdated: false },
+        LangUnit { id: "modal_may", text: EditionText::Same("можете"), outdated: false },
+        LangUnit { id: "modal_must", text: EditionText::Same("должны"), outdated: false },
         LangUnit { id: "modules", text: EditionText::Same("модули"), outdated: false },
         LangUnit {
             id: "modules_count",
