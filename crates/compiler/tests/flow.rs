@@ -665,3 +665,17 @@ fn the_phantom_may_use_the_flier_unless_it_was_used_in_2b_1() {
     assert_eq!(names, ["phantom-deploy-flier"]);
     assert!(find(&rules, "phantom-deploy-flier").flow.optional);
 }
+
+#[test]
+fn an_obligation_at_any_time_is_met_once() {
+    let planted =
+        "items:\n  any_time:\n    - id: spread\n      text: t\n      role: condition\n      must: true\n  1B:";
+    let (d, expected) = refused(&[plant(BASE, "items:\n  1B:", planted, "true")]);
+    assert_eq!(d.message(), "`spread` is an obligation at any time, but not `once`");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("once: true")), "{d:?}");
+    // Once, a condition may be one: the bundled plague's.
+    let rules = bundled();
+    let spread = find(&rules, "plague-spread");
+    assert!(spread.flow.must && spread.flow.once && spread.flow.role == Role::Condition);
+}

@@ -40,7 +40,9 @@
 //!   turn, both parts counted: once done it is neither asked nor offered again;
 //! - the "at any time" items are not prompted: an engine reports one with
 //!   [`Turn::any_time`] while a prompt is pending, or after the last one
-//!   until it ends the turn ([`Turn::end`]).
+//!   until it ends the turn ([`Turn::end`]) — but an obligation at any time
+//!   (`must`, `once`) not reported by the end of the last step is asked
+//!   then, at that step: the turn is not over without it.
 
 use std::hash::Hasher;
 
@@ -125,6 +127,8 @@ struct Node<'o> {
     depth: usize,
     /// A later item's `none_of` names it: the turn remembers it done.
     alternative: bool,
+    /// Only groups that offer no choice stand above it.
+    under_groups: bool,
 }
 
 fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, depth: usize, nodes: &mut Vec<Node<'o>>) {
@@ -135,7 +139,18 @@ fn flatten<'o>(entries: &'o [Entry<'o>], option: bool, once: bool, depth: usize,
     for entry in played {
         let at = nodes.len();
         let once = once || entry.flow.once;
-        nodes.push(Node { entry, end: 0, scope_end: 0, option, once, otherwise: None, depth, alternative: false });
+        let under_groups = false;
+        nodes.push(Node {
+            entry,
+            end: 0,
+            scope_end: 0,
+            option,
+            once,
+            otherwise: None,
+            depth,
+            alternative: false,
+            under_groups,
+        });
         flatten(&entry.children, entry.flow.choose_one, once, depth + 1, nodes);
         nodes[at].end = nodes.len();
         nodes[at].otherwise =
@@ -171,6 +186,15 @@ impl<'o> Plan<'o> {
             .collect();
         let mut any_time = Vec::new();
         flatten(order.section(Section::AnyTime), false, false, 0, &mut any_time);
+        // Whether each item stands under groups alone (its ancestors are the
+        // nearest items before it of each lesser depth).
+        let mut plain: Vec<bool> = Vec::new();
+        for node in &mut any_time {
+            plain.truncate(node.depth);
+            node.under_groups = plain.iter().all(|&p| p);
+            let flow = node.entry.flow;
+            plain.push(node.under_groups && flow.role == Role::Group && !flow.choose_one);
+        }
         let index = |id: StepId| steps.iter().position(|s| s.order.step == id);
         let block = order.double_turn.and_then(|b| match (index(b.first), index(b.last)) {
             (Some(first), Some(last)) if first <= last => Some((first, last)),
@@ -266,6 +290,14 @@ impl<'o> Plan<'o> {
 }
 
 impl Plan<'_> {
+    /// An obligation at any time: a `must` (and `once`) action or condition
+    /// of "at any time", at the top or under groups, which the turn asks at
+    /// its end unless it was done.
+    fn is_obligation(&self, node: &Node) -> bool {
+        let flow = node.entry.flow;
+        flow.must && node.once && node.under_groups && matches!(flow.role, Role::Action | Role::Condition)
+    }
+
     /// `{"choose": null}` is allowed at the choice `of` (an item's index, or
     /// the step's own): the step `may_pass`, or the item is `optional`.
     fn may_pass(&self, s: usize, of: Option<usize>) -> bool {
@@ -389,9 +421,24 @@ pub struct Turn {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "prompt", rename_all = "snake_case")]
 enum At {
-    Do { step: String, feature: Option<[u32; 2]>, item: String },
-    Choose { step: String, feature: Option<[u32; 2]>, of: Option<String> },
-    Count { step: String },
+    Do {
+        step: String,
+        feature: Option<[u32; 2]>,
+        item: String,
+    },
+    Choose {
+        step: String,
+        feature: Option<[u32; 2]>,
+        of: Option<String>,
+    },
+    Count {
+        step: String,
+    },
+    /// An obligation at any time, asked after the last step.
+    Obligation {
+        step: String,
+        item: String,
+    },
     Over,
 }
 
@@ -555,6 +602,8 @@ pub enum TurnError {
     DoneOnce(ItemId),
     /// The turn cannot be ended while a prompt waits.
     NotOver,
+    /// The "at any time" item is the pending prompt's: answer it.
+    Pending(ItemId),
 }
 
 impl std::fmt::Display for TurnError {
@@ -583,6 +632,7 @@ impl std::fmt::Display for TurnError {
             TurnError::NotAnyTime(_) => write!(f, "not an item of \"at any time during your turn\""),
             TurnError::DoneOnce(_) => write!(f, "allowed only once per turn, and done already"),
             TurnError::NotOver => write!(f, "the turn cannot end while a prompt waits"),
+            TurnError::Pending(_) => write!(f, "the pending prompt asks this item: answer it"),
         }
     }
 }
@@ -619,6 +669,7 @@ impl TurnError {
             TurnError::NotAnyTime(_) => "not-any-time",
             TurnError::DoneOnce(_) => "done-once",
             TurnError::NotOver => "not-over",
+            TurnError::Pending(_) => "pending",
         }
     }
 
@@ -651,9 +702,24 @@ impl TurnError {
 /// The pending prompt, by indices into the plan.
 #[derive(Debug, Clone, Copy)]
 enum Here {
-    Do { s: usize, feature: Option<(u32, u32)>, i: usize },
-    Choose { s: usize, feature: Option<(u32, u32)>, of: Option<usize> },
-    Count { s: usize },
+    Do {
+        s: usize,
+        feature: Option<(u32, u32)>,
+        i: usize,
+    },
+    Choose {
+        s: usize,
+        feature: Option<(u32, u32)>,
+        of: Option<usize>,
+    },
+    Count {
+        s: usize,
+    },
+    /// `i` indexes the plan's "at any time" items; `s` is the last step.
+    Obligation {
+        s: usize,
+        i: usize,
+    },
     Over,
 }
 
@@ -665,6 +731,11 @@ enum Go {
     /// An action's `otherwise` sub-item, entered because the action was not done.
     Enter(usize, Option<(u32, u32)>, usize),
     After(usize),
+    /// The obligations at any time from the `usize`th on, after step `s`.
+    Obligations {
+        s: usize,
+        from: usize,
+    },
     /// A prompt is set.
     Wait,
 }
@@ -770,6 +841,10 @@ impl Turn {
                 (s, feature, Ask::Choose { of: of.map(|i| nodes[i].entry), options, may_pass }, !may_pass, actor)
             }
             Here::Count { s } => (s, None, Ask::Count, true, Actor::Active),
+            Here::Obligation { s, i } => {
+                let entry = plan.any_time[i].entry;
+                (s, None, Ask::Do(entry), entry.flow.role == Role::Action, entry.flow.actor)
+            }
         };
         Ok(Some(Prompt { seq: self.seq, part: self.part, step: plan.steps[s].order, feature, ask, must, actor }))
     }
@@ -829,6 +904,17 @@ impl Turn {
                     }
                 }
             }
+            (Here::Obligation { s, i }, Answer::Do(done)) => {
+                let entry = plan.any_time[i].entry;
+                // An action must be done; a condition held or not.
+                if !done && entry.flow.role == Role::Action {
+                    return Err(TurnError::Must(entry.item));
+                }
+                let step = plan.steps[s].order.step;
+                trace.0.push(Event::Item { part: self.part, step, item: entry.item, done, actor: entry.flow.actor });
+                self.once.push(entry.id().to_string());
+                Go::Obligations { s, from: i + 1 }
+            }
             (Here::Count { s }, Answer::Count(n)) => {
                 if n > MAX_FEATURES {
                     return Err(TurnError::TooManyFeatures(n));
@@ -844,7 +930,7 @@ impl Turn {
             }
             (here, answer) => {
                 let expected = match here {
-                    Here::Do { .. } => Kind::Do,
+                    Here::Do { .. } | Here::Obligation { .. } => Kind::Do,
                     Here::Choose { .. } => Kind::Choose,
                     _ => Kind::Count,
                 };
@@ -865,7 +951,12 @@ impl Turn {
             // After the last prompt the turn is still the player's, at its last step.
             Here::Over if !self.ended => trace.last_step().ok_or(TurnError::Over)?,
             Here::Over => return Err(TurnError::Over),
-            Here::Do { s, .. } | Here::Choose { s, .. } | Here::Count { s } => plan.steps[s].order.step,
+            Here::Obligation { i, .. } if plan.any_time[i].entry.item == item => {
+                return Err(TurnError::Pending(item));
+            }
+            Here::Do { s, .. } | Here::Choose { s, .. } | Here::Count { s } | Here::Obligation { s, .. } => {
+                plan.steps[s].order.step
+            }
         };
         let Some(node) = plan
             .any_time
@@ -906,6 +997,14 @@ impl Turn {
         };
         Ok(match &self.at {
             At::Over => Here::Over,
+            At::Obligation { step: name, item } => {
+                let s = step(name)?;
+                let i = plan.any_time.iter().position(|n| n.entry.id() == item && plan.is_obligation(n));
+                match i {
+                    Some(i) if !done_once(&self.once, plan.any_time[i].entry) => Here::Obligation { s, i },
+                    _ => return bad(format!("no obligation {item} pending")),
+                }
+            }
             At::Count { step: name } => {
                 let s = step(name)?;
                 if plan.steps[s].order.repeat != Some(Repeat::PerFeature) {
@@ -1176,12 +1275,27 @@ impl Turn {
                 }
                 Go::After(s) => match self.next_step(plan, trace, s) {
                     Some(next) => Go::Step(next),
-                    None => {
-                        self.at = At::Over;
-                        trace.0.push(Event::End);
-                        return;
-                    }
+                    None => Go::Obligations { s, from: 0 },
                 },
+                Go::Obligations { s, from } => {
+                    let pending = plan
+                        .any_time
+                        .iter()
+                        .enumerate()
+                        .skip(from)
+                        .find(|(_, n)| plan.is_obligation(n) && !done_once(&self.once, n.entry));
+                    match pending {
+                        Some((_, n)) => {
+                            let step = plan.steps[s].order.id.to_string();
+                            self.at = At::Obligation { step, item: n.entry.id().to_string() };
+                        }
+                        None => {
+                            self.at = At::Over;
+                            trace.0.push(Event::End);
+                        }
+                    }
+                    return;
+                }
             }
         }
     }

@@ -224,3 +224,39 @@ fn the_phantom_cannot_use_the_flier_used_in_2b_1() {
     let (_, _, unused) = play(&plan, &answers(&[], &["deploy-meeple", "deploy-normal-meeple", "phantom-deploy"]));
     assert!(unused.contains(&"phantom-deploy-flier".to_string()), "{unused:?}");
 }
+
+#[test]
+fn the_turn_does_not_end_before_the_plague_was_spread_or_did_not_apply() {
+    // "Slechts één keer: … Moet je (zodra de plaag actief is) de pest verspreiden"
+    let order = order("C1", "plague");
+    let plan = Plan::new(&order);
+    let spread = item_of(&plan, "plague-spread");
+    let (_, mut turn, asked) = play(&plan, &|p: &Prompt| match &p.ask {
+        Ask::Do(e) if e.id() == "plague-spread" => None,
+        _ => answers(&[], &[])(p),
+    });
+    // Not reported during the turn: asked after the last step, and the turn is not over.
+    assert_eq!(asked.last().map(String::as_str), Some("plague-spread"), "{asked:?}");
+    let prompt = turn.prompt(&plan).unwrap().expect("pending");
+    assert_eq!(prompt.step.id, "4B");
+    assert!(!prompt.must, "a condition: it held, or the plague was not active");
+    assert!(!turn.is_over());
+    assert_eq!(turn.clone().end(&plan), Err(TurnError::NotOver));
+    let mut trace = Trace::default();
+    assert_eq!(turn.clone().any_time(&plan, spread, &mut trace), Err(TurnError::Pending(spread)));
+    turn.answer(&plan, prompt.seq, Answer::Do(false), &mut trace).expect("it did not apply");
+    assert!(turn.is_over() && turn.end(&plan).is_ok());
+    // Reported while a prompt waited: not asked again.
+    let mut trace = Trace::default();
+    let mut turn = Turn::start(&plan, &mut trace);
+    turn.any_time(&plan, spread, &mut trace).expect("reported");
+    let mut asked = Vec::new();
+    while let Some(prompt) = turn.prompt(&plan).unwrap() {
+        if let Ask::Do(e) = &prompt.ask {
+            asked.push(e.id().to_string());
+        }
+        let answer = answers(&[], &[])(&prompt).unwrap();
+        turn.answer(&plan, prompt.seq, answer, &mut trace).unwrap();
+    }
+    assert!(!asked.contains(&"plague-spread".to_string()), "{asked:?}");
+}

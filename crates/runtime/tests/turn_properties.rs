@@ -63,7 +63,8 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
             let must = role == Role::Action && !optional && !choose_one && rng.u8(0..3) == 0;
             let actor = Actor::ALL[rng.usize(0..Actor::ALL.len())].1;
             item.flow = Flow { role, optional, choose_one, once: rng.u8(0..6) == 0, otherwise, must, actor };
-            if !finished.is_empty() && rng.u8(0..6) == 0 {
+            // (Outside the steps, where `all` is empty, the rules have neither `none_of` nor effects.)
+            if !finished.is_empty() && !all.is_empty() && rng.u8(0..6) == 0 {
                 let named: Vec<ItemId> = (0..rng.usize(1..3)).map(|_| finished[rng.usize(0..finished.len())]).collect();
                 item.none_of = Box::leak(named.into_boxed_slice());
             }
@@ -81,9 +82,25 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
     }
     let mut rng = fastrand::Rng::with_seed(seed);
     // Every item of the steps, which a `forbid` may name.
-    let all: Vec<ItemId> =
-        infos(order).keys().copied().collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+    let any_time = any_time_items(order);
+    let all: Vec<ItemId> = infos(order)
+        .keys()
+        .copied()
+        .filter(|i| !any_time.contains(i))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
     walk(&mut order.sections[Section::AnyTime], &mut rng, false, &mut Vec::new(), false, &[]);
+    /// Some "at any time" actions and conditions become obligations (`must`, `once`).
+    fn obligations(items: &mut [Entry], rng: &mut fastrand::Rng) {
+        for item in items {
+            if matches!(item.flow.role, Role::Action | Role::Condition) && !item.flow.choose_one && rng.u8(0..4) == 0 {
+                item.flow = Flow { must: true, once: true, optional: false, ..item.flow };
+            }
+            obligations(&mut item.children, rng);
+        }
+    }
+    obligations(&mut order.sections[Section::AnyTime], &mut rng);
     for phase in &mut order.phases {
         for step in &mut phase.steps {
             step.choose_one = rng.u8(0..4) == 0;
@@ -140,7 +157,7 @@ fn play(plan: &Plan, seed: u64, resume: bool) -> Result<(Trace, usize), String> 
         let Some(prompt) = turn.prompt(plan).map_err(|e| e.to_string())? else {
             return Ok((trace, largest));
         };
-        if let Some(&item) = any_time.get(rng.usize(0..any_time.len().max(1) * 4)) {
+        if let Some(&item) = any_time.get(rng.usize(0..any_time.len().max(1) * 12)) {
             // Refused the second time for a once item: that is checked below.
             let _ = turn.any_time(plan, item, &mut trace);
         }
@@ -162,10 +179,12 @@ fn play(plan: &Plan, seed: u64, resume: bool) -> Result<(Trace, usize), String> 
             return Err(format!("a choice of one option that must be taken was asked: {:?}", options[0].id()));
         }
         if let Ask::Do(entry) = &prompt.ask {
-            if prompt.must != entry.flow.must {
-                return Err(format!("prompt {} says must {}, its item {}", prompt.seq, prompt.must, entry.flow.must));
+            // A condition is never a must: one of "at any time" held or not.
+            let must = entry.flow.must && entry.flow.role == Role::Action;
+            if prompt.must != must {
+                return Err(format!("prompt {} says must {}, its item {must}", prompt.seq, prompt.must));
             }
-            if entry.flow.must {
+            if must {
                 let before = (turn.clone(), trace.clone());
                 match turn.answer(plan, prompt.seq, Answer::Do(false), &mut trace) {
                     Err(TurnError::Must(_)) if (turn.clone(), trace.clone()) == before => {}
@@ -331,7 +350,7 @@ fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
                     if turn { &mut forbidden_turn } else { &mut forbidden }.extend_from_slice(items);
                 }
             }
-            Event::Item { item, done: false, .. } if infos[&item].must => {
+            Event::Item { item, done: false, .. } if infos[&item].must && infos[&item].role == Role::Action => {
                 return Err(format!("the must {item:?} was declined"));
             }
             _ => {}
@@ -398,6 +417,27 @@ fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
             | Event::Part { .. }
             | Event::End => {}
             _ => return Err(format!("an event this test does not know: {event:?}")),
+        }
+    }
+    // The turn did not end without its obligations at any time: each was
+    // reported, or asked after the last step.
+    if trace.0.last() == Some(&Event::End) {
+        let obligations = any_time_items(order)
+            .into_iter()
+            .filter(|i| infos[i].must && infos[i].once && matches!(infos[i].role, Role::Action | Role::Condition))
+            // At the top, or under groups that offer no choice.
+            .filter(|&i| {
+                let line = lineage(&infos, i);
+                line.iter().all(|l| !infos[l].option) && line[1..].iter().all(|a| infos[a].role == Role::Group)
+            });
+        for item in obligations {
+            let met = trace
+                .0
+                .iter()
+                .any(|e| matches!(e, Event::AnyTime { item: i, .. } | Event::Item { item: i, .. } if *i == item));
+            if !met {
+                return Err(format!("the turn ended without the obligation {item:?}"));
+            }
         }
     }
     if let Some((item, n)) = once_done.iter().find(|(_, n)| **n > 1) {

@@ -131,8 +131,17 @@ impl Checker<'_> {
             );
         }
         let must = set(&raw.must);
+        let any_time = section == Section::AnyTime.name();
         if let Some(m) = must {
-            let problem = if role != Role::Action {
+            // At any time a must is an obligation the turn does not end
+            // without: an action done, or a condition that held (or not).
+            let problem = if any_time && once.is_none() {
+                Some((
+                    format!("`{id}` is an obligation at any time, but not `once`"),
+                    "the turn asks it at its end unless it was done",
+                    "add `once: true`: an obligation at any time is met once a turn",
+                ))
+            } else if role != Role::Action && !(any_time && role == Role::Condition) {
                 Some((
                     format!("{} `{id}` cannot be a must", role_name(role)),
                     "only an action is carried out",

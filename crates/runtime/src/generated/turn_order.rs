@@ -6180,7 +6180,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C2, edition::WE],
             effect: None,
-            flow: Flow { role: Role::Condition, once: true, ..Flow::ACTION },
+            flow: Flow { role: Role::Condition, once: true, must: true, ..Flow::ACTION },
             none_of: &[],
             children: &[],
         },
