@@ -574,7 +574,7 @@ fn a_builder_double_turn_of_every_module_saves_under_two_kilobytes() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn random_selections_flows_and_answers(
