@@ -273,6 +273,7 @@ export type RefusalReason =
   | "not-any-time"
   | "done-once"
   | "not-over"
+  | "pending"
   | (string & {});
 
 /** Compiles and instantiates the embedded module, once; later calls give the same rules. */
