@@ -130,12 +130,35 @@ impl Checker<'_> {
                 Some("make the item an `action`, a `condition` or a `group`".into()),
             );
         }
+        let must = self.must(raw, role, section, (optional.is_some(), choose_one.is_some(), once.is_some()));
+        let actor = self.actor(raw, role);
+        Flow {
+            role,
+            optional: optional.is_some(),
+            choose_one: choose_one.is_some(),
+            once: once.is_some(),
+            otherwise: otherwise.is_some(),
+            must,
+            actor,
+        }
+    }
+
+    /// The item's `must`, reporting where it cannot be one: an item
+    /// `(optional, choose_one, once)`.
+    fn must(
+        &mut self,
+        raw: &RawItem,
+        role: Role,
+        section: &str,
+        (optional, choose_one, once): (bool, bool, bool),
+    ) -> bool {
+        let id = &raw.id.value;
         let must = set(&raw.must);
         let any_time = section == Section::AnyTime.name();
         if let Some(m) = must {
             // At any time a must is an obligation the turn does not end
             // without: an action done, or a condition that held (or not).
-            let problem = if any_time && once.is_none() {
+            let problem = if any_time && !once {
                 Some((
                     format!("`{id}` is an obligation at any time, but not `once`"),
                     "the turn asks it at its end unless it was done",
@@ -150,13 +173,13 @@ impl Checker<'_> {
                         _ => "a group or a note is never asked; mark the sub-items that must be done",
                     },
                 ))
-            } else if optional.is_some() {
+            } else if optional {
                 Some((
                     format!("`{id}` is both optional and a must"),
                     "a must cannot be declined",
                     "remove `optional` (\"you must\") or `must` (\"you may\")",
                 ))
-            } else if choose_one.is_some() {
+            } else if choose_one {
                 Some((
                     format!("`{id}` is a choice, and a must already"),
                     "a choice without `optional` takes one option",
@@ -169,6 +192,12 @@ impl Checker<'_> {
                 self.report(Code::InvalidOption, m.span, message, label, Some(help.into()));
             }
         }
+        must.is_some()
+    }
+
+    /// Who carries the item out, reporting an unknown actor and one on a note.
+    fn actor(&mut self, raw: &RawItem, role: Role) -> Actor {
+        let id = &raw.id.value;
         let actor = match &raw.actor {
             None => Actor::Active,
             Some(written) => match Actor::ALL.iter().find(|(name, _)| *name == written.value) {
@@ -197,15 +226,7 @@ impl Checker<'_> {
                 Some("name the actor on the action or condition".into()),
             );
         }
-        Flow {
-            role,
-            optional: optional.is_some(),
-            choose_one: choose_one.is_some(),
-            once: once.is_some(),
-            otherwise: otherwise.is_some(),
-            must: must.is_some(),
-            actor,
-        }
+        actor
     }
 
     /// A must action has no `otherwise` branch: "not done" is what the
