@@ -5,7 +5,8 @@ import { load } from "../index.mjs";
 
 const rules = await load();
 const selection = { edition: "C2", with: ["builder"] };
-const { state } = rules.play(selection, Array(4).fill({ do: false }));
+// The tile drawn and shown (musts) and placed: 2B-1's choice is pending.
+const { state } = rules.play(selection, Array(3).fill({ do: true }));
 
 function median(f) {
   const rounds = [];

@@ -23,7 +23,7 @@ use std::hint::black_box;
 
 use carcassonne_rules_runtime::core::Config;
 use carcassonne_rules_runtime::trace::Trace;
-use carcassonne_rules_runtime::turn::{Answer, Ask, Plan, SharedPlan, Turn};
+use carcassonne_rules_runtime::turn::{Answer, Ask, Plan, Prompt, SharedPlan, Turn};
 use carcassonne_rules_runtime::{catalog, turn_order};
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 
@@ -32,10 +32,10 @@ fn config(edition: &str, with: &str) -> Config {
 }
 
 /// A builder who extends the feature: the double turn yes, every other item
-/// no, the first option, one completed feature.
-fn builder(ask: &Ask) -> Answer {
-    match ask {
-        Ask::Do(entry) => Answer::Do(entry.id() == "builder-double-turn"),
+/// no but a must, the first option, one completed feature.
+fn builder(prompt: &Prompt) -> Answer {
+    match &prompt.ask {
+        Ask::Do(entry) => Answer::Do(prompt.must || entry.id() == "builder-double-turn"),
         Ask::Choose { options, .. } => Answer::Choose(options.first().map(|o| o.item)),
         Ask::Count => Answer::Count(1),
         _ => unimplemented!("a kind of prompt this test does not know"),
@@ -48,7 +48,7 @@ fn script(plan: &Plan) -> Vec<Answer> {
     let mut turn = Turn::start(plan, &mut trace);
     let mut answers = Vec::new();
     while let Some(prompt) = turn.prompt(plan).expect("the plan's own turn") {
-        let answer = builder(&prompt.ask);
+        let answer = builder(&prompt);
         turn.answer(plan, prompt.seq, answer, &mut trace).expect("a valid answer");
         answers.push(answer);
     }
@@ -73,7 +73,7 @@ fn turn(c: &mut Criterion) {
 
     let plan = Plan::new(&with_builder);
     let start = Turn::start(&plan, &mut Trace::default());
-    let first = builder(&start.prompt(&plan).expect("the plan's own turn").expect("a first prompt").ask);
+    let first = builder(&start.prompt(&plan).expect("the plan's own turn").expect("a first prompt"));
     group.bench_function("answer", |b| {
         b.iter_batched(
             || (start.clone(), Trace(Vec::with_capacity(16))),
@@ -106,10 +106,10 @@ fn turn(c: &mut Criterion) {
     let mut turn = Turn::start(plan, &mut trace);
     for _ in 0..5 {
         let prompt = turn.prompt(plan).expect("the plan's own turn").expect("a prompt");
-        turn.answer(plan, prompt.seq, builder(&prompt.ask), &mut trace).expect("a valid answer");
+        turn.answer(plan, prompt.seq, builder(&prompt), &mut trace).expect("a valid answer");
     }
     let state = serde_json::to_string(&turn).expect("serializes");
-    let answer = builder(&turn.prompt(plan).expect("the plan's own turn").expect("a prompt").ask);
+    let answer = builder(&turn.prompt(plan).expect("the plan's own turn").expect("a prompt"));
     let request = |plan: &Plan| {
         let mut turn: Turn = serde_json::from_str(black_box(&state)).expect("the saved turn");
         let mut trace = Trace(Vec::with_capacity(16));
