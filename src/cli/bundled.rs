@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use carcassonne_rules_compiler::diagnostics::Sources;
+use carcassonne_rules_compiler::diagnostics::{FileId, Sources};
 use carcassonne_rules_compiler::model::Rules;
 use carcassonne_rules_compiler::{Compiled, compile_dir, compile_files};
 
@@ -69,5 +69,5 @@ pub fn same_rules(rules: &Rules, sources: &Sources) -> bool {
             .inputs
             .iter()
             .enumerate()
-            .all(|(at, name)| bundled.get(name.as_str()).is_some_and(|text| sources.text(rules.file_id(at)) == *text))
+            .all(|(at, name)| bundled.get(name.as_str()).is_some_and(|text| sources.text(FileId(at)) == *text))
 }

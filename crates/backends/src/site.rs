@@ -876,7 +876,6 @@ mod tests {
             double_turn: None,
             sections: Default::default(),
             inputs: Vec::new(),
-            first_file: 0,
             defined: Default::default(),
             markers: Vec::new(),
         }

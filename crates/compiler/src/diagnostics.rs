@@ -130,22 +130,6 @@ fn display_copy(text: &str) -> (Option<String>, Vec<(usize, usize)>) {
 }
 
 impl Sources {
-    /// The files kept so far, their texts shared: what another thread reads
-    /// while this one keeps more. A file keeps its id in both.
-    pub fn share(&self) -> Sources {
-        let files = self
-            .files
-            .iter()
-            .map(|f| SourceFile {
-                name: f.name.clone(),
-                text: Arc::clone(&f.text),
-                lines: OnceLock::new(),
-                display: OnceLock::new(),
-            })
-            .collect();
-        Sources { files }
-    }
-
     /// How many files are kept: the id the next one gets.
     pub fn len(&self) -> usize {
         self.files.len()
@@ -160,21 +144,6 @@ impl Sources {
     pub fn add(&mut self, name: impl AsRef<str>, text: String) -> FileId {
         self.files.push(SourceFile::new(name.as_ref(), text));
         FileId(self.files.len() - 1)
-    }
-
-    /// Keeps the next id for the file `name`, its text to come by
-    /// [`Sources::fill`]: a file read on another thread gets its id before
-    /// the files read meanwhile on this one.
-    pub fn reserve(&mut self, name: impl AsRef<str>) -> FileId {
-        self.add(name, String::new())
-    }
-
-    /// Gives the file `file` its text (read elsewhere: [`Sources::reserve`]).
-    pub fn fill(&mut self, file: FileId, text: Arc<String>) {
-        let kept = &mut self.files[file.0];
-        kept.text = text;
-        kept.lines = OnceLock::new();
-        kept.display = OnceLock::new();
     }
 
     /// The text of a loaded file.

@@ -29,13 +29,11 @@ pub mod placement;
 pub mod positions;
 pub mod read;
 pub mod schema;
-mod spread;
 pub mod syntax;
 pub mod translation;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
 pub use diagnostics::{Diagnostic, Sources};
 pub use logic::Budget;
@@ -70,15 +68,14 @@ pub fn compile_dir(dir: &Path) -> Compiled {
 /// As [`compile_dir`], deciding the conditions within `budget` (which then
 /// tells how much of it the rules spent).
 pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
-    let mut refused = Vec::new();
-    let present = syntax::translation_names(dir, &mut refused);
-    let files = translation::Files { present, refused, read: Box::new(|rel| syntax::read_file(dir, rel)) };
     compile(
         dir,
         |sources, problems| syntax::load_dir(dir, sources, problems),
-        files,
-        None,
         |raw, sources, problems| check::check(raw, sources, budget, problems),
+        |sources, problems| {
+            let present = syntax::translation_names(dir, problems);
+            translation::read(dir, &present, |rel| syntax::read_file(dir, rel), None, sources, problems)
+        },
     )
 }
 
@@ -89,9 +86,8 @@ pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
     compile(
         dir,
         |sources, problems| syntax::load_files(dir, files, sources, problems),
-        translation_files(files),
-        None,
         check_within_the_budget,
+        |sources, problems| read_translations(dir, files, None, sources, problems),
     )
 }
 
@@ -150,14 +146,10 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
     compile(
         dir,
         |sources, problems| syntax::load_files_cached(dir, files, parsed, sources, problems),
-        translation_files(files),
-        Some(translations),
         |raw, sources, problems| {
-            // The same texts, read under the same file ids (the translation
-            // files, read first, may have changed in number).
-            let known = checked.take().filter(|(known, rules)| {
-                problems.is_empty() && known.are(&raw.inputs, files) && rules.first_file == raw.first_file
-            });
+            // The same texts, read under the same file ids (the rules files
+            // take the first ids, in reading order).
+            let known = checked.take().filter(|(known, _)| problems.is_empty() && known.are(&raw.inputs, files));
             if let Some((texts, rules)) = known {
                 *checked = Some((texts, rules.clone()));
                 return Some(rules);
@@ -168,6 +160,7 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
             }
             rules
         },
+        |sources, problems| read_translations(dir, files, Some(translations), sources, problems),
     )
 }
 
@@ -176,71 +169,42 @@ fn check_within_the_budget(raw: &syntax::RawRules, sources: &Sources, problems: 
     check::check(raw, sources, &Budget::new(logic::BUDGET), problems)
 }
 
-/// The translation files among `files` (path relative to the rules folder → text).
-fn translation_files(files: &BTreeMap<String, String>) -> translation::Files<'_> {
-    translation::Files {
-        present: files.keys().filter(|rel| syntax::translation_file(rel)).cloned().collect(),
-        refused: Vec::new(),
-        read: Box::new(|rel| Ok(files.get(rel).cloned())),
-    }
+/// Reads the translation files among `files` (path relative to the rules
+/// folder → text) as [`translation::read`] does.
+fn read_translations(
+    dir: &Path,
+    files: &BTreeMap<String, String>,
+    cache: Option<&mut syntax::ParseCache>,
+    sources: &mut Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> translation::RawTranslations {
+    let present: Vec<String> = files.keys().filter(|rel| syntax::translation_file(rel)).cloned().collect();
+    translation::read(dir, &present, |rel| Ok(files.get(rel).cloned()), cache, sources, problems)
 }
 
-/// Reads the rules through `load` and checks them through `check`, and,
-/// once they check, their translations (`translation_files`). The
-/// translation files get the first ids in the sources, then are read, as
-/// YAML too, on a second core while the rules are read and checked on the
-/// first, which then reads the files the second has not got to
-/// ([`translation::Reading`]): they depend on the rules only where they are
-/// compared with them, and they are about as much YAML as the rules.
+/// Reads the rules through `load` and checks them through `check`; once
+/// they check, reads their translations through `translations` and checks
+/// them against the rules. The rules files take the first ids in the
+/// sources, the translation files the ids after them.
 fn compile(
     dir: &Path,
     load: impl FnOnce(&mut Sources, &mut Vec<Diagnostic>) -> syntax::RawRules,
-    translation_files: translation::Files<'_>,
-    cache: Option<&mut syntax::ParseCache>,
     check: impl FnOnce(&syntax::RawRules, &Sources, &mut Vec<Diagnostic>) -> Option<Rules>,
+    translations: impl FnOnce(&mut Sources, &mut Vec<Diagnostic>) -> translation::RawTranslations,
 ) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
+    let raw = load(&mut sources, &mut problems);
+    let rules = check(&raw, &sources, &mut problems);
     let mut translation_problems = Vec::new();
-    let pending = translation::read(dir, translation_files, &mut sources, &mut translation_problems);
-    let reading = translation::Reading::new(dir, pending, cache);
-    let mut shared = sources.share();
-    let (raw, rules, read) = std::thread::scope(|scope| {
-        let (rules_core, reading) = (spread::current_core(), &reading);
-        let reader = scope.spawn(move || {
-            spread::avoid(rules_core);
-            reading.work(&mut shared)
-        });
-        let raw = load(&mut sources, &mut problems);
-        let rules = check(&raw, &sources, &mut problems);
-        // What the translations are held against, while they may still be read.
-        let units = rules.as_ref().filter(|_| problems.is_empty()).map(translation::units);
-        // The files the reader has not got to yet, if they are to be checked.
-        if units.is_none() {
-            reading.stop();
+    let (result, translations) = match rules {
+        Some(rules) if problems.is_empty() => {
+            let read = translations(&mut sources, &mut translation_problems);
+            let checked = translation::check(dir, &rules, &read, &sources, &mut translation_problems);
+            (Ok(rules), checked)
         }
-        let mut read = reading.work(&mut sources);
-        // The reader's panic is this thread's.
-        read.extend(reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        (raw, rules.zip(units), read)
-    });
-    let (raw_translations, read_problems) = reading.finish(read);
-    for (file, text) in &raw_translations.texts {
-        sources.fill(*file, Arc::clone(text));
-    }
-    let mut translations = translation::Translations::default();
-    let result = match rules {
-        Some((rules, units)) if problems.is_empty() => {
-            translation_problems.extend(read_problems);
-            translations =
-                translation::check(dir, &rules, units, &raw_translations, &sources, &mut translation_problems);
-            Ok(rules)
-        }
-        // The translations are not checked against rules that do not check.
-        _ => {
-            translation_problems.clear();
-            Err(problems)
-        }
+        // The translations are not read, nor checked, against rules that do not check.
+        _ => (Err(problems), translation::Translations::default()),
     };
     Compiled { sources, result, unread: raw.unread, translations, translation_problems }
 }

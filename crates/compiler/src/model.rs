@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 use carcassonne_rules_core::tables::{Flow, ItemId, MarkerId, OriginId, StepId};
 use carcassonne_rules_core::{Catalog, Config, EditionId, Effect, ModuleId, Repeat, Section, Sections, VariantId};
 
-use crate::diagnostics::FileId;
 pub use crate::diagnostics::Span;
 
 /// How many levels items nest (an item at the top of its step is level 1):
@@ -35,11 +34,10 @@ pub struct Rules {
     /// The items of the sections outside the steps (notes, setup, any
     /// time, final scoring).
     pub sections: Sections<Vec<Item>>,
-    /// The files read, relative to the rules folder, in reading order.
+    /// The rules files read, relative to the rules folder, in reading
+    /// order: the file id of `inputs[n]` is `FileId(n)` (the translation
+    /// files, read after, have the ids after them).
     pub inputs: Vec<String>,
-    /// The file id of the first of `inputs`; the others' follow in order
-    /// (the translation files, read first, have the ids before).
-    pub first_file: usize,
     /// Where each name of the registry and of `editions.yaml` is defined.
     pub defined: Defined,
     /// The markers items may carry, as `base.yaml` declares them.
@@ -505,16 +503,6 @@ pub struct Marker {
 }
 
 impl Rules {
-    /// The rules file (one of `inputs`) that `file` is, if it is one.
-    pub fn input(&self, file: FileId) -> Option<&str> {
-        file.0.checked_sub(self.first_file).and_then(|at| self.inputs.get(at)).map(String::as_str)
-    }
-
-    /// The file id of `inputs[at]`.
-    pub fn file_id(&self, at: usize) -> FileId {
-        FileId(self.first_file + at)
-    }
-
     /// Every step, in order.
     pub fn steps(&self) -> impl Iterator<Item = &Step> {
         self.phases.iter().flat_map(|p| &p.steps)

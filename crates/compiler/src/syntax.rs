@@ -5,7 +5,6 @@
 use crate::codes::Code;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Mutex;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Deserialize;
@@ -405,8 +404,6 @@ pub struct RawRules {
     pub expansion_files: Vec<RawExpansionFile>,
     /// The files read, relative to the rules folder (`/`-separated), in reading order.
     pub inputs: Vec<String>,
-    /// The file id of the first of `inputs`.
-    pub first_file: usize,
     /// Which files could not be read: what follows only from their absence is
     /// not reported again.
     pub failed: Failed,
@@ -717,7 +714,7 @@ fn load(
     sources: &mut Sources,
     problems: &mut Vec<Diagnostic>,
 ) -> RawRules {
-    let mut raw = RawRules { first_file: sources.len(), ..RawRules::default() };
+    let mut raw = RawRules::default();
     let mut loader = Loader { dir, files, cache, sources, problems, inputs: Vec::new(), unread: Vec::new() };
 
     let editions = loader.read::<RawEditionsFile>(Path::new(EDITIONS_FILE));
@@ -1198,27 +1195,12 @@ pub(crate) fn read_source<T: for<'de> Deserialize<'de> + Clone + Send + 'static>
     sources: &Sources,
     cache: Option<&mut ParseCache>,
 ) -> Result<T, Diagnostic> {
-    read_source_shared(file, path, name, sources, cache.map(Mutex::new).as_ref())
-}
-
-/// As [`read_source`], the cache shared by the threads that read: it is
-/// held only to look a file up and to keep it, not while the file is read.
-pub(crate) fn read_source_shared<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(
-    file: FileId,
-    path: &Path,
-    name: &str,
-    sources: &Sources,
-    cache: Option<&Mutex<&mut ParseCache>>,
-) -> Result<T, Diagnostic> {
     let Some(cache) = cache else { return deserialize(file, path, name, sources).map(|read| read.records) };
-    // A thread that panicked while holding the cache left it whole: it only
-    // looks up or inserts.
-    let cache = || cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some(value) = cache().get::<T>(name, file, sources.text(file)) {
+    if let Some(value) = cache.get::<T>(name, file, sources.text(file)) {
         return Ok(value);
     }
     let read = deserialize::<T>(file, path, name, sources)?;
     let records = read.records.clone();
-    cache().put(name, file, sources.text(file).to_string(), read);
+    cache.put(name, file, sources.text(file).to_string(), read);
     Ok(records)
 }

@@ -13,8 +13,6 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 
 use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::lang::{self, Language};
@@ -27,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use unic_langid::LanguageIdentifier;
 
 use crate::codes::Code;
-use crate::diagnostics::{Diagnostic, FileId, Fix, Sources, Span};
+use crate::diagnostics::{Diagnostic, Fix, Sources, Span};
 use crate::model::{Rules, Wording, WordingPart};
 use crate::syntax::{self, ParseCache, Spanned};
 use crate::{dsl, lexicon};
@@ -258,31 +256,6 @@ pub fn units(rules: &Rules) -> Vec<Unit> {
 /// Whitespace runs as one space, none at either end: a YAML scalar reflowed
 /// over lines reads the same.
 fn collapse(text: &str) -> String {
-    if is_collapsed(text) {
-        return text.to_string();
-    }
-    words_of(text)
-}
-
-/// Whether `text` is its own words, one space between each two: most texts
-/// are one line with single spaces.
-fn is_collapsed(text: &str) -> bool {
-    // One pass over the bytes: no space first, after a space, or last, and
-    // no other ASCII whitespace (a vertical tab is whitespace to Unicode).
-    let mut after_space = true;
-    for &b in text.as_bytes() {
-        match b {
-            b' ' if after_space => return false,
-            b' ' => after_space = true,
-            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => return false,
-            _ => after_space = false,
-        }
-    }
-    (text.is_empty() || !after_space) && (text.is_ascii() || !text.chars().any(|c| !c.is_ascii() && c.is_whitespace()))
-}
-
-/// `text`'s words, one space between each two.
-fn words_of(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         if !out.is_empty() {
@@ -515,27 +488,9 @@ pub struct RawTranslations {
     pub languages: Option<RawLanguagesFile>,
     /// Each language's files (by tag), each with its path relative to the
     /// rules folder.
-    pub files: BTreeMap<String, Vec<(String, ReadFile)>>,
+    pub files: BTreeMap<String, Vec<(String, RawTranslationFile)>>,
     /// Every translation file there is, relative to the rules folder.
     present: Vec<String>,
-    /// The texts read of the files [`read`] kept ids for, by id: the
-    /// compile's sources take them ([`Sources::fill`]).
-    pub texts: Vec<(FileId, Arc<String>)>,
-}
-
-/// A translation file as read: its records, and each unit's `text:` read,
-/// in the order of `RawTranslationFile::entries`. What the language
-/// server's cache keeps of a file, shared, so that an edit elsewhere reads
-/// nothing of it again.
-#[derive(Debug, Clone)]
-pub struct ReadFile(Arc<(RawTranslationFile, Vec<ReadField>)>);
-
-impl<'de> Deserialize<'de> for ReadFile {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let records = RawTranslationFile::deserialize(deserializer)?;
-        let read = records.entries().map(|(kind, (_, unit))| read_field(kind, &unit.text)).collect();
-        Ok(ReadFile(Arc::new((records, read))))
-    }
 }
 
 /// The files of one language's folder, relative to it: the rules files'
@@ -547,63 +502,45 @@ fn language_file_names(inputs: &[String]) -> impl Iterator<Item = &str> {
 /// The file of a language's folder that holds the program's words.
 pub const PROGRAM_FILE: &str = "program.yaml";
 
-/// The translation files of a rules folder, each with its id in the
-/// compile's sources but not read yet: [`Reading`] reads them, on a core of
-/// its own while the rules are read and checked.
-pub struct Pending<'a> {
-    /// `languages.yaml`, if the rules have it.
-    languages: Option<RawLanguagesFile>,
-    /// Each declared language's files: its tag, the file's path relative to
-    /// the rules folder, the id kept for it in the sources.
-    files: Vec<(String, String, FileId)>,
-    /// Every translation file there is, relative to the rules folder.
-    present: Vec<String>,
-    /// Where the files' texts are read.
-    read: Box<ReadText<'a>>,
-}
-
-/// Where a compile finds the translation files.
-pub struct Files<'a> {
-    /// The translation files there are ([`syntax::translation_file`]),
-    /// relative to the rules folder, `languages.yaml` among them.
-    pub present: Vec<String>,
-    /// Why a folder of the translations could not be listed.
-    pub refused: Vec<Diagnostic>,
-    /// A file's text by its path relative to the rules folder; `None` when
-    /// there is no such file. Called on the thread that reads the
-    /// translations.
-    pub read: Box<ReadText<'a>>,
-}
-
-/// A file's text by its path relative to the rules folder, if there is one.
-pub type ReadText<'a> = dyn Fn(&str) -> Result<Option<String>, Diagnostic> + Send + Sync + 'a;
-
-/// Reads `languages.yaml` of the rules folder `dir` and keeps an id in
-/// `sources` for every file of a declared language's folder (which of them
-/// mirror a rules file is known once the rules are read: [`check`] reports
-/// the others): the translation files get the first ids, and [`Reading`]
-/// reads them.
-pub fn read<'a>(dir: &Path, files: Files<'a>, sources: &mut Sources, problems: &mut Vec<Diagnostic>) -> Pending<'a> {
-    let Files { present, refused, read } = files;
-    let mut pending = Pending { languages: None, files: Vec::new(), present: Vec::new(), read };
-    problems.extend(refused);
+/// Reads the translation files of the rules folder `dir`, after its rules:
+/// `languages.yaml`, then every file of a declared language's folder among
+/// `present` (the translation files there are, [`syntax::translation_file`],
+/// relative to the rules folder), each into `sources` and as YAML, in
+/// order. `text` gives a file's text by its path relative to the rules
+/// folder (`None` when there is no such file); `cache` saves reading a file
+/// whose text it holds. Which files mirror a rules file is [`check`]'s to
+/// say.
+pub fn read(
+    dir: &Path,
+    present: &[String],
+    text: impl Fn(&str) -> Result<Option<String>, Diagnostic>,
+    mut cache: Option<&mut ParseCache>,
+    sources: &mut Sources,
+    problems: &mut Vec<Diagnostic>,
+) -> RawTranslations {
+    let mut raw = RawTranslations::default();
     let path = dir.join(LANGUAGES_FILE);
-    let Ok(Some(text)) = (pending.read)(LANGUAGES_FILE).map_err(|problem| problems.push(problem)) else {
-        return pending;
-    };
-    let file = syntax::add_source(text, &path, sources);
+    let Ok(Some(languages)) = text(LANGUAGES_FILE).map_err(|problem| problems.push(problem)) else { return raw };
+    let file = syntax::add_source(languages, &path, sources);
     let languages = syntax::read_source::<RawLanguagesFile>(file, &path, LANGUAGES_FILE, sources, None);
-    let Ok(languages) = languages.map_err(|problem| problems.push(problem)) else { return pending };
-    for rel in &present {
+    let Ok(languages) = languages.map_err(|problem| problems.push(problem)) else { return raw };
+    for rel in present {
         let lang = folder_of(rel);
-        if languages.languages.iter().any(|l| l.lang.value == lang && is_language_tag(lang)) {
-            let file = sources.reserve(dir.join(rel).display().to_string());
-            pending.files.push((lang.to_string(), rel.clone(), file));
+        if !languages.languages.iter().any(|l| l.lang.value == lang && is_language_tag(lang)) {
+            continue;
+        }
+        // A file gone since the folder was listed is not there.
+        let Ok(Some(written)) = text(rel).map_err(|problem| problems.push(problem)) else { continue };
+        let path = dir.join(rel);
+        let file = syntax::add_source(written, &path, sources);
+        match syntax::read_source(file, &path, rel, sources, cache.as_deref_mut()) {
+            Ok(records) => raw.files.entry(lang.to_string()).or_default().push((rel.clone(), records)),
+            Err(problem) => problems.push(problem),
         }
     }
-    pending.languages = Some(languages);
-    pending.present = present;
-    pending
+    raw.languages = Some(languages);
+    raw.present = present.to_vec();
+    raw
 }
 
 /// The most characters a language's name may have: it stands in the page's
@@ -691,91 +628,6 @@ fn orphaned_file(dir: &Path, rel: &str, languages: &RawLanguagesFile, expected: 
     })
 }
 
-/// The reading of the files [`read`] kept ids for, shared by the threads
-/// that read them: each takes the next file until none is left. The thread
-/// that checks the rules reads along once it is done with them, so that the
-/// compile never waits long for a second core that is busy or slow.
-pub struct Reading<'a> {
-    dir: &'a Path,
-    pending: Pending<'a>,
-    /// The next file to take, by its place in `pending.files`.
-    next: AtomicUsize,
-    cache: Option<Mutex<&'a mut ParseCache>>,
-}
-
-/// One translation file as one thread read it.
-pub struct FileRead {
-    /// Its place in the files to read.
-    at: usize,
-    /// Its text, if it could be read.
-    text: Option<Arc<String>>,
-    /// Its records and units' texts, if it reads.
-    read: Option<ReadFile>,
-    /// Why it could not be read, or what it holds wrongly.
-    problems: Vec<Diagnostic>,
-}
-
-impl<'a> Reading<'a> {
-    /// The reading of the files `pending` of the rules folder `dir`;
-    /// `cache` saves reading a file whose text it holds.
-    pub fn new(dir: &'a Path, pending: Pending<'a>, cache: Option<&'a mut ParseCache>) -> Self {
-        Reading { dir, pending, next: AtomicUsize::new(0), cache: cache.map(Mutex::new) }
-    }
-
-    /// Reads files until none is left, each into its place in `sources`
-    /// (the calling thread's; [`Sources::fill`] gives the compile's the
-    /// texts after), then as YAML, and each unit's `text:` (the text DSL
-    /// where an item's text has edition variants).
-    pub fn work(&self, sources: &mut Sources) -> Vec<FileRead> {
-        let mut done = Vec::new();
-        loop {
-            let at = self.next.fetch_add(1, Ordering::Relaxed);
-            let Some((_, rel, file)) = self.pending.files.get(at) else { return done };
-            let mut read = FileRead { at, text: None, read: None, problems: Vec::new() };
-            // A file gone since the folder was listed is not there.
-            if let Some(text) = (self.pending.read)(rel).map_err(|problem| read.problems.push(problem)).ok().flatten() {
-                let text = Arc::new(syntax::without_bom(text));
-                sources.fill(*file, Arc::clone(&text));
-                read.text = Some(text);
-                let path = self.dir.join(rel);
-                read.read = syntax::read_source_shared(*file, &path, rel, sources, self.cache.as_ref())
-                    .map_err(|problem| read.problems.push(problem))
-                    .ok();
-            }
-            done.push(read);
-        }
-    }
-
-    /// Leaves the files no thread has taken yet unread: the rules did not
-    /// check, so no translation is checked.
-    pub fn stop(&self) {
-        self.next.store(self.pending.files.len(), Ordering::Relaxed);
-    }
-
-    /// The translations as read by every thread (`read`), in the files'
-    /// order whichever thread read them, and the problems found reading them.
-    pub fn finish(self, read: impl IntoIterator<Item = FileRead>) -> (RawTranslations, Vec<Diagnostic>) {
-        let mut read: Vec<FileRead> = read.into_iter().collect();
-        read.sort_by_key(|file| file.at);
-        let mut raw = RawTranslations {
-            languages: self.pending.languages,
-            present: self.pending.present,
-            ..RawTranslations::default()
-        };
-        let mut problems = Vec::new();
-        let mut files: Vec<_> = self.pending.files.into_iter().map(Some).collect();
-        for file in read {
-            let Some((lang, rel, id)) = files.get_mut(file.at).and_then(Option::take) else { continue };
-            problems.extend(file.problems);
-            raw.texts.extend(file.text.map(|text| (id, text)));
-            if let Some(records) = file.read {
-                raw.files.entry(lang).or_default().push((rel, records));
-            }
-        }
-        (raw, problems)
-    }
-}
-
 /// A language tag as a folder may be named: lower-case letters, then
 /// `-`-separated letters or digits (`nl`, `pt-br`).
 fn is_language_tag(tag: &str) -> bool {
@@ -787,17 +639,17 @@ fn is_language_tag(tag: &str) -> bool {
 }
 
 /// Checks the translations `raw` against `rules` (read from the folder
-/// `dir`), whose units are `units` ([`units`]): each translation's text, its
+/// `dir`) and their units ([`units`]): each translation's text, its
 /// state, the orphans (units and files); a required language's missing
 /// units. Outdated and orphaned units are warnings, the rest errors.
 pub fn check(
     dir: &Path,
     rules: &Rules,
-    units: Vec<Unit>,
     raw: &RawTranslations,
     sources: &Sources,
     problems: &mut Vec<Diagnostic>,
 ) -> Translations {
+    let units = units(rules);
     let mut out = Translations { units: Vec::new(), locales: Vec::new() };
     let Some(languages) = &raw.languages else {
         out.units = units;
@@ -855,8 +707,7 @@ pub fn check(
         let mut seen = vec![false; units.len()];
         let mut translations: Vec<Option<Translated>> = vec![None; units.len()];
         for (_, file) in files.iter().filter(|(rel, _)| expected.contains(rel)) {
-            let (records, read) = &*file.0;
-            for ((kind, (key, entry)), read) in records.entries().zip(read) {
+            for (kind, (key, entry)) in file.entries() {
                 let Some(&at) = by_key.get(&(kind, key.value.as_str())) else {
                     let id = kind.unit_id(&key.value);
                     let candidates = units.iter().filter(|u| u.kind == kind).map(|u| u.id.as_str());
@@ -875,7 +726,7 @@ pub fn check(
                     ));
                     continue;
                 }
-                translations[at] = translated(unit, lang, key, entry, read, &texts, sources, problems);
+                translations[at] = translated(unit, lang, key, entry, &texts, sources, problems);
             }
         }
         // In the ids' order, a map is built without sorting its entries again.
@@ -895,77 +746,35 @@ struct Texts<'a> {
     plural: &'a [&'static str],
 }
 
-/// A unit's `from:` or `text:` as read, before it is held against the
-/// rules; and where it first holds a forbidden character.
-#[derive(Debug, Clone)]
-struct ReadField {
-    text: Text,
-    forbidden: Option<(usize, char)>,
-}
-
-/// A text of a translation as read.
-#[derive(Debug, Clone)]
-enum Text {
-    /// Its words as written: most texts have no edition variants and are
-    /// one line of single spaces.
-    AsWritten,
-    /// Its words, whitespace collapsed.
-    Words(String),
-    /// Its edition variants (an item's text with braces), parsed.
-    Variants(Vec<dsl::TextPart>),
-    /// An item's text that the text DSL refuses.
-    Invalid(dsl::SyntaxError),
-}
-
-impl Text {
-    /// Its canonical form ([`canonical`]), the text being `written`; none
-    /// for a text the DSL refuses.
-    fn canonical(&self, written: &str) -> String {
-        match self {
-            Text::AsWritten => written.to_string(),
-            Text::Words(words) => words.clone(),
-            Text::Variants(parts) => canonical(parts),
-            Text::Invalid(_) => String::new(),
-        }
+/// Reads `field`, a `from:` or `text:` of a unit of the kind `kind`: its
+/// edition variants where it is an item's text with braces (the text DSL),
+/// else its words.
+fn read_field(kind: UnitKind, field: &Spanned<String>) -> Result<Vec<dsl::TextPart>, dsl::SyntaxError> {
+    if kind.is_dsl() && field.value.contains(['{', '}']) {
+        dsl::text(&field.value)
+    } else {
+        Ok(vec![dsl::TextPart::Literal(collapse(&field.value))])
     }
 }
 
-/// Reads `field`, a `from:` or `text:` of a unit of the kind `kind`: what
-/// does not depend on the rules, so that a `text:` is read while they are
-/// checked.
-fn read_field(kind: UnitKind, field: &Spanned<String>) -> ReadField {
-    let text = if kind.is_dsl() && field.value.contains(['{', '}']) {
-        match dsl::text(&field.value) {
-            Ok(parts) => Text::Variants(parts),
-            Err(err) => Text::Invalid(err),
-        }
-    } else if is_collapsed(&field.value) {
-        Text::AsWritten
-    } else {
-        Text::Words(words_of(&field.value))
-    };
-    ReadField { text, forbidden: lexicon::forbidden_in_text(&field.value) }
-}
-
-/// A unit's translation, its text (`read`, read while the rules were
-/// checked) checked and its state decided.
-#[allow(clippy::too_many_arguments)]
+/// A unit's translation, its text checked and its state decided.
 fn translated(
     unit: &Unit,
     lang: &str,
     key: &Spanned<String>,
     entry: &RawUnit,
-    read: &ReadField,
     texts: &Texts<'_>,
     sources: &Sources,
     problems: &mut Vec<Diagnostic>,
 ) -> Option<Translated> {
     // A `from:` is most often the English as it is, canonical (the form a
     // reviewed translation is marked with): that one needs no reading.
-    let from_read = (entry.from.value != unit.english).then(|| read_field(unit.kind, &entry.from));
+    let from_changed = entry.from.value != unit.english;
     let mut ok = true;
-    let from_forbidden = from_read.as_ref().and_then(|read| read.forbidden);
-    for (field, forbidden) in [(&entry.from, from_forbidden), (&entry.text, read.forbidden)] {
+    let from_forbidden = from_changed.then(|| lexicon::forbidden_in_text(&entry.from.value)).flatten();
+    for (field, forbidden) in
+        [(&entry.from, from_forbidden), (&entry.text, lexicon::forbidden_in_text(&entry.text.value))]
+    {
         if let Some((at, c)) = forbidden {
             problems.push(
                 Diagnostic::at(
@@ -984,11 +793,9 @@ fn translated(
         // Not translated yet: as if the entry were not there.
         return None;
     }
-    let bound = |text: &Text, field: &Spanned<String>, problems: &mut Vec<Diagnostic>| match text {
-        Text::AsWritten => Some(Wording(vec![WordingPart::Literal(field.value.clone())])),
-        Text::Words(words) => Some(Wording(vec![WordingPart::Literal(words.clone())])),
-        Text::Variants(parts) => bind(parts, texts.editions, field, sources, problems),
-        Text::Invalid(err) => {
+    let bound = |field: &Spanned<String>, problems: &mut Vec<Diagnostic>| match read_field(unit.kind, field) {
+        Ok(parts) => bind(&parts, texts.editions, field, sources, problems).map(|wording| (wording, parts)),
+        Err(err) => {
             let (start, end) = err.at;
             problems.push(Diagnostic::at(
                 Code::InvalidExpression,
@@ -1000,11 +807,12 @@ fn translated(
             None
         }
     };
-    let from = match &from_read {
-        None => Some(unit.english.clone()),
-        Some(read) => bound(&read.text, &entry.from, problems).map(|_| read.text.canonical(&entry.from.value)),
+    let from = if from_changed {
+        bound(&entry.from, problems).map(|(_, parts)| canonical(&parts))
+    } else {
+        Some(unit.english.clone())
     };
-    let text = bound(&read.text, &entry.text, problems);
+    let text = bound(&entry.text, problems).map(|(text, _)| text);
     let (from, text) = (from?, text?);
     if !ok {
         return None;
@@ -1297,97 +1105,5 @@ impl<'a> Language<'a> for Locale {
             _ => Translation::Translated,
         };
         Some((Cow::Owned(translated.text.render(edition)), state))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The bundled rules' translation files, their ids kept in `sources`;
-    /// two of them broken.
-    fn bundled_pending(sources: &mut Sources) -> (&'static Path, Pending<'static>) {
-        let dir: &'static Path = Box::leak(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules").into_boxed_path());
-        let mut refused = Vec::new();
-        let present = syntax::translation_names(dir, &mut refused);
-        let text = move |rel: &str| match rel {
-            "translations/nl/base.yaml" => Ok(Some("items: [\n".to_string())),
-            "translations/ru/base.yaml" => Ok(Some("no_such_kind: {}\n".to_string())),
-            _ => syntax::read_file(dir, rel),
-        };
-        let files = Files { present, refused, read: Box::new(text) };
-        let mut problems = Vec::new();
-        let pending = read(dir, files, sources, &mut problems);
-        assert!(problems.is_empty() && pending.files.len() > 10, "{problems:?}");
-        (dir, pending)
-    }
-
-    /// The translations as read, and the problems, as text to compare.
-    fn shown(read: (RawTranslations, Vec<Diagnostic>)) -> String {
-        format!("{read:?}")
-    }
-
-    /// However the files are shared out between the threads that read them
-    /// (one reads them all, two read at once, or the reads come back in
-    /// another order), the translations come out the same, in the files'
-    /// order, and so do the broken files' problems.
-    #[test]
-    fn files_read_by_any_thread_come_out_as_read_by_one() {
-        let mut sources = Sources::default();
-        let (dir, pending) = bundled_pending(&mut sources);
-        let one = Reading::new(dir, pending, None);
-        let read = one.work(&mut sources.share());
-        let count = read.len();
-        let (raw, problems) = one.finish(read);
-        assert_eq!(problems.len(), 2, "{problems:?}");
-        let alone = shown((raw, problems));
-
-        let (dir, pending) = bundled_pending(&mut Sources::default());
-        let backwards = Reading::new(dir, pending, None);
-        let mut read = backwards.work(&mut sources.share());
-        read.reverse();
-        assert_eq!(shown(backwards.finish(read)), alone);
-
-        let (dir, pending) = bundled_pending(&mut Sources::default());
-        let shared = Reading::new(dir, pending, None);
-        let (mut read, theirs) = std::thread::scope(|scope| {
-            let (shared, mut theirs) = (&shared, sources.share());
-            let reader = scope.spawn(move || shared.work(&mut theirs));
-            (shared.work(&mut sources.share()), reader.join().expect("the reader reads"))
-        });
-        read.extend(theirs);
-        assert_eq!(read.len(), count, "every file is read once");
-        assert_eq!(shown(shared.finish(read)), alone);
-    }
-
-    /// A reading stopped before any thread took a file reads none.
-    #[test]
-    fn a_stopped_reading_reads_no_file() {
-        let mut sources = Sources::default();
-        let (dir, pending) = bundled_pending(&mut sources);
-        let reading = Reading::new(dir, pending, None);
-        reading.stop();
-        assert!(reading.work(&mut sources.share()).is_empty());
-        let (raw, problems) = reading.finish(Vec::new());
-        assert!(raw.files.is_empty() && raw.texts.is_empty() && problems.is_empty());
-    }
-
-    /// The shortcut for a text that is its own words gives what splitting
-    /// it into words gives, whatever its whitespace.
-    #[test]
-    fn collapsing_a_text_is_taking_its_words() {
-        let spaces = [" ", "  ", "\t", "\n", "\r\n", "\u{b}", "\u{c}", "\u{a0}", "\u{85}", "\u{2003}", "\u{3000}", ""];
-        let words = ["Draw", "a", "tile.", "Тянуть", "плитку", "één", "{C1: farm | C2: field}"];
-        let mut rng = fastrand::Rng::with_seed(29);
-        let mut next = |n: usize| rng.usize(..n);
-        for _ in 0..5000 {
-            let mut text = String::new();
-            for _ in 0..next(6) {
-                text.push_str(spaces[next(spaces.len())]);
-                text.push_str(words[next(words.len())]);
-            }
-            text.push_str(spaces[next(spaces.len())]);
-            assert_eq!(collapse(&text), words_of(&text), "{text:?}");
-        }
     }
 }

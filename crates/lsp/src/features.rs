@@ -455,7 +455,7 @@ fn catalog_definition(rules: &Rules, word: &str) -> Option<Place> {
 
 /// Where `span` of `rules` is, by file name.
 pub(crate) fn place(rules: &Rules, span: Span) -> Option<Place> {
-    let file = rules.input(span.file)?.to_string();
+    let file = rules.inputs.get(span.file.0)?.clone();
     Some(Place { file, start: span.start, len: span.len })
 }
 
@@ -486,7 +486,7 @@ pub struct Site {
 /// The string the model's `span` points at in `texts`, without its quotes:
 /// its file, and its value with that value's offset in the file.
 fn written<'t>(rules: &Rules, texts: &'t BTreeMap<String, String>, span: Span) -> Option<(&'t str, usize, &'t str)> {
-    let file = rules.input(span.file)?;
+    let file = rules.inputs.get(span.file.0)?;
     let (file, text) = texts.get_key_value(file)?;
     let raw = text.get(span.start..span.start.checked_add(span.len)?)?;
     let (start, value) = match raw.chars().next() {

@@ -24,6 +24,7 @@ use std::str::FromStr;
 
 use carcassonne_rules_compiler::Rules;
 use carcassonne_rules_compiler::codes;
+use carcassonne_rules_compiler::diagnostics::FileId;
 use carcassonne_rules_compiler::positions::{self, Columns};
 use carcassonne_rules_compiler::syntax;
 use carcassonne_rules_core::escape::terminal::quoted;
@@ -580,7 +581,7 @@ impl Server {
     fn symbols(&self, params: &Value) -> Option<Value> {
         let model = self.model.as_ref()?;
         let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
-        let file = model.rules.file_id(model.rules.inputs.iter().position(|input| *input == rel)?);
+        let file = FileId(model.rules.inputs.iter().position(|input| *input == rel)?);
         let text = model.texts.get(&rel)?;
         fn symbol(server: &Server, text: &str, s: &features::Symbol, kind: u32) -> Value {
             let range = server.range(text, s.at.start, s.at.len);

@@ -211,17 +211,8 @@ impl Checker<'_> {
             variants: self.variants.iter().map(|(name, &span)| (name.clone(), span)).collect(),
         };
         let markers = self.markers.clone();
-        let mut rules = Rules {
-            catalog,
-            flags,
-            phases,
-            double_turn,
-            sections: outside,
-            inputs: Vec::new(),
-            first_file: 0,
-            defined,
-            markers,
-        };
+        let mut rules =
+            Rules { catalog, flags, phases, double_turn, sections: outside, inputs: Vec::new(), defined, markers };
         self.number(&mut rules);
         self.bind_none_of(&mut rules);
         // What names the turn orders' typed ids, in their numbers' order.

@@ -44,7 +44,6 @@ pub fn check(raw: &RawRules, sources: &Sources, budget: &Budget, problems: &mut 
     let mut rules = checker.items(raw, catalog, phases, double_turn, budget);
     rules.flags = checker.flags();
     rules.inputs = raw.inputs.clone();
-    rules.first_file = raw.first_file;
     if problems.len() > before { None } else { Some(rules) }
 }
 
