@@ -85,11 +85,6 @@ enum Command {
     Man(man::ManArgs),
 }
 
-/// mimalloc rather than the system's: `check` 10–15 % faster, and its
-/// second thread grows no malloc arena a page at a time (docs/performance.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(&cli) {

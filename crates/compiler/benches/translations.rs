@@ -1,7 +1,6 @@
 //! `compile_dir` on the bundled rules with their translations and on a copy
 //! without them: what the translations cost `check` in the compiler itself,
-//! with the program's allocator, the compiled rules not freed (`check`
-//! leaves that to the process's end) and the process's start and end left
+//! the freeing of the compiled rules and the process's start and end left
 //! out (`docs/performance.md` times the whole command too).
 //!
 //! `cargo bench -p carcassonne-rules-compiler --bench translations`
@@ -34,9 +33,6 @@ fn copy_without_translations(from: &Path, to: &Path) {
         }
     }
 }
-
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn translations(c: &mut Criterion) {
     let without = tempfile::tempdir().expect("a temporary folder");
