@@ -826,6 +826,14 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
         out.list("markers: &", &markers, ",");
         let foreign: Vec<String> = item.foreign.iter().map(|&e| names.edition(e).to_string()).collect();
         out.list("foreign: &", &foreign, ",");
+        // A forbid names items: a block of its own, whose list wraps.
+        if let Some(Effect::Forbid { items, turn }) = &item.effect {
+            let items: Vec<String> = items.iter().map(|&i| names.items[usize::from(i.0)].clone()).collect();
+            out.block("effect: Some(Effect::Forbid {", "}),", |out| {
+                out.list("items: Cow::Borrowed(&", &items, "),");
+                out.field("turn", &turn.to_string());
+            });
+        }
         let effect = match &item.effect {
             None => "None".to_string(),
             Some(Effect::Skip(steps)) => {
@@ -835,12 +843,11 @@ fn item_info(item: &Item, rules: &Rules, names: &Names, out: &mut Writer) {
             Some(Effect::GoBack(step)) => format!("Some(Effect::GoBack({}))", names.step_const(*step)),
             Some(Effect::DoubleTurn) => "Some(Effect::DoubleTurn)".to_string(),
             Some(Effect::NextFeature) => "Some(Effect::NextFeature)".to_string(),
-            Some(Effect::Forbid { items, turn }) => {
-                let items: Vec<&str> = items.iter().map(|&i| names.items[usize::from(i.0)].as_str()).collect();
-                format!("Some(Effect::Forbid {{ items: Cow::Borrowed(&[{}]), turn: {turn} }})", items.join(", "))
-            }
+            Some(Effect::Forbid { .. }) => String::new(),
         };
-        out.field("effect", &effect);
+        if !effect.is_empty() {
+            out.field("effect", &effect);
+        }
         out.field("flow", &flow(item.flow));
         let none_of: Vec<String> = item.none_of.iter().map(|&i| names.items[usize::from(i.0)].clone()).collect();
         out.list("none_of: &", &none_of, ",");
