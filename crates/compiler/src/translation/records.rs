@@ -1,0 +1,100 @@
+//! The translation files' records, as read from YAML.
+
+use serde::Deserialize;
+
+use super::units::UnitKind;
+use crate::syntax::{self, Spanned};
+
+/// `translations/languages.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLanguagesFile {
+    /// The languages the rules are translated into.
+    pub languages: Vec<RawLanguage>,
+}
+
+/// One language of `languages.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLanguage {
+    /// Its tag (BCP 47: `nl`, `ru`), also its folder's name.
+    pub lang: Spanned<String>,
+    /// Its name in itself (`Nederlands`), for a language switch.
+    pub name: Spanned<String>,
+    /// Whether `check` refuses the rules while a unit is untranslated.
+    #[serde(default)]
+    pub required: bool,
+}
+
+/// One translation file: the units of one rules file, by kind, each keyed by
+/// its id.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTranslationFile {
+    /// Edition names (`editions.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub editions: Vec<(Spanned<String>, RawUnit)>,
+    /// Rule variants' names (`editions.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub variants: Vec<(Spanned<String>, RawUnit)>,
+    /// Expansion names (`modules.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub expansions: Vec<(Spanned<String>, RawUnit)>,
+    /// Module names (`modules.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub modules: Vec<(Spanned<String>, RawUnit)>,
+    /// Phase titles (`base.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub phases: Vec<(Spanned<String>, RawUnit)>,
+    /// Step titles (`base.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub steps: Vec<(Spanned<String>, RawUnit)>,
+    /// The headings of the sections outside the steps (`base.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub sections: Vec<(Spanned<String>, RawUnit)>,
+    /// Item texts, by item id.
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub items: Vec<(Spanned<String>, RawUnit)>,
+    /// Marker labels, by marker id (`ROBBER_CHOICE`) (`base.yaml`).
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub markers: Vec<(Spanned<String>, RawUnit)>,
+    /// The program's words, by their key (`no_actions`), in `program.yaml`.
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub program: Vec<(Spanned<String>, RawUnit)>,
+}
+
+impl RawTranslationFile {
+    /// Its units, by kind.
+    fn kinds(&self) -> [(UnitKind, &[Keyed]); 10] {
+        [
+            (UnitKind::Edition, &self.editions),
+            (UnitKind::Variant, &self.variants),
+            (UnitKind::Expansion, &self.expansions),
+            (UnitKind::Module, &self.modules),
+            (UnitKind::Phase, &self.phases),
+            (UnitKind::Step, &self.steps),
+            (UnitKind::Section, &self.sections),
+            (UnitKind::Item, &self.items),
+            (UnitKind::Program, &self.program),
+            (UnitKind::Marker, &self.markers),
+        ]
+    }
+
+    /// Its units, each with its kind, in the order of [`Self::kinds`].
+    pub(super) fn entries(&self) -> impl Iterator<Item = (UnitKind, &Keyed)> {
+        self.kinds().into_iter().flat_map(|(kind, entries)| entries.iter().map(move |entry| (kind, entry)))
+    }
+}
+
+/// A unit as written, under its key.
+type Keyed = (Spanned<String>, RawUnit);
+
+/// One translated unit as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawUnit {
+    /// The English it was translated from.
+    pub from: Spanned<String>,
+    /// The translation (the text DSL, for an item's text).
+    pub text: Spanned<String>,
+}
