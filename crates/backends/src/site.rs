@@ -23,13 +23,14 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use carcassonne_rules_core::lang::Unit;
 use carcassonne_rules_core::tables::{Flow, Role};
 use carcassonne_rules_core::{EditionId, Repeat, Section};
 
 use crate::codegen::GENERATOR;
 use crate::escape::{html, js};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Rules, Step, Wording, WordingPart};
-use carcassonne_rules_compiler::translation::{Locale, SOURCE_LANG, State, Translations, UnitKind};
+use carcassonne_rules_compiler::translation::{Locale, SOURCE_LANG, State, Translations};
 use carcassonne_rules_core::words::{self, Word, Words};
 
 /// The script that runs the page: reads the controls, evaluates the conditions.
@@ -268,8 +269,8 @@ impl<'a> Page<'a> {
 
     /// A name or title in the page's language, as HTML: the English where
     /// there is no translation, marked as English on a translated page.
-    fn name(&self, kind: UnitKind, id: &str, english: &str) -> String {
-        match (self.locale, self.locale.and_then(|l| l.units.get(&kind.unit_id(id)))) {
+    fn name(&self, unit: Unit<'_>, english: &str) -> String {
+        match (self.locale, self.locale.and_then(|l| l.get(unit))) {
             (_, Some(t)) => html::text(&t.text.render(EditionId(0))).into_owned(),
             (Some(_), None) => format!("<span lang=\"en\">{}</span>", html::text(english)),
             (None, None) => html::text(english).into_owned(),
@@ -277,10 +278,8 @@ impl<'a> Page<'a> {
     }
 
     /// A name in the page's language as plain text (for an attribute).
-    fn plain_name(&self, kind: UnitKind, id: &str, english: &str) -> String {
-        self.locale
-            .and_then(|l| l.units.get(&kind.unit_id(id)))
-            .map_or_else(|| english.to_string(), |t| t.text.render(EditionId(0)))
+    fn plain_name(&self, unit: Unit<'_>, english: &str) -> String {
+        self.locale.and_then(|l| l.get(unit)).map_or_else(|| english.to_string(), |t| t.text.render(EditionId(0)))
     }
 
     /// An item's text in the page's language, and the attributes of its
@@ -467,7 +466,7 @@ fn index_html(rules: &Rules, conds: &mut Conds<'_>, page: &Page, play: bool) -> 
             "<section class=\"phase\" id=\"phase-{id}\" data-phase=\"{id}\" aria-labelledby=\"phase-{id}-title\">\n\
              <h2 id=\"phase-{id}-title\">{id}. {title}</h2>",
             id = html::text(&phase.id),
-            title = page.name(UnitKind::Phase, &phase.id, &phase.title),
+            title = page.name(Unit::Phase(&phase.id), &phase.title),
         );
         for step in &phase.steps {
             self::step(&mut out, conds, rules, step, page);
@@ -505,8 +504,8 @@ fn selection_form(out: &mut String, rules: &Rules, page: &Page) {
             "<label><input type=\"radio\" name=\"edition\" value=\"{id}\" data-index=\"{i}\" data-name=\"{plain}\"{checked}> \
              {name} <span class=\"code\">({id})</span></label>",
             id = html::text(&edition.id),
-            name = page.name(UnitKind::Edition, &edition.id, &edition.name),
-            plain = html::text(&page.plain_name(UnitKind::Edition, &edition.id, &edition.name)),
+            name = page.name(Unit::Edition(&edition.id), &edition.name),
+            plain = html::text(&page.plain_name(Unit::Edition(&edition.id), &edition.name)),
             checked = if i == default { " checked" } else { "" },
         );
     }
@@ -525,8 +524,8 @@ fn selection_form(out: &mut String, rules: &Rules, page: &Page) {
                 "<label><input type=\"radio\" name=\"variant\" value=\"{id}\" data-index=\"{i}\" data-name=\"{plain}\"{checked}> \
                  {name}</label>",
                 id = html::text(&variant.id),
-                name = page.name(UnitKind::Variant, &variant.id, &variant.name),
-                plain = html::text(&page.plain_name(UnitKind::Variant, &variant.id, &variant.name)),
+                name = page.name(Unit::Variant(&variant.id), &variant.name),
+                plain = html::text(&page.plain_name(Unit::Variant(&variant.id), &variant.name)),
                 checked = if i == default_variant { " checked" } else { "" },
             );
         }
@@ -555,12 +554,12 @@ fn selection_form(out: &mut String, rules: &Rules, page: &Page) {
             page.word_with(Word::PublishedFor, "{editions}", &expansion.editions.join(", ")),
             editions.join(" · ")
         );
-        let expansion_name = page.name(UnitKind::Expansion, &expansion.id, &expansion.name);
-        let plain_expansion = page.plain_name(UnitKind::Expansion, &expansion.id, &expansion.name);
+        let expansion_name = page.name(Unit::Expansion(&expansion.id), &expansion.name);
+        let plain_expansion = page.plain_name(Unit::Expansion(&expansion.id), &expansion.name);
         let names = |module: &carcassonne_rules_core::catalog::ModuleInfo| {
             format!(
                 " data-name=\"{}\" data-expansion-name=\"{}\"",
-                html::text(&page.plain_name(UnitKind::Module, &module.id, &module.name)),
+                html::text(&page.plain_name(Unit::Module(&module.id), &module.name)),
                 html::text(&plain_expansion)
             )
         };
@@ -597,7 +596,7 @@ fn selection_form(out: &mut String, rules: &Rules, page: &Page) {
                         m = html::text(&module.id),
                         bit = module.bit.0,
                         names = names(module),
-                        name = page.name(UnitKind::Module, &module.id, &module.name),
+                        name = page.name(Unit::Module(&module.id), &module.name),
                     );
                 }
                 out.push_str("</ul>");
@@ -667,7 +666,7 @@ fn step(out: &mut String, conds: &mut Conds<'_>, rules: &Rules, step: &Step, pag
          <h3 id=\"step-{id}-title\">{word} {id}: {title}",
         word = page.word(Word::Step),
         c = conds.attr(&step.when),
-        title = page.name(UnitKind::Step, &step.id, &step.title),
+        title = page.name(Unit::Step(&step.id), &step.title),
     );
     if let Some((repeat, when)) = &step.repeat {
         let name = match repeat {

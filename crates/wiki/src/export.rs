@@ -40,7 +40,8 @@ use carcassonne_rules_compiler::codes::Code;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
 use carcassonne_rules_compiler::logic::{BUDGET, Logic, TooComplex};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
-use carcassonne_rules_compiler::translation::{Locale, State, UnitKind};
+use carcassonne_rules_compiler::translation::{self, Locale, State};
+use carcassonne_rules_core::lang::Unit;
 use carcassonne_rules_core::order::NO_ACTIONS;
 use carcassonne_rules_core::words::{Word, Words};
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, Section, VariantId};
@@ -867,7 +868,7 @@ impl Writer<'_> {
                 let mut line = Line::new();
                 line.markup(&format!("{{{{{}|header=fake-h4|title=", phase_template(&phase.id)));
                 line.text(&phase.id).markup(". ");
-                self.title(UnitKind::Phase, &phase.id, &phase.title, None, &mut line);
+                self.title(Unit::Phase(&phase.id), &phase.title, None, &mut line);
                 line.markup("|rules=");
                 self.line(&line.finish());
                 current = Some(phase.id.clone());
@@ -911,7 +912,7 @@ impl Writer<'_> {
         let mut line = Line::new();
         line.markup(&format!("{{{{{template}|header=fake-h4|title="));
         line.text(&phase.id).markup("b. ");
-        self.title(UnitKind::Step, &step.id, &step.title, Some(step.span), &mut line);
+        self.title(Unit::Step(&step.id), &step.title, Some(step.span), &mut line);
         line.markup("|rules=");
         self.line(&line.finish());
         self.step(step, &shown.labels);
@@ -962,7 +963,7 @@ impl Writer<'_> {
     fn heading(&mut self, step: &Step, labels: &[(Vec<VariantId>, Show)]) -> String {
         let mut line = Line::new();
         line.markup(&format!("'''{} ", self.conventions.step)).text(&step.id).markup(": ");
-        self.title(UnitKind::Step, &step.id, &step.title, Some(step.span), &mut line);
+        self.title(Unit::Step(&step.id), &step.title, Some(step.span), &mut line);
         line.markup("'''");
         for (publishers, show) in labels {
             line.markup(" ").markup(&self.label(publishers, show, true, None));
@@ -1095,9 +1096,9 @@ impl Writer<'_> {
 
     /// A title (a phase's, a step's) in the export's language, with its
     /// Translate unit.
-    fn title(&mut self, kind: UnitKind, id: &str, english: &str, at: Option<Span>, line: &mut Line) {
-        let unit = kind.unit_id(id);
-        let translated = self.options.locale.and_then(|l| l.units.get(&unit));
+    fn title(&mut self, unit: Unit<'_>, english: &str, at: Option<Span>, line: &mut Line) {
+        let translated = self.options.locale.and_then(|l| l.get(unit));
+        let unit = translation::unit_id(unit);
         let text = translated.map_or_else(|| english.to_string(), |t| t.text.render(EditionId(0)));
         self.unit(&unit, at, line, |_, line| {
             line.text(&text);

@@ -14,6 +14,7 @@
 
 use carcassonne_rules_compiler::model::{Rules, Wording};
 use carcassonne_rules_compiler::translation::{Locale, State, UnitKind};
+use carcassonne_rules_core::lang::Unit;
 use carcassonne_rules_core::words::Word;
 use carcassonne_rules_core::{EditionId, Section};
 
@@ -108,18 +109,17 @@ struct Entry<'r> {
 pub fn generate_language(rules: &Rules, locale: &Locale) -> String {
     let names = Names::new(rules);
     let catalog = &rules.catalog;
-    let ids = |kind, ids| entries(locale, kind, ids);
     let kinds = [
-        ("editions", ids(UnitKind::Edition, catalog.editions.iter().map(|e| e.id.as_str()).collect())),
-        ("variants", ids(UnitKind::Variant, catalog.variants.iter().map(|v| v.id.as_str()).collect())),
-        ("expansions", ids(UnitKind::Expansion, catalog.expansions.iter().map(|x| x.id.as_str()).collect())),
-        ("modules", ids(UnitKind::Module, catalog.modules.iter().map(|m| m.id.as_str()).collect())),
-        ("phases", ids(UnitKind::Phase, rules.phases.iter().map(|p| p.id.as_str()).collect())),
-        ("steps", ids(UnitKind::Step, rules.steps().map(|s| s.id.as_str()).collect())),
-        ("sections", ids(UnitKind::Section, Section::ALL.iter().map(|s| s.name()).collect())),
-        ("items", ids(UnitKind::Item, rules.items().into_iter().map(|i| i.id.as_str()).collect())),
-        ("markers", ids(UnitKind::Marker, rules.markers.iter().map(|m| m.id.as_str()).collect())),
-        ("words", ids(UnitKind::Program, Word::ALL.iter().map(|w| w.key()).collect())),
+        ("editions", entries(locale, catalog.editions.iter().map(|e| Unit::Edition(&e.id)))),
+        ("variants", entries(locale, catalog.variants.iter().map(|v| Unit::Variant(&v.id)))),
+        ("expansions", entries(locale, catalog.expansions.iter().map(|x| Unit::Expansion(&x.id)))),
+        ("modules", entries(locale, catalog.modules.iter().map(|m| Unit::Module(&m.id)))),
+        ("phases", entries(locale, rules.phases.iter().map(|p| Unit::Phase(&p.id)))),
+        ("steps", entries(locale, rules.steps().map(|s| Unit::Step(&s.id)))),
+        ("sections", entries(locale, Section::ALL.iter().map(|&s| Unit::Section(s)))),
+        ("items", entries(locale, rules.items().into_iter().map(|i| Unit::Item(&i.id)))),
+        ("markers", entries(locale, rules.markers.iter().map(|m| Unit::Marker(&m.id)))),
+        ("words", entries(locale, Word::ALL.iter().map(|&w| Unit::Word(w)))),
     ];
     let units: Vec<&Entry> = kinds.iter().flat_map(|(_, units)| units).collect();
     let by_edition = units.iter().any(|u| by_edition(u, rules).is_some());
@@ -162,13 +162,14 @@ pub fn generate_language(rules: &Rules, locale: &Locale) -> String {
     out.text
 }
 
-/// The translated units of `kind` among `ids` (the rules' own, so that a
-/// translation the rules do not have is never compiled in), sorted by id.
-fn entries<'r>(locale: &'r Locale, kind: UnitKind, ids: Vec<&'r str>) -> Vec<Entry<'r>> {
-    let mut out: Vec<Entry<'r>> = ids
-        .into_iter()
-        .filter_map(|id| {
-            let translated = locale.units.get(&kind.unit_id(id))?;
+/// The translated units among `units` (of one kind, the rules' own, so
+/// that a translation the rules do not have is never compiled in), sorted
+/// by their id in the kind.
+fn entries<'r>(locale: &'r Locale, units: impl Iterator<Item = Unit<'r>>) -> Vec<Entry<'r>> {
+    let mut out: Vec<Entry<'r>> = units
+        .filter_map(|unit| {
+            let translated = locale.get(unit)?;
+            let (_, id) = UnitKind::of(unit);
             Some(Entry { id, text: &translated.text, outdated: translated.state == State::Outdated })
         })
         .collect();

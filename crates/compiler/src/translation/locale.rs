@@ -203,6 +203,15 @@ impl Locale {
     pub fn heading(&self, section: Section) -> String {
         lang::heading(self, section).into_owned()
     }
+
+    /// Its translation of `unit`, translated or outdated, if it has one.
+    pub fn get(&self, unit: lang::Unit<'_>) -> Option<&Translated> {
+        match UnitKind::of(unit) {
+            // An item's unit id is its id: no key to make.
+            (UnitKind::Item, id) => self.units.get(id),
+            (kind, id) => self.units.get(&kind.unit_id(id)),
+        }
+    }
 }
 
 /// A language as the core's [`lang::translate`] reads it: each unit's
@@ -213,20 +222,7 @@ impl<'a> Language<'a> for Locale {
     }
 
     fn text(&self, unit: lang::Unit<'_>, edition: EditionId) -> Option<(Cow<'a, str>, Translation)> {
-        use lang::Unit as U;
-        let translated = match unit {
-            // An item's unit id is its id: no key to make.
-            U::Item(id) => self.units.get(id),
-            U::Edition(id) => self.units.get(&UnitKind::Edition.unit_id(id)),
-            U::Variant(id) => self.units.get(&UnitKind::Variant.unit_id(id)),
-            U::Expansion(id) => self.units.get(&UnitKind::Expansion.unit_id(id)),
-            U::Module(id) => self.units.get(&UnitKind::Module.unit_id(id)),
-            U::Phase(id) => self.units.get(&UnitKind::Phase.unit_id(id)),
-            U::Step(id) => self.units.get(&UnitKind::Step.unit_id(id)),
-            U::Section(section) => self.units.get(&UnitKind::Section.unit_id(section.name())),
-            U::Marker(id) => self.units.get(&UnitKind::Marker.unit_id(id)),
-            U::Word(word) => self.units.get(&UnitKind::Program.unit_id(word.key())),
-        }?;
+        let translated = self.get(unit)?;
         let state = match translated.state {
             State::Outdated => Translation::Outdated,
             _ => Translation::Translated,

@@ -3,6 +3,7 @@
 
 use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::Section;
+use carcassonne_rules_core::lang;
 use carcassonne_rules_core::words::Word;
 
 use crate::diagnostics::Span;
@@ -36,6 +37,25 @@ pub enum UnitKind {
 }
 
 impl UnitKind {
+    /// The kind of the core's `unit` and its id in that kind (`C2` of
+    /// `Unit::Edition("C2")`): what is translated is named by the core's
+    /// [`lang::Unit`] outside this module.
+    pub fn of(unit: lang::Unit<'_>) -> (UnitKind, &str) {
+        use lang::Unit as U;
+        match unit {
+            U::Edition(id) => (UnitKind::Edition, id),
+            U::Variant(id) => (UnitKind::Variant, id),
+            U::Expansion(id) => (UnitKind::Expansion, id),
+            U::Module(id) => (UnitKind::Module, id),
+            U::Phase(id) => (UnitKind::Phase, id),
+            U::Step(id) => (UnitKind::Step, id),
+            U::Section(section) => (UnitKind::Section, section.name()),
+            U::Item(id) => (UnitKind::Item, id),
+            U::Marker(id) => (UnitKind::Marker, id),
+            U::Word(word) => (UnitKind::Program, word.key()),
+        }
+    }
+
     /// The unit id of the thing `id` of this kind: `step.1B`, and an item's
     /// id alone (items are most units, and their ids have no dot).
     pub fn unit_id(self, id: &str) -> String {
@@ -64,6 +84,13 @@ impl UnitKind {
     pub(super) fn is_dsl(self) -> bool {
         self == UnitKind::Item
     }
+}
+
+/// The unit id of the core's `unit` (`step.1B`, an item's id alone), as
+/// [`UnitKind::unit_id`] makes it.
+pub fn unit_id(unit: lang::Unit<'_>) -> String {
+    let (kind, id) = UnitKind::of(unit);
+    kind.unit_id(id)
 }
 
 /// One translatable text of the rules, in English.
