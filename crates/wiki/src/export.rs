@@ -1218,8 +1218,9 @@ impl Shown {
 }
 
 /// Where `word` stands in `text` as a whole word, in any case: its byte range.
+/// Only a word of letters is looked for.
 fn find_word(text: &str, word: &str) -> Option<(usize, usize)> {
-    if word.is_empty() {
+    if word.is_empty() || !word.chars().all(char::is_alphabetic) {
         return None;
     }
     let lower = word.to_lowercase();
@@ -1246,5 +1247,6 @@ mod modal_tests {
         assert_eq!(find_word("Je mag één", "mag"), Some((3, 6)));
         assert_eq!(find_word("Ёлка может", "может"), Some((9, 19)));
         assert_eq!(find_word("anything", ""), None);
+        assert_eq!(find_word("a ' b", "'"), None, "not a word");
     }
 }
