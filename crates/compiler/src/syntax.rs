@@ -633,7 +633,7 @@ struct Cached {
     text: String,
     file: FileId,
     tree: tree::Node,
-    records: Box<dyn std::any::Any + Send>,
+    records: Box<dyn std::any::Any>,
 }
 
 impl ParseCache {
@@ -642,7 +642,7 @@ impl ParseCache {
         (cached.text == text && cached.file == file).then(|| cached.records.downcast_ref::<T>().cloned()).flatten()
     }
 
-    fn put<T: Clone + Send + 'static>(&mut self, name: &str, file: FileId, text: String, read: Read<T>) {
+    fn put<T: Clone + 'static>(&mut self, name: &str, file: FileId, text: String, read: Read<T>) {
         let records = Box::new(read.records);
         self.files.insert(name.to_string(), Cached { text, file, tree: read.tree, records });
     }
@@ -1156,7 +1156,7 @@ struct Loader<'a> {
 
 impl Loader<'_> {
     /// Reads and deserializes one file; reports and returns `None` on failure.
-    fn read<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(&mut self, rel: &Path) -> Option<(FileId, T)> {
+    fn read<T: for<'de> Deserialize<'de> + Clone + 'static>(&mut self, rel: &Path) -> Option<(FileId, T)> {
         let name = rel.iter().map(|part| part.to_string_lossy()).collect::<Vec<_>>().join("/");
         let read = self
             .files
@@ -1173,7 +1173,7 @@ impl Loader<'_> {
 
     /// [`parse_yaml`], unless the cache holds what this very text, as this
     /// very file, gives.
-    fn parse<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(
+    fn parse<T: for<'de> Deserialize<'de> + Clone + 'static>(
         &mut self,
         text: String,
         rel: &Path,
@@ -1188,7 +1188,7 @@ impl Loader<'_> {
 /// Deserializes `file` of `sources` (the text of the file at `path`, named
 /// `name` relative to the rules folder), unless `cache` holds what this very
 /// text, as this very file, gives; what is read goes into the cache.
-pub(crate) fn read_source<T: for<'de> Deserialize<'de> + Clone + Send + 'static>(
+pub(crate) fn read_source<T: for<'de> Deserialize<'de> + Clone + 'static>(
     file: FileId,
     path: &Path,
     name: &str,
