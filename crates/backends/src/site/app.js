@@ -657,9 +657,10 @@
           promptBox.append(counts, more);
         }
       }
-      // The "at any time" items, while a prompt waits; a `once` item only until used.
+      // The "at any time" items, while a prompt waits; a `once` item only until used,
+      // and not the one the prompt asks (an obligation at any time, asked at the end).
       anyTimeList.replaceChildren();
-      const usable = p ? anyTimeItems() : [];
+      const usable = p ? anyTimeItems().filter((li) => !(p.kind === "do" && p.item === li.dataset.id)) : [];
       anyTimeBox.hidden = usable.length === 0;
       const once = doneOnce();
       for (const li of usable) {
