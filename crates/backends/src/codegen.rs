@@ -861,13 +861,19 @@ fn flow(flow: Flow) -> String {
     if flow == Flow::ACTION {
         return "Flow::ACTION".to_string();
     }
-    let Flow { role, optional, choose_one, once, otherwise, must, actor } = flow;
+    let Flow { role, optional, choose_one, once, otherwise, must, actor, per_thing } = flow;
     let mut fields = Vec::new();
     if role != Flow::ACTION.role {
         fields.push(format!("role: Role::{role:?}"));
     }
-    let flags =
-        [("optional", optional), ("choose_one", choose_one), ("once", once), ("otherwise", otherwise), ("must", must)];
+    let flags = [
+        ("optional", optional),
+        ("choose_one", choose_one),
+        ("once", once),
+        ("otherwise", otherwise),
+        ("must", must),
+        ("per_thing", per_thing),
+    ];
     for (name, set) in flags {
         if set {
             fields.push(format!("{name}: true"));

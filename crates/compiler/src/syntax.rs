@@ -305,6 +305,10 @@ pub struct RawItem {
     /// `each_from_left`, `owner` or `scorers`; sub-items inherit it.
     #[schemars(extend("enum" = ["active", "left", "each", "each_from_left", "owner", "scorers"]))]
     pub actor: Option<Spanned<String>>,
+    /// `per_thing`: "for each tree and each meeple" — an optional action
+    /// played again, once per thing, until the player declines it.
+    #[schemars(extend("enum" = ["per_thing"]))]
+    pub repeat: Option<Spanned<String>>,
     /// "If you did none of the above": ids of earlier items of the same step;
     /// the item is played only when none of them was done in this pass of the
     /// step.

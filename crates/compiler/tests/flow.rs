@@ -425,7 +425,7 @@ fn written_flows(rules: &Rules) -> Vec<(String, String, String)> {
             let f = item.flow;
             let mut keys: Vec<String> = [("must", f.must), ("optional", f.optional), ("choose_one", f.choose_one)]
                 .into_iter()
-                .chain([("once", f.once), ("otherwise", f.otherwise)])
+                .chain([("once", f.once), ("otherwise", f.otherwise), ("repeat: per_thing", f.per_thing)])
                 .filter(|(_, set)| *set)
                 .map(|(key, _)| key.to_string())
                 .collect();
@@ -678,4 +678,24 @@ fn an_obligation_at_any_time_is_met_once() {
     let rules = bundled();
     let spread = find(&rules, "plague-spread");
     assert!(spread.flow.must && spread.flow.once && spread.flow.role == Role::Condition);
+}
+
+#[test]
+fn a_repetition_per_thing_is_an_optional_action_of_a_step() {
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      repeat: per_thing", "per_thing")]);
+    assert_eq!(d.message(), "`show-tile` repeats per thing, but is not optional");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("optional")), "{d:?}");
+    let (d, expected) = refused(&[plant(
+        BASE,
+        "text: Show the tile.",
+        "text: Show the tile.\n      optional: true\n      repeat: per_feature",
+        "per_feature",
+    )]);
+    assert_eq!(d.message(), "unknown repeat `per_feature` of an item");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("`per_thing`")), "{d:?}");
+    let rules = bundled();
+    assert!(find(&rules, "fruit-tree-harvest-or-sell").flow.per_thing);
 }

@@ -145,6 +145,9 @@ pub struct Flow {
     pub must: bool,
     /// Who carries the item out and answers its prompt.
     pub actor: Actor,
+    /// "For each tree and each meeple": an optional action played again,
+    /// once per thing, until the player declines it (or takes no option).
+    pub per_thing: bool,
 }
 
 impl Flow {
@@ -158,6 +161,7 @@ impl Flow {
         otherwise: false,
         must: false,
         actor: Actor::Active,
+        per_thing: false,
     };
 }
 

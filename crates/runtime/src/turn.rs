@@ -36,6 +36,9 @@
 //!   block, then the steps after the block that part 1 did not reach; every
 //!   step outside the block is played at most once, unless a go-back returns
 //!   to it;
+//! - a `per_thing` item ("for each tree and each meeple") is played again
+//!   once its sub-items are, until the player declines it or takes no
+//!   option (at most [`MAX_FEATURES`] times in a row);
 //! - a `once` item (or one under a `once` item) is done at most once per
 //!   turn, both parts counted: once done it is neither asked nor offered again;
 //! - the "at any time" items are not prompted: an engine reports one with
@@ -410,11 +413,23 @@ pub struct Turn {
     /// Items ruled out for the rest of the turn (`forbid … for the turn`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     forbidden_turn: Vec<String>,
+    /// A `per_thing` item done, to play again once its sub-items are, and
+    /// how many times in a row it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    again: Option<Again>,
     go_backs: u32,
     /// The engine ended the turn: after its last prompt, "at any time" items
     /// are taken until then.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     ended: bool,
+}
+
+/// A `per_thing` item to play again, by id, and its rounds so far.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Again {
+    item: String,
+    rounds: u32,
 }
 
 /// The pending prompt, by string ids.
@@ -770,6 +785,7 @@ impl Turn {
             done_here: Vec::new(),
             forbidden: Vec::new(),
             forbidden_turn: Vec::new(),
+            again: None,
             go_backs: 0,
             ended: false,
         };
@@ -874,11 +890,17 @@ impl Turn {
                     done,
                     actor: node.entry.flow.actor,
                 });
+                // Declined after a round, a `per_thing` item is over: its
+                // `otherwise` branch is for a first "no" alone.
+                let repeating = self.again.as_ref().is_some_and(|a| a.item == node.entry.id());
+                if node.entry.flow.per_thing {
+                    self.again(plan, s, done.then_some(i));
+                }
                 match (done, node.otherwise) {
                     (true, _) => self.take(plan, trace, s, feature, i),
                     // Not done: only what happens then.
-                    (false, Some(otherwise)) => Go::Enter(s, feature, otherwise),
-                    (false, None) => Go::Node(s, feature, node.end),
+                    (false, Some(otherwise)) if !repeating => Go::Enter(s, feature, otherwise),
+                    (false, _) => Go::Node(s, feature, node.end),
                 }
             }
             (Here::Choose { s, feature, of }, Answer::Choose(choice)) => {
@@ -890,6 +912,9 @@ impl Turn {
                             return Err(TurnError::MayNotPass);
                         }
                         trace.0.push(Event::Chose { part: self.part, step, item: None, actor });
+                        if of.is_some_and(|r| plan.steps[s].nodes[r].entry.flow.per_thing) {
+                            self.again = None;
+                        }
                         let nodes = &plan.steps[s].nodes;
                         Go::Node(s, feature, of.map_or(nodes.len(), |i| nodes[i].end))
                     }
@@ -900,6 +925,9 @@ impl Turn {
                         };
                         self.check_effect(plan, nodes[o].entry)?;
                         trace.0.push(Event::Chose { part: self.part, step, item: Some(item), actor });
+                        if let Some(r) = of.filter(|&r| nodes[r].entry.flow.per_thing) {
+                            self.again(plan, s, Some(r));
+                        }
                         self.take(plan, trace, s, feature, o)
                     }
                 }
@@ -1059,6 +1087,13 @@ impl Turn {
         if self.seq == u32::MAX {
             return bad("the prompts' count is at its limit".into());
         }
+        if let Some(again) = &self.again {
+            let known =
+                plan.steps.iter().flat_map(|s| &s.nodes).any(|n| n.entry.flow.per_thing && n.entry.id() == again.item);
+            if !known || again.rounds == 0 || again.rounds > MAX_FEATURES {
+                return bad(format!("no per_thing item {} done {} times", again.item, again.rounds));
+            }
+        }
         let skippable = |id: &str| {
             plan.nodes().any(|n| match n.entry.effect {
                 Some(Effect::Skip(steps)) => steps.iter().any(|&s| n.entry.catalog.step_name(s) == id),
@@ -1094,6 +1129,25 @@ impl Turn {
             }
         }
         Ok(())
+    }
+
+    /// Remembers that the `per_thing` item at `r` of step `s` was done, to
+    /// play it again (counting the rounds); `None`: it was declined.
+    fn again(&mut self, plan: &Plan, s: usize, r: Option<usize>) {
+        self.again = r.map(|r| {
+            let item = plan.steps[s].nodes[r].entry.id().to_string();
+            let rounds = self.again.as_ref().filter(|a| a.item == item).map_or(0, |a| a.rounds) + 1;
+            Again { item, rounds }
+        });
+    }
+
+    /// The `per_thing` item of step `s` to play again now that the walk is at
+    /// `i`, past its sub-items; none after [`MAX_FEATURES`] rounds in a row.
+    fn repeat_due(&self, plan: &Plan, s: usize, i: usize) -> Option<usize> {
+        let again = self.again.as_ref().filter(|a| a.rounds < MAX_FEATURES)?;
+        let nodes = &plan.steps[s].nodes;
+        let r = nodes.iter().position(|n| n.entry.id() == again.item)?;
+        (i >= nodes[r].end).then_some(r)
     }
 
     /// `entry` is ruled out by what was done: an item its `none_of` names
@@ -1140,7 +1194,10 @@ impl Turn {
             Some(Effect::DoubleTurn) if self.part == 1 && plan.block.is_some() => self.double_turn = true,
             Some(Effect::DoubleTurn) | None => {}
             // The feature is settled: on to the end of its round.
-            Some(Effect::NextFeature) => return Go::Node(s, feature, plan.steps[s].nodes.len()),
+            Some(Effect::NextFeature) => {
+                self.again = None;
+                return Go::Node(s, feature, plan.steps[s].nodes.len());
+            }
             Some(Effect::Forbid { items, turn }) => {
                 let list = if *turn { &mut self.forbidden_turn } else { &mut self.forbidden };
                 for &item in items.iter() {
@@ -1157,6 +1214,7 @@ impl Turn {
                 trace.0.push(Event::GoBack { part: self.part, from, to: to_step });
                 self.go_backs += 1;
                 self.skipped.clear();
+                self.again = None;
                 return Go::Step(to);
             }
         }
@@ -1225,10 +1283,31 @@ impl Turn {
                 Go::Round(s, feature) => {
                     // A new pass of the step: nothing of it is done yet.
                     self.done_here.clear();
+                    self.again = None;
                     if plan.steps[s].order.choose_one {
                         self.choose(plan, trace, s, feature, None)
                     } else {
                         Go::Node(s, feature, 0)
+                    }
+                }
+                // Past a `per_thing` item done: it is played again.
+                Go::Node(s, feature, i) if self.repeat_due(plan, s, i).is_some() => {
+                    let r = self.repeat_due(plan, s, i).unwrap_or(i);
+                    let node = plan.steps[s].nodes[r];
+                    let offered = !node.entry.flow.choose_one || plan.options(self, s, Some(r)).next().is_some();
+                    if !offered || (node.once && done_once(&self.once, node.entry)) || self.left_out(node.entry) {
+                        // Nothing left to do again.
+                        self.again = None;
+                        Go::Node(s, feature, i)
+                    } else if node.entry.flow.choose_one {
+                        self.choose(plan, trace, s, feature, Some(r))
+                    } else {
+                        self.at = At::Do {
+                            step: plan.steps[s].order.id.to_string(),
+                            feature: feature.map(|(n, of)| [n, of]),
+                            item: node.entry.id().to_string(),
+                        };
+                        return;
                     }
                 }
                 go @ (Go::Node(s, feature, i) | Go::Enter(s, feature, i)) => {

@@ -260,3 +260,33 @@ fn the_turn_does_not_end_before_the_plague_was_spread_or_did_not_apply() {
     }
     assert!(!asked.contains(&"plague-spread".to_string()), "{asked:?}");
 }
+
+#[test]
+fn a_fruit_tree_is_harvested_or_sold_per_tree_and_meeple_until_you_stop() {
+    // "dan mag je één van de volgende acties uitvoeren per boom en horigemeeple"
+    let order = order("C2", "fruit_bearing_trees");
+    let plan = Plan::new(&order);
+    let picks = std::cell::Cell::new(0);
+    let (trace, _, asked) = play(&plan, &|p: &Prompt| match &p.ask {
+        Ask::Choose { of: Some(of), options, .. } if of.id() == "fruit-tree-harvest-or-sell" => {
+            picks.set(picks.get() + 1);
+            // Harvest, then sell, then none: three times asked.
+            let id = ["fruit-tree-harvest", "fruit-tree-sell"].get(picks.get() - 1);
+            Some(Answer::Choose(id.and_then(|id| options.iter().find(|o| o.id() == *id)).map(|o| o.item)))
+        }
+        _ => answers(&[], &[])(p),
+    });
+    let rounds = asked.iter().filter(|a| *a == "choose of fruit-tree-harvest-or-sell").count();
+    assert_eq!(rounds, 3, "{asked:?}");
+    let taken: Vec<_> = trace
+        .0
+        .iter()
+        .filter_map(|e| match e {
+            Event::Chose { item, .. } => Some(item.map(|i| plan.item_name(i).unwrap_or("?"))),
+            _ => None,
+        })
+        .collect();
+    let rounds = [Some("fruit-tree-harvest"), Some("fruit-tree-sell"), None];
+    assert!(taken.windows(3).any(|w| w == rounds), "{taken:?}");
+    assert!(!asked.is_empty() && asked.last() != Some(&"choose of fruit-tree-harvest-or-sell".to_string()));
+}

@@ -530,3 +530,21 @@ fn a_turn_saved_as_json_resumes_only_on_its_own_rules() {
     let forged: Turn = serde_json::from_str(&json.replace("\"item\":\"b\"", "\"item\":\"zz\"")).expect("well-formed");
     assert!(matches!(forged.prompt(&plan), Err(TurnError::BadState(_))));
 }
+
+#[test]
+fn a_per_thing_action_is_played_again_until_declined_and_at_most_max_features_times() {
+    let per_thing = Flow { optional: true, per_thing: true, ..Flow::ACTION };
+    let harvest = || item("harvest", per_thing, None, vec![action("score-fruit", vec![])]);
+    let order = order(vec![step(0, "2C", vec![harvest(), action("after", vec![])])], None);
+    // Harvested twice (each time its sub-item follows), then declined: on to the next item.
+    let (trace, turn) = play(&order, &["yes", "yes", "yes", "yes", "no"]);
+    let harvests = trace.iter().filter(|l| l.starts_with("harvest:")).count();
+    assert_eq!(harvests, 3, "{trace:?}");
+    assert_eq!(trace.iter().filter(|l| *l == "score-fruit: yes").count(), 2, "{trace:?}");
+    assert_eq!(asked(&order, &turn).as_deref(), Some("do after"));
+    // Never declined: played MAX_FEATURES times in a row, then the turn goes on.
+    let yes = vec!["yes"; 2 * MAX_FEATURES as usize];
+    let (trace, turn) = play(&order, &yes);
+    assert_eq!(trace.iter().filter(|l| *l == "harvest: yes").count(), MAX_FEATURES as usize);
+    assert_eq!(asked(&order, &turn).as_deref(), Some("do after"));
+}

@@ -62,7 +62,9 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
             let optional = rng.bool();
             let must = role == Role::Action && !optional && !choose_one && rng.u8(0..3) == 0;
             let actor = Actor::ALL[rng.usize(0..Actor::ALL.len())].1;
-            item.flow = Flow { role, optional, choose_one, once: rng.u8(0..6) == 0, otherwise, must, actor };
+            let per_thing = role == Role::Action && optional && rng.u8(0..6) == 0;
+            let once = rng.u8(0..6) == 0;
+            item.flow = Flow { role, optional, choose_one, once, otherwise, must, actor, per_thing };
             // (Outside the steps, where `all` is empty, the rules have neither `none_of` nor effects.)
             if !finished.is_empty() && !all.is_empty() && rng.u8(0..6) == 0 {
                 let named: Vec<ItemId> = (0..rng.usize(1..3)).map(|_| finished[rng.usize(0..finished.len())]).collect();
@@ -231,6 +233,8 @@ struct Info {
     none_of: &'static [ItemId],
     /// Done, it settles the feature.
     next_feature: bool,
+    /// Played again once per thing.
+    per_thing: bool,
     /// Done, it rules these out for the rest of the part (or, with `true`, the turn).
     forbids: Option<(&'static [ItemId], bool)>,
 }
@@ -254,6 +258,7 @@ fn infos(order: &TurnOrder<'static>) -> HashMap<ItemId, Info> {
                 must: item.flow.must,
                 none_of: item.none_of,
                 next_feature: item.effect == Some(&Effect::NextFeature),
+                per_thing: item.flow.per_thing,
                 forbids: match item.effect {
                     Some(Effect::Forbid { items, turn }) => Some((items_of(items), *turn)),
                     _ => None,
@@ -393,7 +398,9 @@ fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
                 }
                 check_played(&infos, info.parent.unwrap_or(item), &taken, &declined, &done_items)
                     .or_else(|e| if info.parent.is_none() { Ok(()) } else { Err(e) })?;
-                if taken.iter().any(|&t| infos[&t].parent == info.parent) {
+                // (A `per_thing` choice is taken again, once per thing.)
+                let again = info.parent.is_some_and(|p| infos[&p].per_thing);
+                if !again && taken.iter().any(|&t| infos[&t].parent == info.parent) {
                     return Err(format!("two options of one choose-one taken: {item:?}"));
                 }
                 if info.role == Role::Note {

@@ -132,6 +132,7 @@ impl Checker<'_> {
         }
         let must = self.must(raw, role, section, (optional.is_some(), choose_one.is_some(), once.is_some()));
         let actor = self.actor(raw, role);
+        let per_thing = self.per_thing(raw, role, section, optional.is_some());
         Flow {
             role,
             optional: optional.is_some(),
@@ -140,6 +141,48 @@ impl Checker<'_> {
             otherwise: otherwise.is_some(),
             must,
             actor,
+            per_thing,
+        }
+    }
+
+    /// The item's `repeat`: `per_thing` on an optional action of a step,
+    /// which the player declines to stop.
+    fn per_thing(&mut self, raw: &RawItem, role: Role, section: &str, optional: bool) -> bool {
+        let Some(written) = &raw.repeat else { return false };
+        let id = &raw.id.value;
+        if written.value != "per_thing" {
+            let message = format!("unknown repeat `{}` of an item", quoted(&written.value));
+            let help = "an item repeats `per_thing` (a step `per_feature`)";
+            self.report_unknown(
+                Code::InvalidValue,
+                (written.span, message, "not a repeat of an item"),
+                &written.value,
+                ["per_thing"],
+                Some(help.into()),
+            );
+            return false;
+        }
+        let problem = if Section::named(section).is_some() {
+            Some((
+                format!("`{id}` in `{section}` repeats per thing"),
+                "items outside the steps are not played step by step",
+            ))
+        } else if role != Role::Action {
+            Some((format!("{} `{id}` repeats per thing", role_name(role)), "only an action is carried out again"))
+        } else if !optional {
+            Some((
+                format!("`{id}` repeats per thing, but is not optional"),
+                "the player stops the repetition by declining it: make it `optional`",
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some((message, help)) => {
+                self.report(Code::InvalidOption, written.span, message, "`repeat: per_thing`", Some(help.into()));
+                false
+            }
+            None => true,
         }
     }
 

@@ -8783,7 +8783,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { optional: true, choose_one: true, ..Flow::ACTION },
+            flow: Flow { optional: true, choose_one: true, per_thing: true, ..Flow::ACTION },
             none_of: &[],
             children: &[item::FRUIT_TREE_HARVEST, item::FRUIT_TREE_SELL],
         },
