@@ -696,6 +696,10 @@ fn a_repetition_per_thing_is_an_optional_action_of_a_step() {
     assert_eq!(d.message(), "unknown repeat `per_feature` of an item");
     assert_eq!(at(&d), expected);
     assert!(d.help_text().is_some_and(|h| h.contains("`per_thing`")), "{d:?}");
+    // Not one inside another.
+    let nested = "text: Score the feature.\n      optional: true\n      repeat: per_thing\n      children:\n        - id: score-each\n          text: t\n          optional: true\n          repeat: per_thing";
+    let (d, _) = refused(&[plant(BASE, "text: Score the feature.", nested, "per_thing")]);
+    assert_eq!(d.message(), "`score-each` repeats per thing inside `score-feature`, which repeats per thing");
     let rules = bundled();
     assert!(find(&rules, "fruit-tree-harvest-or-sell").flow.per_thing);
 }

@@ -912,7 +912,9 @@ impl Turn {
                             return Err(TurnError::MayNotPass);
                         }
                         trace.0.push(Event::Chose { part: self.part, step, item: None, actor });
-                        if of.is_some_and(|r| plan.steps[s].nodes[r].entry.flow.per_thing) {
+                        // No option: a `per_thing` choice is over.
+                        let over = of.map(|r| plan.steps[s].nodes[r].entry.id());
+                        if self.again.as_ref().is_some_and(|a| Some(a.item.as_str()) == over) {
                             self.again = None;
                         }
                         let nodes = &plan.steps[s].nodes;

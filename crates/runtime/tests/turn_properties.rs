@@ -47,6 +47,7 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
         finished: &mut Vec<ItemId>,
         per_feature: bool,
         all: &[ItemId],
+        in_per_thing: bool,
     ) {
         let mut otherwise_given = false;
         for item in items {
@@ -62,7 +63,8 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
             let optional = rng.bool();
             let must = role == Role::Action && !optional && !choose_one && rng.u8(0..3) == 0;
             let actor = Actor::ALL[rng.usize(0..Actor::ALL.len())].1;
-            let per_thing = role == Role::Action && optional && rng.u8(0..6) == 0;
+            // (Never one inside another: `check` refuses that.)
+            let per_thing = role == Role::Action && optional && !in_per_thing && rng.u8(0..6) == 0;
             let once = rng.u8(0..6) == 0;
             item.flow = Flow { role, optional, choose_one, once, otherwise, must, actor, per_thing };
             // (Outside the steps, where `all` is empty, the rules have neither `none_of` nor effects.)
@@ -78,7 +80,8 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
                 item.effect = Some(Box::leak(Box::new(Effect::Forbid { items: items.into(), turn: rng.bool() })));
             }
             let under_action = role == Role::Action && !choose_one && !must;
-            walk(&mut item.children, rng, under_action, finished, per_feature, all);
+            let inside = in_per_thing || per_thing;
+            walk(&mut item.children, rng, under_action, finished, per_feature, all, inside);
             finished.push(item.item);
         }
     }
@@ -92,7 +95,7 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
-    walk(&mut order.sections[Section::AnyTime], &mut rng, false, &mut Vec::new(), false, &[]);
+    walk(&mut order.sections[Section::AnyTime], &mut rng, false, &mut Vec::new(), false, &[], false);
     /// Some "at any time" actions and conditions become obligations (`must`, `once`).
     fn obligations(items: &mut [Entry], rng: &mut fastrand::Rng) {
         for item in items {
@@ -108,7 +111,7 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
             step.choose_one = rng.u8(0..4) == 0;
             step.may_pass = rng.bool();
             let per_feature = step.repeat == Some(Repeat::PerFeature);
-            walk(&mut step.items, &mut rng, false, &mut Vec::new(), per_feature, &all);
+            walk(&mut step.items, &mut rng, false, &mut Vec::new(), per_feature, &all, false);
         }
     }
 }
@@ -398,8 +401,9 @@ fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
                 }
                 check_played(&infos, info.parent.unwrap_or(item), &taken, &declined, &done_items)
                     .or_else(|e| if info.parent.is_none() { Ok(()) } else { Err(e) })?;
-                // (A `per_thing` choice is taken again, once per thing.)
-                let again = info.parent.is_some_and(|p| infos[&p].per_thing);
+                // (A `per_thing` choice is taken again, once per thing, and so
+                // is every choice under a `per_thing` item.)
+                let again = lineage(&infos, item).iter().skip(1).any(|a| infos[a].per_thing);
                 if !again && taken.iter().any(|&t| infos[&t].parent == info.parent) {
                     return Err(format!("two options of one choose-one taken: {item:?}"));
                 }
@@ -489,10 +493,13 @@ fn check_played(
         // The branch below `above` on the way to the item.
         let branch = n.checked_sub(1).map(|b| infos[&line[b]]);
         let entered = branch.is_some_and(|b| b.otherwise) && info.role == Role::Action;
-        if n > 0 && declined.contains(above) && !entered {
+        // Under a `per_thing` item (or one itself) an item is asked once per
+        // round: its answers in earlier rounds say nothing of this one.
+        let rounds = line[n..].iter().any(|a| infos[a].per_thing);
+        if n > 0 && declined.contains(above) && !entered && !rounds {
             return Err(format!("{item:?} played under the declined {:?} {above:?}", info.role));
         }
-        if n > 0 && entered && done.contains(above) {
+        if n > 0 && entered && done.contains(above) && !rounds {
             return Err(format!("{item:?} played in the otherwise branch of {above:?}, which was done"));
         }
         if n > 0 && info.role == Role::Note {

@@ -272,6 +272,23 @@ impl Checker<'_> {
         actor
     }
 
+    /// No `per_thing` item under another: the turn plays one repetition at a
+    /// time, and the inner one's end would end the outer's.
+    pub(super) fn check_per_thing_inside(&mut self, id: &str, children: &[Item]) {
+        for child in children {
+            if child.flow.per_thing {
+                self.report(
+                    Code::InvalidOption,
+                    child.spans.id,
+                    format!("`{}` repeats per thing inside `{id}`, which repeats per thing", child.id),
+                    "a repetition inside a repetition",
+                    Some(format!("repeat `{id}` alone (its sub-items are played in each of its rounds)")),
+                );
+            }
+            self.check_per_thing_inside(id, &child.children);
+        }
+    }
+
     /// A must action has no `otherwise` branch: "not done" is what the
     /// branch is for, and a must is never declined.
     pub(super) fn check_must(&mut self, id: &str, must: Option<Span>, children: &[Item]) {
