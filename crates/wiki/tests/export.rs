@@ -437,3 +437,34 @@ fn the_word_that_says_an_item_may_or_must_be_done_is_bold_as_on_the_page() {
     }
     // Bold reads back as the text: the page's reading of the export is the turn order (above).
 }
+
+#[test]
+fn a_bold_modal_beside_hostile_text_stays_the_one_bold_run() {
+    // Quotes and markup right beside the modal word: only the export's own
+    // `'''` may be markup; every character of the text is shown as written.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+    common::copy_dir(&rules, dir.path());
+    let path = dir.path().join("base.yaml");
+    let text = std::fs::read_to_string(&path).expect("base.yaml");
+    let plain = "text: You may ask other players for advice.";
+    assert!(text.contains(plain), "ask-advice changed");
+    let hostile = "text: \"You ''may'' [[ask]] |x| ''' <b>\"";
+    std::fs::write(&path, text.replacen(plain, hostile, 1)).expect("write");
+    let compiled = compile_dir(dir.path());
+    let rules = compiled.result.unwrap_or_else(|p| panic!("{}", render(&p, false)));
+    let export = export::export(&rules, &compiled.sources).expect("the export");
+    let line = item_line(&export, "ask-advice");
+    // The text's own quotes are character references; the bold run is the export's.
+    assert_eq!(line.matches("'''").count(), 2, "{line}");
+    assert!(line.contains("&#39;&#39;'''may'''&#39;&#39;"), "{line}");
+    for raw in ["[[", "|x|", "<b>"] {
+        assert!(!line.contains(raw), "{raw} left as markup: {line}");
+    }
+    // It reads back as the text written.
+    let page = Page::parse(&export, &rules, &Errata::default());
+    let cfg = Config { edition: EditionId(1), variant: VariantId(0), modules: Default::default() };
+    let read = page.turn_order(&rules, &cfg);
+    let ask = read.section(Section::AnyTime).iter().flat_map(|i| &i.children).find(|i| i.id() == "ask-advice");
+    assert_eq!(ask.map(|i| i.text.as_ref()), Some("You ''may'' [[ask]] |x| ''' <b>"));
+}
