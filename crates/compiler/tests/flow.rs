@@ -65,6 +65,20 @@ fn at(d: &Diagnostic) -> (usize, usize) {
     (parts.next().expect("line"), col)
 }
 
+/// The fixture with each `(from, to)` replaced once in its base.yaml, compiled.
+fn accepted(edits: &[(&str, &str)]) -> Result<Rules, Vec<Diagnostic>> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    common::copy_dir(Path::new(FIXTURE), dir.path());
+    let path = dir.path().join(BASE);
+    let mut text = std::fs::read_to_string(&path).expect("base.yaml");
+    for (from, to) in edits {
+        assert!(text.contains(from), "base.yaml has no {from:?}");
+        text = text.replacen(from, to, 1);
+    }
+    std::fs::write(&path, text).expect("write");
+    compiler::compile_dir(dir.path()).result
+}
+
 fn plant(file: &'static str, from: &'static str, to: &'static str, at: &'static str) -> Plant {
     Plant { file, from, to, at }
 }
@@ -570,13 +584,8 @@ fn next_feature_is_refused_outside_a_per_feature_step() {
     assert_eq!(at(&d), expected);
     assert!(d.help_text().is_some(), "{d:?}");
     // In 3B it is taken.
-    let dir = tempfile::tempdir().expect("temp dir");
-    common::copy_dir(Path::new(FIXTURE), dir.path());
-    let path = dir.path().join(BASE);
-    let text = std::fs::read_to_string(&path).expect("base.yaml");
-    let edited = text.replacen("text: Score the feature.", "text: Score the feature.\n      effect: next feature", 1);
-    std::fs::write(&path, edited).expect("write");
-    let rules = compiler::compile_dir(dir.path()).result.expect("next feature in 3B checks");
+    let rules = accepted(&[("text: Score the feature.", "text: Score the feature.\n      effect: next feature")])
+        .expect("next feature in 3B checks");
     assert_eq!(find(&rules, "score-feature").effect, Some(Effect::NextFeature));
 }
 
@@ -591,13 +600,8 @@ fn a_required_choice_that_some_games_leave_without_options_is_refused() {
     assert!(help.contains("optional") && help.contains("carcassonne-rules order"), "{help}");
     assert!(!help.contains("dragon"), "{help}");
     // Optional, it may offer none.
-    let dir = tempfile::tempdir().expect("temp dir");
-    common::copy_dir(Path::new(FIXTURE), dir.path());
-    let path = dir.path().join(BASE);
-    let text = std::fs::read_to_string(&path).expect("base.yaml");
     let optional = planted.replace("choose_one: true", "choose_one: true\n      optional: true");
-    std::fs::write(&path, text.replacen("text: Score the feature.", &optional, 1)).expect("write");
-    assert!(compiler::compile_dir(dir.path()).result.is_ok(), "an optional choice may offer none");
+    assert!(accepted(&[("text: Score the feature.", &optional)]).is_ok(), "an optional choice may offer none");
 }
 
 #[test]
@@ -634,18 +638,12 @@ fn forbid_names_items_that_can_still_come() {
 
 #[test]
 fn forbid_for_the_turn_reaches_the_double_turn_block_and_later_items_are_taken() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    common::copy_dir(Path::new(FIXTURE), dir.path());
-    let path = dir.path().join(BASE);
-    let text = std::fs::read_to_string(&path).expect("base.yaml");
     // Later in the part; and, for the turn, an earlier item of the block.
-    let edited = text.replacen("text: Draw a tile.", "text: Draw a tile.\n      effect: forbid show-tile", 1).replacen(
-        "text: Score the feature.",
-        "text: Score the feature.\n      effect: forbid draw-tile for the turn",
-        1,
-    );
-    std::fs::write(&path, edited).expect("write");
-    let rules = compiler::compile_dir(dir.path()).result.expect("both forbids check");
+    let rules = accepted(&[
+        ("text: Draw a tile.", "text: Draw a tile.\n      effect: forbid show-tile"),
+        ("text: Score the feature.", "text: Score the feature.\n      effect: forbid draw-tile for the turn"),
+    ])
+    .expect("both forbids check");
     let named = |id: &str| match &find(&rules, id).effect {
         Some(Effect::Forbid { items, turn }) => {
             (items.iter().map(|&i| rules.catalog.item_name(i).to_string()).collect::<Vec<_>>(), *turn)
