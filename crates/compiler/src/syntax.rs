@@ -545,6 +545,15 @@ pub fn rules_file(relative: &str) -> Option<RulesFile> {
     }
 }
 
+/// Whether the file name `name` is an editor's backup (`abbey.yaml~`) or
+/// auto-save (`#abbey.yaml#`): never a rules file, and skipped where the
+/// rules folder is listed, as hidden files are (the language server says so
+/// at the file).
+pub fn editor_backup(name: &std::ffi::OsStr) -> bool {
+    let bytes = name.as_encoded_bytes();
+    bytes.ends_with(b"~") || (bytes.len() > 1 && bytes.starts_with(b"#") && bytes.ends_with(b"#"))
+}
+
 /// Whether `relative` (a path relative to the rules folder, `/`-separated)
 /// is a translation file: `translations/languages.yaml`, or a file of a
 /// language's folder that mirrors a rules file, or its `program.yaml`.
@@ -753,8 +762,8 @@ fn load(
         }
     };
     names.sort();
-    // Hidden files (editor swap files, `.DS_Store`) are not rules.
-    for name in names.into_iter().filter(|n| !n.as_encoded_bytes().starts_with(b".")) {
+    // Hidden files (editor swap files, `.DS_Store`) and editors' backups are not rules.
+    for name in names.into_iter().filter(|n| !n.as_encoded_bytes().starts_with(b".") && !editor_backup(n)) {
         let Some(name) = name.to_str().filter(|n| lexicon::accepts_file_name(n)) else {
             let lossy = name.to_string_lossy();
             let shown_name = quoted(&format!("{}/{lossy}", expansions_dir.display()));
@@ -798,7 +807,7 @@ pub fn read_folder(dir: &Path) -> (BTreeMap<String, String>, Vec<Diagnostic>) {
             found
                 .iter()
                 .filter_map(|n| n.to_str())
-                .filter(|n| !n.starts_with('.'))
+                .filter(|n| !n.starts_with('.') && !editor_backup(std::ffi::OsStr::new(n)))
                 .map(|n| format!("{EXPANSIONS_DIR}/{n}")),
         ),
         Err(problem) => refused.push(problem),

@@ -519,3 +519,25 @@ fn every_span_of_the_rules_names_its_rules_file() {
     }
     assert!(seen.len() > rules.inputs.len() / 2, "items from {} of {} files", seen.len(), rules.inputs.len());
 }
+
+#[test]
+fn editor_backups_and_auto_saves_are_not_read_as_rules_files() {
+    let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| t.replacen("when: tiles_in_supply\n", "when: tiles_in_suply\n", 1));
+    let expansions = dir.path().join("expansions");
+    // Emacs's backup and auto-save of a broken version: neither is read.
+    std::fs::copy(expansions.join("abbey-and-mayor.yaml"), expansions.join("abbey-and-mayor.yaml~")).expect("copy");
+    std::fs::copy(expansions.join("abbey-and-mayor.yaml"), expansions.join("#abbey-and-mayor.yaml#")).expect("copy");
+    std::fs::write(
+        dir.path().join("expansions/abbey-and-mayor.yaml"),
+        std::fs::read_to_string(Path::new(FIXTURE).join("expansions/abbey-and-mayor.yaml")).expect("read"),
+    )
+    .expect("write");
+    let checked = compiler::compile_dir(dir.path()).result;
+    assert!(checked.is_ok(), "{:?}", checked.err());
+    let (texts, refused) = compiler::syntax::read_folder(dir.path());
+    assert!(refused.is_empty() && texts.keys().all(|k| !k.ends_with('~') && !k.ends_with('#')), "{texts:?}");
+    // Any other name is still refused.
+    std::fs::write(expansions.join("notes.txt"), "x").expect("write");
+    let d = only_problem(dir.path());
+    assert_eq!(d.code().id(), "not-a-rules-file");
+}
