@@ -12,8 +12,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use carcassonne_rules_compiler::codes::Code;
-use carcassonne_rules_compiler::translation::{State, Statistics, UnitKind};
+use carcassonne_rules_compiler::translation::{State, Statistics};
 use carcassonne_rules_compiler::{self as compiler, Compiled, Diagnostic};
+use carcassonne_rules_core::lang::Kind;
 
 /// The rules bundled with the project.
 const BUNDLED: &str = "../../rules";
@@ -89,7 +90,7 @@ fn the_bundled_translations_are_dutch_in_full_and_russian_in_part() {
         .map(|i| i.id.as_str())
         .collect();
     for unit in &t.units {
-        if unit.kind != UnitKind::Item || base_items.contains(&unit.id.as_str()) {
+        if unit.kind != Kind::Item || base_items.contains(&unit.id.as_str()) {
             assert_eq!(russian.state(&unit.id), State::Translated, "ru lacks {}", unit.id);
         }
     }

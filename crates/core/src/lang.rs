@@ -20,8 +20,10 @@ use crate::tables::EditionText;
 use crate::words::{Word, Words};
 
 /// A translatable text of the rules, by its kind and its id in that kind: a
-/// translation unit (the compiler's unit ids are `step.1B`, `marker.ROBBERS`,
-/// an item's id alone).
+/// translation unit (its unit id, [`Unit::id`], is `step.1B`,
+/// `marker.ROBBERS`, an item's id alone). The one vocabulary of units: the
+/// compiler's checked translations, the generated tables and the outputs
+/// all name a unit by it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Unit<'a> {
     /// An edition's name, by the edition's id (`C2`).
@@ -44,6 +46,103 @@ pub enum Unit<'a> {
     Marker(&'a str),
     /// A word of the program.
     Word(Word),
+}
+
+/// What kind of text a [`Unit`] is: a [`Unit`] without its id, as a
+/// translation file groups its units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// An edition's name.
+    Edition,
+    /// A rule variant's name.
+    Variant,
+    /// An expansion's name.
+    Expansion,
+    /// A module's name.
+    Module,
+    /// A phase's title.
+    Phase,
+    /// A step's title.
+    Step,
+    /// A section's heading.
+    Section,
+    /// An item's text.
+    Item,
+    /// A marker's label (`ROBBER CHOICE`; the Dutch page's `ROVERKEUZE`).
+    Marker,
+    /// A word of the program (`Step`, "There are no actions in this step.").
+    Word,
+}
+
+impl Kind {
+    /// The prefix of its units' ids (`step` of `step.1B`; `program` for the
+    /// program's words, as their file is named), none for an item: items
+    /// are most units, and their ids have no dot.
+    pub const fn prefix(self) -> Option<&'static str> {
+        Some(match self {
+            Kind::Edition => "edition",
+            Kind::Variant => "variant",
+            Kind::Expansion => "expansion",
+            Kind::Module => "module",
+            Kind::Phase => "phase",
+            Kind::Step => "step",
+            Kind::Section => "section",
+            Kind::Marker => "marker",
+            Kind::Word => "program",
+            Kind::Item => return None,
+        })
+    }
+
+    /// The unit id of the thing `key` of this kind: `step.1B`, an item's id
+    /// alone.
+    pub fn unit_id(self, key: &str) -> String {
+        match self.prefix() {
+            Some(prefix) => format!("{prefix}.{key}"),
+            None => key.to_string(),
+        }
+    }
+}
+
+impl<'a> Unit<'a> {
+    /// The unit `key` of `kind` (the inverse of [`Unit::parts`]); none for a
+    /// section or a word that is not one.
+    pub fn new(kind: Kind, key: &'a str) -> Option<Unit<'a>> {
+        Some(match kind {
+            Kind::Edition => Unit::Edition(key),
+            Kind::Variant => Unit::Variant(key),
+            Kind::Expansion => Unit::Expansion(key),
+            Kind::Module => Unit::Module(key),
+            Kind::Phase => Unit::Phase(key),
+            Kind::Step => Unit::Step(key),
+            Kind::Section => Unit::Section(Section::named(key)?),
+            Kind::Item => Unit::Item(key),
+            Kind::Marker => Unit::Marker(key),
+            Kind::Word => Unit::Word(Word::named(key)?),
+        })
+    }
+
+    /// Its kind and its id in that kind (`C2` of `Unit::Edition("C2")`, a
+    /// section's name, a word's key).
+    pub fn parts(self) -> (Kind, &'a str) {
+        match self {
+            Unit::Edition(id) => (Kind::Edition, id),
+            Unit::Variant(id) => (Kind::Variant, id),
+            Unit::Expansion(id) => (Kind::Expansion, id),
+            Unit::Module(id) => (Kind::Module, id),
+            Unit::Phase(id) => (Kind::Phase, id),
+            Unit::Step(id) => (Kind::Step, id),
+            Unit::Section(section) => (Kind::Section, section.name()),
+            Unit::Item(id) => (Kind::Item, id),
+            Unit::Marker(id) => (Kind::Marker, id),
+            Unit::Word(word) => (Kind::Word, word.key()),
+        }
+    }
+
+    /// Its unit id (`step.1B`, an item's id alone): [`Kind::unit_id`].
+    pub fn id(self) -> String {
+        let (kind, key) = self.parts();
+        kind.unit_id(key)
+    }
 }
 
 /// A language the rules are translated into: what [`translate`] needs of it.
@@ -181,25 +280,26 @@ pub struct LangUnit {
 }
 
 impl LangTable {
-    /// The units of `unit`'s kind, and `unit`'s id among them.
-    fn kind<'u>(&self, unit: Unit<'u>) -> (&'static [LangUnit], &'u str) {
-        match unit {
-            Unit::Edition(id) => (self.editions, id),
-            Unit::Variant(id) => (self.variants, id),
-            Unit::Expansion(id) => (self.expansions, id),
-            Unit::Module(id) => (self.modules, id),
-            Unit::Phase(id) => (self.phases, id),
-            Unit::Step(id) => (self.steps, id),
-            Unit::Section(section) => (self.sections, section.name()),
-            Unit::Item(id) => (self.items, id),
-            Unit::Marker(id) => (self.markers, id),
-            Unit::Word(word) => (self.words, word.key()),
+    /// Its translated units of `kind`.
+    fn of_kind(&self, kind: Kind) -> &'static [LangUnit] {
+        match kind {
+            Kind::Edition => self.editions,
+            Kind::Variant => self.variants,
+            Kind::Expansion => self.expansions,
+            Kind::Module => self.modules,
+            Kind::Phase => self.phases,
+            Kind::Step => self.steps,
+            Kind::Section => self.sections,
+            Kind::Item => self.items,
+            Kind::Marker => self.markers,
+            Kind::Word => self.words,
         }
     }
 
     /// The translated unit `unit`, if the language has it.
     pub fn unit(&self, unit: Unit<'_>) -> Option<&'static LangUnit> {
-        let (units, id) = self.kind(unit);
+        let (kind, id) = unit.parts();
+        let units = self.of_kind(kind);
         units.binary_search_by(|u| u.id.cmp(id)).ok().and_then(|at| units.get(at))
     }
 
@@ -258,5 +358,20 @@ mod tests {
         assert_eq!(words.get(Word::NoActions), "Niets.");
         assert_eq!(words.get(Word::Edition), "edition");
         assert_eq!(words.heading(Section::Setup), "Voorbereiding");
+    }
+
+    #[test]
+    fn a_unit_is_its_kind_and_key_and_has_one_id() {
+        for unit in
+            [Unit::Step("1B"), Unit::Item("draw-tile"), Unit::Section(Section::AnyTime), Unit::Word(Word::NoActions)]
+        {
+            let (kind, key) = unit.parts();
+            assert_eq!(Unit::new(kind, key), Some(unit));
+        }
+        assert_eq!(Unit::Step("1B").id(), "step.1B");
+        assert_eq!(Unit::Item("draw-tile").id(), "draw-tile");
+        assert_eq!(Unit::Word(Word::NoActions).id(), "program.no_actions");
+        assert_eq!(Unit::new(Kind::Section, "phases"), None);
+        assert_eq!(Unit::new(Kind::Word, "nothing"), None);
     }
 }

@@ -25,6 +25,11 @@ macro_rules! words {
                 match self { $(Word::$word => $key,)* }
             }
 
+            /// The word whose key is `key`, if one is.
+            pub fn named(key: &str) -> Option<Word> {
+                Word::ALL.iter().copied().find(|word| word.key() == key)
+            }
+
             /// Its English.
             pub const fn english(self) -> &'static str {
                 match self { $(Word::$word => $english,)* }

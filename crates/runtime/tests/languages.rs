@@ -13,10 +13,10 @@
 use std::path::Path;
 
 use carcassonne_rules_compiler::model::Rules as Model;
-use carcassonne_rules_compiler::translation::{Translations, UnitKind};
+use carcassonne_rules_compiler::translation::Translations;
 use carcassonne_rules_compiler::{compile_dir, diagnostics};
-use carcassonne_rules_runtime::core::lang::{Language, Unit};
-use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet, Section, VariantId};
+use carcassonne_rules_runtime::core::lang::{Kind, Language, Unit};
+use carcassonne_rules_runtime::core::{Config, EditionId, ModuleSet, VariantId};
 use carcassonne_rules_runtime::generated::RULES;
 use carcassonne_rules_runtime::{Rules, catalog, languages, locale, render, turn_order, turn_order_in};
 
@@ -42,23 +42,10 @@ fn selections(rules: &Model) -> Vec<ModuleSet> {
 }
 
 /// A unit of the compiler's translations as the core's [`Unit`] names it.
-fn unit(kind: UnitKind, id: &str) -> Unit<'_> {
+fn unit(kind: Kind, id: &str) -> Unit<'_> {
     // A unit id is `kind.id`, an item's its id alone.
-    let bare = if kind == UnitKind::Item { id } else { id.split_once('.').map_or(id, |(_, bare)| bare) };
-    match kind {
-        UnitKind::Edition => Unit::Edition(bare),
-        UnitKind::Variant => Unit::Variant(bare),
-        UnitKind::Expansion => Unit::Expansion(bare),
-        UnitKind::Module => Unit::Module(bare),
-        UnitKind::Phase => Unit::Phase(bare),
-        UnitKind::Step => Unit::Step(bare),
-        UnitKind::Section => Unit::Section(Section::named(bare).expect("a section")),
-        UnitKind::Item => Unit::Item(bare),
-        UnitKind::Marker => Unit::Marker(bare),
-        UnitKind::Program => Unit::Word(
-            *carcassonne_rules_runtime::core::words::Word::ALL.iter().find(|w| w.key() == bare).expect("a word"),
-        ),
-    }
+    let key = if kind.prefix().is_some() { id.split_once('.').map_or(id, |(_, key)| key) } else { id };
+    Unit::new(kind, key).expect("a unit of the rules")
 }
 
 #[test]

@@ -13,7 +13,7 @@
 //! it), so the output is deterministic.
 
 use carcassonne_rules_compiler::model::{Rules, Wording};
-use carcassonne_rules_compiler::translation::{Locale, State, UnitKind};
+use carcassonne_rules_compiler::translation::{Locale, State};
 use carcassonne_rules_core::lang::Unit;
 use carcassonne_rules_core::words::Word;
 use carcassonne_rules_core::{EditionId, Section};
@@ -169,7 +169,7 @@ fn entries<'r>(locale: &'r Locale, units: impl Iterator<Item = Unit<'r>>) -> Vec
     let mut out: Vec<Entry<'r>> = units
         .filter_map(|unit| {
             let translated = locale.get(unit)?;
-            let (_, id) = UnitKind::of(unit);
+            let (_, id) = unit.parts();
             Some(Entry { id, text: &translated.text, outdated: translated.state == State::Outdated })
         })
         .collect();

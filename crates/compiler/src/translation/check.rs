@@ -6,6 +6,7 @@ use std::path::Path;
 
 use carcassonne_rules_core::EditionId;
 use carcassonne_rules_core::escape::terminal::quoted;
+use carcassonne_rules_core::lang::Kind;
 use carcassonne_rules_core::suggest;
 use carcassonne_rules_core::words;
 
@@ -13,7 +14,7 @@ use super::locale::{Locale, Orphan, State, Translated, Translations};
 use super::plurals::{plural_categories, plural_problem};
 use super::read::{RawTranslations, folder_of, is_language_tag};
 use super::records::{RawLanguage, RawLanguagesFile, RawUnit};
-use super::units::{Unit, UnitKind, canonical, collapse, units};
+use super::units::{Unit, canonical, collapse, units};
 use super::{LANGUAGES_FILE, PROGRAM_FILE, SOURCE_LANG, TRANSLATIONS_DIR};
 use crate::codes::Code;
 use crate::diagnostics::{Diagnostic, Fix, Sources, Span};
@@ -129,8 +130,7 @@ pub fn check(
         problems.extend(orphaned_file(dir, rel, languages, &expected));
     }
     // A translation finds its unit by its kind and key: no id is made for it.
-    let by_key: HashMap<(UnitKind, &str), usize> =
-        units.iter().enumerate().map(|(i, u)| ((u.kind, u.key()), i)).collect();
+    let by_key: HashMap<(Kind, &str), usize> = units.iter().enumerate().map(|(i, u)| ((u.kind, u.key()), i)).collect();
     let mut by_id_order: Vec<usize> = (0..units.len()).collect();
     by_id_order.sort_unstable_by_key(|&at| units[at].id.as_str());
     let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
@@ -218,8 +218,8 @@ struct Texts<'a> {
 /// Reads `field`, a `from:` or `text:` of a unit of the kind `kind`: its
 /// edition variants where it is an item's text with braces (the text DSL),
 /// else its words.
-fn read_field(kind: UnitKind, field: &Spanned<String>) -> Result<Vec<dsl::TextPart>, dsl::SyntaxError> {
-    if kind.is_dsl() && field.value.contains(['{', '}']) {
+fn read_field(kind: Kind, field: &Spanned<String>) -> Result<Vec<dsl::TextPart>, dsl::SyntaxError> {
+    if kind == Kind::Item && field.value.contains(['{', '}']) {
         dsl::text(&field.value)
     } else {
         Ok(vec![dsl::TextPart::Literal(collapse(&field.value))])
@@ -286,12 +286,12 @@ fn translated(
     if !ok {
         return None;
     }
-    let plural = unit.kind == UnitKind::Program && words::plural_forms(&unit.english).is_some();
+    let plural = unit.kind == Kind::Word && words::plural_forms(&unit.english).is_some();
     if plural && let Some(problem) = plural_problem(unit, lang, texts.plural, entry, sources) {
         problems.push(problem);
         return None;
     }
-    if unit.kind == UnitKind::Program && !plural {
+    if unit.kind == Kind::Word && !plural {
         let (english, translated) = (words::placeholders(&unit.english), words::placeholders(&entry.text.value));
         if english != translated {
             problems.push(

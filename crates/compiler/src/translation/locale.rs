@@ -10,7 +10,7 @@ use carcassonne_rules_core::words::Words;
 use carcassonne_rules_core::{Catalog, EditionId, Section, TurnOrder};
 use serde::Serialize;
 
-use super::units::{Unit, UnitKind};
+use super::units::Unit;
 use crate::diagnostics::Span;
 use crate::model::Wording;
 
@@ -206,10 +206,10 @@ impl Locale {
 
     /// Its translation of `unit`, translated or outdated, if it has one.
     pub fn get(&self, unit: lang::Unit<'_>) -> Option<&Translated> {
-        match UnitKind::of(unit) {
+        match unit {
             // An item's unit id is its id: no key to make.
-            (UnitKind::Item, id) => self.units.get(id),
-            (kind, id) => self.units.get(&kind.unit_id(id)),
+            lang::Unit::Item(id) => self.units.get(id),
+            unit => self.units.get(&unit.id()),
         }
     }
 }

@@ -30,7 +30,7 @@ pub use locale::{Locale, Orphan, State, Statistics, Translated, Translations};
 pub use plurals::{plural_categories, plural_category};
 pub use read::{RawTranslations, read};
 pub use records::{RawLanguage, RawLanguagesFile, RawTranslationFile, RawUnit};
-pub use units::{Unit, UnitKind, canonical, unit_id, units};
+pub use units::{Unit, canonical, unit_id, units};
 
 /// The folder of the translations, in the rules folder.
 pub const TRANSLATIONS_DIR: &str = "translations";

@@ -2,8 +2,8 @@
 
 use serde::Deserialize;
 
-use super::units::UnitKind;
 use crate::syntax::{self, Spanned};
+use carcassonne_rules_core::lang::Kind;
 
 /// `translations/languages.yaml`.
 #[derive(Debug, Clone, Deserialize)]
@@ -65,23 +65,23 @@ pub struct RawTranslationFile {
 
 impl RawTranslationFile {
     /// Its units, by kind.
-    fn kinds(&self) -> [(UnitKind, &[Keyed]); 10] {
+    fn kinds(&self) -> [(Kind, &[Keyed]); 10] {
         [
-            (UnitKind::Edition, &self.editions),
-            (UnitKind::Variant, &self.variants),
-            (UnitKind::Expansion, &self.expansions),
-            (UnitKind::Module, &self.modules),
-            (UnitKind::Phase, &self.phases),
-            (UnitKind::Step, &self.steps),
-            (UnitKind::Section, &self.sections),
-            (UnitKind::Item, &self.items),
-            (UnitKind::Program, &self.program),
-            (UnitKind::Marker, &self.markers),
+            (Kind::Edition, &self.editions),
+            (Kind::Variant, &self.variants),
+            (Kind::Expansion, &self.expansions),
+            (Kind::Module, &self.modules),
+            (Kind::Phase, &self.phases),
+            (Kind::Step, &self.steps),
+            (Kind::Section, &self.sections),
+            (Kind::Item, &self.items),
+            (Kind::Word, &self.program),
+            (Kind::Marker, &self.markers),
         ]
     }
 
     /// Its units, each with its kind, in the order of [`Self::kinds`].
-    pub(super) fn entries(&self) -> impl Iterator<Item = (UnitKind, &Keyed)> {
+    pub(super) fn entries(&self) -> impl Iterator<Item = (Kind, &Keyed)> {
         self.kinds().into_iter().flat_map(|(kind, entries)| entries.iter().map(move |entry| (kind, entry)))
     }
 }
