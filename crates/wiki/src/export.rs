@@ -68,16 +68,20 @@ pub const LAYOUT_CLASSES: [&str; 9] = [
 pub const FUZZY: &str = "mw-translate-fuzzy";
 
 /// How a page in one language writes what is not the rules' own text: the
-/// headings, the step leads, the labels, each as wiki source. The Dutch
-/// page's are the ones the page reader knows from the page itself; another
-/// language's are the program's words in it.
-#[derive(Debug, Clone)]
+/// headings, the step leads, the labels, each as escaped wiki source. Every
+/// language's come from the program's words and the sections' headings in
+/// that language ([`Conventions::of`]); [`ENGLISH`] and [`DUTCH`] are the two
+/// the page reader knows, and a test holds the project's Dutch to the Dutch
+/// page's.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conventions {
-    /// The headings of the sections outside the steps, in [`Section::ALL`]'s order.
+    /// The headings of the sections outside the steps, in [`Section::ALL`]'s
+    /// order, without their bold (see [`Conventions::heading`]).
     pub headings: [Cow<'static, str>; 4],
-    /// The word before a step's id in its heading (`''''Step 1B: …''''`).
+    /// The word before a step's id in its heading (`'''Step 1B: …'''`).
     pub step: Cow<'static, str>,
-    /// The lead of a step whose items are alternatives (`choose_one`).
+    /// The lead of a step whose items are alternatives (`choose_one`), its
+    /// modal bold.
     pub choose_one: Cow<'static, str>,
     /// The line of a step where none of its items shows.
     pub no_actions: Cow<'static, str>,
@@ -91,17 +95,13 @@ pub struct Conventions {
     pub modals: (Cow<'static, str>, Cow<'static, str>),
 }
 
-/// The English page's headings, in [`Section::ALL`]'s order.
-const ENGLISH_HEADINGS: [&str; 4] =
-    ["'''Introduction'''", "'''Preparation'''", "'''At any time during your turn:'''", "'''Final scoring'''"];
-
-/// The English page's conventions, which the export writes by default.
+/// The English page's conventions: the program's own words.
 pub const ENGLISH: Conventions = Conventions {
     headings: [
-        Cow::Borrowed(ENGLISH_HEADINGS[0]),
-        Cow::Borrowed(ENGLISH_HEADINGS[1]),
-        Cow::Borrowed(ENGLISH_HEADINGS[2]),
-        Cow::Borrowed(ENGLISH_HEADINGS[3]),
+        Cow::Borrowed("Notes"),
+        Cow::Borrowed("Setup"),
+        Cow::Borrowed("At any time during your turn"),
+        Cow::Borrowed("Final scoring"),
     ],
     step: Cow::Borrowed("Step"),
     choose_one: Cow::Borrowed("You '''may''' do exactly one of the following:"),
@@ -111,16 +111,18 @@ pub const ENGLISH: Conventions = Conventions {
     modals: (Cow::Borrowed("must"), Cow::Borrowed("may")),
 };
 
-/// The Dutch page's conventions (`'''Stap 1B: …'''`, `'''Inleiding'''`).
+/// The Dutch page's conventions (`'''Stap 1B: …'''`, `'''Inleiding'''`): the
+/// ones the reader knows from the page, and the ones the project's Dutch
+/// gives (a test holds them equal).
 pub const DUTCH: Conventions = Conventions {
     headings: [
-        Cow::Borrowed("'''Inleiding'''"),
-        Cow::Borrowed("'''Voorbereiding'''"),
-        Cow::Borrowed("'''Op ieder moment tijdens je beurt:'''"),
-        Cow::Borrowed("'''Eindtelling'''"),
+        Cow::Borrowed("Inleiding"),
+        Cow::Borrowed("Voorbereiding"),
+        Cow::Borrowed("Op ieder moment tijdens je beurt"),
+        Cow::Borrowed("Eindtelling"),
     ],
     step: Cow::Borrowed("Stap"),
-    choose_one: Cow::Borrowed("Je '''mag''' precies één van de volgende doen:"),
+    choose_one: Cow::Borrowed("Je '''mag''' precies één van de volgende dingen doen:"),
     no_actions: Cow::Borrowed("Er zijn geen acties in deze stap."),
     double_turn: Cow::Borrowed("Eenmaal, of tweemaal bij een dubbele beurt"),
     rules_only: (Cow::Borrowed("alleen volgens de regels van "), Cow::Borrowed("")),
@@ -128,49 +130,77 @@ pub const DUTCH: Conventions = Conventions {
 };
 
 impl Conventions {
-    /// The conventions of the page in `locale`'s language (English without one).
+    /// The conventions of the page in `locale`'s language (English without
+    /// one): its words, English where it has none.
     pub fn of(locale: Option<&Locale>) -> Conventions {
         match locale {
-            None => ENGLISH,
-            Some(locale) if locale.lang == "nl" => DUTCH,
+            None => Conventions::from_words(&Words::english()),
             Some(locale) => Conventions::from_words(&locale.words()),
         }
     }
 
     /// A page's conventions from the program's `words`, escaped as wiki text
-    /// (they are the translators', not markup).
+    /// (they are the translators', not markup); the word "may" of the lead
+    /// bold, as the page has it.
     pub fn from_words(words: &Words) -> Conventions {
         let text = |s: &str| Cow::Owned(wiki::text(s));
-        let headings = Section::ALL.map(|section| {
-            let colon = if section == Section::AnyTime { ":" } else { "" };
-            Cow::Owned(format!("'''{}{colon}'''", wiki::text(words.heading(section))))
-        });
+        let headings = Section::ALL.map(|section| text(words.heading(section)));
         let once_or_twice = words.get(Word::OnceOrTwice);
         let mut chars = once_or_twice.chars();
         let capitalized: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
         let rules_only = words.get(Word::RulesOnly);
         let (before, after) = rules_only.split_once("{publishers}").unwrap_or(("", rules_only));
+        let lead = words.get(Word::ChooseOneLead);
+        let may = words.get(Word::ModalMay);
+        let choose_one = match find_word(lead, may) {
+            Some((start, end)) => Line::new()
+                .text(&lead[..start])
+                .markup("'''")
+                .text(&lead[start..end])
+                .markup("'''")
+                .text(&lead[end..])
+                .finish(),
+            None => wiki::text(lead),
+        };
         Conventions {
             headings,
             step: text(words.get(Word::Step)),
-            choose_one: text(words.get(Word::ChooseOneLead)),
+            choose_one: Cow::Owned(choose_one),
             no_actions: text(words.get(Word::NoActions)),
             double_turn: text(&capitalized),
-            rules_only: (text(before), text(after)),
+            rules_only: (spaced(before), spaced(after)),
             modals: (Cow::Owned(words.get(Word::ModalMust).into()), Cow::Owned(words.get(Word::ModalMay).into())),
         }
     }
 
-    /// The heading of a section outside the steps.
-    pub fn heading(&self, section: Section) -> &str {
+    /// The text of a section's heading (escaped, without its bold).
+    pub fn heading_text(&self, section: Section) -> &str {
         let at = Section::ALL.iter().position(|&s| s == section).unwrap_or(0);
         &self.headings[at]
     }
+
+    /// The heading of a section outside the steps, as the page writes it
+    /// (`'''Op ieder moment tijdens je beurt:'''`).
+    pub fn heading(&self, section: Section) -> String {
+        let colon = if section == Section::AnyTime { ":" } else { "" };
+        format!("'''{}{colon}'''", self.heading_text(section))
+    }
+}
+
+/// `s` escaped as wiki text that stands inside a line: the spaces at its
+/// edges kept as they are.
+fn spaced(s: &str) -> Cow<'static, str> {
+    let inner = s.trim();
+    let (start, end) = match inner.is_empty() {
+        true => (s.len(), s.len()),
+        false => (s.len() - s.trim_start().len(), s.trim_end().len()),
+    };
+    Cow::Owned(format!("{}{}{}", &s[..start], wiki::text(inner), &s[end.max(start)..]))
 }
 
 /// The heading of a section outside the steps, as the English page writes it.
-pub fn heading(section: Section) -> &'static str {
-    ENGLISH_HEADINGS[Section::ALL.iter().position(|&s| s == section).unwrap_or(0)]
+pub fn heading(section: Section) -> String {
+    ENGLISH.heading(section)
 }
 
 /// What the export writes besides the rules' English: a language's texts and
@@ -743,6 +773,13 @@ impl Writer<'_> {
     }
 }
 
+/// The name of the Translate unit of a program's word at `place` (a step's
+/// id, an item's): `program.no_actions.2A`. A unit's name is unique on the
+/// page, and says what it holds and where, so that it stays when others move.
+fn word_unit(word: Word, place: &str) -> String {
+    format!("{}.{place}", translation::unit_id(Unit::Word(word)))
+}
+
 /// The colour template the page shows a marker in.
 fn marker_colour(label: &str) -> &'static str {
     match label.split([' ', '(']).next().unwrap_or_default() {
@@ -792,22 +829,28 @@ impl Writer<'_> {
         self.line("<!-- Edit the rules, not this text: the next export replaces it. -->");
         self.line("<div class=\"wica-bottom-spacing wica-visible\">");
         for section in Section::BEFORE_STEPS {
-            let heading = self.conventions.heading(section).to_string();
-            self.section(&heading, rules.section(section));
+            self.section(section, rules.section(section));
         }
         self.line("</div>");
         self.line("");
         self.steps();
         self.line("<div class=\"wica-top-spacing wica-bottom-spacing wica-visible\">");
         for section in Section::AFTER_STEPS {
-            let heading = self.conventions.heading(section).to_string();
-            self.section(&heading, rules.section(section));
+            self.section(section, rules.section(section));
         }
         self.line("</div>");
     }
 
-    fn section(&mut self, heading: &str, items: &[Item]) {
-        self.line(heading);
+    fn section(&mut self, section: Section, items: &[Item]) {
+        // `'''At any time during your turn:'''`, its words a unit.
+        let mut line = Line::new();
+        line.markup("'''");
+        let text = self.conventions.heading_text(section).to_string();
+        self.unit(&translation::unit_id(Unit::Section(section)), None, &mut line, |_, line| {
+            line.markup(&text);
+        });
+        line.markup(if section == Section::AnyTime { ":'''" } else { "'''" });
+        self.line(&line.finish());
         self.line("");
         if !items.is_empty() {
             self.line("<ul>");
@@ -885,12 +928,18 @@ impl Writer<'_> {
     /// The heading of the builder's block, and the start of its box.
     fn block_start(&mut self, when: &Cond, step: &Step) {
         let show = self.plain(when, step.span).unwrap_or_default();
-        self.line(&format!(
-            "<div class=\"wica-box-header wica-repeat-block wica-visible wica-top-spacing\"><span{} style=\"{}\">{}</span>",
+        let mut line = Line::new();
+        line.markup(&format!(
+            "<div class=\"wica-box-header wica-repeat-block wica-visible wica-top-spacing\"><span{} style=\"{}\">",
             show.attributes(&[]),
             "display: block; text-align: center; color: #808080;",
-            self.conventions.double_turn
         ));
+        let words = self.conventions.double_turn.to_string();
+        self.unit(&word_unit(Word::OnceOrTwice, &step.id), Some(step.span), &mut line, |_, line| {
+            line.markup(&words);
+        });
+        line.markup("</span>");
+        self.line(&line.finish());
         self.line("</div>");
         self.line("");
         self.line("<div class=\"wica-box-body wica-repeat-block wica-visible\">");
@@ -962,11 +1011,17 @@ impl Writer<'_> {
     /// `'''Step 1B: Draw a tile'''`, with its publisher labels.
     fn heading(&mut self, step: &Step, labels: &[(Vec<VariantId>, Show)]) -> String {
         let mut line = Line::new();
-        line.markup(&format!("'''{} ", self.conventions.step)).text(&step.id).markup(": ");
+        line.markup("'''");
+        let word = self.conventions.step.to_string();
+        self.unit(&word_unit(Word::Step, &step.id), Some(step.span), &mut line, |_, line| {
+            line.markup(&word);
+        });
+        line.markup(" ").text(&step.id).markup(": ");
         self.title(Unit::Step(&step.id), &step.title, Some(step.span), &mut line);
         line.markup("'''");
         for (publishers, show) in labels {
-            line.markup(" ").markup(&self.label(publishers, show, true, None));
+            let label = self.label(publishers, show, true, None, &step.id);
+            line.markup(" ").markup(&label);
         }
         line.finish()
     }
@@ -975,7 +1030,14 @@ impl Writer<'_> {
     /// as the page writes them (another publisher's than the default in yellow).
     /// An item whose text already names the publishers (before its first
     /// colon: "Z-Man Games rules only: …") gets the label without words.
-    fn label(&self, publishers: &[VariantId], show: &Show, parenthesised: bool, text: Option<&Wording>) -> String {
+    fn label(
+        &mut self,
+        publishers: &[VariantId],
+        show: &Show,
+        parenthesised: bool,
+        text: Option<&Wording>,
+        place: &str,
+    ) -> String {
         let catalog = &self.rules.catalog;
         let ids: Vec<&str> =
             publishers.iter().filter_map(|v| catalog.variants.get(usize::from(v.0))).map(|v| v.id.as_str()).collect();
@@ -998,8 +1060,23 @@ impl Writer<'_> {
             .map(|v| Line::new().markup("[[{{Path|").text(&v.name).markup("}}|").text(&v.name).markup("]]").finish())
             .collect();
         let default = catalog.editions.iter().any(|e| publishers.contains(&e.default_variant));
-        let (before, after) = &self.conventions.rules_only;
-        let text = format!("{before}{}{after}", names.join(" & "));
+        let (before, after) = self.conventions.rules_only.clone();
+        let names = names.join(" & ");
+        // The publishers' names are a variable of the unit, as Translate
+        // writes one: a translation places them, and keeps them as they are.
+        let translate = self.options.translate;
+        let mut words = Line::new();
+        let unit = format!("{}.{}", word_unit(Word::RulesOnly, place), ids.join("-"));
+        self.unit(&unit, None, &mut words, |_, line| {
+            line.markup(&before);
+            if translate {
+                line.markup(&format!("<tvar name=\"publishers\">{names}</tvar>"));
+            } else {
+                line.markup(&names);
+            }
+            line.markup(&after);
+        });
+        let text = words.finish();
         let text = if parenthesised { format!("({text})") } else { format!("{text}:") };
         let text = if default { format!("'''{text}'''") } else { format!("{{{{ColorYellow|{text}}}}}") };
         let space = if parenthesised { "" } else { " " };
@@ -1015,7 +1092,11 @@ impl Writer<'_> {
         self.line("");
         if step.choose_one {
             let lead = self.conventions.choose_one.to_string();
-            self.line(&lead);
+            let mut line = Line::new();
+            self.unit(&word_unit(Word::ChooseOneLead, &step.id), Some(step.span), &mut line, |_, line| {
+                line.markup(&lead);
+            });
+            self.line(&line.finish());
             self.line("");
         }
         let context = [&step.when];
@@ -1045,11 +1126,14 @@ impl Writer<'_> {
             n => self.encode(&n, None),
         };
         if let Some(show) = show {
-            self.line(&format!(
-                "<span{} style=\"color: #666666;\">{}</span>",
-                show.attributes(&[]),
-                self.conventions.no_actions
-            ));
+            let mut line = Line::new();
+            line.markup(&format!("<span{} style=\"color: #666666;\">", show.attributes(&[])));
+            let words = self.conventions.no_actions.to_string();
+            self.unit(&word_unit(Word::NoActions, &step.id), Some(step.span), &mut line, |_, line| {
+                line.markup(&words);
+            });
+            line.markup("</span>");
+            self.line(&line.finish());
         }
         self.line("");
     }
@@ -1074,11 +1158,13 @@ impl Writer<'_> {
         let mut line = Line::new();
         line.markup(&format!("<li{} id=\"{}\">", shown.show.attributes(&marks), wiki::attribute(&item.id)));
         for (publishers, show) in &shown.labels {
-            line.markup(&self.label(publishers, show, false, Some(&item.text)));
+            let label = self.label(publishers, show, false, Some(&item.text), &item.id);
+            line.markup(&label);
         }
         self.item_text(item, &mut line);
         for marker in &item.markers {
-            line.markup(&self.marker(marker));
+            let marker = self.marker(marker, &item.id);
+            line.markup(&marker);
         }
         if item.children.is_empty() {
             line.markup("</li>");
@@ -1192,16 +1278,30 @@ impl Writer<'_> {
     }
 
     /// ` {{ColorRed|ROBBERS}}` in a span with the marker's condition.
-    fn marker(&mut self, marker: &Marker) -> String {
+    fn marker(&mut self, marker: &Marker, item: &str) -> String {
         let show = self.plain(&marker.when, marker.span).unwrap_or_default();
         let show =
             if show == Show::default() { Show { classes: vec!["showAll".to_string()], dynamic: None } } else { show };
-        // Its colour is the marker's, whatever the language.
-        let label =
-            self.options.locale.and_then(|l| l.marker_label(&marker.label)).unwrap_or_else(|| marker.label.clone());
+        // The label is a unit (`marker.ROBBERS.<item>`), its argument (`#1A`)
+        // outside it; its colour is the marker's, whatever the language.
+        let (label, argument) =
+            marker.label.split_once(" (").map_or((marker.label.as_str(), None), |(l, a)| (l, Some(a)));
+        let id = label.replace(' ', "_");
+        let shown = self
+            .options
+            .locale
+            .and_then(|l| l.get(Unit::Marker(&id)))
+            .map_or_else(|| label.to_string(), |t| t.text.render(EditionId(0)));
         let mut line = Line::new();
         line.markup(&format!("<span{}> {{{{{}|", show.attributes(&[]), marker_colour(&marker.label)));
-        line.text(&label).markup("}}</span>");
+        let unit = format!("{}.{item}", translation::unit_id(Unit::Marker(&id)));
+        self.unit(&unit, Some(marker.span), &mut line, |_, line| {
+            line.text(&shown);
+        });
+        if let Some(argument) = argument {
+            line.text(&format!(" ({argument}"));
+        }
+        line.markup("}}</span>");
         line.finish()
     }
 }

@@ -195,8 +195,10 @@ pub struct RuleItem {
 static BOLD_OR_ITALIC: LazyLock<Regex> = LazyLock::new(|| regex(r"'{2,}"));
 
 /// The Translate extension's markup, which a page's English source holds
-/// around its units: `<translate>`, `</translate>`, `<!--T:unit--> `.
-static TRANSLATE_MARKUP: LazyLock<Regex> = LazyLock::new(|| regex(r"</?translate>|<!--T:[A-Za-z0-9._-]*--> ?"));
+/// around its units: `<translate>`, `</translate>`, `<!--T:unit--> `, and a
+/// unit's variables (`<tvar name="publishers">`, `</tvar>`).
+static TRANSLATE_MARKUP: LazyLock<Regex> =
+    LazyLock::new(|| regex(r#"</?translate>|<!--T:[A-Za-z0-9._-]*--> ?|<tvar name="?[A-Za-z0-9_]*"?>|</tvar>"#));
 
 /// `text` without Translate's markup: what the page shows.
 fn without_translate_markup(text: &str) -> Cow<'_, str> {
@@ -260,7 +262,7 @@ fn events(source: &str) -> Vec<(usize, usize, Event)> {
         .into_iter()
         .flat_map(|page| Section::ALL.map(|section| (page.heading(section), section)));
     for (header, section) in headings {
-        if let Some(at) = source.find(header) {
+        if let Some(at) = source.find(&header) {
             events.push((at, at, Event::Header(section.name().to_string(), String::new())));
         }
     }
@@ -329,6 +331,9 @@ impl Page {
     /// rules' module, derived-flag and edition ids and the errata's class
     /// readings.
     pub fn parse(source: &str, rules: &Rules, errata: &Errata) -> Page {
+        // Translate's markup holds no line break: without it, the lines are
+        // the source's.
+        let source = &*without_translate_markup(source);
         let reader = ClassReader::new(rules, errata);
         let mut page = Page {
             elements: Vec::new(),

@@ -234,9 +234,9 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "4B", text: EditionText::Same("De beurt afronden"), outdated: false },
     ],
     sections: &[
-        LangUnit { id: "any_time", text: EditionText::Same("Op elk moment tijdens je beurt"), outdated: false },
+        LangUnit { id: "any_time", text: EditionText::Same("Op ieder moment tijdens je beurt"), outdated: false },
         LangUnit { id: "final_scoring", text: EditionText::Same("Eindtelling"), outdated: false },
-        LangUnit { id: "notes", text: EditionText::Same("Opmerkingen"), outdated: false },
+        LangUnit { id: "notes", text: EditionText::Same("Inleiding"), outdated: false },
         LangUnit { id: "setup", text: EditionText::Same("Voorbereiding"), outdated: false },
     ],
     items: &[
@@ -3168,7 +3168,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "choose_one", text: EditionText::Same("kies er één"), outdated: false },
         LangUnit {
             id: "choose_one_lead",
-            text: EditionText::Same("Je mag precies één van de volgende doen:"),
+            text: EditionText::Same("Je mag precies één van de volgende dingen doen:"),
             outdated: false,
         },
         LangUnit { id: "choose_one_or_none", text: EditionText::Same("kies er één of geen"), outdated: false },
