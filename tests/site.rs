@@ -25,10 +25,11 @@
 //! resumes at the same prompt, Back leaves the play mode, and the 101st
 //! go-back is refused as `play` refuses it.
 //!
-//! Without Chromium (`/usr/bin/chromium` and `/usr/bin/chromedriver`, or
-//! `CARCASSONNE_CHROMIUM` and `CARCASSONNE_CHROMEDRIVER`) the browser test
-//! prints a `skipped: …` line and passes, unless `CARCASSONNE_BROWSER_TESTS=1`
-//! demands it (as `.ci/run` does). `CARCASSONNE_SITE_SCREENSHOT=FILE` also
+//! The browser tests need Chromium (`/usr/bin/chromium` and
+//! `/usr/bin/chromedriver`, or `CARCASSONNE_CHROMIUM` and
+//! `CARCASSONNE_CHROMEDRIVER`): `cargo test` reports them as ignored, and
+//! `cargo test --test site -- --ignored` (as `.ci/run` does) runs them, failing
+//! where Chromium is missing. `CARCASSONNE_SITE_SCREENSHOT=FILE` also
 //! writes a screenshot of the page (C2, Abbey & Mayor and the builder),
 //! `CARCASSONNE_SITE_PLAY_SCREENSHOT=FILE` one of "Play a turn" on a phone.
 
@@ -201,18 +202,17 @@ fn only_a_page_of_the_bundled_rules_plays_a_turn() {
 // ---- The browser -------------------------------------------------------------------
 
 /// Where Chromium and its driver are, if they are.
-fn browser() -> Result<(PathBuf, PathBuf), String> {
+fn browser() -> (PathBuf, PathBuf) {
     let path = |var: &str, default: &str| std::env::var_os(var).map_or_else(|| PathBuf::from(default), PathBuf::from);
     let chromium = path("CARCASSONNE_CHROMIUM", "/usr/bin/chromium");
     let driver = path("CARCASSONNE_CHROMEDRIVER", "/usr/bin/chromedriver");
-    match (chromium.exists(), driver.exists()) {
-        (true, true) => Ok((chromium, driver)),
-        _ => Err(format!(
-            "{} or {} not found (apt-get install chromium chromium-driver)",
-            chromium.display(),
-            driver.display()
-        )),
-    }
+    assert!(
+        chromium.exists() && driver.exists(),
+        "{} or {} not found (apt-get install chromium chromium-driver)",
+        chromium.display(),
+        driver.display()
+    );
+    (chromium, driver)
 }
 
 /// A chromedriver we started, shut down (with its browsers) when dropped.
@@ -277,24 +277,6 @@ async fn chromium_session(chromium: &Path, profile: &Path, driver: &Driver) -> O
         .map_err(|e| format!("cannot start a Chromium session: {e}"))
 }
 
-/// Chromium and its driver, or `None` (said on stderr) when they are not
-/// installed and `CARCASSONNE_BROWSER_TESTS=1` does not ask for them.
-fn browser_or_skip() -> Option<(PathBuf, PathBuf)> {
-    let required = std::env::var("CARCASSONNE_BROWSER_TESTS").is_ok_and(|v| v == "1");
-    match browser() {
-        Ok(found) => Some(found),
-        Err(why) if required => panic!("CARCASSONNE_BROWSER_TESTS=1 but {why}"),
-        Err(why) => {
-            // Straight to stderr: the test harness would swallow println!.
-            let _ = writeln!(
-                std::io::stderr(),
-                "skipped: the browser test of the page: {why}; CARCASSONNE_BROWSER_TESTS=1 makes this a failure"
-            );
-            None
-        }
-    }
-}
-
 /// The minimal fixture's rules (no publisher variants), edited by `edits`
 /// of `(file, from, to)` and with `remove` taken out.
 fn fixture(edits: &[(&str, &str, &str)], remove: &[&str]) -> tempfile::TempDir {
@@ -345,8 +327,9 @@ async fn page_state(client: &Client, index: &Path, click: Option<&str>) -> Outco
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver (apt-get install chromium chromium-driver); .ci/run runs it with --ignored"]
 fn the_page_works_for_rules_without_variants_or_expansions() {
-    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let (chromium, chromedriver) = browser();
     // The minimal fixture has no publisher variants; its one-edition copy has
     // no expansions either.
     let minimal = fixture(&[], &[]);
@@ -408,8 +391,9 @@ fn the_page_works_for_rules_without_variants_or_expansions() {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver (apt-get install chromium chromium-driver); .ci/run runs it with --ignored"]
 fn the_page_shows_what_the_runtime_computes() {
-    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let (chromium, chromedriver) = browser();
     let site = build_site();
     let profile = tempfile::tempdir().expect("profile dir");
     let driver = Driver::start(&chromedriver);
@@ -1814,8 +1798,9 @@ async fn play_screenshot(client: &Client, url: &str, path: &Path) -> Outcome<()>
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver (apt-get install chromium chromium-driver); .ci/run runs it with --ignored"]
 fn the_page_plays_a_turn_as_play_does() {
-    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let (chromium, chromedriver) = browser();
     let site = build_site();
     let profile = tempfile::tempdir().expect("profile dir");
     let driver = Driver::start(&chromedriver);
@@ -1979,8 +1964,9 @@ async fn dutch_turn(client: &Client) -> Outcome<()> {
 /// (`Intl.PluralRules`) as in Rust (the compiler's CLDR rules, which check
 /// the translations' plural forms).
 #[test]
+#[ignore = "needs Chromium and chromedriver (apt-get install chromium chromium-driver); .ci/run runs it with --ignored"]
 fn every_language_has_its_page_and_the_switch_keeps_the_selection() {
-    let Some((chromium, chromedriver)) = browser_or_skip() else { return };
+    let (chromium, chromedriver) = browser();
     let site = build_site();
     let profile = tempfile::tempdir().expect("profile dir");
     let driver = Driver::start(&chromedriver);

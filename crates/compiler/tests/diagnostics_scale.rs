@@ -41,16 +41,19 @@ fn unknown_modules(dir: &Path, count: usize) {
 /// Checks and renders the rules of `dir`: the number of unknown modules
 /// reported, the bytes rendered and the CPU time both took.
 fn report(dir: &Path) -> (usize, usize, Duration) {
-    let started = cpu_time::thread();
+    let started = cpu_time::process();
     let problems = compile_dir(dir).result.err().unwrap_or_default();
     let rendered = diagnostics::render(&problems, false);
-    let took = cpu_time::thread() - started;
+    let took = cpu_time::process() - started;
     let unknown = problems.iter().filter(|p| p.code() == Code::UnknownModule && p.location().is_some()).count();
     (unknown, rendered.len(), took)
 }
 
 #[test]
 fn thirty_thousand_unknown_modules_are_reported_in_time_linear_in_them() {
+    if !cpu_time::alone() {
+        return;
+    }
     let (small, large) = (3_000, 30_000);
     let mut times = Vec::new();
     for count in [small, large] {

@@ -58,9 +58,9 @@ fn hostile(dir: &Path, pairs: usize, references: usize) -> usize {
 /// The CPU time `check` takes on the rules of `dir`, which must check, and
 /// how many origins the hostile item has.
 fn check(dir: &Path) -> (Duration, usize) {
-    let started = cpu_time::thread();
+    let started = cpu_time::process();
     let compiled = compile_dir(dir);
-    let took = cpu_time::thread() - started;
+    let took = cpu_time::process() - started;
     if let Err(problems) = &compiled.result {
         panic!("{}", diagnostics::render(problems, false));
     }
@@ -71,11 +71,14 @@ fn check(dir: &Path) -> (Duration, usize) {
 
 #[test]
 fn a_flag_of_thousands_of_pairs_named_a_thousand_times_is_checked_quickly() {
+    if !cpu_time::alone() {
+        return;
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let bundled = {
-        let started = cpu_time::thread();
+        let started = cpu_time::process();
         let _ = compile_dir(Path::new(BUNDLED));
-        cpu_time::thread() - started
+        cpu_time::process() - started
     };
     let distinct = hostile(dir.path(), 3_000, 1_000);
     let (took, origins) = check(dir.path());
