@@ -73,14 +73,20 @@ fn the_extension_packages_cleanly_and_finds_its_rules_folder() {
     assert_eq!(manifest["activationEvents"], serde_json::json!(["onLanguage:yaml"]));
     let bundle = std::fs::read_to_string(ext.join("dist/extension.js")).unwrap();
     assert!(bundle.contains("require(\"vscode\")") && !bundle.contains("require(\"vscode-languageclient"));
-    // The licence is the repository's MIT text, under the dual-licence note.
+    assert_eq!(manifest["extensionDependencies"], serde_json::json!(["redhat.vscode-yaml"]));
+    // The licence holds both of the repository's texts, as it declares.
     let licence = std::fs::read_to_string(ext.join("LICENSE")).unwrap();
     assert!(licence.ends_with(&std::fs::read_to_string(repo.join("LICENSE-MIT")).unwrap()));
+    assert!(licence.contains(std::fs::read_to_string(repo.join("LICENSE-APACHE")).unwrap().trim_end()));
 
     // Which files the extension starts a server for.
     let rules = work.path().join("game/rules");
     std::fs::create_dir_all(rules.join("expansions")).unwrap();
+    std::fs::write(rules.join("modules.yaml"), "").unwrap();
     std::fs::write(rules.join("base.yaml"), "").unwrap();
+    // A language's folder mirrors the rules files, modules.yaml among them.
+    std::fs::create_dir_all(rules.join("translations/nl/expansions")).unwrap();
+    std::fs::write(rules.join("translations/nl/modules.yaml"), "").unwrap();
     std::fs::create_dir_all(work.path().join("game/.github")).unwrap();
     let root_of = |file: &Path| {
         let script = "console.log(require(process.argv[1]).rulesRoot(process.argv[2]) ?? '(none)')";
@@ -91,5 +97,8 @@ fn the_extension_packages_cleanly_and_finds_its_rules_folder() {
     let rules_shown = rules.display().to_string();
     assert_eq!(root_of(&rules.join("expansions/abbey-and-mayor.yaml")), rules_shown);
     assert_eq!(root_of(&rules.join("base.yaml")), rules_shown);
+    assert_eq!(root_of(&rules.join("translations/nl/modules.yaml")), rules_shown);
+    assert_eq!(root_of(&rules.join("translations/nl/expansions/abbey-and-mayor.yaml")), rules_shown);
+    assert_eq!(root_of(&rules.join("translations/languages.yaml")), rules_shown);
     assert_eq!(root_of(&work.path().join("game/.github/ci.yaml")), "(none)");
 }
