@@ -16,7 +16,7 @@ pub mod snippet;
 pub mod uri;
 pub mod workspace;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -46,12 +46,22 @@ pub fn stdio() -> Result<(), Box<dyn Error + Send + Sync>> {
 }
 
 /// The rules folder of a workspace root: the nearest folder at or above it
-/// that holds `base.yaml` or `rules/base.yaml` (an editor may be started in
-/// `rules/expansions/`, or in the repository), or none.
-fn rules_dir(root: &Path) -> Option<PathBuf> {
-    root.ancestors().find_map(|dir| {
-        [dir.to_path_buf(), dir.join("rules")].into_iter().find(|candidate| candidate.join("base.yaml").is_file())
-    })
+/// that holds `modules.yaml` or `rules/modules.yaml` (an editor may be
+/// started in `rules/expansions/`, in the repository, or at a translation
+/// file), never a language's folder of translations, which mirrors the rules
+/// files (`rules/translations/nl/modules.yaml`), or none.
+pub fn rules_dir(root: &Path) -> Option<PathBuf> {
+    let rules = |dir: &Path| dir.join(syntax::MODULES_FILE).is_file() && !translation_folder(dir);
+    root.ancestors()
+        .find_map(|dir| [dir.to_path_buf(), dir.join("rules")].into_iter().find(|candidate| rules(candidate)))
+}
+
+/// Whether `dir` is a language's folder of translations: in a folder named
+/// `translations` beside a rules folder's `modules.yaml`.
+fn translation_folder(dir: &Path) -> bool {
+    let Some(translations) = dir.parent() else { return false };
+    translations.file_name().is_some_and(|name| name == "translations")
+        && translations.parent().is_some_and(|rules| rules.join(syntax::MODULES_FILE).is_file())
 }
 
 /// What the server says when it finds no rules: without it, an editor
@@ -64,6 +74,10 @@ fn no_rules(root: &Path) -> Notification {
     );
     Notification::new("window/showMessage".to_string(), json!({ "type": 2, "message": message }))
 }
+
+/// The most problems one edit shows in its file for the other files they
+/// land in (renaming an item orphans its translations in every language).
+const MAX_ECHOES: usize = 8;
 
 /// Serves one client on `connection`, from `initialize` to `exit`.
 pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
@@ -85,6 +99,10 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
     let annotations = params
         .pointer("/capabilities/workspace/workspaceEdit/changeAnnotationSupport")
         .is_some_and(|support| !support.is_null());
+    let watches =
+        params.pointer("/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration") == Some(&Value::Bool(true));
+    let relative_patterns = params.pointer("/capabilities/workspace/didChangeWatchedFiles/relativePatternSupport")
+        == Some(&Value::Bool(true));
     let capabilities = json!({
         "positionEncoding": if offers_utf8 { "utf-8" } else { "utf-16" },
         "textDocumentSync": { "openClose": true, "change": 1, "save": true },
@@ -110,6 +128,26 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         let _ = connection.sender.send(Message::Notification(no_rules(&root)));
         root.clone()
     });
+    if watches {
+        // The client tells what changes on disk (a rename saved, a file
+        // another program wrote, an editor's backup): the whole rules folder.
+        let pattern = if relative_patterns {
+            json!({ "baseUri": uri::from_path(&dir), "pattern": "**/*" })
+        } else {
+            json!("**/*")
+        };
+        let registration = json!({ "registrations": [{
+            "id": "carcassonne-rules-files",
+            "method": "workspace/didChangeWatchedFiles",
+            "registerOptions": { "watchers": [{ "globPattern": pattern }] },
+        }] });
+        let request = Request::new(
+            "carcassonne-rules/watch".to_string().into(),
+            "client/registerCapability".into(),
+            registration,
+        );
+        connection.sender.send(Message::Request(request))?;
+    }
     let mut server = Server {
         errata: errata::path(&dir),
         errata_buffer: None,
@@ -117,9 +155,12 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         columns,
         snippets,
         annotations,
+        watches,
         model: None,
-        published: Vec::new(),
+        published: HashMap::new(),
         problems: BTreeMap::new(),
+        edit: None,
+        echoes: HashMap::new(),
     };
     server.analyse(connection)?;
     let mut waiting = Vec::new();
@@ -173,11 +214,27 @@ struct Server {
     errata: Option<PathBuf>,
     /// The editor's buffer of the errata file, if it is open.
     errata_buffer: Option<String>,
+    /// The client watches the rules folder for the server.
+    watches: bool,
     model: Option<Model>,
-    /// The files diagnostics were last published for.
-    published: Vec<String>,
+    /// The diagnostics last published, by file: a file is published again
+    /// only when they change.
+    published: HashMap<String, Vec<lsp::Diagnostic>>,
     /// The problems last published, by file: code actions offer their fixes.
     problems: BTreeMap<String, Vec<Problem>>,
+    /// The last edit of a buffer since the last analysis: its file and where
+    /// the text changed.
+    edit: Option<Edit>,
+    /// The problems an edit of one file caused in another, each also shown
+    /// in the edited file while it lasts: by the problem, where it is shown.
+    echoes: HashMap<(String, &'static str, String), Place>,
+}
+
+/// Where an edit changed a buffer.
+struct Edit {
+    file: String,
+    /// The byte offset where the text changed first.
+    at: usize,
 }
 
 impl Server {
@@ -193,6 +250,17 @@ impl Server {
     /// Applies a change of the buffers; whether the rules must be analysed again.
     fn notified(&mut self, notification: Notification) -> bool {
         let params = &notification.params;
+        if notification.method == "workspace/didChangeWatchedFiles" {
+            let changes = params.get("changes").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+            let paths = changes.iter().filter_map(|c| uri::to_path(c.get("uri")?.as_str()?));
+            // Every change is applied: `|` rather than `||`.
+            return paths.fold(false, |changed, path| changed | self.workspace.changed_on_disk(&path));
+        }
+        if notification.method == "textDocument/didSave" && !self.watches {
+            // Nothing watched: a save is when other files may have been
+            // written too (`:wall` after a rename).
+            return self.workspace.reread_folder();
+        }
         let uri = params.pointer("/textDocument/uri").and_then(Value::as_str).unwrap_or_default();
         if uri::to_path(uri).is_some_and(|path| Some(&path) == self.errata.as_ref()) {
             self.errata_changed(&notification);
@@ -202,6 +270,11 @@ impl Server {
         match notification.method.as_str() {
             "textDocument/didOpen" => {
                 let text = params.pointer("/textDocument/text").and_then(Value::as_str).unwrap_or_default();
+                // A buffer opened unlike its file is no edit to show
+                // problems at, and makes the cause of the others unclear.
+                if self.workspace.text(&rel) != Some(text) {
+                    self.edit = Some(Edit { file: String::new(), at: 0 });
+                }
                 self.workspace.set_buffer(&rel, text.to_string());
                 true
             }
@@ -212,6 +285,7 @@ impl Server {
                 else {
                     return false;
                 };
+                self.edited(&rel, text);
                 self.workspace.set_buffer(&rel, text.to_string());
                 true
             }
@@ -221,6 +295,33 @@ impl Server {
             }
             _ => false,
         }
+    }
+
+    /// Notes where `rel`'s buffer changes to `text`, and moves the problems
+    /// shown there for other files with the text after it.
+    fn edited(&mut self, rel: &str, text: &str) {
+        let old = self.workspace.text(rel).unwrap_or_default();
+        let prefix = old.bytes().zip(text.bytes()).take_while(|(a, b)| a == b).count();
+        let room = old.len().min(text.len()) - prefix;
+        let suffix = old.bytes().rev().zip(text.bytes().rev()).take(room).take_while(|(a, b)| a == b).count();
+        let old_end = old.len() - suffix;
+        for place in self.echoes.values_mut().filter(|p| p.file == rel) {
+            if place.start >= old_end {
+                place.start = (place.start + text.len()).saturating_sub(old.len());
+            } else if place.start > prefix {
+                place.start = prefix;
+                place.len = 0;
+            }
+        }
+        let mut at = prefix;
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        // Edits of two files analysed at once: neither is the cause.
+        self.edit = match self.edit.take() {
+            Some(edit) if edit.file != rel => Some(Edit { file: String::new(), at: 0 }),
+            _ => Some(Edit { file: rel.to_string(), at }),
+        };
     }
 
     /// Keeps the editor's buffer of the errata file: it is not analysed,
@@ -281,53 +382,105 @@ impl Server {
         Ok(())
     }
 
-    /// Analyses the rules and publishes every file's diagnostics.
+    /// Analyses the rules and publishes the diagnostics of each file whose
+    /// diagnostics changed (none, for a file whose problems went away).
     fn analyse(&mut self, connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
-        let analysis = self.workspace.analyse();
-        let mut files: Vec<String> = analysis.problems.keys().cloned().collect();
+        let mut analysis = self.workspace.analyse();
+        self.echo(&mut analysis.problems);
+        let mut published = HashMap::with_capacity(self.published.len());
         for (file, problems) in &analysis.problems {
-            // Indexed once: thousands of problems in one file cost no scan each.
-            let lines = positions::Lines::new(self.workspace.text(file).unwrap_or_default());
-            let diagnostics: Vec<lsp::Diagnostic> = problems
-                .iter()
-                .map(|p| lsp::Diagnostic {
-                    range: self.range_in(&lines, p.at.start, p.at.len),
-                    severity: Some(match p.severity {
-                        Severity::Error => lsp::DiagnosticSeverity::ERROR,
-                        Severity::Warning => lsp::DiagnosticSeverity::WARNING,
-                    }),
-                    code: Some(lsp::NumberOrString::String(p.code.id().into())),
-                    code_description: lsp::Uri::from_str(&codes::description_url(p.code))
-                        .ok()
-                        .map(|href| lsp::CodeDescription { href }),
-                    source: Some("carcassonne-rules".into()),
-                    message: p.message.clone(),
-                    related_information: Some(
-                        p.related
-                            .iter()
-                            .filter_map(|(place, label)| {
-                                Some(lsp::DiagnosticRelatedInformation {
-                                    location: self.location(place, None)?,
-                                    message: label.clone(),
-                                })
-                            })
-                            .collect(),
-                    ),
-                    ..lsp::Diagnostic::default()
-                })
-                .collect();
-            self.publish(connection, file, diagnostics)?;
+            let diagnostics = if problems.is_empty() {
+                Vec::new()
+            } else {
+                // Indexed once: thousands of problems in one file cost no scan each.
+                let lines = positions::Lines::new(self.workspace.text(file).unwrap_or_default());
+                problems.iter().map(|p| self.diagnostic(&lines, p)).collect()
+            };
+            let before = self.published.remove(file).unwrap_or_default();
+            if diagnostics != before {
+                self.publish(connection, file, diagnostics.clone())?;
+            }
+            if !diagnostics.is_empty() {
+                published.insert(file.clone(), diagnostics);
+            }
         }
         // A file that is gone keeps no stale diagnostics.
-        for gone in self.published.iter().filter(|f| !files.contains(f)) {
+        for gone in self.published.keys().filter(|f| !analysis.problems.contains_key(*f)) {
             self.publish(connection, gone, Vec::new())?;
         }
-        std::mem::swap(&mut self.published, &mut files);
+        self.published = published;
         self.problems = analysis.problems;
         if let Some(rules) = analysis.rules {
             self.model = Some(Model { rules, texts: analysis.texts, translations: analysis.translations });
         }
         Ok(())
+    }
+
+    /// Shows in the file last edited each problem the edit caused in another
+    /// file (a new item's missing translation lands in `languages.yaml`), at
+    /// the line of the edit, with where it lands as related information, for
+    /// as long as the problem lasts.
+    fn echo(&mut self, problems: &mut BTreeMap<String, Vec<Problem>>) {
+        let key = |p: &Problem| (p.at.file.clone(), p.code.id(), p.message.clone());
+        let now: HashSet<_> = problems.values().flatten().map(key).collect();
+        self.echoes.retain(|k, _| now.contains(k));
+        if let Some(edit) = self.edit.take().filter(|edit| !edit.file.is_empty()) {
+            let before: HashSet<_> = self.problems.values().flatten().map(key).collect();
+            let text = self.workspace.text(&edit.file).unwrap_or_default();
+            let line_start = text[..edit.at.min(text.len())].rfind('\n').map_or(0, |n| n + 1);
+            let line = &text[line_start..];
+            let line = &line[..line.find('\n').unwrap_or(line.len())];
+            let indent = line.len() - line.trim_start().len();
+            let at = Place { file: edit.file.clone(), start: line_start + indent, len: line.len() - indent };
+            let caused = problems.values().flatten().filter(|p| p.at.file != edit.file).map(key);
+            for caused in caused.filter(|k| !before.contains(k)).take(MAX_ECHOES).collect::<Vec<_>>() {
+                self.echoes.insert(caused, at.clone());
+            }
+        }
+        let mut shown = Vec::new();
+        for problem in problems.values().flatten() {
+            if let Some(at) = self.echoes.get(&key(problem)) {
+                let mut related = vec![(problem.at.clone(), "reported here".to_string())];
+                related.extend(problem.related.iter().cloned());
+                let message = format!("in {}, after an edit here: {}", problem.at.file, problem.message);
+                let landed = Some(problem.at.file.clone());
+                shown.push(Problem { at: at.clone(), message, related, landed, ..problem.clone() });
+            }
+        }
+        for problem in shown {
+            problems.entry(problem.at.file.clone()).or_default().push(problem);
+        }
+    }
+
+    /// A problem as the protocol's diagnostic, in the text `lines` indexes.
+    fn diagnostic(&self, lines: &positions::Lines, p: &Problem) -> lsp::Diagnostic {
+        lsp::Diagnostic {
+            range: self.range_in(lines, p.at.start, p.at.len),
+            severity: Some(match p.severity {
+                Severity::Error => lsp::DiagnosticSeverity::ERROR,
+                Severity::Warning => lsp::DiagnosticSeverity::WARNING,
+            }),
+            code: Some(lsp::NumberOrString::String(p.code.id().into())),
+            code_description: lsp::Uri::from_str(&codes::description_url(p.code))
+                .ok()
+                .map(|href| lsp::CodeDescription { href }),
+            source: Some("carcassonne-rules".into()),
+            message: p.message.clone(),
+            related_information: Some(
+                p.related
+                    .iter()
+                    .filter_map(|(place, label)| {
+                        Some(lsp::DiagnosticRelatedInformation {
+                            location: self.location(place, None)?,
+                            message: label.clone(),
+                        })
+                    })
+                    .collect(),
+            ),
+            // Told apart from the file's own: where it is reported.
+            data: p.landed.as_ref().and_then(|file| Some(json!({ "reportedIn": self.uri(file)?.as_str() }))),
+            ..lsp::Diagnostic::default()
+        }
     }
 
     fn answer(&self, request: Request) -> Response {

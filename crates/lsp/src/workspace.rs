@@ -3,12 +3,12 @@
 
 use carcassonne_rules_compiler::codes::Code;
 use std::cell::OnceCell;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use carcassonne_rules_compiler::diagnostics::{FileId, Span};
-use carcassonne_rules_compiler::syntax::{self, BASE_FILE, MAX_FILE_BYTES, tree};
+use carcassonne_rules_compiler::syntax::{self, BASE_FILE, EXPANSIONS_DIR, MAX_FILE_BYTES, tree};
 use carcassonne_rules_compiler::translation::{State, Translations};
 use carcassonne_rules_compiler::{Cache, Diagnostic, Rules, RulesTexts, Sources, compile_files_cached};
 use carcassonne_rules_tools::verify;
@@ -44,6 +44,9 @@ pub struct Problem {
     pub related: Vec<(Place, String)>,
     /// Edits that mend it: each a title and its replacement of a place.
     pub fixes: Vec<ProblemFix>,
+    /// For a problem of another file shown in the file an edit caused it
+    /// from: the file where it is reported.
+    pub landed: Option<String>,
 }
 
 /// One edit that mends a problem.
@@ -117,6 +120,10 @@ pub struct Workspace {
     /// about a text `check` did not read (a broken one): parsed at the first
     /// question after an edit, so that an edit's diagnostics do not wait.
     trees: HashMap<String, OnceCell<tree::Parse>>,
+    /// The editors' backups and auto-saves in `expansions/`
+    /// (`expansions/abbey.yaml~`), which the folder reader skips: each gets
+    /// one message at itself.
+    backups: BTreeSet<String>,
 }
 
 /// How many compiled texts are remembered: the buffers as typed, and the
@@ -136,6 +143,7 @@ impl Workspace {
     /// checked reader, the one `check` reads with.
     pub fn new(dir: PathBuf) -> Self {
         let (disk, unreadable) = syntax::read_folder(&dir);
+        let dir_of_expansions = dir.join(EXPANSIONS_DIR);
         let trees = disk.keys().map(|rel| (rel.clone(), OnceCell::new())).collect();
         Workspace {
             dir,
@@ -148,6 +156,73 @@ impl Workspace {
             parsed: Cache::default(),
             verified: None,
             trees,
+            backups: backups_in(&dir_of_expansions),
+        }
+    }
+
+    /// The file's path relative to the rules folder, if it is an editor's
+    /// backup or auto-save in `expansions/`.
+    pub fn backup(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(self.dir.join(EXPANSIONS_DIR)).ok()?;
+        let name = rel.to_str().filter(|n| !n.contains(std::path::MAIN_SEPARATOR))?;
+        syntax::editor_backup(std::ffi::OsStr::new(name)).then(|| format!("{EXPANSIONS_DIR}/{name}"))
+    }
+
+    /// A file of the folder changed on disk (created, changed or deleted):
+    /// it is read again, through the checked reader. Whether what the
+    /// analysis sees changed.
+    pub fn changed_on_disk(&mut self, path: &Path) -> bool {
+        if let Some(backup) = self.backup(path) {
+            return if path.is_file() { self.backups.insert(backup) } else { self.backups.remove(&backup) };
+        }
+        let Some(rel) = self.relative(path) else { return false };
+        let before = (self.disk.get(&rel).cloned(), self.unreadable.len());
+        self.reread(&rel);
+        let after = (self.disk.get(&rel).cloned(), self.unreadable.len());
+        before != after && !self.open.contains_key(&rel)
+    }
+
+    /// Every file read again from disk, for a client that watches none:
+    /// whether anything changed.
+    pub fn reread_folder(&mut self) -> bool {
+        let (disk, unreadable) = syntax::read_folder(&self.dir);
+        let backups = backups_in(&self.dir.join(EXPANSIONS_DIR));
+        let same = disk == self.disk && backups == self.backups && unreadable.len() == self.unreadable.len();
+        if same {
+            return false;
+        }
+        for rel in disk.keys().filter(|rel| self.disk.get(*rel) != disk.get(*rel)) {
+            if !self.open.contains_key(rel) {
+                self.trees.insert(rel.clone(), OnceCell::new());
+            }
+        }
+        self.disk = disk;
+        self.unreadable = unreadable;
+        self.backups = backups;
+        true
+    }
+
+    /// `rel` read again from disk into [`Self::disk`].
+    fn reread(&mut self, rel: &str) {
+        let path = self.dir.join(rel).display().to_string();
+        self.unreadable.retain(|d| d.file() != Some(path.as_str()));
+        match syntax::read_file(&self.dir, rel) {
+            Ok(Some(text)) => {
+                self.disk.insert(rel.to_string(), text);
+            }
+            Ok(None) => {
+                self.disk.remove(rel);
+            }
+            Err(refused) => {
+                self.disk.remove(rel);
+                self.unreadable.push(refused);
+            }
+        }
+        if !self.open.contains_key(rel) {
+            match self.disk.get(rel) {
+                Some(_) => self.trees.insert(rel.to_string(), OnceCell::new()),
+                None => self.trees.remove(rel),
+            };
         }
     }
 
@@ -186,24 +261,7 @@ impl Workspace {
     pub fn close_buffer(&mut self, rel: &str) {
         self.open.remove(rel);
         self.oversized.remove(rel);
-        let path = self.dir.join(rel).display().to_string();
-        self.unreadable.retain(|d| d.file() != Some(path.as_str()));
-        match syntax::read_file(&self.dir, rel) {
-            Ok(Some(text)) => {
-                self.disk.insert(rel.to_string(), text);
-            }
-            Ok(None) => {
-                self.disk.remove(rel);
-            }
-            Err(refused) => {
-                self.disk.remove(rel);
-                self.unreadable.push(refused);
-            }
-        }
-        match self.disk.get(rel) {
-            Some(_) => self.trees.insert(rel.to_string(), OnceCell::new()),
-            None => self.trees.remove(rel),
-        };
+        self.reread(rel);
     }
 
     /// The current text of `rel`: the buffer, else the file.
@@ -245,7 +303,7 @@ impl Workspace {
                 self.last_good.insert(rel.clone(), text.clone());
             }
         }
-        for problem in refused {
+        for problem in refused.into_iter().chain(self.backups.iter().map(backup_problem)) {
             problems.entry(problem.at.file.clone()).or_default().push(problem);
         }
         if substitutes.is_empty() {
@@ -399,6 +457,37 @@ impl Workspace {
                 replacement: fix.replacement.clone(),
             })
             .collect();
-        Problem { code: d.code(), severity: d.severity(), at, message, related, fixes }
+        Problem { code: d.code(), severity: d.severity(), at, message, related, fixes, landed: None }
+    }
+}
+
+/// The editors' backups and auto-saves in the folder `expansions` (which
+/// may be missing), by their path relative to the rules folder.
+fn backups_in(expansions: &Path) -> BTreeSet<String> {
+    let Ok(entries) = std::fs::read_dir(expansions) else { return BTreeSet::new() };
+    entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|name| syntax::editor_backup(std::ffi::OsStr::new(name)))
+        .map(|name| format!("{EXPANSIONS_DIR}/{name}"))
+        .collect()
+}
+
+/// What the editor shows at an editor's backup or auto-save: it is not
+/// read, and why.
+fn backup_problem(rel: &String) -> Problem {
+    let shown = carcassonne_rules_core::escape::terminal::quoted(rel);
+    Problem {
+        code: Code::NotARulesFile,
+        severity: Severity::Warning,
+        at: Place { file: rel.clone(), start: 0, len: 0 },
+        message: format!(
+            "`{shown}` is an editor's backup or auto-save, not a rules file: check and the language server skip it\n\
+             help: nothing to do; delete it when the editor no longer needs it"
+        ),
+        related: Vec::new(),
+        fixes: Vec::new(),
+        landed: None,
     }
 }

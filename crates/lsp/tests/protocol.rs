@@ -14,6 +14,12 @@ fn messages(diagnostics: &[Value]) -> Vec<String> {
     diagnostics.iter().map(|d| d["message"].as_str().unwrap().to_string()).collect()
 }
 
+/// The file's own diagnostics, without those of problems an edit of it
+/// caused in other files (each says where it is reported).
+fn own(diagnostics: Vec<Value>) -> Vec<Value> {
+    diagnostics.into_iter().filter(|d| d["data"]["reportedIn"].is_null()).collect()
+}
+
 fn start_of(d: &Value) -> (u64, u64) {
     (d["range"]["start"]["line"].as_u64().unwrap(), d["range"]["start"]["character"].as_u64().unwrap())
 }
@@ -552,9 +558,17 @@ fn a_text_variant_completes_as_a_snippet_that_check_accepts_and_as_plain_text_ot
     assert!(completed.contains("text: \"Every player adds the {C1: red | C2, WE: coloured} mayor"), "{completed}");
     let rendered = texts_of(&client, ABBEY, &completed, "mayor-take-figure");
     assert!(rendered[0].contains("adds the red mayor") && rendered[2].contains("adds the coloured mayor"));
-    // The server agrees: no diagnostic.
+    // The server agrees: no diagnostic of its own; the Dutch translation
+    // of the text it changed is outdated, which the edit shows where it was
+    // made, pointing to where it is reported.
     client.change(ABBEY, &completed);
-    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
+    let found = client.diagnostics_of(ABBEY);
+    assert_eq!(own(found.clone()), Vec::<Value>::new());
+    let dutch = client.uri("translations/nl/expansions/abbey-and-mayor.yaml");
+    let outdated = found.iter().find(|d| d["code"] == "outdated-translation").expect("the outdated translation shown");
+    assert_eq!(outdated["data"]["reportedIn"], dutch.as_str(), "{outdated}");
+    assert_eq!(outdated["relatedInformation"][0]["location"]["uri"], dutch.as_str(), "{outdated}");
+    assert_eq!(start_of(outdated).0, line as u64, "on the line edited: {outdated}");
     // One alternative per edition, its placeholders kept, in a quoted text.
     let (line, col) = find(&completed, "Wagon onto a feature", 0);
     let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
@@ -617,7 +631,7 @@ fn semantic_tokens_mark_the_dsl_inside_strings() {
         1,
     );
     client.open(ABBEY, &text);
-    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new(), "{text}");
+    assert_eq!(own(client.diagnostics_of(ABBEY)), Vec::<Value>::new(), "{text}");
     let answer =
         client.request("textDocument/semanticTokens/full", json!({ "textDocument": { "uri": client.uri(ABBEY) } }));
     let tokens = decoded(&text, &answer["data"]);
@@ -703,7 +717,7 @@ fn rename_and_references_leave_an_id_in_a_text_or_a_comment_alone() {
         .replacen("  1B:\n", &format!("  1B:\n    # {id} comes before the draw\n"), 1)
         .replacen("text: An abbey tile\n", &format!("text: >-\n            An abbey tile (see {id})\n"), 1);
     client.open(ABBEY, &abbey);
-    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new(), "the planted prose is valid");
+    assert_eq!(own(client.diagnostics_of(ABBEY)), Vec::<Value>::new(), "the planted prose is valid");
     let bridges = client.text(BRIDGES);
     let written: usize = [&abbey, &bridges]
         .iter()
@@ -751,8 +765,8 @@ fn rename_and_references_leave_an_id_in_a_text_or_a_comment_alone() {
     // The renamed rules check as before.
     client.change(ABBEY, &renamed_abbey);
     client.open(BRIDGES, &renamed_bridges);
-    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
-    assert_eq!(client.diagnostics_of(BRIDGES), Vec::<Value>::new());
+    assert_eq!(own(client.diagnostics_of(ABBEY)), Vec::<Value>::new());
+    assert_eq!(own(client.diagnostics_of(BRIDGES)), Vec::<Value>::new());
 }
 
 #[test]
