@@ -38,7 +38,7 @@ use std::collections::HashMap;
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::codes::Code;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
-use carcassonne_rules_compiler::logic::{BUDGET, Logic, TooComplex};
+use carcassonne_rules_compiler::logic::{BUDGET, Budget, Logic, TooComplex};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
 use carcassonne_rules_compiler::translation::{self, Locale, State};
 use carcassonne_rules_core::lang::Unit;
@@ -47,7 +47,7 @@ use carcassonne_rules_core::words::{Word, Words};
 use carcassonne_rules_core::{EditionId, ModuleId, Repeat, Section, VariantId};
 
 use crate::escape::{self as wiki, Line};
-use crate::keys::selector_key;
+use crate::keys::{DERIVED_KEYS, selector_key};
 
 /// Classes the export uses for layout, as the page does; they say nothing about
 /// visibility. Besides these, the export uses `show…` classes and the foreign
@@ -227,11 +227,21 @@ pub fn export(rules: &Rules, sources: &Sources) -> Result<String, Vec<Diagnostic
 
 /// [`export`], in a language or as Translate's source page.
 pub fn export_with(rules: &Rules, sources: &Sources, options: Options<'_>) -> Result<String, Vec<Diagnostic>> {
+    export_within(rules, sources, options, Budget::new(BUDGET))
+}
+
+/// [`export_with`], charging `budget`: the run's, which `check` spent from.
+pub fn export_within(
+    rules: &Rules,
+    sources: &Sources,
+    options: Options<'_>,
+    budget: Budget,
+) -> Result<String, Vec<Diagnostic>> {
     let unwritable = unwritable_ids(rules);
     if !unwritable.is_empty() {
         return Err(unwritable);
     }
-    let logic = Logic::new(rules);
+    let logic = Logic::within(rules, budget);
     let conventions = Conventions::of(options.locale);
     let mut writer = Writer {
         rules,
@@ -243,6 +253,8 @@ pub fn export_with(rules: &Rules, sources: &Sources, options: Options<'_>) -> Re
         options,
         conventions,
         units: HashMap::new(),
+        unit_suffix: None,
+        context: None,
     };
     writer.document();
     if writer.problems.is_empty() { Ok(writer.out) } else { Err(writer.problems) }
@@ -276,22 +288,24 @@ fn unwritable_ids(rules: &Rules) -> Vec<Diagnostic> {
 // a publisher's label is implied by its context, are questions of logic: the
 // BDDs of [`Logic`] answer them.
 
-/// What the page's classes can test: a module, or the edition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What the page's classes can test: a module, the edition, or a derived flag
+/// the page's script knows by a key of its own ([`DERIVED_KEYS`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Atom {
     Module(ModuleId),
     Edition(EditionId),
+    Flag(usize),
 }
 
 /// An atom or its negation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Lit {
     atom: Atom,
     positive: bool,
 }
 
 /// A condition without derived flags or rule variants, negations on atoms only.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Nnf {
     Const(bool),
     Lit(Lit),
@@ -317,6 +331,9 @@ fn or(parts: Vec<Nnf>) -> Nnf {
 /// flattened, neutral constants dropped, repeats dropped.
 fn junction(parts: Vec<Nnf>, all: bool) -> Nnf {
     let mut out: Vec<Nnf> = Vec::new();
+    // Repeats found through a set: comparing each part with those kept
+    // took time quadratic in a condition of many parts (issue 36).
+    let mut seen: std::collections::HashSet<Nnf> = std::collections::HashSet::new();
     for part in parts {
         let items = match part {
             Nnf::Const(c) if c == all => continue,
@@ -326,7 +343,7 @@ fn junction(parts: Vec<Nnf>, all: bool) -> Nnf {
             other => vec![other],
         };
         for item in items {
-            if !out.contains(&item) {
+            if seen.insert(item.clone()) {
                 out.push(item);
             }
         }
@@ -355,8 +372,21 @@ fn nnf(cond: &Cond, rules: &Rules, variant: VariantId, negated: bool) -> Nnf {
         Cond::True => Nnf::Const(!negated),
         Cond::False => Nnf::Const(negated),
         Cond::Module(m) => Nnf::Lit(Lit { atom: Atom::Module(*m), positive: !negated }),
+        // The page's word for the second edition stands for every edition
+        // but the first (`showC2`: the new edition's wording, the Winter
+        // edition's too): the second edition alone is that word without the
+        // others.
+        Cond::Edition(e) if e.0 == 1 && rules.catalog.editions.len() > 2 => {
+            let others = (2..rules.catalog.editions.len()).map(|o| EditionId(o as u8));
+            let lits = std::iter::once(EditionId(0)).chain(others);
+            let lits = lits.map(|o| Nnf::Lit(Lit { atom: Atom::Edition(o), positive: negated })).collect();
+            if negated { or(lits) } else { and(lits) }
+        }
         Cond::Edition(e) => Nnf::Lit(Lit { atom: Atom::Edition(*e), positive: !negated }),
         Cond::Variant(v) => Nnf::Const((*v == variant) != negated),
+        Cond::Flag(f) if derived_key(rules, *f).is_some() && !depends_on_variant(&Cond::Flag(*f), rules) => {
+            Nnf::Lit(Lit { atom: Atom::Flag(*f), positive: !negated })
+        }
         Cond::Flag(f) => {
             rules.flags.get(*f).map_or(Nnf::Const(negated), |flag| nnf(&flag.when, rules, variant, negated))
         }
@@ -442,11 +472,42 @@ fn term(lits: Term, logic: &Logic) -> Option<Term> {
     Some(out)
 }
 
+/// The page's key of the derived flag `f`, if the page has one.
+fn derived_key(rules: &Rules, f: usize) -> Option<&'static str> {
+    let flag = rules.flags.get(f)?;
+    DERIVED_KEYS.iter().find(|(id, _)| *id == flag.id).map(|(_, key)| *key)
+}
+
+/// Whether `cond` tests the publisher's rules (a page key cannot).
+fn depends_on_variant(cond: &Cond, rules: &Rules) -> bool {
+    match cond {
+        Cond::Variant(_) => true,
+        Cond::Flag(f) => rules.flags.get(*f).is_some_and(|flag| depends_on_variant(&flag.when, rules)),
+        Cond::Not(inner) => depends_on_variant(inner, rules),
+        Cond::All(parts) | Cond::Any(parts) => parts.iter().any(|p| depends_on_variant(p, rules)),
+        _ => false,
+    }
+}
+
+/// `n` with each derived flag's key written out as the modules it stands for.
+fn expanded(n: &Nnf, rules: &Rules) -> Nnf {
+    match n {
+        Nnf::Lit(Lit { atom: Atom::Flag(f), positive }) => match rules.flags.get(*f) {
+            Some(flag) => expanded(&nnf(&flag.when, rules, VariantId(0), !positive), rules),
+            None => Nnf::Const(!positive),
+        },
+        Nnf::And(parts) => and(parts.iter().map(|p| expanded(p, rules)).collect()),
+        Nnf::Or(parts) => or(parts.iter().map(|p| expanded(p, rules)).collect()),
+        other => other.clone(),
+    }
+}
+
 /// The selections where the literal holds.
 fn literal(l: Lit, logic: &Logic) -> Bdd {
     let atom = match l.atom {
         Atom::Module(m) => logic.module(m),
         Atom::Edition(e) => logic.edition(e),
+        Atom::Flag(f) => logic.cond(&Cond::Flag(f)),
     };
     let set = if l.positive { logic.and(&atom, logic.everything()) } else { logic.and_not(logic.everything(), &atom) };
     set.unwrap_or_else(|_| logic.nothing())
@@ -483,13 +544,19 @@ fn from_terms(terms: &[Term]) -> Nnf {
 }
 
 /// The modules a condition credits, in the order the page reader meets them:
-/// positive module literals, first mention first.
-fn credited(terms: &[Term], out: &mut Vec<ModuleId>) {
+/// positive module literals, first mention first (a derived flag's key, the
+/// modules its condition names).
+fn credited(terms: &[Term], rules: &Rules, out: &mut Vec<ModuleId>) {
     for l in terms.iter().flatten() {
-        if let (Atom::Module(m), true) = (l.atom, l.positive)
-            && !out.contains(&m)
-        {
-            out.push(m);
+        let modules = match (l.atom, l.positive) {
+            (Atom::Module(m), true) => vec![m],
+            (Atom::Flag(f), true) => Cond::Flag(f).named_modules(&rules.flags),
+            _ => Vec::new(),
+        };
+        for m in modules {
+            if !out.contains(&m) {
+                out.push(m);
+            }
         }
     }
 }
@@ -544,6 +611,9 @@ impl Writer<'_> {
     /// `showMessages_ForC1`, `showAbbeyOrHalflings`.
     fn class(&self, terms: &[Term]) -> String {
         let word = |l: &Lit| {
+            if let Some(word) = self.edition_word(*l) {
+                return word;
+            }
             let key = match l.atom {
                 Atom::Module(m) => {
                     self.rules.catalog.modules.get(usize::from(m.0)).map_or_else(String::new, |m| selector_key(&m.id))
@@ -551,14 +621,16 @@ impl Writer<'_> {
                 Atom::Edition(e) => {
                     self.rules.catalog.editions.get(usize::from(e.0)).map_or_else(String::new, |e| e.id.clone())
                 }
+                Atom::Flag(f) => derived_key(self.rules, f).unwrap_or_default().to_string(),
             };
             if l.positive { key } else { format!("Not{key}") }
         };
         // An edition every term tests is the page's `_For` suffix.
         let common = terms.first().and_then(|first| {
-            first.iter().copied().find(|l| {
-                l.positive && matches!(l.atom, Atom::Edition(_)) && terms.iter().all(|t| t.contains(l) && t.len() > 1)
-            })
+            first
+                .iter()
+                .copied()
+                .find(|l| self.edition_word(*l).is_some() && terms.iter().all(|t| t.contains(l) && t.len() > 1))
         });
         let body = terms
             .iter()
@@ -571,14 +643,60 @@ impl Writer<'_> {
         }
     }
 
+    /// The page's word for an edition literal that has one: the first
+    /// edition (`C1`), every edition but the first (`C2`, the page's new
+    /// edition, whose wording the later ones share), or a later edition
+    /// (`WE`); `None` for one the page says with `Not`.
+    fn edition_word(&self, l: Lit) -> Option<String> {
+        let Atom::Edition(e) = l.atom else { return None };
+        let editions = &self.rules.catalog.editions;
+        let id = |at: usize| editions.get(at).map(|e| e.id.clone());
+        match (e.0, l.positive) {
+            (0, false) if editions.len() > 2 => id(1),
+            (_, true) => id(usize::from(e.0)),
+            _ => None,
+        }
+    }
+
+    /// The class of a span shown in `editions`: one edition word where one
+    /// says them (`showC2` for the new edition and the Winter edition).
+    fn editions_class(&self, editions: &[EditionId]) -> String {
+        let logic = &self.logic;
+        let set = editions.iter().fold(logic.nothing(), |acc, &e| within(logic.or(&acc, &logic.edition(e)), logic));
+        let set = within(logic.and(&set, logic.everything()), logic);
+        let same = |a: &Bdd, b: &Bdd| {
+            within(logic.and_not(a, b), logic).is_false() && within(logic.and_not(b, a), logic).is_false()
+        };
+        let words = (0..self.rules.catalog.editions.len())
+            .flat_map(|e| [true, false].map(|positive| Lit { atom: Atom::Edition(EditionId(e as u8)), positive }));
+        for l in words {
+            if let Some(word) = self.edition_word(l)
+                && same(&literal(l, logic), &set)
+            {
+                return format!("show{word}");
+            }
+        }
+        let any = or(editions.iter().map(|&e| nnf(&Cond::Edition(e), self.rules, VariantId(0), false)).collect());
+        dnf(&any, logic).map_or_else(String::new, |terms| self.class(&terms))
+    }
+
     /// The shortest way to write `n` whose classes credit `credit` (when given)
-    /// in the rules' order; `None` if there is none.
+    /// in the rules' order; `None` if there is none. A derived flag the
+    /// page has a key for is written as that key where that fits, else as
+    /// the modules it stands for.
     fn encode(&self, n: &Nnf, credit: Option<&[ModuleId]>) -> Option<Show> {
+        self.encode_as_is(n, credit).or_else(|| {
+            let modules = expanded(n, self.rules);
+            if &modules == n { None } else { self.encode_as_is(&modules, credit) }
+        })
+    }
+
+    fn encode_as_is(&self, n: &Nnf, credit: Option<&[ModuleId]>) -> Option<Show> {
         let logic = &self.logic;
         let fits = |terms: &[Vec<Term>]| {
             credit.is_none_or(|want| {
                 let mut got = Vec::new();
-                terms.iter().for_each(|t| credited(t, &mut got));
+                terms.iter().for_each(|t| credited(t, self.rules, &mut got));
                 got == want
             })
         };
@@ -623,7 +741,7 @@ impl Writer<'_> {
                 // An edition tested on its own is the first class's `_For` suffix.
                 let edition = |t: &Vec<Term>| match t.as_slice() {
                     [term] => match term.as_slice() {
-                        [l @ Lit { atom: Atom::Edition(_), positive: true }] => Some(*l),
+                        [l] if self.edition_word(*l).is_some() => Some(*l),
                         _ => None,
                     },
                     _ => None,
@@ -694,6 +812,12 @@ impl Writer<'_> {
     fn shown_within(&mut self, cond: &Cond, context: &[&Cond], credit: bool, at: Span) -> Option<Shown> {
         let rules = self.rules;
         let variants = self.variants();
+        // Writing it expands its flags and its context's at every mention,
+        // once per publisher: charged to the run's budget before it is built.
+        let expanded = context.iter().chain([&cond]).map(|c| c.expanded_nodes(&rules.flags)).sum::<usize>();
+        if self.logic.budget().charge(expanded.saturating_mul(variants.len())).is_err() {
+            return None;
+        }
         let per_variant: Vec<Nnf> = variants.iter().map(|&v| nnf(cond, rules, v, false)).collect();
         let want = cond.named_modules(&rules.flags);
         let want = credit.then_some(want.as_slice());
@@ -791,6 +915,16 @@ fn marker_colour(label: &str) -> &'static str {
     }
 }
 
+/// The `class=` of a phase's box, as on the page (the boxes around the
+/// builder's block are spaced apart from it).
+fn phase_class(phase: &str) -> Option<&'static str> {
+    match phase {
+        "1" => Some("wica-bottom-spacing wica-visible"),
+        "4" => Some("wica-top-spacing wica-visible"),
+        _ => None,
+    }
+}
+
 /// The `{{Rules…}}` template of a phase's box, as on the page.
 fn phase_template(phase: &str) -> &'static str {
     match phase {
@@ -815,6 +949,12 @@ struct Writer<'r> {
     conventions: Conventions,
     /// How often each Translate unit was written.
     units: HashMap<String, usize>,
+    /// Appended to the name of a unit written before (`.double-turn`,
+    /// `.single-turn`, in the steps written twice beside the builder's block).
+    unit_suffix: Option<String>,
+    /// Where the steps being written show (inside a `div` of the builder's
+    /// block), if not everywhere.
+    context: Option<Cond>,
 }
 
 impl Writer<'_> {
@@ -887,9 +1027,94 @@ impl Writer<'_> {
             })
             .collect();
 
+        // The steps of the block's first phase before it (1A) and of its last
+        // phase after it (4B) are written twice, as the page writes them:
+        // under the block's condition in a box of their own, outside the
+        // block, and inside the block's box under its negation.
+        let plain = |i: usize| blocks[i].is_none() && steps[i].1.when == Cond::True;
+        let mut wrapped: Vec<Option<(Cond, bool)>> = vec![None; steps.len()];
+        for (i, block) in blocks.iter().enumerate() {
+            let Some(when) = block else { continue };
+            if i == 0 || blocks[i - 1].as_ref() != Some(when) {
+                let mut j = i;
+                while j > 0 && plain(j - 1) && steps[j - 1].0.id == steps[i].0.id {
+                    j -= 1;
+                    wrapped[j] = Some((when.clone(), true));
+                }
+            }
+            if blocks.get(i + 1).is_none_or(|b| b.as_ref() != Some(when)) {
+                let mut j = i + 1;
+                while j < steps.len() && plain(j) && steps[j].0.id == steps[i].0.id {
+                    wrapped[j] = Some((when.clone(), false));
+                    j += 1;
+                }
+            }
+        }
+
         let mut block: Option<Cond> = None;
         let mut current: Option<String> = None;
-        for (i, &(phase, step)) in steps.iter().enumerate() {
+        let mut i = 0;
+        while i < steps.len() {
+            let (phase, step) = steps[i];
+            if let Some((when, before)) = wrapped[i].clone() {
+                // The run of wrapped steps on this side of the block.
+                let run: Vec<&Step> = (i..steps.len())
+                    .take_while(|&j| wrapped[j].as_ref().is_some_and(|(w, b)| *w == when && *b == before))
+                    .map(|j| steps[j].1)
+                    .collect();
+                let not_when = Cond::Not(Box::new(when.clone()));
+                if before {
+                    self.close_box(&mut current);
+                    self.wrapped_box(phase, &run, &when);
+                    // Inside the block's first box, under the negation.
+                    self.close_box(&mut current);
+                    if block.is_some() {
+                        self.line("</div>");
+                        self.line("");
+                    }
+                    self.block_start(&when, steps[i + run.len()].1);
+                    block = Some(when.clone());
+                    let show = self.plain(&not_when, step.span).unwrap_or_default();
+                    self.phase_box(phase, &format!("<div{}>", show.attributes(&[])));
+                    current = Some(phase.id.clone());
+                    let suffix = self.unit_suffix.replace(".single-turn".to_string());
+                    self.with_context(Some(not_when), |writer| {
+                        for step in &run {
+                            writer.step(step, &[]);
+                        }
+                    });
+                    self.unit_suffix = suffix;
+                    self.line("</div>");
+                    self.line("");
+                } else {
+                    // Inside the block's last box, under the negation.
+                    if current.as_deref() != Some(phase.id.as_str()) {
+                        self.close_box(&mut current);
+                        self.phase_box(phase, "");
+                        current = Some(phase.id.clone());
+                    }
+                    let show = self.plain(&not_when, step.span).unwrap_or_default();
+                    self.line(&format!("<div{}>", show.attributes(&[])));
+                    let suffix = self.unit_suffix.replace(".single-turn".to_string());
+                    self.with_context(Some(not_when), |writer| {
+                        for step in &run {
+                            writer.step(step, &[]);
+                        }
+                    });
+                    self.unit_suffix = suffix;
+                    self.line("</div>");
+                    self.line("");
+                    self.close_box(&mut current);
+                    if block.is_some() {
+                        self.line("</div>");
+                        self.line("");
+                    }
+                    block = None;
+                    self.wrapped_box(phase, &run, &when);
+                }
+                i += run.len();
+                continue;
+            }
             if blocks[i] != block {
                 self.close_box(&mut current);
                 if block.is_some() {
@@ -904,25 +1129,66 @@ impl Writer<'_> {
             if step.when != Cond::True {
                 self.close_box(&mut current);
                 self.own_box(phase, step);
+                i += 1;
                 continue;
             }
             if current.as_deref() != Some(phase.id.as_str()) {
                 self.close_box(&mut current);
-                let mut line = Line::new();
-                line.markup(&format!("{{{{{}|header=fake-h4|title=", phase_template(&phase.id)));
-                line.text(&phase.id).markup(". ");
-                self.title(Unit::Phase(&phase.id), &phase.title, None, &mut line);
-                line.markup("|rules=");
-                self.line(&line.finish());
+                self.phase_box(phase, "");
                 current = Some(phase.id.clone());
             }
             self.step(step, &[]);
+            i += 1;
         }
         self.close_box(&mut current);
         if block.is_some() {
             self.line("</div>");
             self.line("");
         }
+    }
+
+    /// `{{RulesPlacingTile|header=fake-h4|title=1. Place a tile|class=…|rules=`,
+    /// `start` after it on its line.
+    fn phase_box(&mut self, phase: &Phase, start: &str) {
+        let mut line = Line::new();
+        line.markup(&format!("{{{{{}|header=fake-h4|title=", phase_template(&phase.id)));
+        line.text(&phase.id).markup(". ");
+        self.title(Unit::Phase(&phase.id), &phase.title, None, &mut line);
+        if let Some(class) = phase_class(&phase.id) {
+            line.markup(&format!("|class={class}"));
+        }
+        line.markup("|rules=").markup(start);
+        self.line(&line.finish());
+    }
+
+    /// Steps outside the builder's block shown under its condition (1A
+    /// before it, 4B after it): a `div` with the condition around their
+    /// phase's box. A Translate unit written before is named `….double-turn`
+    /// there.
+    fn wrapped_box(&mut self, phase: &Phase, run: &[&Step], when: &Cond) {
+        let Some(first) = run.first() else { return };
+        let show = self.plain(when, first.span).unwrap_or_default();
+        self.line(&format!("<div{}>", show.attributes(&[])));
+        let suffix = self.unit_suffix.replace(".double-turn".to_string());
+        self.phase_box(phase, "");
+        self.with_context(Some(when.clone()), |writer| {
+            for step in run {
+                writer.step(step, &[]);
+            }
+        });
+        self.unit_suffix = suffix;
+        self.line("}}");
+        self.line("</div>");
+        self.line("");
+    }
+
+    /// `write` with the steps it writes shown only where `context` holds:
+    /// their items that cannot show there left out, their "no actions" line
+    /// written for there.
+    fn with_context(&mut self, context: Option<Cond>, write: impl FnOnce(&mut Self)) {
+        let outer = std::mem::replace(&mut self.context, context);
+        write(self);
+        self.context = outer;
     }
 
     /// The heading of the builder's block, and the start of its box.
@@ -953,7 +1219,7 @@ impl Writer<'_> {
         let rules = self.rules;
         let Some(shown) = self.shown(&step.when, &[], false, step.span) else { return };
         let template = shown
-            .page_modules(&self.logic)
+            .page_modules(&self.logic, rules)
             .first()
             .and_then(|m| rules.catalog.modules.get(usize::from(m.0)))
             .map_or_else(|| phase_template(&phase.id).to_string(), |m| format!("Rules{}", selector_key(&m.id)));
@@ -1099,29 +1365,46 @@ impl Writer<'_> {
             self.line(&line.finish());
             self.line("");
         }
+        let rules = self.rules;
+        let page =
+            |cond: &Cond, writer: &Self| or(writer.variants().iter().map(|&v| nnf(cond, rules, v, false)).collect());
+        // Where the step is written (inside a `div` of the builder's block).
+        let around = match &self.context {
+            Some(context) => selections(&page(context, self), &self.logic),
+            None => self.logic.everything().clone(),
+        };
+        // Its items that can show there.
+        let items: Vec<Item> = step
+            .items
+            .iter()
+            .filter(|item| {
+                let logic = &self.logic;
+                !within(logic.and(&around, &selections(&page(&item.when, self), logic)), logic).is_false()
+            })
+            .cloned()
+            .collect();
         let context = [&step.when];
-        if !step.items.is_empty() {
+        if !items.is_empty() {
             self.line("<ol class=\"wica-list\">");
-            self.items(&step.items, &context);
+            self.items(&items, &context);
             self.line("</ol>");
         }
         // "No actions" where no item shows, whatever the publisher.
-        let rules = self.rules;
-        let nothing = and(step
-            .items
-            .iter()
-            .map(|item| negate(&or(self.variants().iter().map(|&v| nnf(&item.when, rules, v, false)).collect())))
-            .collect());
+        let nothing = and(items.iter().map(|item| negate(&page(&item.when, self))).collect());
         // Not where the step's own condition already implies an item shows.
-        let step_page = or(self.variants().iter().map(|&v| nnf(&step.when, rules, v, false)).collect());
+        let step_page = page(&step.when, self);
         let logic = &self.logic;
-        let never = within(logic.and(&selections(&step_page, logic), &selections(&nothing, logic)), logic).is_false();
+        let here = within(logic.and(&selections(&step_page, logic), &around), logic);
+        let never = within(logic.and(&here, &selections(&nothing, logic)), logic).is_false();
+        // Everywhere it is written, where nothing shows there.
+        let always = within(logic.and_not(&here, &selections(&nothing, logic)), logic).is_false();
         let at = step.when_span.unwrap_or(step.span);
         if self.spent_on(at, "where none of this step's items shows is too complex to write as the page's classes") {
             return;
         }
         let show = match nothing {
             _ if never => None,
+            _ if always => Some(Show { classes: vec!["showAll".to_string()], dynamic: None }),
             Nnf::Const(true) => Some(Show { classes: vec!["showAll".to_string()], dynamic: None }),
             n => self.encode(&n, None),
         };
@@ -1221,6 +1504,14 @@ impl Writer<'_> {
             write(self, line);
             return;
         }
+        // A step written twice (1A and 4B, beside the builder's block) has
+        // units of their own the second time, named by the copy
+        // (`step.4B.double-turn`, `fairy-start-of-turn-point.single-turn`).
+        let unit = match &self.unit_suffix {
+            Some(suffix) if self.units.contains_key(unit) => format!("{unit}{suffix}"),
+            _ => unit.to_string(),
+        };
+        let unit = unit.as_str();
         // A title written twice (a phase's box reopened after the builder's
         // block) is a unit each time: a unit's name is unique on a page.
         let seen = self.units.entry(unit.to_string()).or_insert(0);
@@ -1265,12 +1556,10 @@ impl Writer<'_> {
                             line.text(s);
                             continue;
                         }
-                        let words: Vec<&str> = editions
-                            .iter()
-                            .filter_map(|e| catalog.editions.get(usize::from(e.0)))
-                            .map(|e| e.id.as_str())
-                            .collect();
-                        line.markup(&format!("<span class=\"show{}\">", words.join("Or"))).text(s).markup("</span>");
+                        // As the page writes editions: `showC2` for the new
+                        // edition's wording.
+                        let class = self.editions_class(editions);
+                        line.markup(&format!("<span class=\"{class}\">")).text(s).markup("</span>");
                     }
                 }
             }
@@ -1308,10 +1597,10 @@ impl Writer<'_> {
 
 impl Shown {
     /// The modules the page's condition credits, in order.
-    fn page_modules(&self, logic: &Logic) -> Vec<ModuleId> {
+    fn page_modules(&self, logic: &Logic, rules: &Rules) -> Vec<ModuleId> {
         let mut out = Vec::new();
         if let Some(terms) = dnf(&self.page, logic) {
-            credited(&terms, &mut out);
+            credited(&terms, rules, &mut out);
         }
         out
     }

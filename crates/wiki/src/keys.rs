@@ -4,6 +4,27 @@
 //! `rules/README.md`): the export writes [`selector_key`], the page reader reads
 //! class names back with [`snake_case`], and the two are tested as a round trip.
 
+/// The derived flags the page's script knows by a key of its own, with that
+/// key: the export writes the key where a rule's condition names the flag
+/// (`showTilesInSupply`, not `showAbbeyOrHalflingsOrGermanCastles`). Each key's
+/// snake_case is its flag's id; the table is in `docs/wiki.md` too, and the
+/// page check finds every key among the page's classes. The two flags whose
+/// names hold `And` (`AbbotAndGardens_Full`, `MessagesForEntriesStep5_markC1AndmarkWE`)
+/// are not here: their keys would read as two flags.
+pub const DERIVED_KEYS: [(&str, &str); 11] = [
+    ("tiles_in_supply", "TilesInSupply"),
+    ("mandatory_tiles", "MandatoryTiles"),
+    ("tiles_not_drawn_considered", "TilesNotDrawnConsidered"),
+    ("tiles_drawn_only", "TilesDrawnOnly"),
+    ("special_figures_eaten_by_dragon_bullet", "SpecialFiguresEatenByDragon_Bullet"),
+    ("ringmaster_scoring", "RingmasterScoring"),
+    ("non_basic_feature_for_ringmaster", "NonBasicFeatureForRingmaster"),
+    ("20th_anniversary_expansion_plus", "20thAnniversaryExpansionPlus"),
+    ("entries_step5", "EntriesStep5"),
+    ("no_entries_step5", "NoEntriesStep5"),
+    ("messages_for_entries_step5_mark_we", "MessagesForEntriesStep5_markWE"),
+];
+
 /// The wiki's selector key of a module id: the CamelCase it is the snake_case
 /// of (`wonders_of_humanity` → `WondersOfHumanity`, `river_ii` → `RiverII`,
 /// `20th_anniversary_expansion` → `20thAnniversaryExpansion`). Words made of

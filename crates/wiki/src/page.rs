@@ -800,6 +800,18 @@ struct ClassReader {
     overrides: HashMap<String, Cond>,
 }
 
+/// What the page's word for the edition `at` means: the second edition's
+/// (`C2`, the new edition) is every edition but the first, the wording the
+/// later editions share (the page has no word for the Winter edition); the
+/// others are themselves. The export writes editions so.
+fn edition_means(at: usize, rules: &Rules) -> Cond {
+    if at == 1 && rules.catalog.editions.len() > 2 {
+        Cond::Not(Box::new(Cond::Edition(EditionId(0))))
+    } else {
+        Cond::Edition(EditionId(at as u8))
+    }
+}
+
 impl ClassReader {
     fn new(rules: &Rules, errata: &Errata) -> Self {
         let mut names: HashMap<String, Cond> =
@@ -815,7 +827,7 @@ impl ClassReader {
             .editions
             .iter()
             .enumerate()
-            .map(|(i, e)| overrides.get(&format!("show{}", e.id)).cloned().unwrap_or(Cond::Edition(EditionId(i as u8))))
+            .map(|(i, e)| overrides.get(&format!("show{}", e.id)).cloned().unwrap_or_else(|| edition_means(i, rules)))
             .collect();
         for (e, cond) in rules.catalog.editions.iter().zip(&editions) {
             names.insert(e.id.to_lowercase(), cond.clone());

@@ -73,7 +73,8 @@ fn visible(source: &str) -> String {
         (r"<[^>]*>", " "),
         (r"\{\{Path\|[^}]*\}\}", " "),
         (r"\{\{[A-Za-z0-9]+\|", " "),
-        (r"\b(header|title|rules|class)=(fake-h4)?", " "),
+        (r"\|class=[^|]*", " "),
+        (r"\b(header|title|rules)=(fake-h4)?", " "),
         (r"&#?[A-Za-z0-9]+;", " "),
         (r"\[\[[^|\]]*\|", " "),
     ] {
