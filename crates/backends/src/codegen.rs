@@ -6,23 +6,21 @@
 //! file of its translated tables (`lang`: [`generate_language`]), which the
 //! rules' file includes only where asked (`LANGUAGES`, [`generate_with`]).
 //!
-//! One emitter writes the whole file: a `codegen::Scope` holds every item —
-//! modules, the type alias, functions whose bodies are codegen `Block`s (its
-//! formatter indents them; tests too long for a line are broken by `wrap`),
-//! and, for the items codegen has no type for (`static` and `const`), raw text
-//! pushed by one helper (`raw_item`, laid out by `Writer`). Nothing is
-//! re-parsed or re-formatted. The output stays within 120 columns (bar long
-//! string literals' first lines), is deterministic (model order only, no
-//! timestamps, `\n` newlines), and names the types it uses through the
-//! compiler's own dependency on the core crate, so a renamed type breaks this
-//! crate's build rather than the generated code's.
+//! One writer lays out every line of every file, as prost-build's does: a
+//! [`Writer`] writes the items one after another — modules, functions and
+//! their `if`s as code blocks, the `static` tables and the catalog as data
+//! nested in them (tests too long for a line are broken by `wrap`, strings by
+//! `literal`). Nothing is re-parsed or re-formatted. The output stays within
+//! 120 columns (bar long string literals' first lines), is deterministic
+//! (model order only, no timestamps, `\n` newlines), and names the types it
+//! uses through the compiler's own dependency on the core crate, so a renamed
+//! type breaks this crate's build rather than the generated code's.
 
 use std::collections::HashSet;
 
 use carcassonne_rules_core::catalog::Catalog;
 use carcassonne_rules_core::tables::{Flow, MarkerId, OriginId, StepId};
 use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat, Section};
-use codegen::{Block, Function, Module, Scope};
 
 use crate::escape::markdown;
 use crate::escape::rust::{self, Case};
@@ -59,8 +57,8 @@ pub fn generate(rules: &Rules) -> String {
 /// ([`generate_language`]) that the list's module includes.
 pub fn generate_with(rules: &Rules, languages: &Languages<'_>) -> String {
     let names = Names::new(rules);
-    let mut scope = Scope::new();
-    raw_item(&mut scope, |out| header(rules, out));
+    let mut out = Writer::default();
+    header(rules, &mut out);
     let mut paths = [
         core_path!(catalog::Catalog),
         core_path!(select::Config),
@@ -92,59 +90,38 @@ pub fn generate_with(rules: &Rules, languages: &Languages<'_>) -> String {
         paths.push(core_path!(tables::Actor));
     }
     paths.sort_unstable();
-    // One `use` a line (codegen's `import` joins a module's names on one line,
-    // which for `tables` passes 120 columns).
-    raw_item(&mut scope, |out| paths.iter().for_each(|path| out.line(&format!("use {path};"))));
-    constants(rules, &names, &mut scope);
+    // One `use` a line: a joined list of `tables`' names would pass 120 columns.
+    out.line("");
+    paths.iter().for_each(|path| out.line(&format!("use {path};")));
+    constants(rules, &names, &mut out);
     let (steps, items, markers, origins) = words(rules);
-    scope
-        .new_type_alias("Visible", format!("{}<{steps}, {items}, {markers}, {origins}>", core_path!(visible::Visible)))
-        .vis("pub")
-        .doc("What one selection shows: bit sets over steps, items, markers and origin candidates.");
-    scope.push_module(flags(rules, &names));
-    scope.push_fn(visible_fn(rules, &names));
-    let section = |scope: &mut Scope, section: Section| {
+    out.line("");
+    out.line(&doc("What one selection shows: bit sets over steps, items, markers and origin candidates."));
+    out.line(&format!("pub type Visible = {}<{steps}, {items}, {markers}, {origins}>;", core_path!(visible::Visible)));
+    out.line("");
+    flags(rules, &names, &mut out);
+    out.line("");
+    visible_fn(rules, &names, &mut out);
+    let section = |out: &mut Writer, section: Section| {
         let name = section.name();
-        scope.push_fn(section_fn(name, &format!("The `{name}` section."), None, rules.section(section), &names));
+        out.line("");
+        section_fn(name, &format!("The `{name}` section."), None, rules.section(section), &names, out);
     };
-    Section::BEFORE_STEPS.into_iter().for_each(|s| section(&mut scope, s));
+    Section::BEFORE_STEPS.into_iter().for_each(|s| section(&mut out, s));
     for step in rules.steps() {
         let doc = format!("Step {}: {}.", markdown::inline(&step.id), markdown::inline(&step.title));
-        scope.push_fn(section_fn(names.step_fn(step), &doc, Some(step), &step.items, &names));
+        out.line("");
+        section_fn(names.step_fn(step), &doc, Some(step), &step.items, &names, &mut out);
     }
-    Section::AFTER_STEPS.into_iter().for_each(|s| section(&mut scope, s));
-    raw_item(&mut scope, |out| {
-        out.line(&doc("Everything about the rules that does not depend on the selection."));
-        tables(rules, &names, out);
-    });
-    raw_item(&mut scope, |out| lang::languages(languages, out));
-    scope.push_fn(catalog_fn(&rules.catalog, &names));
-    let mut code = scope.to_string();
-    code.push('\n');
-    code
-}
-
-/// The one way text codegen has no type for (the header comment, `use`
-/// lines, `const`s, the `static` table) enters the scope: laid out by
-/// [`Writer`], pushed as one raw item.
-fn raw_item(scope: &mut Scope, write: impl FnOnce(&mut Writer)) {
-    let mut out = Writer::default();
-    write(&mut out);
-    scope.raw(out.text.trim_end());
-}
-
-/// The statements of a generated function body; codegen's formatter indents
-/// the nested blocks.
-enum Stmt {
-    Line(String),
-    /// `if test { body }`.
-    If(String, Vec<Stmt>),
-}
-
-impl Stmt {
-    fn line(text: impl Into<String>) -> Self {
-        Stmt::Line(text.into())
-    }
+    Section::AFTER_STEPS.into_iter().for_each(|s| section(&mut out, s));
+    out.line("");
+    out.line(&doc("Everything about the rules that does not depend on the selection."));
+    tables(rules, &names, &mut out);
+    out.line("");
+    lang::languages(languages, &mut out);
+    out.line("");
+    catalog_fn(&rules.catalog, &names, &mut out);
+    out.text
 }
 
 /// Columns a generated line may take.
@@ -152,29 +129,6 @@ const WIDTH: usize = 120;
 
 /// Spaces codegen indents a block by.
 const INDENT: usize = 4;
-
-/// Writes `body` into `f`, whose body is indented by `indent` columns.
-fn fill(f: &mut Function, body: Vec<Stmt>, indent: usize) {
-    for stmt in body {
-        match stmt {
-            Stmt::Line(line) => f.line(line),
-            Stmt::If(test, inner) => f.push_block(if_block(&test, inner, indent)),
-        };
-    }
-}
-
-/// `if test { body }` as a codegen block whose `if` stands `indent` columns in.
-fn if_block(test: &str, body: Vec<Stmt>, indent: usize) -> Block {
-    // ` {` follows the test.
-    let mut block = Block::new(wrap(&format!("if {test}"), indent, 2));
-    for stmt in body {
-        match stmt {
-            Stmt::Line(line) => block.line(line),
-            Stmt::If(test, inner) => block.push_block(if_block(&test, inner, indent + INDENT)),
-        };
-    }
-    block
-}
 
 /// An expression made by [`cond`], broken before its outermost `||` (else
 /// `&&`) where it would pass [`WIDTH`] at `indent` columns with `tail` more
@@ -225,32 +179,71 @@ fn outermost<'a>(code: &'a str, op: &str) -> Vec<&'a str> {
     parts
 }
 
-/// The layout of a table's data (struct and array literals, which codegen
-/// has no type for), line by line, with indentation.
+/// Generated Rust, line by line: the one way this crate writes it. Code
+/// (a module, a function, an `if`) is a [`Writer::code`] block, each of its
+/// lines indented; data (the fields and lists of a table) is nested with
+/// [`Writer::block`], which indents where a line starts (a string literal
+/// continued on further lines, [`literal`], keeps its own indentation there).
 #[derive(Default)]
 struct Writer {
     text: String,
+    /// Columns a line starts at.
     indent: usize,
-    /// Columns codegen indents the text by, counted in [`WIDTH`] but not written.
-    margin: usize,
+    /// Columns the further lines of one [`Writer::line`] start at: the code
+    /// blocks' indentation, not the data's.
+    frame: usize,
 }
 
 impl Writer {
+    /// `line`, each of its lines indented; a blank line stays empty.
     fn line(&mut self, line: &str) {
-        if !line.is_empty() {
-            self.text.push_str(&" ".repeat(self.indent));
+        for (i, part) in line.split('\n').enumerate() {
+            if !part.is_empty() {
+                let indent = if i == 0 { self.indent } else { self.frame };
+                self.text.push_str(&" ".repeat(indent));
+            }
+            self.text.push_str(part);
+            self.text.push('\n');
         }
-        self.text.push_str(line);
-        self.text.push('\n');
     }
 
-    /// The line `open`, the lines `body` writes one level deeper, and `close`.
+    /// The line `open`, the lines `body` writes one level deeper, and `close`:
+    /// data nested in data.
     fn block(&mut self, open: &str, close: &str, body: impl FnOnce(&mut Writer)) {
         self.line(open);
-        self.indent += 4;
+        self.indent += INDENT;
         body(self);
-        self.indent -= 4;
+        self.indent -= INDENT;
         self.line(close);
+    }
+
+    /// `open {`, the lines `body` writes one level deeper, and `}`: a
+    /// module, a function, an `if`.
+    fn code(&mut self, open: &str, body: impl FnOnce(&mut Writer)) {
+        self.line(&format!("{open} {{"));
+        let (indent, frame) = (self.indent, self.frame);
+        (self.indent, self.frame) = (indent + INDENT, indent + INDENT);
+        body(self);
+        (self.indent, self.frame) = (indent, frame);
+        self.line("}");
+    }
+
+    /// `if test { body }`, the test broken over lines where it is long.
+    fn if_block(&mut self, test: &str, body: impl FnOnce(&mut Writer)) {
+        // ` {` follows the test.
+        let open = wrap(&format!("if {test}"), self.indent, 2);
+        self.code(&open, body);
+    }
+
+    /// A module of `super`'s items: its doc, `use super::{import};` and what
+    /// `body` writes.
+    fn module(&mut self, name: &str, doc_text: &str, import: &str, body: impl FnOnce(&mut Writer)) {
+        self.line(&doc(doc_text));
+        self.code(&format!("pub mod {name}"), |out| {
+            out.line(&format!("use super::{import};"));
+            out.line("");
+            body(out);
+        });
     }
 
     /// `name: value,` where value may be a long string literal.
@@ -261,16 +254,16 @@ impl Writer {
     /// `head[a, b, c]tail` on one line if it fits, else one element a line.
     fn list(&mut self, head: &str, elements: &[String], tail: &str) {
         let one = format!("{head}[{}]{tail}", elements.join(", "));
-        if self.margin + self.indent + one.len() <= WIDTH || elements.is_empty() {
+        if self.indent + one.len() <= WIDTH || elements.is_empty() {
             self.line(&one);
             return;
         }
         self.line(&format!("{head}["));
-        self.indent += 4;
+        self.indent += INDENT;
         for e in elements {
             self.line(&format!("{e},"));
         }
-        self.indent -= 4;
+        self.indent -= INDENT;
         self.line(&format!("]{tail}"));
     }
 }
@@ -482,12 +475,11 @@ fn literal(text: &str) -> String {
     out
 }
 
-fn constants(rules: &Rules, names: &Names, scope: &mut Scope) {
+fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
     let catalog = &rules.catalog;
     let mut module = |name: &str, doc: &str, ty: &str, consts: Vec<(String, String, String)>| {
-        let module = scope.new_module(name).vis("pub").doc(rust::comment(doc)).import("super", ty);
-        // The constants as one raw item: a blank line between each would double the module.
-        raw_item(module.scope(), |out| {
+        out.line("");
+        out.module(name, doc, ty, |out| {
             for (doc_text, constant, value) in consts {
                 out.line(&self::doc(&doc_text));
                 out.line(&format!("pub const {constant}: {ty} = {ty}({value});"));
@@ -581,71 +573,72 @@ fn constants(rules: &Rules, names: &Names, scope: &mut Scope) {
     );
 }
 
-fn flags(rules: &Rules, names: &Names) -> Module {
-    let mut module = Module::new("flag");
-    module.vis("pub").doc("The derived flags of `modules.yaml`.").import("super", "*");
-    for (flag, name) in rules.flags.iter().zip(&names.flags) {
-        let f = module.new_fn(name.trim_start_matches("flag::"));
-        f.vis("pub").doc(rust::comment(&format!("Derived flag {}.", markdown::code(&flag.id))));
-        // The body stands two levels in: in the module, in the function.
-        f.arg("cfg", "&Config").ret("bool").line(wrap(&cond(&flag.when, names, Prec::Top), 2 * INDENT, 0));
-    }
-    module
+fn flags(rules: &Rules, names: &Names, out: &mut Writer) {
+    out.module("flag", "The derived flags of `modules.yaml`.", "*", |out| {
+        for (i, (flag, name)) in rules.flags.iter().zip(&names.flags).enumerate() {
+            if i > 0 {
+                out.line("");
+            }
+            out.line(&doc(&format!("Derived flag {}.", markdown::code(&flag.id))));
+            out.code(&format!("pub fn {}(cfg: &Config) -> bool", name.trim_start_matches("flag::")), |out| {
+                out.line(&wrap(&cond(&flag.when, names, Prec::Top), out.indent, 0));
+            });
+        }
+    });
 }
 
-fn visible_fn(rules: &Rules, names: &Names) -> Function {
-    let mut f = Function::new("visible");
-    f.vis("pub").doc("What `cfg` shows: the steps that exist and repeat, the visible items and markers.");
-    f.arg("cfg", "&Config").ret("Visible");
-    f.line("let mut v = Visible::default();");
-    for section in Section::BEFORE_STEPS {
-        f.line(format!("{}(cfg, &mut v);", section.name()));
-    }
-    for step in rules.steps() {
-        f.line(format!("{}(cfg, &mut v);", names.step_fn(step)));
-    }
-    for section in Section::AFTER_STEPS {
-        f.line(format!("{}(cfg, &mut v);", section.name()));
-    }
-    if let Some(block) = &rules.double_turn {
-        f.line(wrap(&format!("v.double_turn = {};", cond(&block.when, names, Prec::Top)), INDENT, 0));
-    }
-    f.line("v");
-    f
+fn visible_fn(rules: &Rules, names: &Names, out: &mut Writer) {
+    out.line(&doc("What `cfg` shows: the steps that exist and repeat, the visible items and markers."));
+    out.code("pub fn visible(cfg: &Config) -> Visible", |out| {
+        out.line("let mut v = Visible::default();");
+        for section in Section::BEFORE_STEPS {
+            out.line(&format!("{}(cfg, &mut v);", section.name()));
+        }
+        for step in rules.steps() {
+            out.line(&format!("{}(cfg, &mut v);", names.step_fn(step)));
+        }
+        for section in Section::AFTER_STEPS {
+            out.line(&format!("{}(cfg, &mut v);", section.name()));
+        }
+        if let Some(block) = &rules.double_turn {
+            out.line(&wrap(&format!("v.double_turn = {};", cond(&block.when, names, Prec::Top)), out.indent, 0));
+        }
+        out.line("v");
+    });
 }
 
-fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names: &Names) -> Function {
-    let mut f = Function::new(name);
-    f.doc(rust::comment(doc)).arg("cfg", "&Config").arg("v", "&mut Visible");
-    let mut body = Vec::new();
-    if let Some(step) = step {
-        if step.when != Cond::True {
-            body.push(Stmt::If(format!("!({})", cond(&step.when, names, Prec::Top)), vec![Stmt::line("return;")]));
-        }
-        body.push(Stmt::line(format!("v.step({});", names.step(step))));
-        if let Some((_, when)) = &step.repeat {
-            body.extend(guarded(when, vec![Stmt::line(format!("v.repeat({});", names.step(step)))], names));
-        }
-    }
-    if items.is_empty() && step.is_none() {
-        body.push(Stmt::line("let _ = (cfg, v);"));
-    }
-    body.extend(items_code(items, names));
+fn section_fn(name: &str, doc_text: &str, step: Option<&Step>, items: &[Item], names: &Names, out: &mut Writer) {
+    out.line(&doc(doc_text));
     // Sub-items after all their parents, each list under one test of its
     // parent's bit: the code is as deep for any nesting of the rules.
     // (An `if` of one `if` stays two: one shape for every list of sub-items.)
-    let mut parents: Vec<&Item> = items.iter().rev().collect();
     if items.iter().any(|i| !i.children.is_empty()) {
-        f.allow("clippy::collapsible_if");
+        out.line("#[allow(clippy::collapsible_if)]");
     }
-    while let Some(parent) = parents.pop() {
-        if !parent.children.is_empty() {
-            body.push(Stmt::If(format!("v.has_item({})", names.item(parent)), items_code(&parent.children, names)));
+    out.code(&format!("fn {name}(cfg: &Config, v: &mut Visible)"), |out| {
+        if let Some(step) = step {
+            if step.when != Cond::True {
+                out.if_block(&format!("!({})", cond(&step.when, names, Prec::Top)), |out| out.line("return;"));
+            }
+            out.line(&format!("v.step({});", names.step(step)));
+            if let Some((_, when)) = &step.repeat {
+                guarded(when, names, out, |out| out.line(&format!("v.repeat({});", names.step(step))));
+            }
         }
-        parents.extend(parent.children.iter().rev());
-    }
-    fill(&mut f, body, INDENT);
-    f
+        if items.is_empty() && step.is_none() {
+            out.line("let _ = (cfg, v);");
+        }
+        items_code(items, names, out);
+        let mut parents: Vec<&Item> = items.iter().rev().collect();
+        while let Some(parent) = parents.pop() {
+            if !parent.children.is_empty() {
+                out.if_block(&format!("v.has_item({})", names.item(parent)), |out| {
+                    items_code(&parent.children, names, out);
+                });
+            }
+            parents.extend(parent.children.iter().rev());
+        }
+    });
 }
 
 /// Marks a list of sibling items. Siblings whose conditions start with the
@@ -653,8 +646,7 @@ fn section_fn(name: &str, doc: &str, step: Option<&Step>, items: &[Item], names:
 /// first of them stands (the order of marking does not matter; the tables keep
 /// the rules' order), so a selection without the module skips all of them
 /// with one test.
-fn items_code(items: &[Item], names: &Names) -> Vec<Stmt> {
-    let mut out = Vec::new();
+fn items_code(items: &[Item], names: &Names, out: &mut Writer) {
     let mut done: Vec<Cond> = Vec::new();
     let mut plain: Vec<(&Item, Cond)> = Vec::new();
     for item in items {
@@ -662,7 +654,7 @@ fn items_code(items: &[Item], names: &Names) -> Vec<Stmt> {
             None => plain.push((item, item.when.clone())),
             Some((first, _)) if done.contains(&first) => {}
             Some((first, _)) => {
-                out.extend(same_conditions(&plain, names));
+                same_conditions(&plain, names, out);
                 plain.clear();
                 let group: Vec<(&Item, Cond)> = items
                     .iter()
@@ -672,17 +664,17 @@ fn items_code(items: &[Item], names: &Names) -> Vec<Stmt> {
                 // of their condition, the whole condition (no `if` in an `if`).
                 let shared_rest = group.iter().all(|(_, rest)| *rest == group[0].1);
                 if shared_rest {
-                    let body: Vec<Stmt> = group.iter().flat_map(|(item, _)| item_body(item, names)).collect();
-                    out.extend(guarded(&first.clone().and(group[0].1.clone()), body, names));
+                    guarded(&first.clone().and(group[0].1.clone()), names, out, |out| {
+                        group.iter().for_each(|(item, _)| item_body(item, names, out));
+                    });
                 } else {
-                    out.extend(guarded(&first, same_conditions(&group, names), names));
+                    guarded(&first, names, out, |out| same_conditions(&group, names, out));
                 }
                 done.push(first);
             }
         }
     }
-    out.extend(same_conditions(&plain, names));
-    out
+    same_conditions(&plain, names, out);
 }
 
 /// The test a condition makes first (`abbey` in `abbey and …`), and the rest
@@ -701,31 +693,25 @@ fn lead(when: &Cond) -> Option<(Cond, Cond)> {
 
 /// Marks items under their conditions; neighbours with the same condition
 /// share one test.
-fn same_conditions(items: &[(&Item, Cond)], names: &Names) -> Vec<Stmt> {
-    items
-        .chunk_by(|a, b| a.1 == b.1)
-        .flat_map(|same| guarded(&same[0].1, same.iter().flat_map(|(item, _)| item_body(item, names)).collect(), names))
-        .collect()
+fn same_conditions(items: &[(&Item, Cond)], names: &Names, out: &mut Writer) {
+    for same in items.chunk_by(|a, b| a.1 == b.1) {
+        guarded(&same[0].1, names, out, |out| same.iter().for_each(|(item, _)| item_body(item, names, out)));
+    }
 }
 
 /// Marks an item and its markers, once its condition holds.
-fn item_body(item: &Item, names: &Names) -> Vec<Stmt> {
-    let mut body = vec![Stmt::line(format!("v.item({});", names.item(item)))];
+fn item_body(item: &Item, names: &Names, out: &mut Writer) {
+    out.line(&format!("v.item({});", names.item(item)));
     for marker in &item.markers {
-        body.extend(guarded(
-            &marker.when,
-            vec![Stmt::line(format!("v.marker({});", names.marker(marker.number)))],
-            names,
-        ));
+        guarded(&marker.when, names, out, |out| out.line(&format!("v.marker({});", names.marker(marker.number))));
     }
     for candidate in &item.origins {
         let holds = Cond::Module(candidate.module).and(candidate.guard.clone());
         // The item's own condition often is the test already (`when: abbey`).
         let shown = conjuncts(&item.when);
         let test = if conjuncts(&holds).iter().all(|c| shown.contains(c)) { Cond::True } else { holds };
-        body.extend(guarded(&test, vec![Stmt::line(format!("v.origin({});", names.origin(candidate.number)))], names));
+        guarded(&test, names, out, |out| out.line(&format!("v.origin({});", names.origin(candidate.number))));
     }
-    body
 }
 
 /// The parts of a conjunction (a condition that is none: itself).
@@ -737,11 +723,11 @@ fn conjuncts(when: &Cond) -> Vec<&Cond> {
     }
 }
 
-/// `code`, run only where `when` holds.
-fn guarded(when: &Cond, code: Vec<Stmt>, names: &Names) -> Vec<Stmt> {
+/// What `code` writes, run only where `when` holds.
+fn guarded(when: &Cond, names: &Names, out: &mut Writer, code: impl FnOnce(&mut Writer)) {
     match when {
-        Cond::True => code,
-        when => vec![Stmt::If(cond(when, names, Prec::Top), code)],
+        Cond::True => code(out),
+        when => out.if_block(&cond(when, names, Prec::Top), code),
     }
 }
 
@@ -885,14 +871,12 @@ fn flow(flow: Flow) -> String {
     format!("Flow {{ {}, ..Flow::ACTION }}", fields.join(", "))
 }
 
-fn catalog_fn(catalog: &Catalog, names: &Names) -> Function {
-    let mut f = Function::new("catalog");
-    f.vis("pub").ret("Catalog");
-    f.doc("The editions, variants, expansions and modules of these rules, and the ids of their steps and items.");
+fn catalog_fn(catalog: &Catalog, names: &Names, out: &mut Writer) {
+    out.line(&doc(
+        "The editions, variants, expansions and modules of these rules, and the ids of their steps and items.",
+    ));
     // One expression of tables, laid out as the tables are, in the function's body.
-    let mut out = Writer { margin: INDENT, ..Writer::default() };
-    {
-        let out = &mut out;
+    out.code("pub fn catalog() -> Catalog", |out| {
         out.line("Catalog::new(");
         out.indent += 4;
         let editions: Vec<String> = catalog
@@ -927,7 +911,7 @@ fn catalog_fn(catalog: &Catalog, names: &Names) -> Function {
                 editions.join(", "),
                 modules.join(", ")
             );
-            if out.margin + out.indent + one.len() <= WIDTH {
+            if out.indent + one.len() <= WIDTH {
                 out.line(&one);
                 continue;
             }
@@ -944,9 +928,7 @@ fn catalog_fn(catalog: &Catalog, names: &Names) -> Function {
         // The names of the typed ids, read from the tables rather than written twice.
         out.line(")");
         out.line(".with_ids(TABLES.steps.iter().map(|s| s.id), TABLES.items.iter().map(|i| i.id))");
-    }
-    f.line(out.text.trim_end());
-    f
+    });
 }
 
 /// Operator precedence, to print only the parentheses that are needed.

@@ -78,7 +78,7 @@ pub(super) fn languages(languages: &Languages<'_>, out: &mut Writer) {
         if languages.by_feature {
             out.line(&cfg(&locale.lang));
         }
-        out.block(&format!("pub mod {} {{", module(&locale.lang)), "}", |out| {
+        out.code(&format!("pub mod {}", module(&locale.lang)), |out| {
             out.line(&format!("include!({});", literal(file)));
         });
     }
