@@ -1,9 +1,6 @@
 //! `explain`: why an item shows or not for a selection.
 
-use carcassonne_rules_compiler::codes::Code;
 use std::path::Path;
-
-use carcassonne_rules_compiler::Diagnostic;
 
 use carcassonne_rules_tools::explain;
 use clap::Args;
@@ -23,8 +20,9 @@ pub fn run(rules: Option<&Path>, args: &ExplainArgs) -> Outcome {
     let compiled = Source::of(rules).compile();
     let rules = compiled.result?;
     let cfg = args.selection.config(&rules.catalog)?;
-    let text = explain::explain(&rules, &compiled.sources, &args.item, &cfg)
-        .map_err(|message| vec![Diagnostic::global(Code::CommandLine, message)])?;
+    // The run's budget, which `check` spent from: explain charges it too.
+    let text = explain::explain_within(&rules, &compiled.sources, &args.item, &cfg, compiled.budget.clone())
+        .map_err(|refused| vec![refused])?;
     print_out(&text);
     Ok(())
 }

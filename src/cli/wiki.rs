@@ -30,7 +30,8 @@ pub fn run(rules: Option<&Path>, args: &WikiArgs) -> Outcome {
     args.lang.check(&compiled.translations)?;
     let locale = compiled.translations.locale(&args.lang.lang);
     let options = Options { locale, translate: args.translate };
-    let text = export::export_with(&rules, &compiled.sources, options)?;
+    // The run's budget, which `check` spent from: the export charges it too.
+    let text = export::export_within(&rules, &compiled.sources, options, compiled.budget.clone())?;
     output::finish_writing_on_signal();
     output::write_file(&args.out, &text).map_err(write_error)?;
     print_out(format!("wrote {}\n", args.out.display()));

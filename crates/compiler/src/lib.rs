@@ -53,6 +53,9 @@ pub struct Compiled {
     pub result: Result<Rules, Vec<Diagnostic>>,
     /// The files that could not be read or parsed, relative to the rules folder.
     pub unread: Vec<String>,
+    /// The run's budget of work, what `check` spent of it: the later
+    /// passes of the run charge it too ([`logic::Logic::within`]).
+    pub budget: Budget,
     /// The rules' translations, checked (none while the rules do not check).
     pub translations: translation::Translations,
     /// What is wrong with the translations: errors (the rules are refused
@@ -70,8 +73,9 @@ pub fn compile_dir(dir: &Path) -> Compiled {
 pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
     compile(
         dir,
+        budget.clone(),
         |sources, problems| syntax::load_dir(dir, sources, problems),
-        |raw, sources, problems| check::check(raw, sources, budget, problems),
+        |raw, sources, budget, problems| check::check(raw, sources, budget, problems),
         |sources, problems| {
             let present = syntax::translation_names(dir, problems);
             translation::read(dir, &present, |rel| syntax::read_file(dir, rel), None, sources, problems)
@@ -85,8 +89,9 @@ pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
 pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
     compile(
         dir,
+        Budget::new(logic::BUDGET),
         |sources, problems| syntax::load_files(dir, files, sources, problems),
-        check_within_the_budget,
+        |raw, sources, budget, problems| check::check(raw, sources, budget, problems),
         |sources, problems| read_translations(dir, files, None, sources, problems),
     )
 }
@@ -145,8 +150,9 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
     let Cache { files: parsed, translations, checked } = cache;
     compile(
         dir,
+        Budget::new(logic::BUDGET),
         |sources, problems| syntax::load_files_cached(dir, files, parsed, sources, problems),
-        |raw, sources, problems| {
+        |raw, sources, budget, problems| {
             // The same texts, read under the same file ids (the rules files
             // take the first ids, in reading order).
             let known = checked.take().filter(|(known, _)| problems.is_empty() && known.are(&raw.inputs, files));
@@ -154,7 +160,7 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
                 *checked = Some((texts, rules.clone()));
                 return Some(rules);
             }
-            let rules = check_within_the_budget(raw, sources, problems);
+            let rules = check::check(raw, sources, budget, problems);
             if let Some(rules) = rules.as_ref().filter(|_| problems.is_empty()) {
                 *checked = Some((RulesTexts::of(&raw.inputs, files), rules.clone()));
             }
@@ -162,11 +168,6 @@ pub fn compile_files_cached(dir: &Path, files: &BTreeMap<String, String>, cache:
         },
         |sources, problems| read_translations(dir, files, Some(translations), sources, problems),
     )
-}
-
-/// [`check::check`] within the default budget.
-fn check_within_the_budget(raw: &syntax::RawRules, sources: &Sources, problems: &mut Vec<Diagnostic>) -> Option<Rules> {
-    check::check(raw, sources, &Budget::new(logic::BUDGET), problems)
 }
 
 /// Reads the translation files among `files` (path relative to the rules
@@ -188,14 +189,15 @@ fn read_translations(
 /// sources, the translation files the ids after them.
 fn compile(
     dir: &Path,
+    budget: Budget,
     load: impl FnOnce(&mut Sources, &mut Vec<Diagnostic>) -> syntax::RawRules,
-    check: impl FnOnce(&syntax::RawRules, &Sources, &mut Vec<Diagnostic>) -> Option<Rules>,
+    check: impl FnOnce(&syntax::RawRules, &Sources, &Budget, &mut Vec<Diagnostic>) -> Option<Rules>,
     translations: impl FnOnce(&mut Sources, &mut Vec<Diagnostic>) -> translation::RawTranslations,
 ) -> Compiled {
     let mut sources = Sources::default();
     let mut problems = Vec::new();
     let raw = load(&mut sources, &mut problems);
-    let rules = check(&raw, &sources, &mut problems);
+    let rules = check(&raw, &sources, &budget, &mut problems);
     let mut translation_problems = Vec::new();
     let (result, translations) = match rules {
         Some(rules) if problems.is_empty() => {
@@ -206,5 +208,5 @@ fn compile(
         // The translations are not read, nor checked, against rules that do not check.
         _ => (Err(problems), translation::Translations::default()),
     };
-    Compiled { sources, result, unread: raw.unread, translations, translation_problems }
+    Compiled { sources, result, unread: raw.unread, translations, translation_problems, budget }
 }

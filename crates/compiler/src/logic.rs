@@ -12,6 +12,13 @@
 //! [`Budget`] counts the work of every operation of a run: past it, the
 //! condition being built is [`TooComplex`] and `check` says so at it,
 //! instead of working for minutes.
+//!
+//! The [`Budget`] is the run's, not the BDDs' alone: a command makes one,
+//! `check` spends from it, and every later pass of the same run charges the
+//! same one for its own work (the origins' walk, `explain`'s search and
+//! output, the wiki export's classes, `review`'s printing), so that no pass
+//! can do unbounded work on rules that `check` accepted. Past it, each pass
+//! refuses with the code `too-complex` at what it was working on.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -21,7 +28,9 @@ use carcassonne_rules_core::{Catalog, Config, EditionId, ModuleId, ModuleSet, Va
 
 use crate::model::{Cond, Flag, Rules};
 
-/// The BDD work one run may do, in nodes built. The bundled rules build
+/// The work one run may do, in steps: BDD nodes built, and the steps of the
+/// passes that charge the same budget (a node walked, a line written). The
+/// bundled rules build
 /// about 20,000 and a hundred times their conditions 1.1 million (see
 /// docs/performance.md); this many take under 2 s even in a build script's
 /// unoptimised compiler.
@@ -172,7 +181,13 @@ impl<'r> Logic<'r> {
     /// own for the work of the tool that asks (`verify`, `explain`, …):
     /// rules whose every condition fits may still combine them past it.
     pub fn new(rules: &'r Rules) -> Self {
-        let logic = Self::over(&rules.catalog, &rules.flags, Budget::new(BUDGET));
+        Self::within(rules, Budget::new(BUDGET))
+    }
+
+    /// As [`Logic::new`], charging `budget`: the run's, which `check`
+    /// spent from already ([`crate::Compiled::budget`]).
+    pub fn within(rules: &'r Rules, budget: Budget) -> Self {
+        let logic = Self::over(&rules.catalog, &rules.flags, budget);
         for items in rules.sections.before_steps() {
             logic.place_items(items);
         }
@@ -290,6 +305,11 @@ impl<'r> Logic<'r> {
     /// The BDD work done so far.
     pub fn spent(&self) -> usize {
         self.budget.spent()
+    }
+
+    /// The budget this logic charges: the run's.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
     }
 
     /// The selections that satisfy `cond` (within the domain), or none if
@@ -495,22 +515,34 @@ impl<'r> Logic<'r> {
     /// The selection of `set` nearest to `cfg` when only the modules of
     /// `among` may change and the edition and variant stay: the fewest
     /// modules toggled, the earliest of `among` first where several sets of
-    /// that size would do. `None` if no such selection is in `set`.
-    pub fn nearest(&self, set: &Bdd, cfg: &Config, among: &[ModuleId]) -> Option<(Vec<ModuleId>, Config)> {
+    /// that size would do. `None` if no such selection is in `set`. The
+    /// search charges the budget: past it, [`TooComplex`].
+    #[allow(clippy::type_complexity)]
+    pub fn nearest(
+        &self,
+        set: &Bdd,
+        cfg: &Config,
+        among: &[ModuleId],
+    ) -> Result<Option<(Vec<ModuleId>, Config)>, TooComplex> {
         let movable: Vec<BddVariable> = among.iter().filter_map(|&m| self.module_var(m)).collect();
         let start = self.point(cfg);
         // Every selection within `changes` toggles of `cfg`, grown one toggle at a time.
         let mut ball = start.clone();
-        let mut found = ball.and(set);
+        let mut found = self.and(&ball, set)?;
         let mut changes = 0;
         while found.is_false() {
-            let grown = movable.iter().fold(ball.clone(), |acc, &v| acc.or(&ball.var_exists(v)));
+            let mut grown = ball.clone();
+            for &v in &movable {
+                let moved = ball.var_exists(v);
+                self.budget.charge(moved.size())?;
+                grown = self.or(&grown, &moved)?;
+            }
             if grown == ball {
-                return None;
+                return Ok(None);
             }
             ball = grown;
             changes += 1;
-            found = ball.and(set);
+            found = self.and(&ball, set)?;
         }
         // Of the nearest, the one that toggles the earliest modules.
         let mut toggled = Vec::new();
@@ -532,7 +564,7 @@ impl<'r> Logic<'r> {
         for &m in toggled.iter().filter(|&&m| !cfg.has(m)) {
             modules.insert(m);
         }
-        Some((toggled, Config { modules, ..*cfg }))
+        Ok(Some((toggled, Config { modules, ..*cfg })))
     }
 
     /// The command that shows `selection`'s turn order.
@@ -659,13 +691,16 @@ mod tests {
         let set = logic
             .cond(&Cond::Any(vec![Cond::All(vec![dragon.clone(), Cond::Not(Box::new(fairy.clone()))]), abbey.clone()]));
         let all = [ModuleId(0), ModuleId(1), ModuleId(2)];
-        let (toggled, flipped) = logic.nearest(&set, &cfg, &all).expect("reachable");
+        let (toggled, flipped) = logic.nearest(&set, &cfg, &all).expect("within the budget").expect("reachable");
         assert_eq!(toggled, [ModuleId(2)]);
         assert!(logic.contains(&set, &flipped) && !logic.contains(&set, &cfg));
         // Without abbey movable, it takes two: add dragon, remove fairy.
-        let (toggled, flipped) = logic.nearest(&set, &cfg, &all[..2]).expect("reachable");
+        let (toggled, flipped) = logic.nearest(&set, &cfg, &all[..2]).expect("within the budget").expect("reachable");
         assert_eq!(toggled, [ModuleId(0), ModuleId(1)]);
         assert_eq!(flipped.modules.iter().collect::<Vec<_>>(), [ModuleId(0)]);
-        assert!(logic.nearest(&logic.cond(&Cond::Edition(EditionId(0))), &cfg, &all).is_none(), "editions stay");
+        assert!(
+            logic.nearest(&logic.cond(&Cond::Edition(EditionId(0))), &cfg, &all).expect("within the budget").is_none(),
+            "editions stay"
+        );
     }
 }

@@ -366,7 +366,7 @@ impl Cond {
     /// Modules the condition tests (flags expanded), first mention first, without repeats.
     pub fn modules(&self, flags: &[Flag]) -> Vec<ModuleId> {
         let mut out = Vec::new();
-        self.walk_modules(flags, true, &mut out);
+        self.walk_modules(flags, true, &mut out, &mut vec![false; flags.len()]);
         out
     }
 
@@ -374,23 +374,44 @@ impl Cond {
     /// expanded), first mention first: what the wiki export's classes credit.
     pub fn named_modules(&self, flags: &[Flag]) -> Vec<ModuleId> {
         let mut out = Vec::new();
-        self.walk_modules(flags, false, &mut out);
+        self.walk_modules(flags, false, &mut out, &mut vec![false; flags.len()]);
         out
     }
 
     /// The candidates for the origin of an item shown under this condition,
     /// in the condition's order (an item shown *without* the builder is not
     /// the builder's, so nothing under a `not` counts). Numbered 0, 1, …
+    /// Within a budget of its own: for readers of rules `check` accepted.
     pub fn origins(&self, flags: &[Flag]) -> Vec<Candidate> {
+        self.origins_within(flags, &crate::logic::Budget::new(crate::logic::BUDGET)).unwrap_or_default()
+    }
+
+    /// [`Cond::origins`], charging `budget` for each part walked and each
+    /// condition copied into a candidate's guard: an item naming a big flag
+    /// beside big parts could otherwise copy them without end.
+    pub fn origins_within(
+        &self,
+        flags: &[Flag],
+        budget: &crate::logic::Budget,
+    ) -> Result<Vec<Candidate>, crate::logic::TooComplex> {
         let mut walk = OriginWalk::default();
-        self.walk_origins(flags, &mut Vec::new(), &mut walk);
-        walk.out
+        self.walk_origins(flags, &mut Vec::new(), &mut walk, budget)?;
+        Ok(walk.out)
     }
 
     /// `others`: the parts that must hold beside `self` on the way from the root.
-    fn walk_origins<'a>(&'a self, flags: &'a [Flag], others: &mut Vec<&'a Cond>, walk: &mut OriginWalk) {
+    fn walk_origins<'a>(
+        &'a self,
+        flags: &'a [Flag],
+        others: &mut Vec<&'a Cond>,
+        walk: &mut OriginWalk,
+        budget: &crate::logic::Budget,
+    ) -> Result<(), crate::logic::TooComplex> {
+        // What this step copies and hashes: the parts beside it.
+        let beside = || others.iter().map(|c| c.nodes()).sum::<usize>();
         match self {
             Cond::Module(m) => {
+                budget.charge(1 + beside())?;
                 let guard = others.iter().fold(Cond::True, |guard, &c| guard.and(c.clone()));
                 // A later copy of an earlier candidate can never come first.
                 if walk.seen.insert((*m, guard.clone())) {
@@ -398,38 +419,89 @@ impl Cond {
                 }
             }
             Cond::Flag(f) => {
+                budget.charge(1 + beside())?;
                 // A flag walked before beside the same parts gives the same
                 // candidates again, every one a copy: each is walked once.
                 let beside: Vec<Cond> = others.iter().map(|&c| c.clone()).collect();
                 if let Some(flag) = flags.get(*f)
                     && walk.walked.insert((*f, beside))
                 {
-                    flag.when.walk_origins(flags, others, walk);
+                    flag.when.walk_origins(flags, others, walk, budget)?;
                 }
             }
-            Cond::Any(cs) => cs.iter().for_each(|c| c.walk_origins(flags, others, walk)),
+            Cond::Any(cs) => {
+                budget.charge(1)?;
+                for c in cs {
+                    c.walk_origins(flags, others, walk, budget)?;
+                }
+            }
             Cond::All(cs) => {
                 for (i, c) in cs.iter().enumerate() {
+                    budget.charge(cs.len())?;
                     let depth = others.len();
                     others.extend(cs.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, c)| c));
-                    c.walk_origins(flags, others, walk);
+                    c.walk_origins(flags, others, walk, budget)?;
                     others.truncate(depth);
                 }
             }
             Cond::True | Cond::False | Cond::Edition(_) | Cond::Variant(_) | Cond::Not(_) => {}
         }
+        Ok(())
     }
 
-    fn walk_modules(&self, flags: &[Flag], negated_too: bool, out: &mut Vec<ModuleId>) {
+    /// The nodes of the condition with every derived flag expanded where it
+    /// is named, counted in time linear in the condition and the flags (each
+    /// flag's count is made once); saturating. What a pass that expands
+    /// flags at every mention builds, to charge before it builds it.
+    pub fn expanded_nodes(&self, flags: &[Flag]) -> usize {
+        self.count_expanded(flags, &mut vec![None; flags.len()])
+    }
+
+    fn count_expanded(&self, flags: &[Flag], counted: &mut [Option<usize>]) -> usize {
+        match self {
+            Cond::Flag(f) => match (flags.get(*f), counted.get(*f).copied().flatten()) {
+                (_, Some(n)) => n,
+                (Some(flag), None) => {
+                    // A cycle (which `check` refuses) counts as one node.
+                    counted[*f] = Some(1);
+                    let n = flag.when.count_expanded(flags, counted);
+                    counted[*f] = Some(n);
+                    n
+                }
+                (None, None) => 1,
+            },
+            Cond::Not(c) => c.count_expanded(flags, counted).saturating_add(1),
+            Cond::All(cs) | Cond::Any(cs) => {
+                cs.iter().fold(1usize, |n, c| n.saturating_add(c.count_expanded(flags, counted)))
+            }
+            _ => 1,
+        }
+    }
+
+    /// The nodes of the condition as written (flags not expanded).
+    pub fn nodes(&self) -> usize {
+        match self {
+            Cond::Not(c) => 1 + c.nodes(),
+            Cond::All(cs) | Cond::Any(cs) => 1 + cs.iter().map(Cond::nodes).sum::<usize>(),
+            _ => 1,
+        }
+    }
+
+    /// `walked`: the flags walked already, by index: a flag walked again
+    /// names no module that is not in `out` already, so each is walked once
+    /// (a flag naming another twice would double the walk at every level).
+    fn walk_modules(&self, flags: &[Flag], negated_too: bool, out: &mut Vec<ModuleId>, walked: &mut [bool]) {
         match self {
             Cond::Module(m) if !out.contains(m) => out.push(*m),
             Cond::Flag(f) => {
-                if let Some(flag) = flags.get(*f) {
-                    flag.when.walk_modules(flags, negated_too, out);
+                if let Some(flag) = flags.get(*f)
+                    && !std::mem::replace(&mut walked[*f], true)
+                {
+                    flag.when.walk_modules(flags, negated_too, out, walked);
                 }
             }
-            Cond::Not(c) if negated_too => c.walk_modules(flags, negated_too, out),
-            Cond::All(cs) | Cond::Any(cs) => cs.iter().for_each(|c| c.walk_modules(flags, negated_too, out)),
+            Cond::Not(c) if negated_too => c.walk_modules(flags, negated_too, out, walked),
+            Cond::All(cs) | Cond::Any(cs) => cs.iter().for_each(|c| c.walk_modules(flags, negated_too, out, walked)),
             _ => {}
         }
     }

@@ -9,33 +9,58 @@ use std::collections::HashSet;
 
 use carcassonne_rules_core::{Config, EditionId, ModuleId};
 
-use carcassonne_rules_compiler::diagnostics::{Sources, Span, line_col, suggestion};
-use carcassonne_rules_compiler::logic::{BUDGET, Logic};
+use carcassonne_rules_compiler::codes::Code;
+use carcassonne_rules_compiler::diagnostics::{self, Diagnostic, Sources, Span, line_col, suggestion};
+use carcassonne_rules_compiler::logic::{BUDGET, Budget, Logic, TooComplex};
 use carcassonne_rules_compiler::model::{Anchored, Cond, FlagIx, Item, Placed, Rules, Step, WhyEnd};
 use carcassonne_rules_core::escape::terminal;
 
 /// The explanation of `item` for `cfg`, or why there is none (an unknown id,
 /// with a suggestion).
 pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Result<String, String> {
+    explain_within(rules, sources, item, cfg, Budget::new(BUDGET))
+        .map_err(|refused| diagnostics::render(std::slice::from_ref(&refused), false))
+}
+
+/// [`explain`], charging `budget` (the run's, which `check` spent from) for
+/// its search and its output.
+pub fn explain_within(
+    rules: &Rules,
+    sources: &Sources,
+    item: &str,
+    cfg: &Config,
+    budget: Budget,
+) -> Result<String, Diagnostic> {
     let Some((step, path)) = find(rules, item) else {
         let ids = rules.items().into_iter().map(|i| i.id.as_str());
-        return Err(match suggestion(item, ids) {
-            Some(help) => format!("unknown item `{item}`; {help}"),
-            None => format!("unknown item `{item}`"),
-        });
+        return Err(Diagnostic::global(
+            Code::CommandLine,
+            match suggestion(item, ids) {
+                Some(help) => format!("unknown item `{item}`; {help}"),
+                None => format!("unknown item `{item}`"),
+            },
+        ));
     };
-    let logic = Logic::new(rules);
+    let logic = Logic::within(rules, budget);
     // Within the logic's budget, as `check` decided the same conditions.
+    // Past it, refused at the item's own condition (or its id).
     let too_complex = |_| {
-        let own = path.last().map(|i| i.spans.when.unwrap_or(i.spans.id));
-        let at = own.map_or_else(String::new, |span| {
-            let (line, col) = line_col(sources.text(span.file), span.start);
-            format!(" ({}:{line}:{col})", sources.name(span.file))
-        });
-        format!(
-            "the conditions of `{item}`{at} are too complex to explain: deciding them takes more than the \
-             budget of {BUDGET} steps"
-        )
+        let message = format!("the conditions of `{item}` are too complex to explain");
+        let help = format!(
+            "explain decides them, searches the smallest change and writes its answer within a budget of \
+             {BUDGET} steps for the whole run"
+        );
+        match path.last().map(|i| i.spans.when.unwrap_or(i.spans.id)) {
+            Some(span) => Diagnostic::at(
+                Code::TooComplex,
+                sources,
+                span,
+                message,
+                "explaining it takes more work than a run may do",
+            ),
+            None => Diagnostic::global(Code::TooComplex, message),
+        }
+        .with_help(help)
     };
     let mut shows_set = logic.everything().clone();
     for c in step.map(|s| &s.when).into_iter().chain(path.iter().map(|i| &i.when)) {
@@ -46,7 +71,14 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
     let mut out = String::new();
     let place = step.map_or_else(|| section_of(rules, item).to_string(), |s| format!("step {}", s.id));
     push_line(&mut out, &format!("`{item}` in {place}: {}", if shown { "shown" } else { "not shown" }));
-    let explainer = Explainer { rules, cfg, opened: RefCell::default(), lines: Cell::new(0) };
+    let explainer = Explainer {
+        rules,
+        cfg,
+        opened: RefCell::default(),
+        lines: Cell::new(0),
+        written: Cell::new(0),
+        budget: logic.budget(),
+    };
     if let Some(step) = step {
         push_line(&mut out, &format!("  step {} exists: {}", step.id, explainer.value(&step.when)));
         if step.when != Cond::True {
@@ -60,7 +92,7 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
             explainer.tree(&node.when, 2, &mut out);
         }
     }
-    let left_out = explainer.lines.get().saturating_sub(MAX_TREE_LINES);
+    let left_out = explainer.lines.get() - explainer.written.get();
     if left_out > 0 {
         push_line(&mut out, &format!("  … and {left_out} more lines of its conditions"));
     }
@@ -79,7 +111,7 @@ pub fn explain(rules: &Rules, sources: &Sources, item: &str, cfg: &Config) -> Re
     let support = support(rules, step, &path);
     let flips =
         if shown { logic.and_not(logic.everything(), &shows_set).map_err(too_complex)? } else { shows_set.clone() };
-    match flip(rules, &logic, &flips, cfg, &support) {
+    match flip(rules, &logic, &flips, cfg, &support).map_err(too_complex)? {
         Some((changes, flipped)) => {
             let what = if shown { "hides" } else { "shows" };
             push_line(&mut out, &format!("  smallest change that {what} it: {}", changes.join(", ")));
@@ -194,32 +226,47 @@ fn flip(
     flips: &biodivine_lib_bdd::Bdd,
     cfg: &Config,
     support: &[ModuleId],
-) -> Option<(Vec<String>, Config)> {
+) -> Result<Option<(Vec<String>, Config)>, TooComplex> {
     let name = |m: ModuleId| rules.catalog.modules.get(usize::from(m.0)).map_or("?", |m| m.id.as_str());
     let describe = |toggled: &[ModuleId]| -> Vec<String> {
         toggled.iter().map(|&m| format!("{} {}", if cfg.has(m) { "remove" } else { "add" }, name(m))).collect()
     };
-    if let Some((toggled, flipped)) = logic.nearest(flips, cfg, support) {
-        return Some((describe(&toggled), flipped));
+    if let Some((toggled, flipped)) = logic.nearest(flips, cfg, support)? {
+        return Ok(Some((describe(&toggled), flipped)));
     }
-    let elsewhere = rules.catalog.editions.iter().enumerate().filter(|&(e, _)| EditionId(e as u8) != cfg.edition);
-    let (id, toggled, flipped) = elsewhere
-        .filter_map(|(e, edition)| {
-            let moved = Config { edition: EditionId(e as u8), variant: edition.default_variant, ..*cfg };
-            logic.nearest(flips, &moved, support).map(|(toggled, flipped)| (&edition.id, toggled, flipped))
-        })
-        .min_by_key(|(_, toggled, _)| toggled.len())?;
+    let mut best: Option<(&String, Vec<ModuleId>, Config)> = None;
+    for (e, edition) in rules.catalog.editions.iter().enumerate().filter(|&(e, _)| EditionId(e as u8) != cfg.edition) {
+        let moved = Config { edition: EditionId(e as u8), variant: edition.default_variant, ..*cfg };
+        if let Some((toggled, flipped)) = logic.nearest(flips, &moved, support)?
+            && best.as_ref().is_none_or(|(_, fewest, _)| toggled.len() < fewest.len())
+        {
+            best = Some((&edition.id, toggled, flipped));
+        }
+    }
+    let Some((id, toggled, flipped)) = best else { return Ok(None) };
     let mut changes = vec![format!("edition {id} instead")];
     changes.extend(describe(&toggled));
-    Some((changes, flipped))
+    Ok(Some((changes, flipped)))
 }
 
 /// Adds one line of the explanation: whatever the names in it hold, it stays
-/// one line, its control characters shown (`\u{1b}`).
+/// one line, its control characters shown (`\u{1b}`), and at most
+/// [`MAX_LINE_CHARS`] characters (the rest counted): a condition of 100,000
+/// terms is not printed whole.
 fn push_line(out: &mut String, line: &str) {
-    out.push_str(&terminal::line(line));
+    let shown = match line.char_indices().nth(MAX_LINE_CHARS) {
+        Some((cut, _)) => {
+            let more = line[cut..].chars().count();
+            format!("{} … and {more} more characters", &line[..cut])
+        }
+        None => line.to_string(),
+    };
+    out.push_str(&terminal::line(&shown));
     out.push('\n');
 }
+
+/// The most characters of one line of an explanation.
+const MAX_LINE_CHARS: usize = 1_000;
 
 /// The most lines of conditions an explanation prints; the rest are counted.
 const MAX_TREE_LINES: usize = 1_000;
@@ -235,6 +282,10 @@ struct Explainer<'a> {
     opened: RefCell<HashSet<FlagIx>>,
     /// The lines of conditions, written or not.
     lines: Cell<usize>,
+    /// The lines of conditions written.
+    written: Cell<usize>,
+    /// The run's budget, charged for each line's work.
+    budget: &'a Budget,
 }
 
 impl Explainer<'_> {
@@ -246,11 +297,18 @@ impl Explainer<'_> {
         format!("{} → {}", self.rules.dsl(cond), self.value(cond))
     }
 
-    /// Writes one line of conditions, while there is room.
+    /// Writes one line of conditions, while there is room and budget
+    /// (what is left out is counted either way).
     fn push(&self, out: &mut String, line: impl FnOnce() -> String) {
         self.lines.set(self.lines.get() + 1);
-        if self.lines.get() <= MAX_TREE_LINES {
-            push_line(out, &line());
+        if self.written.get() < MAX_TREE_LINES {
+            let line = line();
+            // Rendering a part took work in its size: past the budget, the
+            // line is left out (and the search after it refused).
+            if self.budget.charge(line.len()).is_ok() {
+                self.written.set(self.written.get() + 1);
+                push_line(out, &line);
+            }
         }
     }
 

@@ -652,10 +652,20 @@ impl Checker<'_> {
         }
         let mut children = children;
         inherit_actor(&mut children, flow.actor);
+        // The origins' walk charges the run's budget too.
+        let origins = match when.origins_within(build.flags, logic.budget()) {
+            Ok(origins) => origins,
+            Err(why) => {
+                if why == TooComplex::Here {
+                    self.too_complex(span);
+                }
+                Vec::new()
+            }
+        };
         Some(Item {
             id: raw.id.value.clone(),
             number: ItemId(0),
-            origins: when.origins(build.flags),
+            origins,
             when,
             text: text?,
             markers: markers.into_iter().collect::<Option<Vec<_>>>()?,
