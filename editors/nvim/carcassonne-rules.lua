@@ -6,11 +6,21 @@
 -- (0.7.2) and on the current stable one.
 
 -- The rules folder `path` is in: the nearest folder at or above it holding
--- base.yaml. Other YAML files (a CI workflow, say) get no server.
+-- modules.yaml that is not a language's folder of translations (those mirror
+-- the rules files: rules/translations/nl/modules.yaml), so that a rules file
+-- and a translation file share one server. Other YAML files (a CI workflow,
+-- say) get no server.
+local function is_rules(dir)
+  if vim.fn.filereadable(dir .. '/modules.yaml') ~= 1 then return false end
+  local parent = vim.fn.fnamemodify(dir, ':h')
+  return not (vim.fn.fnamemodify(parent, ':t') == 'translations'
+    and vim.fn.filereadable(vim.fn.fnamemodify(parent, ':h') .. '/modules.yaml') == 1)
+end
+
 local function rules_root(path)
   local dir = vim.fn.fnamemodify(path, ':p:h')
   while true do
-    if vim.fn.filereadable(dir .. '/base.yaml') == 1 then return dir end
+    if is_rules(dir) then return dir end
     local parent = vim.fn.fnamemodify(dir, ':h')
     if parent == dir then return nil end
     dir = parent
@@ -27,8 +37,13 @@ vim.api.nvim_create_autocmd('FileType', {
     if not root then return end
     if not clients[root] or vim.lsp.get_client_by_id(clients[root]) == nil then
       local capabilities = vim.lsp.protocol.make_client_capabilities()
-      -- The server's text variants are snippets; Neovim 0.7 does not say it takes them.
-      capabilities.textDocument.completion.completionItem.snippetSupport = true
+      -- Files changed on disk (a rename saved with :wall, a backup written)
+      -- reach the server where Neovim can watch them (0.9 and later; it
+      -- does not offer it on Linux by itself). On 0.7 the server reads the
+      -- folder again at each save instead.
+      if vim.fn.has('nvim-0.9') == 1 then
+        capabilities.workspace.didChangeWatchedFiles = { dynamicRegistration = true, relativePatternSupport = true }
+      end
       clients[root] = vim.lsp.start_client({
         name = 'carcassonne-rules',
         cmd = { vim.g.carcassonne_rules_server or 'carcassonne-rules', 'lsp' },

@@ -159,7 +159,16 @@ local function run()
 
   -- The text-variant snippet, expanded by Neovim's parser, quotes the plain
   -- text and leaves rules that check accepts.
-  local sl, sc = line_of('adds the mayor')
+  -- The buffer's own diagnostics, without those of problems its edits
+  -- caused in other files (each says where: "in translations/…").
+  local function own(b)
+    local found = {}
+    for _, d in ipairs(vim.diagnostic.get(b)) do
+      if not d.message:find('^in translations/') then table.insert(found, d) end
+    end
+    return found
+  end
+  local sl, sc, snippet_line = line_of('adds the mayor')
   local offered = client.request_sync('textDocument/completion', at(sl, sc + 9), 10000, buf)
   local variant
   for _, item in ipairs((offered and offered.result) or {}) do
@@ -172,9 +181,20 @@ local function run()
   -- The answer to a request comes after the diagnostics of the edits before it.
   client.request_sync('textDocument/hover', at(0, 0), 10000, buf)
   local written = vim.api.nvim_buf_get_lines(buf, sl, sl + 1, false)[1]
-  check('snippet', variant and variant.insertTextFormat == 2
-    and written == '      text: "Every player adds the {C1:  | C2, WE: }mayor of their colour to their supply."'
-    and #vim.diagnostic.get(buf) == 0, vim.inspect({ written, variant, vim.diagnostic.get(buf) }))
+  -- A snippet where Neovim says it takes them (0.9 and later), plain text on 0.7.
+  local snippets = vim.fn.has('nvim-0.9') == 1
+  local expected = snippets and '      text: "Every player adds the {C1:  | C2, WE: }mayor of their colour to their supply."'
+    or '      text: "Every player adds the {C1: | C2, WE:}mayor of their colour to their supply."'
+  -- The item's Dutch translation is outdated now, which the edit shows here
+  -- too, reported in the Dutch file; the text put back, both go.
+  local outdated
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if d.message:find('^in translations/nl/expansions/abbey%-and%-mayor.yaml') and d.lnum == sl then outdated = d end
+  end
+  check('snippet', variant and variant.insertTextFormat == (snippets and 2 or 1) and written == expected
+    and #own(buf) == 0 and outdated, vim.inspect({ written, variant, vim.diagnostic.get(buf) }))
+  vim.api.nvim_buf_set_lines(buf, sl, sl + 1, false, { snippet_line })
+  client.request_sync('textDocument/hover', at(0, 0), 10000, buf)
 
   -- The mistakes an author makes while typing, each at its place, with a fix
   -- where one is clear; each line is put back after.
@@ -233,7 +253,7 @@ local function run()
   settle()
   check('edition fix after Ü →', #d == 1 and edition
     and vim.api.nvim_buf_get_lines(buf, tl, tl + 1, false)[1] == '      text: "Ü → {C1: the barn | C2, WE: the Barn}"'
-    and #vim.diagnostic.get(buf) == 0, vim.inspect({ d, edition, vim.api.nvim_buf_get_lines(buf, tl, tl + 1, false) }))
+    and #own(buf) == 0, vim.inspect({ d, edition, vim.api.nvim_buf_get_lines(buf, tl, tl + 1, false) }))
   typed(tl, text_line)
 
   -- A marker list being written: after its first marker, markers come first.
@@ -261,6 +281,67 @@ local function run()
   local long = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(nl, nc + 4),
     { newName = string.rep('a', 71) }), 10000, buf)
   check('rename too long', long and long.err ~= nil and #vim.diagnostic.get(buf) == 0, vim.inspect(long))
+
+  -- One workspace: a translation file opened in the same session joins the
+  -- expansion file's server, and has no diagnostic of a rules file.
+  local servers = function()
+    local n = 0
+    for _, c in pairs(vim.lsp.get_active_clients()) do
+      if c.name == 'carcassonne-rules' then n = n + 1 end
+    end
+    return n
+  end
+  local dutch_file = root .. '/rules/translations/nl/expansions/abbey-and-mayor.yaml'
+  vim.cmd('edit ' .. dutch_file)
+  local dutch = vim.api.nvim_get_current_buf()
+  vim.wait(20000, function() return #attached(dutch) > 0 end)
+  local joined = attached(dutch)
+  settle()
+  check('one server for a translation file', #joined == 1 and joined[1].id == client.id and servers() == 1
+    and #vim.diagnostic.get(dutch) == 0, vim.inspect({ #joined, servers(), vim.diagnostic.get(dutch) }))
+
+  -- An orphaned Dutch unit is shown at its key.
+  local ok_line
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(dutch, 0, -1, false)) do
+    if line == '  abbey-take-tile:' then ok_line = i - 1 end
+  end
+  vim.api.nvim_buf_set_lines(dutch, ok_line, ok_line + 1, false, { '  abbey-take-tyle:' })
+  client.request_sync('textDocument/hover', at(0, 0), 10000, dutch)
+  -- (Besides, the unit it leaves missing, reported in languages.yaml, shown here too.)
+  local orphans = {}
+  for _, d in ipairs(vim.diagnostic.get(dutch)) do
+    if not d.message:find('^in translations/languages.yaml') then table.insert(orphans, d) end
+  end
+  check('orphaned translation', #orphans == 1 and orphans[1].lnum == ok_line
+    and orphans[1].message:find('did you mean `abbey-take-tile`', 1, true)
+    and #vim.diagnostic.get(dutch) == 2, vim.inspect(vim.diagnostic.get(dutch)))
+  vim.api.nvim_buf_set_lines(dutch, ok_line, ok_line + 1, false, { '  abbey-take-tile:' })
+  client.request_sync('textDocument/hover', at(0, 0), 10000, dutch)
+
+  -- A rename of an item, applied and saved with :wall, leaves no stale
+  -- problem in either file (its Dutch key is renamed with it).
+  vim.cmd('buffer ' .. buf)
+  local il2, ic2 = line_of('id: abbey-take-tile')
+  local renamed = client.request_sync('textDocument/rename', vim.tbl_extend('force', at(il2, ic2 + 4),
+    { newName = 'abbey-tile-taken' }), 10000, buf)
+  if renamed and renamed.result then vim.lsp.util.apply_workspace_edit(renamed.result, client.offset_encoding) end
+  vim.cmd('silent wall')
+  vim.wait(20000, function() return #vim.diagnostic.get() == 0 end)
+  local on_disk = table.concat(vim.fn.readfile(dutch_file), '\n')
+  check('rename and save', renamed and renamed.result and on_disk:find('abbey-tile-taken:', 1, true)
+    and #vim.diagnostic.get() == 0, vim.inspect({ renamed, vim.diagnostic.get() }))
+
+  -- An editor's backup written beside the expansion file: one message, at
+  -- the backup itself (seen by the file watcher, or at the next save where
+  -- Neovim watches nothing), none at base.yaml, nothing else refused.
+  local backup = root .. '/rules/expansions/abbey-and-mayor.yaml~'
+  vim.fn.writefile(vim.api.nvim_buf_get_lines(buf, 0, -1, false), backup)
+  vim.cmd('silent write')
+  local backup_buf = vim.uri_to_bufnr(vim.uri_from_fname(backup))
+  vim.wait(20000, function() return #vim.diagnostic.get(backup_buf) > 0 end)
+  local at_backup, everywhere = vim.diagnostic.get(backup_buf), vim.diagnostic.get()
+  check('backup file', #at_backup == 1 and #everywhere == 1 and at_backup[1].lnum == 0
+    and at_backup[1].message:find('backup', 1, true), vim.inspect(everywhere))
 
   -- A YAML file outside any rules folder gets no server.
   vim.cmd('edit ' .. os.getenv('ELSEWHERE'))

@@ -49,6 +49,8 @@ pub struct Client {
     pub diagnostics: HashMap<String, Vec<Value>>,
     /// The parameters of every `window/showMessage`, in order.
     pub messages: Vec<Value>,
+    /// How many `textDocument/publishDiagnostics` came, of any file.
+    pub published: usize,
 }
 
 pub fn bundled_rules() -> PathBuf {
@@ -127,8 +129,15 @@ impl Client {
             }
             Transport::Binary(binary) => spawn(binary, dir.path(), server_side),
         };
-        let mut client =
-            Client { conn, dir, server: Some(server), next_id: 0, diagnostics: HashMap::new(), messages: Vec::new() };
+        let mut client = Client {
+            conn,
+            dir,
+            server: Some(server),
+            next_id: 0,
+            diagnostics: HashMap::new(),
+            messages: Vec::new(),
+            published: 0,
+        };
         let encodings = if utf8 { json!(["utf-8", "utf-16"]) } else { json!(["utf-16"]) };
         capabilities["general"] = json!({ "positionEncodings": encodings });
         let root = carcassonne_rules_lsp::uri::from_path(&client.dir.path().join(below));
@@ -184,6 +193,7 @@ impl Client {
                 }
                 Message::Notification(n) if n.method == "textDocument/publishDiagnostics" => {
                     let uri = n.params["uri"].as_str().unwrap().to_string();
+                    self.published += 1;
                     self.diagnostics.insert(uri, n.params["diagnostics"].as_array().unwrap().clone());
                 }
                 Message::Notification(n) if n.method == "window/showMessage" => self.messages.push(n.params),

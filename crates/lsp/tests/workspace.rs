@@ -1,0 +1,148 @@
+//! One workspace: the rules folder found from a translation file's folder,
+//! files changed on disk read again (watched by the client, or at a save),
+//! editors' backups shown at themselves, and diagnostics published as a
+//! delta, with the problems an edit causes elsewhere shown where it was made.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use common::Client;
+use serde_json::{Value, json};
+
+const ABBEY: &str = "expansions/abbey-and-mayor.yaml";
+const DUTCH_ABBEY: &str = "translations/nl/expansions/abbey-and-mayor.yaml";
+
+/// A client that watches files for the server.
+fn watching() -> Client {
+    let capabilities = json!({
+        "textDocument": {},
+        "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } },
+    });
+    Client::start_declaring(false, capabilities, |_| {})
+}
+
+fn changed(client: &Client, rel: &str, kind: u8) {
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": client.uri(rel), "type": kind }] }));
+}
+
+#[test]
+fn a_translation_folder_is_no_rules_folder_the_rules_above_it_are() {
+    // An editor started at a Dutch file: the server serves rules/, and the
+    // Dutch file is a translation file there, clean.
+    let mut client = Client::start_in("rules/translations/nl/expansions", true);
+    let dutch = client.text(DUTCH_ABBEY);
+    client.open(DUTCH_ABBEY, &dutch);
+    assert_eq!(client.diagnostics_of(DUTCH_ABBEY), Vec::<Value>::new());
+    assert!(client.messages.is_empty(), "{:?}", client.messages);
+    // An orphaned unit is shown at its key, with its near match.
+    client.change(DUTCH_ABBEY, &dutch.replacen("  abbey-take-tile:\n", "  abbey-take-tyle:\n", 1));
+    let found = client.diagnostics_of(DUTCH_ABBEY);
+    let own: Vec<&Value> = found.iter().filter(|d| d["data"]["reportedIn"].is_null()).collect();
+    assert_eq!(own.len(), 1, "{found:?}");
+    assert_eq!(own[0]["code"], "orphaned-translation");
+    assert!(own[0]["message"].as_str().unwrap().contains("did you mean `abbey-take-tile`"), "{found:?}");
+    // The unit it left untranslated, reported in languages.yaml, is shown
+    // at the edit too.
+    assert!(found.iter().any(|d| d["code"] == "missing-translation" && d["range"] == own[0]["range"].clone()
+        || d["code"] == "missing-translation" && d["range"]["start"]["line"] == own[0]["range"]["start"]["line"]));
+}
+
+#[test]
+fn a_file_changed_on_disk_is_read_again_when_the_client_says_so() {
+    let mut client = watching();
+    let abbey = client.text(ABBEY);
+    client.open(ABBEY, &abbey);
+    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
+    // Another program renames the Dutch key, unopened: orphaned, and the
+    // item's translation missing; then back, and nothing stale is left.
+    let path = client.dir.path().join("rules").join(DUTCH_ABBEY);
+    let dutch = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, dutch.replacen("  abbey-take-tile:\n", "  abbey-take-tyle:\n", 1)).unwrap();
+    changed(&client, DUTCH_ABBEY, 2);
+    let found = client.diagnostics_of(DUTCH_ABBEY);
+    assert_eq!(found.len(), 1, "{found:?}");
+    std::fs::write(&path, &dutch).unwrap();
+    changed(&client, DUTCH_ABBEY, 2);
+    assert_eq!(client.diagnostics_of(DUTCH_ABBEY), Vec::<Value>::new());
+    assert!(client.diagnostics.values().all(Vec::is_empty), "{:?}", client.diagnostics);
+}
+
+#[test]
+fn an_editors_backup_gets_one_message_at_itself_and_check_is_not_failed() {
+    let mut client = watching();
+    let abbey = client.text(ABBEY);
+    client.open(ABBEY, &abbey);
+    for backup in ["expansions/abbey-and-mayor.yaml~", "expansions/#abbey-and-mayor.yaml#"] {
+        std::fs::write(client.dir.path().join("rules").join(backup), &abbey).unwrap();
+        changed(&client, backup, 1);
+        let at = client.diagnostics_of(backup);
+        assert_eq!(at.len(), 1, "{at:?}");
+        assert_eq!(at[0]["code"], "not-a-rules-file");
+        assert_eq!(at[0]["severity"], 2, "a warning: the rules still check");
+        assert_eq!(at[0]["range"]["start"], json!({ "line": 0, "character": 0 }));
+        assert!(at[0]["message"].as_str().unwrap().contains("backup"), "{at:?}");
+        let elsewhere: Vec<_> =
+            client.diagnostics.iter().filter(|(uri, d)| **uri != client.uri(backup) && !d.is_empty()).collect();
+        assert!(elsewhere.is_empty(), "{elsewhere:?}");
+        std::fs::remove_file(client.dir.path().join("rules").join(backup)).unwrap();
+        changed(&client, backup, 3);
+        assert_eq!(client.diagnostics_of(backup), Vec::<Value>::new());
+    }
+}
+
+#[test]
+fn without_a_watcher_a_save_reads_the_folder_again() {
+    let mut client = Client::start(false);
+    let abbey = client.text(ABBEY);
+    client.open(ABBEY, &abbey);
+    let path = client.dir.path().join("rules").join(DUTCH_ABBEY);
+    let dutch = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, dutch.replacen("  abbey-take-tile:\n", "  abbey-take-tyle:\n", 1)).unwrap();
+    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": client.uri(ABBEY) } }));
+    assert_eq!(client.diagnostics_of(DUTCH_ABBEY).len(), 1);
+}
+
+#[test]
+fn an_edit_publishes_only_the_files_whose_diagnostics_changed() {
+    let mut client = Client::start(false);
+    let abbey = client.text(ABBEY);
+    client.open(ABBEY, &abbey);
+    client.diagnostics_of(ABBEY);
+    // The bundled rules are clean: nothing was published at all.
+    assert_eq!(client.published, 0);
+    // A misspelt module: that file only; mended: that file only, emptied.
+    client.change(ABBEY, &abbey.replacen("when: abbey\n", "when: abey\n", 1));
+    assert_eq!(client.diagnostics_of(ABBEY).len(), 1);
+    assert_eq!(client.published, 1);
+    client.change(ABBEY, &abbey);
+    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
+    assert_eq!(client.published, 2);
+    // An edit that changes no diagnostic publishes nothing.
+    client.change(ABBEY, &abbey.replacen("# ", "#  ", 1));
+    client.diagnostics_of(ABBEY);
+    assert_eq!(client.published, 2);
+    eprintln!("messages published per edit: 1, 1, 0 (every file's, 125, before)");
+}
+
+#[test]
+fn a_new_items_missing_translation_is_shown_in_the_file_it_was_added_to() {
+    let mut client = Client::start(false);
+    let abbey = client.text(ABBEY);
+    client.open(ABBEY, &abbey);
+    client.diagnostics_of(ABBEY);
+    let added = abbey.replacen("  1B:\n", "  1B:\n    - id: abbey-new-item\n      when: abbey\n      text: New.\n", 1);
+    client.change(ABBEY, &added);
+    let here = client.diagnostics_of(ABBEY);
+    let languages = client.uri("translations/languages.yaml");
+    let missing = here.iter().find(|d| d["code"] == "missing-translation").expect("shown in the edited file");
+    assert_eq!(missing["data"]["reportedIn"], languages.as_str());
+    assert_eq!(missing["relatedInformation"][0]["location"]["uri"], languages.as_str());
+    let line = added.lines().position(|l| l == "    - id: abbey-new-item").unwrap();
+    assert_eq!(missing["range"]["start"]["line"], line, "{missing}");
+    assert!(client.diagnostics[&languages].iter().any(|d| d["code"] == "missing-translation"));
+    // Removed again: gone from both.
+    client.change(ABBEY, &abbey);
+    assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
+    assert_eq!(client.diagnostics[&languages], Vec::<Value>::new());
+}
