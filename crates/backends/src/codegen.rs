@@ -16,17 +16,20 @@
 //! uses through the compiler's own dependency on the core crate, so a renamed
 //! type breaks this crate's build rather than the generated code's.
 
-use std::collections::HashSet;
-
 use carcassonne_rules_core::catalog::Catalog;
-use carcassonne_rules_core::tables::{Flow, MarkerId, OriginId, StepId};
+use carcassonne_rules_core::tables::{Flow, StepId};
 use carcassonne_rules_core::{EditionId, Effect, ModuleId, Repeat, Section};
 
 use crate::escape::markdown;
-use crate::escape::rust::{self, Case};
+use crate::escape::rust;
 use carcassonne_rules_compiler::model::{Cond, Item, Rules, Step};
 
 mod lang;
+mod names;
+mod writer;
+
+use names::Names;
+use writer::{WIDTH, Writer, doc, literal, wrap};
 
 pub use lang::{Languages, feature, generate_language, language_file};
 
@@ -43,9 +46,6 @@ macro_rules! core_path {
         concat!("carcassonne_rules_core::", stringify!($module), "::", stringify!($name))
     }};
 }
-
-/// String literals longer than this are continued on the next line.
-const LITERAL_WIDTH: usize = 80;
 
 /// The Rust source of the rules' dispatch and tables, with no language.
 pub fn generate(rules: &Rules) -> String {
@@ -124,150 +124,6 @@ pub fn generate_with(rules: &Rules, languages: &Languages<'_>) -> String {
     out.text
 }
 
-/// Columns a generated line may take.
-const WIDTH: usize = 120;
-
-/// Spaces codegen indents a block by.
-const INDENT: usize = 4;
-
-/// An expression made by [`cond`], broken before its outermost `||` (else
-/// `&&`) where it would pass [`WIDTH`] at `indent` columns with `tail` more
-/// characters after it; continuation lines are indented one level more.
-fn wrap(code: &str, indent: usize, tail: usize) -> String {
-    if indent + code.len() + tail <= WIDTH {
-        return code.to_string();
-    }
-    let parts = ["||", "&&"].iter().map(|op| (op, outermost(code, op))).find(|(_, parts)| parts.len() > 1);
-    let Some((op, parts)) = parts else { return code.to_string() };
-    let mut lines = Vec::new();
-    let mut line = parts[0].to_string();
-    for part in &parts[1..] {
-        // A continuation line holds its own indentation.
-        if indent + line.len() + op.len() + part.len() + 2 + tail <= WIDTH {
-            line.push_str(&format!(" {op} {part}"));
-        } else {
-            lines.push(std::mem::replace(&mut line, format!("{:INDENT$}{op} {part}", "")));
-        }
-    }
-    lines.push(line);
-    lines.join("\n")
-}
-
-/// `code` split at ` op ` outside parentheses. The code is [`cond`]'s, made
-/// of names and calls only, so parentheses are all there is to track.
-fn outermost<'a>(code: &'a str, op: &str) -> Vec<&'a str> {
-    let separator = format!(" {op} ");
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    let bytes = code.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'(' => depth += 1,
-            b')' => depth -= 1,
-            _ if depth == 0 && bytes[i..].starts_with(separator.as_bytes()) => {
-                parts.push(&code[start..i]);
-                i += separator.len();
-                start = i;
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    parts.push(&code[start..]);
-    parts
-}
-
-/// Generated Rust, line by line: the one way this crate writes it. Code
-/// (a module, a function, an `if`) is a [`Writer::code`] block, each of its
-/// lines indented; data (the fields and lists of a table) is nested with
-/// [`Writer::block`], which indents where a line starts (a string literal
-/// continued on further lines, [`literal`], keeps its own indentation there).
-#[derive(Default)]
-struct Writer {
-    text: String,
-    /// Columns a line starts at.
-    indent: usize,
-    /// Columns the further lines of one [`Writer::line`] start at: the code
-    /// blocks' indentation, not the data's.
-    frame: usize,
-}
-
-impl Writer {
-    /// `line`, each of its lines indented; a blank line stays empty.
-    fn line(&mut self, line: &str) {
-        for (i, part) in line.split('\n').enumerate() {
-            if !part.is_empty() {
-                let indent = if i == 0 { self.indent } else { self.frame };
-                self.text.push_str(&" ".repeat(indent));
-            }
-            self.text.push_str(part);
-            self.text.push('\n');
-        }
-    }
-
-    /// The line `open`, the lines `body` writes one level deeper, and `close`:
-    /// data nested in data.
-    fn block(&mut self, open: &str, close: &str, body: impl FnOnce(&mut Writer)) {
-        self.line(open);
-        self.indent += INDENT;
-        body(self);
-        self.indent -= INDENT;
-        self.line(close);
-    }
-
-    /// `open {`, the lines `body` writes one level deeper, and `}`: a
-    /// module, a function, an `if`.
-    fn code(&mut self, open: &str, body: impl FnOnce(&mut Writer)) {
-        self.line(&format!("{open} {{"));
-        let (indent, frame) = (self.indent, self.frame);
-        (self.indent, self.frame) = (indent + INDENT, indent + INDENT);
-        body(self);
-        (self.indent, self.frame) = (indent, frame);
-        self.line("}");
-    }
-
-    /// `if test { body }`, the test broken over lines where it is long.
-    fn if_block(&mut self, test: &str, body: impl FnOnce(&mut Writer)) {
-        // ` {` follows the test.
-        let open = wrap(&format!("if {test}"), self.indent, 2);
-        self.code(&open, body);
-    }
-
-    /// A module of `super`'s items: its doc, `use super::{import};` and what
-    /// `body` writes.
-    fn module(&mut self, name: &str, doc_text: &str, import: &str, body: impl FnOnce(&mut Writer)) {
-        self.line(&doc(doc_text));
-        self.code(&format!("pub mod {name}"), |out| {
-            out.line(&format!("use super::{import};"));
-            out.line("");
-            body(out);
-        });
-    }
-
-    /// `name: value,` where value may be a long string literal.
-    fn field(&mut self, name: &str, value: &str) {
-        self.line(&format!("{name}: {value},"));
-    }
-
-    /// `head[a, b, c]tail` on one line if it fits, else one element a line.
-    fn list(&mut self, head: &str, elements: &[String], tail: &str) {
-        let one = format!("{head}[{}]{tail}", elements.join(", "));
-        if self.indent + one.len() <= WIDTH || elements.is_empty() {
-            self.line(&one);
-            return;
-        }
-        self.line(&format!("{head}["));
-        self.indent += INDENT;
-        for e in elements {
-            self.line(&format!("{e},"));
-        }
-        self.indent -= INDENT;
-        self.line(&format!("]{tail}"));
-    }
-}
-
 fn header(rules: &Rules, out: &mut Writer) {
     out.line(&format!("// @generated by {GENERATOR}: do not edit by hand. Edit the YAML under rules/"));
     out.line("// and run `cargo run -- gen`. Compiled from these files of the rules folder:");
@@ -284,195 +140,6 @@ fn words(rules: &Rules) -> (usize, usize, usize, usize) {
     let origins = items.iter().map(|i| i.origins.len()).sum::<usize>();
     let words = |n: usize| n.max(1).div_ceil(64);
     (words(rules.steps().count()), words(items.len()), words(markers), words(origins))
-}
-
-/// Rust names for the rules' ids, each unique in its module (see [`unique`]).
-struct Names {
-    editions: Vec<String>,
-    variants: Vec<String>,
-    /// By module bit.
-    modules: Vec<String>,
-    flags: Vec<String>,
-    /// By [`ItemId`].
-    items: Vec<String>,
-    /// By [`StepId`]: the constant and the function that marks the step.
-    steps: Vec<(String, String)>,
-    /// By [`MarkerId`]: the item's and the label's names.
-    markers: Vec<String>,
-    /// By [`OriginId`]: the item's and the module's names.
-    origins: Vec<String>,
-}
-
-impl Names {
-    fn new(rules: &Rules) -> Self {
-        let catalog = &rules.catalog;
-        let items = rules.items();
-        let module_name = |m: ModuleId| catalog.modules.get(usize::from(m.0)).map_or("", |m| m.id.as_str());
-        let pair = |item: &str, what: &str| format!("{}_{}", constant(item, "I"), word(what));
-        let markers = items.iter().flat_map(|i| i.markers.iter().map(|m| pair(&i.id, &m.label)));
-        let origins = items.iter().flat_map(|i| i.origins.iter().map(|c| pair(&i.id, module_name(c.module))));
-        let in_module = |module: &str, names: Vec<String>| -> Vec<String> {
-            names.into_iter().map(|name| format!("{module}::{name}")).collect()
-        };
-        let steps: Vec<&Step> = rules.steps().collect();
-        let step_consts = unique(steps.iter().map(|s| step_const(s)).collect(), &[]);
-        // The dispatch functions beside the steps'.
-        let sections: Vec<&str> =
-            Section::BEFORE_STEPS.into_iter().chain(Section::AFTER_STEPS).map(|s| s.name()).collect();
-        let fixed: Vec<&str> = sections.into_iter().chain(["visible", "catalog"]).collect();
-        let step_fns = unique(steps.iter().map(|s| step_fn(s)).collect(), &fixed);
-        let mut by_number = vec![String::new(); items.len()];
-        let item_names = unique(items.iter().map(|i| constant(&i.id, "I")).collect(), &[]);
-        for (item, name) in items.iter().zip(item_names) {
-            if let Some(slot) = by_number.get_mut(usize::from(item.number.0)) {
-                *slot = format!("item::{name}");
-            }
-        }
-        Names {
-            markers: in_module("marker", unique(markers.collect(), &[])),
-            origins: in_module("origin", unique(origins.collect(), &[])),
-            editions: in_module(
-                "edition",
-                unique(catalog.editions.iter().map(|e| constant(&e.id, "E")).collect(), &[]),
-            ),
-            variants: in_module(
-                "variant",
-                unique(catalog.variants.iter().map(|v| constant(&v.id, "V")).collect(), &[]),
-            ),
-            modules: in_module("module", unique(catalog.modules.iter().map(|m| constant(&m.id, "M")).collect(), &[])),
-            flags: in_module("flag", unique(rules.flags.iter().map(|f| function(&f.id)).collect(), &[])),
-            items: by_number,
-            steps: step_consts.into_iter().map(|c| format!("step::{c}")).zip(step_fns).collect(),
-        }
-    }
-
-    fn edition(&self, e: EditionId) -> &str {
-        &self.editions[usize::from(e.0)]
-    }
-
-    fn module(&self, m: ModuleId) -> &str {
-        &self.modules[usize::from(m.0)]
-    }
-
-    fn marker(&self, m: MarkerId) -> &str {
-        &self.markers[usize::from(m.0)]
-    }
-
-    fn origin(&self, o: OriginId) -> &str {
-        &self.origins[usize::from(o.0)]
-    }
-
-    fn item(&self, item: &Item) -> &str {
-        &self.items[usize::from(item.number.0)]
-    }
-
-    /// The step's constant.
-    fn step(&self, step: &Step) -> &str {
-        self.step_const(step.number)
-    }
-
-    /// The constant of the step numbered `step`.
-    fn step_const(&self, step: StepId) -> &str {
-        &self.steps[usize::from(step.0)].0
-    }
-
-    /// The function that marks the step and its items.
-    fn step_fn(&self, step: &Step) -> &str {
-        &self.steps[usize::from(step.number.0)].1
-    }
-
-    fn items(&self, items: &[Item]) -> Vec<String> {
-        items.iter().map(|i| self.item(i).to_string()).collect()
-    }
-}
-
-/// Names unique by construction, for ids whose `naturals` (the names made
-/// of them, in order) may coincide — `20th` and `m_20th` both make
-/// `M_20TH`, markers `X` and `X` on one item and `X_2` on it make `…_X_2`
-/// twice. Each id keeps its natural name where no earlier id took it (or
-/// `taken` has it); else it gets the natural name with the first suffix
-/// `_2`, `_3`, … that is no id's natural name and not yet given, so no
-/// name is given twice and ids that collide with none keep their names.
-fn unique(naturals: Vec<String>, taken: &[&str]) -> Vec<String> {
-    let reserved: HashSet<&str> = naturals.iter().map(String::as_str).chain(taken.iter().copied()).collect();
-    let mut given: HashSet<String> = taken.iter().map(|t| t.to_string()).collect();
-    let mut out = Vec::with_capacity(naturals.len());
-    for name in &naturals {
-        let name = if given.contains(name) {
-            (2..)
-                .map(|n| format!("{name}_{n}"))
-                .find(|candidate| !reserved.contains(candidate.as_str()) && !given.contains(candidate))
-                .unwrap_or_default()
-        } else {
-            name.clone()
-        };
-        given.insert(name.clone());
-        out.push(name);
-    }
-    out
-}
-
-/// `MESSAGES (#1B)` → `MESSAGES_1B`: upper case, runs of other characters one `_`.
-fn word(label: &str) -> String {
-    let upper = label.to_uppercase();
-    let parts: Vec<&str> = upper.split(|c: char| !c.is_ascii_alphanumeric()).filter(|p| !p.is_empty()).collect();
-    parts.join("_")
-}
-
-/// `abbey-and-mayor` → `ABBEY_AND_MAYOR`; a leading digit gets `prefix_`.
-fn constant(id: &str, prefix: &str) -> String {
-    rust::ident(id, prefix, Case::Upper)
-}
-
-/// A flag's function name: its id, or `f_` + its id where the id is not a
-/// Rust identifier (`20th_anniversary_expansion_plus`, `type`).
-fn function(id: &str) -> String {
-    rust::ident(id, "f", Case::Keep)
-}
-
-/// A `///` line from Markdown built with [`markdown`]'s escapers (and made
-/// one line again, should a caller forget).
-fn doc(markdown: &str) -> String {
-    format!("/// {}", rust::comment(markdown))
-}
-
-/// A step's constant as its id makes it (`1A` → `S1A`), before [`unique`].
-fn step_const(step: &Step) -> String {
-    let name = constant(&step.id, "S");
-    name.strip_prefix("S_").map_or_else(|| name.clone(), |rest| format!("S{rest}"))
-}
-
-fn step_fn(step: &Step) -> String {
-    rust::ident(&format!("step_{}", step.id), "s", Case::Lower)
-}
-
-/// A string literal, continued on further lines (`\` + newline) at spaces
-/// when long, so that the generated file stays within 120 columns.
-fn literal(text: &str) -> String {
-    let escaped = rust::string(text);
-    if escaped.len() <= LITERAL_WIDTH {
-        return escaped;
-    }
-    let inner = &escaped[1..escaped.len() - 1];
-    let mut out = String::from("\"");
-    let mut line = 0;
-    for (i, word) in inner.split(' ').enumerate() {
-        if i > 0 {
-            // Break before a word only where no space follows the break: the
-            // continuation swallows the next line's leading whitespace.
-            if line + word.len() > LITERAL_WIDTH && !word.is_empty() {
-                out.push_str(" \\\n                ");
-                line = 0;
-            } else {
-                out.push(' ');
-                line += 1;
-            }
-        }
-        out.push_str(word);
-        line += word.len();
-    }
-    out.push('"');
-    out
 }
 
 fn constants(rules: &Rules, names: &Names, out: &mut Writer) {
@@ -963,52 +630,4 @@ fn cond(c: &Cond, names: &Names, outer: Prec) -> String {
         }
     };
     if prec < outer { format!("({text})") } else { text }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `wrapped` made one line again: each break is a newline and indentation
-    /// before an operator.
-    fn unwrap(wrapped: &str) -> String {
-        wrapped.lines().map(str::trim_start).collect::<Vec<_>>().join(" ")
-    }
-
-    fn tests(n: usize) -> Vec<String> {
-        (0..n).map(|i| format!("cfg.has(module::MODULE_NUMBER_{i})")).collect()
-    }
-
-    #[test]
-    fn short_code_is_not_wrapped() {
-        let code = tests(3).join(" || ");
-        assert_eq!(wrap(&code, INDENT, 2), code);
-    }
-
-    #[test]
-    fn long_code_breaks_before_outermost_operators_within_the_width() {
-        let inner = format!("({})", tests(2).join(" || "));
-        let code = [tests(6), vec![inner.clone()], tests(6)].concat().join(" && ");
-        for indent in [INDENT, 3 * INDENT] {
-            let wrapped = wrap(&code, indent, 2);
-            let lines: Vec<&str> = wrapped.lines().collect();
-            assert!(lines.len() > 1, "{wrapped}");
-            for line in &lines {
-                assert!(indent + line.len() + 2 <= WIDTH, "{line:?} passes {WIDTH} columns at {indent}");
-            }
-            for line in &lines[1..] {
-                assert!(line.starts_with(&format!("{:INDENT$}&& ", "")), "{line:?}");
-            }
-            assert!(wrapped.contains(&inner), "the parenthesised part was split: {wrapped}");
-            assert_eq!(unwrap(&wrapped), code);
-        }
-    }
-
-    #[test]
-    fn disjunctions_break_before_conjunctions() {
-        let code = format!("{} || {}", tests(4).join(" && "), tests(4).join(" && "));
-        let wrapped = wrap(&code, INDENT, 0);
-        assert!(wrapped.lines().skip(1).all(|line| line.trim_start().starts_with("|| ")), "{wrapped}");
-        assert_eq!(unwrap(&wrapped), code);
-    }
 }
