@@ -17,7 +17,8 @@ pub fn run(rules: Option<&Path>, _: &VerifyArgs) -> Outcome {
     let compiled = source.compile();
     let rules = compiled.result?;
     let started = std::time::Instant::now();
-    let report = verify::verify(&rules, &compiled.sources);
+    // The run's budget, which `check` spent from: verify charges it too.
+    let report = verify::verify_within(&rules, &compiled.sources, compiled.budget.clone());
     if !report.problems.is_empty() {
         return Err(report.problems);
     }

@@ -104,7 +104,7 @@ codes! {
     DoubleTurn = "double-turn", Error, Rules, "The double-turn block (`double_turn.";
     TooMany = "too-many", Error, Size, "The rules declare more editions, variants, modules, items or markers than are supported.";
     TooDeep = "too-deep", Error, Size, "Items nest more levels deep (with `under` or `children`) than are supported.";
-    TooComplex = "too-complex", Error, Size, "A condition, or a derived flag once expanded, takes more work to decide than the rules may use.";
+    TooComplex = "too-complex", Error, Size, "A condition, or a derived flag once expanded, takes more work to decide, explain or write than a run may use.";
     InvalidTranslation = "invalid-translation", Error, Rules, "`translations/languages.yaml` declares a language whose tag is not a lower-case BCP 47 tag, or English itself, or whose name is empty or over 64 characters; or a translation of a word of the program drops or adds a placeholder (`{publishers}`).";
     MissingTranslation = "missing-translation", Error, Rules, "A language that must be complete (`required: true`) has units with no current translation.";
     OutdatedTranslation = "outdated-translation", Warning, Rules, "A translation was made from English that the rules no longer hold (MediaWiki's Translate calls it fuzzy): its unit shows the English until it is reviewed.";

@@ -16,8 +16,8 @@
 //! that shows the context without it.
 //!
 //! The proofs combine conditions that `check` decided one at a time (every
-//! item of a step at once, alternatives two by two), so they work within a
-//! budget of their own ([`Logic::new`]'s): past it, the culprit where the
+//! item of a step at once, alternatives two by two), so they work within
+//! the run's budget ([`verify_within`]; [`Logic::new`]'s): past it, the culprit where the
 //! work ran out gets a located "too complex to verify" diagnostic, and what
 //! was not proved is not reported.
 
@@ -26,7 +26,7 @@ use carcassonne_rules_compiler::codes::Code;
 use carcassonne_rules_core::EditionId;
 
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
-use carcassonne_rules_compiler::logic::{BUDGET, TooComplex};
+use carcassonne_rules_compiler::logic::{BUDGET, Budget, TooComplex};
 pub use carcassonne_rules_compiler::logic::{Logic, Selection};
 use carcassonne_rules_compiler::model::{Cond, Item, Rules, WordingPart};
 
@@ -43,7 +43,12 @@ pub struct Report {
 /// Proves the properties listed in the module documentation for every
 /// selection, reporting each failure at its YAML span with a counterexample.
 pub fn verify(rules: &Rules, sources: &Sources) -> Report {
-    let logic = Logic::new(rules);
+    verify_within(rules, sources, Budget::new(BUDGET))
+}
+
+/// [`verify`], charging `budget`: the run's, which `check` spent from.
+pub fn verify_within(rules: &Rules, sources: &Sources, budget: Budget) -> Report {
+    let logic = Logic::within(rules, budget);
     let mut run = Run {
         rules,
         logic: &logic,
