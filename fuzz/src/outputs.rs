@@ -467,7 +467,7 @@ fn check_wiki(hostile: &Bed, stand_in: &Bed, sources: &Sources) {
     let languages =
         [(None, None, false), (None, None, true)].into_iter().chain(locales.map(|(a, b)| (Some(a), Some(b), false)));
     for (locale, stand_in_locale, translate) in languages {
-        let options = |locale| export::Options { locale, translate };
+        let options = |locale| export::Options { locale, translate, all_sections: true };
         match (
             export::export_with(&hostile.rules, sources, options(locale)),
             export::export_with(&stand_in.rules, sources, options(stand_in_locale)),

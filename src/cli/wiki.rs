@@ -22,6 +22,20 @@ pub struct WikiArgs {
     /// unit each, named by its id.
     #[arg(long, conflicts_with = "lang")]
     translate: bool,
+    /// Which sections to write: those the page has (`page`: the
+    /// introduction, "at any time" and the steps), or `all` (Setup and
+    /// Final scoring too).
+    #[arg(long, value_enum, default_value_t = Sections::Page)]
+    sections: Sections,
+}
+
+/// The sections `wiki` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Sections {
+    /// Those the Order of Play page has.
+    Page,
+    /// Setup and Final scoring too.
+    All,
 }
 
 pub fn run(rules: Option<&Path>, args: &WikiArgs) -> Outcome {
@@ -29,7 +43,7 @@ pub fn run(rules: Option<&Path>, args: &WikiArgs) -> Outcome {
     let rules = compiled.result?;
     args.lang.check(&compiled.translations)?;
     let locale = compiled.translations.locale(&args.lang.lang);
-    let options = Options { locale, translate: args.translate };
+    let options = Options { locale, translate: args.translate, all_sections: args.sections == Sections::All };
     // The run's budget, which `check` spent from: the export charges it too.
     let text = export::export_within(&rules, &compiled.sources, options, compiled.budget.clone())?;
     output::finish_writing_on_signal();

@@ -215,6 +215,10 @@ pub struct Options<'a> {
     /// page of MediaWiki's Translate extension, whose units then stay with
     /// their items when items move.
     pub translate: bool,
+    /// Write the sections the page does not have (Setup, Final scoring)
+    /// too: the page has only the introduction and "at any time", beside
+    /// the steps.
+    pub all_sections: bool,
 }
 
 /// The order of play as wiki source. A condition the page's classes cannot
@@ -967,16 +971,29 @@ impl Writer<'_> {
         let rules = self.rules;
         self.line("<!-- The order of play, generated from the carcassonne-rules by `carcassonne-rules wiki`. -->");
         self.line("<!-- Edit the rules, not this text: the next export replaces it. -->");
+        // The page's selector: its script fills the first `div` with the
+        // expansions to choose and shows the order once it has run.
+        self.line("<div class=\"showAll\" id=\"_Expansion_Selector_\"></div>");
+        self.line(
+            "<div class=\"showWhenDone\" id=\"_Tabs_Container_\" style=\"display:none;\" data-fan-expansions=\"true\"></div>",
+        );
+        self.line("<div class=\"showWhenDone\" id=\"OrderOfPlay\" style=\"display: none;\">");
         self.line("<div class=\"wica-bottom-spacing wica-visible\">");
-        for section in Section::BEFORE_STEPS {
-            self.section(section, rules.section(section));
+        let all = self.options.all_sections;
+        let written = |section: &Section| all || matches!(section, Section::Notes | Section::AnyTime);
+        for section in Section::BEFORE_STEPS.iter().filter(|s| written(s)) {
+            self.section(*section, rules.section(*section));
         }
         self.line("</div>");
         self.line("");
         self.steps();
-        self.line("<div class=\"wica-top-spacing wica-bottom-spacing wica-visible\">");
-        for section in Section::AFTER_STEPS {
-            self.section(section, rules.section(section));
+        let after: Vec<Section> = Section::AFTER_STEPS.iter().copied().filter(written).collect();
+        if !after.is_empty() {
+            self.line("<div class=\"wica-top-spacing wica-bottom-spacing wica-visible\">");
+            for section in after {
+                self.section(section, rules.section(section));
+            }
+            self.line("</div>");
         }
         self.line("</div>");
     }

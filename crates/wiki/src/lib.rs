@@ -11,7 +11,9 @@
 //!   names, and the deliberate differences between the page and the rules,
 //!   each with its reason; [`errata::schema`] is its JSON Schema;
 //! - [`keys`] is the one mapping between module ids and the page's selector
-//!   keys, both ways.
+//!   keys, both ways;
+//! - [`measure`] measures how near an export's form is to the page's: the
+//!   class tokens both use, and the skeleton of boxes and steps.
 //!
 //! The binary `carcassonne-conformance` runs the comparison over many
 //! selections and prints the differences and a tally.
@@ -22,6 +24,7 @@ pub mod errata;
 pub mod escape;
 pub mod export;
 pub mod keys;
+pub mod measure;
 pub mod page;
 
 pub use errata::Errata;

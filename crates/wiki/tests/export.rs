@@ -40,9 +40,12 @@ static COMPILED: LazyLock<(Rules, Sources)> = LazyLock::new(|| {
 
 static RULES: LazyLock<&Rules> = LazyLock::new(|| &COMPILED.0);
 
-static EXPORT: LazyLock<String> = LazyLock::new(|| match export::export(&COMPILED.0, &COMPILED.1) {
-    Ok(text) => text,
-    Err(problems) => panic!("the export fails:\n{}", render(&problems, false)),
+/// The export with every section, so that every item is read back.
+static EXPORT: LazyLock<String> = LazyLock::new(|| {
+    match export::export_with(&COMPILED.0, &COMPILED.1, Options { all_sections: true, ..Options::default() }) {
+        Ok(text) => text,
+        Err(problems) => panic!("the export fails:\n{}", render(&problems, false)),
+    }
 });
 
 /// The items as the page says them: without effects and flow, which the
@@ -77,7 +80,7 @@ static DUTCH: LazyLock<Locale> = LazyLock::new(|| {
 
 /// The export in Dutch, as the Dutch page is written, read back.
 static DUTCH_PAGE: LazyLock<Page> = LazyLock::new(|| {
-    let options = Options { locale: Some(&DUTCH), translate: false };
+    let options = Options { locale: Some(&DUTCH), translate: false, all_sections: true };
     match export::export_with(&COMPILED.0, &COMPILED.1, options) {
         Ok(text) => Page::parse(&text, &RULES, &Errata::default()),
         Err(problems) => panic!("the Dutch export fails:\n{}", render(&problems, false)),
@@ -86,7 +89,7 @@ static DUTCH_PAGE: LazyLock<Page> = LazyLock::new(|| {
 
 /// The export as Translate's English source page.
 static TRANSLATE_SOURCE: LazyLock<String> = LazyLock::new(|| {
-    let options = Options { locale: None, translate: true };
+    let options = Options { locale: None, translate: true, all_sections: true };
     export::export_with(&COMPILED.0, &COMPILED.1, options).expect("the export for Translate")
 });
 
@@ -344,7 +347,7 @@ fn the_dutch_export_reads_back_as_the_dutch_turn_order() {
         differing[..differing.len().min(2)].join("\n")
     );
     // Its headings and leads are the Dutch page's, not the English ones.
-    let options = Options { locale: Some(&DUTCH), translate: false };
+    let options = Options { locale: Some(&DUTCH), translate: false, all_sections: true };
     let text = export::export_with(&COMPILED.0, &COMPILED.1, options).expect("export");
     assert!(text.contains("'''Stap 1B: Een tegel trekken'''") && text.contains("'''Inleiding'''"));
     assert!(!text.contains("'''Step ") && !text.contains("There are no actions"));
@@ -395,7 +398,7 @@ fn translate_units_stay_with_their_items_when_items_swap() {
     std::fs::write(&path, text.replacen(&format!("{wagon}{barn}"), &format!("{barn}{wagon}"), 1)).expect("write");
     let compiled = compile_dir(dir.path());
     let rules = compiled.result.expect("the swapped rules check");
-    let options = Options { locale: None, translate: true };
+    let options = Options { locale: None, translate: true, all_sections: true };
     let swapped = units(&export::export_with(&rules, &compiled.sources, options).expect("export"));
     let before = units(&TRANSLATE_SOURCE);
     let position = |units: &[(String, String)], name: &str| units.iter().position(|(n, _)| n == name).expect(name);
@@ -418,7 +421,7 @@ fn item_line<'a>(source: &'a str, id: &str) -> &'a str {
 fn the_word_that_says_an_item_may_or_must_be_done_is_bold_as_on_the_page() {
     // The page writes "Je '''mag''' …", "… '''moet''' …" in such items.
     assert!(item_line(&EXPORT, "ask-advice").contains("You '''may''' ask"), "{}", item_line(&EXPORT, "ask-advice"));
-    let options = Options { locale: Some(&DUTCH), translate: false };
+    let options = Options { locale: Some(&DUTCH), translate: false, all_sections: true };
     let dutch = export::export_with(&COMPILED.0, &COMPILED.1, options).expect("the Dutch export");
     assert!(item_line(&dutch, "ask-advice").contains("Je '''mag''' andere"), "{}", item_line(&dutch, "ask-advice"));
     // Only in an item that may (or must) be done: a note saying "may" keeps it plain.
@@ -470,4 +473,19 @@ fn a_bold_modal_beside_hostile_text_stays_the_one_bold_run() {
     let read = page.turn_order(&rules, &cfg);
     let ask = read.section(Section::AnyTime).iter().flat_map(|i| &i.children).find(|i| i.id() == "ask-advice");
     assert_eq!(ask.map(|i| i.text.as_ref()), Some("You ''may'' [[ask]] |x| ''' <b>"));
+}
+
+/// The page has no Setup and no Final scoring: the export writes them only
+/// when asked for every section.
+#[test]
+fn setup_and_final_scoring_only_with_every_section() {
+    let (rules, sources) = &*COMPILED;
+    let page = export::export(rules, sources).expect("the export");
+    for section in [Section::Setup, Section::FinalScoring] {
+        let heading = export::heading(section);
+        assert!(!page.contains(&heading), "{heading} on the page's sections");
+        assert!(EXPORT.contains(&heading), "{heading} with every section");
+    }
+    assert!(page.contains(&export::heading(Section::AnyTime)));
+    assert!(page.contains("id=\"_Expansion_Selector_\""), "the page's selector");
 }

@@ -203,3 +203,12 @@ fn every_word_outside_the_rules_texts_has_a_unit_named_by_what_and_where_it_is()
     let stray: Vec<&String> = words.difference(&names).filter(|w| w.chars().count() > 1).collect();
     assert!(stray.is_empty(), "words outside Translate's units: {stray:?}");
 }
+
+/// The project's Dutch words are the Dutch page's: the conventions the export
+/// writes in Dutch are the ones the page reader knows from the page.
+#[test]
+fn the_projects_dutch_words_are_the_pages() {
+    let (_, _, dutch) = &*COMPILED;
+    assert_eq!(export::Conventions::of(Some(dutch)), export::DUTCH);
+    assert_eq!(export::Conventions::of(None), export::ENGLISH);
+}
