@@ -20,11 +20,21 @@
   "The carcassonne-rules binary, if it is not on PATH."
   :type 'string)
 
+(defun carcassonne-rules--rules-p (dir)
+  "Whether DIR holds modules.yaml and is not a language's folder of
+translations, which mirrors the rules files (rules/translations/nl/)."
+  (and (file-exists-p (expand-file-name "modules.yaml" dir))
+       (let ((parent (file-name-directory (directory-file-name (expand-file-name dir)))))
+         (not (and (string= (file-name-nondirectory (directory-file-name parent)) "translations")
+                   (file-exists-p (expand-file-name "../modules.yaml" parent)))))))
+
 (defun carcassonne-rules-root (file)
   "The rules folder FILE is in: the nearest folder at or above it holding
-base.yaml, or nil. Other YAML files (a CI workflow, say) get no server."
+modules.yaml that is not a language's folder of translations, or nil; a
+rules file and a translation file share it, and so one server. Other YAML
+files (a CI workflow, say) get no server."
   (when file
-    (let ((dir (locate-dominating-file file "base.yaml")))
+    (let ((dir (locate-dominating-file file #'carcassonne-rules--rules-p)))
       (and dir (file-name-as-directory (expand-file-name dir))))))
 
 (defun carcassonne-rules--project (dir)

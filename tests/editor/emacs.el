@@ -120,6 +120,57 @@ post-command hooks, then the idle timers (batch Emacs runs neither)."
                                                (buffer-substring (line-beginning-position) (line-end-position))))
              (list (buffer-name) (buffer-substring (line-beginning-position) (line-end-position)))))
 
+    ;; One workspace: a Dutch translation file joins the expansion file's
+    ;; server, clean; an orphaned key there is shown at its line.
+    (let ((server (eglot-current-server))
+          (abbey (current-buffer)))
+      (find-file (concat root "/rules/translations/nl/expansions/abbey-and-mayor.yaml"))
+      (command)
+      (wait-for #'eglot-current-server)
+      (check "one server for a translation file"
+             (and (eq (eglot-current-server) server)
+                  (= (length (gethash (eglot--project server) eglot--servers-by-project)) 1)
+                  (progn (accept-process-output nil 0.5) (null (diagnostics))))
+             (list (eglot-current-server) server (diagnostics)))
+      (let ((line (goto-text "  abbey-take-tile:")))
+        (replace-line "  abbey-take-tyle:")
+        (let ((found (wait-for (lambda () (seq-filter (lambda (d) (string-match-p "orphaned" (cdr d)))
+                                                      (diagnostics))))))
+          (check "orphaned translation"
+                 (and (= (length found) 1) (= (caar found) line)
+                      (string-match-p "did you mean `abbey-take-tile`" (cdar found)))
+                 (diagnostics)))
+        (replace-line "  abbey-take-tile:")
+        (check "translation clean again" (wait-for (lambda () (null (diagnostics)))) (diagnostics)))
+      (let ((dutch (current-buffer)))
+        ;; A rename of an item, applied by eglot and saved: no stale problem.
+        (switch-to-buffer abbey)
+        (goto-text "id: abbey-take-tile")
+        (forward-char 6)
+        (eglot-rename "abbey-tile-taken")
+        (save-some-buffers t)
+        (command)
+        (check "rename and save"
+               (and (wait-for (lambda () (and (null (diagnostics))
+                                              (with-current-buffer dutch (null (diagnostics))))))
+                    (with-current-buffer dutch (save-excursion (goto-char (point-min))
+                                                               (search-forward "abbey-tile-taken:" nil t))))
+               (list (diagnostics) (with-current-buffer dutch (diagnostics)))))
+      ;; An editor's backup beside the expansion file: one message, at it
+      ;; (the server is told by eglot's file watcher), nothing elsewhere.
+      (let ((backup (concat root "/rules/expansions/abbey-and-mayor.yaml~")))
+        (write-region (point-min) (point-max) backup)
+        (accept-process-output nil 1)
+        (command)
+        (find-file backup)
+        (command)
+        ;; Flymake asks eglot on display, which batch Emacs does not do.
+        (let ((found (wait-for (lambda () (flymake-start) (diagnostics)))))
+          (check "backup file" (and (= (length found) 1) (= (caar found) 1)
+                                    (string-match-p "backup" (cdar found))
+                                    (with-current-buffer abbey (null (diagnostics))))
+                 (list found (with-current-buffer abbey (diagnostics)))))))
+
     ;; A YAML file outside any rules folder gets no server.
     (find-file (getenv "ELSEWHERE"))
     (command)

@@ -161,6 +161,7 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         problems: BTreeMap::new(),
         edit: None,
         echoes: HashMap::new(),
+        republish: HashSet::new(),
     };
     server.analyse(connection)?;
     let mut waiting = Vec::new();
@@ -228,6 +229,10 @@ struct Server {
     /// The problems an edit of one file caused in another, each also shown
     /// in the edited file while it lasts: by the problem, where it is shown.
     echoes: HashMap<(String, &'static str, String), Place>,
+    /// The files opened since the last analysis: their diagnostics are
+    /// published even if unchanged (a client may keep none for a file it
+    /// did not have open).
+    republish: HashSet<String>,
 }
 
 /// Where an edit changed a buffer.
@@ -266,9 +271,20 @@ impl Server {
             self.errata_changed(&notification);
             return false;
         }
+        if notification.method == "textDocument/didOpen"
+            && let Some(path) = uri::to_path(uri)
+            && let Some(backup) = self.workspace.backup(&path)
+        {
+            // An editor's backup opened: its message again, for a client
+            // that kept none for a file it had not open (and watches none).
+            self.workspace.changed_on_disk(&path);
+            self.republish.insert(backup);
+            return true;
+        }
         let Some(rel) = self.rel(uri) else { return false };
         match notification.method.as_str() {
             "textDocument/didOpen" => {
+                self.republish.insert(rel.clone());
                 let text = params.pointer("/textDocument/text").and_then(Value::as_str).unwrap_or_default();
                 // A buffer opened unlike its file is no edit to show
                 // problems at, and makes the cause of the others unclear.
@@ -397,7 +413,7 @@ impl Server {
                 problems.iter().map(|p| self.diagnostic(&lines, p)).collect()
             };
             let before = self.published.remove(file).unwrap_or_default();
-            if diagnostics != before {
+            if diagnostics != before || (self.republish.contains(file) && !diagnostics.is_empty()) {
                 self.publish(connection, file, diagnostics.clone())?;
             }
             if !diagnostics.is_empty() {
@@ -409,6 +425,7 @@ impl Server {
             self.publish(connection, gone, Vec::new())?;
         }
         self.published = published;
+        self.republish.clear();
         self.problems = analysis.problems;
         if let Some(rules) = analysis.rules {
             self.model = Some(Model { rules, texts: analysis.texts, translations: analysis.translations });

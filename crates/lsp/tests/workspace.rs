@@ -146,3 +146,15 @@ fn a_new_items_missing_translation_is_shown_in_the_file_it_was_added_to() {
     assert_eq!(client.diagnostics_of(ABBEY), Vec::<Value>::new());
     assert_eq!(client.diagnostics[&languages], Vec::<Value>::new());
 }
+
+#[test]
+fn an_editors_backup_opened_gets_its_message_without_a_watcher() {
+    let mut client = Client::start(false);
+    let abbey = client.text(ABBEY);
+    let backup = "expansions/abbey-and-mayor.yaml~";
+    std::fs::write(client.dir.path().join("rules").join(backup), &abbey).unwrap();
+    client.open(backup, &abbey);
+    let at = client.diagnostics_of(backup);
+    assert_eq!(at.len(), 1, "{at:?}");
+    assert!(at[0]["message"].as_str().unwrap().contains("backup"), "{at:?}");
+}
