@@ -1483,11 +1483,12 @@ impl Writer<'_> {
     /// A title (a phase's, a step's) in the export's language, with its
     /// Translate unit.
     fn title(&mut self, unit: Unit<'_>, english: &str, at: Option<Span>, line: &mut Line) {
-        let translated = self.options.locale.and_then(|l| l.get(unit));
+        let translated = self.options.locale.and_then(|l| l.get(unit)).map(|t| t.text.clone());
         let unit = translation::unit_id(unit);
-        let text = translated.map_or_else(|| english.to_string(), |t| t.text.render(EditionId(0)));
-        self.unit(&unit, at, line, |_, line| {
-            line.text(&text);
+        // A title by edition (Dutch phase 2) is a span per edition, as text is.
+        let text = translated.unwrap_or_else(|| Wording(vec![WordingPart::Literal(english.to_string())]));
+        self.unit(&unit, at, line, |writer, line| {
+            writer.text(&text, line, None);
         });
     }
 

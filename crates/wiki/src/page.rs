@@ -139,7 +139,7 @@ pub struct Page {
     list_items: Vec<ListItem>,
     runs: Vec<Run>,
     /// The title parameter of each rules box (`1. Place a tile`).
-    templates: Vec<String>,
+    templates: Vec<Title>,
     /// Class names that could not be read (they count as never shown), sorted.
     pub unreadable: Vec<String>,
     /// Where the reader read broken markup its own way, in page order: each
@@ -150,6 +150,20 @@ pub struct Page {
     /// The rules' catalog, with the ids of the page's items that the rules
     /// lack after theirs: it names the items of [`Page::turn_order`].
     catalog: Catalog,
+}
+
+/// A rules box's title, in pieces: each with the condition of the span it
+/// stands in, if any (`2. Een <span class="showC1">horige</span>…`: the
+/// title by edition).
+#[derive(Debug, Clone, Default)]
+struct Title(Vec<(Option<Cond>, String)>);
+
+impl Title {
+    /// The title as `cfg` shows it.
+    fn shown(&self, rules: &Rules, cfg: &Config) -> String {
+        let shown = |c: &Option<Cond>| c.as_ref().is_none_or(|c| c.eval(&rules.flags, cfg));
+        self.0.iter().filter(|(c, _)| shown(c)).map(|(_, text)| text.as_str()).collect()
+    }
 }
 
 /// A place where the page's markup is broken and the reader repairs it.
@@ -204,6 +218,9 @@ static TRANSLATE_MARKUP: LazyLock<Regex> =
 fn without_translate_markup(text: &str) -> Cow<'_, str> {
     TRANSLATE_MARKUP.replace_all(text, "")
 }
+
+/// A span in a rules box's title: its attributes and its text.
+static TITLE_SPAN: LazyLock<Regex> = LazyLock::new(|| regex(r"<span([^>]*)>([^<]*)</span>"));
 
 /// The lead of a step whose items are alternatives, in Dutch and English.
 const CHOOSE_ONE_LEADS: [&str; 2] = ["precies één van de volgende", "exactly one of the following"];
@@ -388,7 +405,16 @@ impl Page {
                 // Each rules box is a template: what it leaves open ends with it.
                 Event::TemplateStart(title) => {
                     templates.push((open.len(), page.templates.len()));
-                    page.templates.push(title);
+                    let mut pieces = Vec::new();
+                    let mut rest = title.as_str();
+                    while let Some(c) = TITLE_SPAN.captures(rest) {
+                        let (Some(all), Some(inner)) = (c.get(0), c.get(2)) else { break };
+                        pieces.push((None, rest[..all.start()].to_string()));
+                        pieces.push((reader.attributes(&c[1], &mut page.unreadable), inner.as_str().to_string()));
+                        rest = &rest[all.end()..];
+                    }
+                    pieces.push((None, rest.to_string()));
+                    page.templates.push(Title(pieces));
                 }
                 Event::TemplateEnd => {
                     if let Some((depth, _)) = templates.pop() {
@@ -650,7 +676,7 @@ impl Page {
             words: None,
         };
         // The phases, from their boxes' titles (`1. Place a tile`).
-        for title in &self.templates {
+        for title in self.templates.iter().map(|t| t.shown(rules, cfg)) {
             if let Some((id, title)) = title.split_once(". ").filter(|(id, _)| id.chars().all(|c| c.is_ascii_digit()))
                 && !order.phases.iter().any(|p| p.id == id)
             {
@@ -678,7 +704,7 @@ impl Page {
                     let phase_id = header
                         .template
                         .and_then(|t| self.templates.get(t))
-                        .map(|t| digits(t))
+                        .map(|t| digits(&t.shown(rules, cfg)))
                         .filter(|d| !d.is_empty())
                         .unwrap_or_else(|| digits(step));
                     let phase = match order.phases.iter().position(|p| p.id == phase_id) {

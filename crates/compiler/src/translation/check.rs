@@ -216,10 +216,11 @@ struct Texts<'a> {
 }
 
 /// Reads `field`, a `from:` or `text:` of a unit of the kind `kind`: its
-/// edition variants where it is an item's text with braces (the text DSL),
-/// else its words.
+/// edition variants where it is an item's text or a phase's title with braces
+/// (the text DSL: a language may title a phase by edition, as Dutch does
+/// phase 2), else its words.
 fn read_field(kind: Kind, field: &Spanned<String>) -> Result<Vec<dsl::TextPart>, dsl::SyntaxError> {
-    if kind == Kind::Item && field.value.contains(['{', '}']) {
+    if matches!(kind, Kind::Item | Kind::Phase) && field.value.contains(['{', '}']) {
         dsl::text(&field.value)
     } else {
         Ok(vec![dsl::TextPart::Literal(collapse(&field.value))])

@@ -213,7 +213,15 @@ pub static LANG: LangTable = LangTable {
     ],
     phases: &[
         LangUnit { id: "1", text: EditionText::Same("Een landtegel leggen"), outdated: false },
-        LangUnit { id: "2", text: EditionText::Same("Een meeple zetten"), outdated: false },
+        LangUnit {
+            id: "2",
+            text: EditionText::ByEdition(&[
+                (edition::C1, "Een horige inzetten"),
+                (edition::C2, "Een meeple zetten"),
+                (edition::WE, "Een meeple zetten"),
+            ]),
+            outdated: false,
+        },
         LangUnit { id: "3", text: EditionText::Same("Puntentelling afhandelen"), outdated: false },
         LangUnit { id: "4", text: EditionText::Same("Aanvullende acties"), outdated: false },
     ],
