@@ -128,6 +128,13 @@ impl Checker<'_> {
             }
             if let Some(&first) = by_id.get(id.value.as_str()) {
                 self.duplicate("item id", id, nodes[first].raw.id.span);
+                // Renamed to the first id free of the form `id-2`, `id-3`…
+                let taken = |candidate: &str| nodes.iter().any(|n| n.raw.id.value == candidate);
+                let free = (2..).map(|n| format!("{}-{n}", id.value)).find(|c| !taken(c));
+                if let (Some(free), Some(last)) = (free.filter(|f| IdKind::Item.accepts(f)), self.problems.pop()) {
+                    let title = format!("Rename this one to `{free}`");
+                    self.problems.push(last.with_fix(Fix { title, span: id.span, replacement: free }));
+                }
             } else {
                 by_id.insert(&id.value, i);
             }

@@ -263,7 +263,8 @@ impl<'a> Checker<'a> {
             );
             return;
         }
-        let help = match kind.fixed(&id.value) {
+        let fixed = kind.fixed(&id.value);
+        let help = match &fixed {
             Some(fixed) => format!("write `{fixed}`"),
             None if id.value.len() > lexicon::MAX_ID_LEN => {
                 format!("ids have at most {} characters", lexicon::MAX_ID_LEN)
@@ -277,6 +278,11 @@ impl<'a> Checker<'a> {
             format!("{} ids are {}", kind.what(), kind.described()),
             Some(help),
         );
+        // The help's id, as the fix: ids are plain scalars, so the span is the id itself.
+        if let (Some(fixed), Some(last)) = (fixed, self.problems.pop()) {
+            let title = format!("Write `{fixed}`");
+            self.problems.push(last.with_fix(Fix { title, span: id.span, replacement: fixed }));
+        }
     }
 
     /// Reports a name, title or text that is not one line of printable
