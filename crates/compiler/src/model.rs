@@ -674,3 +674,69 @@ impl Dsl<'_> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::{BUDGET, Budget, TooComplex};
+
+    const NOWHERE: Span = Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 };
+
+    /// `f0 = m0 or m1`, and `fk = (f{k-1} and mk) or (f{k-1} and not m{k+1})`:
+    /// each flag names the one before twice, so expanded it doubles at
+    /// every level (`check` caps such flags; the walks must not depend on it).
+    fn doubling(levels: usize) -> Vec<Flag> {
+        let m = |k: usize| Cond::Module(ModuleId((k % 60) as u8));
+        let flag = |k: usize, when: Cond| Flag { id: format!("f{k}"), when, span: NOWHERE, name_span: NOWHERE };
+        let mut flags = vec![flag(0, Cond::Any(vec![m(0), m(1)]))];
+        for k in 1..levels {
+            let before = Cond::Flag(k - 1);
+            let when = Cond::Any(vec![
+                Cond::All(vec![before.clone(), m(k)]),
+                Cond::All(vec![before, Cond::Not(Box::new(m(k + 1)))]),
+            ]);
+            flags.push(flag(k, when));
+        }
+        flags
+    }
+
+    #[test]
+    fn modules_walk_each_flag_once_however_often_it_is_named() {
+        // 2^50 mentions once expanded: walked at each, this would not end.
+        let flags = doubling(50);
+        let cond = Cond::Any(vec![Cond::Flag(49); 1_000]);
+        let modules = cond.modules(&flags);
+        assert_eq!(modules.len(), 51);
+        assert_eq!(modules[..3], [ModuleId(0), ModuleId(1), ModuleId(2)], "first mention first");
+        // Under `not` only the negated walk names them.
+        assert_eq!(cond.named_modules(&flags).len(), 50);
+        assert_eq!(Cond::Not(Box::new(cond)).named_modules(&flags), []);
+    }
+
+    #[test]
+    fn expanded_nodes_are_counted_without_expanding() {
+        let flags = doubling(70);
+        assert_eq!(Cond::Flag(0).expanded_nodes(&flags), 3);
+        // (f0 and m1) or (f0 and not m2): 1 + (1 + 3 + 1) + (1 + 3 + 2).
+        assert_eq!(Cond::Flag(1).expanded_nodes(&flags), 12);
+        assert_eq!(Cond::Flag(69).expanded_nodes(&flags), usize::MAX, "saturates");
+    }
+
+    #[test]
+    fn the_origins_walk_charges_the_budget_and_stops_past_it() {
+        // An item naming a flag of 3,000 pairs beside a part of 3,000 more:
+        // every candidate's guard copies the big part.
+        let m = |k: usize| Cond::Module(ModuleId((k % 60) as u8));
+        let pairs = |from: usize| Cond::Any((0..3_000).map(|k| Cond::All(vec![m(from + k), m(k / 60)])).collect());
+        let flags = vec![Flag { id: "pairs".into(), when: pairs(0), span: NOWHERE, name_span: NOWHERE }];
+        let cond = Cond::All(vec![Cond::Flag(0), pairs(7)]);
+        let budget = Budget::new(BUDGET);
+        let refused = cond.origins_within(&flags, &budget);
+        assert_eq!(refused.err(), Some(TooComplex::Here));
+        assert_eq!(cond.origins_within(&flags, &budget).err(), Some(TooComplex::Earlier), "spent for the run");
+        // The same without the big part beside it fits, and is charged.
+        let budget = Budget::new(BUDGET);
+        let origins = Cond::Any(vec![Cond::Flag(0); 1_000]).origins_within(&flags, &budget).expect("within");
+        assert!(!origins.is_empty() && budget.spent() > 0 && budget.spent() < BUDGET / 10, "{}", budget.spent());
+    }
+}
