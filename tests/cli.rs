@@ -1297,3 +1297,34 @@ fn says(output: &str, fragment: &str) -> bool {
         .match_indices(fragment)
         .any(|(at, _)| !in_id(output[..at].chars().next_back()) && !in_id(output[at + fragment.len()..].chars().next()))
 }
+
+/// `order --lang` marks in text and Markdown what JSON says in `translation`:
+/// a text shown in English (Russian lacks most) and a translation of English
+/// that has changed since (a Dutch `from:` edited in a copy of the rules).
+#[test]
+fn order_in_a_language_marks_english_and_outdated_texts() {
+    let selection = ["order", "--edition", "C2", "--with", "abbey"];
+    for (format, mark) in [("text", " (не переведено: по-английски)"), ("markdown", " *(не переведено: по-английски)*")]
+    {
+        let out = cli(&[&selection[..], &["--lang", "ru", "--format", format]].concat());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let line = text.lines().find(|l| l.contains("Give every player one abbey tile")).expect("an English text");
+        assert!(line.contains(mark), "{format}: {line}");
+        let russian = text.lines().find(|l| l.contains("игрок, который сейчас делает ход")).expect("a Russian text");
+        assert!(!russian.contains("по-английски"), "{format}: {russian}");
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    copy_dir(Path::new("rules"), dir.path());
+    let base = dir.path().join("translations/nl/base.yaml");
+    let text = std::fs::read_to_string(&base).expect("read");
+    let edited = text.replace("from: \"Draw a tile at random.\"", "from: \"Draw a tile.\"");
+    assert_ne!(edited, text, "the Dutch base.yaml translates draw-tile");
+    std::fs::write(&base, edited).expect("write");
+    let rules = dir.path().display().to_string();
+    let out = cli(&["--rules", &rules, "order", "--edition", "C2", "--lang", "nl"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains("Trek willekeurig een tegel.")).expect("the outdated text");
+    assert!(line.contains(" (vertaling verouderd)"), "{line}");
+    assert_eq!(text.matches("vertaling verouderd").count(), 1, "{text}");
+}

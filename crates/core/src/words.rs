@@ -153,6 +153,8 @@ words! {
     ActorEachFromLeft = "actor_each_from_left", "each player in turn from your left, you last";
     ActorOwner = "actor_owner", "the player it concerns";
     ActorScorers = "actor_scorers", "each player who scores";
+    TranslationOutdated = "translation_outdated", "translation outdated";
+    TranslationMissing = "translation_missing", "not translated: English";
     PlayWentBackCount = "play_went_back_count", "one: The turn went back {n} time; giving up. | other: The turn went back {n} times; giving up.";
 }
 

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use carcassonne_rules_core::escape::{markdown, terminal};
+use carcassonne_rules_core::order::Translation;
 pub use carcassonne_rules_core::order::{CHOOSE_ONE, NO_ACTIONS};
 use carcassonne_rules_core::words::{Word, Words};
 use carcassonne_rules_core::{Catalog, Entry, Flow, Origin, Section, StepOrder, TurnOrder};
@@ -150,6 +151,16 @@ fn item_line(
     }
     if let Some(note) = flow_note(item.flow) {
         line.push_str(&style.flow(&style.escape(words.get(note))));
+    }
+    // In a language: a text translated from English that has changed since,
+    // or one shown in English, says so (JSON says it in `translation`).
+    let mark = match item.translation {
+        Some(Translation::Outdated) => Some(Word::TranslationOutdated),
+        Some(Translation::Missing) => Some(Word::TranslationMissing),
+        _ => None,
+    };
+    if let Some(mark) = mark {
+        line.push_str(&style.flow(&style.escape(words.get(mark))));
     }
     if item.foreign {
         line.push_str(foreign);

@@ -901,6 +901,18 @@ impl Writer<'_> {
     }
 }
 
+/// `write`'s text, in a `<span lang="en">` where it is an English fallback
+/// on another language's page.
+fn in_english(english: bool, line: &mut Line, write: impl FnOnce(&mut Line)) {
+    if english {
+        line.markup("<span lang=\"en\">");
+    }
+    write(line);
+    if english {
+        line.markup("</span>");
+    }
+}
+
 /// The name of the Translate unit of a program's word at `place` (a step's
 /// id, an item's): `program.no_actions.2A`. A unit's name is unique on the
 /// page, and says what it holds and where, so that it stays when others move.
@@ -1003,8 +1015,11 @@ impl Writer<'_> {
         let mut line = Line::new();
         line.markup("'''");
         let text = self.conventions.heading_text(section).to_string();
+        let english = self.fallback(Unit::Section(section));
         self.unit(&translation::unit_id(Unit::Section(section)), None, &mut line, |_, line| {
-            line.markup(&text);
+            in_english(english, line, |line| {
+                line.markup(&text);
+            });
         });
         line.markup(if section == Section::AnyTime { ":'''" } else { "'''" });
         self.line(&line.finish());
@@ -1218,8 +1233,11 @@ impl Writer<'_> {
             "display: block; text-align: center; color: #808080;",
         ));
         let words = self.conventions.double_turn.to_string();
+        let english = self.fallback(Unit::Word(Word::OnceOrTwice));
         self.unit(&word_unit(Word::OnceOrTwice, &step.id), Some(step.span), &mut line, |_, line| {
-            line.markup(&words);
+            in_english(english, line, |line| {
+                line.markup(&words);
+            });
         });
         line.markup("</span>");
         self.line(&line.finish());
@@ -1296,8 +1314,11 @@ impl Writer<'_> {
         let mut line = Line::new();
         line.markup("'''");
         let word = self.conventions.step.to_string();
+        let english = self.fallback(Unit::Word(Word::Step));
         self.unit(&word_unit(Word::Step, &step.id), Some(step.span), &mut line, |_, line| {
-            line.markup(&word);
+            in_english(english, line, |line| {
+                line.markup(&word);
+            });
         });
         line.markup(" ").text(&step.id).markup(": ");
         self.title(Unit::Step(&step.id), &step.title, Some(step.span), &mut line);
@@ -1350,7 +1371,11 @@ impl Writer<'_> {
         let translate = self.options.translate;
         let mut words = Line::new();
         let unit = format!("{}.{}", word_unit(Word::RulesOnly, place), ids.join("-"));
+        let english = self.fallback(Unit::Word(Word::RulesOnly));
         self.unit(&unit, None, &mut words, |_, line| {
+            if english {
+                line.markup("<span lang=\"en\">");
+            }
             line.markup(&before);
             if translate {
                 line.markup(&format!("<tvar name=\"publishers\">{names}</tvar>"));
@@ -1358,6 +1383,9 @@ impl Writer<'_> {
                 line.markup(&names);
             }
             line.markup(&after);
+            if english {
+                line.markup("</span>");
+            }
         });
         let text = words.finish();
         let text = if parenthesised { format!("({text})") } else { format!("{text}:") };
@@ -1376,8 +1404,11 @@ impl Writer<'_> {
         if step.choose_one {
             let lead = self.conventions.choose_one.to_string();
             let mut line = Line::new();
+            let english = self.fallback(Unit::Word(Word::ChooseOneLead));
             self.unit(&word_unit(Word::ChooseOneLead, &step.id), Some(step.span), &mut line, |_, line| {
-                line.markup(&lead);
+                in_english(english, line, |line| {
+                    line.markup(&lead);
+                });
             });
             self.line(&line.finish());
             self.line("");
@@ -1429,8 +1460,11 @@ impl Writer<'_> {
             let mut line = Line::new();
             line.markup(&format!("<span{} style=\"color: #666666;\">", show.attributes(&[])));
             let words = self.conventions.no_actions.to_string();
+            let english = self.fallback(Unit::Word(Word::NoActions));
             self.unit(&word_unit(Word::NoActions, &step.id), Some(step.span), &mut line, |_, line| {
-                line.markup(&words);
+                in_english(english, line, |line| {
+                    line.markup(&words);
+                });
             });
             line.markup("</span>");
             self.line(&line.finish());
@@ -1486,9 +1520,10 @@ impl Writer<'_> {
         let translated = self.options.locale.and_then(|l| l.get(unit)).map(|t| t.text.clone());
         let unit = translation::unit_id(unit);
         // A title by edition (Dutch phase 2) is a span per edition, as text is.
+        let fallback = self.options.locale.is_some() && translated.is_none();
         let text = translated.unwrap_or_else(|| Wording(vec![WordingPart::Literal(english.to_string())]));
         self.unit(&unit, at, line, |writer, line| {
-            writer.text(&text, line, None);
+            in_english(fallback, line, |line| writer.text(&text, line, None));
         });
     }
 
@@ -1498,21 +1533,32 @@ impl Writer<'_> {
         let translated = self.options.locale.and_then(|l| l.units.get(&item.id));
         let outdated = translated.is_some_and(|t| t.state == State::Outdated);
         let text = translated.map_or(&item.text, |t| &t.text);
-        // The page bolds the word that says an item must or may be done.
+        // An English text on another language's page says it is English.
+        let english =
+            self.options.locale.is_some() && translated.is_none() && !item.text.render(EditionId(0)).trim().is_empty();
+        // The page bolds the word that says an item must or may be done, in
+        // the language the text is in.
+        let modals = if english { &ENGLISH.modals } else { &self.conventions.modals };
         let modal = match item.flow {
-            f if f.must => Some(self.conventions.modals.0.to_string()),
-            f if f.optional && !f.choose_one => Some(self.conventions.modals.1.to_string()),
+            f if f.must => Some(modals.0.to_string()),
+            f if f.optional && !f.choose_one => Some(modals.1.to_string()),
             _ => None,
         };
         self.unit(&item.id, Some(item.spans.id), line, |writer, line| {
             if outdated {
                 line.markup(&format!("<span class=\"{FUZZY}\">"));
             }
-            writer.text(text, line, modal.as_deref());
+            in_english(english, line, |line| writer.text(text, line, modal.as_deref()));
             if outdated {
                 line.markup("</span>");
             }
         });
+    }
+
+    /// Whether `unit` is shown in English on another language's page: the
+    /// language has no translation of it.
+    fn fallback(&self, unit: Unit<'_>) -> bool {
+        self.options.locale.is_some_and(|l| l.get(unit).is_none())
     }
 
     /// `write`'s text, in a Translate unit named `unit` when the export is
@@ -1602,8 +1648,11 @@ impl Writer<'_> {
         let mut line = Line::new();
         line.markup(&format!("<span{}> {{{{{}|", show.attributes(&[]), marker_colour(&marker.label)));
         let unit = format!("{}.{item}", translation::unit_id(Unit::Marker(&id)));
+        let english = self.fallback(Unit::Marker(&id));
         self.unit(&unit, Some(marker.span), &mut line, |_, line| {
-            line.text(&shown);
+            in_english(english, line, |line| {
+                line.text(&shown);
+            });
         });
         if let Some(argument) = argument {
             line.text(&format!(" ({argument}"));

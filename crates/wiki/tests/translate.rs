@@ -212,3 +212,85 @@ fn the_projects_dutch_words_are_the_pages() {
     assert_eq!(export::Conventions::of(Some(dutch)), export::DUTCH);
     assert_eq!(export::Conventions::of(None), export::ENGLISH);
 }
+
+/// `source` without its `<span lang="en">` elements (and what they hold,
+/// the spans inside them too).
+fn without_english(source: &str) -> String {
+    let mut out = String::new();
+    let mut rest = source;
+    while let Some(at) = rest.find("<span lang=\"en\">") {
+        out.push_str(&rest[..at]);
+        let mut depth = 0usize;
+        let mut end = rest.len();
+        let mut i = at;
+        while let Some(next) = rest[i..].find(['<']).map(|n| i + n) {
+            if rest[next..].starts_with("<span") {
+                depth += 1;
+            } else if rest[next..].starts_with("</span>") {
+                depth -= 1;
+                if depth == 0 {
+                    end = next + "</span>".len();
+                    break;
+                }
+            }
+            i = next + 1;
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// On the Russian page, every text Russian lacks is English and says so:
+/// outside its `lang="en"` spans, no English word is left; every item shown
+/// in English opens its text with one, and no translated item does.
+#[test]
+fn every_english_fallback_on_the_russian_page_says_so() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+    let russian = compile_dir(&dir).translations.locale("ru").cloned().expect("the rules have Russian");
+    let (rules, _, _) = &*COMPILED;
+    let page = export(Options { locale: Some(&russian), ..Options::default() });
+
+    let mut ids = Vec::new();
+    fn walk<'a>(items: &'a [Item], out: &mut Vec<&'a Item>) {
+        for item in items {
+            out.push(item);
+            walk(&item.children, out);
+        }
+    }
+    rules.phases.iter().flat_map(|p| &p.steps).for_each(|s| walk(&s.items, &mut ids));
+    Section::ALL.iter().for_each(|&s| walk(rules.section(s), &mut ids));
+    let (mut english, mut russian_items) = (0, 0);
+    for item in ids {
+        let Some(line) = page.lines().find(|l| l.contains(&format!(" id=\"{}\">", item.id))) else { continue };
+        let after = &line[line.find(&format!(" id=\"{}\">", item.id)).unwrap_or(0)..];
+        let opens = after.contains(&format!("id=\"{}\"><span lang=\"en\">", item.id));
+        let blank = item.text.render(carcassonne_rules_core::EditionId(0)).trim().is_empty();
+        match russian.units.get(&item.id) {
+            None if !blank => {
+                english += 1;
+                assert!(opens || after.contains("data-publishers"), "{} is English, unmarked: {line}", item.id);
+            }
+            None => {}
+            Some(_) => {
+                russian_items += 1;
+                assert!(!opens, "{} is Russian, marked English: {line}", item.id);
+            }
+        }
+    }
+    assert!(english > 100 && russian_items > 10, "{english} English and {russian_items} Russian items");
+
+    let mut shared = BTreeSet::new();
+    russian.units.values().for_each(|t| wording_words(&t.text, &mut shared));
+    let words: Words = russian.words();
+    Word::ALL.iter().for_each(|&w| words_of(words.get(w), &mut shared));
+    let mut vocabulary = english_only(rules, &COMPILED.2);
+    vocabulary.retain(|w| !shared.contains(w));
+    let mut seen = BTreeSet::new();
+    words_of(&visible(&without_english(&page)), &mut seen);
+    let left: Vec<&String> = seen.intersection(&vocabulary).collect();
+    assert!(left.is_empty(), "English words outside lang=\"en\" on the Russian page: {left:?}");
+    let mut all = BTreeSet::new();
+    words_of(&visible(&page), &mut all);
+    assert!(all.intersection(&vocabulary).count() > 100, "the page has English, inside its spans");
+}

@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `nl` translation (Nederlands): 749 units translated, 0 of them outdated; the rest shows in English.
+/// The `nl` translation (Nederlands): 751 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "nl",
     name: "Nederlands",
@@ -3365,6 +3365,8 @@ pub static LANG: LangTable = LangTable {
             outdated: false,
         },
         LangUnit { id: "trace_yes", text: EditionText::Same("ja"), outdated: false },
+        LangUnit { id: "translation_missing", text: EditionText::Same("niet vertaald: Engels"), outdated: false },
+        LangUnit { id: "translation_outdated", text: EditionText::Same("vertaling verouderd"), outdated: false },
         LangUnit { id: "undo", text: EditionText::Same("Ongedaan maken"), outdated: false },
         LangUnit {
             id: "untranslated",

@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `ru` translation (Русский): 321 units translated, 0 of them outdated; the rest shows in English.
+/// The `ru` translation (Русский): 323 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "ru",
     name: "Русский",
@@ -881,6 +881,16 @@ pub static LANG: LangTable = LangTable {
             outdated: false,
         },
         LangUnit { id: "trace_yes", text: EditionText::Same("да"), outdated: false },
+        LangUnit {
+            id: "translation_missing",
+            text: EditionText::Same("не переведено: по-английски"),
+            outdated: false,
+        },
+        LangUnit {
+            id: "translation_outdated",
+            text: EditionText::Same("перевод устарел"),
+            outdated: false,
+        },
         LangUnit { id: "undo", text: EditionText::Same("Отменить"), outdated: false },
         LangUnit {
             id: "untranslated",
