@@ -1328,3 +1328,19 @@ fn order_in_a_language_marks_english_and_outdated_texts() {
     assert!(line.contains(" (vertaling verouderd)"), "{line}");
     assert_eq!(text.matches("vertaling verouderd").count(), 1, "{text}");
 }
+
+/// `modules --lang nl` names the expansions and modules in Dutch, its JSON
+/// saying the language as `order`'s does; the ids stay.
+#[test]
+fn modules_speak_the_language_given() {
+    let text = String::from_utf8_lossy(&cli(&["modules", "--lang", "nl"]).stdout).into_owned();
+    assert!(text.contains("inns_and_cathedrals — Herbergen & Kathedralen"), "{text}");
+    let english = json(&["modules", "--format", "json"]);
+    let dutch = json(&["modules", "--format", "json", "--lang", "nl"]);
+    assert_eq!(english.get("lang"), None);
+    assert_eq!(dutch["lang"], "nl");
+    let ids =
+        |v: &Value| v["expansions"].as_array().expect("expansions").iter().map(|x| x["id"].clone()).collect::<Vec<_>>();
+    assert_eq!(ids(&english), ids(&dutch));
+    assert_ne!(english["expansions"][0]["name"], dutch["expansions"][0]["name"]);
+}
