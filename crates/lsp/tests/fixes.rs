@@ -98,3 +98,25 @@ fn a_duplicate_item_id_is_renamed_to_a_free_one() {
     // Dutch text yet), reported in the translation files.
     assert_eq!(left, Vec::<Value>::new(), "{after}");
 }
+
+#[test]
+fn a_tab_in_the_indentation_is_shown_at_the_tab_and_replaced_by_spaces() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY);
+    let planted = text.replacen("      when: mayor\n", "\twhen: mayor\n", 1);
+    client.open(ABBEY, &planted);
+    let found = own(client.diagnostics_of(ABBEY));
+    assert_eq!(found.len(), 1, "{found:?}");
+    let line = planted.lines().position(|l| l == "\twhen: mayor").unwrap();
+    assert_eq!(found[0]["range"]["start"], json!({ "line": line, "character": 0 }), "at the tab: {found:?}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": client.uri(ABBEY) }, "range": found[0]["range"],
+                "context": { "diagnostics": [found[0]] } }),
+    );
+    assert_eq!(actions[0]["title"], "Indent with 6 spaces", "{actions}");
+    let after = apply(&planted, &actions[0]["edit"]["changes"][client.uri(ABBEY)][0]);
+    assert_eq!(after, text);
+    client.change(ABBEY, &after);
+    assert_eq!(own(client.diagnostics_of(ABBEY)), Vec::<Value>::new());
+}

@@ -46,6 +46,9 @@ pub(super) fn parse_error(stop: &tree::ParseError, name: &str, file: FileId, sou
 /// indentation where it differs from the line above.
 fn syntax_error_at(at: usize, message: &str, name: &str, file: FileId, sources: &Sources) -> Diagnostic {
     let text = sources.text(file);
+    if let Some(d) = tab_indentation(text, at, message, name, file, sources) {
+        return d;
+    }
     let place = stop_place(text, at, file);
     let d = Diagnostic::at(Code::InvalidYaml, sources, place, format!("invalid YAML in {name}"), message);
     // A tab or a quote is what is wrong, whatever the line's indentation.
@@ -56,6 +59,60 @@ fn syntax_error_at(at: usize, message: &str, name: &str, file: FileId, sources: 
         Some(help) => d.with_help(help),
         None => d,
     }
+}
+
+/// A tab in the indentation of a key, which the parser reports where the
+/// scalar before it started (on the line above): at the tab itself, with the
+/// fix that indents the line with spaces as the keys of the line above.
+fn tab_indentation(
+    text: &str,
+    at: usize,
+    message: &str,
+    name: &str,
+    file: FileId,
+    sources: &Sources,
+) -> Option<Diagnostic> {
+    // "tabs disallowed within this context" is already at the tab's line.
+    if !message.to_lowercase().contains("found a tab") {
+        return None;
+    }
+    // The first line from the refusal's on whose indentation holds a tab.
+    let from = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let mut start = from;
+    let (line_start, line) = loop {
+        let line = text[start..].split('\n').next()?;
+        let indentation = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        if indentation.contains('\t') {
+            break (start, line);
+        }
+        start += line.len() + 1;
+        if start >= text.len() {
+            return None;
+        }
+    };
+    let width = line.len() - line.trim_start_matches([' ', '\t']).len();
+    // A key that continues the mapping above: its keys' column is known.
+    if line[width..].starts_with('-') {
+        return None;
+    }
+    let tab = line_start + line[..width].find('\t')?;
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let above = text[..line_start].lines().rev().find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    let keys = above.map_or(0, |l| indent(l) + if l.trim_start().starts_with("- ") { 2 } else { 0 });
+    let d = Diagnostic::at(
+        Code::InvalidYaml,
+        sources,
+        Span { file, start: tab, len: 1 },
+        format!("invalid YAML in {name}"),
+        "a tab in the indentation",
+    )
+    .with_help(format!("YAML indents with spaces only: indent this line with {keys} spaces, as the keys above"))
+    .with_fix(crate::diagnostics::Fix {
+        title: format!("Indent with {keys} spaces"),
+        span: Span { file, start: line_start, len: width },
+        replacement: " ".repeat(keys),
+    });
+    Some(d)
 }
 
 /// Where reading stopped at byte `at` of `text`: a quote, a bracket or a
