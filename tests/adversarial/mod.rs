@@ -53,7 +53,7 @@ pub const SHAPES: &[Shape] = &[
     Shape { name: "parity: a xor of 8 parity chains as 128 terms", build: parity },
     Shape { name: "diagnostics: 30,000 unknown modules in one file", build: diagnostics },
     Shape { name: "orphans: 20,000 orphaned translation keys", build: orphans },
-    Shape { name: "shared: a doubling flag named 1,000 times by 700 items", build: shared },
+    Shape { name: "shared: a doubling flag named 30 times by 300 items", build: shared },
     Shape { name: "deep: a chain of 31 flags under items 31 deep", build: deep },
     Shape { name: "random: one condition of 100,000 random 3-literal terms", build: random },
     Shape { name: "long: 7 MB of ordinary items", build: long },
@@ -185,7 +185,8 @@ fn orphans(dir: &Path, size: &Size) -> Target {
 }
 
 /// `sh_k` names `sh_{k-1}` twice, so it doubles with every level: the last
-/// fits check's 10,000 expanded terms, and every item names it 1,000 times.
+/// fits check's 10,000 expanded terms, and every item names it 30 times:
+/// 245,000 terms an item once expanded, which `check` never does.
 fn shared(dir: &Path, size: &Size) -> Target {
     let ids = base(dir);
     let mut flags = format!("  sh_0: {} or {}\n", ids[0], ids[1]);
@@ -194,9 +195,9 @@ fn shared(dir: &Path, size: &Size) -> Target {
             writeln!(flags, "  sh_{k}: (sh_{} and {}) or (sh_{} and not {})", k - 1, ids[k + 1], k - 1, ids[k + 20]);
     }
     add_flags(dir, &flags);
-    let when = vec!["sh_9"; size.of(1_000)].join(" or ");
+    let when = vec!["sh_9"; size.of(30)].join(" or ");
     let mut items = String::new();
-    for n in 0..size.of(700) {
+    for n in 0..size.of(300) {
         item(&mut items, &format!("hostile-shared-{n}"), &when);
     }
     let file = add_setup(dir, &items);
@@ -215,7 +216,7 @@ fn deep(dir: &Path, size: &Size) -> Target {
     add_flags(dir, &flags);
     let when = vec!["deep_30"; size.of(100)].join(" or ");
     let mut items = String::new();
-    for n in 0..size.of(100) {
+    for n in 0..size.of(20) {
         let _ = writeln!(items, "    - id: hostile-deep-{n}-0\n      when: {when}\n      text: Deep {n}.");
         for d in 1..31 {
             let pad = "  ".repeat(d * 2);
@@ -258,7 +259,8 @@ fn long(dir: &Path, size: &Size) -> Target {
     let text = "A long text of an ordinary item, as rules authors write them. ".repeat(4);
     let mut items = String::new();
     for n in 0..size.of(20_000) {
-        let when = format!("{} and not {}", ids[n % ids.len()], ids[(n / ids.len() + 1 + n) % ids.len()]);
+        let other = n + 1 + (n / ids.len()) % (ids.len() - 1);
+        let when = format!("{} and not {}", ids[n % ids.len()], ids[other % ids.len()]);
         let _ = writeln!(items, "    - id: hostile-long-{n}\n      when: {when}\n      text: {text}{n}.");
     }
     let file = add_setup(dir, &items);

@@ -15,6 +15,8 @@ use std::time::Duration;
 pub struct Measured {
     pub status: ExitStatus,
     pub stdout: Vec<u8>,
+    /// The last bytes of stdout (a server's last answers).
+    pub stdout_tail: Vec<u8>,
     pub stdout_len: usize,
     pub stderr: Vec<u8>,
     pub stderr_len: usize,
@@ -28,6 +30,8 @@ pub struct Measured {
 
 /// The bytes of each stream [`measure`] keeps (the rest are counted).
 const KEPT: usize = 1 << 20;
+/// The bytes of the end of each stream it keeps.
+const TAIL: usize = 1 << 12;
 
 /// Runs `command` with `stdin` as its input, reading its output as it comes
 /// (keeping the first MiB of each stream, counting the rest), and measures
@@ -48,7 +52,7 @@ pub fn measure(command: &mut Command, stdin: Vec<u8>, deadline: Duration, max_me
     });
     let read = |pipe: Option<Box<dyn Read + Send>>| {
         std::thread::spawn(move || {
-            let (mut kept, mut count, mut buffer) = (Vec::new(), 0, vec![0; 1 << 16]);
+            let (mut kept, mut tail, mut count, mut buffer) = (Vec::new(), Vec::new(), 0, vec![0; 1 << 16]);
             if let Some(mut pipe) = pipe {
                 while let Ok(n) = pipe.read(&mut buffer) {
                     if n == 0 {
@@ -56,10 +60,12 @@ pub fn measure(command: &mut Command, stdin: Vec<u8>, deadline: Duration, max_me
                     }
                     let room = KEPT.saturating_sub(kept.len()).min(n);
                     kept.extend_from_slice(&buffer[..room]);
+                    tail.extend_from_slice(&buffer[..n]);
+                    tail.drain(..tail.len().saturating_sub(TAIL));
                     count += n;
                 }
             }
-            (kept, count)
+            (kept, tail, count)
         })
     };
     let stdout = read(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
@@ -102,11 +108,12 @@ pub fn measure(command: &mut Command, stdin: Vec<u8>, deadline: Duration, max_me
     let killed = watchdog.join().expect("watchdog");
     let _ = writer.join();
     let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    let (stdout, stdout_len) = stdout.join().expect("stdout reader");
-    let (stderr, stderr_len) = stderr.join().expect("stderr reader");
+    let (stdout, stdout_tail, stdout_len) = stdout.join().expect("stdout reader");
+    let (stderr, _, stderr_len) = stderr.join().expect("stderr reader");
     Measured {
         status: ExitStatus::from_raw(status),
         stdout,
+        stdout_tail,
         stdout_len,
         stderr,
         stderr_len,

@@ -75,7 +75,7 @@ pub fn compile_dir_within(dir: &Path, budget: &Budget) -> Compiled {
         dir,
         budget.clone(),
         |sources, problems| syntax::load_dir(dir, sources, problems),
-        |raw, sources, budget, problems| check::check(raw, sources, budget, problems),
+        check::check,
         |sources, problems| {
             let present = syntax::translation_names(dir, problems);
             translation::read(dir, &present, |rel| syntax::read_file(dir, rel), None, sources, problems)
@@ -91,7 +91,7 @@ pub fn compile_files(dir: &Path, files: &BTreeMap<String, String>) -> Compiled {
         dir,
         Budget::new(logic::BUDGET),
         |sources, problems| syntax::load_files(dir, files, sources, problems),
-        |raw, sources, budget, problems| check::check(raw, sources, budget, problems),
+        check::check,
         |sources, problems| read_translations(dir, files, None, sources, problems),
     )
 }
