@@ -109,6 +109,7 @@ codes! {
     MissingTranslation = "missing-translation", Error, Rules, "A language that must be complete (`required: true`) has units with no current translation.";
     OutdatedTranslation = "outdated-translation", Warning, Rules, "A translation was made from English that the rules no longer hold (MediaWiki's Translate calls it fuzzy): its unit shows the English until it is reviewed.";
     OrphanedTranslation = "orphaned-translation", Warning, Rules, "A translation names a unit (an item, a step, a name) or a rules file that the rules do not have: it is never shown.";
+    InconsistentTerm = "inconsistent-term", Warning, Rules, "A translation says a term of its language's glossary (`translations/<lang>/glossary.yaml`) with a word the glossary lists instead of its own: the language's texts say each term one way.";
     PropertyFails = "property-fails", Warning, Rules, "A property that `verify` proves fails for some selection of edition and modules.";
     Unverifiable = "unverifiable", Warning, Size, "A property is too complex for `verify` to prove.";
     RulesFolder = "rules-folder", Error, Files, "The rules folder is missing, is not a folder, is a link, or holds no rules.";

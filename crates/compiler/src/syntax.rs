@@ -155,12 +155,15 @@ pub fn editor_backup(name: &std::ffi::OsStr) -> bool {
 
 /// Whether `relative` (a path relative to the rules folder, `/`-separated)
 /// is a translation file: `translations/languages.yaml`, or a file of a
-/// language's folder that mirrors a rules file, or its `program.yaml`.
+/// language's folder that mirrors a rules file, or its `program.yaml` or
+/// `glossary.yaml`.
 pub fn translation_file(relative: &str) -> bool {
     let Some(rest) = relative.strip_prefix("translations/") else { return false };
     if rest == "languages.yaml" {
         return true;
     }
     let Some((lang, file)) = rest.split_once('/') else { return false };
-    !lang.is_empty() && !lang.starts_with('.') && (file == "program.yaml" || rules_file(file).is_some())
+    !lang.is_empty()
+        && !lang.starts_with('.')
+        && (file == "program.yaml" || file == "glossary.yaml" || rules_file(file).is_some())
 }

@@ -279,3 +279,27 @@ fn a_language_s_name_is_checked_as_names_are() {
     let problems = compiler::compile_dir(dir.path()).translation_problems;
     assert!(problems.is_empty(), "{problems:?}");
 }
+
+/// The bundled Dutch says each term of its glossary one way; a planted
+/// "voltooid" where the English says "completed" is a warning at that text,
+/// whose fix writes the glossary's word, and the rest stays silent.
+#[test]
+fn a_dutch_text_that_says_a_glossary_term_otherwise_is_a_warning_with_the_terms_word() {
+    let clean = compiled(Path::new(BUNDLED));
+    assert!(with_code(&clean.translation_problems, Code::InconsistentTerm).is_empty(), "the bundled Dutch is one");
+    let dir = edited(
+        BUNDLED,
+        &[(
+            "translations/nl/expansions/the-spell-circles.yaml",
+            "\"Mist afgebouwd: elk spook",
+            "\"Mist voltooid: elk spook",
+        )],
+    );
+    let planted = compiled(dir.path());
+    let warnings = with_code(&planted.translation_problems, Code::InconsistentTerm);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let message = warnings[0].to_string();
+    assert!(message.contains("`voltooid`") && message.contains("`afgebouwd`"), "{message}");
+    let fix = &warnings[0].fixes()[0];
+    assert!(fix.replacement.starts_with("\"Mist afgebouwd: elk spook"), "{}", fix.replacement);
+}

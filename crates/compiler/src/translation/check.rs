@@ -10,9 +10,11 @@ use carcassonne_rules_core::lang::Kind;
 use carcassonne_rules_core::suggest;
 use carcassonne_rules_core::words;
 
+use super::glossary::{self, GLOSSARY_FILE};
 use super::locale::{Locale, Orphan, State, Translated, Translations};
 use super::plurals::{plural_categories, plural_problem};
 use super::read::{RawTranslations, folder_of, is_language_tag};
+use super::records::RawTranslationFile;
 use super::records::{RawLanguage, RawLanguagesFile, RawUnit};
 use super::units::{Unit, canonical, collapse, units};
 use super::{LANGUAGES_FILE, PROGRAM_FILE, SOURCE_LANG, TRANSLATIONS_DIR};
@@ -23,9 +25,10 @@ use crate::syntax::Spanned;
 use crate::{dsl, lexicon};
 
 /// The files of one language's folder, relative to it: the rules files'
-/// names, and [`PROGRAM_FILE`]. A language need not have every file.
+/// names, [`PROGRAM_FILE`] and [`GLOSSARY_FILE`]. A language need not have
+/// every file.
 fn language_file_names(inputs: &[String]) -> impl Iterator<Item = &str> {
-    inputs.iter().map(String::as_str).chain([PROGRAM_FILE])
+    inputs.iter().map(String::as_str).chain([PROGRAM_FILE, GLOSSARY_FILE])
 }
 
 /// The most characters a language's name may have: it stands in the page's
@@ -202,6 +205,9 @@ pub fn check(
         let translations = by_id_order.iter().filter_map(|&at| Some((units[at].id.clone(), translations[at].take()?)));
         locale.units = translations.collect();
         report(&locale, language, &units, sources, problems);
+        let read: Vec<&RawTranslationFile> =
+            files.iter().filter(|(rel, _)| expected.contains(rel)).map(|(_, file)| file).collect();
+        glossary::check(lang, &read, sources, problems);
         out.locales.push(locale);
     }
     out.units = units;

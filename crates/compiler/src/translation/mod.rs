@@ -15,10 +15,11 @@
 //! into their records (`records.rs`), one after another, into the sources
 //! after the rules files; [`check`] (`check.rs`) holds them against the
 //! rules' [`units`] (`units.rs`) and gives each language's [`Locale`]
-//! (`locale.rs`); `plurals.rs` says which forms a count takes in a
-//! language.
+//! (`locale.rs`), and holds its texts to its glossary (`glossary.rs`);
+//! `plurals.rs` says which forms a count takes in a language.
 
 mod check;
+mod glossary;
 mod locale;
 mod plurals;
 mod read;
@@ -26,6 +27,7 @@ mod records;
 mod units;
 
 pub use check::{MAX_LANGUAGE_NAME_CHARS, check};
+pub use glossary::GLOSSARY_FILE;
 pub use locale::{Locale, Orphan, State, Statistics, Translated, Translations};
 pub use plurals::{plural_categories, plural_category};
 pub use read::{RawTranslations, read};

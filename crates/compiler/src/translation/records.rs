@@ -61,6 +61,22 @@ pub struct RawTranslationFile {
     /// The program's words, by their key (`no_actions`), in `program.yaml`.
     #[serde(default, deserialize_with = "syntax::entries")]
     pub program: Vec<(Spanned<String>, RawUnit)>,
+    /// The language's glossary (its `glossary.yaml`): see `glossary.rs`.
+    #[serde(default)]
+    pub glossary: Vec<RawTerm>,
+}
+
+/// A term of a language's glossary.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTerm {
+    /// The start of the English words it translates (`complet`).
+    pub en: Spanned<String>,
+    /// The language's word for it (`afgebouwd`).
+    pub term: Spanned<String>,
+    /// Words that say it otherwise, each with the word to write instead.
+    #[serde(default, deserialize_with = "syntax::entries")]
+    pub instead_of: Vec<(Spanned<String>, Spanned<String>)>,
 }
 
 impl RawTranslationFile {

@@ -816,7 +816,7 @@ pub static LANG: LangTable = LangTable {
         },
         LangUnit {
             id: "cathars-next-to-cathar-tile",
-            text: EditionText::Same("een Katharentegel (Katharen) of een Belegeraarstegel (belegeraars)"),
+            text: EditionText::Same("een tegel met Katharen (uit Katharen) of met belegeraars (uit Belegeraars)"),
             outdated: false,
         },
         LangUnit {
@@ -868,8 +868,8 @@ pub static LANG: LangTable = LangTable {
         },
         LangUnit {
             id: "choose-scoring-order",
-            text: EditionText::Same("Elke speler die punten krijgt, mag zelf bepalen in welke volgorde zijn of haar \
-                projecten geteld worden."),
+            text: EditionText::Same("Wie punten krijgt, kiest zelf de volgorde waarin zijn of haar projecten worden \
+                geteld."),
             outdated: false,
         },
         LangUnit {
@@ -1649,8 +1649,9 @@ pub static LANG: LangTable = LangTable {
         },
         LangUnit {
             id: "goldmines-share-gold",
-            text: EditionText::Same("Ligt er minstens één goudstaaf op een tegel van een afgebouwd project, dan \
-                worden de goudstaven verdeeld onder de spelers die daar de meerderheid hebben."),
+            text: EditionText::Same("Liggen er goudstaven op de tegels van een afgebouwd project (al is het maar \
+                één), dan gaan ze naar de spelers met de meerderheid in dat project, die ze \
+                onderling verdelen."),
             outdated: false,
         },
         LangUnit {
@@ -1722,11 +1723,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit {
             id: "hills-control-tie",
             text: EditionText::ByEdition(&[
-                (edition::C1, "Heuvel (bij een gelijk aantal stemmen gelden de betrokken spelers met tenminste \
+                (edition::C1, "Heuvel (bij een gelijk aantal stemmen gelden de betrokken spelers met ten minste \
                 één horige op een heuvel als de spelers met de meerderheid)"),
-                (edition::C2, "Heuvel (bij een gelijk aantal stemmen gelden de betrokken spelers met tenminste \
+                (edition::C2, "Heuvel (bij een gelijk aantal stemmen gelden de betrokken spelers met ten minste \
                 één meeple op een heuvel als de spelers met de meerderheid)"),
-                (edition::WE, "Heuvel (bij een gelijk aantal stemmen gelden de betrokken spelers met tenminste \
+                (edition::WE, "Heuvel (bij een gelijk aantal stemmen gelden de betrokken spelers met ten minste \
                 één meeple op een heuvel als de spelers met de meerderheid)"),
             ]),
             outdated: false,
@@ -1740,12 +1741,12 @@ pub static LANG: LangTable = LangTable {
         LangUnit {
             id: "hills-majority-tie",
             text: EditionText::ByEdition(&[
-                (edition::C1, "Heuvel (bij een gelijkspel hebben de betrokken spelers met tenminste één horige \
-                op een heuvel de meerderheid)"),
-                (edition::C2, "Heuvel (bij een gelijkspel hebben de betrokken spelers met tenminste één meeple \
-                op een heuvel de meerderheid)"),
-                (edition::WE, "Heuvel (bij een gelijkspel hebben de betrokken spelers met tenminste één meeple \
-                op een heuvel de meerderheid)"),
+                (edition::C1, "Heuvel (staan de stemmen gelijk, dan telt wie ten minste één horige op een \
+                heuvel heeft als meerderheid)"),
+                (edition::C2, "Heuvel (staan de stemmen gelijk, dan telt wie ten minste één meeple op een \
+                heuvel heeft als meerderheid)"),
+                (edition::WE, "Heuvel (staan de stemmen gelijk, dan telt wie ten minste één meeple op een \
+                heuvel heeft als meerderheid)"),
             ]),
             outdated: false,
         },
@@ -2043,9 +2044,9 @@ pub static LANG: LangTable = LangTable {
             id: "messages-note-c1",
             text: EditionText::Same("Met De Nieuwsberichten kiest een speler die punten krijgt bij elke toekenning van \
                 punten welke van zijn twee scorepionnen vooruitgaat. Waar NIEUWSBERICHTEN \
-                (#ROUND) staat, mag je, zodra de puntentelling van die ronde voorbij is, een \
+                (#RONDE) staat, mag je, zodra de puntentelling van die ronde voorbij is, een \
                 nieuwsbericht trekken als een van je scorepionnen zojuist op een donker veld tot \
-                stilstand is gekomen. (#ROUND) geeft aan om welke tellingsronde van de beurt het \
+                stilstand is gekomen. (#RONDE) geeft aan om welke tellingsronde van de beurt het \
                 gaat. Per tellingsronde wordt hooguit één nieuwsbericht getrokken, ook als \
                 beide pionnen op een donker veld eindigen; het uitvoeren van een nieuwsbericht \
                 kan er zelf toe leiden dat er nog een wordt getrokken."),
@@ -2070,12 +2071,12 @@ pub static LANG: LangTable = LangTable {
         },
         LangUnit {
             id: "monasteries-dutch-belgian-completed",
-            text: EditionText::Same("Nederlands of Belgisch klooster (met monnik)"),
+            text: EditionText::Same("Een Nederlands of Belgisch klooster waar een monnik op staat"),
             outdated: false,
         },
         LangUnit {
             id: "monasteries-dutch-belgian-score",
-            text: EditionText::Same("Nederlands of Belgisch klooster (met monnik)"),
+            text: EditionText::Same("Een Nederlands of Belgisch klooster waar een monnik op staat"),
             outdated: false,
         },
         LangUnit {
@@ -2409,7 +2410,7 @@ pub static LANG: LangTable = LangTable {
             text: EditionText::Same("Baba Yaga's hut"),
             outdated: false,
         },
-        LangUnit { id: "russian-promos-baba-yaga-ghosts", text: EditionText::Same("plus geesten"), outdated: false },
+        LangUnit { id: "russian-promos-baba-yaga-ghosts", text: EditionText::Same("plus spoken"), outdated: false },
         LangUnit {
             id: "russian-promos-baba-yaga-little-buildings",
             text: EditionText::Same("plus kleine gebouwen"),
@@ -2603,77 +2604,74 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "signposts-score-road", text: EditionText::Same("plus wegwijzers"), outdated: false },
         LangUnit {
             id: "spell-circles-gather-ghosts",
-            text: EditionText::Same("Heeft de tegel die je hebt aangelegd toverkringen, verplaats dan geesten van de \
-                acht tegels eromheen naar die toverkringen; zijn het er te weinig, vul de rest \
+            text: EditionText::Same("Heeft de tegel die je hebt aangelegd spreukencirkels, verplaats dan spoken van de \
+                acht tegels eromheen naar die spreukencirkels; zijn het er te weinig, vul de rest \
                 dan aan uit de voorraad, voor zover die het toelaat."),
             outdated: false,
         },
         LangUnit {
             id: "spell-circles-ghosts-for-own-meeples",
             text: EditionText::ByEdition(&[
-                (edition::C1, "Heb je een tegel met toverkringen zo aangelegd dat die de mist ervan begrenst, \
-                neem dan voor elke toverkring op de tegel één geest uit de voorraad en zet die \
-                naast een of meer van je eigen horigen. Een horige van jou die nu drie geesten \
-                heeft, verlaat samen met die geesten het speelveld."),
-                (edition::C2, "Heb je een tegel met toverkringen zo aangelegd dat die de mist ervan begrenst, \
-                neem dan voor elke toverkring op de tegel één geest uit de voorraad en zet die \
-                naast een of meer van je eigen meeples. Een meeple van jou die nu drie geesten \
-                heeft, verlaat samen met die geesten het speelveld."),
-                (edition::WE, "Heb je een tegel met toverkringen zo aangelegd dat die de mist ervan begrenst, \
-                neem dan voor elke toverkring op de tegel één geest uit de voorraad en zet die \
-                naast een of meer van je eigen meeples. Een meeple van jou die nu drie geesten \
-                heeft, verlaat samen met die geesten het speelveld."),
+                (edition::C1, "Heb je een tegel met spreukencirkels zo aangelegd dat die de mist ervan begrenst, \
+                neem dan voor elke spreukencirkel op de tegel één spook uit de voorraad en zet \
+                die spoken naast een of meer van je eigen horigen. Een horige van jou die nu drie \
+                spoken heeft, verlaat samen met die spoken het speelveld."),
+                (edition::C2, "Heb je een tegel met spreukencirkels zo aangelegd dat die de mist ervan begrenst, \
+                neem dan voor elke spreukencirkel op de tegel één spook uit de voorraad en zet \
+                die spoken naast een of meer van je eigen meeples. Een meeple van jou die nu drie \
+                spoken heeft, verlaat samen met die spoken het speelveld."),
+                (edition::WE, "Heb je een tegel met spreukencirkels zo aangelegd dat die de mist ervan begrenst, \
+                neem dan voor elke spreukencirkel op de tegel één spook uit de voorraad en zet \
+                die spoken naast een of meer van je eigen meeples. Een meeple van jou die nu drie \
+                spoken heeft, verlaat samen met die spoken het speelveld."),
             ]),
             outdated: false,
         },
         LangUnit {
             id: "spell-circles-mist-extended",
             text: EditionText::ByEdition(&[
-                (edition::C1, "Vervolgens gaan geesten die op toverkringen in die mist staan (de zojuist \
+                (edition::C1, "Vervolgens gaan spoken die op spreukencirkels in die mist staan (de zojuist \
                 aangelegde tegel niet meegerekend) waar mogelijk naast horigen van tegenspelers, \
-                en anders terug naar de voorraad. Een horige die zijn derde geest krijgt, verlaat \
-                samen met zijn geesten meteen het speelveld. Hoeveel geesten er verplaatst \
-                worden:"),
-                (edition::C2, "Vervolgens gaan geesten die op toverkringen in die mist staan (de zojuist \
+                en anders terug naar de voorraad. Een horige die zijn derde spook krijgt, verlaat \
+                samen met zijn spoken meteen het speelveld. Hoeveel spoken er verplaatst worden:"),
+                (edition::C2, "Vervolgens gaan spoken die op spreukencirkels in die mist staan (de zojuist \
                 aangelegde tegel niet meegerekend) waar mogelijk naast meeples van tegenspelers, \
-                en anders terug naar de voorraad. Een meeple die zijn derde geest krijgt, verlaat \
-                samen met zijn geesten meteen het speelveld. Hoeveel geesten er verplaatst \
-                worden:"),
-                (edition::WE, "Vervolgens gaan geesten die op toverkringen in die mist staan (de zojuist \
+                en anders terug naar de voorraad. Een meeple die zijn derde spook krijgt, verlaat \
+                samen met zijn spoken meteen het speelveld. Hoeveel spoken er verplaatst worden:"),
+                (edition::WE, "Vervolgens gaan spoken die op spreukencirkels in die mist staan (de zojuist \
                 aangelegde tegel niet meegerekend) waar mogelijk naast meeples van tegenspelers, \
-                en anders terug naar de voorraad. Een meeple die zijn derde geest krijgt, verlaat \
-                samen met zijn geesten meteen het speelveld. Hoeveel geesten er verplaatst \
-                worden:"),
+                en anders terug naar de voorraad. Een meeple die zijn derde spook krijgt, verlaat \
+                samen met zijn spoken meteen het speelveld. Hoeveel spoken er verplaatst worden:"),
             ]),
             outdated: false,
         },
         LangUnit {
             id: "spell-circles-mist-extended-complete",
-            text: EditionText::Same("Mist afgebouwd: elke geest op de toverkringen ervan, de zojuist aangelegde tegel \
-                meegerekend."),
+            text: EditionText::Same("Mist afgebouwd: elk spook op de spreukencirkels ervan, de zojuist aangelegde \
+                tegel meegerekend."),
             outdated: false,
         },
         LangUnit {
             id: "spell-circles-mist-extended-incomplete",
-            text: EditionText::Same("Mist niet afgebouwd: één geest van een toverkring erin, de zojuist aangelegde \
-                tegel niet meegerekend."),
+            text: EditionText::Same("Mist niet afgebouwd: één spook van een spreukencirkel erin, de zojuist \
+                aangelegde tegel niet meegerekend."),
             outdated: false,
         },
         LangUnit {
             id: "spell-circles-mist-limited",
             text: EditionText::ByEdition(&[
-                (edition::C1, "Vervolgens gaan alle geesten die op toverkringen in die mist staan (de zojuist \
+                (edition::C1, "Vervolgens gaan alle spoken die op spreukencirkels in die mist staan (de zojuist \
                 aangelegde tegel niet meegerekend) waar mogelijk naast een of meer van je eigen \
-                horigen, en anders terug naar de voorraad. Een horige die zijn derde geest \
-                krijgt, verlaat samen met zijn geesten meteen het speelveld."),
-                (edition::C2, "Vervolgens gaan alle geesten die op toverkringen in die mist staan (de zojuist \
+                horigen, en anders terug naar de voorraad. Een horige die zijn derde spook \
+                krijgt, verlaat samen met zijn spoken meteen het speelveld."),
+                (edition::C2, "Vervolgens gaan alle spoken die op spreukencirkels in die mist staan (de zojuist \
                 aangelegde tegel niet meegerekend) waar mogelijk naast een of meer van je eigen \
-                meeples, en anders terug naar de voorraad. Een meeple die zijn derde geest \
-                krijgt, verlaat samen met zijn geesten meteen het speelveld."),
-                (edition::WE, "Vervolgens gaan alle geesten die op toverkringen in die mist staan (de zojuist \
+                meeples, en anders terug naar de voorraad. Een meeple die zijn derde spook \
+                krijgt, verlaat samen met zijn spoken meteen het speelveld."),
+                (edition::WE, "Vervolgens gaan alle spoken die op spreukencirkels in die mist staan (de zojuist \
                 aangelegde tegel niet meegerekend) waar mogelijk naast een of meer van je eigen \
-                meeples, en anders terug naar de voorraad. Een meeple die zijn derde geest \
-                krijgt, verlaat samen met zijn geesten meteen het speelveld."),
+                meeples, en anders terug naar de voorraad. Een meeple die zijn derde spook \
+                krijgt, verlaat samen met zijn spoken meteen het speelveld."),
             ]),
             outdated: false,
         },
@@ -3246,7 +3244,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_choose_ask", text: EditionText::Same("kies"), outdated: false },
         LangUnit { id: "play_choose_or_none", text: EditionText::Same("kies een van {ids}, of geen"), outdated: false },
         LangUnit { id: "play_could_not", text: EditionText::Same("Lukte niet"), outdated: false },
-        LangUnit { id: "play_count_features", text: EditionText::Same("tel de voltooide projecten"), outdated: false },
+        LangUnit { id: "play_count_features", text: EditionText::Same("tel de afgebouwde projecten"), outdated: false },
         LangUnit { id: "play_did", text: EditionText::Same("Heb ik gedaan"), outdated: false },
         LangUnit { id: "play_did_not", text: EditionText::Same("Heb ik niet gedaan"), outdated: false },
         LangUnit { id: "play_do", text: EditionText::Same("doe {item}"), outdated: false },
@@ -3254,7 +3252,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_does_it_hold", text: EditionText::Same("Klopt dit?"), outdated: false },
         LangUnit { id: "play_done", text: EditionText::Same("Gedaan"), outdated: false },
         LangUnit { id: "play_heading", text: EditionText::Same("deel {part}, stap {step}"), outdated: false },
-        LangUnit { id: "play_how_many", text: EditionText::Same("hoeveel projecten zijn voltooid?"), outdated: false },
+        LangUnit { id: "play_how_many", text: EditionText::Same("hoeveel projecten zijn afgebouwd?"), outdated: false },
         LangUnit { id: "play_left", text: EditionText::Same("beurt verlaten bij vraag {n}"), outdated: false },
         LangUnit { id: "play_log_no", text: EditionText::Same("Nee: {item}"), outdated: false },
         LangUnit { id: "play_log_yes", text: EditionText::Same("Ja: {item}"), outdated: false },
@@ -3352,7 +3350,7 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "trace_no", text: EditionText::Same("nee"), outdated: false },
         LangUnit {
             id: "trace_no_features",
-            text: EditionText::Same("stap {step}: geen voltooid project"),
+            text: EditionText::Same("stap {step}: geen afgebouwd project"),
             outdated: false,
         },
         LangUnit { id: "trace_once", text: EditionText::Same("{item}: al een keer gedaan"), outdated: false },
