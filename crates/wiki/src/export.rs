@@ -371,7 +371,14 @@ fn negate(n: &Nnf) -> Nnf {
 
 /// `cond` under rule variant `variant`, derived flags expanded, negations
 /// pushed down to the atoms.
-fn nnf(cond: &Cond, rules: &Rules, variant: VariantId, negated: bool) -> Nnf {
+/// Each node built is charged to `budget`, the run's: a flag named many
+/// times is expanded at every mention, so a condition of a few kilobytes can
+/// stand for millions of nodes. Past the budget, no selection (the writer
+/// then reports the condition it was writing).
+fn nnf(cond: &Cond, rules: &Rules, variant: VariantId, negated: bool, budget: &Budget) -> Nnf {
+    if budget.charge(1).is_err() {
+        return Nnf::Const(false);
+    }
     match cond {
         Cond::True => Nnf::Const(!negated),
         Cond::False => Nnf::Const(negated),
@@ -392,11 +399,11 @@ fn nnf(cond: &Cond, rules: &Rules, variant: VariantId, negated: bool) -> Nnf {
             Nnf::Lit(Lit { atom: Atom::Flag(*f), positive: !negated })
         }
         Cond::Flag(f) => {
-            rules.flags.get(*f).map_or(Nnf::Const(negated), |flag| nnf(&flag.when, rules, variant, negated))
+            rules.flags.get(*f).map_or(Nnf::Const(negated), |flag| nnf(&flag.when, rules, variant, negated, budget))
         }
-        Cond::Not(inner) => nnf(inner, rules, variant, !negated),
+        Cond::Not(inner) => nnf(inner, rules, variant, !negated, budget),
         Cond::All(parts) | Cond::Any(parts) => {
-            let parts = parts.iter().map(|p| nnf(p, rules, variant, negated)).collect();
+            let parts = parts.iter().map(|p| nnf(p, rules, variant, negated, budget)).collect();
             if matches!(cond, Cond::All(_)) != negated { and(parts) } else { or(parts) }
         }
     }
@@ -494,14 +501,14 @@ fn depends_on_variant(cond: &Cond, rules: &Rules) -> bool {
 }
 
 /// `n` with each derived flag's key written out as the modules it stands for.
-fn expanded(n: &Nnf, rules: &Rules) -> Nnf {
+fn expanded(n: &Nnf, rules: &Rules, budget: &Budget) -> Nnf {
     match n {
         Nnf::Lit(Lit { atom: Atom::Flag(f), positive }) => match rules.flags.get(*f) {
-            Some(flag) => expanded(&nnf(&flag.when, rules, VariantId(0), !positive), rules),
+            Some(flag) => expanded(&nnf(&flag.when, rules, VariantId(0), !positive, budget), rules, budget),
             None => Nnf::Const(!positive),
         },
-        Nnf::And(parts) => and(parts.iter().map(|p| expanded(p, rules)).collect()),
-        Nnf::Or(parts) => or(parts.iter().map(|p| expanded(p, rules)).collect()),
+        Nnf::And(parts) => and(parts.iter().map(|p| expanded(p, rules, budget)).collect()),
+        Nnf::Or(parts) => or(parts.iter().map(|p| expanded(p, rules, budget)).collect()),
         other => other.clone(),
     }
 }
@@ -680,7 +687,7 @@ impl Writer<'_> {
                 return format!("show{word}");
             }
         }
-        let any = or(editions.iter().map(|&e| nnf(&Cond::Edition(e), self.rules, VariantId(0), false)).collect());
+        let any = or(editions.iter().map(|&e| nnf(&Cond::Edition(e), self.rules, VariantId(0), false, self.logic.budget())).collect());
         dnf(&any, logic).map_or_else(String::new, |terms| self.class(&terms))
     }
 
@@ -690,7 +697,7 @@ impl Writer<'_> {
     /// the modules it stands for.
     fn encode(&self, n: &Nnf, credit: Option<&[ModuleId]>) -> Option<Show> {
         self.encode_as_is(n, credit).or_else(|| {
-            let modules = expanded(n, self.rules);
+            let modules = expanded(n, self.rules, self.logic.budget());
             if &modules == n { None } else { self.encode_as_is(&modules, credit) }
         })
     }
@@ -816,13 +823,8 @@ impl Writer<'_> {
     fn shown_within(&mut self, cond: &Cond, context: &[&Cond], credit: bool, at: Span) -> Option<Shown> {
         let rules = self.rules;
         let variants = self.variants();
-        // Writing it expands its flags and its context's at every mention,
-        // once per publisher: charged to the run's budget before it is built.
-        let expanded = context.iter().chain([&cond]).map(|c| c.expanded_nodes(&rules.flags)).sum::<usize>();
-        if self.logic.budget().charge(expanded.saturating_mul(variants.len())).is_err() {
-            return None;
-        }
-        let per_variant: Vec<Nnf> = variants.iter().map(|&v| nnf(cond, rules, v, false)).collect();
+        let budget = self.logic.budget();
+        let per_variant: Vec<Nnf> = variants.iter().map(|&v| nnf(cond, rules, v, false, budget)).collect();
         let want = cond.named_modules(&rules.flags);
         let want = credit.then_some(want.as_slice());
         let uniform = per_variant.windows(2).all(|w| w[0] == w[1]);
@@ -850,7 +852,7 @@ impl Writer<'_> {
             let page_holds = selections(&page, logic);
             let implied = variants.iter().enumerate().all(|(i, &v)| {
                 let around = context.iter().fold(page_holds.clone(), |acc, c| {
-                    within(logic.and(&acc, &selections(&nnf(c, rules, v, false), logic)), logic)
+                    within(logic.and(&acc, &selections(&nnf(c, rules, v, false, budget), logic)), logic)
                 });
                 within(logic.and_not(&around, &selections(&per_variant[i], logic)), logic).is_false()
             });
@@ -1414,8 +1416,9 @@ impl Writer<'_> {
             self.line("");
         }
         let rules = self.rules;
-        let page =
-            |cond: &Cond, writer: &Self| or(writer.variants().iter().map(|&v| nnf(cond, rules, v, false)).collect());
+        let page = |cond: &Cond, writer: &Self| {
+            or(writer.variants().iter().map(|&v| nnf(cond, rules, v, false, writer.logic.budget())).collect())
+        };
         // Where the step is written (inside a `div` of the builder's block).
         let around = match &self.context {
             Some(context) => selections(&page(context, self), &self.logic),
