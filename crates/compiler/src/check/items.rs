@@ -131,7 +131,9 @@ impl Checker<'_> {
                 // Renamed to the first id free of the form `id-2`, `id-3`…
                 let taken = |candidate: &str| nodes.iter().any(|n| n.raw.id.value == candidate);
                 let free = (2..).map(|n| format!("{}-{n}", id.value)).find(|c| !taken(c));
-                if let (Some(free), Some(last)) = (free.filter(|f| IdKind::Item.accepts(f)), self.problems.pop()) {
+                if let Some(free) = free.filter(|f| IdKind::Item.accepts(f))
+                    && let Some(last) = self.problems.pop()
+                {
                     let title = format!("Rename this one to `{free}`");
                     self.problems.push(last.with_fix(Fix { title, span: id.span, replacement: free }));
                 }

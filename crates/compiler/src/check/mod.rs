@@ -279,7 +279,9 @@ impl<'a> Checker<'a> {
             Some(help),
         );
         // The help's id, as the fix: ids are plain scalars, so the span is the id itself.
-        if let (Some(fixed), Some(last)) = (fixed, self.problems.pop()) {
+        if let Some(fixed) = fixed
+            && let Some(last) = self.problems.pop()
+        {
             let title = format!("Write `{fixed}`");
             self.problems.push(last.with_fix(Fix { title, span: id.span, replacement: fixed }));
         }
