@@ -1344,3 +1344,28 @@ fn modules_speak_the_language_given() {
     assert_eq!(ids(&english), ids(&dutch));
     assert_ne!(english["expansions"][0]["name"], dutch["expansions"][0]["name"]);
 }
+
+/// `check` and `translations` speak the language given: the summary and the
+/// table's headings in Dutch, the figures the same; an unknown language is
+/// refused as `order` refuses it.
+#[test]
+fn check_and_translations_speak_the_language_given() {
+    let out = |args: &[&str]| {
+        let out = cli(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let (english, dutch) = (out(&["check"]), out(&["check", "--lang", "nl"]));
+    assert!(english.contains(" editions, ") && english.trim_end().ends_with(": ok"), "{english}");
+    assert!(
+        dutch.contains(" edities, ") && dutch.contains("; vertaald: nl ") && dutch.trim_end().ends_with(": in orde"),
+        "{dutch}"
+    );
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    assert_eq!(digits(&english), digits(&dutch));
+    let (english, dutch) = (out(&["translations"]), out(&["translations", "--lang", "nl"]));
+    assert!(english.starts_with("lang ") && english.contains(" outdated "), "{english}");
+    assert!(dutch.starts_with("taal ") && dutch.contains(" verouderd ") && !dutch.contains("outdated"), "{dutch}");
+    assert_eq!(digits(&english), digits(&dutch));
+    assert!(!cli(&["check", "--lang", "nll"]).status.success());
+}

@@ -10,16 +10,22 @@ use carcassonne_rules_runtime::core::escape::terminal;
 use clap::Args;
 
 use super::bundled::Source;
-use super::shared::{Outcome, print_out};
+use super::shared::{LangArgs, Outcome, print_out};
+use carcassonne_rules_runtime::core::words::{Word, Words};
 
-/// `check` takes no options of its own.
+/// `check`'s options: the language of its summary.
 #[derive(Args)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    #[command(flatten)]
+    lang: LangArgs,
+}
 
-pub fn run(rules: Option<&Path>, _: &CheckArgs) -> Outcome {
+pub fn run(rules: Option<&Path>, args: &CheckArgs) -> Outcome {
     let source = Source::of(rules);
     let compiled = source.compile();
     let rules = compiled.result?;
+    args.lang.check(&compiled.translations)?;
+    let words = compiled.translations.locale(&args.lang.lang).map_or_else(Words::english, |l| l.words());
     let (errors, warnings): (Vec<_>, Vec<_>) =
         compiled.translation_problems.into_iter().partition(|p| p.severity() == Severity::Error);
     if !warnings.is_empty() {
@@ -35,14 +41,25 @@ pub fn run(rules: Option<&Path>, _: &CheckArgs) -> Outcome {
         .iter()
         .map(|l| format!("{} {:.1}%", terminal::line(&l.lang), l.percent(&compiled.translations.units)))
         .collect();
-    let languages =
-        if languages.is_empty() { String::new() } else { format!("; translated: {}", languages.join(", ")) };
-    print_out(format!(
-        "{source}: {} editions, {} expansions, {} modules, {steps} steps, {} items{languages}: ok\n",
-        rules.catalog.editions.len(),
-        rules.catalog.expansions.len(),
-        rules.catalog.modules.len(),
-        rules.items().len(),
-    ));
+    // The translators' words, escaped as the rules' texts are.
+    let translated = if languages.is_empty() {
+        String::new()
+    } else {
+        words.fill(Word::CheckTranslated, &[("languages", &languages.join(", "))])
+    };
+    let count = |n: usize| n.to_string();
+    let summary = words.fill(
+        Word::CheckOk,
+        &[
+            ("source", &source.to_string()),
+            ("editions", &count(rules.catalog.editions.len())),
+            ("expansions", &count(rules.catalog.expansions.len())),
+            ("modules", &count(rules.catalog.modules.len())),
+            ("steps", &count(steps)),
+            ("items", &count(rules.items().len())),
+            ("translated", &translated),
+        ],
+    );
+    print_out(format!("{}\n", terminal::line(&summary)));
     Ok(())
 }

@@ -153,6 +153,15 @@ words! {
     ActorEachFromLeft = "actor_each_from_left", "each player in turn from your left, you last";
     ActorOwner = "actor_owner", "the player it concerns";
     ActorScorers = "actor_scorers", "each player who scores";
+    CheckOk = "check_ok", "{source}: {editions} editions, {expansions} expansions, {modules} modules, {steps} steps, {items} items{translated}: ok";
+    CheckTranslated = "check_translated", "; translated: {languages}";
+    ColumnLanguage = "column_language", "lang";
+    ColumnUnits = "column_units", "units";
+    ColumnTranslated = "column_translated", "translated";
+    ColumnOutdated = "column_outdated", "outdated";
+    ColumnMissing = "column_missing", "missing";
+    ColumnOrphaned = "column_orphaned", "orphaned";
+    ColumnPercent = "column_percent", "percent";
     TranslationOutdated = "translation_outdated", "translation outdated";
     TranslationMissing = "translation_missing", "not translated: English";
     PlayWentBackCount = "play_went_back_count", "one: The turn went back {n} time; giving up. | other: The turn went back {n} times; giving up.";

@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `nl` translation (Nederlands): 751 units translated, 0 of them outdated; the rest shows in English.
+/// The `nl` translation (Nederlands): 760 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "nl",
     name: "Nederlands",
@@ -3171,6 +3171,13 @@ pub static LANG: LangTable = LangTable {
         },
         LangUnit { id: "back_to_order", text: EditionText::Same("Terug naar het spelverloop"), outdated: false },
         LangUnit { id: "base_game_only", text: EditionText::Same("alleen het basisspel"), outdated: false },
+        LangUnit {
+            id: "check_ok",
+            text: EditionText::Same("{source}: {editions} edities, {expansions} uitbreidingen, {modules} modules, \
+                {steps} stappen, {items} onderdelen{translated}: in orde"),
+            outdated: false,
+        },
+        LangUnit { id: "check_translated", text: EditionText::Same("; vertaald: {languages}"), outdated: false },
         LangUnit { id: "choose_one", text: EditionText::Same("kies er één"), outdated: false },
         LangUnit {
             id: "choose_one_lead",
@@ -3179,6 +3186,13 @@ pub static LANG: LangTable = LangTable {
         },
         LangUnit { id: "choose_one_or_none", text: EditionText::Same("kies er één of geen"), outdated: false },
         LangUnit { id: "clear_selection", text: EditionText::Same("Wissen: alleen het basisspel"), outdated: false },
+        LangUnit { id: "column_language", text: EditionText::Same("taal"), outdated: false },
+        LangUnit { id: "column_missing", text: EditionText::Same("ontbreekt"), outdated: false },
+        LangUnit { id: "column_orphaned", text: EditionText::Same("verweesd"), outdated: false },
+        LangUnit { id: "column_outdated", text: EditionText::Same("verouderd"), outdated: false },
+        LangUnit { id: "column_percent", text: EditionText::Same("procent"), outdated: false },
+        LangUnit { id: "column_translated", text: EditionText::Same("vertaald"), outdated: false },
+        LangUnit { id: "column_units", text: EditionText::Same("eenheden"), outdated: false },
         LangUnit { id: "copy_link", text: EditionText::Same("Link kopiëren"), outdated: false },
         LangUnit { id: "edition", text: EditionText::Same("editie"), outdated: false },
         LangUnit { id: "edition_legend", text: EditionText::Same("Editie"), outdated: false },

@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `ru` translation (Русский): 323 units translated, 0 of them outdated; the rest shows in English.
+/// The `ru` translation (Русский): 332 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "ru",
     name: "Русский",
@@ -601,6 +601,18 @@ pub static LANG: LangTable = LangTable {
             text: EditionText::Same("только базовая игра"),
             outdated: false,
         },
+        LangUnit {
+            id: "check_ok",
+            text: EditionText::Same("{source}: изданий {editions}, дополнений {expansions}, \
+                модулей {modules}, шагов {steps}, пунктов {items}{translated}: \
+                всё в порядке"),
+            outdated: false,
+        },
+        LangUnit {
+            id: "check_translated",
+            text: EditionText::Same("; переведено: {languages}"),
+            outdated: false,
+        },
         LangUnit { id: "choose_one", text: EditionText::Same("выберите одно"), outdated: false },
         LangUnit {
             id: "choose_one_lead",
@@ -618,6 +630,13 @@ pub static LANG: LangTable = LangTable {
             text: EditionText::Same("Сбросить: только базовая игра"),
             outdated: false,
         },
+        LangUnit { id: "column_language", text: EditionText::Same("язык"), outdated: false },
+        LangUnit { id: "column_missing", text: EditionText::Same("нет"), outdated: false },
+        LangUnit { id: "column_orphaned", text: EditionText::Same("лишние"), outdated: false },
+        LangUnit { id: "column_outdated", text: EditionText::Same("устарело"), outdated: false },
+        LangUnit { id: "column_percent", text: EditionText::Same("процент"), outdated: false },
+        LangUnit { id: "column_translated", text: EditionText::Same("переведено"), outdated: false },
+        LangUnit { id: "column_units", text: EditionText::Same("единицы"), outdated: false },
         LangUnit { id: "copy_link", text: EditionText::Same("Скопировать ссылку"), outdated: false },
         LangUnit { id: "edition", text: EditionText::Same("издание"), outdated: false },
         LangUnit { id: "edition_legend", text: EditionText::Same("Издание"), outdated: false },
