@@ -449,35 +449,6 @@ impl Cond {
         Ok(())
     }
 
-    /// The nodes of the condition with every derived flag expanded where it
-    /// is named, counted in time linear in the condition and the flags (each
-    /// flag's count is made once); saturating. What a pass that expands
-    /// flags at every mention builds, to charge before it builds it.
-    pub fn expanded_nodes(&self, flags: &[Flag]) -> usize {
-        self.count_expanded(flags, &mut vec![None; flags.len()])
-    }
-
-    fn count_expanded(&self, flags: &[Flag], counted: &mut [Option<usize>]) -> usize {
-        match self {
-            Cond::Flag(f) => match (flags.get(*f), counted.get(*f).copied().flatten()) {
-                (_, Some(n)) => n,
-                (Some(flag), None) => {
-                    // A cycle (which `check` refuses) counts as one node.
-                    counted[*f] = Some(1);
-                    let n = flag.when.count_expanded(flags, counted);
-                    counted[*f] = Some(n);
-                    n
-                }
-                (None, None) => 1,
-            },
-            Cond::Not(c) => c.count_expanded(flags, counted).saturating_add(1),
-            Cond::All(cs) | Cond::Any(cs) => {
-                cs.iter().fold(1usize, |n, c| n.saturating_add(c.count_expanded(flags, counted)))
-            }
-            _ => 1,
-        }
-    }
-
     /// The nodes of the condition as written (flags not expanded).
     pub fn nodes(&self) -> usize {
         match self {
@@ -711,15 +682,6 @@ mod tests {
         // Under `not` only the negated walk names them.
         assert_eq!(cond.named_modules(&flags).len(), 50);
         assert_eq!(Cond::Not(Box::new(cond)).named_modules(&flags), []);
-    }
-
-    #[test]
-    fn expanded_nodes_are_counted_without_expanding() {
-        let flags = doubling(70);
-        assert_eq!(Cond::Flag(0).expanded_nodes(&flags), 3);
-        // (f0 and m1) or (f0 and not m2): 1 + (1 + 3 + 1) + (1 + 3 + 2).
-        assert_eq!(Cond::Flag(1).expanded_nodes(&flags), 12);
-        assert_eq!(Cond::Flag(69).expanded_nodes(&flags), usize::MAX, "saturates");
     }
 
     #[test]
