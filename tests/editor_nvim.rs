@@ -64,6 +64,6 @@ fn neovim_runs_both_servers_without_their_completions_clashing() {
             .env("YAMLLS", &yamlls)
             .env("YAMLLS_CONFIG", manifest.join("editors/nvim/yamlls.lua"));
         let found = session::run(editor, "editors/nvim/carcassonne-rules.lua", LIMIT);
-        session::assert_all_ok(&version, &found, 6);
+        session::assert_all_ok(&version, &found, 7);
     }
 }

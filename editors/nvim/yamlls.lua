@@ -20,9 +20,14 @@ vim.api.nvim_create_autocmd('FileType', {
         root_dir = vim.fn.getcwd(),
         -- The schemas come from the files' `$schema` lines: no catalogue
         -- fetched from schemastore.org.
-        -- `editor.tabSize`: yaml-language-server's fix of a tab writes that
-        -- many spaces (without it, `undefined`); rules files indent by 2.
-        settings = { yaml = { schemaStore = { enable = false } }, editor = { tabSize = 2 } },
+        -- `editor.tabSize` of `[yaml]`: yaml-language-server's fix of a tab
+        -- writes that many spaces (without it, `undefined`: `undefinedtext:`);
+        -- rules files indent by 2.
+        settings = {
+          yaml = { schemaStore = { enable = false } },
+          ['[yaml]'] = { ['editor.tabSize'] = 2 },
+          editor = { detectIndentation = false },
+        },
         on_init = function(client)
           -- The server reads its settings when told they changed; Neovim
           -- tells it by itself from 0.11 on.

@@ -127,6 +127,27 @@ local function run()
   local keys = labels(yamlls, yl, 7)
   check('key completion', vim.tbl_contains(keys, 'once') and vim.tbl_contains(keys, 'optional')
     and not vim.tbl_contains(keys, 'when'), vim.inspect(keys))
+
+  -- yaml-language-server's fix of a tab writes the set-up's editor.tabSize
+  -- spaces (without it, `undefined`).
+  vim.api.nvim_buf_set_lines(buf, yl, yl + 1, false, { '\ttext: Mayor into a city' })
+  local tab
+  vim.wait(20000, function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.lnum == yl and d.message:find('Tabs', 1, true) then tab = d end
+    end
+    return tab ~= nil
+  end)
+  local range = tab and { start = { line = tab.lnum, character = tab.col }, ['end'] = { line = tab.end_lnum, character = tab.end_col } }
+  local answer = tab and yamlls.request_sync('textDocument/codeAction', { textDocument = { uri = uri }, range = range,
+    context = { diagnostics = { { range = range, message = tab.message, severity = tab.severity, source = tab.source } } } }, 10000, buf)
+  local spaces
+  for _, action in ipairs((answer and answer.result) or {}) do
+    for _, edits in pairs((action.edit and action.edit.changes) or {}) do
+      for _, e in ipairs(edits) do spaces = e.newText end
+    end
+  end
+  check('tab fix', spaces == '  ', vim.inspect({ tab, answer }))
 end
 
 suite.run(run)
