@@ -105,7 +105,7 @@ pub fn compare_skeletons(page: &[String], export: &[String]) -> SkeletonDiff {
 
 /// Per hundred, one decimal, rounded down.
 pub fn percent(part: usize, whole: usize) -> f64 {
-    if whole == 0 { 100.0 } else { (part * 1000 / whole) as f64 / 10.0 }
+    (part * 1000).checked_div(whole).map_or(100.0, |p| p as f64 / 10.0)
 }
 
 #[cfg(test)]
