@@ -687,7 +687,10 @@ impl Writer<'_> {
                 return format!("show{word}");
             }
         }
-        let any = or(editions.iter().map(|&e| nnf(&Cond::Edition(e), self.rules, VariantId(0), false, self.logic.budget())).collect());
+        let any = or(editions
+            .iter()
+            .map(|&e| nnf(&Cond::Edition(e), self.rules, VariantId(0), false, self.logic.budget()))
+            .collect());
         dnf(&any, logic).map_or_else(String::new, |terms| self.class(&terms))
     }
 
