@@ -77,15 +77,18 @@ fn replay(what: &str, files: &[&str]) {
     let mut cpu_times = Vec::with_capacity(count);
     let mut answers = Vec::new();
     let mut whole = Vec::new();
+    // How many files' diagnostics each edit publishes.
+    let mut messages = Vec::with_capacity(count);
     for n in 0..count {
         let f = rng.usize(..files.len());
         // Every 20 edits a file starts again from its original, as an undo.
         texts[f] = if n % 20 == 19 { originals[f].clone() } else { edit(&mut rng, &texts[f]) };
-        let (start, cpu_start) = (Instant::now(), process_cpu_time());
+        let (start, cpu_start, published) = (Instant::now(), process_cpu_time(), client.published);
         client.change(files[f], &texts[f]);
         client.diagnostics_of(files[f]);
         times.push(start.elapsed());
         cpu_times.push(process_cpu_time() - cpu_start);
+        messages.push(client.published - published);
         if n % 7 == 0 {
             let at = rng.usize(..texts[f].len().max(1));
             let at = (0..=at).rev().find(|&i| texts[f].is_char_boundary(i)).unwrap_or(0);
@@ -119,6 +122,13 @@ fn replay(what: &str, files: &[&str]) {
         times.sort();
         times[(times.len() * p / 100).min(times.len() - 1)]
     };
+    let mean = messages.iter().sum::<usize>() as f64 / messages.len().max(1) as f64;
+    let most = messages.iter().max().copied().unwrap_or(0);
+    eprintln!(
+        "{count} edits of {what}: diagnostics published per edit {mean:.2} files on average, {most} at most, \
+         {} edits none",
+        messages.iter().filter(|&&m| m == 0).count()
+    );
     eprintln!(
         "{count} edits of {what}: edit → diagnostics p50 {:?}, p95 {:?} (CPU time p50 {:?}, p95 {:?}); \
          completion/hover/definition p50 {:?}, p95 {:?}; \
