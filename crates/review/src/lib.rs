@@ -12,6 +12,8 @@
 //! selection. Since only meanings are compared, an equivalent rewrite of the
 //! rules (`a or b` → `b or a`, keys reordered, quotes added) reports nothing.
 
+#![forbid(unsafe_code)]
+
 mod condition;
 mod render;
 pub mod revision;
