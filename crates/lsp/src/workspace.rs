@@ -303,7 +303,7 @@ impl Workspace {
                 self.last_good.insert(rel.clone(), text.clone());
             }
         }
-        for problem in refused.into_iter().chain(self.backups.iter().map(backup_problem)) {
+        for problem in refused.into_iter().chain(self.backups.iter().map(|rel| backup_problem(rel))) {
             problems.entry(problem.at.file.clone()).or_default().push(problem);
         }
         if substitutes.is_empty() {
@@ -476,12 +476,12 @@ fn backups_in(expansions: &Path) -> BTreeSet<String> {
 
 /// What the editor shows at an editor's backup or auto-save: it is not
 /// read, and why.
-fn backup_problem(rel: &String) -> Problem {
+fn backup_problem(rel: &str) -> Problem {
     let shown = carcassonne_rules_core::escape::terminal::quoted(rel);
     Problem {
         code: Code::NotARulesFile,
         severity: Severity::Warning,
-        at: Place { file: rel.clone(), start: 0, len: 0 },
+        at: Place { file: rel.to_string(), start: 0, len: 0 },
         message: format!(
             "`{shown}` is an editor's backup or auto-save, not a rules file: check and the language server skip it\n\
              help: nothing to do; delete it when the editor no longer needs it"
