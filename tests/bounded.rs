@@ -12,11 +12,12 @@
 //! cargo test --locked --test bounded -- --ignored --nocapture
 //! ```
 //!
-//! (`CARCASSONNE_BINARY=path` measures another build, such as the one before
-//! a change: the test then prints the table without asserting.) The debug
-//! `cargo test` runs the shapes at a tenth of their size against the debug
-//! binary, with bounds ten times looser: it catches work that grows faster
-//! than the input.
+//! (`CARCASSONNE_BINARY=path` measures another release build: `.ci/run`
+//! gives it the one its packaging test installs; with
+//! `CARCASSONNE_MEASURE_ONLY=1` the test prints the table without asserting,
+//! for a build from before a change.) It is not part of the debug `cargo
+//! test`: the shapes at a tenth of their size, in the debug binary, took a
+//! minute and a half there.
 
 // Test helpers, not library code: a failed setup step should stop the test.
 #![allow(clippy::expect_used)]
@@ -224,26 +225,16 @@ fn release_binary() -> PathBuf {
 }
 
 #[test]
-#[ignore = "needs `cargo build --release --locked` first; .ci/run runs it"]
+#[ignore = "needs a release build: `cargo build --release --locked` first; .ci/run runs it"]
 fn every_command_on_every_adversarial_shape_keeps_the_bound() {
-    let given = std::env::var_os("CARCASSONNE_BINARY").map(PathBuf::from);
-    let binary = given.clone().unwrap_or_else(release_binary);
+    let binary = std::env::var_os("CARCASSONNE_BINARY").map_or_else(release_binary, PathBuf::from);
     assert!(binary.is_file(), "{} is missing: run `cargo build --release --locked` first", binary.display());
     let failures = run_all(&binary, &Size::FULL, SECONDS, MEMORY);
-    if given.is_none() {
-        assert!(failures.is_empty(), "past the bound:\n{}", failures.join("\n"));
-    } else {
+    if std::env::var_os("CARCASSONNE_MEASURE_ONLY").is_some() {
         eprintln!("past the bound:\n{}", failures.join("\n"));
+    } else {
+        assert!(failures.is_empty(), "past the bound:\n{}", failures.join("\n"));
     }
-}
-
-#[test]
-fn every_command_on_small_adversarial_shapes_stays_far_within_the_bound() {
-    // A tenth of each shape, in the debug build (some ten times slower):
-    // bounds ten times looser, which work growing faster than the input
-    // still passes at the full size.
-    let failures = run_all(Path::new(env!("CARGO_BIN_EXE_carcassonne-rules")), &Size::SMALL, SECONDS * 10, MEMORY);
-    assert!(failures.is_empty(), "past the bound:\n{}", failures.join("\n"));
 }
 
 /// Writes every shape at full size into `$CARCASSONNE_SHAPES_OUT/<shape>/rules`,

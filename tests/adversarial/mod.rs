@@ -40,7 +40,6 @@ pub struct Size {
 
 impl Size {
     pub const FULL: Size = Size { scale: 10 };
-    pub const SMALL: Size = Size { scale: 1 };
 
     /// `n` at the size, scaled down for a quick run.
     fn of(&self, n: usize) -> usize {
@@ -102,14 +101,15 @@ fn add_flags(dir: &Path, flags: &str) {
     std::fs::write(path, text).expect("write");
 }
 
-/// Adds a `setup:` list (YAML items at four spaces) at the end of the
-/// abbot's file, which has none; its path.
-fn add_setup(dir: &Path, items: &str) -> String {
+/// Adds items (YAML at four spaces) to step 4A at the end of the abbot's
+/// file, which has none there: a step, which every output writes (the wiki
+/// page has no setup); its path.
+fn add_items(dir: &Path, items: &str) -> String {
     let file = "expansions/the-abbot.yaml";
     let path = dir.join(file);
     let mut text = std::fs::read_to_string(&path).expect("read");
-    assert!(!text.contains("\n  setup:"), "the file has no setup list yet");
-    text.push_str("\n  setup:\n");
+    assert!(!text.contains("\n  4A:"), "the file has no items in 4A yet");
+    text.push_str("\n  4A:\n");
     text.push_str(items);
     std::fs::write(path, text).expect("write");
     file.to_string()
@@ -127,7 +127,7 @@ fn origins(dir: &Path, size: &Size) -> Target {
     add_flags(dir, &format!("  hostile_pairs: {}\n", terms.join(" or ")));
     let mut items = String::new();
     item(&mut items, "hostile-references", &vec!["hostile_pairs"; size.of(1_000)].join(" or "));
-    let file = add_setup(dir, &items);
+    let file = add_items(dir, &items);
     Target { file, item: "hostile-references".into(), with: format!("{},{}", firsts[0], seconds[0]) }
 }
 
@@ -158,7 +158,7 @@ fn parity(dir: &Path, size: &Size) -> Target {
         .collect();
     let mut items = String::new();
     item(&mut items, "hostile-xor", &terms.join(" or "));
-    let file = add_setup(dir, &items);
+    let file = add_items(dir, &items);
     Target { file, item: "hostile-xor".into(), with: ids[0].clone() }
 }
 
@@ -168,7 +168,7 @@ fn diagnostics(dir: &Path, size: &Size) -> Target {
     for n in 0..size.of(30_000) {
         item(&mut items, &format!("hostile-item-{n}"), &format!("no_such_module_{n}"));
     }
-    let file = add_setup(dir, &items);
+    let file = add_items(dir, &items);
     Target { file, item: "hostile-item-0".into(), with: String::new() }
 }
 
@@ -200,7 +200,7 @@ fn shared(dir: &Path, size: &Size) -> Target {
     for n in 0..size.of(300) {
         item(&mut items, &format!("hostile-shared-{n}"), &when);
     }
-    let file = add_setup(dir, &items);
+    let file = add_items(dir, &items);
     Target { file, item: "hostile-shared-0".into(), with: format!("{},{}", ids[0], ids[2]) }
 }
 
@@ -227,7 +227,7 @@ fn deep(dir: &Path, size: &Size) -> Target {
             );
         }
     }
-    let file = add_setup(dir, &items);
+    let file = add_items(dir, &items);
     Target { file, item: "hostile-deep-0-30".into(), with: ids[0].clone() }
 }
 
@@ -249,7 +249,7 @@ fn random(dir: &Path, size: &Size) -> Target {
         .collect();
     let mut items = String::new();
     item(&mut items, "hostile-random", &terms.join(" or "));
-    let file = add_setup(dir, &items);
+    let file = add_items(dir, &items);
     Target { file, item: "hostile-random".into(), with: format!("{},{}", ids[0], ids[1]) }
 }
 
@@ -263,6 +263,6 @@ fn long(dir: &Path, size: &Size) -> Target {
         let when = format!("{} and not {}", ids[n % ids.len()], ids[other % ids.len()]);
         let _ = writeln!(items, "    - id: hostile-long-{n}\n      when: {when}\n      text: {text}{n}.");
     }
-    let file = add_setup(dir, &items);
+    let file = add_items(dir, &items);
     Target { file, item: "hostile-long-0".into(), with: ids[0].clone() }
 }

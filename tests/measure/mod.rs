@@ -10,11 +10,10 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::Duration;
 
 /// What [`measure`] saw of a child: how it ended, the first bytes of its
-/// output and how many there were, its wall and CPU time and its peak
-/// resident memory.
+/// errors and the last of its output, how many bytes each had, its wall and
+/// CPU time and its peak resident memory.
 pub struct Measured {
     pub status: ExitStatus,
-    pub stdout: Vec<u8>,
     /// The last bytes of stdout (a server's last answers).
     pub stdout_tail: Vec<u8>,
     pub stdout_len: usize,
@@ -108,11 +107,10 @@ pub fn measure(command: &mut Command, stdin: Vec<u8>, deadline: Duration, max_me
     let killed = watchdog.join().expect("watchdog");
     let _ = writer.join();
     let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    let (stdout, stdout_tail, stdout_len) = stdout.join().expect("stdout reader");
+    let (_, stdout_tail, stdout_len) = stdout.join().expect("stdout reader");
     let (stderr, _, stderr_len) = stderr.join().expect("stderr reader");
     Measured {
         status: ExitStatus::from_raw(status),
-        stdout,
         stdout_tail,
         stdout_len,
         stderr,
