@@ -1,19 +1,20 @@
 //! What the carcassonne-rules compiler makes from the checked model, for
 //! machines and for people: [`codegen`] writes the Rust dispatch and tables
-//! the runtime includes, [`site`] the static page of the order of play, each
-//! escaping what it writes through [`escape`]. [`generated_files`] is every
-//! file `gen` keeps in the repository: the dispatch, each language's tables
-//! and the JSON Schemas of the rules files (which the front end derives from
-//! its records).
+//! the runtime includes, [`site`] the static page of the order of play,
+//! [`schema`] the JSON Schemas of the rules files for editors (derived from the
+//! front end's records), each escaping what it writes through [`escape`].
+//! [`generated_files`] is every file `gen` keeps in the repository: the
+//! dispatch, each language's tables and the schemas.
 
 #![forbid(unsafe_code)]
 
 pub mod codegen;
 pub mod escape;
+pub mod schema;
 pub mod site;
 
 use carcassonne_rules_compiler::translation::Translations;
-use carcassonne_rules_compiler::{GENERATED_DIR, Rules, schema};
+use carcassonne_rules_compiler::{GENERATED_DIR, Rules};
 
 /// The bundled rules' generated Rust dispatch and tables, relative to the
 /// repository root: inside the runtime crate, whose package must hold it.

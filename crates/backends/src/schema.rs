@@ -24,11 +24,10 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
-use crate::model::Rules;
-// The records' own vocabulary of patterns and offers, where the wiki
-// crate's errata records still take it from.
-use crate::syntax::{self, RawBaseFile, RawEditionsFile, RawExpansionFile, RawModulesFile, RulesFile};
-pub use crate::syntax::{KEBAB, SNAKE, offer};
+use carcassonne_rules_compiler::model::Rules;
+use carcassonne_rules_compiler::syntax::{
+    self, RawBaseFile, RawEditionsFile, RawExpansionFile, RawModulesFile, RulesFile, SNAKE, offer,
+};
 
 /// The folder of the schemas inside the generated folder.
 pub const SCHEMA_DIR: &str = "schemas";

@@ -11,8 +11,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
+use carcassonne_rules_backends::schema::{self, SCHEMA_DIR, SchemaFile};
 use carcassonne_rules_compiler::diagnostics::render;
-use carcassonne_rules_compiler::schema::{self, SCHEMA_DIR, SchemaFile};
 use carcassonne_rules_compiler::{Rules, compile_dir};
 use carcassonne_rules_core::escape::markdown::inline;
 use serde_json::Value;

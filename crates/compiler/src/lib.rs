@@ -5,10 +5,9 @@
 //! [`check`] binds every name and validates everything (using [`placement`] to place
 //! items, and [`logic`] to decide conditions) into the [`model`], which keeps
 //! where each part was written and why each item is placed where it is.
-//! Problems are [`Diagnostic`]s with a stable [`codes::Code`]. [`schema`]
-//! writes the JSON Schemas that give rule authors completion in their
-//! editors, derived from [`syntax`]'s records. [`lexicon`] says what each
-//! string of the rules may hold.
+//! Problems are [`Diagnostic`]s with a stable [`codes::Code`]. [`syntax`]'s
+//! records are also what the backends' JSON Schemas of the rules files are
+//! derived from. [`lexicon`] says what each string of the rules may hold.
 //!
 //! What is made from the model lives in the crates above this one:
 //! `carcassonne-rules-backends` (the Rust dispatch, the static page),
@@ -28,7 +27,6 @@ pub mod model;
 pub mod placement;
 pub mod positions;
 pub mod read;
-pub mod schema;
 pub mod syntax;
 pub mod translation;
 
@@ -39,7 +37,7 @@ pub use diagnostics::{Diagnostic, Sources};
 pub use logic::Budget;
 pub use model::Rules;
 
-/// The folder of the rules files' JSON Schemas (in [`schema::SCHEMA_DIR`]),
+/// The folder of the files `gen` writes for editors (the backends' JSON Schemas),
 /// relative to the repository root. They serve rule authors' editors only
 /// (the rules' `$schema` comments name them), so no crate holds them.
 pub const GENERATED_DIR: &str = "generated";

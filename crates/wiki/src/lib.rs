@@ -36,7 +36,7 @@ pub use page::{Page, SectionComparison, Selection, Tally, Verdict};
 /// files' schemas.
 pub fn generated_files(rules: &carcassonne_rules_compiler::Rules) -> Vec<(String, String)> {
     use carcassonne_rules_compiler::GENERATED_DIR;
-    use carcassonne_rules_compiler::schema::SCHEMA_DIR;
+    use carcassonne_rules_backends::schema::SCHEMA_DIR;
     let schema = errata::schema::schema(rules);
     vec![(format!("{GENERATED_DIR}/{SCHEMA_DIR}/{}", schema.name), schema.contents)]
 }

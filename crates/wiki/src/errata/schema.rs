@@ -3,8 +3,9 @@
 //! way from the records the errata are read into: the sections, items and
 //! condition names it offers are the rules' own.
 
+use carcassonne_rules_backends::schema::{self, SchemaFile, offered};
 use carcassonne_rules_compiler::model::{Item, Rules};
-use carcassonne_rules_compiler::schema::{self, KEBAB, SchemaFile, offered};
+use carcassonne_rules_compiler::syntax::KEBAB;
 use serde_json::{Map, Value, json};
 
 use super::RawErrata;
@@ -46,8 +47,8 @@ mod tests {
 
     use std::path::Path;
 
+    use carcassonne_rules_backends::schema::record_keys;
     use carcassonne_rules_compiler::compile_dir;
-    use carcassonne_rules_compiler::schema::record_keys;
     use serde_json::Value;
 
     use super::super::{RawClassReading, RawDifference, RawErrata, StartTag};
