@@ -223,11 +223,24 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
         return catalog.editions.iter().map(|e| choice(&e.id, "edition", &e.name)).collect();
     }
     // In a marker's place (the start of a list entry under `markers:`), the
-    // markers come first; in a condition, the modules of the file's own
+    // markers alone; in a condition, the modules of the file's own
     // expansion, then the derived flags, the other modules and the keywords.
     let entry = before.rsplit(['[', ',']).next().unwrap_or(before);
     let marker_here = in_marker && !entry.contains(" when");
-    let shift = u8::from(marker_here);
+    if marker_here {
+        // Only a marker can start an entry: its condition comes after `when`.
+        return rules
+            .markers
+            .iter()
+            .map(|m| Completion {
+                label: m.id.clone(),
+                kind: Offered::Marker,
+                rank: 0,
+                detail: "marker".into(),
+                doc: m.meaning.clone(),
+            })
+            .collect();
+    }
     let own = expansion_of(rules, file);
     let mut out: Vec<Completion> = catalog
         .modules
@@ -235,7 +248,7 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
         .map(|m| Completion {
             label: m.id.clone(),
             kind: Offered::Module,
-            rank: shift + if own.is_some_and(|x| x.modules.iter().any(|o| o.id == m.id)) { 0 } else { 2 },
+            rank: if own.is_some_and(|x| x.modules.iter().any(|o| o.id == m.id)) { 0 } else { 2 },
             detail: format!("module: {}", m.name),
             doc: module_doc(rules, &m.id).unwrap_or_default(),
         })
@@ -243,7 +256,7 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
     out.extend(rules.flags.iter().map(|f| Completion {
         label: f.id.clone(),
         kind: Offered::Flag,
-        rank: shift + 1,
+        rank: 1,
         detail: "derived flag".into(),
         doc: code(&format!("{} := {}", f.id, rules.dsl(&f.when))),
     }));
@@ -251,19 +264,10 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
         out.push(Completion {
             label: word.into(),
             kind: Offered::Keyword,
-            rank: shift + 3,
+            rank: 3,
             detail: "keyword".into(),
             doc: String::new(),
         });
-    }
-    if marker_here {
-        out.extend(rules.markers.iter().map(|m| Completion {
-            label: m.id.clone(),
-            kind: Offered::Marker,
-            rank: 0,
-            detail: "marker".into(),
-            doc: m.meaning.clone(),
-        }));
     }
     out.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     out

@@ -332,8 +332,21 @@ fn completion_is_ranked_and_has_kinds() {
     let (line, col) = find(&typing, r##"russian_promos", ""##, 18);
     let names = ranked(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
     assert!(names.iter().any(|(label, _)| label == "LAKE_TRAP"), "{names:?}");
-    let markers = names.iter().take_while(|(_, kind)| *kind == CONSTANT).count();
-    assert!(markers > 5 && names[markers..].iter().all(|(_, kind)| *kind != CONSTANT), "{names:?}");
+    // A marker entry starts with a marker: nothing else is offered there.
+    assert!(names.len() > 5 && names.iter().all(|(_, kind)| *kind == CONSTANT), "{names:?}");
+    // An unquoted list, its second entry: `markers: [ROBBERS, |]`.
+    let typing = text.replacen(marker, "markers: [ROBBERS, ]", 1);
+    client.change(ABBEY, &typing);
+    let (line, col) = find(&typing, "markers: [ROBBERS, ]", 19);
+    let names = ranked(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
+    assert_eq!(names.len(), 7, "the rules' seven markers: {names:?}");
+    assert!(names.iter().all(|(_, kind)| *kind == CONSTANT), "{names:?}");
+    // After its `when`, a condition's names.
+    let typing = text.replacen(marker, "markers: [ROBBERS when ]", 1);
+    client.change(ABBEY, &typing);
+    let (line, col) = find(&typing, "markers: [ROBBERS when ]", 23);
+    let names = ranked(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
+    assert!(names.iter().any(|(label, _)| label == "mayor") && names.iter().all(|(_, kind)| *kind != CONSTANT));
 }
 
 #[test]
