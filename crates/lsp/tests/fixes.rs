@@ -120,3 +120,30 @@ fn a_tab_in_the_indentation_is_shown_at_the_tab_and_replaced_by_spaces() {
     client.change(ABBEY, &after);
     assert_eq!(own(client.diagnostics_of(ABBEY)), Vec::<Value>::new());
 }
+
+#[test]
+fn a_missing_text_is_shown_at_its_item_and_added() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY);
+    let gone = "      text: Every player adds the barn of their colour to their supply.\n";
+    let planted = text.replacen(gone, "", 1);
+    client.open(ABBEY, &planted);
+    let found = own(client.diagnostics_of(ABBEY));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "missing-key");
+    let line = planted.lines().position(|l| l == "    - id: barn-take-figure").unwrap();
+    assert_eq!(found[0]["range"]["start"], json!({ "line": line, "character": 4 }), "at the item: {found:?}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": client.uri(ABBEY) }, "range": found[0]["range"],
+                "context": { "diagnostics": [found[0]] } }),
+    );
+    assert_eq!(actions[0]["title"], "Add `text:`", "{actions}");
+    let after = apply(&planted, &actions[0]["edit"]["changes"][client.uri(ABBEY)][0]);
+    assert!(after.contains("    - id: barn-take-figure\n      text: \"\"\n      when: barn\n"), "{after}");
+    client.change(ABBEY, &after);
+    // The key is there; what is left is the text to write (if check asks
+    // for one), never the missing key.
+    let left = own(client.diagnostics_of(ABBEY));
+    assert!(left.iter().all(|d| d["code"] != "missing-key") && left.len() <= 1, "{left:?}");
+}

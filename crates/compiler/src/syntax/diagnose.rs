@@ -5,7 +5,7 @@
 
 use super::{de, tree};
 use crate::codes::Code;
-use crate::diagnostics::{Diagnostic, FileId, Sources, Span};
+use crate::diagnostics::{Diagnostic, FileId, Fix, Sources, Span};
 
 /// Whether the record's error is a key missing or unknown, which a line out
 /// of place further down also causes.
@@ -107,7 +107,7 @@ fn tab_indentation(
         "a tab in the indentation",
     )
     .with_help(format!("YAML indents with spaces only: indent this line with {keys} spaces, as the keys above"))
-    .with_fix(crate::diagnostics::Fix {
+    .with_fix(Fix {
         title: format!("Indent with {keys} spaces"),
         span: Span { file, start: line_start, len: width },
         replacement: " ".repeat(keys),
@@ -184,8 +184,26 @@ pub(super) fn record_error(err: &de::Error, name: &str, file: FileId, sources: &
         K::DuplicateKey(_) => Code::DuplicateKey,
         K::Expected(_) | K::InvalidBoolean | K::Null | K::Alias | K::Other(_) => Code::InvalidValue,
     };
-    let place = Span { file, start: at.start, len: at.len().max(1) };
+    let mut place = Span { file, start: at.start, len: at.len().max(1) };
+    // A key missing from a list's item is shown at the item's `- ` line (the
+    // reader stops after its last key), with the key to add where it can be.
+    let mut insert = None;
+    if let K::MissingKey(key) = &err.kind
+        && let Some((item, line_end, indent)) = item_line(sources.text(file), at.start)
+    {
+        place = Span { file, start: item, len: (line_end - item).max(1) };
+        if *key == "text" {
+            insert = Some(Fix {
+                title: "Add `text:`".to_string(),
+                span: Span { file, start: line_end, len: 0 },
+                replacement: format!("\n{}text: \"\"", " ".repeat(indent)),
+            });
+        }
+    }
     let mut d = Diagnostic::at(code, sources, place, format!("invalid YAML in {name}"), &message);
+    if let Some(fix) = insert {
+        d = d.with_fix(fix);
+    }
     let help = match &err.kind {
         K::UnknownKey { key, .. } => unknown_key(key),
         K::MissingKey(_) => {
@@ -208,4 +226,27 @@ pub(super) fn record_error(err: &de::Error, name: &str, file: FileId, sources: &
         d = d.with_suggestion(place, key);
     }
     d
+}
+
+/// The block list item whose key is on the line of byte `at` of `text`: the
+/// byte where its `- ` is, the end of that line, and its keys' indentation;
+/// none in a flow mapping or outside a list.
+fn item_line(text: &str, at: usize) -> Option<(usize, usize, usize)> {
+    let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+    let mut start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].lines().next()?;
+    if line.contains('{') {
+        return None;
+    }
+    let keys = if line.trim_start().starts_with("- ") { indent(line) + 2 } else { indent(line) };
+    loop {
+        let line = text[start..].lines().next().unwrap_or("");
+        if line.trim_start().starts_with("- ") && indent(line) + 2 == keys {
+            return Some((start + indent(line), start + line.len(), keys));
+        }
+        if !line.trim().is_empty() && !line.trim_start().starts_with('#') && indent(line) < keys {
+            return None;
+        }
+        start = text[..start.checked_sub(1)?].rfind('\n').map_or(0, |i| i + 1);
+    }
 }
