@@ -1338,7 +1338,8 @@ impl Writer<'_> {
     /// A publisher label: `hig zmg` in `data-publishers`, the publishers' names
     /// as the page writes them (another publisher's than the default in yellow).
     /// An item whose text already names the publishers (before its first
-    /// colon: "Z-Man Games rules only: …") gets the label without words.
+    /// colon: "Z-Man Games rules only: …") gets the label without words, as a
+    /// start tag around its text, which the caller closes.
     fn label(
         &mut self,
         publishers: &[VariantId],
@@ -1357,11 +1358,8 @@ impl Writer<'_> {
         let said =
             publishers.iter().filter_map(|v| catalog.variants.get(usize::from(v.0))).all(|v| lead.contains(&v.name));
         if said {
-            return format!(
-                "<span{} data-publishers=\"{}\"></span>",
-                show.attributes(&[]),
-                wiki::attribute(&ids.join(" "))
-            );
+            // Around the item's text, which names them: the caller closes it.
+            return format!("<span{} data-publishers=\"{}\">", show.attributes(&[]), wiki::attribute(&ids.join(" ")));
         }
         let names: Vec<String> = publishers
             .iter()
@@ -1497,11 +1495,14 @@ impl Writer<'_> {
             .collect();
         let mut line = Line::new();
         line.markup(&format!("<li{} id=\"{}\">", shown.show.attributes(&marks), wiki::attribute(&item.id)));
+        let mut around = 0;
         for (publishers, show) in &shown.labels {
             let label = self.label(publishers, show, false, Some(&item.text), &item.id);
+            around += usize::from(!label.ends_with("</span>"));
             line.markup(&label);
         }
         self.item_text(item, &mut line);
+        line.markup(&"</span>".repeat(around));
         for marker in &item.markers {
             let marker = self.marker(marker, &item.id);
             line.markup(&marker);

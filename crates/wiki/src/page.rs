@@ -612,10 +612,16 @@ impl Page {
         let marker = &*MARKER;
         let mut markers = Vec::new();
         let mut text = String::new();
+        // A publisher label is the export's words, left out, unless it holds
+        // all the item says besides its markers: then it stands around the
+        // item's text ("Z-Man Games rules only: …").
+        let said = |run: &Run| !marker.replace_all(&run.text, "").trim().is_empty();
+        let around =
+            |e: usize| item.runs.iter().map(|&r| &self.runs[r]).filter(|r| said(r)).all(|r| r.via.contains(&e));
         for run in item.runs.iter().map(|&r| &self.runs[r]) {
             let shown = run.via.iter().all(|&e| {
-                let e = &self.elements[e];
-                !e.label && e.show.as_ref().is_none_or(|s| s.eval(&rules.flags, cfg))
+                let element = &self.elements[e];
+                (!element.label || around(e)) && element.show.as_ref().is_none_or(|s| s.eval(&rules.flags, cfg))
             });
             if shown {
                 markers.extend(marker.captures_iter(&run.text).map(|c| decode(c[1].trim())));

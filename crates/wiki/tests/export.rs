@@ -489,3 +489,13 @@ fn setup_and_final_scoring_only_with_every_section() {
     assert!(page.contains(&export::heading(Section::AnyTime)));
     assert!(page.contains("id=\"_Expansion_Selector_\""), "the page's selector");
 }
+
+/// An item whose text names its publishers has its label around that text,
+/// not empty before it, and reads back with its text.
+#[test]
+fn a_label_stands_around_the_text_that_names_its_publishers() {
+    let line = EXPORT.lines().find(|l| l.contains("id=\"messages-note-zmg-space-free\"")).expect("the ZMG note");
+    assert!(line.contains("<span data-publishers=\"zmg\">Z-Man Games rules only: "), "{line}");
+    assert!(line.ends_with(".</span></li>"), "{line}");
+    assert!(!line.contains("data-publishers=\"zmg\"></span>"), "{line}");
+}
