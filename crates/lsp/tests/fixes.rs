@@ -147,3 +147,26 @@ fn a_missing_text_is_shown_at_its_item_and_added() {
     let left = own(client.diagnostics_of(ABBEY));
     assert!(left.iter().all(|d| d["code"] != "missing-key") && left.len() <= 1, "{left:?}");
 }
+
+#[test]
+fn an_orphaned_translation_key_is_renamed_to_its_near_match() {
+    let mut client = Client::start(false);
+    let dutch = "translations/nl/expansions/abbey-and-mayor.yaml";
+    let text = client.text(dutch);
+    let planted = text.replacen("  abbey-take-tile:\n", "  abbey-take-tyle:\n", 1);
+    client.open(dutch, &planted);
+    let found = own(client.diagnostics_of(dutch));
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "orphaned-translation");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": client.uri(dutch) }, "range": found[0]["range"],
+                "context": { "diagnostics": [found[0]] } }),
+    );
+    assert_eq!(actions[0]["title"], "Rename the key to `abbey-take-tile`", "{actions}");
+    let after = apply(&planted, &actions[0]["edit"]["changes"][client.uri(dutch)][0]);
+    assert_eq!(after, text);
+    client.change(dutch, &after);
+    assert_eq!(client.diagnostics_of(dutch), Vec::<Value>::new());
+    assert!(client.diagnostics.values().all(Vec::is_empty), "nothing left anywhere: {:?}", client.diagnostics);
+}

@@ -446,9 +446,16 @@ fn report(locale: &Locale, language: &RawLanguage, all: &[Unit], sources: &Sourc
             "no such unit",
         );
         problem = match &orphan.nearest {
-            Some(near) => problem.with_help(format!(
-                "did you mean `{near}`? An item renamed by hand leaves its translations behind: rename their keys too"
-            )),
+            Some(near) => problem
+                .with_help(format!(
+                    "did you mean `{near}`? An item renamed by hand leaves its translations behind: rename their keys \
+                     too"
+                ))
+                .with_fix(Fix {
+                    title: format!("Rename the key to `{near}`"),
+                    span: orphan.span,
+                    replacement: near.clone(),
+                }),
             None => problem.with_help("remove it, or give it the id of the unit it translates"),
         };
         problems.push(problem);
