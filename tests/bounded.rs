@@ -41,7 +41,8 @@ const FOLDER: u64 = 8 << 20;
 /// a scratch folder for its output and the shape's target: its arguments
 /// and what it reads on stdin.
 type Args = (Vec<String>, Vec<u8>);
-const COMMANDS: &[(&str, fn(&Path, &Path, &Target) -> Args)] = &[
+type Make = fn(&Path, &Path, &Target) -> Args;
+const COMMANDS: &[(&str, Make)] = &[
     ("check", |ws, _, _| (args(&["check", "--rules"], ws, &[]), Vec::new())),
     ("gen", |ws, out, _| {
         (args(&["gen", "--rules"], ws, &["--out", &out.join("gen").display().to_string()]), Vec::new())
