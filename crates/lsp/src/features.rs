@@ -708,6 +708,62 @@ pub fn outline(rules: &Rules, file: FileId) -> Vec<Symbol> {
     out
 }
 
+/// What a workspace symbol names, for the protocol's icon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// An item.
+    Item,
+    /// A step.
+    Step,
+    /// A module.
+    Module,
+    /// An expansion.
+    Expansion,
+    /// A derived flag.
+    Flag,
+    /// An edition or a rule variant.
+    Edition,
+    /// A marker.
+    Marker,
+}
+
+/// Every name the rules define whose id holds `query` (case aside), at its
+/// definition, by kind then name; at most `limit`.
+pub fn workspace_symbols(rules: &Rules, query: &str, limit: usize) -> Vec<(String, SymbolKind, Place)> {
+    let query = query.to_lowercase();
+    let wanted = |name: &str| name.to_lowercase().contains(&query);
+    let mut out = Vec::new();
+    let mut items = Vec::new();
+    for step in rules.steps() {
+        out.push((step.id.clone(), SymbolKind::Step, step.span));
+        collect(&step.items, &mut items);
+    }
+    for (_, list) in rules.sections.iter() {
+        collect(list, &mut items);
+    }
+    out.extend(items.iter().map(|item| (item.id.clone(), SymbolKind::Item, item.spans.id)));
+    let catalog = &rules.catalog;
+    for (name, &span) in &rules.defined.names {
+        let kind = if rules.flags.iter().any(|f| f.id == *name) {
+            SymbolKind::Flag
+        } else if catalog.modules.iter().any(|m| m.id == *name) {
+            SymbolKind::Module
+        } else {
+            SymbolKind::Expansion
+        };
+        out.push((name.clone(), kind, span));
+    }
+    for (name, &span) in rules.defined.editions.iter().chain(&rules.defined.variants) {
+        out.push((name.clone(), SymbolKind::Edition, span));
+    }
+    out.extend(rules.markers.iter().map(|m| (m.id.clone(), SymbolKind::Marker, m.span)));
+    out.into_iter()
+        .filter(|(name, _, _)| wanted(name))
+        .filter_map(|(name, kind, span)| Some((name, kind, place(rules, span)?)))
+        .take(limit)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,6 +79,10 @@ fn no_rules(root: &Path) -> Notification {
 /// land in (renaming an item orphans its translations in every language).
 const MAX_ECHOES: usize = 8;
 
+/// The most workspace symbols one query answers (the rules define about
+/// 700 names; an empty query asks for all).
+const MAX_SYMBOLS: usize = 1000;
+
 /// Serves one client on `connection`, from `initialize` to `exit`.
 pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>> {
     let (id, params) = connection.initialize_start()?;
@@ -113,6 +117,7 @@ pub fn serve(connection: &Connection) -> Result<(), Box<dyn Error + Send + Sync>
         "renameProvider": { "prepareProvider": true },
         "codeActionProvider": true,
         "documentSymbolProvider": true,
+        "workspaceSymbolProvider": true,
         "inlayHintProvider": true,
         "semanticTokensProvider": {
             "legend": { "tokenTypes": semantic::LEGEND, "tokenModifiers": [] },
@@ -526,6 +531,9 @@ impl Server {
         if request.method == "textDocument/documentSymbol" {
             return Ok(self.symbols(params).unwrap_or(Value::Null));
         }
+        if request.method == "workspace/symbol" {
+            return Ok(self.workspace_symbols(params).unwrap_or_else(|| json!([])));
+        }
         if request.method == "textDocument/semanticTokens/full" {
             return Ok(self.semantic_tokens(params).unwrap_or(Value::Null));
         }
@@ -760,6 +768,30 @@ impl Server {
         }
         let symbols: Vec<Value> =
             features::outline(&model.rules, file).iter().map(|s| symbol(self, text, s, 3)).collect();
+        Some(json!(symbols))
+    }
+
+    /// The names the rules define that hold the query, at their definitions.
+    fn workspace_symbols(&self, params: &Value) -> Option<Value> {
+        let model = self.model.as_ref()?;
+        let query = params.get("query").and_then(Value::as_str).unwrap_or_default();
+        let found = features::workspace_symbols(&model.rules, query, MAX_SYMBOLS);
+        let symbols: Vec<Value> = found
+            .into_iter()
+            .filter_map(|(name, kind, place)| {
+                let (kind, detail) = match kind {
+                    features::SymbolKind::Item => (24, "item"),
+                    features::SymbolKind::Step => (3, "step"),
+                    features::SymbolKind::Module => (2, "module"),
+                    features::SymbolKind::Expansion => (4, "expansion"),
+                    features::SymbolKind::Flag => (13, "derived flag"),
+                    features::SymbolKind::Edition => (22, "edition or variant"),
+                    features::SymbolKind::Marker => (14, "marker"),
+                };
+                let location = self.location(&place, Some(&model.texts))?;
+                Some(json!({ "name": name, "kind": kind, "location": location, "containerName": detail }))
+            })
+            .collect();
         Some(json!(symbols))
     }
 

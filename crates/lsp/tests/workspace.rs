@@ -161,3 +161,35 @@ fn an_editors_backup_opened_gets_its_message_without_a_watcher() {
     assert_eq!(at.len(), 1, "{at:?}");
     assert!(at[0]["message"].as_str().unwrap().contains("backup"), "{at:?}");
 }
+
+#[test]
+fn workspace_symbols_find_every_kind_of_name_at_its_definition() {
+    let mut client = Client::start(false);
+    let abbey = client.text(ABBEY);
+    client.open(ABBEY, &abbey);
+    client.diagnostics_of(ABBEY);
+    let found = |client: &mut Client, query: &str| -> Vec<(String, u64, String)> {
+        let answer = client.request("workspace/symbol", json!({ "query": query }));
+        answer
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                let uri = s["location"]["uri"].as_str().unwrap();
+                let file = uri.rsplit("/rules/").next().unwrap().to_string();
+                (s["name"].as_str().unwrap().to_string(), s["kind"].as_u64().unwrap(), file)
+            })
+            .collect()
+    };
+    let all = found(&mut client, "");
+    let has = |name: &str, kind: u64, file: &str| all.iter().any(|s| s == &(name.to_string(), kind, file.to_string()));
+    assert!(has("abbey-take-tile", 24, ABBEY), "an item");
+    assert!(has("1B", 3, "base.yaml"), "a step");
+    assert!(has("mayor", 2, "modules.yaml"), "a module");
+    assert!(has("abbey_and_mayor", 4, "modules.yaml"), "an expansion");
+    assert!(has("tiles_in_supply", 13, "modules.yaml"), "a derived flag");
+    assert!(has("C2", 22, "editions.yaml"), "an edition");
+    assert!(has("ROBBERS", 14, "base.yaml"), "a marker");
+    let some = found(&mut client, "MAYOR-TAKE");
+    assert_eq!(some.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), ["mayor-take-figure"], "{some:?}");
+}
