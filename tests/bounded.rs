@@ -252,3 +252,31 @@ fn write_the_shapes() {
         eprintln!("{name}: {} ({}; explain {})", rules.display(), target.file, target.item);
     }
 }
+
+/// The wiki export charges the run's budget for each node of a condition
+/// it expands: an item naming a flag of 3,000 pairs 1,000 times, which
+/// `check` decides in a moment, is refused at the item within seconds even
+/// in the debug build (the release build took over 20 s to refuse it, the
+/// flag expanded at each of its 1,000 mentions).
+#[test]
+fn the_wiki_export_refuses_a_big_flag_named_many_times_at_its_item() {
+    let ws = tempfile::tempdir().expect("temp dir");
+    let rules = ws.path().join("rules");
+    let shape = SHAPES.iter().find(|s| s.name.starts_with("origins")).expect("the shape");
+    let target = (shape.build)(&rules, &Size::FULL);
+    let out = tempfile::tempdir().expect("temp dir");
+    let (args, stdin) = (COMMANDS.iter().find(|(c, _)| *c == "wiki").expect("wiki").1)(ws.path(), out.path(), &target);
+    let run = measure::measure(
+        Command::new(env!("CARGO_BIN_EXE_carcassonne-rules")).args(&args),
+        stdin,
+        Duration::from_secs(120),
+        MEMORY * 4,
+    );
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("too-complex"), "{stderr}");
+    assert!(stderr.contains(&format!("{}:", target.file)) && located(&stderr), "{stderr}");
+    eprintln!("refused in {:?} of CPU time, {} MB at its peak", run.cpu, run.max_rss >> 20);
+    assert!(run.cpu < SECONDS * 5, "{:?}", run.cpu);
+    assert!(run.max_rss < MEMORY, "{} MB", run.max_rss >> 20);
+}

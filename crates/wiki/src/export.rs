@@ -1426,15 +1426,18 @@ impl Writer<'_> {
             None => self.logic.everything().clone(),
         };
         // Its items that can show there.
-        let items: Vec<Item> = step
-            .items
-            .iter()
-            .filter(|item| {
-                let logic = &self.logic;
-                !within(logic.and(&around, &selections(&page(&item.when, self), logic)), logic).is_false()
-            })
-            .cloned()
-            .collect();
+        let mut items: Vec<Item> = Vec::new();
+        for item in &step.items {
+            let logic = &self.logic;
+            let shows = !within(logic.and(&around, &selections(&page(&item.when, self), logic)), logic).is_false();
+            // Past the budget, the item whose condition spent it is named.
+            if self.spent(item.spans.when.unwrap_or(item.spans.id)) {
+                return;
+            }
+            if shows {
+                items.push(item.clone());
+            }
+        }
         let context = [&step.when];
         if !items.is_empty() {
             self.line("<ol class=\"wica-list\">");
