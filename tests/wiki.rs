@@ -26,7 +26,7 @@ fn wiki_writes_the_page_source_of_the_bundled_rules() {
     for expected in [
         "{{RulesPlacingTile|",
         "'''Step 1B: Draw a tile'''",
-        "<li class=\"showAbbeyOrHalflingsOrGermanCastlesOrWetlands markWE\" id=\"abbey-play-from-supply\">",
+        "<li class=\"showTilesInSupplyOrWetlands markWE\" id=\"abbey-play-from-supply\">",
         "wica-repeat-block",
         "wica-repeat-step",
         "data-publishers=\"rgg\"",
