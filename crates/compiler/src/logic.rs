@@ -49,7 +49,8 @@ pub enum TooComplex {
     Earlier,
 }
 
-/// The BDD work a run may still do: clones share it, so that the caller
+/// The work a run may still do: one per command, made before `check` and
+/// handed on to every pass after it. Clones share it, so that the caller
 /// can read what a run spent.
 #[derive(Debug, Clone)]
 pub struct Budget {
@@ -69,7 +70,8 @@ impl Budget {
     }
 
     /// Charges `steps` of work done outside the operations below (a walk
-    /// of a BDD, say): more than are left spends the budget.
+    /// of a BDD or of a condition, a node built, a line written): more
+    /// than are left spends the budget.
     pub fn charge(&self, steps: usize) -> Result<(), TooComplex> {
         let left = self.left.get();
         if left == 0 {
