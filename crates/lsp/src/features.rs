@@ -356,6 +356,37 @@ pub fn hover(rules: &Rules, text: &str, offset: usize) -> Option<String> {
     if let Some(edition) = catalog.editions.iter().find(|e| e.id == word) {
         return Some(format!("**{}** — edition {}", inline(&edition.name), code(&edition.id)));
     }
+    if let Some(variant) = catalog.variants.iter().find(|v| v.id == word) {
+        return Some(format!("**{}** — rule variant {}", inline(&variant.name), code(&variant.id)));
+    }
+    if let Some(expansion) = catalog.expansion(word) {
+        let modules: Vec<String> = expansion.modules.iter().map(|m| code(&m.id)).collect();
+        return Some(format!(
+            "**{}** — expansion {}
+
+modules: {}",
+            inline(&expansion.name),
+            code(&expansion.id),
+            modules.join(", ")
+        ));
+    }
+    if let Some(marker) = rules.markers.iter().find(|m| m.id == word) {
+        // An item's marker is shown by its label, an argument after it.
+        let carries = |m: &carcassonne_rules_compiler::model::Marker| {
+            m.label == marker.label || m.label.starts_with(&format!("{} (", marker.label))
+        };
+        let count = rules.items().iter().filter(|i| i.markers.iter().any(carries)).count();
+        return Some(format!(
+            "**{}** — marker {}
+
+{}
+
+carried by {count} items",
+            inline(&marker.label),
+            code(&marker.id),
+            inline(&marker.meaning)
+        ));
+    }
     None
 }
 
@@ -448,6 +479,9 @@ pub fn definition(rules: &Rules, text: &str, offset: usize) -> Option<Place> {
     if let Some(step) = rules.steps().find(|s| s.id == word) {
         return place(rules, step.span);
     }
+    if let Some(marker) = rules.markers.iter().find(|m| m.id == word) {
+        return place(rules, marker.span);
+    }
     catalog_definition(rules, word)
 }
 
@@ -474,6 +508,8 @@ pub enum Kind {
     Selector,
     /// A group of alternatives, by the `one_of` of each of its items.
     Group,
+    /// A marker: its declaration in `base.yaml` and each item's use.
+    Marker,
 }
 
 /// One place where the model says a name is written as a name.
@@ -528,6 +564,10 @@ fn marker_names(value: &str) -> Vec<dsl::Name> {
     dsl::marker(value).ok().and_then(|m| m.when).map(|c| c.names().into_iter().cloned().collect()).unwrap_or_default()
 }
 
+fn marker_name(value: &str) -> Vec<dsl::Name> {
+    dsl::marker(value).ok().map(|m| vec![m.name]).unwrap_or_default()
+}
+
 fn repeat_names(value: &str) -> Vec<dsl::Name> {
     dsl::repeat(value).ok().and_then(|r| r.when).map(|c| c.names().into_iter().cloned().collect()).unwrap_or_default()
 }
@@ -559,12 +599,17 @@ pub fn sites(rules: &Rules, texts: &BTreeMap<String, String>) -> Vec<Site> {
             sites_of(rules, texts, span, Kind::Selector, condition_names, &mut out);
         }
         for marker in &item.markers {
+            sites_of(rules, texts, marker.span, Kind::Marker, marker_name, &mut out);
             sites_of(rules, texts, marker.span, Kind::Selector, marker_names, &mut out);
         }
         if let (Some(group), Some(span)) = (&item.one_of, item.spans.one_of) {
             let group = group.clone();
             sites_of(rules, texts, span, Kind::Group, |v| whole_name(v, &group), &mut out);
         }
+    }
+    for marker in &rules.markers {
+        let id = marker.id.clone();
+        sites_of(rules, texts, marker.span, Kind::Marker, |v| whole_name(v, &id), &mut out);
     }
     for flag in &rules.flags {
         let id = flag.id.clone();
@@ -622,6 +667,8 @@ pub fn kind_of(rules: &Rules, name: &str) -> Option<Kind> {
         || rules.catalog.expansion(name).is_some()
     {
         Some(Kind::Selector)
+    } else if rules.markers.iter().any(|m| m.id == name) {
+        Some(Kind::Marker)
     } else {
         rules.items().iter().any(|i| i.one_of.as_deref() == Some(name)).then_some(Kind::Group)
     }

@@ -193,3 +193,47 @@ fn workspace_symbols_find_every_kind_of_name_at_its_definition() {
     let some = found(&mut client, "MAYOR-TAKE");
     assert_eq!(some.iter().map(|s| s.0.as_str()).collect::<Vec<_>>(), ["mayor-take-figure"], "{some:?}");
 }
+
+#[test]
+fn a_marker_has_its_definition_references_and_hover_and_so_do_variants_and_expansions() {
+    let mut client = Client::start(false);
+    let file = "expansions/20th-anniversary.yaml";
+    let text = client.text(file);
+    client.open(file, &text);
+    client.diagnostics_of(file);
+    let (line, col) = common::find(&text, "ROBBERS when robbers", 2);
+    let at = client.at(file, line, col);
+    let definition = client.request("textDocument/definition", at.clone());
+    assert!(definition["uri"].as_str().unwrap().ends_with("/rules/base.yaml"), "{definition}");
+    let mut references = at.clone();
+    references["context"] = json!({ "includeDeclaration": true });
+    let found = client.request("textDocument/references", references);
+    let found = found.as_array().unwrap();
+    let files: Vec<&str> = found.iter().map(|l| l["uri"].as_str().unwrap().rsplit("/rules/").next().unwrap()).collect();
+    assert!(
+        files.contains(&"base.yaml") && files.contains(&file) && files.contains(&"expansions/hills-and-sheep.yaml"),
+        "{files:?}"
+    );
+    // Each use is the marker's name alone, not the condition after it.
+    assert!(
+        found.iter().all(|l| l["range"]["end"]["character"].as_u64().unwrap()
+            - l["range"]["start"]["character"].as_u64().unwrap()
+            == 7),
+        "{found:?}"
+    );
+    let hover = client.request("textDocument/hover", at);
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("marker") && shown.contains("robber steals points"), "{shown}");
+    // A variant and an expansion hover too, in editions.yaml and modules.yaml.
+    let editions = client.text("editions.yaml");
+    client.open("editions.yaml", &editions);
+    let (line, col) = common::find(&editions, "variant: hig", 9);
+    let hover = client.request("textDocument/hover", client.at("editions.yaml", line, col));
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("rule variant"), "{hover}");
+    let modules = client.text("modules.yaml");
+    client.open("modules.yaml", &modules);
+    let (line, col) = common::find(&modules, "abbey_and_mayor", 0);
+    let hover = client.request("textDocument/hover", client.at("modules.yaml", line, col));
+    let shown = hover["contents"]["value"].as_str().unwrap();
+    assert!(shown.contains("expansion") && shown.contains("`mayor`"), "{shown}");
+}
