@@ -1906,7 +1906,7 @@ async fn dutch_turn(client: &Client) -> Outcome<()> {
         "Klopt dit?",
         "Kies er één",
         "Kies er één of geen",
-        "Hoeveel projecten zijn voltooid?",
+        "Hoeveel projecten zijn afgebouwd?",
     ];
     expect(questions.iter().any(|q| q == "Voer uit:"), "the question to carry out an item")?;
     expect(questions.iter().any(|q| q == "Voer uit: verplicht"), "the instruction to carry out a must")?;
@@ -1924,7 +1924,7 @@ async fn dutch_turn(client: &Client) -> Outcome<()> {
     expect(seen["refused"] == "Antwoord met een getal van 0 tot en met 64", "the refusal of 999 features")?;
     expect(log.first().is_some_and(|l| l.starts_with("Stap 1")), "the log's first line")?;
     expect(log.iter().any(|l| l.starts_with("Nee: ")), "the log's answers")?;
-    expect(log.iter().any(|l| l.ends_with(": geen voltooid project")), "the log's per-feature step")?;
+    expect(log.iter().any(|l| l.ends_with(": geen afgebouwd project")), "the log's per-feature step")?;
     expect(log.last().is_some_and(|l| l == "Einde van de beurt"), "the log's last line")?;
     let panel = seen["panel"].as_str().unwrap_or_default();
     for english in [
