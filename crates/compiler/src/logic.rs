@@ -69,6 +69,11 @@ impl Budget {
         self.total - self.left.get()
     }
 
+    /// Whether nothing is left: what was decided since may be wrong.
+    pub fn exhausted(&self) -> bool {
+        self.left.get() == 0
+    }
+
     /// Charges `steps` of work done outside the operations below (a walk
     /// of a BDD or of a condition, a node built, a line written): more
     /// than are left spends the budget.
@@ -157,6 +162,8 @@ pub struct Logic<'r> {
     /// Each derived flag's BDD, by flag index.
     flags: Vec<Result<Bdd, TooComplex>>,
     budget: Budget,
+    /// The conditions decided so far (by [`Logic::try_cond`]).
+    decided: RefCell<std::collections::HashMap<Cond, Bdd>>,
 }
 
 /// Where one version's names stand in a variable space the caller built:
@@ -228,6 +235,7 @@ impl<'r> Logic<'r> {
             flags: Vec::new(),
             vars,
             budget,
+            decided: RefCell::default(),
         };
         logic.flags = logic.build_flags(flags);
         logic
@@ -250,6 +258,7 @@ impl<'r> Logic<'r> {
             flags: Vec::new(),
             vars,
             budget,
+            decided: RefCell::default(),
         };
         logic.flags = logic.build_flags(flags);
         logic
@@ -323,9 +332,16 @@ impl<'r> Logic<'r> {
 
     /// The selections that satisfy `cond` (within the domain), or
     /// [`TooComplex`] if that takes more work than the budget has left.
+    /// A condition decided before is not built again (`check`'s flow
+    /// checks ask again of every item's): its work is charged once.
     pub fn try_cond(&self, cond: &Cond) -> Result<Bdd, TooComplex> {
+        if let Some(known) = self.decided.borrow().get(cond) {
+            return Ok(known.clone());
+        }
         let bdd = self.bdd(cond)?;
-        self.and(&bdd, &self.domain)
+        let set = self.and(&bdd, &self.domain)?;
+        self.decided.borrow_mut().insert(cond.clone(), set.clone());
+        Ok(set)
     }
 
     /// `a and b`, within the budget.

@@ -211,8 +211,13 @@ impl Checker<'_> {
         for section in Section::AFTER_STEPS {
             outside[section] = take();
         }
-        self.check_double_turn_block(&phases, double_turn.as_ref(), &logic);
-        self.check_effects(&phases, double_turn.as_ref(), &logic);
+        // The flow checks read conditions as selections, none past the
+        // budget: once it ran out (and the condition that spent it was
+        // reported), what they would find is not to be trusted.
+        if !budget.exhausted() {
+            self.check_double_turn_block(&phases, double_turn.as_ref(), &logic);
+            self.check_effects(&phases, double_turn.as_ref(), &logic);
+        }
         drop(logic);
         let defined = model::Defined {
             names: self.names.iter().map(|(name, &(_, span))| (name.clone(), span)).collect(),
