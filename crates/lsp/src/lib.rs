@@ -761,14 +761,35 @@ impl Server {
         let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
         let file = FileId(model.rules.inputs.iter().position(|input| *input == rel)?);
         let text = model.texts.get(&rel)?;
-        fn symbol(server: &Server, text: &str, s: &features::Symbol, kind: u32) -> Value {
-            let range = server.range(text, s.at.start, s.at.len);
-            let children: Vec<Value> = s.children.iter().map(|c| symbol(server, text, c, 24)).collect();
-            json!({ "name": s.name, "detail": s.detail, "kind": kind, "range": range, "selectionRange": range, "children": children })
+        // Each symbol's whole extent, from the syntax tree of the text the
+        // model was read from (none while the buffer differs from it).
+        let mut whole = Whole::default();
+        if self.workspace.text(&rel) == Some(text.as_str())
+            && let Some(tree) = self.workspace.tree(&rel)
+        {
+            whole.walk(tree, false);
         }
-        let symbols: Vec<Value> =
-            features::outline(&model.rules, file).iter().map(|s| symbol(self, text, s, 3)).collect();
-        Some(json!(symbols))
+        fn symbol(server: &Server, text: &str, whole: &Whole, s: &features::Symbol, kind: u32) -> (usize, Value) {
+            let selection = server.range(text, s.at.start, s.at.len);
+            let item = whole.items.get(&s.at.start);
+            let extent = if kind == 24 { item } else { whole.steps.get(&s.name).or(item) };
+            let (start, end) = extent.map_or((s.at.start, s.at.start + s.at.len), |r| {
+                (r.start.min(s.at.start), r.end.max(s.at.start + s.at.len))
+            });
+            let range = server.range(text, start, end - start);
+            let mut children: Vec<(usize, Value)> =
+                s.children.iter().map(|c| symbol(server, text, whole, c, 24)).collect();
+            // In the order of the file, not of placement.
+            children.sort_by_key(|(start, _)| *start);
+            let children: Vec<Value> = children.into_iter().map(|(_, c)| c).collect();
+            let value = json!({ "name": s.name, "detail": s.detail, "kind": kind, "range": range,
+                                "selectionRange": selection, "children": children });
+            (start, value)
+        }
+        let mut symbols: Vec<(usize, Value)> =
+            features::outline(&model.rules, file).iter().map(|s| symbol(self, text, &whole, s, 3)).collect();
+        symbols.sort_by_key(|(start, _)| *start);
+        Some(json!(symbols.into_iter().map(|(_, s)| s).collect::<Vec<_>>()))
     }
 
     /// The names the rules define that hold the query, at their definitions.
@@ -835,6 +856,35 @@ impl Server {
             })
             .collect();
         Some(json!(hints))
+    }
+}
+
+/// The whole extent of each item (by where its id starts) and of each step
+/// or section key under `items:` (by its name) in a file's syntax tree.
+#[derive(Default)]
+struct Whole {
+    items: HashMap<usize, std::ops::Range<usize>>,
+    steps: HashMap<String, std::ops::Range<usize>>,
+}
+
+impl Whole {
+    fn walk(&mut self, node: &syntax::tree::Node, under_items: bool) {
+        use syntax::tree::Value as V;
+        match &node.value {
+            V::Map(map) => {
+                if let Some(id) = node.get("id") {
+                    self.items.insert(id.span.start, node.span.clone());
+                }
+                for (key, value) in &map.entries {
+                    if under_items && let Some(name) = key.as_str() {
+                        self.steps.insert(name.to_string(), key.span.start..value.span.end.max(key.span.end));
+                    }
+                    self.walk(value, key.as_str() == Some("items"));
+                }
+            }
+            V::Seq(seq) => seq.entries.iter().for_each(|entry| self.walk(entry, false)),
+            V::Scalar(_) => {}
+        }
     }
 }
 

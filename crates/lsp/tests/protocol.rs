@@ -462,6 +462,22 @@ fn the_outline_lists_steps_and_their_items() {
     let (line, _) = find(&text, "id: abbey-play-from-supply", 0);
     assert_eq!(supply["range"]["start"]["line"], line as u64);
     assert!(supply["children"].as_array().unwrap().iter().any(|c| c["name"] == "abbey-supply-abbey-tile"));
+    // The whole item, its children included; its id as the selection.
+    let (last, _) = find(&text, "id: abbey-supply-wetlands-tile", 0);
+    assert!(supply["range"]["end"]["line"].as_u64().unwrap() >= last as u64 + 3, "{supply}");
+    assert_eq!(supply["selectionRange"]["start"], json!({ "line": line, "character": 10 }), "{supply}");
+    // A step's range is its key and its items; everything in file order.
+    let (key, _) = find(&text, "  1B:", 0);
+    assert_eq!(step["range"]["start"]["line"], key as u64, "{step}");
+    let starts = |list: &Value| -> Vec<u64> {
+        list.as_array().unwrap().iter().map(|s| s["range"]["start"]["line"].as_u64().unwrap()).collect()
+    };
+    let tops = starts(&symbols);
+    assert!(tops.windows(2).all(|w| w[0] <= w[1]), "{tops:?}");
+    for step in symbols.as_array().unwrap() {
+        let lines = starts(&step["children"]);
+        assert!(lines.windows(2).all(|w| w[0] < w[1]), "{}: {lines:?}", step["name"]);
+    }
 }
 
 /// `text` with each LSP `(position, new text)` edit applied (positions in
