@@ -35,8 +35,8 @@ pub use page::{Page, SectionComparison, Selection, Tally, Verdict};
 /// relative to the repository root: the errata's schema, beside the rules
 /// files' schemas.
 pub fn generated_files(rules: &carcassonne_rules_compiler::Rules) -> Vec<(String, String)> {
-    use carcassonne_rules_compiler::GENERATED_DIR;
     use carcassonne_rules_backends::schema::SCHEMA_DIR;
+    use carcassonne_rules_compiler::GENERATED_DIR;
     let schema = errata::schema::schema(rules);
     vec![(format!("{GENERATED_DIR}/{SCHEMA_DIR}/{}", schema.name), schema.contents)]
 }

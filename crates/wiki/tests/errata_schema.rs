@@ -10,8 +10,8 @@ use std::path::Path;
 
 use std::sync::LazyLock;
 
-use carcassonne_rules_compiler::compile_dir;
 use carcassonne_rules_backends::schema::SCHEMA_DIR;
+use carcassonne_rules_compiler::compile_dir;
 use carcassonne_rules_wiki::errata::schema;
 use serde_json::Value;
 
