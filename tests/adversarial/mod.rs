@@ -56,6 +56,7 @@ pub const SHAPES: &[Shape] = &[
     Shape { name: "deep: a chain of 31 flags under items 31 deep", build: deep },
     Shape { name: "random: one condition of 100,000 random 3-literal terms", build: random },
     Shape { name: "long: 7 MB of ordinary items", build: long },
+    Shape { name: "mentions: a flag of 6,000 terms named 300,000 times", build: mentions },
 ];
 
 /// The rules bundled with the project.
@@ -265,4 +266,20 @@ fn long(dir: &Path, size: &Size) -> Target {
     }
     let file = add_items(dir, &items);
     Target { file, item: "hostile-long-0".into(), with: ids[0].clone() }
+}
+
+/// A flag that doubles at every level but stands for one module (its BDD
+/// is one node, so `check` decides it in a moment), named 300,000 times by
+/// one item: evaluated at every mention it is 1.8 billion terms.
+fn mentions(dir: &Path, size: &Size) -> Target {
+    let ids = base(dir);
+    let mut flags = format!("  x_0: {}\n", ids[0]);
+    for k in 1..=10 {
+        let _ = writeln!(flags, "  x_{k}: (x_{} and {}) or (x_{} and {})", k - 1, ids[0], k - 1, ids[0]);
+    }
+    add_flags(dir, &flags);
+    let mut items = String::new();
+    item(&mut items, "hostile-mentions", &vec!["x_10"; size.of(300_000)].join(" or "));
+    let file = add_items(dir, &items);
+    Target { file, item: "hostile-mentions".into(), with: ids[1].clone() }
 }

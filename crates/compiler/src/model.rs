@@ -338,17 +338,38 @@ pub enum Cond {
 
 impl Cond {
     /// Whether the condition holds for `cfg`; `flags` gives derived flags their meaning.
+    /// Each flag is evaluated once however often it is named (a flag named
+    /// 300,000 times, or one naming another twice at every level, would
+    /// otherwise be evaluated at every mention).
     pub fn eval(&self, flags: &[Flag], cfg: &Config) -> bool {
+        self.eval_once(flags, cfg, &mut Vec::new())
+    }
+
+    /// `values`: each flag's value once known, by index (made on the first flag met).
+    fn eval_once(&self, flags: &[Flag], cfg: &Config, values: &mut Vec<Option<bool>>) -> bool {
         match self {
             Cond::True => true,
             Cond::False => false,
             Cond::Module(m) => cfg.has(*m),
-            Cond::Flag(f) => flags.get(*f).is_some_and(|flag| flag.when.eval(flags, cfg)),
+            Cond::Flag(f) => {
+                let Some(flag) = flags.get(*f) else { return false };
+                if values.is_empty() {
+                    values.resize(flags.len(), None);
+                }
+                if let Some(known) = values[*f] {
+                    return known;
+                }
+                // A cycle (which `check` refuses) does not hold.
+                values[*f] = Some(false);
+                let value = flag.when.eval_once(flags, cfg, values);
+                values[*f] = Some(value);
+                value
+            }
             Cond::Edition(e) => *e == cfg.edition,
             Cond::Variant(v) => *v == cfg.variant,
-            Cond::Not(c) => !c.eval(flags, cfg),
-            Cond::All(cs) => cs.iter().all(|c| c.eval(flags, cfg)),
-            Cond::Any(cs) => cs.iter().any(|c| c.eval(flags, cfg)),
+            Cond::Not(c) => !c.eval_once(flags, cfg, values),
+            Cond::All(cs) => cs.iter().all(|c| c.eval_once(flags, cfg, values)),
+            Cond::Any(cs) => cs.iter().any(|c| c.eval_once(flags, cfg, values)),
         }
     }
 
@@ -682,6 +703,22 @@ mod tests {
         // Under `not` only the negated walk names them.
         assert_eq!(cond.named_modules(&flags).len(), 50);
         assert_eq!(Cond::Not(Box::new(cond)).named_modules(&flags), []);
+    }
+
+    #[test]
+    fn eval_evaluates_each_flag_once_however_often_it_is_named() {
+        // 2^50 mentions once expanded: evaluated at each, this would not end.
+        let flags = doubling(50);
+        let cond = Cond::Any(vec![Cond::Flag(49); 1_000]);
+        let cfg = |modules: &[u8]| Config {
+            edition: EditionId(0),
+            variant: VariantId(0),
+            modules: modules.iter().map(|&m| ModuleId(m)).collect(),
+        };
+        // With m0 alone every level holds (f0, then `not m(k+1)`); with none, none does.
+        assert!(cond.eval(&flags, &cfg(&[0])));
+        assert!(!cond.eval(&flags, &cfg(&[])));
+        assert!(!Cond::Not(Box::new(cond)).eval(&flags, &cfg(&[0])));
     }
 
     #[test]
