@@ -16,6 +16,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod budget;
 pub mod check;
 pub mod codes;
 pub mod command;

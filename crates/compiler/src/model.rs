@@ -404,7 +404,7 @@ impl Cond {
     /// the builder's, so nothing under a `not` counts). Numbered 0, 1, …
     /// Within a budget of its own: for readers of rules `check` accepted.
     pub fn origins(&self, flags: &[Flag]) -> Vec<Candidate> {
-        self.origins_within(flags, &crate::logic::Budget::new(crate::logic::BUDGET)).unwrap_or_default()
+        self.origins_within(flags, &crate::budget::Budget::new(crate::budget::BUDGET)).unwrap_or_default()
     }
 
     /// [`Cond::origins`], charging `budget` for each part walked and each
@@ -413,8 +413,8 @@ impl Cond {
     pub fn origins_within(
         &self,
         flags: &[Flag],
-        budget: &crate::logic::Budget,
-    ) -> Result<Vec<Candidate>, crate::logic::TooComplex> {
+        budget: &crate::budget::Budget,
+    ) -> Result<Vec<Candidate>, crate::budget::TooComplex> {
         let mut walk = OriginWalk::default();
         self.walk_origins(flags, &mut Vec::new(), &mut walk, budget)?;
         Ok(walk.out)
@@ -426,8 +426,8 @@ impl Cond {
         flags: &'a [Flag],
         others: &mut Vec<&'a Cond>,
         walk: &mut OriginWalk,
-        budget: &crate::logic::Budget,
-    ) -> Result<(), crate::logic::TooComplex> {
+        budget: &crate::budget::Budget,
+    ) -> Result<(), crate::budget::TooComplex> {
         // What this step copies and hashes: the parts beside it.
         let beside = || others.iter().map(|c| c.nodes()).sum::<usize>();
         match self {
@@ -670,7 +670,7 @@ impl Dsl<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::{BUDGET, Budget, TooComplex};
+    use crate::budget::{BUDGET, Budget, TooComplex};
 
     const NOWHERE: Span = Span { file: crate::diagnostics::FileId(0), start: 0, len: 0 };
 
