@@ -7,7 +7,7 @@
 //! rules' file includes only where asked (`LANGUAGES`, [`generate_with`]).
 //!
 //! One writer lays out every line of every file, as prost-build's does: a
-//! [`Writer`] writes the items one after another — modules, functions and
+//! `Writer` (`writer.rs`) writes the items one after another — modules, functions and
 //! their `if`s as code blocks, the `static` tables and the catalog as data
 //! nested in them (tests too long for a line are broken by `wrap`, strings by
 //! `literal`). Nothing is re-parsed or re-formatted. The output stays within

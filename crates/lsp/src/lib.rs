@@ -7,6 +7,8 @@
 //! rust-analyzer does), converting positions with the compiler's one
 //! [`carcassonne_rules_compiler::positions`] mapper.
 
+#![forbid(unsafe_code)]
+
 pub mod errata;
 pub mod features;
 pub mod framing;

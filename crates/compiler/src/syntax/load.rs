@@ -296,7 +296,7 @@ fn load(
 /// a reader of its own (the language server): every text by its path
 /// relative to the folder (`base.yaml`, `expansions/abbey.yaml`), and a
 /// diagnostic for each one the checked reader refuses (a link, a FIFO, a
-/// device, a file over [`MAX_FILE_BYTES`], a linked `expansions/`). A
+/// device, a file over [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES), a linked `expansions/`). A
 /// missing file is neither: compiling the texts says it is missing.
 pub fn read_folder(dir: &Path) -> (BTreeMap<String, String>, Vec<Diagnostic>) {
     let mut texts = BTreeMap::new();
@@ -356,7 +356,7 @@ pub(crate) fn translation_names(dir: &Path, refused: &mut Vec<Diagnostic>) -> Ve
 /// Reads and deserializes one YAML file, keeping its text in `sources`; a file
 /// that cannot be read or does not fit `T` is a diagnostic at the mistake,
 /// which names the file `name`. Only regular files are read, never through a
-/// symbolic link, and at most [`MAX_FILE_BYTES`] of them, so a FIFO, a device,
+/// symbolic link, and at most [`MAX_FILE_BYTES`](super::MAX_FILE_BYTES) of them, so a FIFO, a device,
 /// a link out of the rules folder or a huge file cannot hang the compiler,
 /// leak what it points at or exhaust memory.
 pub fn read_yaml<T: for<'de> Deserialize<'de>>(
