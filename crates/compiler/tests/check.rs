@@ -522,7 +522,9 @@ fn every_span_of_the_rules_names_its_rules_file() {
 
 #[test]
 fn editor_backups_and_auto_saves_are_not_read_as_rules_files() {
-    let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| t.replacen("when: tiles_in_supply\n", "when: tiles_in_suply\n", 1));
+    let dir = rules_with("expansions/abbey-and-mayor.yaml", |t| {
+        t.replacen("when: tiles_in_supply\n", "when: tiles_in_suply\n", 1)
+    });
     let expansions = dir.path().join("expansions");
     // Emacs's backup and auto-save of a broken version: neither is read.
     std::fs::copy(expansions.join("abbey-and-mayor.yaml"), expansions.join("abbey-and-mayor.yaml~")).expect("copy");
