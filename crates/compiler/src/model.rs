@@ -558,6 +558,9 @@ impl Wording {
 pub struct Marker {
     /// Its position among all items' markers, in item order.
     pub number: MarkerId,
+    /// The declared marker's id (`ROBBER_CHOICE`), which names its
+    /// translations whatever its label shows.
+    pub id: String,
     /// As shown: `ROBBER CHOICE`, `MESSAGES (#1B)`.
     pub label: String,
     /// Where it shows (on a visible item).

@@ -196,8 +196,6 @@ fn translate_entries<'a, L: Language<'a> + ?Sized>(lang: &L, entries: &mut [Entr
                 entry.text = text;
                 state
             }
-            // A blank item has nothing to translate.
-            None if entry.text.trim().is_empty() => Translation::Translated,
             None => Translation::Missing,
         });
         translate_entries(lang, &mut entry.children, edition);

@@ -195,7 +195,12 @@ fn spaced(s: &str) -> Cow<'static, str> {
         true => (s.len(), s.len()),
         false => (s.len() - s.trim_start().len(), s.trim_end().len()),
     };
-    Cow::Owned(format!("{}{}{}", &s[..start], wiki::text(inner), &s[end.max(start)..]))
+    // The spaces around stay as they are (the label's words are joined by
+    // them); any other blank there, a line break say, is escaped as text is.
+    let around = |part: &str| -> String {
+        part.chars().map(|c| if c == ' ' { " ".to_string() } else { wiki::text(&c.to_string()) }).collect()
+    };
+    Cow::Owned(format!("{}{}{}", around(&s[..start]), wiki::text(inner), around(&s[end.max(start)..])))
 }
 
 /// The heading of a section outside the steps, as the English page writes it.
@@ -1544,8 +1549,7 @@ impl Writer<'_> {
         let outdated = translated.is_some_and(|t| t.state == State::Outdated);
         let text = translated.map_or(&item.text, |t| &t.text);
         // An English text on another language's page says it is English.
-        let english =
-            self.options.locale.is_some() && translated.is_none() && !item.text.render(EditionId(0)).trim().is_empty();
+        let english = self.options.locale.is_some() && translated.is_none();
         // The page bolds the word that says an item must or may be done, in
         // the language the text is in.
         let modals = if english { &ENGLISH.modals } else { &self.conventions.modals };
@@ -1645,20 +1649,21 @@ impl Writer<'_> {
         let show = self.plain(&marker.when, marker.span).unwrap_or_default();
         let show =
             if show == Show::default() { Show { classes: vec!["showAll".to_string()], dynamic: None } } else { show };
-        // The label is a unit (`marker.ROBBERS.<item>`), its argument (`#1A`)
-        // outside it; its colour is the marker's, whatever the language.
+        // The label is a unit named by the marker's id (`marker.ROBBERS.<item>`),
+        // its argument (`#1A`) outside it; its colour is the marker's,
+        // whatever the language.
         let (label, argument) =
             marker.label.split_once(" (").map_or((marker.label.as_str(), None), |(l, a)| (l, Some(a)));
-        let id = label.replace(' ', "_");
+        let id = marker.id.as_str();
         let shown = self
             .options
             .locale
-            .and_then(|l| l.get(Unit::Marker(&id)))
+            .and_then(|l| l.get(Unit::Marker(id)))
             .map_or_else(|| label.to_string(), |t| t.text.render(EditionId(0)));
         let mut line = Line::new();
         line.markup(&format!("<span{}> {{{{{}|", show.attributes(&[]), marker_colour(&marker.label)));
-        let unit = format!("{}.{item}", translation::unit_id(Unit::Marker(&id)));
-        let english = self.fallback(Unit::Marker(&id));
+        let unit = format!("{}.{item}", translation::unit_id(Unit::Marker(id)));
+        let english = self.fallback(Unit::Marker(id));
         self.unit(&unit, Some(marker.span), &mut line, |_, line| {
             in_english(english, line, |line| {
                 line.text(&shown);

@@ -188,7 +188,8 @@ impl Checker<'_> {
             Some(arg) => format!("{name} ({arg})"),
             None => name,
         };
-        Some(model::Marker { number: MarkerId(0), label, when, span: source.span })
+        let id = marker.name.text.clone();
+        Some(model::Marker { number: MarkerId(0), id, label, when, span: source.span })
     }
 
     pub(super) fn effect(&mut self, source: &Spanned<String>, sections: &[Part]) -> Option<Effect> {
