@@ -9,13 +9,13 @@ use carcassonne_rules_compiler::dsl;
 use carcassonne_rules_compiler::lexicon::{self, IdKind, MAX_ID_LEN};
 use carcassonne_rules_compiler::logic::Logic;
 use carcassonne_rules_compiler::model::{Cond, Item, Rules, Step};
-use carcassonne_rules_compiler::syntax::tree::{Node, Slot};
+use carcassonne_rules_compiler::syntax::tree::{self, Node, Slot, Value};
 use carcassonne_rules_compiler::syntax::{self, DslKind};
 use carcassonne_rules_core::escape::markdown::{code, inline};
 use carcassonne_rules_core::escape::terminal::quoted;
 use carcassonne_rules_core::{EditionId, Section};
 
-use crate::workspace::Place;
+use crate::workspace::{Place, TranslationSite};
 
 /// One completion: the name to insert, a one-line detail and documentation.
 #[derive(Clone, Debug, PartialEq)]
@@ -510,6 +510,16 @@ pub enum Kind {
     Group,
     /// A marker: its declaration in `base.yaml` and each item's use.
     Marker,
+    /// An edition: its `id:` in `editions.yaml`, conditions' `edition ==`,
+    /// `editions:` and `foreign:` lists, a text variant's labels.
+    Edition,
+    /// A rule variant: its `id:` in `editions.yaml`, an edition's
+    /// `variant:`, conditions' `variant ==`.
+    Variant,
+    /// A step: its `id:` in `base.yaml`, a step key under `items:`, the
+    /// double turn's `from:`/`to:`, an effect's `skip`/`go back to`, the
+    /// translations' `step.` keys.
+    Step,
 }
 
 /// One place where the model says a name is written as a name.
@@ -560,6 +570,67 @@ fn condition_names(value: &str) -> Vec<dsl::Name> {
     dsl::condition(value).map(|c| c.names().into_iter().cloned().collect()).unwrap_or_default()
 }
 
+/// The editions (`variants` false) or rule variants a condition compares with.
+fn compared(cond: &dsl::Condition, variants: bool, out: &mut Vec<dsl::Name>) {
+    match cond {
+        dsl::Condition::Edition { edition, .. } if !variants => out.push(edition.clone()),
+        dsl::Condition::Variant { variant, .. } if variants => out.push(variant.clone()),
+        dsl::Condition::Not(inner) => compared(inner, variants, out),
+        dsl::Condition::And(parts) | dsl::Condition::Or(parts) => parts.iter().for_each(|p| compared(p, variants, out)),
+        _ => {}
+    }
+}
+
+/// Where a DSL string's conditions sit: a condition's own, a marker's or a
+/// repeat's after `when`.
+#[derive(Clone, Copy)]
+enum Held {
+    Condition,
+    Marker,
+    Repeat,
+}
+
+fn held_condition(value: &str, held: Held) -> Option<dsl::Condition> {
+    match held {
+        Held::Condition => dsl::condition(value).ok(),
+        Held::Marker => dsl::marker(value).ok()?.when,
+        Held::Repeat => dsl::repeat(value).ok()?.when,
+    }
+}
+
+/// The editions and the rule variants a DSL string's condition names.
+fn compared_sites(rules: &Rules, texts: &BTreeMap<String, String>, span: Span, held: Held, out: &mut Vec<Site>) {
+    for (kind, variants) in [(Kind::Edition, false), (Kind::Variant, true)] {
+        let names = |v: &str| {
+            let mut names = Vec::new();
+            if let Some(cond) = held_condition(v, held) {
+                compared(&cond, variants, &mut names);
+            }
+            names
+        };
+        sites_of(rules, texts, span, kind, names, out);
+    }
+}
+
+fn text_editions(value: &str) -> Vec<dsl::Name> {
+    let Ok(parts) = dsl::text(value) else { return Vec::new() };
+    parts
+        .into_iter()
+        .flat_map(|part| match part {
+            dsl::TextPart::Variants(alternatives) => alternatives.into_iter().flat_map(|(names, _)| names).collect(),
+            dsl::TextPart::Literal(_) => Vec::new(),
+        })
+        .collect()
+}
+
+fn effect_steps(value: &str) -> Vec<dsl::Name> {
+    match dsl::effect(value) {
+        Ok(dsl::WrittenEffect::Skip(steps)) => steps,
+        Ok(dsl::WrittenEffect::GoBack(step)) => vec![step],
+        _ => Vec::new(),
+    }
+}
+
 fn marker_names(value: &str) -> Vec<dsl::Name> {
     dsl::marker(value).ok().and_then(|m| m.when).map(|c| c.names().into_iter().cloned().collect()).unwrap_or_default()
 }
@@ -597,10 +668,16 @@ pub fn sites(rules: &Rules, texts: &BTreeMap<String, String>) -> Vec<Site> {
         }
         if let Some(span) = item.spans.when {
             sites_of(rules, texts, span, Kind::Selector, condition_names, &mut out);
+            compared_sites(rules, texts, span, Held::Condition, &mut out);
         }
         for marker in &item.markers {
             sites_of(rules, texts, marker.span, Kind::Marker, marker_name, &mut out);
             sites_of(rules, texts, marker.span, Kind::Selector, marker_names, &mut out);
+            compared_sites(rules, texts, marker.span, Held::Marker, &mut out);
+        }
+        sites_of(rules, texts, item.spans.text, Kind::Edition, text_editions, &mut out);
+        if let Some(span) = item.spans.effect {
+            sites_of(rules, texts, span, Kind::Step, effect_steps, &mut out);
         }
         if let (Some(group), Some(span)) = (&item.one_of, item.spans.one_of) {
             let group = group.clone();
@@ -615,19 +692,84 @@ pub fn sites(rules: &Rules, texts: &BTreeMap<String, String>) -> Vec<Site> {
         let id = flag.id.clone();
         sites_of(rules, texts, flag.name_span, Kind::Selector, |v| whole_name(v, &id), &mut out);
         sites_of(rules, texts, flag.span, Kind::Selector, condition_names, &mut out);
+        compared_sites(rules, texts, flag.span, Held::Condition, &mut out);
     }
     for step in rules.steps() {
+        let id = step.id.clone();
+        sites_of(rules, texts, step.span, Kind::Step, |v| whole_name(v, &id), &mut out);
         if let Some(span) = step.when_span {
             sites_of(rules, texts, span, Kind::Selector, condition_names, &mut out);
+            compared_sites(rules, texts, span, Held::Condition, &mut out);
         }
         if let Some(span) = step.repeat_span {
             sites_of(rules, texts, span, Kind::Selector, repeat_names, &mut out);
+            compared_sites(rules, texts, span, Held::Repeat, &mut out);
         }
     }
     if let Some(span) = rules.double_turn.as_ref().and_then(|block| block.when_span) {
         sites_of(rules, texts, span, Kind::Selector, condition_names, &mut out);
+        compared_sites(rules, texts, span, Held::Condition, &mut out);
+    }
+    for (kind, defined) in [(Kind::Edition, &rules.defined.editions), (Kind::Variant, &rules.defined.variants)] {
+        for (name, &span) in defined {
+            sites_of(rules, texts, span, kind, |v| whole_name(v, name), &mut out);
+        }
+    }
+    for (file, text) in texts {
+        if !file.starts_with("translations/") {
+            tree_sites(rules, file, text, &mut out);
+        }
     }
     out
+}
+
+/// The names a rules file writes as plain YAML values, by its syntax tree:
+/// step keys under `items:`, the double turn's `from:`/`to:`, `editions:`
+/// and `foreign:` lists, an edition's `variant:`.
+fn tree_sites(rules: &Rules, file: &str, text: &str, out: &mut Vec<Site>) {
+    let parse = tree::parse(text);
+    for visit in parse.tree.scalars() {
+        let Value::Scalar(scalar) = &visit.node.value else { continue };
+        let Some(start) = scalar.verbatim else { continue };
+        let name = scalar.value.as_str();
+        let kind = match (visit.slot, visit.under) {
+            (Slot::Key, Some("items")) => Kind::Step,
+            (Slot::Value("from" | "to"), Some("double_turn")) if file == syntax::BASE_FILE => Kind::Step,
+            (Slot::Entry, Some("editions")) if file == "modules.yaml" => Kind::Edition,
+            (Slot::Entry, Some("foreign")) | (Slot::Value("foreign"), _) => Kind::Edition,
+            (Slot::Value("variant"), Some("editions")) if file == "editions.yaml" => Kind::Variant,
+            _ => continue,
+        };
+        let known = match kind {
+            Kind::Step => rules.steps().any(|s| s.id == name),
+            Kind::Edition => rules.defined.editions.contains_key(name),
+            Kind::Variant => rules.defined.variants.contains_key(name),
+            _ => false,
+        };
+        if known && text.get(start..start + name.len()) == Some(name) {
+            let at = Place { file: file.to_string(), start, len: name.len() };
+            out.push(Site { kind, name: name.to_string(), at });
+        }
+    }
+}
+
+/// The translation files' keys that name an item, a step, an edition or a
+/// rule variant (`1B` under `steps:` is `step.1B`), as sites.
+pub fn translation_sites(rules: &Rules, translations: &[TranslationSite]) -> Vec<Site> {
+    translations
+        .iter()
+        .filter_map(|t| {
+            let (kind, name) = match t.unit.split_once('.') {
+                Some(("step", name)) => (Kind::Step, name),
+                Some(("edition", name)) => (Kind::Edition, name),
+                Some(("variant", name)) => (Kind::Variant, name),
+                Some(_) => return None,
+                None if find(rules, &t.unit).is_some() => (Kind::Item, t.unit.as_str()),
+                None => return None,
+            };
+            (t.key.len == name.len()).then(|| Site { kind, name: name.to_string(), at: t.key.clone() })
+        })
+        .collect()
 }
 
 /// `value` as the one name `name`, if that is what it is.
@@ -669,6 +811,12 @@ pub fn kind_of(rules: &Rules, name: &str) -> Option<Kind> {
         Some(Kind::Selector)
     } else if rules.markers.iter().any(|m| m.id == name) {
         Some(Kind::Marker)
+    } else if rules.steps().any(|s| s.id == name) {
+        Some(Kind::Step)
+    } else if rules.defined.editions.contains_key(name) {
+        Some(Kind::Edition)
+    } else if rules.defined.variants.contains_key(name) {
+        Some(Kind::Variant)
     } else {
         rules.items().iter().any(|i| i.one_of.as_deref() == Some(name)).then_some(Kind::Group)
     }

@@ -525,6 +525,20 @@ impl Server {
         Some((rel, text, offset))
     }
 
+    /// Every place the name at `offset` of `rel` is written, translation
+    /// files' keys included.
+    fn references(&self, model: &Model, rel: &str, text: &str, offset: usize) -> Value {
+        let rules = &model.rules;
+        let mut sites = features::sites(rules, &model.texts);
+        sites.extend(features::translation_sites(rules, &model.translations));
+        let Some((kind, name, _)) = named_at(model, &sites, rel, text, offset) else { return Value::Null };
+        let found: Vec<lsp::Location> = features::references(rules, &sites, kind, &name)
+            .iter()
+            .filter_map(|p| self.location(p, Some(&model.texts)))
+            .collect();
+        json!(found)
+    }
+
     fn respond(&self, request: &Request) -> Result<Value, String> {
         let params = &request.params;
         if request.method == "textDocument/codeAction" {
@@ -557,6 +571,15 @@ impl Server {
                         range: None,
                     })
                 }),
+                "textDocument/references" => self.references(model, &rel, text, offset),
+                // A unit's key goes to what it translates.
+                "textDocument/definition" => {
+                    let sites = features::translation_sites(&model.rules, &model.translations);
+                    features::site_at(&sites, &rel, offset)
+                        .and_then(|site| features::definition(&model.rules, &site.name, 0))
+                        .and_then(|place| self.location(&place, Some(&model.texts)))
+                        .map_or(Value::Null, |location| json!(location))
+                }
                 _ => Value::Null,
             });
         }
@@ -617,15 +640,7 @@ impl Server {
                 Some(place) => json!(self.location(&place, Some(&model.texts))),
                 None => Value::Null,
             },
-            "textDocument/references" => {
-                let sites = features::sites(rules, &model.texts);
-                let Some((kind, name, _)) = named_at(model, &sites, &rel, text, offset) else { return Ok(Value::Null) };
-                let found: Vec<lsp::Location> = features::references(rules, &sites, kind, &name)
-                    .iter()
-                    .filter_map(|p| self.location(p, Some(&model.texts)))
-                    .collect();
-                json!(found)
-            }
+            "textDocument/references" => self.references(model, &rel, text, offset),
             "textDocument/prepareRename" => {
                 let sites = features::sites(rules, &model.texts);
                 let (kind, old, start) = renamable_at(model, &sites, &rel, text, offset)?;

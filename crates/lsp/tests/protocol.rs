@@ -765,7 +765,12 @@ fn rename_and_references_leave_an_id_in_a_text_or_a_comment_alone() {
     let (line, col) = find(&abbey, &format!("id: {id}"), 4);
     let refs = client.request("textDocument/references", client.at(ABBEY, line, col));
     let refs = refs.as_array().unwrap();
-    assert_eq!(refs.len(), written, "{refs:?}");
+    // Besides, the Dutch translation's key: the id names its unit.
+    assert_eq!(refs.len(), written + 1, "{refs:?}");
+    assert!(
+        refs.iter().any(|r| r["uri"].as_str().unwrap().ends_with("/translations/nl/expansions/abbey-and-mayor.yaml")),
+        "{refs:?}"
+    );
     let (comment_line, _) = find(&abbey, &format!("# {id}"), 0);
     let (text_line, text_col) = find(&abbey, &format!("(see {id})"), 5);
     assert!(

@@ -237,3 +237,81 @@ fn a_marker_has_its_definition_references_and_hover_and_so_do_variants_and_expan
     let shown = hover["contents"]["value"].as_str().unwrap();
     assert!(shown.contains("expansion") && shown.contains("`mayor`"), "{shown}");
 }
+
+/// The places `textDocument/references` gives at `needle` (plus `skip`) of
+/// `file`, each as its file and the text it covers.
+fn references_at(client: &mut Client, file: &str, needle: &str, skip: usize) -> Vec<(String, String)> {
+    let text = client.text(file);
+    client.open(file, &text);
+    client.diagnostics_of(file);
+    let (line, col) = common::find(&text, needle, skip);
+    let mut at = client.at(file, line, col);
+    at["context"] = json!({ "includeDeclaration": true });
+    let found = client.request("textDocument/references", at);
+    let mut out = Vec::new();
+    for l in found.as_array().unwrap_or_else(|| panic!("no references at {needle}: {found}")) {
+        let rel = l["uri"].as_str().unwrap().rsplit("/rules/").next().unwrap().to_string();
+        let text = client.text(&rel);
+        let line = text.lines().nth(l["range"]["start"]["line"].as_u64().unwrap() as usize).unwrap();
+        let (from, to) =
+            (l["range"]["start"]["character"].as_u64().unwrap(), l["range"]["end"]["character"].as_u64().unwrap());
+        let covered: String = line.chars().skip(from as usize).take((to - from) as usize).collect();
+        out.push((rel, covered));
+    }
+    out
+}
+
+#[test]
+fn editions_variants_and_steps_have_their_references_wherever_they_are_named() {
+    let mut client = Client::start(false);
+    let has = |found: &[(String, String)], file: &str, name: &str| found.iter().any(|(f, n)| f == file && n == name);
+    // A step: its id, the double turn's `from:`, a step key of an expansion,
+    // an effect's `skip`, the Dutch translation's key.
+    let found = references_at(&mut client, "base.yaml", "from: 1B", 6);
+    assert!(found.iter().all(|(_, n)| n == "1B"), "{found:?}");
+    for file in ["base.yaml", ABBEY, "translations/nl/base.yaml"] {
+        assert!(has(&found, file, "1B"), "{file}: {found:?}");
+    }
+    assert!(found.iter().filter(|(f, _)| f == "base.yaml").count() >= 2, "the id and `from:`: {found:?}");
+    let skipped = references_at(&mut client, "expansions/princess-and-dragon.yaml", "skip 2B-1", 5);
+    assert!(
+        has(&skipped, "base.yaml", "2B-1") && has(&skipped, "expansions/princess-and-dragon.yaml", "2B-1"),
+        "{skipped:?}"
+    );
+    // The same from the translation's key.
+    let from_key = references_at(&mut client, "translations/nl/base.yaml", "\"1B\":", 1);
+    assert_eq!(from_key.len(), found.len(), "{from_key:?}");
+    // An edition: its `id:`, a condition's `edition ==`, `editions:` in
+    // modules.yaml, an item's `foreign:`, the translation's key.
+    let found = references_at(&mut client, "base.yaml", "edition == C1", 11);
+    assert!(found.iter().all(|(_, n)| n == "C1"), "{found:?}");
+    for file in [
+        "base.yaml",
+        "editions.yaml",
+        "modules.yaml",
+        "expansions/20th-anniversary.yaml",
+        "translations/nl/editions.yaml",
+    ] {
+        assert!(has(&found, file, "C1"), "{file}: {found:?}");
+    }
+    // A rule variant: its `id:`, a condition's `variant ==`, an edition's
+    // `variant:`, the translation's key.
+    let found = references_at(&mut client, "editions.yaml", "id: hig", 4);
+    assert!(found.iter().filter(|(f, n)| f == "editions.yaml" && n == "hig").count() >= 4, "{found:?}");
+    assert!(has(&found, "translations/nl/editions.yaml", "hig"), "{found:?}");
+    let found = references_at(&mut client, "base.yaml", "variant == rgg", 11);
+    assert!(has(&found, "editions.yaml", "rgg") && has(&found, "base.yaml", "rgg"), "{found:?}");
+    // Definition and hover there too.
+    let text = client.text("base.yaml");
+    let (line, col) = common::find(&text, "variant == rgg", 11);
+    let at = client.at("base.yaml", line, col);
+    let definition = client.request("textDocument/definition", at.clone());
+    assert!(definition["uri"].as_str().unwrap().ends_with("/rules/editions.yaml"), "{definition}");
+    let hover = client.request("textDocument/hover", at);
+    assert!(hover["contents"]["value"].as_str().unwrap().contains("rule variant"), "{hover}");
+    let dutch = "translations/nl/base.yaml";
+    let text = client.text(dutch);
+    let (line, col) = common::find(&text, "\"1B\":", 1);
+    let definition = client.request("textDocument/definition", client.at(dutch, line, col));
+    assert!(definition["uri"].as_str().unwrap().ends_with("/rules/base.yaml"), "{definition}");
+}
