@@ -163,6 +163,9 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
     // Right after `markers:` the list is still to be written: a marker's place.
     let in_marker = kind == Some(DslKind::Marker) || slot == Slot::Value("markers");
     let in_condition = in_marker || matches!(kind, Some(DslKind::Condition | DslKind::Repeat));
+    if let Some(offered) = record_values(rules, &at, slot, text, line_start, typed_start, offset) {
+        return offered;
+    }
     match keys.first() {
         Some(&("after" | "before")) => {
             let me = at.id();
@@ -271,6 +274,178 @@ pub fn complete(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
     }
     out.sort_by(|a, b| (a.rank, &a.label).cmp(&(b.rank, &b.label)));
     out
+}
+
+/// What an item's `role:`, `effect:` and `foreign:` accept at the cursor,
+/// and those keys themselves where a key of an item is written; `None`
+/// elsewhere.
+fn record_values(
+    rules: &Rules,
+    at: &tree::At<'_>,
+    slot: Slot<'_>,
+    text: &str,
+    line_start: usize,
+    typed_start: usize,
+    offset: usize,
+) -> Option<Vec<Completion>> {
+    let keys = at.keys();
+    let written = &text[line_start..offset];
+    if !keys.contains(&"items") || written.trim_start().starts_with('#') || written.contains(" #") {
+        return None;
+    }
+    let rest = text[offset..].lines().next().unwrap_or("").trim_start();
+    let word = |label: &str, detail: &str, doc: &str| Completion {
+        label: label.into(),
+        kind: Offered::Keyword,
+        rank: 0,
+        detail: detail.into(),
+        doc: doc.into(),
+    };
+    let container = at.containers.last().copied();
+    match (slot, keys.first().copied()) {
+        // A new key of an item (a mapping that is an entry of a list), at a
+        // blank place or at the end of the key being typed.
+        (Slot::Key, _)
+            if matches!(at.path.last(), Some(tree::Segment::Index(_)))
+                && at.node.is_none_or(|n| n.span.end == offset)
+                && (rest.is_empty() || rest.starts_with(':'))
+                && !written.trim_start().trim_start_matches("- ").contains([':', ' ']) =>
+        {
+            let written = |key: &str| {
+                container.is_some_and(|c| c.get(key).is_some()) && at.node.and_then(Node::as_str) != Some(key)
+            };
+            let offered = [
+                ("role", "`action` (the default), `condition`, `group` or `note`"),
+                (
+                    "effect",
+                    "what carrying the item out does to the turn: `skip`, `go back to`, `double turn`, `next feature`, `forbid`",
+                ),
+                ("foreign", "the editions in which the item comes from another edition"),
+            ];
+            Some(
+                offered
+                    .into_iter()
+                    .filter(|(key, _)| !written(key))
+                    .map(|(key, doc)| word(key, "item key", doc))
+                    .collect(),
+            )
+        }
+        (Slot::Value("role"), _) => Some(
+            [
+                ("action", "the default: the player carries it out"),
+                ("condition", "its sub-items and effect apply only when it holds"),
+                ("group", "a heading: never asked"),
+                ("note", "read, never played"),
+            ]
+            .into_iter()
+            .map(|(role, doc)| word(role, "role", doc))
+            .collect(),
+        ),
+        (Slot::Value("foreign"), _) | (Slot::Entry, Some("foreign")) => {
+            // The editions not named yet (the one under the cursor aside).
+            let mut named = Vec::new();
+            if let Some(Node { value: Value::Seq(seq), .. }) = container {
+                for entry in &seq.entries {
+                    if at.node.is_none_or(|n| !std::ptr::eq(n, entry)) {
+                        named.extend(entry.as_str());
+                    }
+                }
+            }
+            Some(
+                rules
+                    .catalog
+                    .editions
+                    .iter()
+                    .filter(|e| !named.contains(&e.id.as_str()))
+                    .map(|e| choice(&e.id, "edition", &e.name))
+                    .collect(),
+            )
+        }
+        (Slot::Value("effect"), _) => Some(effect_words(rules, at, text, line_start, typed_start)),
+        _ => None,
+    }
+}
+
+/// What can stand at the cursor in an effect (the grammar's `effect_input`),
+/// by the words written before it.
+fn effect_words(
+    rules: &Rules,
+    at: &tree::At<'_>,
+    text: &str,
+    line_start: usize,
+    typed_start: usize,
+) -> Vec<Completion> {
+    let line = &text[line_start..typed_start];
+    let Some((_, written)) = line.split_once("effect:") else { return Vec::new() };
+    let written = written.trim_start().trim_start_matches(['"', '\'']);
+    let words: Vec<&str> = written.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let after_comma = written.trim_end().ends_with(',');
+    let keyword = |label: &str, doc: &str| Completion {
+        label: label.into(),
+        kind: Offered::Keyword,
+        rank: 0,
+        detail: "effect".into(),
+        doc: doc.into(),
+    };
+    let steps = |named: &[&str]| -> Vec<Completion> {
+        rules
+            .steps()
+            .filter(|s| !named.contains(&s.id.as_str()))
+            .map(|s| Completion {
+                label: s.id.clone(),
+                kind: Offered::Step,
+                rank: 0,
+                detail: "step".into(),
+                doc: format!("**{}** {}", inline(&s.id), inline(&s.title)),
+            })
+            .collect()
+    };
+    match words.as_slice() {
+        [] => vec![
+            keyword("skip", "`skip 2B-1, 2B-2`: these steps are skipped for the rest of this part of the turn"),
+            keyword("go back to", "`go back to 1B`: the turn continues at that step"),
+            keyword("double turn", "the builder's block is played once more"),
+            keyword("next feature", "the completed feature is settled; its round of the per-feature step ends"),
+            keyword("forbid", "`forbid ITEM, …`: these items are ruled out for the rest of this part of the turn"),
+        ],
+        ["go"] => vec![keyword("back to", "`go back to 1B`")],
+        ["go", "back"] => vec![keyword("to", "`go back to 1B`")],
+        ["go", "back", "to"] => steps(&[]),
+        ["double"] => vec![keyword("turn", "`double turn`")],
+        ["next"] => vec![keyword("feature", "`next feature`")],
+        ["skip"] => steps(&[]),
+        ["skip", named @ ..] if after_comma => steps(named),
+        ["forbid"] => forbidden(rules, at, &[]),
+        ["forbid", named @ ..] if after_comma => forbidden(rules, at, named),
+        ["forbid", .., last] if *last != "for" && !named_turn(&words) => {
+            vec![keyword("for the turn", "the items are ruled out for the whole turn")]
+        }
+        ["forbid", .., "for"] => vec![keyword("the turn", "the items are ruled out for the whole turn")],
+        ["forbid", .., "for", "the"] => vec![keyword("turn", "the items are ruled out for the whole turn")],
+        _ => Vec::new(),
+    }
+}
+
+/// Whether `for the turn` is being written already.
+fn named_turn(words: &[&str]) -> bool {
+    words.contains(&"for")
+}
+
+/// The items an effect's `forbid` may name: every item but the one being
+/// written and those named already.
+fn forbidden(rules: &Rules, at: &tree::At<'_>, named: &[&str]) -> Vec<Completion> {
+    let me = at.id();
+    let mut all = Vec::new();
+    for step in rules.steps() {
+        collect(&step.items, &mut all);
+    }
+    for (_, list) in rules.sections.iter() {
+        collect(list, &mut all);
+    }
+    all.into_iter()
+        .filter(|i| Some(i.id.as_str()) != me && !named.contains(&i.id.as_str()))
+        .map(item_completion)
+        .collect()
 }
 
 /// The items of the step or section whose key (under `items:`) holds the

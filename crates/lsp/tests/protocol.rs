@@ -977,3 +977,50 @@ fn prepare_rename_gives_the_name_and_its_range_or_refuses() {
     // The two rules files, and the Dutch translation keyed by the id.
     assert!(files.len() == 3 && files.iter().all(|f| f.starts_with(&rules)), "{edit}");
 }
+
+#[test]
+fn role_effect_and_foreign_complete_what_the_records_accept() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY);
+    client.open(ABBEY, &text);
+    let mut offered_at = |typing: &str, needle: &str, skip: usize| {
+        client.change(ABBEY, typing);
+        let (line, col) = find(typing, needle, skip);
+        labels(&client.request("textDocument/completion", client.at(ABBEY, line, col)))
+    };
+    // `foreign:` offers the editions not named yet.
+    let typing = text.replacen("foreign: [WE]", "foreign: [WE, ]", 1);
+    assert_eq!(offered_at(&typing, "foreign: [WE, ]", 14), ["C1", "C2"]);
+    // `role:` its four values.
+    let typing = text.replacen("          role: note\n", "          role: \n", 1);
+    assert_eq!(offered_at(&typing, "role: \n", 6), ["action", "condition", "group", "note"]);
+    // `effect:` what the grammar accepts at each place.
+    let effect = |value: &str| text.replacen("      optional: true\n", &format!("      effect: {value}\n"), 1);
+    let typing = effect("");
+    let words = offered_at(&typing, "effect: \n", 8);
+    assert_eq!(words, ["skip", "go back to", "double turn", "next feature", "forbid"]);
+    let typing = effect("skip 2B-1, ");
+    let steps = offered_at(&typing, "skip 2B-1, ", 11);
+    assert!(steps.contains(&"2B-2".to_string()) && !steps.contains(&"2B-1".to_string()), "{steps:?}");
+    assert!(!steps.contains(&"skip".to_string()), "{steps:?}");
+    let typing = effect("go back to ");
+    assert!(offered_at(&typing, "go back to ", 11).contains(&"1B".to_string()));
+    let typing = effect("forbid ");
+    let items = offered_at(&typing, "forbid ", 7);
+    assert!(items.contains(&"abbey-take-tile".to_string()), "{items:?}");
+    assert!(!items.contains(&"abbey-play-from-supply".to_string()), "not itself: {items:?}");
+    assert!(!items.contains(&"1B".to_string()), "{items:?}");
+    let typing = effect("forbid abbey-take-tile ");
+    assert_eq!(offered_at(&typing, "forbid abbey-take-tile ", 23), ["for the turn"]);
+    let typing = effect("double ");
+    assert_eq!(offered_at(&typing, "effect: double ", 15), ["turn"]);
+    // A new key of an item: those of the three it does not have yet.
+    let typing = text.replacen("      optional: true\n", "      optional: true\n      \n", 1);
+    let keys = offered_at(&typing, "optional: true\n      \n", 21);
+    assert_eq!(keys, ["role", "effect"], "it has a `foreign:` already");
+    let typing = text.replacen("      optional: true\n", "      optional: true\n      ro\n", 1);
+    let keys = offered_at(&typing, "optional: true\n      ro\n", 23);
+    assert!(keys.contains(&"role".to_string()), "{keys:?}");
+    // Inside a key written already: nothing.
+    assert_eq!(offered_at(&text, "      optional: true", 8), Vec::<String>::new());
+}
