@@ -171,6 +171,23 @@ pub fn accepts_file_name(name: &str) -> bool {
     stem.is_some_and(|stem| stem.len() <= MAX_ID_LEN && IdKind::Item.accepts(stem))
 }
 
+/// Where `word` stands in `text` as a whole word, in any case: its byte
+/// range. A glossary's term and a modal word are looked for so.
+pub fn find_word(text: &str, word: &str) -> Option<(usize, usize)> {
+    let lower = word.to_lowercase();
+    if lower.is_empty() {
+        return None;
+    }
+    let boundary = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
+    text.char_indices().find_map(|(start, _)| {
+        let rest = &text[start..];
+        let len = rest.char_indices().nth(word.chars().count()).map_or(rest.len(), |(i, _)| i);
+        let candidate = &rest[..len];
+        let whole = boundary(text[..start].chars().next_back()) && boundary(rest[len..].chars().next());
+        (whole && candidate.to_lowercase() == lower).then_some((start, start + len))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,6 +38,7 @@ use std::collections::HashMap;
 use biodivine_lib_bdd::Bdd;
 use carcassonne_rules_compiler::codes::Code;
 use carcassonne_rules_compiler::diagnostics::{Diagnostic, Sources, Span};
+use carcassonne_rules_compiler::lexicon;
 use carcassonne_rules_compiler::logic::{BUDGET, Budget, Logic, TooComplex};
 use carcassonne_rules_compiler::model::{Cond, Item, Marker, Phase, Rules, Step, Wording, WordingPart};
 use carcassonne_rules_compiler::translation::{self, Locale, State};
@@ -1688,21 +1689,13 @@ impl Shown {
     }
 }
 
-/// Where `word` stands in `text` as a whole word, in any case: its byte range.
-/// Only a word of letters is looked for.
+/// Where the modal `word` stands in `text` as a whole word, in any case:
+/// only a word of letters is looked for.
 fn find_word(text: &str, word: &str) -> Option<(usize, usize)> {
-    if word.is_empty() || !word.chars().all(char::is_alphabetic) {
+    if !word.chars().all(char::is_alphabetic) {
         return None;
     }
-    let lower = word.to_lowercase();
-    let boundary = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
-    text.char_indices().find_map(|(start, _)| {
-        let rest = &text[start..];
-        let len = rest.char_indices().nth(word.chars().count()).map_or(rest.len(), |(i, _)| i);
-        let candidate = &rest[..len];
-        let whole = boundary(text[..start].chars().next_back()) && boundary(rest[len..].chars().next());
-        (whole && candidate.to_lowercase() == lower).then_some((start, start + len))
-    })
+    lexicon::find_word(text, word)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 use super::records::RawTranslationFile;
 use crate::codes::Code;
 use crate::diagnostics::{Diagnostic, Fix, Sources};
+use crate::lexicon::find_word;
 
 /// The file of a language's folder that holds its glossary.
 pub const GLOSSARY_FILE: &str = "glossary.yaml";
@@ -70,22 +71,6 @@ pub(super) fn check(lang: &str, files: &[&RawTranslationFile], sources: &Sources
 /// Whether `stem` starts a word of `text` (both lower-case).
 fn starts_a_word(text: &str, stem: &str) -> bool {
     text.match_indices(stem).any(|(at, _)| !text[..at].chars().next_back().is_some_and(char::is_alphanumeric))
-}
-
-/// Where `word` stands in `text` as a whole word, in any case: its byte range.
-fn find_word(text: &str, word: &str) -> Option<(usize, usize)> {
-    let lower = word.to_lowercase();
-    if lower.is_empty() {
-        return None;
-    }
-    let boundary = |c: Option<char>| !c.is_some_and(char::is_alphanumeric);
-    text.char_indices().find_map(|(start, _)| {
-        let rest = &text[start..];
-        let len = rest.char_indices().nth(word.chars().count()).map_or(rest.len(), |(i, _)| i);
-        let candidate = &rest[..len];
-        let whole = boundary(text[..start].chars().next_back()) && boundary(rest[len..].chars().next());
-        (whole && candidate.to_lowercase() == lower).then_some((start, start + len))
-    })
 }
 
 /// `word` with an upper-case first letter where `found` has one.
