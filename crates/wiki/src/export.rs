@@ -1120,15 +1120,7 @@ impl Writer<'_> {
                     let show = self.plain(&not_when, step.span).unwrap_or_default();
                     self.phase_box(phase, &format!("<div{}>", show.attributes(&[])));
                     current = Some(phase.id.clone());
-                    let suffix = self.unit_suffix.replace(".single-turn".to_string());
-                    self.with_context(Some(not_when), |writer| {
-                        for step in &run {
-                            writer.step(step, &[]);
-                        }
-                    });
-                    self.unit_suffix = suffix;
-                    self.line("</div>");
-                    self.line("");
+                    self.single_turn_steps(&run, not_when);
                 } else {
                     // Inside the block's last box, under the negation.
                     if current.as_deref() != Some(phase.id.as_str()) {
@@ -1138,15 +1130,7 @@ impl Writer<'_> {
                     }
                     let show = self.plain(&not_when, step.span).unwrap_or_default();
                     self.line(&format!("<div{}>", show.attributes(&[])));
-                    let suffix = self.unit_suffix.replace(".single-turn".to_string());
-                    self.with_context(Some(not_when), |writer| {
-                        for step in &run {
-                            writer.step(step, &[]);
-                        }
-                    });
-                    self.unit_suffix = suffix;
-                    self.line("</div>");
-                    self.line("");
+                    self.single_turn_steps(&run, not_when);
                     self.close_box(&mut current);
                     if block.is_some() {
                         self.line("</div>");
@@ -1202,6 +1186,21 @@ impl Writer<'_> {
         }
         line.markup("|rules=").markup(start);
         self.line(&line.finish());
+    }
+
+    /// The run's steps written again inside the builder's block, under the
+    /// block's negation `not_when`, their units named `.single-turn`; then
+    /// the `<div>` opened around them closed.
+    fn single_turn_steps(&mut self, run: &[&Step], not_when: Cond) {
+        let suffix = self.unit_suffix.replace(".single-turn".to_string());
+        self.with_context(Some(not_when), |writer| {
+            for step in run {
+                writer.step(step, &[]);
+            }
+        });
+        self.unit_suffix = suffix;
+        self.line("</div>");
+        self.line("");
     }
 
     /// Steps outside the builder's block shown under its condition (1A
