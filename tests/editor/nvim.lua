@@ -339,7 +339,10 @@ local function run()
   vim.cmd('silent write')
   local backup_buf = vim.uri_to_bufnr(vim.uri_from_fname(backup))
   vim.wait(20000, function() return #vim.diagnostic.get(backup_buf) > 0 end)
-  local at_backup, everywhere = vim.diagnostic.get(backup_buf), vim.diagnostic.get()
+  -- The backup's message only: a translation the rename above touched may
+  -- still be re-read from disk meanwhile (its file watched, a timing).
+  local at_backup = vim.diagnostic.get(backup_buf)
+  local everywhere = vim.tbl_filter(function(d) return d.code == 'not-a-rules-file' end, vim.diagnostic.get())
   check('backup file', #at_backup == 1 and #everywhere == 1 and at_backup[1].lnum == 0
     and at_backup[1].message:find('backup', 1, true), vim.inspect(everywhere))
 
