@@ -341,10 +341,16 @@ fn question(prompt: &Prompt, words: &Words) -> String {
             } else {
                 format!("? [{}/{}]", first(Word::PlayYesWords), first(Word::PlayNoWords))
             };
+            // Asked again: whether to play its sub-items once more, not the item.
+            let what = if prompt.again {
+                words.fill(Word::PlayDoAgain, &[("item", &format!("`{}`", entry.id()))])
+            } else {
+                entry.text.to_string()
+            };
             text.push_str(&format!(
                 "  {} — {}{} ",
                 terminal::line(entry.id()),
-                terminal::line(&entry.text),
+                terminal::line(&what),
                 terminal::line(&ask)
             ))
         }

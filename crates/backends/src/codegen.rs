@@ -89,6 +89,9 @@ pub fn generate_with(rules: &Rules, languages: &Languages<'_>) -> String {
     if rules.items().iter().any(|item| item.flow.actor != Flow::ACTION.actor) {
         paths.push(core_path!(tables::Actor));
     }
+    if rules.items().iter().any(|item| item.flow.repeat.is_some()) {
+        paths.push(core_path!(tables::ItemRepeat));
+    }
     paths.sort_unstable();
     // One `use` a line: a joined list of `tables`' names would pass 120 columns.
     out.line("");
@@ -514,19 +517,13 @@ fn flow(flow: Flow) -> String {
     if flow == Flow::ACTION {
         return "Flow::ACTION".to_string();
     }
-    let Flow { role, optional, choose_one, once, otherwise, must, actor, per_thing } = flow;
+    let Flow { role, optional, choose_one, once, otherwise, must, actor, repeat } = flow;
     let mut fields = Vec::new();
     if role != Flow::ACTION.role {
         fields.push(format!("role: Role::{role:?}"));
     }
-    let flags = [
-        ("optional", optional),
-        ("choose_one", choose_one),
-        ("once", once),
-        ("otherwise", otherwise),
-        ("must", must),
-        ("per_thing", per_thing),
-    ];
+    let flags =
+        [("optional", optional), ("choose_one", choose_one), ("once", once), ("otherwise", otherwise), ("must", must)];
     for (name, set) in flags {
         if set {
             fields.push(format!("{name}: true"));
@@ -534,6 +531,9 @@ fn flow(flow: Flow) -> String {
     }
     if actor != Flow::ACTION.actor {
         fields.push(format!("actor: Actor::{actor:?}"));
+    }
+    if let Some(repeat) = repeat {
+        fields.push(format!("repeat: Some(ItemRepeat::{repeat:?})"));
     }
     format!("Flow {{ {}, ..Flow::ACTION }}", fields.join(", "))
 }

@@ -439,7 +439,12 @@ fn written_flows(rules: &Rules) -> Vec<(String, String, String)> {
             let f = item.flow;
             let mut keys: Vec<String> = [("must", f.must), ("optional", f.optional), ("choose_one", f.choose_one)]
                 .into_iter()
-                .chain([("once", f.once), ("otherwise", f.otherwise), ("repeat: per_thing", f.per_thing)])
+                .chain([
+                    ("once", f.once),
+                    ("otherwise", f.otherwise),
+                    ("repeat: per_thing", f.per_thing()),
+                    ("repeat: until_done", f.until_done()),
+                ])
                 .filter(|(_, set)| *set)
                 .map(|(key, _)| key.to_string())
                 .collect();
@@ -699,5 +704,28 @@ fn a_repetition_per_thing_is_an_optional_action_of_a_step() {
     let (d, _) = refused(&[plant(BASE, "text: Score the feature.", nested, "per_thing")]);
     assert_eq!(d.message(), "`score-each` repeats per thing inside `score-feature`, which repeats per thing");
     let rules = bundled();
-    assert!(find(&rules, "fruit-tree-harvest-or-sell").flow.per_thing);
+    assert!(find(&rules, "fruit-tree-harvest-or-sell").flow.per_thing());
+}
+
+#[test]
+fn a_repetition_until_done_is_an_item_of_a_step_with_sub_items() {
+    let (d, expected) =
+        refused(&[plant(BASE, "text: Show the tile.", "text: Show the tile.\n      repeat: until_done", "until_done")]);
+    assert_eq!(d.message(), "`show-tile` repeats its sub-items until done, but has none");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("children")), "{d:?}");
+    // A choice repeats per thing.
+    let choice = "text: Score the feature.\n      choose_one: true\n      repeat: until_done\n      children:\n        - { id: score-road, text: t }\n        - { id: score-city, text: t }";
+    let (d, expected) = refused(&[plant(BASE, "text: Score the feature.", choice, "until_done")]);
+    assert_eq!(d.message(), "`score-feature` is a choice that repeats until done");
+    assert_eq!(at(&d), expected);
+    assert!(d.help_text().is_some_and(|h| h.contains("per_thing")), "{d:?}");
+    // Nor inside a repetition.
+    let nested = "text: Score the feature.\n      optional: true\n      repeat: per_thing\n      children:\n        - id: score-each\n          text: t\n          repeat: until_done\n          children:\n            - { id: score-once, text: t }";
+    let (d, _) = refused(&[plant(BASE, "text: Score the feature.", nested, "per_thing")]);
+    assert_eq!(d.message(), "`score-each` repeats until done inside `score-feature`, which repeats per thing");
+    // The bundled 1st edition's bazaar with the builder, a condition.
+    let rules = bundled();
+    let bazaar = find(&rules, "builder-bazaar-c1");
+    assert!(bazaar.flow.until_done() && bazaar.flow.role == Role::Condition);
 }

@@ -38,5 +38,5 @@ pub use lang::{LangTable, Language};
 pub use order::{DoubleTurnBlock, Effect, Entry, NamedEffect, Origin, PhaseOrder, Repeat, StepOrder, Str, TurnOrder};
 pub use section::{Section, Sections};
 pub use select::{Config, EditionId, ModuleId, ModuleSet, VariantId};
-pub use tables::{Actor, Flow, ItemId, MarkerId, OriginId, Role, StepId, Tables};
+pub use tables::{Actor, Flow, ItemId, ItemRepeat, MarkerId, OriginId, Role, StepId, Tables};
 pub use visible::{BitSet, Visible};

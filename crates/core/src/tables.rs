@@ -145,9 +145,46 @@ pub struct Flow {
     pub must: bool,
     /// Who carries the item out and answers its prompt.
     pub actor: Actor,
+    /// How the item is played again, if it is (`repeat:`).
+    pub repeat: Option<ItemRepeat>,
+}
+
+/// How an item is played again (the rules' `repeat:` of an item).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ItemRepeat {
     /// "For each tree and each meeple": an optional action played again,
     /// once per thing, until the player declines it (or takes no option).
-    pub per_thing: bool,
+    PerThing,
+    /// "Repeat actions 1 and 2 until …": the item's sub-items are played in
+    /// order, then the player is asked whether to play them again.
+    UntilDone,
+}
+
+impl ItemRepeat {
+    /// Every repeat of an item, with its name in the rules: the one list the
+    /// compiler, the rules' JSON Schema and the editor take them from.
+    pub const ALL: [(&'static str, ItemRepeat); 2] =
+        [("per_thing", ItemRepeat::PerThing), ("until_done", ItemRepeat::UntilDone)];
+
+    /// The names alone, in the order of [`ItemRepeat::ALL`].
+    pub const NAMES: [&'static str; 2] = [ItemRepeat::ALL[0].0, ItemRepeat::ALL[1].0];
+
+    /// Its name in the rules (`per_thing`).
+    pub fn name(self) -> &'static str {
+        ItemRepeat::ALL.iter().find(|(_, r)| *r == self).map_or("", |(name, _)| name)
+    }
+}
+
+impl Flow {
+    /// A `per_thing` item: played again once per thing.
+    pub fn per_thing(&self) -> bool {
+        self.repeat == Some(ItemRepeat::PerThing)
+    }
+
+    /// An `until_done` item: its sub-items played again while the player says so.
+    pub fn until_done(&self) -> bool {
+        self.repeat == Some(ItemRepeat::UntilDone)
+    }
 }
 
 impl Flow {
@@ -161,7 +198,7 @@ impl Flow {
         otherwise: false,
         must: false,
         actor: Actor::Active,
-        per_thing: false,
+        repeat: None,
     };
 }
 

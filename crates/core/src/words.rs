@@ -142,6 +142,7 @@ words! {
     TraceLeftOut = "trace_left_out", "{item}: left out by what was done before";
     PlayMust = "play_must", "This must be done: it cannot be declined.";
     PlayDoMust = "play_do_must", "do {item}, a must";
+    PlayDoAgain = "play_do_again", "play the sub-items of {item} again";
     PlayAsks = "play_asks", "asks: {actor}";
     PlayAMust = "play_a_must", "a must";
     ModalMust = "modal_must", "must";

@@ -66,6 +66,14 @@ pub trait Handler {
 
     /// How many features were completed, asked when a per-feature step begins.
     fn completed_features(&mut self) -> usize;
+
+    /// Whether to play the sub-items of `item`, an `until_done` item ("repeat
+    /// actions 1 and 2 until …"), once more, asked after each round of them.
+    /// By default, no: they are played once.
+    fn again(&mut self, step: StepId, item: &Entry) -> bool {
+        let _ = (step, item);
+        false
+    }
 }
 
 /// Plays one turn of `order` through `handler`. An answer the turn refuses
@@ -78,6 +86,7 @@ pub fn play_turn(order: &TurnOrder, handler: &mut dyn Handler) -> Result<Trace, 
     while let Some(prompt) = turn.prompt(&plan)? {
         let step = prompt.step.step;
         let answer = match &prompt.ask {
+            Ask::Do(entry) if prompt.again => Answer::Do(handler.again(step, entry)),
             // A must cannot be declined: carried out, it is done.
             Ask::Do(entry) => Answer::Do(handler.perform(step, entry) || prompt.must),
             Ask::Choose { options, may_pass, .. } => Answer::Choose(handler.choose(step, options, *may_pass)),

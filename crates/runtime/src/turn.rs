@@ -39,6 +39,10 @@
 //! - a `per_thing` item ("for each tree and each meeple") is played again
 //!   once its sub-items are, until the player declines it or takes no
 //!   option (at most [`MAX_FEATURES`] times in a row);
+//! - an `until_done` item ("repeat actions 1 and 2 until …"), once done (or
+//!   held, or entered where it is a group) and its sub-items played, is asked
+//!   again ([`Prompt::again`]): yes plays its sub-items again (its effect is
+//!   not taken again), no goes on after it (at most [`MAX_FEATURES`] rounds);
 //! - a `once` item (or one under a `once` item) is done at most once per
 //!   turn, both parts counted: once done it is neither asked nor offered again;
 //! - the "at any time" items are not prompted: an engine reports one with
@@ -340,8 +344,10 @@ fn fingerprint(order: &TurnOrder, steps: &[PlanStep], any_time: &[Node], block: 
                 Some(NamedEffect::Forbid { items, turn }) => format!("forbid {} {turn}", items.join(",")),
             };
             let none_of: Vec<&str> = e.none_of.iter().map(|&i| e.catalog.item_name(i)).collect();
+            // `repeat` only where set: the other items' stamps stay as they were.
+            let repeat = f.repeat.map_or(String::new(), |r| format!(" {}", r.name()));
             let flags = format!(
-                "{:?} {} {} {} {} {} {:?} {} {effect} {}",
+                "{:?} {} {} {} {} {} {:?} {} {effect} {}{repeat}",
                 f.role,
                 f.optional,
                 f.choose_one,
@@ -413,8 +419,8 @@ pub struct Turn {
     /// Items ruled out for the rest of the turn (`forbid … for the turn`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     forbidden_turn: Vec<String>,
-    /// A `per_thing` item done, to play again once its sub-items are, and
-    /// how many times in a row it was.
+    /// A `per_thing` or `until_done` item done, to ask again once its
+    /// sub-items are played, and how many times in a row it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     again: Option<Again>,
     go_backs: u32,
@@ -424,7 +430,7 @@ pub struct Turn {
     ended: bool,
 }
 
-/// A `per_thing` item to play again, by id, and its rounds so far.
+/// A repeating item to ask again, by id, and its rounds so far.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Again {
@@ -476,6 +482,10 @@ pub struct Prompt<'o> {
     pub must: bool,
     /// Who answers.
     pub actor: Actor,
+    /// An `until_done` item's sub-items were played: yes plays them again,
+    /// no goes on after the item (the `do` prompt asks whether to repeat,
+    /// not the item itself, and is never a must).
+    pub again: bool,
 }
 
 /// The question of a [`Prompt`].
@@ -843,11 +853,13 @@ impl Turn {
 
     /// What the turn needs now; `None` when it is over.
     pub fn prompt<'o>(&self, plan: &Plan<'o>) -> Result<Option<Prompt<'o>>, TurnError> {
+        let mut again = false;
         let (s, feature, ask, must, actor) = match self.here(plan)? {
             Here::Over => return Ok(None),
             Here::Do { s, feature, i } => {
                 let entry = plan.steps[s].nodes[i].entry;
-                (s, feature, Ask::Do(entry), entry.flow.must, entry.flow.actor)
+                again = self.asked_again(entry);
+                (s, feature, Ask::Do(entry), entry.flow.must && !again, entry.flow.actor)
             }
             Here::Choose { s, feature, of } => {
                 let nodes = &plan.steps[s].nodes;
@@ -862,7 +874,7 @@ impl Turn {
                 (s, None, Ask::Do(entry), entry.flow.role == Role::Action, entry.flow.actor)
             }
         };
-        Ok(Some(Prompt { seq: self.seq, part: self.part, step: plan.steps[s].order, feature, ask, must, actor }))
+        Ok(Some(Prompt { seq: self.seq, part: self.part, step: plan.steps[s].order, feature, ask, must, actor, again }))
     }
 
     /// Takes the answer to prompt `seq`, and plays on to the next prompt,
@@ -878,7 +890,10 @@ impl Turn {
         let next = match (here, answer) {
             (Here::Do { s, feature, i }, Answer::Do(done)) => {
                 let node = plan.steps[s].nodes[i];
-                if done {
+                let asked_again = self.asked_again(node.entry);
+                if asked_again {
+                    // Whether to play the sub-items again: no effect, and "no" is allowed.
+                } else if done {
                     self.check_effect(plan, node.entry)?;
                 } else if node.entry.flow.must {
                     return Err(TurnError::Must(node.entry.item));
@@ -893,10 +908,12 @@ impl Turn {
                 // Declined after a round, a `per_thing` item is over: its
                 // `otherwise` branch is for a first "no" alone.
                 let repeating = self.again.as_ref().is_some_and(|a| a.item == node.entry.id());
-                if node.entry.flow.per_thing {
+                if node.entry.flow.repeat.is_some() {
                     self.again(plan, s, done.then_some(i));
                 }
                 match (done, node.otherwise) {
+                    // Again: its sub-items, not the item (its effect, `once`…).
+                    (true, _) if asked_again => Go::Node(s, feature, i + 1),
                     (true, _) => self.take(plan, trace, s, feature, i),
                     // Not done: only what happens then.
                     (false, Some(otherwise)) if !repeating => Go::Enter(s, feature, otherwise),
@@ -927,7 +944,7 @@ impl Turn {
                         };
                         self.check_effect(plan, nodes[o].entry)?;
                         trace.0.push(Event::Chose { part: self.part, step, item: Some(item), actor });
-                        if let Some(r) = of.filter(|&r| nodes[r].entry.flow.per_thing) {
+                        if let Some(r) = of.filter(|&r| nodes[r].entry.flow.per_thing()) {
                             self.again(plan, s, Some(r));
                         }
                         self.take(plan, trace, s, feature, o)
@@ -1045,9 +1062,11 @@ impl Turn {
             At::Do { step: name, feature: f, item } => {
                 let s = step(name)?;
                 let i = node(s, item)?;
-                let flow = plan.steps[s].nodes[i].entry.flow;
-                if !matches!(flow.role, Role::Action | Role::Condition) || flow.choose_one && flow.role == Role::Action
-                {
+                let entry = plan.steps[s].nodes[i].entry;
+                let flow = entry.flow;
+                // A group is asked only whether to play its sub-items again.
+                let asked = matches!(flow.role, Role::Action | Role::Condition) || self.asked_again(entry);
+                if !asked || flow.choose_one && flow.role == Role::Action {
                     return bad(format!("item {item} is not asked"));
                 }
                 Here::Do { s, feature: feature(s, *f)?, i }
@@ -1090,10 +1109,13 @@ impl Turn {
             return bad("the prompts' count is at its limit".into());
         }
         if let Some(again) = &self.again {
-            let known =
-                plan.steps.iter().flat_map(|s| &s.nodes).any(|n| n.entry.flow.per_thing && n.entry.id() == again.item);
+            let known = plan
+                .steps
+                .iter()
+                .flat_map(|s| &s.nodes)
+                .any(|n| n.entry.flow.repeat.is_some() && n.entry.id() == again.item);
             if !known || again.rounds == 0 || again.rounds > MAX_FEATURES {
-                return bad(format!("no per_thing item {} done {} times", again.item, again.rounds));
+                return bad(format!("no repeating item {} done {} times", again.item, again.rounds));
             }
         }
         let skippable = |id: &str| {
@@ -1133,8 +1155,8 @@ impl Turn {
         Ok(())
     }
 
-    /// Remembers that the `per_thing` item at `r` of step `s` was done, to
-    /// play it again (counting the rounds); `None`: it was declined.
+    /// Remembers that the repeating item at `r` of step `s` was done, to
+    /// ask it again (counting the rounds); `None`: it was declined.
     fn again(&mut self, plan: &Plan, s: usize, r: Option<usize>) {
         self.again = r.map(|r| {
             let item = plan.steps[s].nodes[r].entry.id().to_string();
@@ -1143,13 +1165,19 @@ impl Turn {
         });
     }
 
-    /// The `per_thing` item of step `s` to play again now that the walk is at
+    /// The repeating item of step `s` to ask again now that the walk is at
     /// `i`, past its sub-items; none after [`MAX_FEATURES`] rounds in a row.
     fn repeat_due(&self, plan: &Plan, s: usize, i: usize) -> Option<usize> {
         let again = self.again.as_ref().filter(|a| a.rounds < MAX_FEATURES)?;
         let nodes = &plan.steps[s].nodes;
         let r = nodes.iter().position(|n| n.entry.id() == again.item)?;
         (i >= nodes[r].end).then_some(r)
+    }
+
+    /// The pending prompt of `entry` asks whether to play its sub-items
+    /// again: it is an `until_done` item done in this round already.
+    fn asked_again(&self, entry: &Entry) -> bool {
+        entry.flow.until_done() && self.again.as_ref().is_some_and(|a| a.item == entry.id())
     }
 
     /// `entry` is ruled out by what was done: an item its `none_of` names
@@ -1292,7 +1320,7 @@ impl Turn {
                         Go::Node(s, feature, 0)
                     }
                 }
-                // Past a `per_thing` item done: it is played again.
+                // Past a repeating item done: it is asked again.
                 Go::Node(s, feature, i) if self.repeat_due(plan, s, i).is_some() => {
                     let r = self.repeat_due(plan, s, i).unwrap_or(i);
                     let node = plan.steps[s].nodes[r];
@@ -1340,6 +1368,10 @@ impl Turn {
                                 trace.0.push(Event::LeftOut { part: self.part, step, item: node.entry.item });
                                 Go::Node(s, feature, node.end)
                             } else if flow.role == Role::Group && !flow.choose_one {
+                                // A group is never asked: entered, it is done once.
+                                if flow.until_done() {
+                                    self.again(plan, s, Some(i));
+                                }
                                 Go::Node(s, feature, i + 1)
                             } else if flow.role == Role::Condition || !flow.choose_one {
                                 self.at = At::Do {

@@ -173,6 +173,10 @@ pub struct PromptJson {
     pub must: Option<bool>,
     /// Who answers: `active`, `left`, `each`, `each_from_left`, `owner` or `scorers`.
     pub actor: Actor,
+    /// For a `do` prompt of an `until_done` item: whether to play its
+    /// sub-items again, not the item itself.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub again: bool,
     /// The prompt still waits for its answer.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pending: bool,
@@ -207,6 +211,7 @@ impl PromptJson {
             may_pass,
             must,
             actor: prompt.actor,
+            again: prompt.again,
             pending,
         }
     }
@@ -355,7 +360,11 @@ impl<'p, 'o> Play<'p, 'o> {
 pub fn describe(prompt: &Prompt, words: &Words) -> String {
     let what = match &prompt.ask {
         Ask::Do(entry) => {
-            let word = if prompt.must { Word::PlayDoMust } else { Word::PlayDo };
+            let word = match (prompt.again, prompt.must) {
+                (true, _) => Word::PlayDoAgain,
+                (false, true) => Word::PlayDoMust,
+                (false, false) => Word::PlayDo,
+            };
             words.fill(word, &[("item", &format!("`{}`", entry.id()))])
         }
         Ask::Choose { options, may_pass, .. } => {

@@ -142,3 +142,44 @@ fn a_handler_that_always_goes_back_gets_an_error_not_a_hang() {
         Scripted { applies: |e: &Entry| matches!(e.effect, Some(&Effect::GoBack(_))), features: VecDeque::new() };
     assert_eq!(play_turn(&order, &mut handler), Err(TurnError::TooManyGoBacks(MAX_GO_BACKS)));
 }
+
+/// A handler for the 1st edition's bazaar with the builder: the bazaar
+/// holds, and its auction and round are played again `rounds - 1` times.
+struct Bazaar {
+    again: usize,
+    asked_again: usize,
+}
+
+impl Handler for Bazaar {
+    fn perform(&mut self, _step: StepId, item: &Entry) -> bool {
+        item.id() == "builder-bazaar-c1"
+    }
+    fn completed_features(&mut self) -> usize {
+        0
+    }
+    fn again(&mut self, _step: StepId, item: &Entry) -> bool {
+        assert_eq!(item.id(), "builder-bazaar-c1");
+        self.asked_again += 1;
+        self.asked_again <= self.again
+    }
+}
+
+#[test]
+fn the_bazaar_s_auction_and_round_are_played_again_while_the_handler_says_so() {
+    let order = order("C1", "builder,bazaars");
+    for (again, rounds) in [(0, 1), (1, 2), (3, 4)] {
+        let mut handler = Bazaar { again, asked_again: 0 };
+        let trace = play_turn(&order, &mut handler).expect("a finished turn");
+        // Asked after each round, the last answer no.
+        assert_eq!(handler.asked_again, rounds);
+        assert_eq!(items_asked(&order, &trace, "builder-bazaar-c1-auction"), rounds, "{trace:?}");
+        assert_eq!(items_asked(&order, &trace, "builder-bazaar-c1-round"), rounds);
+        // The bazaar itself: asked once, then once more after each round.
+        assert_eq!(items_asked(&order, &trace, "builder-bazaar-c1"), 1 + rounds);
+    }
+    // The new edition's bazaar is played once, and nothing is asked again.
+    let order = self::order("C2", "builder,bazaars");
+    let mut handler = Bazaar { again: 5, asked_again: 0 };
+    let trace = play_turn(&order, &mut handler).expect("a finished turn");
+    assert_eq!((handler.asked_again, items_asked(&order, &trace, "builder-bazaar-c2-auction")), (0, 0));
+}

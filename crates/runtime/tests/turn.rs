@@ -9,8 +9,8 @@ use std::borrow::Cow;
 use std::sync::{LazyLock, Mutex};
 
 use carcassonne_rules_runtime::core::{
-    Catalog, DoubleTurnBlock, Effect, Entry, Flow, ItemId, Origin, PhaseOrder, Repeat, Role, Section, StepId,
-    StepOrder, TurnOrder,
+    Catalog, DoubleTurnBlock, Effect, Entry, Flow, ItemId, ItemRepeat, Origin, PhaseOrder, Repeat, Role, Section,
+    StepId, StepOrder, TurnOrder,
 };
 use carcassonne_rules_runtime::trace::{Event, Trace};
 use carcassonne_rules_runtime::turn::{Answer, Ask, Kind, MAX_FEATURES, Plan, Turn, TurnError};
@@ -533,7 +533,7 @@ fn a_turn_saved_as_json_resumes_only_on_its_own_rules() {
 
 #[test]
 fn a_per_thing_action_is_played_again_until_declined_and_at_most_max_features_times() {
-    let per_thing = Flow { optional: true, per_thing: true, ..Flow::ACTION };
+    let per_thing = Flow { optional: true, repeat: Some(ItemRepeat::PerThing), ..Flow::ACTION };
     let harvest = || item("harvest", per_thing, None, vec![action("score-fruit", vec![])]);
     let order = order(vec![step(0, "2C", vec![harvest(), action("after", vec![])])], None);
     // Harvested twice (each time its sub-item follows), then declined: on to the next item.
@@ -546,5 +546,55 @@ fn a_per_thing_action_is_played_again_until_declined_and_at_most_max_features_ti
     let yes = vec!["yes"; 2 * MAX_FEATURES as usize];
     let (trace, turn) = play(&order, &yes);
     assert_eq!(trace.iter().filter(|l| *l == "harvest: yes").count(), MAX_FEATURES as usize);
+    assert_eq!(asked(&order, &turn).as_deref(), Some("do after"));
+}
+
+#[test]
+fn an_until_done_item_s_sub_items_are_played_again_while_the_player_says_so() {
+    let must = Flow { must: true, ..Flow::ACTION };
+    let until_done = |role| Flow { role, repeat: Some(ItemRepeat::UntilDone), ..Flow::ACTION };
+    let bazaar = |role| {
+        item(
+            "bazaar",
+            until_done(role),
+            None,
+            vec![item("auction", must, None, vec![]), item("round", must, None, vec![])],
+        )
+    };
+    let order = order(vec![step(0, "4A", vec![bazaar(Role::Condition), action("after", vec![])])], None);
+    let plan = Plan::new(&order);
+    // Holds; auction and round; again: yes; auction and round; again: no.
+    let (trace, turn) = play(&order, &["yes", "yes", "yes", "yes", "yes", "yes", "no"]);
+    assert_eq!(trace.iter().filter(|l| *l == "auction: yes").count(), 2, "{trace:?}");
+    assert_eq!(trace.iter().filter(|l| *l == "round: yes").count(), 2, "{trace:?}");
+    assert_eq!(asked(&order, &turn).as_deref(), Some("do after"));
+    // Once when the first "again?" is answered no.
+    let (trace, turn) = play(&order, &["yes", "yes", "yes", "no"]);
+    assert_eq!(trace.iter().filter(|l| *l == "auction: yes").count(), 1, "{trace:?}");
+    assert_eq!(asked(&order, &turn).as_deref(), Some("do after"));
+    // The first prompt asks the item; the one after its sub-items asks again,
+    // never a must, and a saved turn there asks it again once restored.
+    let (_, turn) = play(&order, &[]);
+    let first = turn.prompt(&plan).expect("its rules").expect("a prompt");
+    assert!(!first.again);
+    let (_, turn) = play(&order, &["yes", "yes", "yes"]);
+    let again = turn.prompt(&plan).expect("its rules").expect("a prompt");
+    assert!(again.again && !again.must && again.legal_answers().len() == 2, "{again:?}");
+    let restored: Turn = serde_json::from_str(&serde_json::to_string(&turn).expect("serializes")).expect("restores");
+    assert!(restored.prompt(&plan).expect("its rules").expect("a prompt").again);
+    // Not holding: its sub-items are not played, and nothing is asked again.
+    let (trace, turn) = play(&order, &["no"]);
+    assert!(!trace.iter().any(|l| l.starts_with("auction")), "{trace:?}");
+    assert_eq!(asked(&order, &turn).as_deref(), Some("do after"));
+    // A group is never asked itself: its sub-items play, then "again?".
+    let order = self::order(vec![step(0, "4A", vec![bazaar(Role::Group), action("after", vec![])])], None);
+    let (trace, turn) = play(&order, &["yes", "yes", "yes", "yes", "yes", "no"]);
+    assert_eq!(trace.iter().filter(|l| *l == "auction: yes").count(), 2, "{trace:?}");
+    assert_eq!(asked(&order, &turn).as_deref(), Some("do after"));
+    // Always again: MAX_FEATURES rounds (two sub-items each, and "again?"
+    // between them), then the turn goes on.
+    let yes = vec!["yes"; 3 * MAX_FEATURES as usize - 1];
+    let (trace, turn) = play(&order, &yes);
+    assert_eq!(trace.iter().filter(|l| *l == "auction: yes").count(), MAX_FEATURES as usize);
     assert_eq!(asked(&order, &turn).as_deref(), Some("do after"));
 }

@@ -22,8 +22,8 @@
 use std::collections::HashMap;
 
 use carcassonne_rules_runtime::core::{
-    Actor, Config, EditionId, Effect, Entry, Flow, ItemId, ModuleId, ModuleSet, Repeat, Role, Section, StepId,
-    TurnOrder, VariantId,
+    Actor, Config, EditionId, Effect, Entry, Flow, ItemId, ItemRepeat, ModuleId, ModuleSet, Repeat, Role, Section,
+    StepId, TurnOrder, VariantId,
 };
 use carcassonne_rules_runtime::trace::{Event, Trace};
 use carcassonne_rules_runtime::turn::{Answer, Ask, MAX_GO_BACKS, Plan, Turn, TurnError};
@@ -66,7 +66,8 @@ fn annotate(order: &mut TurnOrder<'static>, seed: u64) {
             // (Never one inside another: `check` refuses that.)
             let per_thing = role == Role::Action && optional && !in_per_thing && rng.u8(0..6) == 0;
             let once = rng.u8(0..6) == 0;
-            item.flow = Flow { role, optional, choose_one, once, otherwise, must, actor, per_thing };
+            let repeat = per_thing.then_some(ItemRepeat::PerThing);
+            item.flow = Flow { role, optional, choose_one, once, otherwise, must, actor, repeat };
             // (Outside the steps, where `all` is empty, the rules have neither `none_of` nor effects.)
             if !finished.is_empty() && !all.is_empty() && rng.u8(0..6) == 0 {
                 let named: Vec<ItemId> = (0..rng.usize(1..3)).map(|_| finished[rng.usize(0..finished.len())]).collect();
@@ -236,8 +237,8 @@ struct Info {
     none_of: &'static [ItemId],
     /// Done, it settles the feature.
     next_feature: bool,
-    /// Played again once per thing.
-    per_thing: bool,
+    /// Played again: once per thing, or until done.
+    repeats: bool,
     /// Done, it rules these out for the rest of the part (or, with `true`, the turn).
     forbids: Option<(&'static [ItemId], bool)>,
 }
@@ -261,7 +262,7 @@ fn infos(order: &TurnOrder<'static>) -> HashMap<ItemId, Info> {
                 must: item.flow.must,
                 none_of: item.none_of,
                 next_feature: item.effect == Some(&Effect::NextFeature),
-                per_thing: item.flow.per_thing,
+                repeats: item.flow.repeat.is_some(),
                 forbids: match item.effect {
                     Some(Effect::Forbid { items, turn }) => Some((items_of(items), *turn)),
                     _ => None,
@@ -403,7 +404,7 @@ fn check(order: &TurnOrder<'static>, seed: u64) -> Result<(), String> {
                     .or_else(|e| if info.parent.is_none() { Ok(()) } else { Err(e) })?;
                 // (A `per_thing` choice is taken again, once per thing, and so
                 // is every choice under a `per_thing` item.)
-                let again = lineage(&infos, item).iter().skip(1).any(|a| infos[a].per_thing);
+                let again = lineage(&infos, item).iter().skip(1).any(|a| infos[a].repeats);
                 if !again && taken.iter().any(|&t| infos[&t].parent == info.parent) {
                     return Err(format!("two options of one choose-one taken: {item:?}"));
                 }
@@ -495,7 +496,7 @@ fn check_played(
         let entered = branch.is_some_and(|b| b.otherwise) && info.role == Role::Action;
         // Under a `per_thing` item (or one itself) an item is asked once per
         // round: its answers in earlier rounds say nothing of this one.
-        let rounds = line[n..].iter().any(|a| infos[a].per_thing);
+        let rounds = line[n..].iter().any(|a| infos[a].repeats);
         if n > 0 && declined.contains(above) && !entered && !rounds {
             return Err(format!("{item:?} played under the declined {:?} {above:?}", info.role));
         }

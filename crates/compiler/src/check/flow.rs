@@ -9,12 +9,20 @@
 
 use crate::codes::Code;
 use biodivine_lib_bdd::Bdd;
-use carcassonne_rules_core::{Actor, Effect, Flow, Role, StepId};
+use carcassonne_rules_core::{Actor, Effect, Flow, ItemRepeat, Role, StepId};
 
 use crate::logic::Logic;
 use crate::model::{DoubleTurn, Step};
 
 use super::*;
+
+/// A repeat of an item in the words of its diagnostics.
+fn how(repeat: ItemRepeat) -> &'static str {
+    match repeat {
+        ItemRepeat::PerThing => "per thing",
+        ItemRepeat::UntilDone => "until done",
+    }
+}
 
 /// The roles as written, with what each is.
 const ROLES: [(&str, Role); 4] =
@@ -132,7 +140,7 @@ impl Checker<'_> {
         }
         let must = self.must(raw, role, section, (optional.is_some(), choose_one.is_some(), once.is_some()));
         let actor = self.actor(raw, role);
-        let per_thing = self.per_thing(raw, role, section, optional.is_some());
+        let repeat = self.item_repeat(raw, role, section, (optional.is_some(), choose_one.is_some(), has_children));
         Flow {
             role,
             optional: optional.is_some(),
@@ -141,48 +149,74 @@ impl Checker<'_> {
             otherwise: otherwise.is_some(),
             must,
             actor,
-            per_thing,
+            repeat,
         }
     }
 
     /// The item's `repeat`: `per_thing` on an optional action of a step,
-    /// which the player declines to stop.
-    fn per_thing(&mut self, raw: &RawItem, role: Role, section: &str, optional: bool) -> bool {
-        let Some(written) = &raw.repeat else { return false };
+    /// which the player declines to stop; `until_done` on an item of a step
+    /// with sub-items that is asked or a group, not a choice (its sub-items are
+    /// played again while the player says so).
+    fn item_repeat(
+        &mut self,
+        raw: &RawItem,
+        role: Role,
+        section: &str,
+        (optional, choose_one, has_children): (bool, bool, bool),
+    ) -> Option<ItemRepeat> {
+        let written = raw.repeat.as_ref()?;
         let id = &raw.id.value;
-        if written.value != "per_thing" {
+        let Some(&(name, repeat)) = ItemRepeat::ALL.iter().find(|(name, _)| *name == written.value) else {
             let message = format!("unknown repeat `{}` of an item", quoted(&written.value));
-            let help = "an item repeats `per_thing` (a step `per_feature`)";
+            let help = format!(
+                "an item repeats {} (a step `per_feature`)",
+                ItemRepeat::NAMES.map(|n| format!("`{n}`")).join(" or ")
+            );
             self.report_unknown(
                 Code::InvalidValue,
                 (written.span, message, "not a repeat of an item"),
                 &written.value,
-                ["per_thing"],
-                Some(help.into()),
+                ItemRepeat::NAMES,
+                Some(help),
             );
-            return false;
-        }
+            return None;
+        };
         let problem = if Section::named(section).is_some() {
             Some((
-                format!("`{id}` in `{section}` repeats per thing"),
+                format!("`{id}` in `{section}` repeats {}", how(repeat)),
                 "items outside the steps are not played step by step",
             ))
-        } else if role != Role::Action {
-            Some((format!("{} `{id}` repeats per thing", role_name(role)), "only an action is carried out again"))
-        } else if !optional {
-            Some((
-                format!("`{id}` repeats per thing, but is not optional"),
-                "the player stops the repetition by declining it: make it `optional`",
-            ))
         } else {
-            None
+            match repeat {
+                ItemRepeat::PerThing if role != Role::Action => Some((
+                    format!("{} `{id}` repeats per thing", role_name(role)),
+                    "only an action is carried out again",
+                )),
+                ItemRepeat::PerThing if !optional => Some((
+                    format!("`{id}` repeats per thing, but is not optional"),
+                    "the player stops the repetition by declining it: make it `optional`",
+                )),
+                ItemRepeat::UntilDone if role == Role::Note => {
+                    Some((format!("note `{id}` repeats until done"), "nothing under a note is played"))
+                }
+                ItemRepeat::UntilDone if !has_children => Some((
+                    format!("`{id}` repeats its sub-items until done, but has none"),
+                    "`until_done` plays the sub-items again: add them as `children` (or with `under`)",
+                )),
+                ItemRepeat::UntilDone if choose_one => Some((
+                    format!("`{id}` is a choice that repeats until done"),
+                    "a choice offered again is `repeat: per_thing` on an optional choice",
+                )),
+                _ => None,
+            }
         };
         match problem {
             Some((message, help)) => {
-                self.report(Code::InvalidOption, written.span, message, "`repeat: per_thing`", Some(help.into()));
-                false
+                let label = format!("`repeat: {name}`");
+                self.report(Code::InvalidOption, written.span, message, label, Some(help.into()));
+                None
             }
-            None => true,
+            None => Some(repeat),
         }
     }
 
@@ -272,20 +306,20 @@ impl Checker<'_> {
         actor
     }
 
-    /// No `per_thing` item under another: the turn plays one repetition at a
+    /// No repeating item under another: the turn plays one repetition at a
     /// time, and the inner one's end would end the outer's.
-    pub(super) fn check_per_thing_inside(&mut self, id: &str, children: &[Item]) {
+    pub(super) fn check_repeat_inside(&mut self, id: &str, outer: ItemRepeat, children: &[Item]) {
         for child in children {
-            if child.flow.per_thing {
+            if let Some(inner) = child.flow.repeat {
                 self.report(
                     Code::InvalidOption,
                     child.spans.id,
-                    format!("`{}` repeats per thing inside `{id}`, which repeats per thing", child.id),
+                    format!("`{}` repeats {} inside `{id}`, which repeats {}", child.id, how(inner), how(outer)),
                     "a repetition inside a repetition",
                     Some(format!("repeat `{id}` alone (its sub-items are played in each of its rounds)")),
                 );
             }
-            self.check_per_thing_inside(id, &child.children);
+            self.check_repeat_inside(id, outer, &child.children);
         }
     }
 

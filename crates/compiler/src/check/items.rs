@@ -661,8 +661,8 @@ impl Checker<'_> {
         self.check_otherwise(Some((&raw.id.value, flow)), &children);
         let must = raw.must.as_ref().filter(|m| m.value).map(|m| m.span);
         self.check_must(&raw.id.value, must, &children);
-        if flow.per_thing {
-            self.check_per_thing_inside(&raw.id.value, &children);
+        if let Some(repeat) = flow.repeat {
+            self.check_repeat_inside(&raw.id.value, repeat, &children);
         }
         let mut children = children;
         inherit_actor(&mut children, flow.actor);

@@ -320,7 +320,9 @@ pub struct RawItem {
     pub actor: Option<Spanned<String>>,
     /// `per_thing`: "for each tree and each meeple" — an optional action
     /// played again, once per thing, until the player declines it.
-    #[schemars(extend("enum" = ["per_thing"]))]
+    /// `until_done`: "repeat actions 1 and 2 until …" — the item's sub-items
+    /// are played, then the player is asked whether to play them again.
+    #[schemars(extend("enum" = carcassonne_rules_core::ItemRepeat::NAMES))]
     pub repeat: Option<Spanned<String>>,
     /// "If you did none of the above": ids of earlier items of the same step;
     /// the item is played only when none of them was done in this pass of the

@@ -76,6 +76,7 @@ use carcassonne_rules_core::tables::EditionText;
 use carcassonne_rules_core::tables::Flow;
 use carcassonne_rules_core::tables::ItemId;
 use carcassonne_rules_core::tables::ItemInfo;
+use carcassonne_rules_core::tables::ItemRepeat;
 use carcassonne_rules_core::tables::MarkerId;
 use carcassonne_rules_core::tables::OriginId;
 use carcassonne_rules_core::tables::PhaseInfo;
@@ -8783,7 +8784,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[edition::C1, edition::WE],
             effect: None,
-            flow: Flow { optional: true, choose_one: true, per_thing: true, ..Flow::ACTION },
+            flow: Flow { optional: true, choose_one: true, repeat: Some(ItemRepeat::PerThing), ..Flow::ACTION },
             none_of: &[],
             children: &[item::FRUIT_TREE_HARVEST, item::FRUIT_TREE_SELL],
         },
@@ -11550,7 +11551,7 @@ pub static TABLES: Tables = Tables {
             markers: &[],
             foreign: &[],
             effect: None,
-            flow: Flow { role: Role::Condition, ..Flow::ACTION },
+            flow: Flow { role: Role::Condition, repeat: Some(ItemRepeat::UntilDone), ..Flow::ACTION },
             none_of: &[],
             children: &[item::BUILDER_BAZAAR_C1_AUCTION, item::BUILDER_BAZAAR_C1_ROUND],
         },

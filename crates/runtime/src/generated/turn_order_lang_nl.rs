@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `nl` translation (Nederlands): 760 units translated, 0 of them outdated; the rest shows in English.
+/// The `nl` translation (Nederlands): 761 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "nl",
     name: "Nederlands",
@@ -3262,6 +3262,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_did", text: EditionText::Same("Heb ik gedaan"), outdated: false },
         LangUnit { id: "play_did_not", text: EditionText::Same("Heb ik niet gedaan"), outdated: false },
         LangUnit { id: "play_do", text: EditionText::Same("doe {item}"), outdated: false },
+        LangUnit {
+            id: "play_do_again",
+            text: EditionText::Same("speel wat onder {item} staat nog een keer"),
+            outdated: false,
+        },
         LangUnit { id: "play_do_must", text: EditionText::Same("doe {item}, verplicht"), outdated: false },
         LangUnit { id: "play_does_it_hold", text: EditionText::Same("Klopt dit?"), outdated: false },
         LangUnit { id: "play_done", text: EditionText::Same("Gedaan"), outdated: false },
