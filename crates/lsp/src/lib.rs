@@ -587,26 +587,17 @@ impl Server {
         let value = match request.method.as_str() {
             "textDocument/completion" => {
                 let Some(tree) = self.workspace.tree(&rel) else { return Ok(Value::Null) };
-                let mut items: Vec<lsp::CompletionItem> = features::complete(rules, &rel, text, tree, offset)
-                    .into_iter()
-                    .map(|c| lsp::CompletionItem {
-                        kind: Some(completion_kind(c.kind)),
-                        // Editors sort by this, then filter: the ranks stay in front.
-                        sort_text: Some(format!("{}{}", c.rank, c.label)),
-                        label: c.label,
-                        detail: Some(c.detail),
-                        documentation: (!c.doc.is_empty()).then_some(lsp::Documentation::MarkupContent(
-                            lsp::MarkupContent { kind: lsp::MarkupKind::Markdown, value: c.doc },
-                        )),
-                        ..lsp::CompletionItem::default()
-                    })
-                    .collect();
+                let offered = features::complete(rules, &rel, text, tree, offset);
+                let mut items = self.completion_items(text, offset, offered);
                 items.extend(snippet::variants(rules, &rel, text, tree, offset, self.snippets).into_iter().map(|v| {
                     lsp::CompletionItem {
                         label: v.label,
                         kind: Some(lsp::CompletionItemKind::SNIPPET),
                         detail: Some("text variant by edition".into()),
-                        insert_text: Some(v.insert),
+                        text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
+                            range: self.range(text, v.start, offset - v.start),
+                            new_text: v.insert,
+                        })),
                         insert_text_format: Some(if v.is_snippet {
                             lsp::InsertTextFormat::SNIPPET
                         } else {
@@ -743,6 +734,41 @@ impl Server {
     /// diagnostic is found among the problems last published (by its range
     /// and message), so a fix is the compiler's own edit, in whatever file it
     /// falls.
+    /// The protocol's completion items for `offered` at `offset`: each
+    /// replaces the word typed so far (from its start to the cursor, `-` and
+    /// `_` included), and only those that start with that word are sent.
+    /// Neovim's omnifunc needs both: 0.7 takes the word's start from the
+    /// items' common `textEdit` start (only for items without a
+    /// `filterText`) and filters by the new text, 0.11 takes the same start
+    /// but leaves an item with a `textEdit` to the server's filtering.
+    fn completion_items(
+        &self,
+        text: &str,
+        offset: usize,
+        offered: Vec<features::Completion>,
+    ) -> Vec<lsp::CompletionItem> {
+        let start = features::word_at(text, offset).map_or(offset, |(start, _)| start.min(offset));
+        let typed = text[start..offset].to_ascii_lowercase();
+        let range = self.range(text, start, offset - start);
+        offered
+            .into_iter()
+            .filter(|c| c.label.to_ascii_lowercase().starts_with(&typed))
+            .map(|c| lsp::CompletionItem {
+                kind: Some(completion_kind(c.kind)),
+                // Editors sort by this, then filter: the ranks stay in front.
+                sort_text: Some(format!("{}{}", c.rank, c.label)),
+                text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit { range, new_text: c.label.clone() })),
+                label: c.label,
+                detail: Some(c.detail),
+                documentation: (!c.doc.is_empty()).then_some(lsp::Documentation::MarkupContent(lsp::MarkupContent {
+                    kind: lsp::MarkupKind::Markdown,
+                    value: c.doc,
+                })),
+                ..lsp::CompletionItem::default()
+            })
+            .collect()
+    }
+
     fn code_actions(&self, params: &Value) -> Option<Value> {
         let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
         let text = self.workspace.text(&rel).unwrap_or_default();

@@ -15,12 +15,15 @@ use carcassonne_rules_compiler::syntax::{DslKind, dsl_strings};
 pub struct Variant {
     /// What the list shows.
     pub label: String,
-    /// What it inserts at the cursor: a snippet (`$1`, `${2:C2, WE}`) or
-    /// plain text.
+    /// What it writes from `start` to the cursor: a snippet (`$1`,
+    /// `${2:C2, WE}`) or plain text.
     pub insert: String,
     /// Whether `insert` is a snippet.
     pub is_snippet: bool,
-    /// Quotes to insert at byte offsets, around a plain value.
+    /// Where the text it replaces starts: the cursor, or the `{` just typed.
+    pub start: usize,
+    /// Quotes to insert at byte offsets, around a plain value (the closing
+    /// one is part of `insert` where the value ends at the cursor).
     pub quotes: Vec<(usize, char)>,
 }
 
@@ -30,21 +33,34 @@ fn literal(text: &str) -> String {
 }
 
 /// The variant completions at byte `offset` of `text` (whose tree is
-/// `tree`), if it is inside (or at the end of) a `text:` value.
+/// `tree`), if it is inside a `text:` value, at its end, after it on its line
+/// (after a space), or right after a `{` typed in it.
 pub fn variants(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usize, snippets: bool) -> Vec<Variant> {
+    // The blanks after a plain value on its line are not part of it: the
+    // variant goes there all the same.
+    let reaches = |end: usize, plain: bool| {
+        offset <= end || plain && text.get(end..offset).is_some_and(|gap| gap.chars().all(|c| c == ' ' || c == '\t'))
+    };
     let Some(string) = dsl_strings(file, tree)
         .into_iter()
-        .find(|s| s.kind == DslKind::Text && s.node.span.start <= offset && offset <= s.node.span.end)
+        .find(|s| s.kind == DslKind::Text && s.node.span.start <= offset && reaches(s.node.span.end, s.plain))
     else {
         return Vec::new();
     };
     let scalar = (string.node.span.start, string.node.span.end);
-    // Inside an unclosed `{` the author is writing a variant already.
-    let before = text.get(scalar.0..offset).unwrap_or_default();
-    if before.rfind('{') > before.rfind('}') {
-        return Vec::new();
-    }
-    let quotes = if !string.plain || string.value.is_empty() {
+    // Inside an unclosed `{` the author is writing a variant already, unless
+    // that `{` was just typed: the variant takes its place.
+    let before = text.get(scalar.0..offset.min(scalar.1)).unwrap_or_default();
+    let brace = offset.checked_sub(1).filter(|&at| text.get(at..offset) == Some("{") && at >= scalar.0);
+    let open = before.rfind('{');
+    let start = match brace {
+        Some(at) if open == Some(at - scalar.0) && before[..at - scalar.0].rfind('{') <= before.rfind('}') => at,
+        _ if open > before.rfind('}') => return Vec::new(),
+        _ => offset,
+    };
+    // Plain text needs no quotes but at the value's start (a plain value
+    // cannot start with `{`): it holds no `: `.
+    let quotes = if !string.plain || string.value.is_empty() || !snippets && start > scalar.0 {
         Vec::new()
     } else if !string.value.contains(['"', '\\']) {
         vec![(scalar.0, '"'), (scalar.1, '"')]
@@ -53,6 +69,12 @@ pub fn variants(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
     } else {
         // Neither quote can wrap it unchanged: the author quotes it.
         return Vec::new();
+    };
+    // A closing quote at or before the cursor is written after the variant,
+    // by the same edit (two edits at one place have no order).
+    let (quotes, close): (Vec<(usize, char)>, String) = match quotes.as_slice() {
+        [open, (end, quote)] if *end <= offset => (vec![*open], quote.to_string()),
+        _ => (quotes, String::new()),
     };
     // An empty value is quoted by the inserted text itself.
     let wrap = if string.plain && string.value.is_empty() { "\"" } else { "" };
@@ -77,15 +99,19 @@ pub fn variants(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
                     .enumerate()
                     .map(|(i, l)| format!("${{{}:{}}}: ${}", 2 * i + 1, literal(l), 2 * i + 2))
                     .collect();
-                format!("{wrap}{{{}}}$0{wrap}", stops.join(" | "))
+                format!("{wrap}{{{}}}$0{wrap}{close}", stops.join(" | "))
             } else {
-                let empty: Vec<String> = labels.iter().map(|l| format!("{l}: ")).collect();
-                format!("{wrap}{{{}}}{wrap}", empty.join("| ").trim_end())
+                // No `: ` (nor ` #`): the text stays a valid plain YAML value
+                // even where a client leaves the quotes out (Neovim 0.7's
+                // omnifunc applies no additional edits).
+                let empty: Vec<String> = labels.iter().map(|l| format!("{l}:")).collect();
+                format!("{wrap}{{{}}}{wrap}{close}", empty.join("|"))
             };
             Variant {
                 label: format!("{{{}}}", plain.join(" | ")),
                 insert,
                 is_snippet: snippets,
+                start,
                 quotes: quotes.clone(),
             }
         })

@@ -270,6 +270,24 @@ fn completion_offers_what_the_place_expects() {
     let typing = text.replacen("  1B:\n", "  1B:\n    - id: x\n      when: abbey\n      text: x\n  2\n", 1);
     client.change(ABBEY, &typing);
     let (line, col) = find(&typing, "\n  2\n", 4);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    let steps = labels(&answer);
+    assert!(steps.contains(&"2B-1".to_string()) && steps.iter().all(|s| s.starts_with('2')), "{steps:?}");
+    // Each replaces the word typed (`2`), from its start to the cursor.
+    let range = json!({ "start": { "line": line, "character": col - 1 }, "end": { "line": line, "character": col } });
+    assert!(
+        answer
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["textEdit"]["range"] == range && c["textEdit"]["newText"] == c["label"]),
+        "{answer}"
+    );
+    let (line, col) = find(
+        &typing, "
+  2
+", 3,
+    );
     let steps = labels(&client.request("textDocument/completion", client.at(ABBEY, line, col)));
     assert!(steps.contains(&"2B-1".to_string()) && steps.contains(&"setup".to_string()), "{steps:?}");
     // After `after:` only the siblings, each with its text.
@@ -575,10 +593,12 @@ fn a_text_variant_completes_as_a_snippet_that_check_accepts_and_as_plain_text_ot
     assert_eq!(shown, ["{C1: … | C2, WE: …}", "{C1: … | C2: … | WE: …}"]);
     let usual = variants[0];
     assert_eq!(usual["insertTextFormat"], 2, "a snippet");
-    assert_eq!(usual["insertText"], "{${1:C1}: $2 | ${3:C2, WE}: $4}$0");
+    assert_eq!(usual["textEdit"]["newText"], "{${1:C1}: $2 | ${3:C2, WE}: $4}$0");
+    let here = json!({ "line": line, "character": col });
+    assert_eq!(usual["textEdit"]["range"], json!({ "start": here, "end": here }), "inserted at the cursor");
     // Applied, with the editions as offered and each text filled in; the
     // plain value gets quotes (a variant's `: ` would make it a mapping).
-    let inserted = expand(usual["insertText"].as_str().unwrap(), &[("2", "red"), ("4", "coloured")]);
+    let inserted = expand(usual["textEdit"]["newText"].as_str().unwrap(), &[("2", "red"), ("4", "coloured")]);
     let mut edits = vec![(json!({ "line": line, "character": col }), format!("{inserted} "))];
     for quote in usual["additionalTextEdits"].as_array().unwrap() {
         edits.push((quote["range"]["start"].clone(), quote["newText"].as_str().unwrap().to_string()));
@@ -603,7 +623,7 @@ fn a_text_variant_completes_as_a_snippet_that_check_accepts_and_as_plain_text_ot
     let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
     let each = answer.as_array().unwrap().iter().find(|c| c["label"] == "{C1: … | C2: … | WE: …}").unwrap();
     assert!(each["additionalTextEdits"].is_null(), "a quoted text needs no quotes");
-    let inserted = expand(each["insertText"].as_str().unwrap(), &[("2", "A"), ("4", "B"), ("6", "C")]);
+    let inserted = expand(each["textEdit"]["newText"].as_str().unwrap(), &[("2", "A"), ("4", "B"), ("6", "C")]);
     let completed = apply(&completed, &[(json!({ "line": line, "character": col }), inserted)]);
     assert_eq!(
         texts_of(&client, ABBEY, &completed, "wagon-deploy")[1].split(" (").next(),
@@ -621,16 +641,133 @@ fn a_text_variant_completes_as_a_snippet_that_check_accepts_and_as_plain_text_ot
     let answer = plain.request("textDocument/completion", plain.at(ABBEY, line, col));
     let usual = answer.as_array().unwrap().iter().find(|c| c["kind"] == 15).unwrap();
     assert_eq!(usual["insertTextFormat"], 1);
-    assert_eq!(usual["insertText"], "{C1: | C2, WE:}");
-    let mut edits = vec![(json!({ "line": line, "character": col }), usual["insertText"].as_str().unwrap().into())];
-    for quote in usual["additionalTextEdits"].as_array().unwrap() {
-        edits.push((quote["range"]["start"].clone(), quote["newText"].as_str().unwrap().to_string()));
-    }
+    assert_eq!(usual["textEdit"]["newText"], "{C1:|C2, WE:}");
+    // No `: ` in it: the plain value needs no quotes, so a client that
+    // applies no additional edits (Neovim 0.7's omnifunc) keeps it valid.
+    assert!(usual["additionalTextEdits"].is_null(), "{usual}");
+    let edits =
+        vec![(json!({ "line": line, "character": col }), usual["textEdit"]["newText"].as_str().unwrap().into())];
     let completed = apply(&text, &edits);
+    assert!(completed.contains("      text: Every player adds the {C1:|C2, WE:}mayor"), "{completed}");
     assert_eq!(
         texts_of(&plain, ABBEY, &completed, "mayor-take-figure")[0],
         "Every player adds the mayor of their colour to their supply."
     );
+}
+
+/// The completion `name` of `answer`.
+fn item<'a>(answer: &'a Value, name: &str) -> &'a Value {
+    answer.as_array().unwrap().iter().find(|c| c["label"] == name).unwrap_or_else(|| panic!("no {name}: {answer}"))
+}
+
+#[test]
+fn the_text_variant_comes_on_a_brace_and_after_a_space_quoted_where_it_must_be() {
+    let capabilities = json!({ "completion": { "completionItem": { "snippetSupport": true } } });
+    let mut client = Client::start_with(false, capabilities);
+    let mut plain = Client::start(false);
+    let text = client.text(ABBEY);
+    let line_of = |text: &str, what: &str| text.lines().position(|l| l.contains(what)).unwrap();
+    // `{` typed inside a plain text (a trigger character): the variant takes
+    // the brace's place, and the value gets its quotes.
+    let braced = text.replacen("adds the mayor of", "adds the {mayor of", 1);
+    client.open(ABBEY, &braced);
+    plain.open(ABBEY, &braced);
+    let (line, col) = find(&braced, "adds the {", 10);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    let usual = item(&answer, "{C1: … | C2, WE: …}");
+    let range = json!({ "start": { "line": line, "character": col - 1 }, "end": { "line": line, "character": col } });
+    assert_eq!(usual["textEdit"]["range"], range, "the brace replaced");
+    assert_eq!(usual["insertTextFormat"], 2);
+    let filled = expand(usual["textEdit"]["newText"].as_str().unwrap(), &[("2", "red"), ("4", "coloured")]);
+    let mut edits = vec![json!({ "range": range, "newText": filled })];
+    edits.extend(usual["additionalTextEdits"].as_array().unwrap().iter().cloned());
+    let completed = apply_edits(&braced, &edits);
+    assert_eq!(
+        completed.lines().nth(line_of(&completed, "adds the")).unwrap(),
+        "      text: \"Every player adds the {C1: red | C2, WE: coloured}mayor of their colour to their supply.\""
+    );
+    let rendered = texts_of(&client, ABBEY, &completed, "mayor-take-figure");
+    assert!(
+        rendered[0].contains("adds the redmayor") && rendered[1].contains("adds the colouredmayor"),
+        "{rendered:?}"
+    );
+    // The same for a client without snippets: plain text, no quotes needed.
+    let answer = plain.request("textDocument/completion", plain.at(ABBEY, line, col));
+    let usual = item(&answer, "{C1: … | C2, WE: …}");
+    assert_eq!((&usual["insertTextFormat"], &usual["textEdit"]["newText"]), (&json!(1), &json!("{C1:|C2, WE:}")));
+    assert_eq!(usual["textEdit"]["range"], range);
+    let completed = apply_edits(&braced, &[usual["textEdit"].clone()]);
+    assert_eq!(
+        texts_of(&plain, ABBEY, &completed, "mayor-take-figure")[0],
+        "Every player adds the mayor of their colour to their supply."
+    );
+
+    // After a space at the end of a plain text: the closing quote comes with
+    // the variant (an additional edit at the cursor would have no order).
+    let spaced = text.replacen("to their supply.\n", "to their supply. \n", 1);
+    client.change(ABBEY, &spaced);
+    plain.change(ABBEY, &spaced);
+    let (line, col) = find(&spaced, "to their supply. \n", 17);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    let usual = item(&answer, "{C1: … | C2, WE: …}");
+    let here = json!({ "line": line, "character": col });
+    assert_eq!(usual["textEdit"]["range"], json!({ "start": here, "end": here }));
+    assert_eq!(usual["textEdit"]["newText"], "{${1:C1}: $2 | ${3:C2, WE}: $4}$0\"");
+    let filled = expand(usual["textEdit"]["newText"].as_str().unwrap(), &[("2", "Hi"), ("4", "Ho")]);
+    let mut edits = vec![json!({ "range": usual["textEdit"]["range"], "newText": filled })];
+    edits.extend(usual["additionalTextEdits"].as_array().unwrap().iter().cloned());
+    assert_eq!(edits.len(), 2, "the opening quote: {edits:?}");
+    let completed = apply_edits(&spaced, &edits);
+    let rendered = texts_of(&client, ABBEY, &completed, "mayor-take-figure");
+    assert!(rendered[0].ends_with("to their supply. Hi") && rendered[2].ends_with("supply. Ho"), "{rendered:?}");
+    let answer = plain.request("textDocument/completion", plain.at(ABBEY, line, col));
+    let usual = item(&answer, "{C1: … | C2, WE: …}");
+    assert!(usual["additionalTextEdits"].is_null(), "{usual}");
+    let completed = apply_edits(&spaced, &[usual["textEdit"].clone()]);
+    assert!(completed.contains("to their supply. {C1:|C2, WE:}\n"), "{completed}");
+    assert_eq!(
+        texts_of(&plain, ABBEY, &completed, "mayor-take-figure")[0].trim_end(),
+        "Every player adds the mayor of their colour to their supply."
+    );
+    // Not after a quoted text's closing quote: nothing may follow it.
+    let quoted = text.replacen("field})\"\n", "field})\" \n", 1);
+    assert_ne!(quoted, text);
+    client.change(ABBEY, &quoted);
+    let (line, col) = find(&quoted, "field})\" \n", 9);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    assert!(answer.as_array().unwrap().iter().all(|c| c["kind"] != 15), "{answer}");
+}
+
+#[test]
+fn completion_replaces_the_word_typed_and_offers_only_what_starts_with_it() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY);
+    // A hyphenated id half typed: the range is the whole word, `-` included.
+    let typing = text.replacen("      when: mayor\n", "      when: mayor\n      after: abbey-t\n", 1);
+    client.open(ABBEY, &typing);
+    let (line, col) = find(&typing, "after: abbey-t\n", 14);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    assert_eq!(labels(&answer), ["abbey-take-tile"], "only what starts with the word typed");
+    let range = json!({ "start": { "line": line, "character": col - 7 }, "end": { "line": line, "character": col } });
+    assert_eq!(answer[0]["textEdit"], json!({ "range": range, "newText": "abbey-take-tile" }));
+    assert!(answer[0]["filterText"].is_null(), "Neovim 0.7 takes the word's start only from items without one");
+    let completed = apply_edits(&typing, &[answer[0]["textEdit"].clone()]);
+    assert!(completed.contains("      after: abbey-take-tile\n"), "{completed}");
+    // A marker typed in lower case still finds its upper-case name.
+    let typing = text.replacen("      when: mayor\n", "      when: mayor\n      markers: [rob\n", 1);
+    client.change(ABBEY, &typing);
+    let (line, col) = find(&typing, "markers: [rob\n", 13);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    assert!(labels(&answer).contains(&"ROBBERS".to_string()), "{answer}");
+    assert!(labels(&answer).iter().all(|l| l.starts_with("ROB")), "{answer}");
+    // Nothing typed: everything, each inserted at the cursor.
+    let typing = text.replacen("      when: mayor\n", "      when: abbey or \n", 1);
+    client.change(ABBEY, &typing);
+    let (line, col) = find(&typing, "when: abbey or ", 15);
+    let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+    let here = json!({ "line": line, "character": col });
+    assert!(answer.as_array().unwrap().len() > 50);
+    assert!(answer.as_array().unwrap().iter().all(|c| c["textEdit"]["range"] == json!({ "start": here, "end": here })));
 }
 
 /// The tokens of `data` as (text, type) pairs, read off `text` by UTF-16 columns.
