@@ -53,13 +53,14 @@ use crate::keys::{DERIVED_KEYS, selector_key};
 /// Classes the export uses for layout, as the page does; they say nothing about
 /// visibility. Besides these, the export uses `show…` classes and the foreign
 /// marks `mark<edition>`.
-pub const LAYOUT_CLASSES: [&str; 9] = [
+pub const LAYOUT_CLASSES: [&str; 10] = [
     FUZZY,
     "wica-list",
     "wica-box-header",
     "wica-box-body",
     "wica-repeat-block",
     "wica-repeat-step",
+    "wica-repeat-action",
     "wica-visible",
     "wica-top-spacing",
     "wica-bottom-spacing",
@@ -1521,11 +1522,19 @@ impl Writer<'_> {
             return;
         }
         self.line(&line.finish());
+        // Sub-items played again until done stand in the page's repeat box.
+        let until_done = item.flow.until_done();
+        if until_done {
+            self.line("<div class=\"wica-box-body wica-repeat-action wica-visible\">");
+        }
         self.line("<ul>");
         let mut inner: Vec<&Cond> = context.to_vec();
         inner.push(&item.when);
         self.items(&item.children, &inner);
         self.line("</ul>");
+        if until_done {
+            self.line("</div>");
+        }
         self.line("</li>");
     }
 

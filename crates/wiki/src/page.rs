@@ -32,8 +32,8 @@ use std::sync::LazyLock;
 
 use carcassonne_rules_compiler::model::{Candidate, Cond, Rules};
 use carcassonne_rules_core::{
-    Catalog, Config, EditionId, Entry, ItemId, ModuleId, Origin, PhaseOrder, Repeat, Section, StepId, StepOrder,
-    TurnOrder, VariantId,
+    Catalog, Config, EditionId, Entry, ItemId, ItemRepeat, ModuleId, Origin, PhaseOrder, Repeat, Section, StepId,
+    StepOrder, TurnOrder, VariantId,
 };
 use carcassonne_rules_tools::interpret;
 use regex::Regex;
@@ -83,6 +83,8 @@ enum RepeatBox {
     Block(Option<usize>),
     /// A step done once per completed feature (`wica-repeat-step`).
     Step,
+    /// Sub-items played again until done (`wica-repeat-action`).
+    Action,
 }
 
 /// A step header on the page and the element it stands in.
@@ -374,6 +376,8 @@ impl Page {
                     let has = |class: &str| classes.iter().any(|c| c == class);
                     let repeat = if has("wica-repeat-step") {
                         Some(RepeatBox::Step)
+                    } else if has("wica-repeat-action") {
+                        Some(RepeatBox::Action)
                     } else if has("wica-repeat-block") && has("wica-box-header") {
                         repeat_heading = Some(element);
                         Some(RepeatBox::Heading)
@@ -649,10 +653,29 @@ impl Page {
             markers: markers.into_iter().map(Cow::Owned).collect(),
             foreign,
             effect: None,
-            flow: carcassonne_rules_core::Flow::ACTION,
+            flow: carcassonne_rules_core::Flow {
+                repeat: self.until_done(i).then_some(ItemRepeat::UntilDone),
+                ..carcassonne_rules_core::Flow::ACTION
+            },
             none_of: &[],
             children: item.children.iter().filter_map(|&c| self.entry(c, rules, cfg)).collect(),
             translation: None,
+        })
+    }
+
+    /// List item `i`'s sub-items stand in a `wica-repeat-action` box: they
+    /// are played again until done.
+    fn until_done(&self, i: usize) -> bool {
+        let item = &self.list_items[i];
+        item.children.iter().any(|&c| {
+            let mut at = self.elements[self.list_items[c].element].parent;
+            while let Some(e) = at.filter(|&e| e != item.element) {
+                if matches!(self.elements[e].repeat, Some(RepeatBox::Action)) {
+                    return true;
+                }
+                at = self.elements[e].parent;
+            }
+            false
         })
     }
 

@@ -20,7 +20,7 @@ use std::sync::LazyLock;
 use carcassonne_rules_compiler::diagnostics::render;
 use carcassonne_rules_compiler::translation::Locale;
 use carcassonne_rules_compiler::{Rules, Sources, compile_dir};
-use carcassonne_rules_core::{Config, EditionId, Entry, Flow, Section, TurnOrder, VariantId};
+use carcassonne_rules_core::{Config, EditionId, Entry, Flow, ItemRepeat, Section, TurnOrder, VariantId};
 use carcassonne_rules_wiki::Errata;
 use carcassonne_rules_wiki::export::{self, LAYOUT_CLASSES, Options};
 use carcassonne_rules_wiki::keys::{DERIVED_KEYS, selector_key};
@@ -49,11 +49,11 @@ static EXPORT: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// The items as the page says them: without effects and flow, which the
-/// page writes only in words.
+/// page writes only in words — but for a repetition until done, its box.
 fn without_effects(items: &mut [Entry]) {
     for item in items {
         item.effect = None;
-        item.flow = Flow::ACTION;
+        item.flow = Flow { repeat: item.flow.repeat.filter(|r| *r == ItemRepeat::UntilDone), ..Flow::ACTION };
         without_effects(&mut item.children);
     }
 }
@@ -498,4 +498,24 @@ fn a_label_stands_around_the_text_that_names_its_publishers() {
     assert!(line.contains("<span data-publishers=\"zmg\">Z-Man Games rules only: "), "{line}");
     assert!(line.ends_with(".</span></li>"), "{line}");
     assert!(!line.contains("data-publishers=\"zmg\"></span>"), "{line}");
+}
+
+/// The 1st edition's bazaar with the builder repeats its auction and round
+/// until done: its sub-items stand in the page's `wica-repeat-action` box, and
+/// the reader reads the repetition back from it.
+#[test]
+fn a_repetition_until_done_is_the_page_s_repeat_action_box() {
+    let source = &*EXPORT;
+    let at = source.find(item_line(source, "builder-bazaar-c1")).expect("the item's line");
+    let after: Vec<&str> = source[at..].lines().skip(1).take(2).collect();
+    assert_eq!(after, ["<div class=\"wica-box-body wica-repeat-action wica-visible\">", "<ul>"]);
+    // No other item stands in one.
+    assert_eq!(source.matches("wica-repeat-action").count(), 1);
+    let cfg = RULES.catalog.config("C1", None, "builder,bazaars").expect("a selection");
+    read_back(&cfg).unwrap_or_else(|diff| panic!("{diff}"));
+    let read = PAGE.turn_order(&RULES, &cfg);
+    let step = read.steps().find(|s| s.id == "4A").expect("4A");
+    let bazaar = step.items.iter().find(|i| i.id() == "builder-bazaar-c1").expect("the bazaar");
+    assert_eq!(bazaar.flow.repeat, Some(ItemRepeat::UntilDone));
+    assert!(bazaar.children.iter().all(|c| c.flow.repeat.is_none()));
 }
