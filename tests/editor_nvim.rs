@@ -38,7 +38,7 @@ fn neovim_drives_every_feature_of_the_server() {
         let mut editor = Command::new(&nvim);
         editor.args(["--headless", "--clean", "-n", "-c"]).arg(format!("luafile {}", script.display()));
         let found = session::run(editor, "editors/nvim/carcassonne-rules.lua", LIMIT);
-        session::assert_all_ok(&version, &found, 26);
+        session::assert_all_ok(&version, &found, 27);
     }
 }
 

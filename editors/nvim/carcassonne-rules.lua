@@ -54,8 +54,11 @@ vim.api.nvim_create_autocmd('FileType', {
     vim.lsp.buf_attach_client(args.buf, clients[root])
     -- Completion with <C-x><C-o> (0.11 sets it by itself; 0.7 does not).
     vim.bo[args.buf].omnifunc = 'v:lua.vim.lsp.omnifunc'
-    -- Ids are kebab-case: a word includes its hyphens, so that completion
-    -- after `after: deploy-n` matches the whole id typed.
+    -- The server's completions replace the whole word typed (`deploy-n`),
+    -- which is all Neovim needs while it is the only server. With another
+    -- beside it (yaml-language-server, yamlls.lua), the omnifunc takes the
+    -- word's start from the answer it handles last, and an empty answer
+    -- puts it back at Vim's own word start: a word must include `-` then.
     vim.api.nvim_buf_call(args.buf, function() vim.cmd('setlocal iskeyword+=-') end)
   end,
 })
