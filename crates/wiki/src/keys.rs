@@ -8,10 +8,10 @@
 /// key: the export writes the key where a rule's condition names the flag
 /// (`showTilesInSupply`, not `showAbbeyOrHalflingsOrGermanCastles`). Each key's
 /// snake_case is its flag's id; the table is in `docs/wiki.md` too, and the
-/// page check finds every key among the page's classes. The two flags whose
-/// names hold `And` (`AbbotAndGardens_Full`, `MessagesForEntriesStep5_markC1AndmarkWE`)
-/// are not here: their keys would read as two flags.
-pub const DERIVED_KEYS: [(&str, &str); 11] = [
+/// page check finds every key among the page's classes. A key may hold `And`
+/// (`AbbotAndGardens_Full`): the page reader takes a key as one flag before
+/// it splits a class on `And` and `Or`.
+pub const DERIVED_KEYS: [(&str, &str); 13] = [
     ("tiles_in_supply", "TilesInSupply"),
     ("mandatory_tiles", "MandatoryTiles"),
     ("tiles_not_drawn_considered", "TilesNotDrawnConsidered"),
@@ -23,6 +23,8 @@ pub const DERIVED_KEYS: [(&str, &str); 11] = [
     ("entries_step5", "EntriesStep5"),
     ("no_entries_step5", "NoEntriesStep5"),
     ("messages_for_entries_step5_mark_we", "MessagesForEntriesStep5_markWE"),
+    ("messages_for_entries_step5_mark_c1_and_mark_we", "MessagesForEntriesStep5_markC1AndmarkWE"),
+    ("abbot_and_gardens_full", "AbbotAndGardens_Full"),
 ];
 
 /// The wiki's selector key of a module id: the CamelCase it is the snake_case

@@ -22,8 +22,8 @@ const PAGE_VARIABLE: &str = "CARCASSONNE_WIKI_PAGE";
 
 /// The floors: the figures of `docs/wiki.md`, which an export may better but
 /// not fall below.
-const PAGE_TOKENS_USED: f64 = 83.3;
-const EXPORT_TOKENS_ON_PAGE: f64 = 83.8;
+const PAGE_TOKENS_USED: f64 = 84.6;
+const EXPORT_TOKENS_ON_PAGE: f64 = 84.6;
 const SKELETON_SHARED_OF_PAGE: f64 = 91.1;
 const SKELETON_SHARED_OF_EXPORT: f64 = 97.6;
 
@@ -114,18 +114,24 @@ fn the_derived_keys_table_is_the_codes_and_the_pages() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
     let rules = compile_dir(&dir).result.unwrap_or_else(|p| panic!("{}", render(&p, false)));
     for (flag, key) in DERIVED_KEYS {
-        assert_eq!(snake_case(key), flag, "the page reader reads {key} as its flag");
+        // The reader takes a key whole; its words are still its flag's
+        // (`markC1AndmarkWE`: `And` starts no word of its own there).
+        let words = snake_case(&key.replace("Andmark", "AndMark"));
+        assert_eq!(words, flag, "{key} spells its flag");
         assert!(rules.flags.iter().any(|f| f.id == flag), "{flag} is a derived flag of the rules");
     }
     let Some(page) = page_source() else { return };
     let words: Vec<&str> = page.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
     for (_, key) in DERIVED_KEYS {
+        // A key holds `And` at times: found as it is spelled, between the
+        // class's start or an operator and its end, `_For…` or an operator.
         let used = words.iter().any(|w| {
-            w.strip_prefix("show").is_some_and(|class| {
-                class
-                    .split("_For")
-                    .next()
-                    .is_some_and(|c| c.split("And").chain(c.split("Or")).any(|p| p.trim_start_matches("Not") == key))
+            w.strip_prefix("show").and_then(|class| class.split("_For").next()).is_some_and(|c| {
+                c.match_indices(key).any(|(at, _)| {
+                    let (before, after) = (&c[..at], &c[at + key.len()..]);
+                    let before = before.is_empty() || ["And", "Or", "Not"].iter().any(|o| before.ends_with(o));
+                    before && (after.is_empty() || after.starts_with("And") || after.starts_with("Or"))
+                })
             })
         });
         assert!(used, "the page has no class with the key {key}");

@@ -3,6 +3,7 @@
 //! flags and editions, with the errata's readings of irregular names.
 
 use super::*;
+use crate::keys::DERIVED_KEYS;
 
 pub(super) enum Reading {
     /// Not about visibility (`markC1`, `wica-list`, `showAll`).
@@ -16,6 +17,9 @@ pub(super) struct ClassReader {
     class: Regex,
     dynamic: Regex,
     names: HashMap<String, Cond>,
+    /// The derived flags' page keys (`AbbotAndGardens_Full`): each read as one
+    /// flag, whatever `And` it holds.
+    keys: Vec<(&'static str, Cond)>,
     editions: Vec<String>,
     /// What each edition's class means (`showC2` may include WE).
     edition_conds: Vec<Cond>,
@@ -54,7 +58,12 @@ impl ClassReader {
         for (e, cond) in rules.catalog.editions.iter().zip(&editions) {
             names.insert(e.id.to_lowercase(), cond.clone());
         }
+        let keys = DERIVED_KEYS
+            .iter()
+            .filter_map(|&(id, key)| rules.flags.iter().position(|f| f.id == id).map(|f| (key, Cond::Flag(f))))
+            .collect();
         ClassReader {
+            keys,
             class: regex(r#"class="([^"]*)""#),
             dynamic: regex(r#"data-dynamic-selector="\[([^\]]*)\]""#),
             names,
@@ -124,10 +133,21 @@ impl ClassReader {
 
     /// `DragonAndNotPlagueOrFairy`: flags joined by `And`, `Or` and `Not`;
     /// `Not` binds tightest, then `And`, then `Or`. A flag is the longest run of
-    /// words whose snake_case is a module or derived flag, so `KingAndRobber`
-    /// stays one flag.
+    /// words that is a derived flag's page key (`AbbotAndGardens_Full`) or whose
+    /// snake_case is a module or derived flag, so `KingAndRobber` stays one flag.
     fn expression(&self, text: &str) -> Option<Cond> {
         let words = camel_words(text);
+        // Where each word starts in `text`: a page key is matched on the text,
+        // as it is spelled, and must end where a word does.
+        let starts: Vec<usize> = words
+            .iter()
+            .scan(0, |at, w| {
+                let start = *at;
+                *at += w.len();
+                Some(start)
+            })
+            .chain([text.len()])
+            .collect();
         let mut alternatives = Vec::new();
         let mut conjunction = Vec::new();
         let mut negate = false;
@@ -140,9 +160,7 @@ impl ClassReader {
                     i += 1;
                     continue;
                 }
-                let (len, cond) = (1..=words.len() - i).rev().find_map(|len| {
-                    self.names.get(&snake_case(&words[i..i + len].concat())).map(|c| (len, c.clone()))
-                })?;
+                let (len, cond) = self.flag_at(&words, &starts, text, i)?;
                 conjunction.push(if negate { Cond::Not(Box::new(cond)) } else { cond });
                 negate = false;
                 i += len;
@@ -164,7 +182,66 @@ impl ClassReader {
         Some(if alternatives.len() == 1 { alternatives.pop()? } else { Cond::Any(alternatives) })
     }
 
+    /// The longest flag starting at word `i` (in words), and what it means:
+    /// a page key, or a run of words named by its snake_case.
+    fn flag_at(&self, words: &[String], starts: &[usize], text: &str, i: usize) -> Option<(usize, Cond)> {
+        let key = self
+            .keys
+            .iter()
+            .filter(|(key, _)| text[starts[i]..].starts_with(key))
+            .filter_map(|(key, cond)| {
+                let end = starts[i] + key.len();
+                starts[i..].iter().position(|&s| s == end).map(|len| (len, cond.clone()))
+            })
+            .max_by_key(|(len, _)| *len);
+        let named = (1..=words.len() - i)
+            .rev()
+            .find_map(|len| self.names.get(&snake_case(&words[i..i + len].concat())).map(|c| (len, c.clone())));
+        match (key, named) {
+            (Some(k), Some(n)) if n.0 > k.0 => Some(n),
+            (Some(k), _) => Some(k),
+            (None, n) => n,
+        }
+    }
+
     fn is_flag_start(&self, words: &[String]) -> bool {
         (1..=words.len()).any(|len| self.names.contains_key(&snake_case(&words[..len].concat())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_derived_key_holding_and_is_read_as_one_flag() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rules");
+        let Ok(rules) = carcassonne_rules_compiler::compile_dir(&dir).result else {
+            panic!("the bundled rules do not compile")
+        };
+        let reader = ClassReader::new(&rules, &Errata::default());
+        let flag = |id: &str| rules.flags.iter().position(|f| f.id == id).map(Cond::Flag);
+        let module = |id: &str| rules.catalog.modules.iter().find(|m| m.id == id).map(|m| Cond::Module(m.bit));
+        let read = |class: &str| match reader.read(class) {
+            Reading::Cond(cond) => Some(cond),
+            _ => None,
+        };
+        let messages = flag("messages_for_entries_step5_mark_c1_and_mark_we");
+        let c1 = reader.edition_conds[0].clone();
+        assert_eq!(
+            read("showMessagesForEntriesStep5_markC1AndmarkWE_ForC1"),
+            messages.clone().map(|m| Cond::All(vec![Cond::All(vec![m]), c1.clone()]))
+        );
+        // Between operators, the longest key first: not `…_markWE` and a stray `And…`.
+        let (abbot, dragon) = (flag("abbot_and_gardens_full"), module("dragon"));
+        assert_eq!(
+            read("showNotMessagesForEntriesStep5_markC1AndmarkWEOrAbbotAndGardens_FullAndDragon"),
+            Some(Cond::Any(vec![
+                Cond::All(vec![Cond::Not(Box::new(messages.expect("a flag")))]),
+                Cond::All(vec![abbot.expect("a flag"), dragon.expect("a module")]),
+            ]))
+        );
+        // A key is matched where a word ends, not inside a longer word.
+        assert!(read("showMessagesForEntriesStep5_markC1AndmarkWEx").is_none());
     }
 }
