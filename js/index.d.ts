@@ -153,6 +153,12 @@ export interface DoPrompt extends PromptBase {
   kind: "do";
   item: string;
   must: boolean;
+  /**
+   * The item repeats until done and its sub-items were played: the prompt
+   * asks whether to play them again (`{do: true}`), not the item itself;
+   * never a must.
+   */
+  again?: true;
 }
 
 /** One of `options`: `{choose: id}`, or `{choose: null}` where `may_pass`. */
