@@ -15,6 +15,7 @@ pub mod framing;
 pub mod inlay;
 pub mod semantic;
 pub mod snippet;
+pub mod untranslated;
 pub mod uri;
 pub mod workspace;
 
@@ -208,6 +209,8 @@ struct Model {
     texts: BTreeMap<String, String>,
     /// Every translation, where it is written.
     translations: Rc<Vec<TranslationSite>>,
+    /// Every unit and the units each language lacks.
+    untranslated: Rc<untranslated::Untranslated>,
 }
 
 struct Server {
@@ -435,7 +438,12 @@ impl Server {
         self.republish.clear();
         self.problems = analysis.problems;
         if let Some(rules) = analysis.rules {
-            self.model = Some(Model { rules, texts: analysis.texts, translations: analysis.translations });
+            self.model = Some(Model {
+                rules,
+                texts: analysis.texts,
+                translations: analysis.translations,
+                untranslated: analysis.untranslated,
+            });
         }
         Ok(())
     }
@@ -572,6 +580,11 @@ impl Server {
                     })
                 }),
                 "textDocument/references" => self.references(model, &rel, text, offset),
+                // A unit's key being typed: the units this file lacks.
+                "textDocument/completion" => {
+                    let offered = self.missing_units(model, &rel, text, offset);
+                    json!(self.completion_items(text, offset, offered))
+                }
                 // A unit's key goes to what it translates.
                 "textDocument/definition" => {
                     let sites = features::translation_sites(&model.rules, &model.translations);
@@ -769,6 +782,77 @@ impl Server {
             .collect()
     }
 
+    /// The completions at a unit's key being typed in the translation file
+    /// `rel`: the units of its section that the language has no
+    /// translation of and the file no entry for, each with its English.
+    fn missing_units(&self, model: &Model, rel: &str, text: &str, offset: usize) -> Vec<features::Completion> {
+        let Some((lang, file)) = untranslated::translated_file(rel) else { return Vec::new() };
+        let Some(section) = untranslated::key_place(text, offset) else { return Vec::new() };
+        let tree = self.workspace.tree(rel);
+        let kind = match section {
+            "items" => features::Offered::Item,
+            "steps" => features::Offered::Step,
+            "markers" => features::Offered::Marker,
+            "modules" | "expansions" => features::Offered::Module,
+            "editions" | "variants" => features::Offered::Edition,
+            _ => features::Offered::Keyword,
+        };
+        model
+            .untranslated
+            .of(lang)
+            .filter(|u| u.file == file && u.section == section)
+            .filter(|u| tree.is_none_or(|root| !untranslated::written(root, section, &u.key)))
+            .map(|u| features::Completion {
+                label: u.key.clone(),
+                kind,
+                rank: 0,
+                detail: format!("missing in {lang}"),
+                doc: format!("English: {}", markdown_quoted(&u.english)),
+            })
+            .collect()
+    }
+
+    /// For a required language's `missing-translation`: an action per
+    /// missing unit it names (the first five, as its message does) that
+    /// adds the unit's skeleton to its translation file, each a title and
+    /// its workspace edit's changes.
+    fn skeletons(&self, problem: &Problem) -> Vec<(String, serde_json::Map<String, Value>)> {
+        let Some(model) = self.model.as_ref() else { return Vec::new() };
+        // The language's tag where it is declared (the problem itself, or
+        // where a problem shown at an edit is reported).
+        let declared = std::iter::once(&problem.at)
+            .chain(problem.related.iter().map(|(place, _)| place))
+            .find(|p| p.file == carcassonne_rules_compiler::translation::LANGUAGES_FILE);
+        let Some(declared) = declared else { return Vec::new() };
+        let Some(lang) =
+            self.workspace.text(&declared.file).and_then(|t| t.get(declared.start..declared.start + declared.len))
+        else {
+            return Vec::new();
+        };
+        let all = &model.untranslated.units;
+        let mut out = Vec::new();
+        for unit in model.untranslated.of(lang) {
+            if out.len() == 5 {
+                break;
+            }
+            let target = format!("{}/{lang}/{}", carcassonne_rules_compiler::translation::TRANSLATIONS_DIR, unit.file);
+            let Some(text) = self.workspace.text(&target) else { continue };
+            // The keys of its section's units of that file that come before it.
+            let before: Vec<&str> = all
+                .iter()
+                .take_while(|u| u.id != unit.id)
+                .filter(|u| u.file == unit.file && u.section == unit.section)
+                .map(|u| u.key.as_str())
+                .collect();
+            let Some((at, insert)) = untranslated::skeleton(text, unit, &before) else { continue };
+            let Some(place) = self.location(&Place { file: target.clone(), start: at, len: 0 }, None) else { continue };
+            let mut changes = serde_json::Map::new();
+            changes.insert(place.uri.to_string(), json!([{ "range": place.range, "newText": insert }]));
+            out.push((format!("Add `{}` to {target}, its text to translate (empty until then)", unit.id), changes));
+        }
+        out
+    }
+
     fn code_actions(&self, params: &Value) -> Option<Value> {
         let rel = self.rel(params.pointer("/textDocument/uri")?.as_str()?)?;
         let text = self.workspace.text(&rel).unwrap_or_default();
@@ -782,6 +866,11 @@ impl Server {
             let problem = published
                 .filter(|p| Some(p.message.as_str()) == message)
                 .find(|p| self.range_in(&lines, p.at.start, p.at.len) == range);
+            if let Some(problem) = problem.filter(|p| p.code == codes::Code::MissingTranslation) {
+                actions.extend(self.skeletons(problem).into_iter().map(|(title, changes)| {
+                    json!({ "title": title, "kind": "quickfix", "diagnostics": [d], "edit": { "changes": changes } })
+                }));
+            }
             for fix in problem.map(|p| p.fixes.as_slice()).unwrap_or_default() {
                 let Some(place) = self.location(&fix.at, None) else { continue };
                 let mut changes = serde_json::Map::new();

@@ -1015,7 +1015,20 @@ const UNDER_ANY_TIME_ONLY_ONCE: [&str; 7] = [
 
 #[test]
 fn a_rename_edits_the_errata_beside_the_rules_where_they_name_the_item_or_flag() {
-    let mut client = Client::start_declaring(true, json!({}), with_errata);
+    // The errata name no derived flag since 06631f4: one is planted in a
+    // condition of the copy.
+    let mut client = Client::start_declaring(true, json!({}), |rules| {
+        with_errata(rules);
+        let path = rules.parent().unwrap().join("crates/wiki/errata.yaml");
+        let errata = std::fs::read_to_string(&path).unwrap();
+        let planted = errata.replacen(
+            "    means: traders\n",
+            "    means: messages_for_entries_step5_mark_c1_and_mark_we and traders\n",
+            1,
+        );
+        assert_ne!(planted, errata, "the errata's `means: traders` is where the flag is planted");
+        std::fs::write(&path, planted).unwrap();
+    });
     let errata = std::fs::read_to_string(errata_path(&client)).unwrap();
     let edit = rename(&mut client, "base.yaml", "- id: any-time-only-once", 6, "any-time-once-only");
     // Without change annotations: plain edits, the errata's beside the rules files'.

@@ -132,3 +132,134 @@ fn apply(text: &str, edits: &[Value]) -> String {
     }
     out
 }
+
+const ABBEY_RULES: &str = "expansions/abbey-and-mayor.yaml";
+const DUTCH_ABBEY: &str = "translations/nl/expansions/abbey-and-mayor.yaml";
+/// The Dutch unit the tests below leave out, as its file writes it.
+const MAYOR: &str = "  mayor-take-figure:\n    from: \"Every player adds the mayor of their colour to their supply.\"\n    text: \"Elke speler voegt de burgemeester in zijn of haar kleur toe aan de eigen voorraad.\"\n";
+
+/// A client on the rules with the Dutch `mayor-take-figure` left out.
+fn without_mayor() -> Client {
+    Client::start_after(false, json!({}), |rules| {
+        let path = rules.join(DUTCH_ABBEY);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(MAYOR), "the Dutch abbey file is not what these tests edit");
+        std::fs::write(&path, text.replacen(MAYOR, "", 1)).unwrap();
+    })
+}
+
+#[test]
+fn a_missing_unit_gets_its_skeleton_where_the_file_orders_it_and_stays_missing_until_translated() {
+    let mut client = without_mayor();
+    let languages = "translations/languages.yaml";
+    let found = client.diagnostics_of(languages);
+    let missing = with_code(&found, "missing-translation");
+    assert_eq!(missing.len(), 1, "{found:?}");
+    assert!(missing[0]["message"].as_str().unwrap().contains("1 of its"), "{missing:?}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": client.uri(languages) }, "range": missing[0]["range"],
+                "context": { "diagnostics": [missing[0]] } }),
+    );
+    let actions = actions.as_array().unwrap();
+    assert_eq!(actions.len(), 1, "one unit missing: {actions:?}");
+    assert_eq!(
+        actions[0]["title"],
+        format!("Add `mayor-take-figure` to {DUTCH_ABBEY}, its text to translate (empty until then)")
+    );
+    let before = client.text(DUTCH_ABBEY);
+    let edits = actions[0]["edit"]["changes"][client.uri(DUTCH_ABBEY)].as_array().unwrap();
+    let after = apply(&before, edits);
+    // Between the units the rules have before and after it, the English as
+    // `from:` and as a comment above the empty text.
+    let english = "Every player adds the mayor of their colour to their supply.";
+    let skeleton = format!("  mayor-take-figure:\n    from: \"{english}\"\n    # {english}\n    text: \"\"\n");
+    let take_tile = after.find("  abbey-take-tile:").unwrap();
+    let wagon = after.find("  wagon-take-figure:").unwrap();
+    let at = after.find(&skeleton).unwrap_or_else(|| panic!("{after}"));
+    assert!(take_tile < at && at < wagon, "{after}");
+    assert_eq!(after.replacen(&skeleton, "", 1), before, "nothing else changed");
+
+    // The server and `check` agree: the file is clean, and the one problem
+    // left is the text to write (an empty text is no translation).
+    client.open(DUTCH_ABBEY, &after);
+    assert_eq!(client.diagnostics_of(DUTCH_ABBEY), Vec::<Value>::new());
+    let found = client.diagnostics_of(languages);
+    assert_eq!(with_code(&found, "missing-translation").len(), 1, "{found:?}");
+    let rules = client.dir.path().join("rules");
+    std::fs::write(rules.join(DUTCH_ABBEY), &after).unwrap();
+    let checked = carcassonne_rules_compiler::compile_dir(&rules);
+    assert!(checked.result.is_ok(), "the rules check");
+    let codes: Vec<&str> = checked.translation_problems.iter().map(|p| p.code().id()).collect();
+    assert_eq!(codes, ["missing-translation"], "only the text to write");
+    assert!(checked.translation_problems[0].message().contains("`mayor-take-figure`"));
+    // No second skeleton for a unit the file has, though its text is empty.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": client.uri(languages) }, "range": found[0]["range"],
+                "context": { "diagnostics": [found[0]] } }),
+    );
+    assert_eq!(actions, json!([]), "the skeleton is there");
+    // Translated, the language is complete.
+    let translated = after.replacen("    text: \"\"\n", "    text: \"Elke speler neemt de burgemeester.\"\n", 1);
+    std::fs::write(rules.join(DUTCH_ABBEY), &translated).unwrap();
+    let checked = carcassonne_rules_compiler::compile_dir(&rules);
+    assert!(checked.result.is_ok() && checked.translation_problems.is_empty(), "{:?}", checked.translation_problems);
+    client.change(DUTCH_ABBEY, &translated);
+    assert!(with_code(&client.diagnostics_of(languages), "missing-translation").is_empty());
+}
+
+#[test]
+fn a_translation_file_completes_the_units_it_lacks_with_their_english() {
+    let mut client = without_mayor();
+    let text = client.text(DUTCH_ABBEY);
+    // A new key typed below the units, at their indentation.
+    let typing = text.replacen("  wagon-take-figure:\n", "  may\n  wagon-take-figure:\n", 1);
+    client.open(DUTCH_ABBEY, &typing);
+    let (line, col) = find(&typing, "  may\n", 5);
+    let answer = client.request("textDocument/completion", client.at(DUTCH_ABBEY, line, col));
+    let offered = answer.as_array().unwrap();
+    assert_eq!(offered.len(), 1, "{answer}");
+    assert_eq!(offered[0]["label"], "mayor-take-figure");
+    assert_eq!(offered[0]["detail"], "missing in nl");
+    let doc = offered[0]["documentation"]["value"].as_str().unwrap();
+    assert!(doc.contains("Every player adds the mayor of their colour to their supply."), "{doc}");
+    let range = json!({ "start": { "line": line, "character": 2 }, "end": { "line": line, "character": col } });
+    assert_eq!(offered[0]["textEdit"], json!({ "range": range, "newText": "mayor-take-figure" }));
+    // Nothing typed yet: the same unit; none of the units written, none of
+    // another file's.
+    let typing = text.replacen("  wagon-take-figure:\n", "  \n  wagon-take-figure:\n", 1);
+    client.change(DUTCH_ABBEY, &typing);
+    let (line, col) = find(&typing, "  \n  wagon", 2);
+    let answer = client.request("textDocument/completion", client.at(DUTCH_ABBEY, line, col));
+    assert_eq!(
+        answer.as_array().unwrap().iter().map(|c| c["label"].clone()).collect::<Vec<_>>(),
+        ["mayor-take-figure"]
+    );
+    // Not at a unit's `from:`/`text:` level, nor on a written key.
+    let typing = text.replacen("  wagon-take-figure:\n", "    ma\n  wagon-take-figure:\n", 1);
+    client.change(DUTCH_ABBEY, &typing);
+    let (line, col) = find(&typing, "    ma\n", 6);
+    let answer = client.request("textDocument/completion", client.at(DUTCH_ABBEY, line, col));
+    assert_eq!(answer, json!([]), "inside a unit");
+    let (line, col) = find(&text, "  wagon-take-figure:", 7);
+    client.change(DUTCH_ABBEY, &text);
+    let answer = client.request("textDocument/completion", client.at(DUTCH_ABBEY, line, col));
+    assert_eq!(answer, json!([]), "on a key written");
+    // Russian is not required and has no file for the abbey yet: a new one
+    // offers the abbey's items, each with its English.
+    let russian = "translations/ru/expansions/abbey-and-mayor.yaml";
+    client.open(russian, "items:\n  \n");
+    let answer = client.request("textDocument/completion", client.at(russian, 1, 2));
+    let labels: Vec<&str> = answer.as_array().unwrap().iter().map(|c| c["label"].as_str().unwrap()).collect();
+    let abbey = client.text(ABBEY_RULES);
+    assert!(labels.len() > 10 && labels.contains(&"abbey-take-tile"), "{labels:?}");
+    assert!(labels.iter().all(|l| abbey.contains(&format!("- id: {l}\n"))), "the abbey's own: {labels:?}");
+    assert!(
+        answer
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["documentation"]["value"].as_str().unwrap().starts_with("English: "))
+    );
+}
