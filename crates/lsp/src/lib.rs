@@ -209,8 +209,18 @@ struct Model {
     texts: BTreeMap<String, String>,
     /// Every translation, where it is written.
     translations: Rc<Vec<TranslationSite>>,
-    /// Every unit and the units each language lacks.
-    untranslated: Rc<untranslated::Untranslated>,
+    /// What `check` made of the translations.
+    checked_translations: Rc<carcassonne_rules_compiler::translation::Translations>,
+    /// Every unit and the units each language lacks, worked out at the
+    /// first question that needs them.
+    untranslated: std::cell::OnceCell<untranslated::Untranslated>,
+}
+
+impl Model {
+    fn untranslated(&self) -> &untranslated::Untranslated {
+        self.untranslated
+            .get_or_init(|| untranslated::Untranslated::of_checked(&self.checked_translations, &self.rules.inputs))
+    }
 }
 
 struct Server {
@@ -442,7 +452,8 @@ impl Server {
                 rules,
                 texts: analysis.texts,
                 translations: analysis.translations,
-                untranslated: analysis.untranslated,
+                checked_translations: analysis.checked_translations,
+                untranslated: std::cell::OnceCell::new(),
             });
         }
         Ok(())
@@ -798,7 +809,7 @@ impl Server {
             _ => features::Offered::Keyword,
         };
         model
-            .untranslated
+            .untranslated()
             .of(lang)
             .filter(|u| u.file == file && u.section == section)
             .filter(|u| tree.is_none_or(|root| !untranslated::written(root, section, &u.key)))
@@ -829,9 +840,9 @@ impl Server {
         else {
             return Vec::new();
         };
-        let all = &model.untranslated.units;
+        let all = &model.untranslated().units;
         let mut out = Vec::new();
-        for unit in model.untranslated.of(lang) {
+        for unit in model.untranslated().of(lang) {
             if out.len() == 5 {
                 break;
             }

@@ -9,7 +9,7 @@
 //! (the English written in its place would pass as translated).
 
 use carcassonne_rules_compiler::syntax::tree::{self, Node, Value};
-use carcassonne_rules_compiler::translation::TRANSLATIONS_DIR;
+use carcassonne_rules_compiler::translation::{State, TRANSLATIONS_DIR, Translations};
 use carcassonne_rules_core::lang::Kind;
 
 /// A unit of the rules as a translation file keys it.
@@ -55,6 +55,37 @@ pub fn section_of(kind: Kind) -> (&'static str, &'static str) {
 }
 
 impl Untranslated {
+    /// The units of `translations` and each language's missing ones; a
+    /// unit's rules file by its place, of the files `inputs` names (a
+    /// span's file is its index there).
+    pub fn of_checked(translations: &Translations, inputs: &[String]) -> Untranslated {
+        let units = translations
+            .units
+            .iter()
+            .map(|u| {
+                let (section, file) = section_of(u.kind);
+                let file = u.span.and_then(|span| inputs.get(span.file.0)).map_or(file, String::as_str);
+                let key = u.kind.prefix().map_or(u.id.as_str(), |p| u.id.get(p.len() + 1..).unwrap_or_default());
+                UnitPlace {
+                    id: u.id.clone(),
+                    section,
+                    key: key.to_string(),
+                    english: u.english.clone(),
+                    file: file.to_string(),
+                }
+            })
+            .collect();
+        let missing = translations
+            .locales
+            .iter()
+            .map(|locale| {
+                let at = translations.units.iter().enumerate().filter(|(_, u)| locale.state(&u.id) == State::Missing);
+                (locale.lang.clone(), at.map(|(i, _)| i).collect())
+            })
+            .collect();
+        Untranslated { units, missing }
+    }
+
     /// The missing units of `lang`.
     pub fn of<'a>(&'a self, lang: &'a str) -> impl Iterator<Item = &'a UnitPlace> + 'a {
         self.missing

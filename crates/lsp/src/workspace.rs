@@ -13,8 +13,6 @@ use carcassonne_rules_compiler::translation::{State, Translations};
 use carcassonne_rules_compiler::{Cache, Diagnostic, Rules, RulesTexts, Sources, compile_files_cached};
 use carcassonne_rules_tools::verify;
 
-use crate::untranslated::{self, UnitPlace, Untranslated};
-
 /// A problem's severity (its code's): `check` refuses the rules (error),
 /// or `verify` found a property that fails (warning).
 pub use carcassonne_rules_compiler::codes::Severity;
@@ -94,8 +92,10 @@ pub struct Analysis {
     pub rules: Option<Rc<Rules>>,
     /// Every translation, when `check` accepted the rules.
     pub translations: Rc<Vec<TranslationSite>>,
-    /// Every unit and the units each language lacks.
-    pub untranslated: Rc<Untranslated>,
+    /// What `check` made of the translations: every unit, each language's
+    /// state of each (what a translator has still to write is worked out
+    /// from it when asked, not at every edit).
+    pub checked_translations: Rc<Translations>,
 }
 
 /// The rules folder: files on disk, open buffers, and each file's last
@@ -140,7 +140,7 @@ struct Outcome {
     found: Vec<Problem>,
     unread: Vec<String>,
     translations: Rc<Vec<TranslationSite>>,
-    untranslated: Rc<Untranslated>,
+    checked_translations: Rc<Translations>,
 }
 
 impl Workspace {
@@ -320,7 +320,7 @@ impl Workspace {
                 texts,
                 rules: outcome.rules.clone(),
                 translations: Rc::clone(&outcome.translations),
-                untranslated: Rc::clone(&outcome.untranslated),
+                checked_translations: Rc::clone(&outcome.checked_translations),
             };
         }
         // The broken files' own diagnostics, from the buffers as they are.
@@ -342,7 +342,7 @@ impl Workspace {
             texts: good,
             rules: again.rules.clone(),
             translations: Rc::clone(&again.translations),
-            untranslated: Rc::clone(&again.untranslated),
+            checked_translations: Rc::clone(&again.checked_translations),
         }
     }
 
@@ -371,9 +371,13 @@ impl Workspace {
         let (rules, mut found) = self.outcome(compiled.result, &compiled.sources, texts);
         found.extend(compiled.translation_problems.iter().map(|d| self.problem(d, &compiled.sources)));
         let translations = Rc::new(self.translation_sites(&compiled.translations, &compiled.sources));
-        let untranslated = Rc::new(self.untranslated(&compiled.translations, &compiled.sources));
-        let outcome =
-            Rc::new(Outcome { rules: rules.map(Rc::new), found, unread: compiled.unread, translations, untranslated });
+        let outcome = Rc::new(Outcome {
+            rules: rules.map(Rc::new),
+            found,
+            unread: compiled.unread,
+            translations,
+            checked_translations: Rc::new(compiled.translations),
+        });
         if self.remembered.len() == REMEMBERED {
             self.remembered.remove(0);
         }
@@ -402,34 +406,6 @@ impl Workspace {
             }
             Err(diagnostics) => (None, diagnostics.iter().map(|d| self.problem(d, sources)).collect()),
         }
-    }
-
-    /// Every unit with the translation file that holds it, and each
-    /// language's missing units.
-    fn untranslated(&self, translations: &Translations, sources: &Sources) -> Untranslated {
-        let mut names: HashMap<FileId, String> = HashMap::new();
-        let units = translations
-            .units
-            .iter()
-            .map(|u| {
-                let (section, file) = untranslated::section_of(u.kind);
-                let file = match u.span {
-                    Some(span) => names.entry(span.file).or_insert_with(|| self.place(sources, span).file).clone(),
-                    None => file.to_string(),
-                };
-                let key = u.kind.prefix().map_or(u.id.as_str(), |p| u.id.get(p.len() + 1..).unwrap_or_default());
-                UnitPlace { id: u.id.clone(), section, key: key.to_string(), english: u.english.clone(), file }
-            })
-            .collect();
-        let missing = translations
-            .locales
-            .iter()
-            .map(|locale| {
-                let at = translations.units.iter().enumerate().filter(|(_, u)| locale.state(&u.id) == State::Missing);
-                (locale.lang.clone(), at.map(|(i, _)| i).collect())
-            })
-            .collect();
-        Untranslated { units, missing }
     }
 
     /// Where each translation of `translations` is written.
