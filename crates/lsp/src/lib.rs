@@ -619,7 +619,7 @@ impl Server {
                         kind: Some(lsp::CompletionItemKind::SNIPPET),
                         detail: Some("text variant by edition".into()),
                         text_edit: Some(lsp::CompletionTextEdit::Edit(lsp::TextEdit {
-                            range: self.range(text, v.start, offset - v.start),
+                            range: self.range(text, v.start, v.end - v.start),
                             new_text: v.insert,
                         })),
                         insert_text_format: Some(if v.is_snippet {

@@ -8,7 +8,7 @@
 use carcassonne_rules_compiler::Rules;
 
 use carcassonne_rules_compiler::syntax::tree::Node;
-use carcassonne_rules_compiler::syntax::{DslKind, dsl_strings};
+use carcassonne_rules_compiler::syntax::{self, DslKind, dsl_strings};
 
 /// One completion that writes a text variant.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +22,9 @@ pub struct Variant {
     pub is_snippet: bool,
     /// Where the text it replaces starts: the cursor, or the `{` just typed.
     pub start: usize,
+    /// Where the text it replaces ends: the cursor, or the `}` an editor
+    /// wrote after a `{` typed as a value's first character.
+    pub end: usize,
     /// Quotes to insert at byte offsets, around a plain value (the closing
     /// one is part of `insert` where the value ends at the cursor).
     pub quotes: Vec<(usize, char)>,
@@ -34,7 +37,7 @@ fn literal(text: &str) -> String {
 
 /// The variant completions at byte `offset` of `text` (whose tree is
 /// `tree`), if it is inside a `text:` value, at its end, after it on its line
-/// (after a space), or right after a `{` typed in it.
+/// (after a space), or right after a `{` typed in it or as its start.
 pub fn variants(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usize, snippets: bool) -> Vec<Variant> {
     // The blanks after a plain value on its line are not part of it: the
     // variant goes there all the same.
@@ -45,7 +48,7 @@ pub fn variants(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
         .into_iter()
         .find(|s| s.kind == DslKind::Text && s.node.span.start <= offset && reaches(s.node.span.end, s.plain))
     else {
-        return Vec::new();
+        return opening(rules, file, text, offset, snippets);
     };
     let scalar = (string.node.span.start, string.node.span.end);
     // Inside an unclosed `{` the author is writing a variant already, unless
@@ -78,6 +81,40 @@ pub fn variants(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
     };
     // An empty value is quoted by the inserted text itself.
     let wrap = if string.plain && string.value.is_empty() { "\"" } else { "" };
+    shapes(rules, snippets, wrap, &close, start, offset, &quotes)
+}
+
+/// A `{` typed as the first character of an item's `text:` value (YAML
+/// reads it as a mapping, so no text is there): the variant in its place,
+/// quoted, and the `}` an editor may have paired it with.
+fn opening(rules: &Rules, file: &str, text: &str, offset: usize, snippets: bool) -> Vec<Variant> {
+    let Some(brace) = offset.checked_sub(1).filter(|&at| text.get(at..offset) == Some("{")) else {
+        return Vec::new();
+    };
+    let line_start = text[..brace].rfind('\n').map_or(0, |i| i + 1);
+    let key = text[line_start..brace].trim_start_matches(' ');
+    let key = key.strip_prefix("- ").unwrap_or(key);
+    let rest = text[offset..].lines().next().unwrap_or("");
+    let paired = usize::from(rest.trim_end() == "}");
+    let text_key = key.strip_prefix("text:").is_some_and(|gap| !gap.is_empty() && gap.trim_matches(' ').is_empty());
+    if syntax::rules_file(file).is_none() || !text_key || !(rest.trim().is_empty() || paired == 1) {
+        return Vec::new();
+    }
+    let end = offset + if paired == 1 { rest.find('}').map_or(0, |i| i + 1) } else { 0 };
+    shapes(rules, snippets, "\"", "", brace, end, &[])
+}
+
+/// The variants of the rules' editions, each `wrap`ped and followed by
+/// `close`, replacing `start..end`.
+fn shapes(
+    rules: &Rules,
+    snippets: bool,
+    wrap: &str,
+    close: &str,
+    start: usize,
+    end: usize,
+    quotes: &[(usize, char)],
+) -> Vec<Variant> {
     let editions: Vec<&str> = rules.catalog.editions.iter().map(|e| e.id.as_str()).collect();
     let Some((first, rest)) = editions.split_first() else { return Vec::new() };
     // The rules' usual form (the first edition against the others), and one
@@ -112,7 +149,8 @@ pub fn variants(rules: &Rules, file: &str, text: &str, tree: &Node, offset: usiz
                 insert,
                 is_snippet: snippets,
                 start,
-                quotes: quotes.clone(),
+                end,
+                quotes: quotes.to_vec(),
             }
         })
         .collect()

@@ -729,6 +729,28 @@ fn the_text_variant_comes_on_a_brace_and_after_a_space_quoted_where_it_must_be()
         texts_of(&plain, ABBEY, &completed, "mayor-take-figure")[0].trim_end(),
         "Every player adds the mayor of their colour to their supply."
     );
+    // A `{` typed as the value's first character (YAML reads a mapping
+    // there): the variant in its place, quoted, with the `}` an editor
+    // paired it with.
+    let line_text = "      text: Every player adds the mayor of their colour to their supply.\n";
+    for (typed, rest) in [("      text: {", ""), ("      text: {", "}")] {
+        let opened = text.replacen(line_text, &format!("{typed}{rest}\n"), 1);
+        let (line, col) = find(&opened, typed, typed.len());
+        let range = json!({ "start": { "line": line, "character": col - 1 },
+                            "end": { "line": line, "character": col + rest.len() } });
+        client.change(ABBEY, &opened);
+        let answer = client.request("textDocument/completion", client.at(ABBEY, line, col));
+        let usual = item(&answer, "{C1: … | C2, WE: …}");
+        assert_eq!(usual["textEdit"]["range"], range, "{typed}{rest}");
+        assert_eq!(usual["textEdit"]["newText"], "\"{${1:C1}: $2 | ${3:C2, WE}: $4}$0\"");
+        let filled = expand(usual["textEdit"]["newText"].as_str().unwrap(), &[("2", "A"), ("4", "B")]);
+        let completed = apply_edits(&opened, &[json!({ "range": range, "newText": filled })]);
+        assert_eq!(texts_of(&client, ABBEY, &completed, "mayor-take-figure"), ["A", "B", "B"]);
+        plain.change(ABBEY, &opened);
+        let answer = plain.request("textDocument/completion", plain.at(ABBEY, line, col));
+        let usual = item(&answer, "{C1: … | C2, WE: …}");
+        assert_eq!(usual["textEdit"], json!({ "range": range, "newText": "\"{C1:|C2, WE:}\"" }));
+    }
     // Not after a quoted text's closing quote: nothing may follow it.
     let quoted = text.replacen("field})\"\n", "field})\" \n", 1);
     assert_ne!(quoted, text);
