@@ -26,5 +26,5 @@ fn emacs_eglot_drives_the_server() {
     let mut editor = Command::new(emacs);
     editor.args(["--batch", "-Q", "-l"]).arg(suite);
     let found = session::run(editor, "editors/emacs/carcassonne-rules.el", LIMIT);
-    session::assert_all_ok(&version, &found, 14);
+    session::assert_all_ok(&version, &found, 15);
 }

@@ -101,6 +101,21 @@ post-command hooks, then the idle timers (batch Emacs runs neither)."
       (replace-line "      when: mayor")
       (check "clean again" (wait-for (lambda () (null (diagnostics)))) (diagnostics)))
 
+    ;; A half-typed kebab-case id: the completion's textEdit replaces the
+    ;; whole word typed, `deploy-n', and the line reads the whole id.
+    (goto-text "      after: deploy-normal-meeple")
+    (replace-line "      after: deploy-n")
+    (let* ((capf (run-hook-with-args-until-success 'completion-at-point-functions))
+           (names (and capf (all-completions "deploy-n" (nth 2 capf)))))
+      (when (and capf (equal names '("deploy-normal-meeple")))
+        (completion-in-region (nth 0 capf) (nth 1 capf) (nth 2 capf) (plist-get (nthcdr 3 capf) :predicate)))
+      (check "hyphenated completion"
+             (and (equal names '("deploy-normal-meeple"))
+                  (equal (buffer-substring (line-beginning-position) (line-end-position))
+                         "      after: deploy-normal-meeple"))
+             (list names (buffer-substring (line-beginning-position) (line-end-position)))))
+    (replace-line "      after: deploy-normal-meeple")
+
     ;; Hover on an item id, through eldoc's function.
     (goto-text "id: abbey-take-tile")
     (forward-char 6)
