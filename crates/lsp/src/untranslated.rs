@@ -174,8 +174,10 @@ pub fn skeleton(text: &str, unit: &UnitPlace, before: &[&str]) -> Option<(usize,
                 .max_by_key(|(at, _)| *at);
             match previous {
                 Some((_, v)) => {
-                    let end = text[..v.span.end].trim_end().len();
-                    let at = next_line(text, end.saturating_sub(1));
+                    // The end of the entry's last line (its value ends where
+                    // its last character does, perhaps a multi-byte one).
+                    let end = text.get(..v.span.end).map_or(text.len(), |t| t.trim_end().len());
+                    let at = next_line(text, end);
                     let gap = if at == text.len() && !text.ends_with('\n') { "\n" } else { "" };
                     Some((at, format!("{gap}{}", lines(unit, indent))))
                 }
@@ -224,4 +226,69 @@ pub fn key_place(text: &str, offset: usize) -> Option<&str> {
         level = Some(level.map_or(own, |l: usize| l.min(own)));
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{UnitPlace, key_place, skeleton};
+
+    fn unit(key: &str) -> UnitPlace {
+        UnitPlace {
+            id: key.into(),
+            section: "items",
+            key: key.into(),
+            english: "Say \"hi\".".into(),
+            file: "base.yaml".into(),
+        }
+    }
+
+    fn added(text: &str, key: &str, before: &[&str]) -> Option<String> {
+        let (at, insert) = skeleton(text, &unit(key), before)?;
+        Some(format!("{}{insert}{}", &text[..at], &text[at..]))
+    }
+
+    const SKELETON: &str = "  b:\n    from: \"Say \\\"hi\\\".\"\n    # Say \"hi\".\n    text: \"\"\n";
+
+    #[test]
+    fn a_skeleton_goes_after_the_unit_before_it_whatever_ends_that_line() {
+        // The last character before the place a multi-byte one, no line break at the end.
+        let text = "items:\n  a:\n    from: x\n    text: één\n  c:\n    from: y\n    text: zë";
+        assert_eq!(
+            added(text, "b", &["a"]).unwrap(),
+            format!("items:\n  a:\n    from: x\n    text: één\n{SKELETON}  c:\n    from: y\n    text: zë")
+        );
+        assert_eq!(added(text, "b", &["a", "c"]).unwrap(), format!("{text}\n{SKELETON}"));
+        // None before it in the file: before the first unit.
+        assert_eq!(added(text, "b", &[]).unwrap(), format!("items:\n{SKELETON}{}", &text[7..]));
+        // Written already (its text empty or not): none.
+        assert_eq!(added(text, "a", &[]), None);
+    }
+
+    #[test]
+    fn a_skeleton_starts_its_section_where_there_is_none() {
+        assert_eq!(
+            added("# nl\nsteps:\n  \"1\":\n    from: a\n    text: b", "b", &[]).unwrap(),
+            format!("# nl\nsteps:\n  \"1\":\n    from: a\n    text: b\nitems:\n{SKELETON}")
+        );
+        assert_eq!(added("items:\n", "b", &[]).unwrap(), format!("items:\n{SKELETON}"));
+        assert_eq!(added("", "b", &[]).unwrap(), format!("items:\n{SKELETON}"));
+        // A flow mapping or a broken file is the translator's to mend.
+        assert_eq!(added("items: {}\n", "b", &[]), None);
+        assert_eq!(added("items:\n  a: [\n", "b", &[]), None);
+        // A key that YAML would read otherwise is quoted.
+        let (_, insert) = skeleton("", &unit("20th-x"), &[]).unwrap();
+        assert!(insert.contains("\n  \"20th-x\":\n"), "{insert}");
+    }
+
+    #[test]
+    fn a_key_is_typed_at_its_sections_indentation_only() {
+        let text = "items:\n  a:\n    from: x\n    text: y\n  ab\n    t\n";
+        assert_eq!(key_place(text, text.find("  ab").unwrap() + 4), Some("items"));
+        assert_eq!(key_place(text, text.find("    t\n").unwrap() + 5), None, "a unit's own key");
+        assert_eq!(key_place("items:\n  \n", 9), Some("items"));
+        assert_eq!(key_place("items:\n", 7), None, "not indented");
+        assert_eq!(key_place("items:\n  a: x", 9), None, "text after the cursor");
+        // Hostile text: no panic.
+        assert_eq!(key_place("ë\n  ë", 7), None);
+    }
 }
