@@ -263,3 +263,34 @@ fn a_translation_file_completes_the_units_it_lacks_with_their_english() {
             .all(|c| c["documentation"]["value"].as_str().unwrap().starts_with("English: "))
     );
 }
+
+#[test]
+fn a_new_item_gets_its_dutch_skeleton_from_the_problem_shown_where_it_was_written() {
+    let mut client = Client::start(false);
+    let text = client.text(ABBEY_RULES);
+    let new = "    - id: mayor-polish\n      when: mayor\n      text: Polish the mayor.\n";
+    let edited = text.replacen("    - id: wagon-take-figure\n", &format!("{new}    - id: wagon-take-figure\n"), 1);
+    client.open(ABBEY_RULES, &text);
+    client.change(ABBEY_RULES, &edited);
+    let found = client.diagnostics_of(ABBEY_RULES);
+    let shown = with_code(&found, "missing-translation");
+    assert_eq!(shown.len(), 1, "shown at the edit: {found:?}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": client.uri(ABBEY_RULES) }, "range": shown[0]["range"],
+                "context": { "diagnostics": [shown[0]] } }),
+    );
+    assert_eq!(actions.as_array().unwrap().len(), 1, "{actions}");
+    let dutch = client.text(DUTCH_ABBEY);
+    let edits = actions[0]["edit"]["changes"][client.uri(DUTCH_ABBEY)].as_array().unwrap();
+    let after = apply(&dutch, edits);
+    let skeleton = "  mayor-polish:\n    from: \"Polish the mayor.\"\n    # Polish the mayor.\n    text: \"\"\n  wagon-take-figure:\n";
+    assert!(
+        after.contains(&format!("{MAYOR}{skeleton}")),
+        "after mayor-take-figure, before wagon-take-figure: {after}"
+    );
+    // Translated, nothing is left anywhere.
+    client.open(DUTCH_ABBEY, &after.replacen("text: \"\"", "text: \"Poets de burgemeester.\"", 1));
+    assert!(with_code(&client.diagnostics_of("translations/languages.yaml"), "missing-translation").is_empty());
+    assert!(with_code(&client.diagnostics_of(ABBEY_RULES), "missing-translation").is_empty());
+}
