@@ -4,7 +4,7 @@
 
 use super::{EditionText, LangTable, LangUnit, edition};
 
-/// The `ru` translation (Русский): 332 units translated, 0 of them outdated; the rest shows in English.
+/// The `ru` translation (Русский): 333 units translated, 0 of them outdated; the rest shows in English.
 pub static LANG: LangTable = LangTable {
     lang: "ru",
     name: "Русский",
@@ -749,6 +749,11 @@ pub static LANG: LangTable = LangTable {
         LangUnit { id: "play_did", text: EditionText::Same("Сделано"), outdated: false },
         LangUnit { id: "play_did_not", text: EditionText::Same("Не сделано"), outdated: false },
         LangUnit { id: "play_do", text: EditionText::Same("сделать {item}"), outdated: false },
+        LangUnit {
+            id: "play_do_again",
+            text: EditionText::Same("ещё раз выполнить вложенные пункты {item}"),
+            outdated: false,
+        },
         LangUnit {
             id: "play_do_must",
             text: EditionText::Same("сделать {item}, обязательно"),
