@@ -40,7 +40,7 @@ fn the_diff_of_100_times_the_bundled_rules_is_correct_and_quick() {
             b.lines().count(),
             diff.lines().count()
         );
-        // Release: about 0.1 s at 100× (benches/diff.rs); a debug build on a
+        // Release: about 0.1 s at 100× (crates/benches/benches/diff.rs); a debug build on a
         // busy machine gets ample room, Myers alone took 4.9 s in release.
         assert!(took < Duration::from_secs(5), "{times}×: {took:?}");
         assert_eq!(patched(&a, &diff), b, "{times}×");

@@ -1,5 +1,5 @@
 // What one request costs through the package in Node, beside the native
-// figure of `cargo bench -p carcassonne-rules-wasm --bench request` (the
+// figure of `cargo bench -p carcassonne-rules-benches --bench request` (the
 // same requests): `node bench/answer.mjs` prints the medians of 21 rounds.
 import { load } from "../index.mjs";
 

@@ -3,7 +3,7 @@
 //! the freeing of the compiled rules and the process's start and end left
 //! out (`docs/performance.md` times the whole command too).
 //!
-//! `cargo bench -p carcassonne-rules-compiler --bench translations`
+//! `cargo bench -p carcassonne-rules-benches --bench translations`
 
 #![allow(clippy::expect_used)]
 

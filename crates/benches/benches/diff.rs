@@ -1,10 +1,10 @@
 //! `diff` on turn orders up to 100 times the size of the bundled rules'.
 //!
-//! `cargo bench --bench diff -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p carcassonne-rules-benches --bench diff -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{Criterion, criterion_group, criterion_main};
 
-#[path = "../tests/fixtures/repeated.rs"]
+#[path = "../../../tests/fixtures/repeated.rs"]
 mod repeated;
 
 use carcassonne_rules_runtime::render::text_with_ids;
