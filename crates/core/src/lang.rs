@@ -93,6 +93,23 @@ impl Kind {
         })
     }
 
+    /// The section of a translation file that holds its units (`steps`; the
+    /// program's words are under `program`).
+    pub const fn section(self) -> &'static str {
+        match self {
+            Kind::Edition => "editions",
+            Kind::Variant => "variants",
+            Kind::Expansion => "expansions",
+            Kind::Module => "modules",
+            Kind::Phase => "phases",
+            Kind::Step => "steps",
+            Kind::Section => "sections",
+            Kind::Item => "items",
+            Kind::Marker => "markers",
+            Kind::Word => "program",
+        }
+    }
+
     /// The unit id of the thing `key` of this kind: `step.1B`, an item's id
     /// alone.
     pub fn unit_id(self, key: &str) -> String {

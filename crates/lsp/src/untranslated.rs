@@ -40,18 +40,13 @@ pub struct Untranslated {
 /// The section of a translation file that holds units of `kind`, and the
 /// rules file that holds them where the unit itself has no place.
 pub fn section_of(kind: Kind) -> (&'static str, &'static str) {
-    match kind {
-        Kind::Edition => ("editions", "editions.yaml"),
-        Kind::Variant => ("variants", "editions.yaml"),
-        Kind::Expansion => ("expansions", "modules.yaml"),
-        Kind::Module => ("modules", "modules.yaml"),
-        Kind::Phase => ("phases", "base.yaml"),
-        Kind::Step => ("steps", "base.yaml"),
-        Kind::Section => ("sections", "base.yaml"),
-        Kind::Item => ("items", "base.yaml"),
-        Kind::Marker => ("markers", "base.yaml"),
-        Kind::Word => ("program", "program.yaml"),
-    }
+    let file = match kind {
+        Kind::Edition | Kind::Variant => "editions.yaml",
+        Kind::Expansion | Kind::Module => "modules.yaml",
+        Kind::Phase | Kind::Step | Kind::Section | Kind::Item | Kind::Marker => "base.yaml",
+        Kind::Word => "program.yaml",
+    };
+    (kind.section(), file)
 }
 
 impl Untranslated {

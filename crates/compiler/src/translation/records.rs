@@ -114,3 +114,27 @@ pub struct RawUnit {
     /// The translation (the text DSL, for an item's text).
     pub text: Spanned<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::diagnostics::FileId;
+    use crate::syntax::{de, tree};
+
+    /// A section named as core's [`Kind::section`] names it is read into
+    /// the units of that kind, so the editor's skeletons and completions
+    /// (which take the names from there) land where `check` reads them.
+    #[test]
+    fn each_kind_is_read_from_the_section_core_names() {
+        for (kind, _) in RawTranslationFile::default().kinds() {
+            let text = format!("{}:\n  x:\n    from: a\n    text: b\n", kind.section());
+            let parse = tree::parse_strict(&text);
+            assert!(parse.error.is_none(), "{text}");
+            let file: RawTranslationFile = de::from_tree(&parse.tree, FileId(0)).expect("a translation file");
+            let read: Vec<Kind> = file.entries().map(|(k, _)| k).collect();
+            assert_eq!(read, [kind], "{text}");
+        }
+    }
+}
