@@ -109,8 +109,14 @@ fn yaml_key(key: &str) -> String {
 /// The lines that add `unit` at indentation `indent`.
 fn lines(unit: &UnitPlace, indent: usize) -> String {
     let pad = " ".repeat(indent);
-    // The English on one line: units are collapsed to single spaces already.
-    let english = unit.english.replace(['\n', '\r'], " ");
+    // The English on the comment's one line: any character YAML or a
+    // terminal could take as a line break or a control is a space there
+    // (`from:` keeps it, escaped).
+    let english: String = unit
+        .english
+        .chars()
+        .map(|c| if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') { ' ' } else { c })
+        .collect();
     format!(
         "{pad}{}:\n{pad}  from: {}\n{pad}  # {english}\n{pad}  text: \"\"\n",
         yaml_key(&unit.key),
@@ -257,6 +263,22 @@ mod tests {
         assert_eq!(added(text, "b", &[]).unwrap(), format!("items:\n{SKELETON}{}", &text[7..]));
         // Written already (its text empty or not): none.
         assert_eq!(added(text, "a", &[]), None);
+    }
+
+    #[test]
+    fn a_hostile_english_stays_in_its_comment_and_its_from() {
+        use carcassonne_rules_compiler::syntax::tree;
+        let english = "a\nb: c\r\u{85}d\u{2028}e # \"f\" \u{1b}[2J";
+        let hostile = UnitPlace { english: english.into(), ..unit("b") };
+        let (_, insert) = skeleton("", &hostile, &[]).unwrap();
+        assert_eq!(insert.lines().count(), 5, "{insert:?}");
+        let comment = insert.lines().nth(3).unwrap_or_default();
+        assert!(comment.trim_start().starts_with("# a b: c"), "{comment:?}");
+        assert!(!comment.chars().any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')), "{comment:?}");
+        let parse = tree::parse_strict(&insert);
+        assert!(parse.error.is_none(), "{insert:?}");
+        let from = parse.tree.get("items").and_then(|i| i.get("b")).and_then(|b| b.get("from"));
+        assert_eq!(from.and_then(|f| f.as_str()), Some(english), "{insert:?}");
     }
 
     #[test]
